@@ -1,0 +1,44 @@
+"""The `genplan` command: one subcommand module per verb, each with `register(subparsers)`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Each module defines register(sub) adding a parser whose defaults include func(args) -> int.
+_COMMAND_MODULES = [
+    "validate",
+    "plan",
+    "show",
+    "generate",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="genplan",
+        description="Develop generalized plans for PDDL domains with LLMs (headless commands).",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in _COMMAND_MODULES:
+        module = importlib.import_module(f"genplan.cli.cmd_{name}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        print("genplan: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""Model access for genplan: chat completions from OpenAI-compatible endpoints, a response
+cache, cost estimates, and a manual provider where a person answers.
+
+Typical use::
+
+    settings = load_settings(config_file, cli={"model": "gpt-4o", "temperature": None})
+    provider = make_provider(settings, no_cache=args.no_cache, manual_answer=tui_answer)
+    response = provider.complete(ChatRequest("nl.domain", [ChatMessage("user", prompt)]), on_delta=show)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .cache import CachingProvider, ResponseCache, cache_key, is_deterministic
+from .client import OpenAIProvider, is_local_url
+from .manual import AnswerCancelled, Answerer, ManualProvider, format_prompt, stdin_answerer
+from .pricing import DEFAULT_PRICES, Price, estimate_cost, price_for
+from .settings import (
+    ModelSettings,
+    SettingsError,
+    default_cache_dir,
+    default_config_path,
+    env_var_name,
+    load_settings,
+    save_settings,
+)
+from .types import (
+    STEP_HEADER,
+    STEPS,
+    ChatMessage,
+    ChatRequest,
+    ChatResponse,
+    ModelAccessError,
+    Provider,
+    RetryNotice,
+    Usage,
+)
+
+__all__ = [
+    "AnswerCancelled", "Answerer", "CachingProvider", "ChatMessage", "ChatRequest", "ChatResponse",
+    "DEFAULT_PRICES", "ManualProvider", "ModelAccessError", "ModelSettings", "OpenAIProvider", "Price",
+    "Provider", "ResponseCache", "RetryNotice", "STEPS", "STEP_HEADER", "SettingsError", "Usage",
+    "cache_key", "default_cache_dir", "default_config_path", "env_var_name", "estimate_cost",
+    "format_prompt", "is_deterministic", "is_local_url", "load_settings", "make_provider", "price_for",
+    "save_settings", "stdin_answerer",
+]
+
+
+def make_provider(
+    settings: ModelSettings,
+    cache_dir: str | os.PathLike[str] | None = None,
+    no_cache: bool = False,
+    manual_answer: Answerer | None = None,
+) -> Provider:
+    """The provider for ``settings``: the configured model behind the response cache, or — when
+    no model is configured — a person answering through ``manual_answer``.
+
+    ``cache_dir`` defaults to the platform cache directory; ``no_cache`` turns caching off.
+    Raises ModelAccessError (one line) when neither a model nor an answerer is available, or
+    when the API key is missing for a remote endpoint.
+    """
+    if not settings.is_configured:
+        if manual_answer is None:
+            raise ModelAccessError(
+                "no model configured and nobody to answer by hand: set a model "
+                "([llm] model in the config file, GENPLAN_MODEL or --model)",
+                kind="no-model",
+            )
+        return ManualProvider(manual_answer)
+    provider: Provider = OpenAIProvider(settings)
+    if not no_cache:
+        directory = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+        provider = CachingProvider(provider, ResponseCache(directory), settings)
+    return provider

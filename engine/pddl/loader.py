@@ -1,0 +1,441 @@
+"""Load domain and problem files: `pddl` package for parsing, our own checks for everything it lets through."""
+
+from __future__ import annotations
+
+import sys
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+from lark import Lark
+from lark.exceptions import VisitError
+from pddl.logic.base import And, Not
+from pddl.logic.predicates import EqualTo
+from pddl.logic.predicates import Predicate as PddlPredicate
+from pddl.parser import GRAMMAR_FILE, PARSERS_DIRECTORY
+from pddl.parser.domain import DomainTransformer
+from pddl.parser.problem import ProblemTransformer
+
+from .errors import PddlError, UnsupportedPddlError
+from .model import OBJECT, Action, Domain, Fact, Literal, Parameter, Predicate, Problem
+from .normalize import normalize_domain, normalize_problem, refuse
+from .sexpr import Atom, SList, read_sexpr, render
+
+
+def read_text(path: str | Path) -> str:
+    p = Path(path)
+    if not p.exists():
+        raise PddlError(path, "no such file")
+    if p.is_dir():
+        raise PddlError(path, "is a directory, expected a PDDL file")
+    try:
+        return p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise PddlError(path, "is not a UTF-8 text file") from None
+    except OSError as exc:
+        raise PddlError(path, f"cannot be read ({exc.strerror})") from None
+
+
+@lru_cache(maxsize=None)
+def _grammar(start: str) -> Lark:
+    """The `pddl` package's grammar, compiled once per process (compiling costs ~0.1 s per parser object).
+
+    A compiled LALR parser without a transformer holds no state between parses; the package's transformers
+    do (and a failed one is unusable), so `_package_parse` makes a fresh transformer for every file.
+    """
+    return Lark(GRAMMAR_FILE.read_text(), parser="lalr", import_paths=[PARSERS_DIRECTORY], start=start)
+
+
+def _package_parse(start: str, transformer_cls: type, text: str) -> Any:
+    """What ``DomainParser()(text)`` / ``ProblemParser()(text)`` do, without recompiling the grammar."""
+    tree = _grammar(start).parse(text)
+    try:
+        return transformer_cls().transform(tree)
+    except VisitError as exc:  # the transformer's own error, as the inline parser would have raised it
+        raise exc.orig_exc from None
+
+
+def _run_package_parser(parser: Callable[[str], Any], text: str, path: str | Path | None) -> Any:
+    """Call the `pddl` parser and undo its side effects on the process.
+
+    pddl 0.5.1 sets ``sys.tracebacklimit = 0`` when a parse fails (hiding every later traceback in the
+    process), so we restore it; and we use a fresh parser object per call because a failed one is unusable.
+    """
+    had_limit = hasattr(sys, "tracebacklimit")
+    saved_limit = getattr(sys, "tracebacklimit", None)
+    try:
+        return parser(text)
+    except (UnsupportedPddlError, PddlError):
+        raise
+    except Exception as exc:  # the package raises lark, pddl and plain Python errors
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        raise PddlError(path, f"the PDDL parser rejected the file: {message[:300]}") from None
+    finally:
+        if had_limit:
+            sys.tracebacklimit = saved_limit  # type: ignore[assignment]
+        elif hasattr(sys, "tracebacklimit"):
+            del sys.tracebacklimit
+
+
+def _expect_define(tree: SList, kind: str, path: str | Path | None) -> str:
+    if tree.head() != "define":
+        raise PddlError(path, f"expected '(define ({kind} NAME) ...)'", tree.line)
+    if len(tree.items) < 2 or not isinstance(tree.items[1], SList) or tree.items[1].head() != kind:
+        other = "problem" if kind == "domain" else "domain"
+        if len(tree.items) > 1 and isinstance(tree.items[1], SList) and tree.items[1].head() == other:
+            raise PddlError(path, f"this is a {other} file, expected a {kind} file", tree.line)
+        raise PddlError(path, f"expected '({kind} NAME)' right after 'define'", tree.line)
+    header = tree.items[1]
+    if len(header.items) != 2 or not isinstance(header.items[1], Atom):
+        raise PddlError(path, f"expected '({kind} NAME)'", header.line)
+    return header.items[1].text
+
+
+def _section(tree: SList, name: str) -> SList | None:
+    for item in tree.items:
+        if isinstance(item, SList) and item.head() == name:
+            return item
+    return None
+
+
+def _typed_names(items: list, path: str | Path | None) -> list[tuple[str, str, int]]:
+    """Parse ``a b - t c - u d`` into (name, type, line); untyped names are objects."""
+    result: list[tuple[str, str, int]] = []
+    pending: list[Atom] = []
+    i = 0
+    while i < len(items):
+        item = items[i]
+        if isinstance(item, Atom) and item.text == "-":
+            if i + 1 >= len(items):
+                raise PddlError(path, "a '-' must be followed by a type name", item.line)
+            typ = items[i + 1]
+            type_name = typ.text if isinstance(typ, Atom) else render(typ)
+            for atom in pending:
+                result.append((atom.text, type_name, atom.line))
+            pending = []
+            i += 2
+            continue
+        if isinstance(item, SList):
+            raise PddlError(path, f"unexpected list '{render(item)}' in a list of names", item.line)
+        pending.append(item)
+        i += 1
+    result.extend((atom.text, OBJECT, atom.line) for atom in pending)
+    return result
+
+
+def _either(type_name: str) -> tuple[str, ...]:
+    if type_name.startswith("(either"):
+        return tuple(type_name[1:-1].split()[1:])
+    return (type_name,)
+
+
+def _find_line(node: SList, head: str, default: int) -> int:
+    """Line of the first list inside node that starts with `head` (for error messages)."""
+    for item in node.items:
+        if isinstance(item, SList):
+            if item.head() == head:
+                return item.line
+            found = _find_line(item, head, -1)
+            if found >= 0:
+                return found
+    return default
+
+
+# ---------------------------------------------------------------- domain
+
+
+def load_domain(path: str | Path) -> Domain:
+    return parse_domain_text(read_text(path), path)
+
+
+def parse_domain_text(text: str, path: str | Path | None = None) -> Domain:
+    tree = read_sexpr(text, path)
+    name = _expect_define(tree, "domain", path)
+    normalized, warnings = normalize_domain(tree, path)
+    parsed = _run_package_parser(lambda t: _package_parse("domain", DomainTransformer, t), render(normalized), path)
+    type_parents = _domain_types(tree, path)
+    constants = [(n, t) for n, t, _ in _typed_names((_section(tree, ":constants") or SList()).items[1:], path)]
+    predicates = _domain_predicates(tree, path, type_parents)
+    actions = _domain_actions(tree, parsed, path)
+    domain = Domain(
+        name=name,
+        path=str(path) if path else None,
+        requirements=tuple(sorted(str(r) for r in parsed.requirements)),
+        type_parents=type_parents,
+        constants=constants,
+        predicates=predicates,
+        actions=actions,
+        source=text,
+        warnings=warnings,
+    )
+    _check_domain(domain, tree, path)
+    return domain
+
+
+def _domain_types(tree: SList, path: str | Path | None) -> dict[str, str | None]:
+    parents: dict[str, str | None] = {OBJECT: None}
+    section = _section(tree, ":types")
+    if section is None:
+        return parents
+    entries = _typed_names(section.items[1:], path)
+    for type_name, parent, _ in entries:
+        parents[type_name] = None if type_name == OBJECT else parent
+    for type_name, parent, line in entries:
+        if parent not in parents:
+            raise PddlError(path, f"type '{type_name}' has the undeclared parent type '{parent}'", line)
+    return parents
+
+
+def _domain_predicates(
+    tree: SList, path: str | Path | None, types: dict[str, str | None]
+) -> dict[str, Predicate]:
+    section = _section(tree, ":predicates")
+    result: dict[str, Predicate] = {}
+    if section is None:
+        return result
+    for node in section.items[1:]:
+        if not isinstance(node, SList) or not node.items or not isinstance(node.items[0], Atom):
+            raise PddlError(path, "expected a predicate like '(name ?x - type ...)' in :predicates", section.line)
+        params = []
+        for pname, ptype, line in _typed_names(node.items[1:], path):
+            for t in _either(ptype):
+                if t not in types:
+                    raise PddlError(path, f"undeclared type '{t}' in predicate '{node.items[0].text}'", line)
+            params.append(Parameter(pname, _either(ptype)))
+        result[node.items[0].text] = Predicate(node.items[0].text, tuple(params))
+    return result
+
+
+def _literal_list(formula: Any, path: str | Path | None, line: int, where: str) -> list[Literal]:
+    """Flatten a conjunction of (negated) atoms from the `pddl` package into our literals."""
+    if formula is None:
+        return []
+    if isinstance(formula, And):
+        out: list[Literal] = []
+        for operand in formula.operands:
+            out += _literal_list(operand, path, line, where)
+        return out
+    if isinstance(formula, Not):
+        inner = _literal_list(formula.argument, path, line, where)
+        if len(inner) != 1 or not inner[0].positive:
+            raise refuse(path, f"negation of a compound formula in {where}", line)
+        return [Literal(inner[0].predicate, inner[0].args, positive=False)]
+    if isinstance(formula, EqualTo):
+        return [Literal("=", (_term(formula.left), _term(formula.right)))]
+    if isinstance(formula, PddlPredicate):
+        return [Literal(formula.name.lower(), tuple(_term(t) for t in formula.terms))]
+    raise refuse(path, f"'{type(formula).__name__}' in {where}", line)
+
+
+def _term(term: Any) -> str:
+    name = str(term.name).lower()
+    return f"?{name}" if type(term).__name__ == "Variable" else name
+
+
+def _domain_actions(tree: SList, parsed: Any, path: str | Path | None) -> dict[str, Action]:
+    by_name = {a.name.lower(): a for a in parsed.actions}
+    result: dict[str, Action] = {}
+    for node in tree.items:
+        if not (isinstance(node, SList) and node.head() == ":action"):
+            continue
+        if len(node.items) < 2 or not isinstance(node.items[1], Atom):
+            raise PddlError(path, "an action needs a name: '(:action NAME ...)'", node.line)
+        name = node.items[1].text
+        if name in result:
+            raise PddlError(path, f"action '{name}' is defined twice", node.line)
+        pa = by_name[name]
+        params_node = _after_key(node, ":parameters")
+        params = tuple(
+            Parameter(f"?{n.lstrip('?')}", _either(t))
+            for n, t, _ in _typed_names(params_node.items if params_node else [], path)
+        )
+        pre = _literal_list(pa.precondition, path, node.line, f"the precondition of '{name}'")
+        eff = _literal_list(pa.effect, path, node.line, f"the effect of '{name}'")
+        pre_order = _order_by_source(_after_key(node, ":precondition"))
+        eff_order = _order_by_source(_after_key(node, ":effect"))
+        pre.sort(key=lambda lit: pre_order.get(lit.pddl(), 1 << 30))
+        eff.sort(key=lambda lit: eff_order.get(lit.pddl(), 1 << 30))
+        if any(lit.predicate == "=" for lit in eff):
+            raise PddlError(path, f"action '{name}' has an equality in its effect", node.line)
+        result[name] = Action(
+            name=name,
+            parameters=params,
+            preconditions=tuple(pre),
+            add_effects=tuple(lit for lit in eff if lit.positive),
+            del_effects=tuple(Literal(lit.predicate, lit.args) for lit in eff if not lit.positive),
+        )
+    return result
+
+
+def _after_key(node: SList, key: str) -> SList | None:
+    for i, item in enumerate(node.items[:-1]):
+        if isinstance(item, Atom) and item.text == key and isinstance(node.items[i + 1], SList):
+            return node.items[i + 1]  # type: ignore[return-value]
+    return None
+
+
+def _order_by_source(node: SList | None) -> dict[str, int]:
+    """Rendered literal -> position in the file, so that messages list preconditions in file order."""
+    order: dict[str, int] = {}
+    if node is None:
+        return order
+
+    def visit(n: SList) -> None:
+        head = n.head()
+        if head in ("and",):
+            for item in n.sublists():
+                visit(item)
+            return
+        if head == "not" and n.sublists():
+            inner = n.sublists()[0]
+            order.setdefault(f"(not {render(inner)})", len(order))
+            return
+        order.setdefault(render(n), len(order))
+
+    visit(node)
+    return order
+
+
+def _check_domain(domain: Domain, tree: SList, path: str | Path | None) -> None:
+    constants = {c for c, _ in domain.constants}
+    for type_name, _ in domain.constants:
+        for t in _either(type_name):
+            if t not in domain.type_parents:
+                raise PddlError(path, f"undeclared type '{t}' of a constant", _find_line(tree, ":constants", tree.line))
+    action_nodes = {
+        n.items[1].text: n
+        for n in tree.items
+        if isinstance(n, SList) and n.head() == ":action" and isinstance(n.items[1], Atom)
+    }
+    for action in domain.actions.values():
+        node = action_nodes[action.name]
+        params = {p.name for p in action.parameters}
+        for p in action.parameters:
+            for t in p.types:
+                if t not in domain.type_parents:
+                    raise PddlError(path, f"undeclared type '{t}' of parameter {p.name} of action '{action.name}'", node.line)
+        for lit in (*action.preconditions, *action.add_effects, *action.del_effects):
+            line = _find_line(node, lit.predicate, node.line)
+            if lit.predicate != "=":
+                pred = domain.predicates.get(lit.predicate)
+                if pred is None:
+                    raise PddlError(path, f"unknown predicate '{lit.predicate}' in action '{action.name}'", line)
+                if pred.arity != len(lit.args):
+                    raise PddlError(
+                        path,
+                        f"predicate '{lit.predicate}' takes {pred.arity} argument(s) but {len(lit.args)} are given "
+                        f"in action '{action.name}'",
+                        line,
+                    )
+            for arg in lit.args:
+                if arg.startswith("?") and arg not in params:
+                    raise PddlError(path, f"variable {arg} is not a parameter of action '{action.name}'", line)
+                if not arg.startswith("?") and arg not in constants:
+                    raise PddlError(path, f"unknown constant '{arg}' in action '{action.name}'", line)
+
+
+# ---------------------------------------------------------------- problem
+
+
+def load_problem(path: str | Path, domain: Domain) -> Problem:
+    return parse_problem_text(read_text(path), domain, path)
+
+
+def parse_problem_text(text: str, domain: Domain, path: str | Path | None = None) -> Problem:
+    tree = read_sexpr(text, path)
+    name = _expect_define(tree, "problem", path)
+    normalized, warnings = normalize_problem(tree, path)
+    domain_node = _section(tree, ":domain")
+    if domain_node is None or len(domain_node.items) != 2:
+        raise PddlError(path, "missing '(:domain NAME)'", tree.line)
+    domain_name = domain_node.items[1].text  # type: ignore[union-attr]
+    if domain_name != domain.name:
+        warnings.append(f"the problem names domain '{domain_name}' but the domain file is '{domain.name}'")
+    parsed = _run_package_parser(lambda t: _package_parse("problem", ProblemTransformer, t), render(normalized), path)
+    objects_node = _section(tree, ":objects")
+    objects = _typed_names(objects_node.items[1:] if objects_node else [], path)
+    init_node = _section(tree, ":init")
+    goal_node = _section(tree, ":goal")
+    if goal_node is None:
+        raise PddlError(path, "missing '(:goal ...)'", tree.line)
+    init = _init_in_file_order(parsed, init_node)
+    goal = _literal_list(parsed.goal, path, goal_node.line, "the goal")
+    problem = Problem(
+        name=name,
+        domain_name=domain_name,
+        path=str(path) if path else None,
+        objects=[(n, t) for n, t, _ in objects],
+        init=init,
+        goal_pos=[lit.ground({}) for lit in goal if lit.positive],
+        goal_neg=[lit.ground({}) for lit in goal if not lit.positive],
+        source=text,
+        warnings=warnings,
+    )
+    _check_problem(problem, domain, objects, init_node, goal_node, path)
+    return problem
+
+
+def _init_in_file_order(parsed: Any, init_node: SList | None) -> list[Fact]:
+    facts = set()
+    for atom in parsed.init:
+        if isinstance(atom, PddlPredicate):
+            facts.add((atom.name.lower(), *(str(t.name).lower() for t in atom.terms)))
+    ordered: list[Fact] = []
+    seen: set[Fact] = set()
+    for node in (init_node.items[1:] if init_node else []):
+        if isinstance(node, SList):
+            fact = tuple(i.text for i in node.items if isinstance(i, Atom))
+            if fact in facts and fact not in seen:
+                seen.add(fact)
+                ordered.append(fact)
+    return ordered
+
+
+def _check_problem(
+    problem: Problem,
+    domain: Domain,
+    objects: list[tuple[str, str, int]],
+    init_node: SList | None,
+    goal_node: SList,
+    path: str | Path | None,
+) -> None:
+    types: dict[str, str] = {c: t for c, t in domain.constants}
+    for obj, typ, line in objects:
+        if typ not in domain.type_parents:
+            raise PddlError(path, f"object '{obj}' has the undeclared type '{typ}'", line)
+        if obj in types and obj not in dict(domain.constants):
+            raise PddlError(path, f"object '{obj}' is declared twice", line)
+        types[obj] = typ
+    lines = {}
+    for node in (init_node.items[1:] if init_node else []):
+        if isinstance(node, SList):
+            lines.setdefault(tuple(i.text for i in node.items if isinstance(i, Atom)), node.line)
+    for section, facts in (("init", problem.init), ("goal", [*problem.goal_pos, *problem.goal_neg])):
+        for fact in facts:
+            line = lines.get(fact) if section == "init" else _find_line(goal_node, fact[0], goal_node.line)
+            _check_fact(fact, domain, types, path, line, section)
+
+
+def _check_fact(
+    fact: Fact, domain: Domain, types: dict[str, str], path: str | Path | None, line: int | None, section: str
+) -> None:
+    shown = "(" + " ".join(fact) + ")"
+    pred = domain.predicates.get(fact[0])
+    if fact[0] == "=":
+        return
+    if pred is None:
+        raise PddlError(path, f"unknown predicate '{fact[0]}' in {shown} in the {section}", line)
+    if pred.arity != len(fact) - 1:
+        raise PddlError(
+            path, f"predicate '{fact[0]}' takes {pred.arity} argument(s) but {shown} in the {section} has {len(fact) - 1}", line
+        )
+    for arg, param in zip(fact[1:], pred.parameters):
+        if arg not in types:
+            raise PddlError(path, f"undeclared object '{arg}' in {shown} in the {section}", line)
+        if not domain.is_subtype(types[arg], param.types):
+            raise PddlError(
+                path,
+                f"object '{arg}' has type '{types[arg]}' but '{fact[0]}' expects {' or '.join(param.types)} "
+                f"in {shown} in the {section}",
+                line,
+            )

@@ -1,0 +1,250 @@
+"""Rewrite a PDDL tree into the form the `pddl` package accepts, and refuse what genplan does not support.
+
+Real benchmark files are sloppy (types without ``:typing``, ``not`` without ``:negative-preconditions``,
+actions without ``:precondition``, action costs). VAL and Fast Downward accept them, so we do too: the
+rewrite adds what the package insists on and strips action costs, with a warning for the latter.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import UnsupportedPddlError
+from .sexpr import Atom, Node, SList
+
+# construct -> what to tell the user
+_UNSUPPORTED_CONSTRUCTS = {
+    "when": "conditional effects ('when')",
+    "forall": "universal quantifiers ('forall')",
+    "exists": "existential quantifiers ('exists')",
+    "or": "disjunctive conditions ('or')",
+    "imply": "implications ('imply')",
+    "increase": "numeric effects ('increase')",
+    "decrease": "numeric effects ('decrease')",
+    "assign": "numeric effects ('assign')",
+    "scale-up": "numeric effects ('scale-up')",
+    "scale-down": "numeric effects ('scale-down')",
+    ":durative-action": "durative actions",
+    ":derived": "derived predicates",
+    ":functions": "numeric fluents (':functions')",
+    ":metric": "plan metrics (':metric')",
+    ":constraints": "constraints",
+}
+_UNSUPPORTED_REQUIREMENTS = {
+    ":durative-actions": "durative actions",
+    ":numeric-fluents": "numeric fluents",
+    ":fluents": "numeric fluents",
+    ":derived-predicates": "derived predicates",
+    ":timed-initial-literals": "timed initial literals",
+    ":preferences": "preferences",
+    ":constraints": "constraints",
+    ":object-fluents": "object fluents",
+}
+_WHAT_TO_DO = (
+    "genplan supports STRIPS with :typing, :negative-preconditions and :equality; "
+    "compile the construct away (or pick a STRIPS version of the domain) and try again"
+)
+
+
+def refuse(path: str | Path | None, construct: str, line: int) -> UnsupportedPddlError:
+    return UnsupportedPddlError(path, f"unsupported PDDL construct: {construct}. {_WHAT_TO_DO}", line)
+
+
+def is_total_cost(node: Node) -> bool:
+    return isinstance(node, SList) and node.head() == "total-cost"
+
+
+def is_cost_effect(node: Node) -> bool:
+    """``(increase (total-cost) ...)``: the only numeric effect we accept (and drop)."""
+    return (
+        isinstance(node, SList)
+        and node.head() == "increase"
+        and len(node.items) == 3
+        and is_total_cost(node.items[1])
+    )
+
+
+def is_cost_init(node: Node) -> bool:
+    """``(= (total-cost) 0)`` in :init."""
+    return isinstance(node, SList) and node.head() == "=" and any(is_total_cost(i) for i in node.items[1:])
+
+
+def is_cost_functions(node: SList) -> bool:
+    return node.head() == ":functions" and all(
+        is_total_cost(i) or (isinstance(i, Atom) and i.text in ("-", "number")) for i in node.items[1:]
+    )
+
+
+def strip_object_type(items: list[Node]) -> list[Node]:
+    """Drop ``- object`` from a typed list: untyped means object, and pddl 0.5.1 refuses the explicit form."""
+    out: list[Node] = []
+    i = 0
+    while i < len(items):
+        item = items[i]
+        nxt = items[i + 1] if i + 1 < len(items) else None
+        if isinstance(item, Atom) and item.text == "-" and isinstance(nxt, Atom) and nxt.text == "object":
+            i += 2
+            continue
+        out.append(item)
+        i += 1
+    return out
+
+
+class Normalizer:
+    """Walks one file's tree once: checks support, collects what the rewrite needs, returns the new tree."""
+
+    def __init__(self, path: str | Path | None) -> None:
+        self.path = path
+        self.warnings: list[str] = []
+        self.uses_not = False
+        self.uses_equality = False
+        self.had_costs = False
+
+    def check_unsupported(self, node: Node) -> None:
+        if isinstance(node, Atom):
+            return
+        head = node.head()
+        if head in _UNSUPPORTED_CONSTRUCTS:
+            if is_cost_effect(node) or (head == ":functions" and is_cost_functions(node)):
+                self.had_costs = True
+            elif head == ":metric":
+                self.had_costs = True
+            else:
+                raise refuse(self.path, _UNSUPPORTED_CONSTRUCTS[head], node.line)
+        if head == ":requirements":
+            for req in node.items[1:]:
+                if isinstance(req, Atom) and req.text in _UNSUPPORTED_REQUIREMENTS:
+                    raise refuse(self.path, _UNSUPPORTED_REQUIREMENTS[req.text], req.line)
+        if head == "not":
+            self.uses_not = True
+        if head == "=" and not is_cost_init(node):
+            self.uses_equality = True
+        for item in node.items:
+            self.check_unsupported(item)
+
+    def requirements(self, declared: list[str], typed: bool) -> list[str]:
+        keep = [r for r in declared if r not in (":action-costs",)]
+        if ":action-costs" in declared:
+            self.had_costs = True
+        implied: dict[str, bool] = {
+            ":strips": True,
+            ":typing": typed,
+            ":negative-preconditions": self.uses_not,
+            ":equality": self.uses_equality,
+        }
+        # :adl and friends imply what we need but the package checks the individual flags.
+        for flag, needed in implied.items():
+            if needed and flag not in keep:
+                keep.append(flag)
+        # Flags for features we refuse when used are harmless when unused; the package does not know all.
+        return [r for r in keep if r in implied]
+
+    def finish_warnings(self) -> None:
+        if self.had_costs:
+            self.warnings.append(
+                "action costs (:action-costs / total-cost) were removed: genplan plans with unit costs, "
+                "as the strategy-refinement paper does"
+            )
+
+
+def drop_cost_parts(node: SList) -> SList:
+    """A copy without total-cost effects, cost functions, metric and cost initialisation."""
+    items: list[Node] = []
+    for item in node.items:
+        if isinstance(item, SList):
+            if is_cost_effect(item) or is_cost_init(item) or item.head() == ":metric":
+                continue
+            if item.head() == ":functions" and is_cost_functions(item):
+                continue
+            item = drop_cost_parts(item)
+        items.append(item)
+    return SList(items, node.line)
+
+
+def normalize_domain(tree: SList, path: str | Path | None) -> tuple[SList, list[str]]:
+    norm = Normalizer(path)
+    norm.check_unsupported(tree)
+    tree = drop_cost_parts(tree)
+    sections: list[Node] = []
+    declared: list[str] = []
+    typed = False
+    for item in tree.items:
+        if isinstance(item, SList) and item.head() == ":requirements":
+            declared = [r.text for r in item.items[1:] if isinstance(r, Atom)]
+            continue
+        if isinstance(item, SList) and item.head() == ":types":
+            typed = True
+        sections.append(item)
+    typed = typed or _has_typed_list(tree)
+    new_items: list[Node] = []
+    for item in sections:
+        if isinstance(item, SList):
+            item = _normalize_section(item)
+        new_items.append(item)
+    reqs = norm.requirements(declared, typed)
+    norm.finish_warnings()
+    # requirements go right after (domain NAME)
+    req_node = SList([Atom(":requirements", tree.line), *(Atom(r, tree.line) for r in reqs)], tree.line)
+    new_items.insert(2, req_node)
+    return SList(new_items, tree.line), norm.warnings
+
+
+def normalize_problem(tree: SList, path: str | Path | None) -> tuple[SList, list[str]]:
+    norm = Normalizer(path)
+    norm.check_unsupported(tree)
+    tree = drop_cost_parts(tree)
+    items: list[Node] = []
+    for item in tree.items:
+        if isinstance(item, SList) and item.head() == ":requirements":
+            continue  # the domain's requirements are what counts
+        if isinstance(item, SList) and item.head() == ":objects":
+            item = SList([item.items[0], *strip_object_type(item.items[1:])], item.line)
+        items.append(item)
+    norm.finish_warnings()
+    return SList(items, tree.line), norm.warnings
+
+
+def _has_typed_list(node: Node) -> bool:
+    if isinstance(node, Atom):
+        return False
+    if any(isinstance(i, Atom) and i.text == "-" for i in node.items) and node.head() != "-":
+        return True
+    return any(_has_typed_list(i) for i in node.items if isinstance(i, SList))
+
+
+def _normalize_section(section: SList) -> SList:
+    head = section.head()
+    if head in (":predicates",):
+        preds = [
+            SList([p.items[0], *strip_object_type(p.items[1:])], p.line) if isinstance(p, SList) else p
+            for p in section.items[1:]
+        ]
+        return SList([section.items[0], *preds], section.line)
+    if head == ":constants":
+        return SList([section.items[0], *strip_object_type(section.items[1:])], section.line)
+    if head == ":action":
+        return _normalize_action(section)
+    return section
+
+
+def _normalize_action(action: SList) -> SList:
+    items = list(action.items)
+    keys = [i.text for i in items if isinstance(i, Atom)]
+    out: list[Node] = []
+    for i, item in enumerate(items):
+        previous = items[i - 1] if i else None
+        if isinstance(item, SList) and isinstance(previous, Atom):
+            if previous.text == ":parameters":
+                item = SList(strip_object_type(item.items), item.line)
+            elif previous.text in (":precondition", ":effect") and not item.items:
+                # "()" is legal PDDL for "nothing" but crashes pddl 0.5.1
+                item = SList([Atom("and", item.line)], item.line)
+        out.append(item)
+    # pddl 0.5.1 raises a TypeError on actions without a precondition or effect
+    if ":parameters" not in keys:
+        out[2:2] = [Atom(":parameters", action.line), SList([], action.line)]
+    if ":precondition" not in keys:
+        out += [Atom(":precondition", action.line), SList([Atom("and", action.line)], action.line)]
+    if ":effect" not in keys:
+        out += [Atom(":effect", action.line), SList([Atom("and", action.line)], action.line)]
+    return SList(out, action.line)

@@ -1,0 +1,93 @@
+"""A small s-expression reader that keeps line numbers.
+
+The `pddl` package does the actual parsing; this reader exists because that package forgets file order
+and line numbers, which we need for prompts (file order) and for error messages (file:line).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import PddlError
+
+
+@dataclass(frozen=True)
+class Atom:
+    """A symbol, lower-cased (PDDL is case-insensitive), with the line it stands on."""
+
+    text: str
+    line: int
+
+
+@dataclass
+class SList:
+    """A parenthesised list with the line of its opening parenthesis."""
+
+    items: list["SList | Atom"] = field(default_factory=list)
+    line: int = 0
+
+    def head(self) -> str | None:
+        if self.items and isinstance(self.items[0], Atom):
+            return self.items[0].text
+        return None
+
+    def sublists(self) -> list["SList"]:
+        return [item for item in self.items if isinstance(item, SList)]
+
+
+Node = SList | Atom
+
+
+def strip_comment(line: str) -> str:
+    cut = line.find(";")
+    return line if cut < 0 else line[:cut]
+
+
+def tokenize(text: str, path: str | Path | None) -> list[tuple[str, int]]:
+    tokens: list[tuple[str, int]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = strip_comment(raw)
+        for piece in line.replace("(", " ( ").replace(")", " ) ").split():
+            tokens.append((piece, number))
+    return tokens
+
+
+def read_sexpr(text: str, path: str | Path | None = None) -> SList:
+    """Read exactly one top-level list; every error names the file and the line."""
+    tokens = tokenize(text, path)
+    if not tokens:
+        raise PddlError(path, "the file is empty (expected '(define ...)')")
+    stack: list[SList] = []
+    root: SList | None = None
+    for token, line in tokens:
+        if token == "(":
+            node = SList(line=line)
+            if stack:
+                stack[-1].items.append(node)
+            elif root is not None:
+                raise PddlError(path, "unexpected text after the closing parenthesis of 'define'", line)
+            else:
+                root = node
+            stack.append(node)
+        elif token == ")":
+            if not stack:
+                raise PddlError(path, "unbalanced parentheses: ')' without a matching '('", line)
+            stack.pop()
+        else:
+            if not stack:
+                raise PddlError(path, f"unexpected symbol '{token}' outside of '(define ...)'", line)
+            stack[-1].items.append(Atom(token.lower(), line))
+    if stack:
+        raise PddlError(
+            path, f"unbalanced parentheses: the '(' opened here is never closed", stack[-1].line
+        )
+    assert root is not None
+    return root
+
+
+def render(node: Node) -> str:
+    """Write a node back as PDDL text on one line."""
+    if isinstance(node, Atom):
+        return node.text
+    return "(" + " ".join(render(item) for item in node.items) + ")"

@@ -1,0 +1,131 @@
+"""The baselines: Bas (the paper's re-implementation of Silver et al., separate steps, selection on the
+debug tasks) and Sil (Silver et al.: one conversation, four feedback types, the last program counts)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..extract import extract_nl, extract_strategy
+from ..pddl.encoding import render_problem_abbreviated
+from ..sandbox.outcome import TIMEOUT, WRONG_TYPE
+from .checks import ProgramChecker, TaskCheck, choose_failed_task
+from .events import SELECTION_MADE, STEP_STARTED
+from .runner import assistant, code_extractor, user
+
+if TYPE_CHECKING:
+    from .runner import Pipeline
+
+
+def run_baseline(pipeline: "Pipeline", checker: ProgramChecker) -> None:
+    if pipeline.config.approach == "bas":
+        run_bas(pipeline, checker)
+    else:
+        run_sil(pipeline, checker)
+
+
+def _prompt_task_pddl(pipeline: "Pipeline") -> list[str]:
+    return [t.pddl for t in pipeline.prompt_tasks()]
+
+
+def run_bas(p: "Pipeline", checker: ProgramChecker) -> None:
+    p.bus.publish(STEP_STARTED, phase="baseline-summary")
+    tasks = _prompt_task_pddl(p)
+    summary_msgs = [p.system(), user(p.render("summary", domain_pddl=p.domain.source, example_tasks=tasks))]
+    summary, history, _ = p.ask_extract("baseline.summary", summary_msgs, extract_nl, "nl")
+    summary = summary or history[-1].content
+    p.artifact("nl_domain", "nl/summary.md", summary)
+    p.bus.publish(STEP_STARTED, phase="baseline-strategy")
+    strategy_msgs = [
+        p.system(),
+        user(p.render("strategy", domain_pddl=p.domain.source, example_tasks=tasks, summary=summary)),
+    ]
+    strategy_text, history, _ = p.ask_extract("baseline.strategy", strategy_msgs, extract_strategy, "strategy")
+    if strategy_text is None:
+        return
+    strategy = p.add_strategy(strategy_text, history[-1].content)
+    example_task, example_plan = p.example()
+    functions = (p.config.function_name,)
+    spec = p.code_spec(example_task.python, example_plan)
+    base = [p.system(), user(p.render("code", summary=summary, strategy=strategy.text, **spec))]
+    p.bus.publish(STEP_STARTED, phase="code", candidate=1)
+    code, history, _ = p.ask_extract("baseline.code", base, code_extractor(functions), "code")
+    if code is None:
+        return
+    current = p.add_program(1, code, history[-1].content, checker)
+    previous_failed: str | None = None
+    for _ in range(p.config.code_rounds):
+        failed = choose_failed_task(current.checks, previous_failed)
+        if failed is None:
+            break
+        previous_failed = failed.task
+        task = next(t for t in p.tasks if t.name == failed.task)
+        fix = [
+            *base,
+            assistant(current.response_text),
+            user(p.render("fix", failed_task=task.python_text, output=failed.output, feedback=failed.message)),
+        ]
+        code, history, _ = p.ask_extract("baseline.fix", fix, code_extractor(functions, current.text), "code")
+        if code is None:
+            break
+        current = p.add_program(1, code, history[-1].content, checker)
+    best = p.best(p.programs)
+    if best is not None:
+        p.bus.publish(SELECTION_MADE, kind="program", version=best.label, solved=best.solved, total=len(p.tasks), file=best.file)
+
+
+def _silver_fix_variables(p: "Pipeline", failed: TaskCheck) -> dict[str, Any]:
+    task = next(t for t in p.tasks if t.name == failed.task)
+    variables: dict[str, Any] = {"task_pddl": task.pddl, "traceback": "", "output": failed.output, "message": "", "operators": []}
+    if failed.python_error:
+        variables["kind"] = "timeout" if failed.kind == TIMEOUT else "exception"
+        variables["traceback"] = failed.details.get("traceback") or failed.message
+    elif failed.kind == WRONG_TYPE or failed.details.get("syntax"):
+        variables["kind"] = "plan-syntax"
+        variables["operators"] = [a.lifted() for a in p.domain.actions.values()]
+        if failed.kind == WRONG_TYPE:
+            variables["message"] = "the output is not a list of action strings"
+        else:
+            variables["message"] = f"the action {failed.details.get('action')} is invalid at step {failed.details.get('step')}"
+    else:
+        variables["kind"] = "plan-semantics"
+        variables["message"] = failed.message
+    return variables
+
+
+def run_sil(p: "Pipeline", checker: ProgramChecker) -> None:
+    """One conversation; training tasks checked in order (the two prompt tasks first), stopping at the first
+    failure; up to four fixes; each answer extends the previous program; the last program is the result."""
+    prompt_names = {t.name for t in p.prompt_tasks()}
+    checker.tasks = [t for t in p.tasks if t.name in prompt_names] + [t for t in p.tasks if t.name not in prompt_names]
+    training = [render_problem_abbreviated(t.problem) for t in p.prompt_tasks()]
+    messages = [p.system(), user(p.render("summary", domain_pddl=p.domain.source, training_tasks=training))]
+    p.bus.publish(STEP_STARTED, phase="baseline-summary")
+    summary, messages, _ = p.ask_extract("baseline.summary", messages, extract_nl, "nl")
+    p.artifact("nl_domain", "nl/summary.md", summary or messages[-1].content)
+    p.bus.publish(STEP_STARTED, phase="baseline-strategy")
+    strategy, messages, _ = p.ask_extract(
+        "baseline.strategy", [*messages, user(p.render("strategy"))], extract_nl, "strategy"
+    )
+    if strategy is not None:
+        p.add_strategy(strategy, messages[-1].content)
+    functions = (p.config.function_name,)
+    p.bus.publish(STEP_STARTED, phase="code", candidate=1)
+    messages = [*messages, user(p.render("code", typed_objects=p.domain_dir.typed_objects))]
+    code, messages, _ = p.ask_extract("baseline.code", messages, code_extractor(functions), "code")
+    if code is None:
+        return
+    current = p.add_program(1, code, messages[-1].content, checker, stop_at_first_failure=True)
+    for _ in range(p.config.silver_fixes):
+        failed = next((c for c in current.checks if not c.solved), None)
+        if failed is None:
+            break
+        fix = [*messages, user(p.render("fix", **_silver_fix_variables(p, failed)))]
+        code, messages, _ = p.ask_extract("baseline.fix", fix, code_extractor(functions, current.text), "code")
+        if code is None:
+            break
+        current = p.add_program(1, code, messages[-1].content, checker, stop_at_first_failure=True)
+    # Silver et al. keep the last program; check it on all debug tasks for the record
+    final = p.programs[-1]
+    final.checks = checker.check(final.text)
+    p.store.write_json(f"results/program-{final.label}-all.json", [c.to_dict() for c in final.checks])
+    p.bus.publish(SELECTION_MADE, kind="program", version=final.label, solved=final.solved, total=len(p.tasks), file=final.file)

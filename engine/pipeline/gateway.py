@@ -1,0 +1,224 @@
+"""Every model request of a run goes through here: files, events, step-mode decisions, resume, totals.
+
+Request ids are handed out by the pipeline in a deterministic order, so a resumed run asks the same
+request under the same id; if the run directory already holds a response for that id whose request had
+the same messages, the stored response is used and nothing is sent again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from ..llm import ChatMessage, ChatRequest, ChatResponse, Provider
+from .events import REQUEST_PAUSED, REQUEST_SENT, RESPONSE_RECEIVED, TEXT_DELTA, EventBus
+from .store import RunStore
+
+
+class RunStopped(Exception):
+    """The person (or a controller) stopped the run."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a controller decides about a request before it is sent."""
+
+    action: str  # "send" | "edit" | "answer" | "stop"
+    messages: list[ChatMessage] | None = None
+    answer: str | None = None
+
+    @classmethod
+    def send(cls) -> "Decision":
+        return cls("send")
+
+    @classmethod
+    def edit(cls, messages: list[ChatMessage]) -> "Decision":
+        return cls("edit", messages=messages)
+
+    @classmethod
+    def answer_with(cls, text: str) -> "Decision":
+        return cls("answer", answer=text)
+
+    @classmethod
+    def stop(cls) -> "Decision":
+        return cls("stop")
+
+
+class Controller(Protocol):
+    """Step mode: called (blocking, in a pipeline thread) before every request that is not yet answered."""
+
+    def before_request(self, request_id: int, request: ChatRequest) -> Decision: ...
+
+
+@dataclass
+class Totals:
+    calls: int = 0
+    cache_hits: int = 0
+    resumed: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    reasoning_tokens: int = 0
+    cost_usd: float = 0.0
+    model_seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def messages_hash(messages: list[ChatMessage], params: dict[str, Any]) -> str:
+    canonical = json.dumps(
+        {"messages": [m.to_dict() for m in messages], "params": params}, sort_keys=True, ensure_ascii=False
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+@dataclass
+class ModelGateway:
+    provider: Provider
+    store: RunStore
+    bus: EventBus
+    controller: Controller | None = None
+    totals: Totals = field(default_factory=Totals)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _next_id: int = 0
+
+    def next_id(self) -> int:
+        """Called from the pipeline's coordinating thread only, so ids follow the pipeline's order."""
+        with self._lock:
+            self._next_id += 1
+            return self._next_id
+
+    def file_stem(self, request_id: int, step: str) -> str:
+        return f"{request_id:04d}-{step}"
+
+    def announce(self, request_id: int, request: ChatRequest, publish: Callable[..., Any]) -> None:
+        stem = self.file_stem(request_id, request.step)
+        publish(
+            REQUEST_SENT,
+            request_id=request_id,
+            step=request.step,
+            file=f"requests/{stem}.json",
+            messages=len(request.messages),
+        )
+
+    def ask(
+        self,
+        request_id: int,
+        request: ChatRequest,
+        publish: Callable[..., Any] | None = None,
+    ) -> ChatResponse:
+        """Send (or replay) one request. `publish` replaces the bus for the logged events of this request
+        (concurrent requests hand in a DeferredPublisher so the log keeps a deterministic order)."""
+        publish = publish or self.bus.publish
+        stem = self.file_stem(request_id, request.step)
+        original_hash = messages_hash(request.messages, request.params)
+        stored = self._stored_response(stem, original_hash)
+        if stored is not None:
+            self.announce(request_id, request, publish)
+            with self._lock:
+                self.totals.resumed += 1
+            self._publish_response(request_id, request, stored, human=False, publish=publish)
+            return stored
+        if self.controller is not None:
+            publish(REQUEST_PAUSED, request_id=request_id, step=request.step)
+            decision = self.controller.before_request(request_id, request)
+            if decision.action == "stop":
+                raise RunStopped(f"stopped before request {request_id} ({request.step})")
+            if decision.action == "edit" and decision.messages is not None:
+                request = ChatRequest(request.step, list(decision.messages), dict(request.params))
+            if decision.action == "answer":
+                answer = _human_answer(decision.answer or "")
+                return self._record(request_id, stem, request, answer, original_hash, True, publish)
+        self.store.write_json(f"requests/{stem}.json", self._request_record(request_id, request))
+        self.announce(request_id, request, publish)
+
+        def delta(text: str) -> None:
+            self.bus.publish(TEXT_DELTA, request_id=request_id, step=request.step, text=text)
+
+        response = self.provider.complete(request, on_delta=delta)
+        return self._record(request_id, stem, request, response, original_hash, False, publish)
+
+    # ------------------------------------------------------------------ internals
+    def _request_record(self, request_id: int, request: ChatRequest) -> dict[str, Any]:
+        return {
+            "id": request_id,
+            "step": request.step,
+            "hash": messages_hash(request.messages, request.params),
+            "params": request.params,
+            "messages": [m.to_dict() for m in request.messages],
+        }
+
+    def _stored_response(self, stem: str, original_hash: str) -> ChatResponse | None:
+        relative = f"responses/{stem}.json"
+        if not self.store.exists(relative):
+            return None
+        try:
+            record = self.store.read_json(relative)
+        except (OSError, json.JSONDecodeError):
+            return None
+        # the pipeline's own request must match; what was actually sent may have been edited by a person
+        if record.get("original_hash") != original_hash:
+            return None
+        return ChatResponse.from_dict(record["response"])
+
+    def _record(
+        self,
+        request_id: int,
+        stem: str,
+        request: ChatRequest,
+        response: ChatResponse,
+        original_hash: str,
+        human: bool,
+        publish: Callable[..., Any],
+    ) -> ChatResponse:
+        if human:
+            self.store.write_json(f"requests/{stem}.json", self._request_record(request_id, request))
+        record = {
+            "id": request_id,
+            "step": request.step,
+            "request_hash": messages_hash(request.messages, request.params),
+            "original_hash": original_hash,
+            "human": human,
+            "response": response.to_dict(),
+        }
+        self.store.write_text(f"responses/{stem}.md", response.text)
+        self.store.write_json(f"responses/{stem}.json", record)
+        usage = response.usage
+        with self._lock:
+            t = self.totals
+            t.calls += 0 if response.cached or human else 1
+            t.cache_hits += 1 if response.cached else 0
+            if usage is not None and not response.cached:
+                t.tokens_in += usage.input_tokens
+                t.tokens_out += usage.output_tokens
+                t.reasoning_tokens += usage.reasoning_tokens or 0
+            t.cost_usd += response.cost_usd or 0.0
+            t.model_seconds += response.latency_s
+        self._publish_response(request_id, request, response, human, publish)
+        return response
+
+    def _publish_response(
+        self, request_id: int, request: ChatRequest, response: ChatResponse, human: bool, publish: Callable[..., Any]
+    ) -> None:
+        usage = response.usage
+        stem = self.file_stem(request_id, request.step)
+        publish(
+            RESPONSE_RECEIVED,
+            request_id=request_id,
+            step=request.step,
+            file=f"responses/{stem}.md",
+            cached=response.cached,
+            human=human,
+            truncated=response.truncated,
+            latency_s=round(response.latency_s, 3),
+            tokens_in=usage.input_tokens if usage else None,
+            tokens_out=usage.output_tokens if usage else None,
+            cost_usd=response.cost_usd,
+        )
+
+
+def _human_answer(text: str) -> ChatResponse:
+    return ChatResponse(text=text, model="human", cost_usd=0.0)

@@ -1,0 +1,172 @@
+"""A run directory: plain files anyone can `cat` or `git diff`, plus the append-only event log.
+
+Layout (all paths relative to the run directory):
+    run.json                    what was run: domain, config, model settings (never the key), status
+    events.jsonl                one event per line, flushed as it happens
+    requests/NNNN-<step>.json   every request exactly as sent (messages, params)
+    responses/NNNN-<step>.json  every response with usage/latency/cost; .md beside it holds the text alone
+    nl/domain.md, nl/<task>.md  natural-language descriptions
+    strategies/vNN.md           every strategy (pseudocode) version
+    reflections/<name>.md       every reflection
+    programs/cN-vNN.py          every program version (candidate N, version NN)
+    results/<name>.json         validation / debug results
+    summary.json                written when the run finishes
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import secrets
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from .events import Event
+
+RUNS_SUBDIR = Path(".genplan") / "runs"
+
+
+def new_run_id() -> str:
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return f"{stamp}-{secrets.token_hex(2)}"
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    write_text_atomic(path, json.dumps(data, indent=2, sort_keys=True, default=str) + "\n")
+
+
+@dataclass
+class RunInfo:
+    run_id: str
+    path: Path
+    status: str
+    preset: str
+    model: str | None
+    created: str
+
+
+class RunStore:
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._log_lock = threading.Lock()
+
+    # ------------------------------------------------------------------ creation
+    @classmethod
+    def create(cls, root: Path, meta: dict[str, Any], run_id: str | None = None) -> "RunStore":
+        """A new run directory under `root` (a domain's `.genplan/runs` or an --out directory)."""
+        run_id = run_id or new_run_id()
+        path = Path(root) / run_id
+        path.mkdir(parents=True, exist_ok=False)
+        store = cls(path)
+        store.write_json("run.json", {"run_id": run_id, "status": "running", "created": _now(), **meta})
+        (path / "events.jsonl").touch()
+        return store
+
+    @classmethod
+    def open(cls, path: Path) -> "RunStore":
+        path = Path(path)
+        if not (path / "run.json").exists():
+            raise FileNotFoundError(f"{path}: not a genplan run directory (no run.json)")
+        return cls(path)
+
+    @staticmethod
+    def runs_dir(domain_dir: Path) -> Path:
+        return Path(domain_dir) / RUNS_SUBDIR
+
+    @classmethod
+    def list_runs(cls, domain_dir: Path) -> list[RunInfo]:
+        root = cls.runs_dir(domain_dir)
+        infos: list[RunInfo] = []
+        if not root.is_dir():
+            return infos
+        for child in sorted(root.iterdir()):
+            meta_file = child / "run.json"
+            if not meta_file.exists():
+                continue
+            try:
+                meta = json.loads(meta_file.read_text())
+            except (OSError, json.JSONDecodeError):
+                continue
+            infos.append(
+                RunInfo(
+                    run_id=child.name,
+                    path=child,
+                    status=meta.get("status", "?"),
+                    preset=meta.get("config", {}).get("preset", "?"),
+                    model=meta.get("model", {}).get("model"),
+                    created=meta.get("created", ""),
+                )
+            )
+        return infos
+
+    # ------------------------------------------------------------------ files
+    def file(self, relative: str) -> Path:
+        return self.path / relative
+
+    def write_text(self, relative: str, text: str) -> Path:
+        target = self.path / relative
+        write_text_atomic(target, text)
+        return target
+
+    def write_json(self, relative: str, data: Any) -> Path:
+        target = self.path / relative
+        write_json_atomic(target, data)
+        return target
+
+    def read_json(self, relative: str) -> Any:
+        return json.loads((self.path / relative).read_text(encoding="utf-8"))
+
+    def exists(self, relative: str) -> bool:
+        return (self.path / relative).exists()
+
+    def meta(self) -> dict[str, Any]:
+        return self.read_json("run.json")
+
+    def update_meta(self, **changes: Any) -> None:
+        meta = self.meta()
+        meta.update(changes)
+        self.write_json("run.json", meta)
+
+    # ------------------------------------------------------------------ events
+    def append_event(self, event: Event) -> None:
+        line = event.to_json() + "\n"
+        with self._log_lock:
+            with open(self.path / "events.jsonl", "a", encoding="utf-8") as log:
+                log.write(line)
+                log.flush()
+                os.fsync(log.fileno())
+
+    def events(self) -> Iterator[Event]:
+        """The logged events; a torn last line (a crash mid-write) is skipped."""
+        log = self.path / "events.jsonl"
+        if not log.exists():
+            return
+        with open(log, encoding="utf-8") as handle:
+            for line in handle:
+                line = line.strip()
+                if not line:
+                    continue
+                try:
+                    yield Event.from_json(line)
+                except (json.JSONDecodeError, KeyError):
+                    continue
+
+    def last_seq(self) -> int:
+        last = 0
+        for event in self.events():
+            last = max(last, event.seq)
+        return last
+
+
+def _now() -> str:
+    return _dt.datetime.now().isoformat(timespec="seconds")

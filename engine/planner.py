@@ -1,0 +1,268 @@
+"""Classical planners: Fast Downward (a separate GPL process, never imported) and a small built-in search.
+
+Fast Downward comes as a binary inside the `up-fast-downward` wheel (x86-64 Linux). We locate its driver
+script without importing the package and run it in a subprocess with time and memory limits. Where it is
+not available, a compact breadth-first (optimal, unit cost) / greedy best-first search over our own lazy
+grounding serves small tasks. Every result says which planner ran.
+"""
+
+from __future__ import annotations
+
+import heapq
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from itertools import product
+from pathlib import Path
+from typing import Iterator
+
+from .pddl import Domain, Problem, Task, load_domain, load_problem
+from .pddl.model import Action, Fact
+from .pddl.plans import parse_plan_text
+from .pddl.writer import domain_to_pddl, problem_to_pddl
+
+SOLVED, UNSOLVABLE, LIMIT, ERROR = "solved", "unsolvable", "limit", "error"
+
+# Fast Downward's documented exit codes
+_FD_UNSOLVABLE = {10, 11}
+_FD_LIMIT = {12, 20, 21, 22, 23, 24}
+
+
+@dataclass
+class PlannerResult:
+    status: str
+    plan: list[str] | None
+    planner: str
+    seconds: float
+    message: str = ""
+    expanded: int | None = None
+
+    @property
+    def solved(self) -> bool:
+        return self.status == SOLVED
+
+    def summary(self) -> str:
+        if self.solved:
+            return f"plan of length {len(self.plan or [])} found by {self.planner} in {self.seconds:.2f} s"
+        return f"{self.planner}: {self.message or self.status} ({self.seconds:.2f} s)"
+
+
+def fast_downward_driver() -> Path | None:
+    """The Fast Downward driver script: $GENPLAN_FAST_DOWNWARD, else the up-fast-downward wheel's copy."""
+    override = os.environ.get("GENPLAN_FAST_DOWNWARD")
+    if override:
+        return Path(override) if Path(override).exists() else None
+    spec = importlib.util.find_spec("up_fast_downward")  # locates the package without running it
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    driver = Path(list(spec.submodule_search_locations)[0]) / "downward" / "fast-downward.py"
+    return driver if driver.exists() else None
+
+
+def find_plan(
+    domain_path: str | Path,
+    problem_path: str | Path,
+    optimal: bool = True,
+    timeout: float = 60.0,
+    memory_mb: int = 4096,
+    planner: str = "auto",
+) -> PlannerResult:
+    domain = load_domain(domain_path)
+    problem = load_problem(problem_path, domain)
+    return solve(domain, problem, optimal, timeout, memory_mb, planner)
+
+
+def solve(
+    domain: Domain,
+    problem: Problem,
+    optimal: bool = True,
+    timeout: float = 60.0,
+    memory_mb: int = 4096,
+    planner: str = "auto",
+) -> PlannerResult:
+    """planner: "auto" (Fast Downward if present), "fast-downward" or "builtin"."""
+    driver = fast_downward_driver() if planner in ("auto", "fast-downward") else None
+    if planner == "fast-downward" and driver is None:
+        return PlannerResult(ERROR, None, "fast-downward", 0.0, "Fast Downward is not installed (pip install up-fast-downward)")
+    if driver is not None:
+        return run_fast_downward(driver, domain, problem, optimal, timeout, memory_mb)
+    return builtin_search(domain, problem, optimal, timeout)
+
+
+def run_fast_downward(
+    driver: Path, domain: Domain, problem: Problem, optimal: bool, timeout: float, memory_mb: int
+) -> PlannerResult:
+    name = "fast-downward " + ("A* + LM-cut (lm)" if optimal else "GBFS + FF (ff)")
+    search = ["--search", "astar(lmcut())"] if optimal else ["--search", "eager_greedy([ff()])"]
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="genplan-fd-") as tmp:
+        work = Path(tmp)
+        (work / "domain.pddl").write_text(domain_to_pddl(domain))
+        (work / "problem.pddl").write_text(problem_to_pddl(problem))
+        command = [
+            sys.executable,
+            str(driver),
+            "--overall-time-limit",
+            f"{max(1, int(timeout))}s",
+            "--overall-memory-limit",
+            f"{memory_mb}M",
+            "--plan-file",
+            "plan.txt",
+            "domain.pddl",
+            "problem.pddl",
+            *search,
+        ]
+        try:
+            proc = subprocess.run(
+                command, cwd=work, capture_output=True, text=True, timeout=timeout + 30, start_new_session=True
+            )
+        except subprocess.TimeoutExpired:
+            return PlannerResult(LIMIT, None, name, time.monotonic() - start, f"no plan within the limit of {timeout:g} s")
+        seconds = time.monotonic() - start
+        plan_file = work / "plan.txt"
+        if proc.returncode == 0 and plan_file.exists():
+            steps = [s.pddl() for s in parse_plan_text(plan_file.read_text())]
+            return PlannerResult(SOLVED, steps, name, seconds)
+        if proc.returncode in _FD_UNSOLVABLE:
+            return PlannerResult(UNSOLVABLE, None, name, seconds, "the task is unsolvable")
+        if proc.returncode in _FD_LIMIT:
+            return PlannerResult(
+                LIMIT, None, name, seconds, f"no plan within the limit ({timeout:g} s, {memory_mb} MB)"
+            )
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
+        return PlannerResult(ERROR, None, name, seconds, f"Fast Downward failed (exit {proc.returncode}): {tail[0]}")
+
+
+# ---------------------------------------------------------------- built-in search
+
+
+@dataclass
+class _Node:
+    state: frozenset[Fact]
+    parent: "_Node | None" = None
+    action: str | None = None
+    depth: int = 0
+    order: int = field(default=0)
+
+
+class Successors:
+    """Lazy grounding: bindings are found by joining positive preconditions with the current state."""
+
+    def __init__(self, task: Task) -> None:
+        self.task = task
+        self.domain = task.domain
+        self._objects_by_param: dict[tuple[str, ...], list[str]] = {}
+
+    def _objects(self, types: tuple[str, ...]) -> list[str]:
+        if types not in self._objects_by_param:
+            self._objects_by_param[types] = self.task.objects_of(types)
+        return self._objects_by_param[types]
+
+    def applicable(self, state: frozenset[Fact]) -> Iterator[tuple[str, frozenset[Fact]]]:
+        by_pred: dict[str, list[Fact]] = {}
+        for fact in state:
+            by_pred.setdefault(fact[0], []).append(fact)
+        for action in self.domain.actions.values():
+            for binding in self._bindings(action, by_pred):
+                if not all(self._holds(lit, binding, state) for lit in action.preconditions):
+                    continue
+                args = [binding[p.name] for p in action.parameters]
+                if not all(
+                    self.domain.is_subtype(self.task.object_types[a], p.types) for a, p in zip(args, action.parameters)
+                ):
+                    continue
+                deleted = {lit.ground(binding) for lit in action.del_effects}
+                added = {lit.ground(binding) for lit in action.add_effects}
+                yield "(" + " ".join([action.name, *args]) + ")", frozenset((state - deleted) | added)
+
+    @staticmethod
+    def _holds(lit, binding: dict[str, str], state: frozenset[Fact]) -> bool:
+        if lit.predicate == "=":
+            left, right = (binding.get(a, a) for a in lit.args)
+            return (left == right) == lit.positive
+        return (lit.ground(binding) in state) == lit.positive
+
+    def _bindings(self, action: Action, by_pred: dict[str, list[Fact]]) -> Iterator[dict[str, str]]:
+        positives = [lit for lit in action.preconditions if lit.positive and lit.predicate != "="]
+
+        def extend(i: int, binding: dict[str, str]) -> Iterator[dict[str, str]]:
+            if i == len(positives):
+                yield from self._complete(action, binding)
+                return
+            lit = positives[i]
+            for fact in by_pred.get(lit.predicate, ()):
+                new = dict(binding)
+                ok = True
+                for term, value in zip(lit.args, fact[1:]):
+                    if term.startswith("?"):
+                        if new.setdefault(term, value) != value:
+                            ok = False
+                            break
+                    elif term != value:
+                        ok = False
+                        break
+                if ok:
+                    yield from extend(i + 1, new)
+
+        yield from extend(0, {})
+
+    def _complete(self, action: Action, binding: dict[str, str]) -> Iterator[dict[str, str]]:
+        free = [p for p in action.parameters if p.name not in binding]
+        if not free:
+            yield binding
+            return
+        for values in product(*(self._objects(p.types) for p in free)):
+            yield {**binding, **{p.name: v for p, v in zip(free, values)}}
+
+
+def builtin_search(domain: Domain, problem: Problem, optimal: bool = True, timeout: float = 60.0) -> PlannerResult:
+    """Breadth-first search (optimal for unit costs) or greedy best-first search with the goal-count heuristic."""
+    name = "builtin " + ("breadth-first search (optimal)" if optimal else "greedy best-first search")
+    task = Task(domain, problem)
+    succ = Successors(task)
+    start = time.monotonic()
+    root = _Node(task.init_state)
+    seen = {root.state}
+    expanded = 0
+
+    def goal_count(state: frozenset[Fact]) -> int:
+        return sum(f not in state for f in problem.goal_pos) + sum(f in state for f in problem.goal_neg)
+
+    frontier: deque[_Node] | list[tuple[int, int, _Node]]
+    if task.goal_reached(root.state):
+        return PlannerResult(SOLVED, [], name, 0.0, expanded=0)
+    counter = 0
+    frontier = deque([root]) if optimal else [(goal_count(root.state), 0, root)]
+    while frontier:
+        if time.monotonic() - start > timeout:
+            return PlannerResult(LIMIT, None, name, time.monotonic() - start, f"no plan within the limit of {timeout:g} s", expanded)
+        node = frontier.popleft() if isinstance(frontier, deque) else heapq.heappop(frontier)[2]
+        expanded += 1
+        for label, state in succ.applicable(node.state):
+            if state in seen:
+                continue
+            seen.add(state)
+            child = _Node(state, node, label, node.depth + 1)
+            if task.goal_reached(state):
+                return PlannerResult(SOLVED, _extract(child), name, time.monotonic() - start, expanded=expanded)
+            counter += 1
+            if isinstance(frontier, deque):
+                frontier.append(child)
+            else:
+                heapq.heappush(frontier, (goal_count(state), counter, child))
+    return PlannerResult(UNSOLVABLE, None, name, time.monotonic() - start, "the task is unsolvable", expanded)
+
+
+def _extract(node: _Node) -> list[str]:
+    steps: list[str] = []
+    current: _Node | None = node
+    while current is not None and current.action is not None:
+        steps.append(current.action)
+        current = current.parent
+    return steps[::-1]

@@ -1,0 +1,48 @@
+"""genplan.engine.sandbox: run untrusted generated programs on tasks, contained and measured.
+
+    from genplan.engine.sandbox import Sandbox, Program, Limits
+    with Sandbox(Limits(time_limit=45)) as sandbox:
+        outcome = sandbox.run(Program.from_file("prog.py"), python_task, hash_seed=0)
+        outcome.kind, outcome.plan, outcome.feedback("stein")
+
+Exports are loaded lazily: the fork server imports this package too, and everything it imports is
+visible to the untrusted programs it forks, so importing the package must not pull in subprocess & co.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {
+    "Sandbox": "runner",
+    "SandboxError": "runner",
+    "ForkServer": "runner",
+    "task_lists": "runner",
+    "Program": "program",
+    "ProgramError": "program",
+    "DEFAULT_FUNCTIONS": "program",
+    "Limits": "limits",
+    "DEFAULT_TIME_LIMIT": "limits",
+    "RunOutcome": "outcome",
+    "run_category": "outcome",
+    "run_feedback": "messages",
+}
+
+__all__ = sorted(_EXPORTS)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .limits import DEFAULT_TIME_LIMIT, Limits
+    from .messages import run_feedback
+    from .outcome import RunOutcome, run_category
+    from .program import DEFAULT_FUNCTIONS, Program, ProgramError
+    from .runner import ForkServer, Sandbox, SandboxError, task_lists
+
+
+def __getattr__(name: str) -> Any:
+    module_name = _EXPORTS.get(name)
+    if module_name is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    module = importlib.import_module(f"{__name__}.{module_name}")
+    return getattr(module, name)

@@ -1,0 +1,268 @@
+"""What the forked child does: lock itself down, run the program on the task, report one JSON record.
+
+Everything here runs in a process that will execute untrusted code, so the record it writes is only a
+claim: the server re-checks its shape, measures time and memory itself, and the parent validates plans.
+The child never returns into the server's code: every path ends in ``os._exit``.
+"""
+
+from __future__ import annotations
+
+import _thread
+import faulthandler
+import io
+import json
+import linecache
+import os
+import random
+import reprlib
+import resource
+import signal
+import sys
+import tempfile
+import time
+import types
+
+from . import guard
+from .limits import Limits, apply_rlimits
+from .tracebacks import exception_line, program_traceback
+
+RESULT_FD = 3
+PROGRAM_FILE = "<program>"
+PROGRAM_MODULE = "genplan_program"
+
+_repr = reprlib.Repr()
+_repr.maxstring = 200
+_repr.maxother = 200
+_repr.maxlist = 20
+_repr.maxtuple = 20
+_repr.maxset = 20
+_repr.maxdict = 20
+_repr.maxlevel = 4
+MAX_RETURNED_REPR = 2000
+
+
+def _bounded_repr(value: object) -> str:
+    try:
+        text = _repr.repr(value)
+    except BaseException:  # noqa: BLE001 - a hostile __repr__ must not take the harness down
+        text = f"<unprintable {type(value).__name__} object>"
+    if len(text) > MAX_RETURNED_REPR:
+        text = text[:MAX_RETURNED_REPR] + "..."
+    return text
+
+
+def _to_tuples(item):
+    """JSON arrays back to the tuples the program expects (facts, typed objects, ('not', fact))."""
+    if isinstance(item, list):
+        return tuple(_to_tuples(x) for x in item)
+    return item
+
+
+REQUEST_FD = 4
+
+
+def _redirect_fds(result_fd: int, output_fd: int, devnull_fd: int, request_fd: int) -> None:
+    """0 = /dev/null, 1 and 2 = the output pipe, 3 = the result pipe, 4 = the request pipe (until the
+    request is read); every other descriptor closed, so nothing of the server is reachable."""
+    os.dup2(devnull_fd, 0)
+    os.dup2(output_fd, 1)
+    os.dup2(output_fd, 2)
+    # Move the two pipes out of the way first so that dup2 cannot clobber one with the other.
+    moved_result = os.dup(result_fd)
+    moved_request = os.dup(request_fd)
+    os.dup2(moved_result, RESULT_FD)
+    os.dup2(moved_request, REQUEST_FD)
+    os.closerange(REQUEST_FD + 1, 1 << 20)
+
+
+def _python_streams() -> None:
+    sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
+    out = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8", errors="backslashreplace")
+    err = io.TextIOWrapper(
+        io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="backslashreplace", line_buffering=True
+    )
+    sys.stdout = sys.__stdout__ = out
+    sys.stderr = sys.__stderr__ = err
+
+
+# The watchdog's deadline; unknown (infinite) while the child waits for its request.
+_hard_deadline = [float("inf")]
+
+
+def _start_watchdog(server_pid: int) -> None:
+    """Backstop if the server disappears or fails to stop us: the child ends itself."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.25)
+            if os.getppid() != server_pid or time.monotonic() > _hard_deadline[0]:
+                os._exit(124)
+
+    # _thread, not threading: Thread.start() waits until the thread runs, which costs milliseconds.
+    _thread.stack_size(256 * 1024)
+    _thread.start_new_thread(watch, ())
+
+
+def _flush_streams() -> None:
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: BLE001 - the program may have closed or replaced them
+            pass
+
+
+def _send(record: dict) -> None:
+    data = json.dumps(record, ensure_ascii=True).encode("ascii")
+    view = memoryview(data)
+    while view:
+        written = os.write(RESULT_FD, view)
+        view = view[written:]
+
+
+def _read_request() -> bytes:
+    chunks = []
+    while True:
+        chunk = os.read(REQUEST_FD, 1 << 20)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(REQUEST_FD)
+    return b"".join(chunks)
+
+
+def run_child(
+    run_dir: str,
+    result_fd: int,
+    output_fd: int,
+    devnull_fd: int,
+    request_fd: int,
+    server_pid: int,
+    read_roots: tuple[str, ...],
+) -> None:
+    """Entry point right after fork. Prepares what does not depend on the request, waits for the request
+    (so the server can fork a spare child ahead of time), runs it. Never returns."""
+    code = 0
+    try:
+        os.setsid()
+        _redirect_fds(result_fd, output_fd, devnull_fd, request_fd)
+        _prepare_process(run_dir, server_pid)
+        data = _read_request()
+        if not data:  # the server went away or discarded this spare
+            os._exit(0)
+        request = json.loads(data)
+        code = _run(request, run_dir, read_roots)
+    except BaseException as exc:  # noqa: BLE001 - report harness failures instead of dying silently
+        try:
+            _send({"kind": "sandbox-error", "detail": f"harness failure in the child: {type(exc).__name__}: {exc}"})
+        except BaseException:  # noqa: BLE001
+            pass
+        code = 70
+    finally:
+        os._exit(code)
+
+
+def _prepare_process(run_dir: str, server_pid: int) -> None:
+    signal.set_wakeup_fd(-1)
+    for signum in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2):
+        signal.signal(signum, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # the server's interrupt -> KeyboardInterrupt
+    os.chdir(run_dir)
+    os.environ.clear()
+    os.environ.update(
+        {"HOME": run_dir, "TMPDIR": run_dir, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
+    )
+    tempfile.tempdir = run_dir
+    _python_streams()
+    faulthandler.enable(file=RESULT_FD, all_threads=False)
+    _start_watchdog(server_pid)
+    base = os.path.dirname(run_dir)
+    sys.path[:] = [p for p in sys.path if p and not os.path.realpath(p).startswith(base)]
+    sys.argv[:] = [PROGRAM_FILE]
+
+
+def _run(request: dict, run_dir: str, read_roots: tuple[str, ...]) -> int:
+    limits = Limits.from_dict(request.get("limits", {}))
+    _hard_deadline[0] = time.monotonic() + limits.time_limit + limits.grace_seconds + 5.0
+    notes = apply_rlimits(limits, no_new_tasks=True)
+    random.seed(request.get("random_seed", 0))
+    source: str = request["source"]
+    functions: list[str] = list(request.get("functions") or ["generate_solution", "get_plan"])
+    objects = set(_to_tuples(x) for x in request["objects"])
+    init = set(_to_tuples(x) for x in request["init"])
+    goal = set(_to_tuples(x) for x in request["goal"])
+    hidden = (os.path.realpath(run_dir), run_dir)
+    linecache.cache[PROGRAM_FILE] = (len(source), None, source.splitlines(True), PROGRAM_FILE)
+    module = types.ModuleType(PROGRAM_MODULE)
+    module.__file__ = PROGRAM_FILE
+    sys.modules[PROGRAM_MODULE] = module
+    record: dict = {"notes": notes}
+
+    policy = guard.Policy(os.path.realpath(run_dir), read_roots, limits.max_files_created)
+    guard.install(policy)
+    # ---- untrusted code from here on ----
+    try:
+        compiled = compile(source, PROGRAM_FILE, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:
+        record.update(kind="syntax-error", traceback=program_traceback(exc, PROGRAM_FILE, hidden))
+        record["exception"] = exception_line(exc, hidden)
+        return _finish(record)
+    started = time.perf_counter()
+    try:
+        exec(compiled, module.__dict__)
+        function = None
+        for name in functions:
+            candidate = module.__dict__.get(name)
+            if callable(candidate):
+                function = name
+                break
+        if function is None:
+            defined = sorted(n for n, v in module.__dict__.items() if callable(v) and not n.startswith("_"))[:20]
+            record.update(kind="missing-function", function=functions[0])
+            if defined:
+                record["detail"] = "The functions it defines are: " + ", ".join(defined) + "."
+            return _finish(record)
+        record["function"] = function
+        started = time.perf_counter()
+        value = module.__dict__[function](objects, init, goal)
+        record["runtime"] = time.perf_counter() - started
+        # Late interrupts must not hit the harness while it checks the result.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    except BaseException as exc:  # noqa: BLE001 - every exception of the program, SystemExit included
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        record["runtime"] = time.perf_counter() - started
+        record.update(kind="exception", traceback=program_traceback(exc, PROGRAM_FILE, hidden))
+        record["exception"] = exception_line(exc, hidden)
+        return _finish(record)
+    record.update(_check_returned(value, limits))
+    return _finish(record)
+
+
+def _check_returned(value: object, limits: Limits) -> dict:
+    """Trust the value only if it is exactly a list of exactly str (no subclasses with custom behaviour)."""
+    if type(value) is not list or not all(type(item) is str for item in value):
+        return {"kind": "wrong-type", "returned": _bounded_repr(value), "returned_type": type(value).__name__}
+    total = sum(len(item) for item in value)
+    if total > limits.max_result_chars:
+        return {
+            "kind": "result-too-large",
+            "detail": f"{len(value)} actions with {total} characters; the limit is {limits.max_result_chars}",
+        }
+    return {"kind": "plan", "plan": list(value)}
+
+
+def _finish(record: dict) -> int:
+    """Flush and close the output, then send the record and close the channel: the server sees the end
+    of the run right away instead of after the (slow) teardown of the process."""
+    _flush_streams()
+    for fd in (1, 2):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    try:
+        record["peak_memory"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    except (OSError, ValueError):
+        pass
+    _send(record)
+    os.close(RESULT_FD)
+    return 0

@@ -1,0 +1,93 @@
+"""Length-prefixed JSON frames between the parent and a fork server.
+
+JSON, not pickle: the parent treats everything coming out of the sandbox as untrusted data, and
+unpickling untrusted bytes would run code in the parent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+
+_HEADER = struct.Struct(">I")
+MAX_FRAME = 1 << 30  # 1 GiB; far above any legitimate message
+
+
+class ProtocolError(Exception):
+    pass
+
+
+def encode(message: dict) -> bytes:
+    data = json.dumps(message, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+    return _HEADER.pack(len(data)) + data
+
+
+def write_frame(fd: int, message: dict) -> None:
+    view = memoryview(encode(message))
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def read_exact(fd: int, size: int) -> bytes | None:
+    """Blocking read of exactly ``size`` bytes; None at end of file."""
+    chunks = []
+    remaining = size
+    while remaining:
+        chunk = os.read(fd, min(remaining, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_frame(fd: int) -> dict | None:
+    """Blocking read of one frame; None at end of file."""
+    header = read_exact(fd, _HEADER.size)
+    if header is None:
+        return None
+    (size,) = _HEADER.unpack(header)
+    if size > MAX_FRAME:
+        raise ProtocolError(f"frame of {size} bytes is too large")
+    body = read_exact(fd, size)
+    if body is None:
+        return None
+    return _decode(body)
+
+
+def _decode(body: bytes) -> dict:
+    try:
+        message = json.loads(body)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ProtocolError(f"malformed frame: {exc}") from exc
+    if not isinstance(message, dict):
+        raise ProtocolError("a frame must hold a JSON object")
+    return message
+
+
+class FrameBuffer:
+    """Incremental decoder for a non-blocking reader."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> list[dict]:
+        return [message for message, _body in self.feed_raw(data)]
+
+    def feed_raw(self, data: bytes) -> list[tuple[dict, bytes]]:
+        """Complete frames as (decoded message, its JSON bytes)."""
+        self._buffer += data
+        messages = []
+        while len(self._buffer) >= _HEADER.size:
+            (size,) = _HEADER.unpack_from(self._buffer)
+            if size > MAX_FRAME:
+                raise ProtocolError(f"frame of {size} bytes is too large")
+            end = _HEADER.size + size
+            if len(self._buffer) < end:
+                break
+            body = bytes(self._buffer[_HEADER.size : end])
+            del self._buffer[:end]
+            messages.append((_decode(body), body))
+        return messages

@@ -1,0 +1,394 @@
+"""The parent side: a pool of fork servers (one per hash seed) and the blocking ``Sandbox.run`` call.
+
+Thread-safe: many threads may call ``run`` at once; each server runs its requests concurrently, one
+forked child per request. Everything a server sends back is parsed as untrusted JSON.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import protocol
+from .launcher import LaunchPlan, namespace_tools, plan_launch, requested_isolation
+from .limits import Limits
+from .outcome import SANDBOX_ERROR, RunOutcome
+from .program import Program
+from .server import FINISH_BACKSTOP
+
+READY_TIMEOUT = 20.0
+# Extra seconds the parent waits beyond the run's own limits before it declares the server broken.
+PARENT_MARGIN = 10.0
+
+# Whether namespaced servers work on this machine: None until the first attempt.
+_namespaces_work: bool | None = None
+_namespaces_lock = threading.Lock()
+
+
+class SandboxError(Exception):
+    """The sandbox could not be started at all (one line)."""
+
+
+@dataclass
+class _Pending:
+    event: threading.Event = field(default_factory=threading.Event)
+    reply: dict | None = None
+
+
+def task_lists(task: Any) -> tuple[list, list, list]:
+    """Objects, init and goal as lists, from a PythonTask, a dict or an (objects, init, goal) triple."""
+    if hasattr(task, "objects") and hasattr(task, "init") and hasattr(task, "goal"):
+        parts = (task.objects, task.init, task.goal)
+    elif isinstance(task, dict):
+        parts = (task["objects"], task["init"], task["goal"])
+    else:
+        parts = tuple(task)
+        if len(parts) != 3:
+            raise TypeError("a task is (objects, init, goal)")
+    return tuple(list(p) for p in parts)  # type: ignore[return-value]
+
+
+class ForkServer:
+    """One running server process and the thread that reads its answers."""
+
+    def __init__(self, hash_seed: int, namespaced: bool) -> None:
+        self.hash_seed = hash_seed
+        self.base = tempfile.mkdtemp(prefix="genplan-sandbox-")
+        self._log = tempfile.TemporaryFile(prefix="genplan-sandbox-log-")
+        self._lock = threading.Lock()
+        self._pending: dict[int, _Pending] = {}
+        self._ids = itertools.count(1)
+        self.alive = False
+        plan: LaunchPlan = plan_launch(hash_seed, self.base, namespaced)
+        try:
+            self.process = subprocess.Popen(
+                plan.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._log,
+                env=plan.env,
+                cwd=self.base,
+                close_fds=True,
+                start_new_session=True,  # Ctrl-C on the terminal reaches only the parent
+            )
+        except OSError as exc:
+            self._cleanup_files()
+            raise SandboxError(f"cannot start the sandbox server: {exc}") from exc
+        self._in = self.process.stdin.fileno()  # type: ignore[union-attr]
+        self._out = self.process.stdout.fileno()  # type: ignore[union-attr]
+        try:
+            self.info = self._await_ready()
+        except SandboxError:
+            self.kill()
+            raise
+        self.namespaced = bool(self.info.get("namespaced"))
+        self.alive = True
+        self._reader = threading.Thread(target=self._read_loop, name=f"genplan-sandbox-{hash_seed}", daemon=True)
+        self._reader.start()
+
+    # --------------------------------------------------------------- startup
+    def _await_ready(self) -> dict:
+        deadline = time.monotonic() + READY_TIMEOUT
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise SandboxError(f"the sandbox server did not start within {READY_TIMEOUT:g} s")
+            ready, _, _ = select.select([self._out], [], [], min(remaining, 0.5))
+            if ready:
+                break
+            if self.process.poll() is not None:
+                raise SandboxError(f"the sandbox server exited at startup: {self.log_tail()}")
+        try:
+            message = protocol.read_frame(self._out)
+        except protocol.ProtocolError as exc:
+            raise SandboxError(f"the sandbox server sent garbage at startup: {exc}") from exc
+        if not message or message.get("op") != "ready":
+            raise SandboxError(f"the sandbox server failed at startup: {self.log_tail()}")
+        return message
+
+    def log_tail(self) -> str:
+        try:
+            self._log.seek(0)
+            lines = self._log.read().decode("utf-8", errors="replace").strip().splitlines()
+        except (OSError, ValueError):
+            return "no log"
+        return lines[-1] if lines else "no output"
+
+    # ------------------------------------------------------------------ runs
+    def submit(self, request: dict) -> tuple[int, _Pending]:
+        pending = _Pending()
+        with self._lock:
+            if not self.alive:
+                raise SandboxError("the sandbox server is not running")
+            request_id = next(self._ids)
+            self._pending[request_id] = pending
+            try:
+                protocol.write_frame(self._in, {**request, "op": "run", "id": request_id})
+            except OSError as exc:
+                self._pending.pop(request_id, None)
+                self.alive = False
+                raise SandboxError(f"the sandbox server stopped: {exc}") from exc
+        return request_id, pending
+
+    def forget(self, request_id: int) -> None:
+        with self._lock:
+            self._pending.pop(request_id, None)
+
+    def _read_loop(self) -> None:
+        while True:
+            try:
+                message = protocol.read_frame(self._out)
+            except (protocol.ProtocolError, OSError):
+                message = None
+            if message is None:
+                break
+            request_id = message.get("id")
+            with self._lock:
+                pending = self._pending.pop(request_id, None) if isinstance(request_id, int) else None
+            if pending is not None:
+                pending.reply = message
+                pending.event.set()
+        # The server is gone: fail whatever is still waiting.
+        with self._lock:
+            self.alive = False
+            waiting = list(self._pending.values())
+            self._pending.clear()
+        for pending in waiting:
+            pending.event.set()
+
+    # -------------------------------------------------------------- shutdown
+    def process_ids(self) -> list[int]:
+        return [self.process.pid]
+
+    def close(self) -> None:
+        with self._lock:
+            was_alive = self.alive
+            self.alive = False
+        if was_alive and self.process.poll() is None:
+            try:
+                protocol.write_frame(self._in, {"op": "shutdown"})
+            except OSError:
+                pass
+        try:
+            self.process.stdin.close()  # type: ignore[union-attr]
+        except OSError:
+            pass
+        try:
+            self.process.wait(timeout=3.0)
+        except subprocess.TimeoutExpired:
+            pass
+        self.kill()
+
+    def kill(self) -> None:
+        """Hard stop: the server's whole session (and, with namespaces, everything inside them)."""
+        self.alive = False
+        if self.process.poll() is None:
+            for action in (
+                lambda: os.killpg(self.process.pid, signal.SIGKILL),
+                lambda: self.process.kill(),
+            ):
+                try:
+                    action()
+                except (ProcessLookupError, PermissionError, OSError):
+                    pass
+        try:
+            self.process.wait(timeout=5.0)
+        except subprocess.TimeoutExpired:
+            pass
+        for stream in (self.process.stdin, self.process.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        self._cleanup_files()
+
+    def _cleanup_files(self) -> None:
+        shutil.rmtree(self.base, ignore_errors=True)
+        try:
+            self._log.close()
+        except OSError:
+            pass
+
+
+class Sandbox:
+    """Runs programs in forked, locked-down children of pre-started servers (one per hash seed).
+
+    ``isolation``: "auto" (namespaces when they work, else plain), "namespaces" (fail if they do not
+    work) or "plain"; the default comes from $GENPLAN_SANDBOX_ISOLATION.
+    """
+
+    def __init__(self, limits: Limits | None = None, isolation: str | None = None) -> None:
+        self.limits = limits or Limits()
+        self.isolation = requested_isolation(isolation)
+        self._servers: dict[int, ForkServer] = {}
+        self._lock = threading.Lock()
+        self._start_locks: dict[int, threading.Lock] = {}
+        self._closed = False
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------- servers
+    def _want_namespaces(self) -> bool:
+        if self.isolation == "plain":
+            return False
+        if self.isolation == "namespaces":
+            return True
+        return _namespaces_work is not False and namespace_tools() is not None
+
+    def _server(self, hash_seed: int) -> ForkServer:
+        global _namespaces_work
+        with self._lock:
+            if self._closed:
+                raise SandboxError("the sandbox is closed")
+            server = self._servers.get(hash_seed)
+            if server is not None and server.alive:
+                return server
+            start_lock = self._start_locks.setdefault(hash_seed, threading.Lock())
+        with start_lock:
+            with self._lock:
+                server = self._servers.get(hash_seed)
+                if server is not None and server.alive:
+                    return server
+            if server is not None:
+                server.kill()
+            namespaced = self._want_namespaces()
+            try:
+                server = ForkServer(hash_seed, namespaced)
+            except SandboxError:
+                if not namespaced or self.isolation == "namespaces":
+                    raise
+                with _namespaces_lock:
+                    _namespaces_work = False
+                server = ForkServer(hash_seed, False)
+            else:
+                if namespaced:
+                    with _namespaces_lock:
+                        _namespaces_work = True
+            with self._lock:
+                if self._closed:
+                    server.close()
+                    raise SandboxError("the sandbox is closed")
+                self._servers[hash_seed] = server
+            return server
+
+    def start(self, hash_seeds: Iterable[int]) -> None:
+        """Start the servers for these seeds now, in parallel (otherwise each starts on first use)."""
+        threads = [threading.Thread(target=self._server, args=(seed,), daemon=True) for seed in hash_seeds]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+    def describe(self) -> dict[str, Any]:
+        """How the running servers are isolated (for the docs, tests and `genplan eval --verbose`)."""
+        with self._lock:
+            servers = list(self._servers.values())
+        return {
+            "requested": self.isolation,
+            "servers": [
+                {"hash_seed": s.hash_seed, "pid": s.process.pid, **{k: v for k, v in s.info.items() if k != "op"}}
+                for s in servers
+            ],
+        }
+
+    def process_ids(self) -> list[int]:
+        """Host pids of the server processes this sandbox started (for leftover checks in tests)."""
+        with self._lock:
+            return [pid for s in self._servers.values() for pid in s.process_ids()]
+
+    # ----------------------------------------------------------------- runs
+    def run(
+        self,
+        program: Program,
+        task: Any,
+        *,
+        hash_seed: int = 0,
+        random_seed: int | None = None,
+        limits: Limits | None = None,
+    ) -> RunOutcome:
+        """Run ``program`` on ``task`` (objects, init, goal) in a fresh child; never raises for program faults."""
+        limits = limits or self.limits
+        objects, init, goal = task_lists(task)
+        request = {
+            "source": program.source,
+            "functions": list(program.functions),
+            "objects": objects,
+            "init": init,
+            "goal": goal,
+            "limits": limits.to_dict(),
+            "random_seed": hash_seed if random_seed is None else random_seed,
+        }
+        try:
+            server = self._server(hash_seed)
+            request_id, pending = server.submit(request)
+        except SandboxError as exc:
+            return self._error(str(exc), limits, hash_seed)
+        wait = limits.time_limit + limits.grace_seconds + FINISH_BACKSTOP + PARENT_MARGIN
+        if not pending.event.wait(wait):
+            server.forget(request_id)
+            server.kill()  # it failed to enforce the limits: never trust it again
+            return self._error("the sandbox server stopped answering and was restarted", limits, hash_seed)
+        if pending.reply is None:
+            return self._error(f"the sandbox server stopped ({server.log_tail()})", limits, hash_seed)
+        return outcome_from_reply(pending.reply, limits, hash_seed)
+
+    def _error(self, detail: str, limits: Limits, hash_seed: int) -> RunOutcome:
+        return RunOutcome(kind=SANDBOX_ERROR, detail=detail, time_limit=limits.time_limit, hash_seed=hash_seed)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            servers = list(self._servers.values())
+            self._servers.clear()
+        for server in servers:
+            server.close()
+
+
+def outcome_from_reply(reply: dict, limits: Limits, hash_seed: int) -> RunOutcome:
+    """Build the record from a server answer, accepting only well-typed fields."""
+    from .outcome import KINDS
+
+    kind = reply.get("kind")
+    if kind not in KINDS:
+        return RunOutcome(kind=SANDBOX_ERROR, detail=f"unexpected answer from the sandbox server: kind {kind!r}")
+    outcome = RunOutcome(kind=kind, time_limit=limits.time_limit, hash_seed=hash_seed)
+    plan = reply.get("plan")
+    if kind == "plan":
+        if not isinstance(plan, list) or not all(isinstance(a, str) for a in plan):
+            return RunOutcome(kind=SANDBOX_ERROR, detail="malformed plan in the sandbox answer")
+        outcome.plan = plan
+    for name in ("function", "traceback", "exception", "returned", "returned_type", "stdout"):
+        value = reply.get(name)
+        if isinstance(value, str):
+            setattr(outcome, name, value)
+    detail = reply.get("detail")
+    if isinstance(detail, str):
+        outcome.detail = detail
+    for name in ("runtime", "wall_time"):
+        value = reply.get(name)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
+            setattr(outcome, name, float(value))
+    for name in ("stdout_bytes", "peak_memory", "exit_code", "signal"):
+        value = reply.get(name)
+        if isinstance(value, int) and not isinstance(value, bool):
+            setattr(outcome, name, value)
+    outcome.stdout_truncated = bool(reply.get("stdout_truncated"))
+    notes = reply.get("notes")
+    if isinstance(notes, list):
+        outcome.notes = [str(n) for n in notes]
+    return outcome

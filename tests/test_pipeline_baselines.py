@@ -1,0 +1,38 @@
+"""The baseline presets Bas and Sil against the scripted server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from genplan.engine.pipeline import load_preset
+from support.ferry_model import BUGGY_PROGRAM, CORRECT_PROGRAM, CRASHING_PROGRAM, FerryModel
+from support.scripted_server import ScriptedServer
+from test_pipeline_stein import make_pipeline
+
+
+def test_bas_separate_steps_fix_and_select(scripted_server: ScriptedServer, tmp_path: Path) -> None:
+    scripted_server.respond_with(FerryModel(programs=[BUGGY_PROGRAM, CORRECT_PROGRAM]))
+    pipeline = make_pipeline(scripted_server, tmp_path, load_preset("Bas"))
+    result = pipeline.run()
+    steps = scripted_server.steps()
+    assert steps == ["baseline.summary", "baseline.strategy", "baseline.code", "baseline.fix"]
+    # separate conversations: the code prompt starts fresh (system + one user message)
+    assert len(scripted_server.requests_for("baseline.code")[0].messages) == 2
+    fix_prompt = scripted_server.requests_for("baseline.fix")[0].messages[-1]["content"]
+    assert "objects = {" in fix_prompt and "unsatisfied precondition" in fix_prompt
+    assert result.debug_solved == 6 and result.selected_program.name == "c1-v01.py"
+
+
+def test_sil_one_conversation_four_feedback_types(scripted_server: ScriptedServer, tmp_path: Path) -> None:
+    scripted_server.respond_with(FerryModel(programs=[CRASHING_PROGRAM, BUGGY_PROGRAM, CORRECT_PROGRAM]))
+    pipeline = make_pipeline(scripted_server, tmp_path, load_preset("Sil"))
+    result = pipeline.run()
+    steps = scripted_server.steps()
+    assert steps == ["baseline.summary", "baseline.strategy", "baseline.code", "baseline.fix", "baseline.fix"]
+    fixes = scripted_server.requests_for("baseline.fix")
+    # one growing conversation
+    assert len(fixes[1].messages) > len(fixes[0].messages) > len(scripted_server.requests_for("baseline.code")[0].messages)
+    assert "exception" in fixes[0].messages[-1]["content"]
+    assert "(define (problem" in fixes[0].messages[-1]["content"]  # Silver shows the PDDL task
+    assert "get_plan" in (pipeline.store.path / "programs" / "c1-v02.py").read_text()
+    assert result.selected_program.name == "c1-v02.py" and result.debug_solved == 6

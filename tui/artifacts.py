@@ -1,0 +1,163 @@
+"""The versions of strategies, reflections and programs found in a domain's run directories.
+
+A run directory keeps ``strategies/vNN.md``, ``reflections/*.md`` and ``programs/cN-vNN.py``. A file
+changed in place outside the TUI becomes a further version of the same artefact (``v02+1``), kept
+as a snapshot, so that nothing the user saw disappears when a file is overwritten.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from genplan.engine.domainlib import natural_key
+
+KIND_DIRS = {"strategy": ("strategies", ".md"), "reflection": ("reflections", ".md"), "program": ("programs", ".py")}
+_CANDIDATE = re.compile(r"^(c\d+)-")
+
+
+@dataclass(frozen=True)
+class Version:
+    kind: str  # strategy, reflection, program
+    run_id: str
+    name: str  # file stem (v02, c1-v03, ...), with +N for snapshots of outside edits
+    path: Path
+    snapshot: str | None = None  # the text, for versions that exist only as a snapshot
+
+    @property
+    def series(self) -> str:
+        """Versions of one artefact: all strategies of a run; the programs (or reflections) of one candidate."""
+        match = _CANDIDATE.match(self.name)
+        if self.kind == "strategy":
+            return "strategy"
+        if match:
+            return f"{self.kind} {match.group(1)}"
+        return self.kind
+
+    @property
+    def label(self) -> str:
+        return f"{self.run_id} · {self.kind} {self.name}"
+
+    @property
+    def syntax(self) -> str:
+        return "python" if self.kind == "program" else "markdown"
+
+    @property
+    def key(self) -> str:
+        return f"{self.run_id}/{self.kind}/{self.name}"
+
+    def read(self) -> str:
+        if self.snapshot is not None:
+            return self.snapshot
+        try:
+            return self.path.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            return f"(cannot read {self.path}: {exc.strerror or exc})"
+
+    def sort_key(self) -> tuple:
+        base, _, edit = self.name.partition("+")
+        return (self.run_id, self.kind, natural_key(Path(base)), int(edit) if edit.isdigit() else 0)
+
+
+def runs_root(domain_dir: Path) -> Path:
+    return domain_dir / ".genplan" / "runs"
+
+
+def kind_of(path: Path, run_dir: Path) -> str | None:
+    """The artefact kind of a file inside a run directory, or None."""
+    try:
+        relative = path.relative_to(run_dir)
+    except ValueError:
+        return None
+    if len(relative.parts) != 2:
+        return None
+    for kind, (directory, suffix) in KIND_DIRS.items():
+        if relative.parts[0] == directory and relative.suffix == suffix:
+            return kind
+    return None
+
+
+def scan_run(run_dir: Path) -> list[Version]:
+    versions = []
+    for kind, (directory, suffix) in KIND_DIRS.items():
+        folder = run_dir / directory
+        if not folder.is_dir():
+            continue
+        for file in sorted(folder.glob(f"*{suffix}"), key=natural_key):
+            if file.is_file() and not file.name.startswith("."):
+                versions.append(Version(kind, run_dir.name, file.stem, file))
+    return versions
+
+
+class VersionIndex:
+    """All versions of a domain's runs, plus snapshots of files edited outside the TUI."""
+
+    def __init__(self, domain_dir: Path) -> None:
+        self.domain_dir = domain_dir
+        self._versions: dict[str, Version] = {}
+        self._last_text: dict[Path, str] = {}
+        self._edits: dict[Path, int] = {}
+
+    def scan(self) -> list[Version]:
+        root = runs_root(self.domain_dir)
+        if root.is_dir():
+            for run_dir in sorted(p for p in root.iterdir() if p.is_dir()):
+                for version in scan_run(run_dir):
+                    self._add(version)
+        return self.all()
+
+    def _add(self, version: Version) -> bool:
+        if version.key in self._versions:
+            return False
+        self._versions[version.key] = version
+        if version.snapshot is None and version.path not in self._last_text:
+            self._last_text[version.path] = version.read()
+        return True
+
+    def all(self) -> list[Version]:
+        return sorted(self._versions.values(), key=Version.sort_key)
+
+    def get(self, key: str) -> Version | None:
+        return self._versions.get(key)
+
+    def history(self, version: Version) -> list[Version]:
+        """The versions of the same artefact (same run and series), oldest first."""
+        return [v for v in self.all() if v.run_id == version.run_id and v.series == version.series]
+
+    def file_changed(self, path: Path) -> Version | None:
+        """Record a created or modified file; returns the new version it makes, if any."""
+        root = runs_root(self.domain_dir)
+        try:
+            run_id = path.relative_to(root).parts[0]
+        except (ValueError, IndexError):
+            return None
+        run_dir = root / run_id
+        kind = kind_of(path, run_dir)
+        if kind is None or not path.is_file():
+            return None
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+        previous = self._last_text.get(path)
+        if previous is None:
+            version = Version(kind, run_id, path.stem, path)
+            self._last_text[path] = text
+            return version if self._add(version) else None
+        if previous == text:
+            return None
+        # Edited in place: the file now holds a new version; keep the old text as it was.
+        count = self._edits.get(path, 0) + 1
+        self._edits[path] = count
+        self._last_text[path] = text
+        original = self._versions.get(f"{run_id}/{kind}/{path.stem}")
+        if original is not None and original.snapshot is None and count == 1:
+            self._versions[original.key] = Version(kind, run_id, path.stem, path, snapshot=previous)
+        elif count > 1:
+            prior = self._versions.get(f"{run_id}/{kind}/{path.stem}+{count - 1}")
+            if prior is not None:
+                self._versions[prior.key] = Version(kind, run_id, prior.name, path, snapshot=previous)
+        version = Version(kind, run_id, f"{path.stem}+{count}", path)
+        self._add(version)
+        return version

@@ -1,0 +1,110 @@
+"""Side-by-side alignment of two texts, with the changed characters of changed lines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+# Below this similarity two paired lines count as rewritten: the whole line is marked, not characters.
+CHAR_DIFF_MIN_RATIO = 0.3
+
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class DiffRow:
+    """One aligned row. ``tag`` is equal, replace (changed line), delete (left only) or insert (right only)."""
+
+    tag: str
+    left_no: int | None  # 1-based line numbers; None where the side has no line
+    right_no: int | None
+    left: str | None
+    right: str | None
+    left_changes: tuple[Span, ...] = ()
+    right_changes: tuple[Span, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        return self.tag != "equal"
+
+
+@dataclass(frozen=True)
+class DiffStats:
+    changed: int
+    deleted: int
+    inserted: int
+
+    @property
+    def identical(self) -> bool:
+        return not (self.changed or self.deleted or self.inserted)
+
+    def summary(self) -> str:
+        if self.identical:
+            return "identical"
+        return f"{self.changed} changed, {self.deleted} removed, {self.inserted} added"
+
+
+def char_changes(left: str, right: str) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
+    """Character ranges that differ between two versions of a line."""
+    matcher = SequenceMatcher(None, left, right, autojunk=False)
+    if matcher.ratio() < CHAR_DIFF_MIN_RATIO:
+        return ((0, len(left)),) if left else (), ((0, len(right)),) if right else ()
+    left_spans: list[Span] = []
+    right_spans: list[Span] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        if i2 > i1:
+            left_spans.append((i1, i2))
+        if j2 > j1:
+            right_spans.append((j1, j2))
+    return tuple(left_spans), tuple(right_spans)
+
+
+def side_by_side(left_text: str, right_text: str) -> list[DiffRow]:
+    """Rows aligning ``left_text`` and ``right_text`` line by line (difflib opcodes)."""
+    left = left_text.splitlines()
+    right = right_text.splitlines()
+    rows: list[DiffRow] = []
+    matcher = SequenceMatcher(None, left, right, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            for offset in range(i2 - i1):
+                i, j = i1 + offset, j1 + offset
+                rows.append(DiffRow("equal", i + 1, j + 1, left[i], right[j]))
+        elif tag == "delete":
+            rows.extend(DiffRow("delete", i + 1, None, left[i], None, ((0, len(left[i])),)) for i in range(i1, i2))
+        elif tag == "insert":
+            rows.extend(
+                DiffRow("insert", None, j + 1, None, right[j], (), ((0, len(right[j])),)) for j in range(j1, j2)
+            )
+        else:  # replace: pair lines in order, the rest are deletions or insertions
+            pairs = min(i2 - i1, j2 - j1)
+            for offset in range(pairs):
+                i, j = i1 + offset, j1 + offset
+                left_spans, right_spans = char_changes(left[i], right[j])
+                rows.append(DiffRow("replace", i + 1, j + 1, left[i], right[j], left_spans, right_spans))
+            for i in range(i1 + pairs, i2):
+                rows.append(DiffRow("delete", i + 1, None, left[i], None, ((0, len(left[i])),)))
+            for j in range(j1 + pairs, j2):
+                rows.append(DiffRow("insert", None, j + 1, None, right[j], (), ((0, len(right[j])),)))
+    return rows
+
+
+def diff_stats(rows: list[DiffRow]) -> DiffStats:
+    return DiffStats(
+        changed=sum(1 for r in rows if r.tag == "replace"),
+        deleted=sum(1 for r in rows if r.tag == "delete"),
+        inserted=sum(1 for r in rows if r.tag == "insert"),
+    )
+
+
+def change_indices(rows: list[DiffRow]) -> list[int]:
+    """Indices of the first row of each block of changed rows (for "next change" navigation)."""
+    starts = []
+    previous_changed = False
+    for index, row in enumerate(rows):
+        if row.changed and not previous_changed:
+            starts.append(index)
+        previous_changed = row.changed
+    return starts

@@ -1,0 +1,143 @@
+"""What the Domain and Tasks panels show: the domain file, its metadata and every task of its sets,
+with the task's PDDL, its natural-language description (once a run made one) and its Python encoding."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from genplan.engine.domainlib import TASK_SETS, DomainDir, DomainDirError
+from genplan.engine.pddl import Domain, PddlError, load_domain, load_problem
+from genplan.engine.pddl.encoding import encode_task, render_task
+
+
+@dataclass(frozen=True)
+class TaskInfo:
+    task_set: str  # debug, eval, probes
+    path: Path
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+    @property
+    def label(self) -> str:
+        return f"{self.task_set}/{self.name}"
+
+    def pddl_text(self) -> str:
+        try:
+            return self.path.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            return f"; cannot read {self.path}: {exc.strerror or exc}"
+
+
+@dataclass
+class DomainInfo:
+    path: Path
+    directory: DomainDir | None
+    domain: Domain | None
+    domain_text: str
+    tasks: list[TaskInfo] = field(default_factory=list)
+    error: str | None = None  # one line: why the domain could not be loaded
+
+    @property
+    def name(self) -> str:
+        if self.directory is not None:
+            return self.directory.name
+        return self.domain.name if self.domain is not None else self.path.name
+
+    @property
+    def typed_objects(self) -> bool:
+        if self.directory is not None:
+            return self.directory.typed_objects
+        return bool(self.domain and self.domain.typed)
+
+    def describe(self) -> str:
+        """Markdown: name, description, notes and task counts."""
+        parts = [f"# {self.name}"]
+        if self.error:
+            parts.append(f"**Cannot load this domain:** {self.error}")
+        if self.directory is not None:
+            parts.append(self.directory.description.strip())
+            if self.directory.notes:
+                parts.append(f"*Notes:* {self.directory.notes.strip()}")
+            parts.append(f"Programs receive objects as {'(name, type) pairs' if self.typed_objects else 'names'}.")
+        counts = {}
+        for task in self.tasks:
+            counts[task.task_set] = counts.get(task.task_set, 0) + 1
+        if counts:
+            parts.append("Tasks: " + ", ".join(f"{n} {s}" for s, n in counts.items()) + ".")
+        if self.domain is not None and self.domain.warnings:
+            parts.append("Warnings: " + "; ".join(self.domain.warnings))
+        return "\n\n".join(parts)
+
+    def python_text(self, task: TaskInfo) -> str:
+        """The task as programs receive it (objects, init, goal), or a one-line error."""
+        if self.domain is None:
+            return f"# the domain could not be loaded: {self.error}"
+        try:
+            problem = load_problem(task.path, self.domain)
+        except PddlError as exc:
+            return f"# {exc}"
+        return render_task(encode_task(problem, typed=self.typed_objects, domain=self.domain))
+
+    def load_problem(self, task: TaskInfo):
+        if self.domain is None:
+            raise PddlError(self.path / "domain.pddl", self.error or "the domain could not be loaded")
+        return load_problem(task.path, self.domain)
+
+
+def load_domain_info(path: Path) -> DomainInfo:
+    """Open a domain directory; problems become ``error`` (one line) rather than exceptions."""
+    directory: DomainDir | None = None
+    error: str | None = None
+    try:
+        directory = DomainDir.open(path)
+    except DomainDirError as exc:
+        error = str(exc)
+    domain_file = path / "domain.pddl"
+    try:
+        text = domain_file.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        text = ""
+        error = error or f"{domain_file}: {exc.strerror or exc}"
+    domain: Domain | None = None
+    if text:
+        try:
+            domain = load_domain(domain_file)
+        except PddlError as exc:
+            error = str(exc)
+    tasks: list[TaskInfo] = []
+    for task_set in TASK_SETS:
+        folder = path / task_set
+        if folder.is_dir():
+            from genplan.engine.domainlib import natural_key
+
+            files = sorted((p for p in folder.iterdir() if p.suffix == ".pddl" and p.is_file()), key=natural_key)
+            tasks.extend(TaskInfo(task_set, p) for p in files)
+    return DomainInfo(path=path, directory=directory, domain=domain, domain_text=text, tasks=tasks, error=error)
+
+
+def nl_description(task: TaskInfo, run_dirs: list[Path]) -> tuple[str, Path] | None:
+    """The newest natural-language description of ``task`` that a run wrote, with its file."""
+    candidates = (f"{task.name}.md", f"{task.task_set}-{task.name}.md", f"{task.task_set}/{task.name}.md")
+    for run_dir in sorted(run_dirs, key=lambda p: p.name, reverse=True):
+        for candidate in candidates:
+            file = run_dir / "nl" / candidate
+            if file.is_file():
+                try:
+                    return file.read_text(encoding="utf-8", errors="replace"), file
+                except OSError:
+                    continue
+    return None
+
+
+def nl_domain_description(run_dirs: list[Path]) -> tuple[str, Path] | None:
+    for run_dir in sorted(run_dirs, key=lambda p: p.name, reverse=True):
+        file = run_dir / "nl" / "domain.md"
+        if file.is_file():
+            try:
+                return file.read_text(encoding="utf-8", errors="replace"), file
+            except OSError:
+                continue
+    return None

@@ -1,0 +1,93 @@
+"""What the plan stepper shows: each action of a plan with the facts it adds and removes, the state
+before and after it, and where and why the plan fails. Validation itself is the engine's
+(``validate_plan(..., trace=True)``); this module only arranges its result for display."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from genplan.engine.pddl.model import Domain, Problem
+from genplan.engine.pddl.validate import GOAL_NOT_REACHED, ValidationResult, fact_text, validate_plan
+
+OK, FAILED, NOT_RUN = "ok", "failed", "not run"
+
+
+@dataclass
+class StepView:
+    index: int  # 0-based, as in the feedback messages
+    action: str
+    status: str  # ok / failed / not run
+    added: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    unsatisfied: list[str] = field(default_factory=list)  # preconditions that do not hold (failing step)
+
+
+@dataclass
+class PlanTrace:
+    steps: list[StepView]
+    initial_state: list[str]
+    goal: list[str]
+    result: ValidationResult
+    states: list[frozenset[str]]  # states[i] = the state before step i; one more entry after the last executed
+
+    @property
+    def failing_step(self) -> int | None:
+        """Index of the failing action; ``len(steps)`` when all actions ran but the goal is not reached."""
+        if self.result.valid:
+            return None
+        return self.result.step
+
+    def state_before(self, index: int) -> frozenset[str]:
+        return self.states[min(index, len(self.states) - 1)]
+
+    def state_after(self, index: int) -> frozenset[str]:
+        return self.states[min(index + 1, len(self.states) - 1)]
+
+    def goal_status(self, index: int | None = None) -> list[tuple[str, bool]]:
+        """Each goal fact and whether it holds after step ``index`` (default: after the last executed)."""
+        state = self.states[-1] if index is None else self.state_after(index)
+        out = []
+        for fact in self.goal:
+            if fact.startswith("(not "):
+                out.append((fact, fact[5:-1] not in state))
+            else:
+                out.append((fact, fact in state))
+        return out
+
+    @property
+    def summary(self) -> str:
+        if self.result.valid:
+            return f"valid plan of {len(self.steps)} actions"
+        if self.result.kind == GOAL_NOT_REACHED:
+            return f"all {len(self.steps)} actions run, but the goal is not reached"
+        return f"fails at step {self.result.step} ({self.result.kind})"
+
+
+def trace_plan(domain: Domain, problem: Problem, plan: list[str]) -> PlanTrace:
+    result = validate_plan(domain, problem, plan, style="stein", trace=True)
+    effects = result.trace or []
+    initial = sorted(fact_text(f) for f in problem.init)
+    goal = [fact_text(f) for f in problem.goal_pos] + [f"(not {fact_text(f)})" for f in problem.goal_neg]
+    states = [frozenset(initial)]
+    steps: list[StepView] = []
+    for effect in effects:
+        steps.append(StepView(effect.step, plan[effect.step].strip(), OK, list(effect.added), list(effect.deleted)))
+        states.append((states[-1] - set(effect.deleted)) | set(effect.added))
+    for index in range(len(effects), len(plan)):
+        failed = not result.valid and result.step == index
+        unsatisfied = [*result.unsatisfied_static, *result.unsatisfied] if failed else []
+        steps.append(StepView(index, plan[index].strip(), FAILED if failed else NOT_RUN, unsatisfied=unsatisfied))
+    return PlanTrace(steps=steps, initial_state=initial, goal=goal, result=result, states=states)
+
+
+def parse_plan_lines(text: str) -> list[str]:
+    """Actions from pasted text: one per line; blank lines, ``;`` comments and ``N:`` prefixes are ignored."""
+    actions = []
+    for line in text.splitlines():
+        content = line.split(";", 1)[0].strip()
+        if not content:
+            continue
+        if ":" in content and content.split(":", 1)[0].strip().isdigit():
+            content = content.split(":", 1)[1].strip()
+        actions.append(content)
+    return actions

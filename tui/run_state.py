@@ -1,0 +1,312 @@
+"""The state of one run as the TUI shows it, built only from the engine's events.
+
+The same object serves a live run (events from the pipeline's bus), a reopened run and a replay
+(events from ``events.jsonl``), so every view works the same on all three.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from genplan.engine.pipeline import events as ev
+
+RUNNING, DONE, CACHED, PAUSED, PASS, FAIL, FAILED, INFO = (
+    "running", "done", "cached", "paused", "pass", "fail", "failed", "info",
+)
+
+
+@dataclass
+class TimelineEntry:
+    key: str
+    kind: str  # phase, request, check, artifact, selection, notice, run
+    title: str
+    detail: str = ""
+    status: str = INFO
+    tokens: int | None = None
+    seconds: float | None = None
+    started: float = 0.0
+    file: Path | None = None
+    request_id: str | None = None
+    step: str | None = None  # the request's pipeline step (nl.domain, strategy.plan, ...)
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class CheckResult:
+    task: str
+    valid: bool
+    kind: str | None
+    message: str
+    plan: list[str] | None = None
+
+
+@dataclass
+class ArtifactRef:
+    kind: str  # nl_domain, nl_task, strategy, reflection, program
+    version: str
+    file: Path | None
+
+
+@dataclass
+class Totals:
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    cost_known: bool = True  # False once a call had no price
+    started: float | None = None
+    finished: float | None = None
+
+    @property
+    def tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+    def elapsed(self, now: float) -> float:
+        if self.started is None:
+            return 0.0
+        return max(0.0, (self.finished if self.finished is not None else now) - self.started)
+
+
+@dataclass
+class Update:
+    """What one event changed, so that views refresh only what they must."""
+
+    entries: list[int] = field(default_factory=list)  # indices of new or changed timeline entries
+    added: bool = False  # whether entries were appended
+    results: bool = False
+    totals: bool = False
+    stream: tuple[str, str] | None = None  # (request id, text) appended to a response
+    stream_started: str | None = None  # a request whose response starts now
+    artifact: ArtifactRef | None = None
+    status: bool = False
+    paused_request: str | None = None
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+class RunState:
+    def __init__(self, run_dir: Path | None = None) -> None:
+        self.run_dir = run_dir
+        self.entries: list[TimelineEntry] = []
+        self._index: dict[str, int] = {}
+        self.streams: dict[str, list[str]] = {}
+        self.results: dict[tuple[str, str], dict[str, CheckResult]] = {}
+        self.current_results: tuple[str, str] | None = None
+        self.artifacts: list[ArtifactRef] = []
+        self.totals = Totals()
+        self.status = "idle"
+        self.error: str | None = None
+        self.last_event_time: float | None = None
+        self.last_request: str | None = None
+        self._phases: dict[str, int] = {}
+
+    # ------------------------------------------------------------------ helpers
+    def resolve(self, file: Any) -> Path | None:
+        if not file:
+            return None
+        path = Path(str(file))
+        if not path.is_absolute() and self.run_dir is not None:
+            path = self.run_dir / path
+        return path
+
+    def entry(self, key: str) -> TimelineEntry | None:
+        index = self._index.get(key)
+        return self.entries[index] if index is not None else None
+
+    def _add(self, entry: TimelineEntry, update: Update) -> TimelineEntry:
+        existing = self._index.get(entry.key)
+        if existing is not None:  # a key seen twice (e.g. a resumed run): keep both rows
+            entry.key = f"{entry.key}#{len(self.entries)}"
+        self._index[entry.key] = len(self.entries)
+        self.entries.append(entry)
+        update.entries.append(len(self.entries) - 1)
+        update.added = True
+        return entry
+
+    def _changed(self, key: str, update: Update) -> TimelineEntry | None:
+        index = self._index.get(key)
+        if index is None:
+            return None
+        update.entries.append(index)
+        return self.entries[index]
+
+    def stream_text(self, request_id: str) -> str:
+        return "".join(self.streams.get(request_id, []))
+
+    def elapsed(self, live: bool) -> float:
+        now = time.time() if live else (self.last_event_time or 0.0)
+        return self.totals.elapsed(now)
+
+    @property
+    def current_table(self) -> dict[str, CheckResult]:
+        if self.current_results is None:
+            return {}
+        return self.results.get(self.current_results, {})
+
+    # ------------------------------------------------------------------ events
+    def apply(self, event: ev.Event) -> Update:
+        update = Update()
+        data = event.data or {}
+        if event.type != ev.TEXT_DELTA and event.time:
+            self.last_event_time = event.time
+        handler = _HANDLERS.get(event.type)
+        if handler is not None:
+            handler(self, event, data, update)
+        return update
+
+    def _run_started(self, event: ev.Event, data: dict, update: Update) -> None:
+        if self.totals.started is None:
+            self.totals.started = event.time
+        self.totals.finished = None
+        self.status = RUNNING
+        detail = " ".join(f"{k}={v}" for k, v in data.items() if isinstance(v, (str, int, float)))
+        self._add(TimelineEntry(f"run:{event.seq}", "run", "run started", detail, INFO, started=event.time), update)
+        update.status = update.totals = True
+
+    def _run_finished(self, event: ev.Event, data: dict, update: Update) -> None:
+        self.totals.finished = event.time
+        failed = event.type == ev.RUN_FAILED
+        self.status = FAILED if failed else DONE
+        self.error = _text(data.get("error") or data.get("message")) if failed else None
+        title = "run failed" if failed else "run finished"
+        detail = self.error or _text(data.get("summary") or data.get("best") or "")
+        self._add(TimelineEntry(f"run:{event.seq}", "run", title, detail, FAILED if failed else DONE,
+                                seconds=self.totals.elapsed(event.time), started=event.time), update)
+        for entry in self.entries:  # nothing is running any more
+            if entry.status in (RUNNING, PAUSED):
+                entry.status = FAILED if failed else DONE
+        update.status = update.totals = True
+
+    def _step_started(self, event: ev.Event, data: dict, update: Update) -> None:
+        phase = _text(data.get("phase") or data.get("step") or "step")
+        parts = [f"{name} {data[name]}" for name in ("round", "candidate", "version") if data.get(name) is not None]
+        key = f"phase:{phase}:{data.get('round')}:{data.get('candidate')}"
+        entry = self._add(TimelineEntry(key, "phase", phase, ", ".join(parts), RUNNING, started=event.time,
+                                        data=dict(data)), update)
+        self._phases[key] = self._index[entry.key]
+
+    def _step_finished(self, event: ev.Event, data: dict, update: Update) -> None:
+        phase = _text(data.get("phase") or data.get("step") or "step")
+        key = f"phase:{phase}:{data.get('round')}:{data.get('candidate')}"
+        index = self._phases.pop(key, None)
+        if index is None:
+            return
+        entry = self.entries[index]
+        entry.status = FAILED if data.get("error") else DONE
+        entry.seconds = max(0.0, event.time - entry.started)
+        update.entries.append(index)
+
+    def _request_sent(self, event: ev.Event, data: dict, update: Update) -> None:
+        rid = _text(data.get("request_id"))
+        step = _text(data.get("step"))
+        detail_parts = [_text(data.get(name)) for name in ("task", "version", "candidate") if data.get(name)]
+        self._add(TimelineEntry(f"req:{rid}", "request", step or "request", " ".join(detail_parts), RUNNING,
+                                started=event.time, file=self.resolve(data.get("file")), request_id=rid,
+                                step=step, data=dict(data)), update)
+        self.streams[rid] = []
+        self.last_request = rid
+        update.stream_started = rid
+
+    def _text_delta(self, event: ev.Event, data: dict, update: Update) -> None:
+        rid = _text(data.get("request_id"))
+        text = _text(data.get("text"))
+        if not text:
+            return
+        self.streams.setdefault(rid, []).append(text)
+        update.stream = (rid, text)
+
+    def _response(self, event: ev.Event, data: dict, update: Update) -> None:
+        rid = _text(data.get("request_id"))
+        entry = self._changed(f"req:{rid}", update)
+        usage = data.get("usage") or {}
+        tokens_in = int(usage.get("input_tokens") or 0) if isinstance(usage, dict) else 0
+        tokens_out = int(usage.get("output_tokens") or 0) if isinstance(usage, dict) else 0
+        cached = bool(data.get("cached"))
+        self.totals.calls += 1
+        self.totals.input_tokens += tokens_in
+        self.totals.output_tokens += tokens_out
+        cost = data.get("cost_usd")
+        if isinstance(cost, (int, float)):
+            self.totals.cost_usd += float(cost)
+        elif not cached:
+            self.totals.cost_known = False
+        update.totals = True
+        if entry is None:
+            entry = self._add(TimelineEntry(f"req:{rid}", "request", _text(data.get("step")) or "request",
+                                            request_id=rid, started=event.time), update)
+        entry.status = CACHED if cached else DONE
+        entry.tokens = tokens_in + tokens_out if usage else None
+        latency = data.get("latency_s")
+        entry.seconds = float(latency) if isinstance(latency, (int, float)) else max(0.0, event.time - entry.started)
+        response_file = self.resolve(data.get("file"))
+        if response_file is not None:
+            entry.data["response_file"] = str(response_file)
+        if data.get("error"):
+            entry.status = FAILED
+            entry.detail = _text(data.get("error"))
+
+    def _paused(self, event: ev.Event, data: dict, update: Update) -> None:
+        rid = _text(data.get("request_id"))
+        entry = self._changed(f"req:{rid}", update)
+        if entry is not None:
+            entry.status = PAUSED
+        update.paused_request = rid
+
+    def _validation(self, event: ev.Event, data: dict, update: Update) -> None:
+        what = _text(data.get("what") or "plan")
+        version = _text(data.get("version"))
+        task = _text(data.get("task"))
+        valid = bool(data.get("valid"))
+        plan = data.get("plan") if isinstance(data.get("plan"), list) else None
+        result = CheckResult(task, valid, data.get("kind"), _text(data.get("message")), plan)
+        key = (what, version)
+        self.results.setdefault(key, {})[task] = result
+        self.current_results = key
+        update.results = True
+        title = f"check {what} {version}".strip()
+        self._add(TimelineEntry(f"check:{what}:{version}:{task}", "check", title, task, PASS if valid else FAIL,
+                                started=event.time, data=dict(data)), update)
+
+    def _artifact(self, event: ev.Event, data: dict, update: Update) -> None:
+        ref = ArtifactRef(_text(data.get("kind")), _text(data.get("version")), self.resolve(data.get("file")))
+        self.artifacts.append(ref)
+        update.artifact = ref
+        title = f"{ref.kind.replace('_', ' ')} {ref.version}".strip()
+        self._add(TimelineEntry(f"art:{ref.kind}:{ref.version}", "artifact", title,
+                                ref.file.name if ref.file else "", DONE, started=event.time, file=ref.file,
+                                data=dict(data)), update)
+
+    def _selection(self, event: ev.Event, data: dict, update: Update) -> None:
+        kind, version = _text(data.get("kind")), _text(data.get("version"))
+        solved, total = data.get("solved"), data.get("total")
+        score = f"{solved}/{total} debug tasks" if solved is not None and total is not None else ""
+        self._add(TimelineEntry(f"sel:{kind}:{version}:{event.seq}", "selection", f"selected {kind} {version}",
+                                score, DONE, started=event.time, data=dict(data)), update)
+
+    def _notice(self, event: ev.Event, data: dict, update: Update) -> None:
+        level = _text(data.get("level") or "info")
+        self._add(TimelineEntry(f"notice:{event.seq}", "notice", level, _text(data.get("message")),
+                                FAIL if level in ("error", "warning") else INFO, started=event.time,
+                                data=dict(data)), update)
+
+
+_HANDLERS = {
+    ev.RUN_STARTED: RunState._run_started,
+    ev.RUN_FINISHED: RunState._run_finished,
+    ev.RUN_FAILED: RunState._run_finished,
+    ev.STEP_STARTED: RunState._step_started,
+    ev.STEP_FINISHED: RunState._step_finished,
+    ev.REQUEST_SENT: RunState._request_sent,
+    ev.TEXT_DELTA: RunState._text_delta,
+    ev.RESPONSE_RECEIVED: RunState._response,
+    ev.REQUEST_PAUSED: RunState._paused,
+    ev.VALIDATION_RESULT: RunState._validation,
+    ev.ARTIFACT_CREATED: RunState._artifact,
+    ev.SELECTION_MADE: RunState._selection,
+    ev.NOTICE: RunState._notice,
+}

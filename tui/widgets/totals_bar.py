@@ -1,0 +1,64 @@
+"""The one-line bar with the run's totals (calls, tokens, cost, time) and the mode; always visible."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from ..run_state import RunState
+
+
+def format_tokens(count: int) -> str:
+    if count >= 1_000_000:
+        return f"{count / 1_000_000:.1f}M"
+    if count >= 10_000:
+        return f"{count / 1000:.0f}k"
+    if count >= 1000:
+        return f"{count / 1000:.1f}k"
+    return str(count)
+
+
+def format_seconds(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    minutes, rest = divmod(int(seconds), 60)
+    if minutes < 60:
+        return f"{minutes}m{rest:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m"
+
+
+def format_cost(state: RunState) -> str:
+    cost = f"${state.totals.cost_usd:.4f}" if state.totals.cost_usd < 1 else f"${state.totals.cost_usd:.2f}"
+    return cost if state.totals.cost_known else cost + "+?"
+
+
+class TotalsBar(Static):
+    DEFAULT_CSS = """
+    TotalsBar { height: 1; background: $panel; color: $foreground; padding: 0 1; }
+    """
+
+    def show(self, state: RunState | None, *, mode: str, source: str, live: bool, status: str | None = None) -> None:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f" {mode} ", style="bold reverse")
+        text.append(f" {source}")
+        if state is not None:
+            totals = state.totals
+            text.append(" │ ", style="dim")
+            text.append(f"calls {totals.calls}")
+            text.append(" · ", style="dim")
+            text.append(f"tokens {format_tokens(totals.tokens)}")
+            text.append(" · ", style="dim")
+            text.append(f"cost {format_cost(state)}")
+            text.append(" · ", style="dim")
+            text.append(f"time {format_seconds(state.elapsed(live))}")
+            shown = status or state.status
+            text.append(" │ ", style="dim")
+            style = {"running": "bold green", "failed": "bold red", "paused": "bold yellow"}.get(shown, "")
+            text.append(shown, style=style)
+        elif status:
+            text.append(" │ ", style="dim")
+            text.append(status)
+        self.update(text)
