@@ -12,6 +12,9 @@ _COMMAND_MODULES = [
     "plan",
     "show",
     "generate",
+    "run",
+    "costume",
+    "anonymize",
 ]
 
 

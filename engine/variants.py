@@ -488,9 +488,11 @@ class Costume:
         return problems
 
     def _unknown(self, category: str, given: set[str], existing: set[str], where: str) -> list[str]:
-        kind = SINGULAR[category]
-        hint = " in any task" if category in ("objects", OBJECT_WORDS) else ""
-        return [f"{where}unknown {kind} '{name}': it does not occur{hint} in the domain" for name in sorted(given - existing)]
+        why = {
+            "objects": "it is neither a constant of the domain nor an object of any task",
+            OBJECT_WORDS: "no object name of any task contains it",
+        }.get(category, "the domain has no such name")
+        return [f"{where}unknown {SINGULAR[category]} '{name}': {why}" for name in sorted(given - existing)]
 
     def _both(self, category: str, where: str) -> list[str]:
         both = sorted(set(self.tables[category]) & self.keep[category])
@@ -545,16 +547,28 @@ _TOP_KEYS = {"domain", "name", "description", "notes", *CATEGORIES, OBJECT_WORDS
 
 def load_mapping(path: str | Path) -> Costume:
     """Read a costume mapping; raises VariantError listing every problem of the file's own content."""
+    costume, problems = read_mapping(path)
+    if problems or costume is None:
+        raise VariantError(problems)
+    return costume
+
+
+def read_mapping(path: str | Path) -> tuple[Costume | None, list[str]]:
+    """The mapping made of the file's usable parts, and every problem of its content (one line each).
+
+    Returning both lets a caller also check the usable parts against the domain, so that one run lists
+    all problems. The costume is None only when the file cannot be read as TOML at all.
+    """
     p = Path(path)
     where = f"{p}: "
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise VariantError([f"{where}no such mapping file"]) from None
+        return None, [f"{where}no such mapping file"]
     except (OSError, UnicodeDecodeError) as exc:
-        raise VariantError([f"{where}cannot be read ({exc})"]) from None
+        return None, [f"{where}cannot be read ({exc})"]
     except tomllib.TOMLDecodeError as exc:
-        raise VariantError([f"{where}not valid TOML: {exc}"]) from None
+        return None, [f"{where}not valid TOML: {exc}"]
     problems: list[str] = [f"{where}unknown key '{k}' (known: {', '.join(sorted(_TOP_KEYS))})" for k in data if k not in _TOP_KEYS]
     domain = data.get("domain")
     if not isinstance(domain, str) or not domain:
@@ -575,11 +589,9 @@ def load_mapping(path: str | Path) -> Costume:
         problems += table_problems
     keep, keep_problems = _read_keep(data.get("keep", {}), where)
     problems += keep_problems
-    for category, table in tables.items():
-        problems += _clashes(category, table, keep[category], where)
-    if problems:
-        raise VariantError(problems)
-    return Costume(
+    for category in ("objects", OBJECT_WORDS):  # the other kinds are checked against the domain's names
+        problems += _clashes(category, tables[category], keep[category], where)
+    costume = Costume(
         path=p,
         domain=domain.lower(),
         name=texts["name"].lower() or None,
@@ -588,6 +600,7 @@ def load_mapping(path: str | Path) -> Costume:
         tables=tables,
         keep=keep,
     )
+    return costume, problems
 
 
 def _valid_name(name: str) -> bool:
@@ -797,18 +810,15 @@ def build_costume_dir(base_dir: str | Path, mapping_path: str | Path, out: str |
     """``genplan costume``: check everything first (raising VariantError with every problem), then write."""
     out = Path(out)
     problems, opened = _preflight(base_dir, out, force)
-    costume = None
-    try:
-        costume = load_mapping(mapping_path)
-    except VariantError as exc:
-        problems += exc.problems
+    costume, mapping_problems = read_mapping(mapping_path)
+    problems += mapping_problems
     if costume is not None and opened is not None:
         base, domain, tasks = opened
         problems += costume.check(domain, [problem for _, _, problem in tasks])
-        if not costume.description.strip():
-            problems.append(f"{costume.path}: missing 'description' (the costumed domain's description for domain.toml)")
+    if costume is not None and not costume.description.strip():
+        problems.append(f"{costume.path}: missing 'description' (the costumed domain's description for domain.toml)")
     if problems:
-        raise VariantError(problems)
+        raise VariantError(list(dict.fromkeys(problems)))
     assert costume is not None and opened is not None
     base, domain, tasks = opened
     name = costume.name or out.name

@@ -140,3 +140,29 @@ def test_killed_run_resumes_without_repeating_requests(scripted_server: Scripted
     logged = list(store.events())
     assert [e.seq for e in logged] == list(range(1, len(logged) + 1))
     assert sum(e.type == "run.started" for e in logged) == 1
+
+
+def test_rate_limits_and_server_errors_are_retried(scripted_server: ScriptedServer, tmp_path: Path) -> None:
+    from support.scripted_server import Reply
+
+    scripted_server.respond_with(FerryModel())
+    scripted_server.on_step(
+        "nl.domain", [Reply.rate_limited(retry_after=0.01), Reply.server_error(502), "SYNTHETIC: ferry domain."]
+    )
+    result = make_pipeline(scripted_server, tmp_path, load_preset("F5-3")).run()
+    assert result.status == "finished" and result.debug_solved == 6
+    assert scripted_server.steps()[:3] == ["nl.domain"] * 3
+
+
+def test_second_identical_run_is_served_from_the_cache(scripted_server: ScriptedServer, tmp_path: Path) -> None:
+    scripted_server.respond_with(FerryModel())
+    settings = ModelSettings(model=scripted_server.model, base_url=scripted_server.base_url)
+    results = []
+    for attempt in range(2):
+        provider = make_provider(settings, cache_dir=tmp_path / "cache")
+        store = RunStore.create(tmp_path / "runs", {"attempt": attempt})
+        results.append(Pipeline(DomainDir.open(FERRY), load_preset("F5-3"), provider, store).run())
+    first, second = results
+    assert first.totals["calls"] == len(scripted_server.requests) and first.totals["cache_hits"] == 0
+    assert second.totals["calls"] == 0 and second.totals["cache_hits"] == first.totals["calls"]
+    assert second.debug_solved == 6

@@ -161,3 +161,23 @@ class VersionIndex:
         version = Version(kind, run_id, f"{path.stem}+{count}", path)
         self._add(version)
         return version
+
+
+def next_version_file(version: Version, run_dir: Path) -> Path:
+    """Where an edited copy of ``version`` goes as the next version of its artefact."""
+    directory, suffix = KIND_DIRS[version.kind]
+    folder = run_dir / directory
+    existing = {p.stem for p in folder.glob(f"*{suffix}")} if folder.is_dir() else set()
+    if version.kind == "strategy":
+        numbers = [int(m.group(1)) for s in existing if (m := re.fullmatch(r"v(\d+)", s))]
+        return folder / f"v{max(numbers, default=0) + 1:02d}{suffix}"
+    match = _CANDIDATE.match(version.name)
+    if version.kind == "program" and match:
+        candidate = match.group(1)
+        numbers = [int(m.group(1)) for s in existing if (m := re.fullmatch(rf"{candidate}-v(\d+)", s))]
+        return folder / f"{candidate}-v{max(numbers, default=-1) + 1:02d}{suffix}"
+    base = version.name.split("+", 1)[0]
+    count = 1
+    while f"{base}-edit{count}" in existing:
+        count += 1
+    return folder / f"{base}-edit{count}{suffix}"

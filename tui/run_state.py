@@ -172,9 +172,16 @@ class RunState:
         self.totals.finished = event.time
         failed = event.type == ev.RUN_FAILED
         self.status = FAILED if failed else DONE
-        self.error = _text(data.get("error") or data.get("message")) if failed else None
+        run_status = _text(data.get("status"))
+        if run_status == "stopped":
+            self.status = "stopped"
+        self.error = _text(data.get("error") or data.get("message")) if failed or run_status == "stopped" else None
         title = "run failed" if failed else "run finished"
-        detail = self.error or _text(data.get("summary") or data.get("best") or "")
+        detail = self.error or ""
+        if not failed and data.get("debug_total"):
+            detail = f"{data.get('debug_solved')}/{data.get('debug_total')} debug tasks solved"
+            if data.get("selected_program"):
+                detail += f" by {Path(str(data['selected_program'])).stem}"
         self._add(TimelineEntry(f"run:{event.seq}", "run", title, detail, FAILED if failed else DONE,
                                 seconds=self.totals.elapsed(event.time), started=event.time), update)
         for entry in self.entries:  # nothing is running any more
@@ -204,57 +211,88 @@ class RunState:
     def _request_sent(self, event: ev.Event, data: dict, update: Update) -> None:
         rid = _text(data.get("request_id"))
         step = _text(data.get("step"))
-        detail_parts = [_text(data.get(name)) for name in ("task", "version", "candidate") if data.get(name)]
-        self._add(TimelineEntry(f"req:{rid}", "request", step or "request", " ".join(detail_parts), RUNNING,
-                                started=event.time, file=self.resolve(data.get("file")), request_id=rid,
-                                step=step, data=dict(data)), update)
-        self.streams[rid] = []
+        detail = " ".join(_text(data.get(name)) for name in ("task", "version", "candidate") if data.get(name))
+        entry = self._changed(f"req:{rid}", update)  # a paused request is announced once it is decided
+        if entry is None:
+            entry = self._add(TimelineEntry(f"req:{rid}", "request", step or "request", detail, RUNNING,
+                                            started=event.time, request_id=rid, step=step), update)
+            update.stream_started = rid
+        entry.status = RUNNING
+        entry.file = self.resolve(data.get("file"))
+        entry.data.update(data)
+        self.streams.setdefault(rid, [])  # text may have streamed in before the (deferred) announcement
         self.last_request = rid
-        update.stream_started = rid
 
     def _text_delta(self, event: ev.Event, data: dict, update: Update) -> None:
         rid = _text(data.get("request_id"))
         text = _text(data.get("text"))
         if not text:
             return
-        self.streams.setdefault(rid, []).append(text)
+        if rid not in self.streams:
+            self.streams[rid] = []
+            update.stream_started = rid
+        self.streams[rid].append(text)
         update.stream = (rid, text)
 
     def _response(self, event: ev.Event, data: dict, update: Update) -> None:
         rid = _text(data.get("request_id"))
         entry = self._changed(f"req:{rid}", update)
-        usage = data.get("usage") or {}
-        tokens_in = int(usage.get("input_tokens") or 0) if isinstance(usage, dict) else 0
-        tokens_out = int(usage.get("output_tokens") or 0) if isinstance(usage, dict) else 0
+        tokens_in, tokens_out = data.get("tokens_in"), data.get("tokens_out")
+        usage = data.get("usage")
+        if isinstance(usage, dict):  # older logs kept a usage table
+            tokens_in, tokens_out = usage.get("input_tokens"), usage.get("output_tokens")
+        counted = isinstance(tokens_in, int) or isinstance(tokens_out, int)
         cached = bool(data.get("cached"))
-        self.totals.calls += 1
-        self.totals.input_tokens += tokens_in
-        self.totals.output_tokens += tokens_out
+        human = bool(data.get("human"))
+        if not cached and not human:
+            self.totals.calls += 1
+            self.totals.input_tokens += int(tokens_in or 0)
+            self.totals.output_tokens += int(tokens_out or 0)
         cost = data.get("cost_usd")
         if isinstance(cost, (int, float)):
             self.totals.cost_usd += float(cost)
-        elif not cached:
+        elif not cached and not human:
             self.totals.cost_known = False
         update.totals = True
         if entry is None:
-            entry = self._add(TimelineEntry(f"req:{rid}", "request", _text(data.get("step")) or "request",
-                                            request_id=rid, started=event.time), update)
-        entry.status = CACHED if cached else DONE
-        entry.tokens = tokens_in + tokens_out if usage else None
+            step = _text(data.get("step"))
+            entry = self._add(TimelineEntry(f"req:{rid}", "request", step or "request", request_id=rid, step=step,
+                                            started=event.time), update)
+        entry.status = CACHED if cached else ("answered" if human else DONE)
+        entry.tokens = int(tokens_in or 0) + int(tokens_out or 0) if counted else None
         latency = data.get("latency_s")
         entry.seconds = float(latency) if isinstance(latency, (int, float)) else max(0.0, event.time - entry.started)
         response_file = self.resolve(data.get("file"))
         if response_file is not None:
             entry.data["response_file"] = str(response_file)
-        if data.get("error"):
-            entry.status = FAILED
-            entry.detail = _text(data.get("error"))
+        if data.get("truncated"):
+            entry.detail = (entry.detail + " (cut off)").strip()
+
+    def response_text(self, request_id: str) -> str:
+        """The whole answer: streamed text if we saw it, else the response file of the run directory."""
+        entry = self.entry(f"req:{request_id}")
+        file = entry.data.get("response_file") if entry is not None else None
+        if file:
+            path = Path(file)
+            try:
+                if path.suffix == ".json":
+                    import json
+
+                    record = json.loads(path.read_text(encoding="utf-8"))
+                    return str((record.get("response") or record).get("text", ""))
+                return path.read_text(encoding="utf-8", errors="replace")
+            except (OSError, ValueError):
+                pass
+        return self.stream_text(request_id)
 
     def _paused(self, event: ev.Event, data: dict, update: Update) -> None:
         rid = _text(data.get("request_id"))
         entry = self._changed(f"req:{rid}", update)
-        if entry is not None:
-            entry.status = PAUSED
+        if entry is None:
+            step = _text(data.get("step"))
+            entry = self._add(TimelineEntry(f"req:{rid}", "request", step or "request", request_id=rid, step=step,
+                                            started=event.time), update)
+        entry.status = PAUSED
         update.paused_request = rid
 
     def _validation(self, event: ev.Event, data: dict, update: Update) -> None:

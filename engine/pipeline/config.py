@@ -34,7 +34,7 @@ class PipelineConfig:
     code_reflection: bool = True  # False for -CR
     program_timeout_s: float = 45.0
     split_seed: int = 1
-    max_concurrency: int = 4
+    max_concurrency: int = 6  # one request per debug task at once
     function_name: str = "generate_solution"
     extraction_retries: int = 1  # an unusable answer is fed back this many times
     silver_fixes: int = 4

@@ -135,6 +135,7 @@ class Pipeline:
         self.strategies: list[Version] = []
         self.programs: list[Version] = []
         self.domain_nl = ""
+        self.last_answer_id: int | None = None
 
     # ================================================================== running
     def run(self) -> RunResult:
@@ -222,6 +223,7 @@ class Pipeline:
             response = self.gateway.ask(request_id, ChatRequest(step, list(messages)), publish=publish)
             messages = [*messages, assistant(response.text)]
             got = extractor(response.text)
+            self.last_answer_id = request_id  # which answer the next artefact comes from (for forking)
             if got.ok:
                 return got.value, messages, ""
             reason = got.reason
@@ -249,8 +251,10 @@ class Pipeline:
         return results
 
     def artifact(self, kind: str, relative: str, text: str, **data: Any) -> str:
+        """Write an artefact; its event names the request whose answer it came from, so that an edited
+        version can continue the run from exactly there (see store.fork_run)."""
         self.store.write_text(relative, text)
-        self.bus.publish(ARTIFACT_CREATED, kind=kind, file=relative, **data)
+        self.bus.publish(ARTIFACT_CREATED, kind=kind, file=relative, request_id=self.last_answer_id, **data)
         return relative
 
     # ================================================================== stein

@@ -170,3 +170,51 @@ class RunStore:
 
 def _now() -> str:
     return _dt.datetime.now().isoformat(timespec="seconds")
+
+
+def answer_for(kind: str, text: str) -> str:
+    """Wrap an edited artefact as a model answer the pipeline's extractors read back unchanged."""
+    if kind == "strategy":
+        return f"Pseudocode:\n{text.strip()}\n"
+    if kind == "program":
+        return f"```python\n{text.strip()}\n```\n"
+    return text
+
+
+def fork_run(source: RunStore, root: Path, request_id: int, answer: str) -> RunStore:
+    """A new run that keeps `source`'s answers before `request_id`, takes `answer` as the answer to
+    `request_id`, and (when run) asks everything after it anew: "continue from here" with an edit.
+
+    Running the pipeline on the fork replays the kept answers from disk (nothing is sent again) and
+    continues with the edited one — an edited strategy goes to validation, an edited reflection to the
+    revision request, an edited program to debugging.
+    """
+    meta = {k: v for k, v in source.meta().items() if k not in ("run_id", "status", "created")}
+    fork = RunStore.create(Path(root), {**meta, "forked_from": str(source.path), "forked_at": request_id})
+    kept = 0
+    for folder in ("requests", "responses"):
+        for path in sorted((source.path / folder).glob("*")):
+            number = int(path.name[:4])
+            if number < request_id or (folder == "requests" and number == request_id):
+                fork.write_text(f"{folder}/{path.name}", path.read_text(encoding="utf-8"))
+                kept += 1
+    requests = sorted((source.path / "requests").glob(f"{request_id:04d}-*.json"))
+    if not requests:
+        raise FileNotFoundError(f"{source.path}: no request {request_id}")
+    request = json.loads(requests[0].read_text(encoding="utf-8"))
+    stem = requests[0].stem
+    original = source.path / "responses" / f"{stem}.json"
+    original_hash = json.loads(original.read_text())["original_hash"] if original.exists() else request["hash"]
+    fork.write_text(f"responses/{stem}.md", answer)
+    fork.write_json(
+        f"responses/{stem}.json",
+        {
+            "id": request_id,
+            "step": request["step"],
+            "request_hash": request["hash"],
+            "original_hash": original_hash,
+            "human": True,
+            "response": {"text": answer, "model": "human", "cost_usd": 0.0},
+        },
+    )
+    return fork

@@ -1,0 +1,172 @@
+"""genplan run DOMAIN_DIR: the whole pipeline headless, with a live progress display."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from ..engine.domainlib import DomainDir, DomainDirError
+from ..engine.llm import ModelAccessError, load_settings, make_provider
+from ..engine.llm.manual import stdin_answerer
+from ..engine.llm.settings import SettingsError
+from ..engine.pipeline import ConfigError, Pipeline, RunStore, load_config_file, load_preset, preset_names
+from ..engine.pipeline.events import Event
+from ..engine.prompts import PromptLibrary
+from .common import EXIT_OK, BadInput, error, run_guarded
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "run",
+        help="run the generalized-planning pipeline on a domain",
+        description="Run the strategy-refinement pipeline (or a baseline) on DOMAIN_DIR's debug tasks and "
+        "select the best program. Every prompt, answer, strategy and program is written to the run directory "
+        "(default DOMAIN_DIR/.genplan/runs/<id>/). Model settings come from the config file, then GENPLAN_* "
+        "environment variables, then these flags. Exit code 0 when the run finished, whatever its coverage.",
+    )
+    p.add_argument("domain_dir", nargs="?", help="a domain directory, e.g. domains/ferry")
+    p.add_argument("--preset", default="F5-3", help=f"one of {', '.join(preset_names())} (default F5-3)")
+    p.add_argument("--pipeline-config", metavar="FILE", help="a TOML file with pipeline settings (overrides --preset)")
+    p.add_argument("--model", help="model name, e.g. gpt-4o")
+    p.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
+    p.add_argument("--api-key-env", help="name of the environment variable holding the API key (default OPENAI_API_KEY)")
+    p.add_argument("--config-file", help="model settings file (default: the user config dir's genplan/config.toml)")
+    p.add_argument("--temperature", type=float, help="sampling temperature (default 0)")
+    p.add_argument("--reasoning", action="store_true", default=None, help="a reasoning model: prompts without 'think step by step'")
+    p.add_argument("--seed", type=int, default=1, choices=[1, 2, 3], help="which pair of debug tasks are the prompt tasks (1-3)")
+    p.add_argument("--max-concurrency", type=int, help="parallel model requests (default 6: one per debug task)")
+    p.add_argument("--prompts", metavar="DIR", help="a directory with your own prompt templates")
+    p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
+    p.add_argument("--out", metavar="DIR", help="put the run directory under DIR")
+    p.add_argument("--resume", metavar="RUN", help="continue the run in this directory (never repeats a completed request)")
+    p.add_argument("--eval", action="store_true", help="evaluate the selected program on the eval tasks afterwards")
+    p.add_argument("--json", action="store_true", help="print one JSON summary object on stdout")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.set_defaults(func=lambda args: run_guarded(run, args))
+
+
+class Progress:
+    """Plain progress lines on stderr: what the pipeline is doing, as it happens."""
+
+    def __init__(self) -> None:
+        self.start = time.monotonic()
+
+    def __call__(self, event: Event) -> None:
+        line = self.describe(event)
+        if line:
+            print(f"[{time.monotonic() - self.start:7.1f}s] {line}", file=sys.stderr, flush=True)
+
+    @staticmethod
+    def describe(event: Event) -> str | None:
+        d = event.data
+        if event.type == "step.started":
+            details = " ".join(f"{k}={v}" for k, v in d.items() if k != "phase")
+            return f"== {d.get('phase')} {details}".rstrip()
+        if event.type == "response.received":
+            tokens = f"{d.get('tokens_in') or 0}+{d.get('tokens_out') or 0} tokens"
+            source = " (cache)" if d.get("cached") else " (human)" if d.get("human") else ""
+            return f"   {d.get('step')} #{d.get('request_id')}: {tokens}, {d.get('latency_s')} s{source}"
+        if event.type == "validation.result":
+            mark = "ok  " if d.get("valid") else "FAIL"
+            message = (d.get("message") or "").splitlines()[0][:100] if not d.get("valid") else ""
+            return f"   {mark} {d.get('what')} {d.get('version')} on {d.get('task')} {message}".rstrip()
+        if event.type == "selection.made":
+            return f"-> selected {d.get('kind')} {d.get('version')}: {d.get('solved')}/{d.get('total')} debug tasks"
+        if event.type == "notice":
+            return f"   note: {d.get('message')}"
+        return None
+
+
+def _config(args: argparse.Namespace):
+    config = load_config_file(args.pipeline_config) if args.pipeline_config else load_preset(args.preset)
+    return config.with_changes(split_seed=args.seed, max_concurrency=args.max_concurrency)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.resume:
+            store = RunStore.open(Path(args.resume))
+            meta = store.meta()
+            domain_dir = DomainDir.open(meta["domain_dir"])
+            from ..engine.pipeline import PipelineConfig
+
+            config = PipelineConfig.from_dict(meta["config"])
+            recorded = {k: v for k, v in meta.get("model", {}).items() if k not in ("prices",)}
+            cli_model = {**recorded, **{k: v for k, v in _model_flags(args).items() if v is not None}}
+        else:
+            if not args.domain_dir:
+                raise BadInput("a DOMAIN_DIR is needed (or --resume RUN)")
+            domain_dir = DomainDir.open(args.domain_dir)
+            config = _config(args)
+            cli_model = _model_flags(args)
+        settings = load_settings(args.config_file, cli=cli_model)
+        answerer = stdin_answerer() if not settings.is_configured and sys.stdin.isatty() else None
+        provider = make_provider(settings, no_cache=args.no_cache, manual_answer=answerer)
+        prompts = PromptLibrary(args.prompts) if args.prompts else PromptLibrary()
+    except (DomainDirError, ConfigError, SettingsError, ModelAccessError, FileNotFoundError) as exc:
+        raise BadInput(str(exc)) from None
+    if not args.resume:
+        root = Path(args.out) if args.out else RunStore.runs_dir(domain_dir.path)
+        store = RunStore.create(
+            root,
+            {
+                "domain_dir": str(domain_dir.path.resolve()),
+                "config": config.to_dict(),
+                "model": settings.to_dict(),
+            },
+        )
+    if not settings.is_configured and not args.quiet:
+        print("genplan: no model configured: you answer each request by hand (end with a line '.')", file=sys.stderr)
+    pipeline = Pipeline(domain_dir, config, provider, store, prompts=prompts, reasoning=bool(settings.reasoning))
+    if not args.quiet:
+        print(f"genplan: run directory {store.path}", file=sys.stderr)
+        pipeline.bus.subscribe(Progress())
+    try:
+        result = pipeline.run()
+    except ModelAccessError as exc:
+        store.update_meta(status="failed")
+        return error(f"the model could not be used: {exc} (resume with: genplan run --resume {store.path})")
+    summary = result.to_dict()
+    if args.eval and result.selected_program is not None:
+        summary["eval_coverage"] = _evaluate(result.selected_program, domain_dir, config)
+    store.write_json("summary.json", summary)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(_human_summary(summary))
+    return EXIT_OK if result.status in ("finished", "stopped") else 1
+
+
+def _model_flags(args: argparse.Namespace) -> dict:
+    return {
+        "model": args.model,
+        "base_url": args.base_url,
+        "api_key_env": args.api_key_env,
+        "temperature": args.temperature,
+        "reasoning": args.reasoning,
+    }
+
+
+def _evaluate(program: Path, domain_dir: DomainDir, config) -> float | None:
+    from ..engine import evaluation
+
+    report = evaluation.evaluate_program_file(
+        program, domain_dir, tasks="eval", timeout=config.program_timeout_s, function=config.function_name
+    )
+    return report.coverage
+
+
+def _human_summary(s: dict) -> str:
+    lines = [
+        f"run {s['status']}: {s['run_dir']}",
+        f"selected program: {s['selected_program'] or 'none'} ({s['debug_solved']}/{s['debug_total']} debug tasks)",
+        f"strategies: {s['strategy_versions']}, programs: {s['programs_generated']}",
+        f"model calls: {s['llm_calls']} (cache hits {s['cache_hits']}, resumed {s['resumed_responses']}), "
+        f"tokens {s['tokens_in']} in / {s['tokens_out']} out, cost ${s['cost_usd']:.4f}, {s['wall_seconds']:.1f} s",
+    ]
+    if "eval_coverage" in s:
+        lines.append(f"eval coverage: {s['eval_coverage']}")
+    return "\n".join(lines)

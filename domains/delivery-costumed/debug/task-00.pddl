@@ -1,0 +1,13 @@
+(define (problem delivery-costumed-4dc26ea1)
+  (:domain delivery-costumed)
+  (:objects place-0 - place place-1 - place place-2 - place seedling-0 - seedling)
+  (:init
+    (van-at place-1)
+    (is-nursery place-1)
+    (paved place-1)
+    (paved place-2)
+    (plans-garden place-2)
+    (in-nursery seedling-0)
+  )
+  (:goal (and (planted place-2)))
+)

@@ -1,0 +1,25 @@
+(define (domain delivery-costumed)
+  (:requirements :strips :typing)
+  (:types place seedling)
+  (:predicates
+    (van-at ?place - place)
+    (is-nursery ?place - place)
+    (planted ?place - place)
+    (plans-garden ?place - place)
+    (paved ?place - place)
+    (in-nursery ?seedling - seedling)
+    (in-van ?seedling - seedling)
+  )
+  (:action collect
+    :parameters (?seedling - seedling ?place - place)
+    :precondition (and (van-at ?place) (is-nursery ?place) (in-nursery ?seedling))
+    :effect (and (in-van ?seedling) (not (in-nursery ?seedling))))
+  (:action drive
+    :parameters (?from - place ?to - place)
+    :precondition (and (van-at ?from) (paved ?from))
+    :effect (and (van-at ?to) (not (van-at ?from))))
+  (:action plant
+    :parameters (?seedling - seedling ?place - place)
+    :precondition (and (van-at ?place) (in-van ?seedling))
+    :effect (and (planted ?place) (not (in-van ?seedling)) (not (plans-garden ?place))))
+)

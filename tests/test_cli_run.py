@@ -1,0 +1,53 @@
+"""`genplan run` as a user runs it: a subprocess against the scripted server, JSON summary, resume."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from support.ferry_model import FERRY, FerryModel
+from support.scripted_server import ScriptedServer
+
+
+def genplan(*args: str, home: Path) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GENPLAN_", "OPENAI_"))}
+    env.update(XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"))
+    return subprocess.run(
+        [sys.executable, "-m", "genplan.cli.main", *args], capture_output=True, text=True, env=env, timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_run_json_summary_and_resume(scripted_server: ScriptedServer, tmp_path: Path) -> None:
+    scripted_server.respond_with(FerryModel())
+    args = ["run", str(FERRY), "--model", scripted_server.model, "--base-url", scripted_server.base_url]
+    done = genplan(*args, "--out", str(tmp_path / "runs"), "--json", home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    for key in ("run_dir", "selected_program", "debug_solved", "debug_total", "strategy_versions",
+                "programs_generated", "llm_calls", "cache_hits", "tokens_in", "tokens_out", "wall_seconds"):
+        assert key in summary
+    assert summary["debug_solved"] == summary["debug_total"] == 6
+    assert summary["llm_calls"] == len(scripted_server.requests)
+    assert Path(summary["selected_program"]).exists()
+    assert "== strategy-validation" in done.stderr  # the progress display
+    # the key never lands in the run directory
+    assert "api_key" not in (Path(summary["run_dir"]) / "run.json").read_text().replace("api_key_env", "")
+    # resuming a finished run sends nothing again
+    before = len(scripted_server.requests)
+    again = genplan("run", "--resume", summary["run_dir"], "--json", home=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert len(scripted_server.requests) == before
+    assert json.loads(again.stdout)["resumed_responses"] == before
+
+
+def test_run_bad_input_is_one_line(tmp_path: Path) -> None:
+    bad = genplan("run", str(tmp_path / "missing"), home=tmp_path)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+    preset = genplan("run", str(FERRY), "--preset", "F9-9", home=tmp_path)
+    assert preset.returncode == 2 and "unknown preset 'F9-9'" in preset.stderr
+    nomodel = genplan("run", str(FERRY), home=tmp_path)
+    assert nomodel.returncode == 2 and "no model configured" in nomodel.stderr

@@ -1,0 +1,123 @@
+"""The TUI's settings: the model settings of the engine plus the pipeline preset and limits.
+
+Everything lives in genplan's one config file (TOML, in the platformdirs config directory, mode 600):
+``[llm]`` as the engine reads it and ``[pipeline]`` with ``preset`` and optional overrides, the same
+shape ``genplan run --config`` files use. The API key is written only when the user asks.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+PIPELINE_TABLE = "pipeline"
+LIMIT_FIELDS = ("strategy_rounds", "code_rounds", "initial_programs", "program_timeout_s")
+
+
+@dataclass
+class RunPrefs:
+    preset: str = "F5-3"
+    overrides: dict[str, Any] = field(default_factory=dict)  # LIMIT_FIELDS set by the user
+
+    def to_config(self) -> Any:
+        from genplan.engine.pipeline import load_preset
+
+        return load_preset(self.preset).with_changes(**self.overrides)
+
+    def to_table(self) -> dict[str, Any]:
+        return {"preset": self.preset, **self.overrides}
+
+
+def config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
+    if explicit is not None:
+        return Path(explicit)
+    from genplan.engine.llm.settings import default_config_path
+
+    return default_config_path()
+
+
+def _read(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    with path.open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def prefs_from_table(table: dict[str, Any], where: str) -> RunPrefs:
+    from genplan.engine.pipeline import ConfigError, load_preset
+
+    prefs = RunPrefs()
+    if not isinstance(table, dict):
+        raise ValueError(f"{where}: [{PIPELINE_TABLE}] must be a table")
+    preset = table.get("preset", prefs.preset)
+    try:
+        load_preset(str(preset))
+    except ConfigError as exc:
+        raise ValueError(f"{where}: [{PIPELINE_TABLE}] {exc}") from None
+    prefs.preset = str(preset)
+    for key, value in table.items():
+        if key == "preset":
+            continue
+        if key not in LIMIT_FIELDS:
+            raise ValueError(f"{where}: [{PIPELINE_TABLE}] unknown setting '{key}' (known: preset, "
+                             f"{', '.join(LIMIT_FIELDS)})")
+        prefs.overrides[key] = value
+    try:
+        prefs.to_config()
+    except (ConfigError, TypeError) as exc:
+        raise ValueError(f"{where}: [{PIPELINE_TABLE}] {exc}") from None
+    return prefs
+
+
+def load_tui_settings(
+    explicit_path: str | os.PathLike[str] | None = None, cli: dict[str, Any] | None = None
+) -> tuple[Any, RunPrefs, str | None]:
+    """(ModelSettings, RunPrefs, error). A broken file gives defaults and the one-line error."""
+    from genplan.engine.llm import ModelSettings, SettingsError, load_settings
+
+    path = config_path(explicit_path)
+    error: str | None = None
+    try:
+        settings = load_settings(explicit_path, cli=cli)
+    except SettingsError as exc:
+        settings, error = ModelSettings(), str(exc)
+    prefs = RunPrefs()
+    try:
+        data = _read(path)
+        prefs = prefs_from_table(data.get(PIPELINE_TABLE, {}), str(path))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        error = error or f"{path}: cannot read ({exc})"
+    except ValueError as exc:
+        error = error or str(exc)
+    return settings, prefs, error
+
+
+def save_tui_settings(path: Path, settings: Any, prefs: RunPrefs, *, store_key: bool = False) -> Path:
+    """Write [llm] (and [prices], [secrets] if asked) and [pipeline]; other tables are kept. Mode 0600."""
+    from genplan.engine.llm.settings import settings_to_toml
+
+    existing = _read(path)
+    existing[PIPELINE_TABLE] = prefs.to_table()
+    text = settings_to_toml(settings, store_key=store_key, keep=existing)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    temp = Path(temp_name)
+    try:
+        os.fchmod(descriptor, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    return path
+
+
+def model_fields() -> tuple[str, ...]:
+    from genplan.engine.llm import ModelSettings
+
+    return tuple(f.name for f in fields(ModelSettings))

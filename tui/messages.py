@@ -1,0 +1,77 @@
+"""Messages that carry results of background work (threads, workers) to the UI thread."""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from textual.message import Message
+
+
+@dataclass
+class DomainLoaded(Message):
+    info: Any  # domain_info.DomainInfo
+
+
+@dataclass
+class RunsListed(Message):
+    runs: list[Any]  # store.RunInfo
+    versions: list[Any]  # artifacts.Version
+
+
+@dataclass
+class SettingsLoaded(Message):
+    settings: Any  # ModelSettings
+    prefs: Any  # config.RunPrefs
+    error: str | None
+
+
+@dataclass
+class FileChanged(Message):
+    path: Path
+    deleted: bool = False
+
+
+@dataclass
+class StepRequested(Message):
+    """Step mode: the pipeline holds a request until the person decides (resolve ``future`` with a Decision)."""
+
+    request_id: int
+    request: Any  # ChatRequest
+    future: Future
+
+
+@dataclass
+class AnswerRequested(Message):
+    """Manual provider: a person answers the request (resolve ``future`` with the text, or None to stop)."""
+
+    request: Any  # ChatRequest
+    future: Future
+
+
+@dataclass
+class RunCreated(Message):
+    run_dir: Path
+
+
+@dataclass
+class PipelineEnded(Message):
+    result: Any | None  # RunResult
+    error: str | None
+
+
+@dataclass
+class RerunProgress(Message):
+    job: int
+    index: int
+    total: int
+    check: Any  # checks.TaskCheck
+    task_path: Path
+
+
+@dataclass
+class RerunEnded(Message):
+    job: int
+    error: str | None

@@ -1,0 +1,87 @@
+"""Editing a strategy, reflection or program version inline (or in $EDITOR)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ..external_editor import edit_text, editor_command
+from ..widgets.code_area import CodeArea
+
+
+@dataclass
+class EditResult:
+    text: str
+    action: str  # "save": a new version; "continue": a new version and resume the pipeline from it
+
+
+class EditorScreen(Screen[EditResult | None]):
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save as new version"),
+        Binding("ctrl+r", "continue", "Continue from here"),
+        Binding("ctrl+e", "external", "$EDITOR"),
+        Binding("escape", "cancel", "Cancel"),
+    ]
+    DEFAULT_CSS = """
+    EditorScreen #editor-title { height: 1; background: $boost; padding: 0 1; text-style: bold; }
+    EditorScreen #editor-hint { height: 1; color: $text-muted; padding: 0 1; }
+    """
+
+    def __init__(self, title: str, text: str, syntax: str, *, can_continue: bool, hint: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.initial = text
+        self.syntax = syntax
+        self.can_continue = can_continue
+        self.hint = hint
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, id="editor-title")
+            yield Static(self.hint, id="editor-hint")
+            yield CodeArea(self.initial, syntax=self.syntax, id="editor-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#editor-text", CodeArea).focus()
+
+    @property
+    def editor(self) -> CodeArea:
+        return self.query_one("#editor-text", CodeArea)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "continue" and not self.can_continue:
+            return None  # shown disabled
+        return True
+
+    def action_save(self) -> None:
+        self.dismiss(EditResult(self.editor.text, "save"))
+
+    def action_continue(self) -> None:
+        if self.can_continue:
+            self.dismiss(EditResult(self.editor.text, "continue"))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def action_external(self) -> None:
+        if editor_command() is None:
+            self.notify("Set $EDITOR (or $VISUAL) to edit in your own editor.", severity="warning")
+            return
+        suffix = ".py" if self.syntax == "python" else ".md"
+        try:
+            with self.app.suspend():
+                edited = edit_text(self.editor.text, suffix)
+        except Exception as exc:  # noqa: BLE001 - e.g. SuspendNotSupported in a headless session
+            self.notify(f"cannot suspend the TUI here: {exc}", severity="error")
+            return
+        if edited is None:
+            self.notify("The editor exited with an error; the text is unchanged.", severity="warning")
+            return
+        self.editor.load_text(edited)
+        self.app.refresh()

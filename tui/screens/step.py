@@ -1,0 +1,158 @@
+"""Step mode and manual answers: the request the pipeline is about to send, and what to do with it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..widgets.code_area import CodeArea
+from .editor import EditorScreen, EditResult
+from .pick import TextEntryScreen
+
+
+@dataclass
+class StepChoice:
+    action: str  # send, edit, answer, stop, watch (send this and all later requests), later
+    messages: list[Any] | None = None
+    answer: str | None = None
+    edited: set[int] = field(default_factory=set)
+
+
+class RequestScreen(Screen[StepChoice]):
+    """``manual`` False: step mode (send / edit / answer / stop). True: the manual provider wants an answer."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "primary", "Send"),
+        Binding("e", "edit_message", "Edit prompt"),
+        Binding("a", "answer", "Answer instead"),
+        Binding("w", "watch", "Watch (send all)"),
+        Binding("ctrl+x", "stop", "Stop run"),
+        Binding("escape", "later", "Later"),
+    ]
+    DEFAULT_CSS = """
+    RequestScreen #request-title { height: auto; background: $warning 30%; padding: 0 1; text-style: bold; }
+    RequestScreen #request-messages { width: 22; height: 1fr; }
+    RequestScreen #request-text { height: 1fr; }
+    RequestScreen #answer-label { height: 1; background: $boost; padding: 0 1; }
+    RequestScreen #answer-text { height: 1fr; }
+    """
+
+    def __init__(self, request_id: int | None, request: Any, *, manual: bool, note: str = "") -> None:
+        super().__init__()
+        self.request_id = request_id
+        self.request = request
+        self.manual = manual
+        self.note = note
+        self.messages = list(request.messages)
+        self.edited: set[int] = set()
+        self.shown = len(self.messages) - 1
+
+    def compose(self) -> ComposeResult:
+        number = f"request {self.request_id} · " if self.request_id is not None else ""
+        if self.manual:
+            title = f"{number}{self.request.step} — no model is configured: you answer (paste or type it below)"
+        else:
+            title = f"{number}{self.request.step} — paused before sending (step mode)"
+        if self.note:
+            title += f"\n{self.note}"
+        with Vertical():
+            yield Static(title, id="request-title")
+            with Horizontal():
+                yield OptionList(*self._options(), id="request-messages")
+                yield CodeArea(self.messages[-1].content if self.messages else "", syntax="markdown",
+                               read_only=True, soft_wrap=True, id="request-text")
+            if self.manual:
+                yield Static("Your answer (ctrl+s sends it):", id="answer-label")
+                yield CodeArea("", syntax="markdown", soft_wrap=True, id="answer-text")
+        yield Footer()
+
+    def _options(self) -> list[Option]:
+        options = []
+        for index, message in enumerate(self.messages):
+            mark = " (edited)" if index in self.edited else ""
+            first = " ".join(message.content.split())[:14]
+            options.append(Option(f"{index + 1} {message.role}{mark}\n  {first}", id=str(index)))
+        return options
+
+    def on_mount(self) -> None:
+        options = self.query_one("#request-messages", OptionList)
+        options.highlighted = len(self.messages) - 1 if self.messages else None
+        if self.manual:
+            self.query_one("#answer-text", CodeArea).focus()
+        else:
+            options.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.manual and action in ("edit_message", "watch"):
+            return False
+        return True
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option.id is None:
+            return
+        self.shown = int(event.option.id)
+        self.query_one("#request-text", CodeArea).load_text(self.messages[self.shown].content)
+
+    def action_primary(self) -> None:
+        if self.manual:
+            text = self.query_one("#answer-text", CodeArea).text
+            if not text.strip():
+                self.notify("The answer is empty; type or paste it first (ctrl+x stops the run).",
+                            severity="warning")
+                return
+            self.dismiss(StepChoice("answer", answer=text))
+            return
+        if self.edited:
+            self.dismiss(StepChoice("edit", messages=self.messages, edited=set(self.edited)))
+        else:
+            self.dismiss(StepChoice("send"))
+
+    def action_edit_message(self) -> None:
+        index = self.shown
+        message = self.messages[index]
+
+        def done(result: EditResult | None) -> None:
+            if result is None or result.text == message.content:
+                return
+            self.messages[index] = type(message)(message.role, result.text)
+            self.edited.add(index)
+            options = self.query_one("#request-messages", OptionList)
+            options.clear_options()
+            options.add_options(self._options())
+            options.highlighted = index
+            self.query_one("#request-text", CodeArea).load_text(result.text)
+            self.notify(f"Message {index + 1} edited; ctrl+s sends the edited prompt.")
+
+        self.app.push_screen(
+            EditorScreen(f"Edit message {index + 1} ({message.role}) of {self.request.step}", message.content,
+                         "markdown", can_continue=False, hint="ctrl+s keeps the edit; escape drops it"),
+            done,
+        )
+
+    def action_answer(self) -> None:
+        if self.manual:
+            self.query_one("#answer-text", CodeArea).focus()
+            return
+
+        def done(text: str | None) -> None:
+            if text is not None and text.strip():
+                self.dismiss(StepChoice("answer", answer=text))
+
+        self.app.push_screen(TextEntryScreen(f"Answer {self.request.step} instead of the model (ctrl+s)",
+                                             syntax="markdown"), done)
+
+    def action_watch(self) -> None:
+        self.dismiss(StepChoice("watch"))
+
+    def action_stop(self) -> None:
+        self.dismiss(StepChoice("stop"))
+
+    def action_later(self) -> None:
+        self.dismiss(StepChoice("later"))

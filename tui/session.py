@@ -1,0 +1,165 @@
+"""The bridge between the TUI and the pipeline engine: a run in a worker thread, step mode, manual answers.
+
+The pipeline calls back from its own threads. Events go into a queue the app drains on a timer (so a
+fast stream never floods the event loop); questions for the person (step mode, manual answers) are
+posted as messages carrying a Future, and the pipeline thread waits on that Future.
+"""
+
+from __future__ import annotations
+
+import inspect
+import threading
+from collections import deque
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from textual.message import Message
+
+from .messages import AnswerRequested, RunCreated, StepRequested
+
+Post = Callable[[Message], Any]
+
+
+class EventQueue:
+    """Thread-safe hand-over of engine events to the UI; the UI takes them in batches."""
+
+    def __init__(self) -> None:
+        self._items: deque = deque()
+
+    def put(self, event: Any) -> None:
+        self._items.append(event)  # deque.append is atomic
+
+    def take(self, limit: int) -> list[Any]:
+        items = []
+        while self._items and len(items) < limit:
+            items.append(self._items.popleft())
+        return items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+@dataclass
+class PendingQuestions:
+    """Futures the pipeline waits on; all are released when the session stops."""
+
+    futures: list[tuple[Future, Any]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, future: Future, on_stop: Any) -> None:
+        with self.lock:
+            self.futures.append((future, on_stop))
+
+    def release_all(self) -> None:
+        with self.lock:
+            pending, self.futures = self.futures, []
+        for future, on_stop in pending:
+            if not future.done():
+                future.set_result(on_stop)
+
+
+class StepController:
+    """Implements the engine's Controller: in watch mode requests go out at once; in step mode the
+    person decides (send, edit, answer, stop) on a screen, and the pipeline thread waits for it."""
+
+    def __init__(self, post: Post, stepping: threading.Event, pending: PendingQuestions) -> None:
+        self.post = post
+        self.stepping = stepping
+        self.pending = pending
+        self.stopped = threading.Event()
+
+    def before_request(self, request_id: int, request: Any):
+        from genplan.engine.pipeline import Decision
+
+        if self.stopped.is_set():
+            return Decision.stop()
+        if not self.stepping.is_set():
+            return Decision.send()
+        future: Future = Future()
+        self.pending.add(future, Decision.stop())
+        self.post(StepRequested(request_id, request, future))
+        return future.result()
+
+
+def manual_answerer(post: Post, pending: PendingQuestions, stopped: threading.Event) -> Callable[[Any], str | None]:
+    """The ManualProvider's answerer: the TUI shows the prompt and waits for the typed or pasted answer."""
+
+    def answer(request: Any) -> str | None:
+        if stopped.is_set():
+            return None
+        future: Future = Future()
+        pending.add(future, None)
+        post(AnswerRequested(request, future))
+        return future.result()
+
+    return answer
+
+
+def supports_start_from() -> bool:
+    from genplan.engine.pipeline import Pipeline
+
+    return "start_from" in inspect.signature(Pipeline.run).parameters
+
+
+class PipelineSession:
+    """One pipeline run (new or resumed) driven from the TUI. ``run()`` blocks: call it in a thread worker."""
+
+    def __init__(
+        self,
+        domain_path: Path,
+        config: Any,  # PipelineConfig
+        settings: Any,  # ModelSettings
+        post: Post,
+        sink: Callable[[Any], None],
+        stepping: threading.Event,
+        run_dir: Path | None = None,
+        start_from: tuple[str, Path] | None = None,
+    ) -> None:
+        self.domain_path = domain_path
+        self.config = config
+        self.settings = settings
+        self.post = post
+        self.sink = sink
+        self.pending = PendingQuestions()
+        self.controller = StepController(post, stepping, self.pending)
+        self.run_dir = run_dir
+        self.start_from = start_from
+        self.store: Any = None
+
+    @property
+    def manual(self) -> bool:
+        return not self.settings.is_configured
+
+    def run(self) -> Any:
+        from genplan.engine.domainlib import DomainDir
+        from genplan.engine.llm import make_provider
+        from genplan.engine.pipeline import Pipeline, RunStore
+
+        directory = DomainDir.open(self.domain_path)
+        provider = make_provider(
+            self.settings, manual_answer=manual_answerer(self.post, self.pending, self.controller.stopped)
+        )
+        if self.run_dir is not None:
+            self.store = RunStore.open(self.run_dir)
+        else:
+            meta = {
+                "domain": str(self.domain_path),
+                "config": self.config.to_dict(),
+                "model": self.settings.to_dict(),
+                "source": "genplan-tui",
+            }
+            self.store = RunStore.create(RunStore.runs_dir(self.domain_path), meta)
+        self.post(RunCreated(self.store.path))
+        pipeline = Pipeline(directory, self.config, provider, self.store, controller=self.controller,
+                            reasoning=bool(getattr(self.settings, "reasoning", False)))
+        pipeline.bus.subscribe(self.sink)
+        if self.start_from is not None:
+            return pipeline.run(start_from=self.start_from)  # type: ignore[call-arg]
+        return pipeline.run()
+
+    def stop(self) -> None:
+        """Stop at the next request: waiting questions are answered with "stop"."""
+        self.controller.stopped.set()
+        self.pending.release_all()

@@ -1,0 +1,87 @@
+"""Watching the domain directory and its runs with watchdog; changes reach the app as messages.
+
+Editors save in odd ways (temporary files, rename over the original, several writes in a row), so
+events are filtered to the files we show and debounced per path.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+DEBOUNCE_S = 0.25
+WATCHED_SUFFIXES = (".pddl", ".md", ".py", ".toml")
+
+
+def interesting(path: Path, domain_dir: Path) -> bool:
+    """Domain files, task files and the run's strategies/reflections/programs; nothing else."""
+    name = path.name
+    if name.startswith(".") or name.endswith("~") or path.suffix not in WATCHED_SUFFIXES:
+        return False
+    try:
+        relative = path.relative_to(domain_dir)
+    except ValueError:
+        return False
+    parts = relative.parts
+    if parts[0] == ".genplan":
+        return len(parts) == 5 and parts[1] == "runs" and parts[3] in ("strategies", "reflections", "programs")
+    if len(parts) == 1:
+        return name in ("domain.pddl", "domain.toml")
+    return len(parts) == 2 and parts[0] in ("debug", "eval", "probes") and path.suffix == ".pddl"
+
+
+class DomainWatcher:
+    """Calls ``notify(path, deleted)`` (from a watchdog thread) after a quiet moment per changed file."""
+
+    def __init__(self, domain_dir: Path, notify: Callable[[Path, bool], Any]) -> None:
+        self.domain_dir = domain_dir.resolve()
+        self.notify = notify
+        self._timers: dict[Path, threading.Timer] = {}
+        self._lock = threading.Lock()
+        self._observer: Any = None
+
+    def start(self) -> None:
+        from watchdog.events import FileSystemEventHandler
+        from watchdog.observers import Observer
+
+        watcher = self
+
+        class Handler(FileSystemEventHandler):
+            def on_any_event(self, event: Any) -> None:
+                if event.is_directory or event.event_type not in ("created", "modified", "moved", "deleted", "closed"):
+                    return
+                target = getattr(event, "dest_path", "") or event.src_path
+                watcher._changed(Path(str(target)), event.event_type == "deleted")
+
+        self._observer = Observer()
+        self._observer.daemon = True
+        self._observer.schedule(Handler(), str(self.domain_dir), recursive=True)
+        self._observer.start()
+
+    def _changed(self, path: Path, deleted: bool) -> None:
+        if not interesting(path, self.domain_dir):
+            return
+        with self._lock:
+            timer = self._timers.pop(path, None)
+            if timer is not None:
+                timer.cancel()
+            timer = threading.Timer(DEBOUNCE_S, self._fire, (path, deleted))
+            timer.daemon = True
+            self._timers[path] = timer
+            timer.start()
+
+    def _fire(self, path: Path, deleted: bool) -> None:
+        with self._lock:
+            self._timers.pop(path, None)
+        self.notify(path, deleted and not path.exists())
+
+    def stop(self) -> None:
+        with self._lock:
+            for timer in self._timers.values():
+                timer.cancel()
+            self._timers.clear()
+        if self._observer is not None:
+            self._observer.stop()
+            self._observer.join(timeout=2)
+            self._observer = None
