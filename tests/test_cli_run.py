@@ -51,3 +51,54 @@ def test_run_bad_input_is_one_line(tmp_path: Path) -> None:
     assert preset.returncode == 2 and "unknown preset 'F9-9'" in preset.stderr
     nomodel = genplan("run", str(FERRY), home=tmp_path)
     assert nomodel.returncode == 2 and "no model configured" in nomodel.stderr
+
+
+def test_authentication_error_stops_the_run_at_once(tmp_path: Path) -> None:
+    with ScriptedServer(api_key="the-right-key") as server:
+        server.respond_with(FerryModel())
+        env_key = "GENPLAN_TEST_KEY"
+        os.environ[env_key] = "a-wrong-key"
+        try:
+            done = genplan(
+                "run", str(FERRY), "--model", server.model, "--base-url", server.base_url,
+                "--api-key-env", env_key, "--out", str(tmp_path / "runs"), home=tmp_path,
+            )
+        finally:
+            del os.environ[env_key]
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert len(server.requests) == 1  # not retried
+        assert env_key in done.stderr.splitlines()[-1]
+
+
+def test_kill_9_then_resume_repeats_no_request(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    with ScriptedServer(fixed_delay_s=0.3) as server:
+        model = FerryModel()
+        server.respond_with(model)
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("GENPLAN_", "OPENAI_"))}
+        env.update(XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_CACHE_HOME=str(tmp_path / "cache"))
+        out = tmp_path / "runs"
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "genplan.cli.main", "run", str(FERRY), "--model", server.model,
+             "--base-url", server.base_url, "--out", str(out), "--no-cache", "--quiet"],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 60
+        while len(list(out.glob("*/responses/*.json"))) < 8 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        run_dir = next(out.iterdir())
+        answered = {p.name for p in (run_dir / "responses").glob("*.json")}
+        assert 8 <= len(answered) < 15
+        server.clear()
+        model.seen.clear()
+        done = genplan("run", "--resume", str(run_dir), "--json", "--no-cache", home=tmp_path)
+        assert done.returncode == 0, done.stderr
+        summary = json.loads(done.stdout)
+        assert summary["debug_solved"] == 6
+        # every answer on disk was reused, and only the missing ones were asked (a clean run asks 15)
+        assert summary["resumed_responses"] == len(answered)
+        assert len(server.requests) == 15 - len(answered)

@@ -166,3 +166,17 @@ def test_second_identical_run_is_served_from_the_cache(scripted_server: Scripted
     assert first.totals["calls"] == len(scripted_server.requests) and first.totals["cache_hits"] == 0
     assert second.totals["calls"] == 0 and second.totals["cache_hits"] == first.totals["calls"]
     assert second.debug_solved == 6
+
+
+def test_recorded_event_order_is_deterministic_under_concurrency(tmp_path: Path) -> None:
+    orders = []
+    for attempt in range(2):
+        with ScriptedServer() as server:
+            # answers come back in a different order each time: later tasks answer faster in attempt 1
+            model = FerryModel()
+            server.respond_with(model)
+            config = load_preset("F5-3").with_changes(max_concurrency=6)
+            pipeline = make_pipeline(server, tmp_path / str(attempt), config)
+            pipeline.run()
+            orders.append([(e.type, e.data.get("request_id"), e.data.get("task")) for e in pipeline.store.events()])
+    assert orders[0] == orders[1]

@@ -7,6 +7,7 @@ event bus; it never knows who watches.
 
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -135,7 +136,7 @@ class Pipeline:
         self.strategies: list[Version] = []
         self.programs: list[Version] = []
         self.domain_nl = ""
-        self.last_answer_id: int | None = None
+        self._answer = threading.local()  # per thread: the id of the last answer extracted
 
     # ================================================================== running
     def run(self) -> RunResult:
@@ -221,9 +222,14 @@ class Pipeline:
         reason = ""
         for attempt, request_id in enumerate(ids):
             response = self.gateway.ask(request_id, ChatRequest(step, list(messages)), publish=publish)
+            if response.truncated:
+                (publish or self.bus.publish)(
+                    NOTICE, level="warning", request_id=request_id,
+                    message=f"{step}: the answer was cut off by the token limit (max_tokens)",
+                )
             messages = [*messages, assistant(response.text)]
             got = extractor(response.text)
-            self.last_answer_id = request_id  # which answer the next artefact comes from (for forking)
+            self._answer.id = request_id  # which answer the next artefact comes from (for forking)
             if got.ok:
                 return got.value, messages, ""
             reason = got.reason
@@ -250,11 +256,16 @@ class Pipeline:
             pub.flush()
         return results
 
-    def artifact(self, kind: str, relative: str, text: str, **data: Any) -> str:
+    @property
+    def last_answer_id(self) -> int | None:
+        return getattr(self._answer, "id", None)
+
+    def artifact(self, kind: str, relative: str, text: str, request_id: int | None = None, **data: Any) -> str:
         """Write an artefact; its event names the request whose answer it came from, so that an edited
         version can continue the run from exactly there (see store.fork_run)."""
         self.store.write_text(relative, text)
-        self.bus.publish(ARTIFACT_CREATED, kind=kind, file=relative, request_id=self.last_answer_id, **data)
+        request_id = request_id if request_id is not None else self.last_answer_id
+        self.bus.publish(ARTIFACT_CREATED, kind=kind, file=relative, request_id=request_id, **data)
         return relative
 
     # ================================================================== stein
@@ -279,18 +290,18 @@ class Pipeline:
         self.artifact("nl_domain", "nl/domain.md", self.domain_nl)
         id_blocks = [self.reserve_ids() for _ in self.tasks]
 
-        def describe(task: DebugTask, ids: list[int]) -> Callable[[DeferredPublisher], str]:
-            def job(pub: DeferredPublisher) -> str:
+        def describe(task: DebugTask, ids: list[int]) -> Callable[[DeferredPublisher], tuple[str, int | None]]:
+            def job(pub: DeferredPublisher) -> tuple[str, int | None]:
                 messages = [*history, user(self.render("nl_task", task_pddl=task.pddl))]
                 value, after, _ = self.ask_extract("nl.task", messages, extract_nl, "nl", ids, pub.publish)
-                return value or after[-1].content
+                return value or after[-1].content, self.last_answer_id
 
             return job
 
         descriptions = self.concurrently([describe(t, ids) for t, ids in zip(self.tasks, id_blocks)])
-        for task, description in zip(self.tasks, descriptions):
+        for task, (description, answer_id) in zip(self.tasks, descriptions):
             task.nl = description
-            self.artifact("nl_task", f"nl/{task.name}.md", description, task=task.name)
+            self.artifact("nl_task", f"nl/{task.name}.md", description, request_id=answer_id, task=task.name)
         self.bus.publish(STEP_FINISHED, phase="nl")
 
     # ---------------------------------------------------------------- 2) strategy
