@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import heapq
 import importlib.util
+import math
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -32,6 +34,11 @@ SOLVED, UNSOLVABLE, LIMIT, ERROR = "solved", "unsolvable", "limit", "error"
 # Fast Downward's documented exit codes
 _FD_UNSOLVABLE = {10, 11}
 _FD_LIMIT = {12, 20, 21, 22, 23, 24}
+# A component killed by its CPU-time limit (or the kernel) makes the driver exit with -signal, i.e. 256 - signal.
+_FD_KILLED = {code for sig in (signal.SIGXCPU, signal.SIGKILL) for code in (256 - sig, -sig)}
+# The driver hands the translator the remaining whole seconds, rounded down, after its own start-up;
+# with a 1 s overall limit that is 0 s and the translator is killed at once.
+_FD_MIN_SECONDS = 2
 
 
 @dataclass
@@ -104,12 +111,12 @@ def run_fast_downward(
     with tempfile.TemporaryDirectory(prefix="genplan-fd-") as tmp:
         work = Path(tmp)
         (work / "domain.pddl").write_text(domain_to_pddl(domain))
-        (work / "problem.pddl").write_text(problem_to_pddl(problem))
+        (work / "problem.pddl").write_text(problem_to_pddl(problem, domain.typed))
         command = [
             sys.executable,
             str(driver),
             "--overall-time-limit",
-            f"{max(1, int(timeout))}s",
+            f"{max(_FD_MIN_SECONDS, math.ceil(timeout))}s",
             "--overall-memory-limit",
             f"{memory_mb}M",
             "--plan-file",
@@ -131,7 +138,7 @@ def run_fast_downward(
             return PlannerResult(SOLVED, steps, name, seconds)
         if proc.returncode in _FD_UNSOLVABLE:
             return PlannerResult(UNSOLVABLE, None, name, seconds, "the task is unsolvable")
-        if proc.returncode in _FD_LIMIT:
+        if proc.returncode in _FD_LIMIT or proc.returncode in _FD_KILLED:
             return PlannerResult(
                 LIMIT, None, name, seconds, f"no plan within the limit ({timeout:g} s, {memory_mb} MB)"
             )

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from lark import Lark
-from lark.exceptions import VisitError
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from pddl.logic.base import And, Not
 from pddl.logic.predicates import EqualTo
 from pddl.logic.predicates import Predicate as PddlPredicate
@@ -19,7 +19,7 @@ from pddl.parser.problem import ProblemTransformer
 from .errors import PddlError, UnsupportedPddlError
 from .model import OBJECT, Action, Domain, Fact, Literal, Parameter, Predicate, Problem
 from .normalize import normalize_domain, normalize_problem, refuse
-from .sexpr import Atom, SList, read_sexpr, render
+from .sexpr import Atom, SList, read_sexpr, render, render_keeping_lines
 
 
 def read_text(path: str | Path) -> str:
@@ -67,7 +67,10 @@ def _run_package_parser(parser: Callable[[str], Any], text: str, path: str | Pat
         return parser(text)
     except (UnsupportedPddlError, PddlError):
         raise
-    except Exception as exc:  # the package raises lark, pddl and plain Python errors
+    except UnexpectedInput as exc:  # a syntax error; `text` keeps the file's lines, so its line is the file's
+        line = exc.line if isinstance(exc.line, int) and exc.line > 0 else None
+        raise PddlError(path, f"the PDDL parser rejected the file: {_describe_syntax_error(exc)}", line) from None
+    except Exception as exc:  # the package raises pddl and plain Python errors
         message = " ".join(str(exc).split()) or type(exc).__name__
         raise PddlError(path, f"the PDDL parser rejected the file: {message[:300]}") from None
     finally:
@@ -75,6 +78,24 @@ def _run_package_parser(parser: Callable[[str], Any], text: str, path: str | Pat
             sys.tracebacklimit = saved_limit  # type: ignore[assignment]
         elif hasattr(sys, "tracebacklimit"):
             del sys.tracebacklimit
+
+
+_TERMINAL_TEXT = {"LPAR": "(", "RPAR": ")"}
+
+
+def _describe_syntax_error(exc: UnexpectedInput) -> str:
+    """Lark's message without its line/column (we report the line) and with readable token names."""
+    if isinstance(exc, UnexpectedToken):
+        if exc.token.type == "$END":
+            return "unexpected end of file"
+        expected = sorted(_TERMINAL_TEXT.get(t, t.lower()) for t in (exc.accepts or exc.expected))
+        hint = f" (expected {' or '.join(repr(e) for e in expected)})" if 0 < len(expected) <= 3 else ""
+        return f"unexpected '{exc.token}'{hint}"
+    if isinstance(exc, UnexpectedCharacters):
+        return f"unexpected character '{exc.char}'"
+    if isinstance(exc, UnexpectedEOF):
+        return "unexpected end of file"
+    return type(exc).__name__
 
 
 def _expect_define(tree: SList, kind: str, path: str | Path | None) -> str:
@@ -129,13 +150,15 @@ def _either(type_name: str) -> tuple[str, ...]:
     return (type_name,)
 
 
-def _find_line(node: SList, head: str, default: int) -> int:
-    """Line of the first list inside node that starts with `head` (for error messages)."""
+def _find_line(node: SList, head: str, default: int, args: tuple[str, ...] | None = None) -> int:
+    """Line of the first list inside node that starts with `head` (and has exactly `args`, when given)."""
     for item in node.items:
         if isinstance(item, SList):
-            if item.head() == head:
+            if item.head() == head and (
+                args is None or tuple(a.text if isinstance(a, Atom) else None for a in item.items[1:]) == args
+            ):
                 return item.line
-            found = _find_line(item, head, -1)
+            found = _find_line(item, head, -1, args)
             if found >= 0:
                 return found
     return default
@@ -152,10 +175,14 @@ def parse_domain_text(text: str, path: str | Path | None = None) -> Domain:
     tree = read_sexpr(text, path)
     name = _expect_define(tree, "domain", path)
     normalized, warnings = normalize_domain(tree, path)
-    parsed = _run_package_parser(lambda t: _package_parse("domain", DomainTransformer, t), render(normalized), path)
+    # Our checks that know lines run before the package, which reports e.g. undeclared types without one.
     type_parents = _domain_types(tree, path)
     constants = [(n, t) for n, t, _ in _typed_names((_section(tree, ":constants") or SList()).items[1:], path)]
     predicates = _domain_predicates(tree, path, type_parents)
+    _check_declared_names(normalized, type_parents, path)  # normalized: without action costs
+    parsed = _run_package_parser(
+        lambda t: _package_parse("domain", DomainTransformer, t), render_keeping_lines(normalized), path
+    )
     actions = _domain_actions(tree, parsed, path)
     domain = Domain(
         name=name,
@@ -184,6 +211,42 @@ def _domain_types(tree: SList, path: str | Path | None) -> dict[str, str | None]
         if parent not in parents:
             raise PddlError(path, f"type '{type_name}' has the undeclared parent type '{parent}'", line)
     return parents
+
+
+def _check_declared_names(tree: SList, types: dict[str, str | None], path: str | Path | None) -> None:
+    """Types of constants and parameters, and constants in actions, must be declared (checked on the tree,
+    where the line is known; the package would reject them without one)."""
+    section = _section(tree, ":constants")
+    constants = set()
+    for const, type_name, line in _typed_names(section.items[1:] if section else [], path):
+        constants.add(const)
+        for t in _either(type_name):
+            if t not in types:
+                raise PddlError(path, f"undeclared type '{t}' of the constant '{const}'", line)
+    for node in tree.items:
+        if not (isinstance(node, SList) and node.head() == ":action" and len(node.items) > 1):
+            continue
+        name = render(node.items[1])
+        params = _after_key(node, ":parameters")
+        for pname, type_name, line in _typed_names(params.items if params else [], path):
+            for t in _either(type_name):
+                if t not in types:
+                    raise PddlError(path, f"undeclared type '{t}' of parameter {pname} of action '{name}'", line)
+        for key in (":precondition", ":effect"):
+            formula = _after_key(node, key)
+            for literal in _literal_nodes(formula) if formula is not None else ():
+                for arg in literal.items[1:]:
+                    if isinstance(arg, Atom) and not arg.text.startswith("?") and arg.text not in constants:
+                        raise PddlError(path, f"unknown constant '{arg.text}' in action '{name}'", arg.line)
+
+
+def _literal_nodes(node: SList):
+    """The atoms of a conjunction of (negated) atoms; other constructs were refused by the normalizer."""
+    if node.head() in ("and", "not"):
+        for item in node.sublists():
+            yield from _literal_nodes(item)
+    else:
+        yield node
 
 
 def _domain_predicates(
@@ -298,7 +361,7 @@ def _order_by_source(node: SList | None) -> dict[str, int]:
 
 def _check_domain(domain: Domain, tree: SList, path: str | Path | None) -> None:
     constants = {c for c, _ in domain.constants}
-    for type_name, _ in domain.constants:
+    for _, type_name in domain.constants:
         for t in _either(type_name):
             if t not in domain.type_parents:
                 raise PddlError(path, f"undeclared type '{t}' of a constant", _find_line(tree, ":constants", tree.line))
@@ -315,7 +378,7 @@ def _check_domain(domain: Domain, tree: SList, path: str | Path | None) -> None:
                 if t not in domain.type_parents:
                     raise PddlError(path, f"undeclared type '{t}' of parameter {p.name} of action '{action.name}'", node.line)
         for lit in (*action.preconditions, *action.add_effects, *action.del_effects):
-            line = _find_line(node, lit.predicate, node.line)
+            line = _find_line(node, lit.predicate, _find_line(node, lit.predicate, node.line), lit.args)
             if lit.predicate != "=":
                 pred = domain.predicates.get(lit.predicate)
                 if pred is None:
@@ -351,13 +414,20 @@ def parse_problem_text(text: str, domain: Domain, path: str | Path | None = None
     domain_name = domain_node.items[1].text  # type: ignore[union-attr]
     if domain_name != domain.name:
         warnings.append(f"the problem names domain '{domain_name}' but the domain file is '{domain.name}'")
-    parsed = _run_package_parser(lambda t: _package_parse("problem", ProblemTransformer, t), render(normalized), path)
-    objects_node = _section(tree, ":objects")
-    objects = _typed_names(objects_node.items[1:] if objects_node else [], path)
-    init_node = _section(tree, ":init")
     goal_node = _section(tree, ":goal")
     if goal_node is None:
         raise PddlError(path, "missing '(:goal ...)'", tree.line)
+    objects_node = _section(tree, ":objects")
+    objects = _typed_names(objects_node.items[1:] if objects_node else [], path)
+    seen_objects: set[str] = set()
+    for obj, _, line in objects:  # before the package, which reports duplicates without a line
+        if obj in seen_objects:
+            raise PddlError(path, f"object '{obj}' is declared twice", line)
+        seen_objects.add(obj)
+    parsed = _run_package_parser(
+        lambda t: _package_parse("problem", ProblemTransformer, t), render_keeping_lines(normalized), path
+    )
+    init_node = _section(tree, ":init")
     init = _init_in_file_order(parsed, init_node)
     goal = _literal_list(parsed.goal, path, goal_node.line, "the goal")
     problem = Problem(
@@ -412,7 +482,7 @@ def _check_problem(
             lines.setdefault(tuple(i.text for i in node.items if isinstance(i, Atom)), node.line)
     for section, facts in (("init", problem.init), ("goal", [*problem.goal_pos, *problem.goal_neg])):
         for fact in facts:
-            line = lines.get(fact) if section == "init" else _find_line(goal_node, fact[0], goal_node.line)
+            line = lines.get(fact) if section == "init" else _find_line(goal_node, fact[0], goal_node.line, fact[1:])
             _check_fact(fact, domain, types, path, line, section)
 
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 from .model import OBJECT, Domain, Literal, Problem, parameter_text
 
 
-def _typed_list(pairs: list[tuple[str, str]]) -> str:
-    return " ".join(name if typ == OBJECT else f"{name} - {typ}" for name, typ in pairs)
+def _typed_list(pairs: list[tuple[str, str]], typed: bool) -> str:
+    """``a - t b - object``: every name gets its type in a typed file, because a bare name would be
+    swallowed by the next ``- type`` group; untyped files have bare names only."""
+    if not typed:
+        return " ".join(name for name, _ in pairs)
+    return " ".join(f"{name} - {typ}" for name, typ in pairs)
 
 
 def _conjunction(literals: list[str]) -> str:
@@ -27,9 +31,9 @@ def domain_to_pddl(domain: Domain) -> str:
     out = [f"(define (domain {domain.name})", f"  (:requirements {' '.join(reqs)})"]
     if domain.typed:
         types = [(t, p or OBJECT) for t, p in domain.type_parents.items() if t != OBJECT]
-        out.append(f"  (:types {_typed_list(types)})")
+        out.append(f"  (:types {_typed_list(types, True)})")
     if domain.constants:
-        out.append(f"  (:constants {_typed_list(domain.constants)})")
+        out.append(f"  (:constants {_typed_list(domain.constants, domain.typed)})")
     out.append("  (:predicates")
     for pred in domain.predicates.values():
         out.append(f"    {pred.pddl()}")
@@ -48,13 +52,16 @@ def domain_to_pddl(domain: Domain) -> str:
     return "\n".join(out) + "\n"
 
 
-def problem_to_pddl(problem: Problem) -> str:
+def problem_to_pddl(problem: Problem, typed: bool | None = None) -> str:
+    """`typed`: whether the domain is typed (default: whether any object has a type other than object)."""
+    if typed is None:
+        typed = any(t != OBJECT for _, t in problem.objects)
     goal = ["(" + " ".join(f) + ")" for f in problem.goal_pos]
     goal += ["(not (" + " ".join(f) + "))" for f in problem.goal_neg]
     out = [
         f"(define (problem {problem.name})",
         f"  (:domain {problem.domain_name})",
-        f"  (:objects {_typed_list(problem.objects)})",
+        f"  (:objects {_typed_list(problem.objects, typed)})",
         "  (:init",
         *("    (" + " ".join(f) + ")" for f in problem.init),
         "  )",
