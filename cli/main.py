@@ -15,6 +15,7 @@ _COMMAND_MODULES = [
     "run",
     "costume",
     "anonymize",
+    "eval",
 ]
 
 

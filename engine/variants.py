@@ -12,8 +12,10 @@ The pieces:
   (exact names, and *object words* for the objects of tasks of any size) and makes a :class:`Renaming`
   per task. :meth:`Costume.check` lists every problem of a mapping at once.
 - :func:`anonymize_renaming` — ``action1``, ``predicate1``, ``type1``, ``object1`` … in file order.
-- :func:`build_variant_dir` writes a complete variant domain directory; :class:`VariantGenerator` is what
-  the variant's ``generator.py`` runs: the original generator, its output renamed.
+- :func:`build_costume_dir` and :func:`build_anonymized_dir` check everything, then write a complete
+  variant domain directory; :class:`VariantGenerator` is what the variant's ``generator.py`` runs: the
+  original generator, its output renamed.
+- :func:`read_problem` reads plain generator-written tasks quickly (the full loader for anything else).
 """
 
 from __future__ import annotations
@@ -22,16 +24,17 @@ import argparse
 import hashlib
 import os
 import re
+import textwrap
 import tomllib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import tomli_w
 
 from .domainlib import DomainDir, DomainDirError, natural_key
-from .pddl import PddlError, parse_problem_text
+from .pddl import PddlError, load_domain, parse_problem_text
 from .pddl.loader import read_text
 from .pddl.model import OBJECT, Action, Domain, Fact, Literal, Parameter, Predicate, Problem
 from .pddl.plans import parse_action, parse_plan_text, plan_to_text
@@ -197,8 +200,18 @@ def rename_domain(domain: Domain, r: Renaming) -> Domain:
         predicates=predicates,
         actions=actions,
     )
-    renamed.source = domain_to_pddl(renamed)
+    renamed.source = domain_text(renamed)
     return renamed
+
+
+def domain_text(domain: Domain) -> str:
+    """The domain as PDDL via the writer, with the types whose parent is ``object`` listed last.
+
+    The writer leaves out ``- object``, so such a type written before a group like ``a b - c`` would
+    join that group and become a subtype of ``c``; listed last it stays a direct subtype of object.
+    """
+    ordered = sorted(domain.type_parents.items(), key=lambda item: item[1] in (None, OBJECT))
+    return domain_to_pddl(replace(domain, type_parents=dict(ordered)))
 
 
 def rename_problem(problem: Problem, r: Renaming) -> Problem:
@@ -473,7 +486,11 @@ class Costume:
 
     def _category_problems(self, category: str, names: list[str], where: str) -> list[str]:
         table, kept = self.tables[category], self.keep[category]
-        problems = self._unknown(category, set(table) | kept, set(names), where) + self._both(category, where)
+        problems: list[str] = []
+        if category == "types" and OBJECT in set(table) | kept:
+            problems.append(f"{where}the type 'object' is built into PDDL and always stays; leave it out of the mapping")
+            table, kept = {k: v for k, v in table.items() if k != OBJECT}, kept - {OBJECT}
+        problems += self._unknown(category, set(table) | kept, set(names), where) + self._both(category, where)
         kind = SINGULAR[category]
         for name in names:
             if name not in table and name not in kept:
@@ -664,7 +681,6 @@ def _clashes(category: str, table: dict[str, str], kept: set[str], where: str) -
 
 # ---------------------------------------------------------------------------------------- variant dirs
 VARIANT_SETS = ("debug", "eval", "probes")
-GENERATED_FILES = ("domain.pddl", "domain.toml", "generator.py", "README.md")
 
 GENERATOR_TEMPLATE = '''"""Instance generator of the {kind} domain {name}: the generator of {base} with its output renamed.
 
@@ -718,18 +734,12 @@ def _task_files(base: DomainDir) -> list[tuple[str, Path]]:
 def open_base(base_dir: str | Path) -> tuple[DomainDir, Domain, list[tuple[str, Path, Problem]]]:
     """The original domain directory, its domain and every task (set name, path, problem)."""
     base = DomainDir.open(base_dir)
-    domain = _load_domain(base.domain_file)
+    domain = load_domain(base.domain_file)
     tasks = []
     for task_set, path in _task_files(base):
         if path.suffix == ".pddl":
             tasks.append((task_set, path, read_problem(path, domain)))
     return base, domain, tasks
-
-
-def _load_domain(path: Path) -> Domain:
-    from .pddl import load_domain
-
-    return load_domain(path)
 
 
 def plan_variant(
@@ -743,7 +753,7 @@ def plan_variant(
     extra_files: dict[str, str],
 ) -> VariantPlan:
     """Every file of the variant directory, in memory (nothing is written)."""
-    files: dict[str, str] = {"domain.pddl": domain_to_pddl(rename_domain(domain, renaming_for(None)))}
+    files: dict[str, str] = {"domain.pddl": domain_text(rename_domain(domain, renaming_for(None)))}
     renamings: dict[Path, Renaming] = {}
     for task_set, path, problem in tasks:
         renaming = renaming_for(problem)
@@ -901,7 +911,7 @@ A costumed variant of `{base.name}`: the same domain with every action, predicat
 object renamed, so the names tell a different story while the structure is exactly the original's. A plan
 is valid here exactly when the plan with the original names is valid for `{base.name}`.
 
-{costume.description.strip()}
+{textwrap.fill(" ".join(costume.description.split()), width=104)}
 
 ## Files
 
@@ -948,7 +958,7 @@ class VariantGenerator:
         if not isinstance(base_dir, str):
             raise VariantError([f"{meta_file}: missing 'base_dir' (the original domain directory)"])
         self.base = DomainDir.open((self.path / base_dir).resolve())
-        self.domain = _load_domain(self.base.domain_file)
+        self.domain = load_domain(self.base.domain_file)
         self.name = str(self.meta["name"])
         if self.meta.get("variant") == "anonymized":
             self._renaming_for: RenamingFor = lambda p: anonymize_renaming(self.domain, p, self.name)

@@ -1,6 +1,6 @@
 (define (domain delivery-costumed)
   (:requirements :strips :typing)
-  (:types place seedling)
+  (:types place - object seedling - object)
   (:predicates
     (van-at ?place - place)
     (is-nursery ?place - place)
