@@ -27,6 +27,11 @@ from .limits import Limits, apply_rlimits
 from .tracebacks import exception_line, program_traceback
 
 RESULT_FD = 3
+# Exit statuses of the child that the server explains (a program could fake them with os._exit; it
+# would only mislabel its own failure).
+EXIT_HARNESS_FAILURE = 70
+EXIT_CHANNEL_LOST = 71
+EXIT_WATCHDOG = 124
 PROGRAM_FILE = "<program>"
 PROGRAM_MODULE = "genplan_program"
 
@@ -96,7 +101,7 @@ def _start_watchdog(server_pid: int) -> None:
         while True:
             time.sleep(0.25)
             if os.getppid() != server_pid or time.monotonic() > _hard_deadline[0]:
-                os._exit(124)
+                os._exit(EXIT_WATCHDOG)
 
     # _thread, not threading: Thread.start() waits until the thread runs, which costs milliseconds.
     _thread.stack_size(256 * 1024)
@@ -138,6 +143,7 @@ def run_child(
     request_fd: int,
     server_pid: int,
     read_roots: tuple[str, ...],
+    loaded_denied: tuple[str, ...] = (),
 ) -> None:
     """Entry point right after fork. Prepares what does not depend on the request, waits for the request
     (so the server can fork a spare child ahead of time), runs it. Never returns."""
@@ -150,37 +156,53 @@ def run_child(
         if not data:  # the server went away or discarded this spare
             os._exit(0)
         request = json.loads(data)
-        code = _run(request, run_dir, read_roots)
+        code = _run(request, run_dir, read_roots, loaded_denied)
     except BaseException as exc:  # noqa: BLE001 - report harness failures instead of dying silently
+        code = EXIT_HARNESS_FAILURE
         try:
             _send({"kind": "sandbox-error", "detail": f"harness failure in the child: {type(exc).__name__}: {exc}"})
-        except BaseException:  # noqa: BLE001
-            pass
-        code = 70
+        except BaseException:  # noqa: BLE001 - typically the program closed the result channel
+            code = EXIT_CHANNEL_LOST
     finally:
         os._exit(code)
 
 
-def _prepare_process(run_dir: str, server_pid: int) -> None:
-    signal.set_wakeup_fd(-1)
-    for signum in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2):
-        signal.signal(signum, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.default_int_handler)  # the server's interrupt -> KeyboardInterrupt
-    os.chdir(run_dir)
+# The environment every program sees, plus HOME and TMPDIR (its private directory).
+CHILD_ENV = {
+    "PATH": "/usr/bin:/bin",
+    "LANG": "C.UTF-8",
+    "PYTHONIOENCODING": "utf-8",
+    # Numeric libraries must not start thread pools (new threads are refused for non-root users).
+    "OMP_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+}
+
+
+def prepare_server_process(base: str) -> None:
+    """Done once in the server before it forks anything: what every child needs and the server itself does
+    not mind having. Each child then inherits it instead of redoing it (every page a child writes after
+    fork costs a copy-on-write fault)."""
     os.environ.clear()
-    os.environ.update(
-        {"HOME": run_dir, "TMPDIR": run_dir, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
-    )
-    tempfile.tempdir = run_dir
-    _python_streams()
-    faulthandler.enable(file=RESULT_FD, all_threads=False)
-    _start_watchdog(server_pid)
-    base = os.path.dirname(run_dir)
+    os.environ.update({**CHILD_ENV, "HOME": base, "TMPDIR": base})
+    _python_streams()  # wrappers on fds 0-2; the server never uses them (it talks through os.read/os.write)
     sys.path[:] = [p for p in sys.path if p and not os.path.realpath(p).startswith(base)]
     sys.argv[:] = [PROGRAM_FILE]
 
 
-def _run(request: dict, run_dir: str, read_roots: tuple[str, ...]) -> int:
+def _prepare_process(run_dir: str, server_pid: int) -> None:
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the only handler the server installs
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # the server's interrupt -> KeyboardInterrupt
+    os.chdir(run_dir)
+    os.environ["HOME"] = run_dir
+    os.environ["TMPDIR"] = run_dir
+    tempfile.tempdir = run_dir
+    faulthandler.enable(file=RESULT_FD, all_threads=False)
+    _start_watchdog(server_pid)
+
+
+def _run(request: dict, run_dir: str, read_roots: tuple[str, ...], loaded_denied: tuple[str, ...]) -> int:
     limits = Limits.from_dict(request.get("limits", {}))
     _hard_deadline[0] = time.monotonic() + limits.time_limit + limits.grace_seconds + 5.0
     notes = apply_rlimits(limits, no_new_tasks=True)
@@ -197,8 +219,8 @@ def _run(request: dict, run_dir: str, read_roots: tuple[str, ...]) -> int:
     sys.modules[PROGRAM_MODULE] = module
     record: dict = {"notes": notes}
 
-    policy = guard.Policy(os.path.realpath(run_dir), read_roots, limits.max_files_created)
-    guard.install(policy)
+    if request.get("audit_hook", True):  # switched off only by tests of the kernel-level layers
+        guard.install(guard.Policy(os.path.realpath(run_dir), read_roots, limits.max_files_created), loaded_denied)
     # ---- untrusted code from here on ----
     try:
         compiled = compile(source, PROGRAM_FILE, "exec", dont_inherit=True)

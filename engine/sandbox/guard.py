@@ -231,9 +231,14 @@ def python_installation() -> tuple[str, ...]:
     return tuple(roots)
 
 
-def install(policy: Policy) -> None:
+def loaded_denied_modules() -> tuple[str, ...]:
+    """Refused modules that are already imported (computed once in the server, before forking)."""
+    return tuple(name for name in sys.modules if name.partition(".")[0] in DENIED_MODULES)
+
+
+def install(policy: Policy, loaded_denied: tuple[str, ...] | None = None) -> None:
     """Forget the refused modules that are already loaded, then add the hook (cannot be removed)."""
-    for name in list(sys.modules):
-        if name.partition(".")[0] in DENIED_MODULES:
-            del sys.modules[name]
+    names = loaded_denied_modules() if loaded_denied is None else loaded_denied
+    for name in names:
+        sys.modules.pop(name, None)
     sys.addaudithook(make_hook(policy))

@@ -29,9 +29,9 @@ class Limits:
     max_output_bytes: int = 16 * MIB  # printing more than this stops the run (reported as a failure)
     kept_output_bytes: int = 64 * 1024  # how much of what the program prints is kept in the record
     max_result_chars: int = 32 * MIB  # total characters of the returned plan
-    file_size_bytes: int = 64 * MIB  # any one file the program writes in its temporary directory
+    file_size_bytes: int = 16 * MIB  # any one file the program writes in its temporary directory
     open_files: int = 64  # RLIMIT_NOFILE
-    max_files_created: int = 256  # files the program may create (audit hook; defence in depth)
+    max_files_created: int = 64  # files the program may create (audit hook; defence in depth)
 
     def __post_init__(self) -> None:
         if not (self.time_limit > 0 and math.isfinite(self.time_limit)):

@@ -71,9 +71,15 @@ def run_feedback(outcome: RunOutcome, style: str = "stein") -> str:
         )
         return text + (f" {outcome.detail}" if outcome.detail else "")
     if kind == k.CRASH:
-        text = f"The code stopped the Python process before {function} returned a plan: {outcome.detail}"
+        if outcome.signal == 11:  # SIGSEGV: in practice the C stack overflowing under deep recursion
+            text = (
+                "The code crashed the Python interpreter with a fatal error (segmentation fault), most likely "
+                "a stack overflow caused by too deep recursion."
+            )
+        else:
+            text = f"The code stopped the Python process before {function} returned a plan: {outcome.detail}."
         if outcome.traceback:
-            text += f"\nWhere the program was when it stopped:\n{outcome.traceback.rstrip()}"
+            text += f"\nWhere the program was (most recent call first):\n{outcome.traceback.rstrip()}"
         return text
     if kind == k.OUTPUT_LIMIT:
         return (

@@ -23,8 +23,30 @@ def encode(message: dict) -> bytes:
     return _HEADER.pack(len(data)) + data
 
 
+_F_SETPIPE_SZ = 1031  # Linux fcntl: set the capacity of a pipe
+
+
+def enlarge_pipe(fd: int, size: int = 1 << 20) -> None:
+    """Give a pipe room for a whole task or plan (default capacity is 64 KiB), so writers rarely block
+    waiting for the reader to be scheduled. Best effort: the system maximum may be lower."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, _F_SETPIPE_SZ, size)
+    except (ImportError, OSError):
+        pass
+
+
 def write_frame(fd: int, message: dict) -> None:
-    view = memoryview(encode(message))
+    write_all(fd, encode(message))
+
+
+def encode_raw(data: bytes) -> bytes:
+    return _HEADER.pack(len(data)) + data
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
     while view:
         written = os.write(fd, view)
         view = view[written:]
@@ -74,10 +96,10 @@ class FrameBuffer:
         self._buffer = bytearray()
 
     def feed(self, data: bytes) -> list[dict]:
-        return [message for message, _body in self.feed_raw(data)]
+        return [_decode(body) for body in self.feed_raw(data)]
 
-    def feed_raw(self, data: bytes) -> list[tuple[dict, bytes]]:
-        """Complete frames as (decoded message, its JSON bytes)."""
+    def feed_raw(self, data: bytes) -> list[bytes]:
+        """The bodies of the frames completed by ``data``, undecoded."""
         self._buffer += data
         messages = []
         while len(self._buffer) >= _HEADER.size:
@@ -89,5 +111,9 @@ class FrameBuffer:
                 break
             body = bytes(self._buffer[_HEADER.size : end])
             del self._buffer[:end]
-            messages.append((_decode(body), body))
+            messages.append(body)
         return messages
+
+
+def decode(body: bytes) -> dict:
+    return _decode(body)

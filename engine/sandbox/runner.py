@@ -7,6 +7,7 @@ forked child per request. Everything a server sends back is parsed as untrusted 
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import select
 import shutil
@@ -16,7 +17,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from . import protocol
@@ -41,7 +42,6 @@ class SandboxError(Exception):
 
 @dataclass
 class _Pending:
-    event: threading.Event = field(default_factory=threading.Event)
     reply: dict | None = None
 
 
@@ -59,13 +59,17 @@ def task_lists(task: Any) -> tuple[list, list, list]:
 
 
 class ForkServer:
-    """One running server process and the thread that reads its answers."""
+    """One running server process. Answers are read by whichever waiting caller holds the reader role
+    (leader/follower), so the usual case, one request in flight, needs no extra thread hand-off."""
 
     def __init__(self, hash_seed: int, namespaced: bool) -> None:
         self.hash_seed = hash_seed
         self.base = tempfile.mkdtemp(prefix="genplan-sandbox-")
         self._log = tempfile.TemporaryFile(prefix="genplan-sandbox-log-")
-        self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self._cond = threading.Condition()
+        self._reading = False
+        self._frames = protocol.FrameBuffer()
         self._pending: dict[int, _Pending] = {}
         self._ids = itertools.count(1)
         self.alive = False
@@ -86,6 +90,7 @@ class ForkServer:
             raise SandboxError(f"cannot start the sandbox server: {exc}") from exc
         self._in = self.process.stdin.fileno()  # type: ignore[union-attr]
         self._out = self.process.stdout.fileno()  # type: ignore[union-attr]
+        protocol.enlarge_pipe(self._in)
         try:
             self.info = self._await_ready()
         except SandboxError:
@@ -93,8 +98,6 @@ class ForkServer:
             raise
         self.namespaced = bool(self.info.get("namespaced"))
         self.alive = True
-        self._reader = threading.Thread(target=self._read_loop, name=f"genplan-sandbox-{hash_seed}", daemon=True)
-        self._reader.start()
 
     # --------------------------------------------------------------- startup
     def _await_ready(self) -> dict:
@@ -125,58 +128,90 @@ class ForkServer:
         return lines[-1] if lines else "no output"
 
     # ------------------------------------------------------------------ runs
-    def submit(self, request: dict) -> tuple[int, _Pending]:
+    def submit(self, header: dict, body: bytes) -> tuple[int, _Pending]:
         pending = _Pending()
-        with self._lock:
+        with self._cond:
             if not self.alive:
                 raise SandboxError("the sandbox server is not running")
             request_id = next(self._ids)
             self._pending[request_id] = pending
-            try:
-                protocol.write_frame(self._in, {**request, "op": "run", "id": request_id})
-            except OSError as exc:
-                self._pending.pop(request_id, None)
-                self.alive = False
-                raise SandboxError(f"the sandbox server stopped: {exc}") from exc
+        data = protocol.encode({**header, "op": "run", "id": request_id}) + protocol.encode_raw(body)
+        try:
+            with self._write_lock:
+                protocol.write_all(self._in, data)
+        except OSError as exc:
+            self._mark_dead()
+            raise SandboxError(f"the sandbox server stopped: {exc}") from exc
         return request_id, pending
 
-    def forget(self, request_id: int) -> None:
-        with self._lock:
-            self._pending.pop(request_id, None)
-
-    def _read_loop(self) -> None:
+    def wait(self, request_id: int, pending: _Pending, timeout: float) -> dict | None:
+        """The answer to ``request_id``, or None if the server died or did not answer in time."""
+        deadline = time.monotonic() + timeout
         while True:
+            with self._cond:
+                while pending.reply is None and self.alive and self._reading:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        self._pending.pop(request_id, None)
+                        return None
+                    self._cond.wait(remaining)
+                if pending.reply is not None or not self.alive:
+                    self._pending.pop(request_id, None)
+                    return pending.reply
+                self._reading = True  # this caller reads answers (for everybody) until its own arrives
             try:
-                message = protocol.read_frame(self._out)
-            except (protocol.ProtocolError, OSError):
-                message = None
-            if message is None:
-                break
-            request_id = message.get("id")
-            with self._lock:
-                pending = self._pending.pop(request_id, None) if isinstance(request_id, int) else None
-            if pending is not None:
-                pending.reply = message
-                pending.event.set()
-        # The server is gone: fail whatever is still waiting.
-        with self._lock:
+                self._read_until(pending, deadline)
+            finally:
+                with self._cond:
+                    self._reading = False
+                    self._cond.notify_all()
+            if pending.reply is not None or not self.alive or time.monotonic() >= deadline:
+                with self._cond:
+                    self._pending.pop(request_id, None)
+                return pending.reply
+
+    def _read_until(self, pending: _Pending, deadline: float) -> None:
+        while pending.reply is None and self.alive:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            ready, _, _ = select.select([self._out], [], [], min(remaining, 1.0))
+            if not ready:
+                continue
+            try:
+                data = os.read(self._out, 1 << 20)
+                messages = self._frames.feed(data) if data else None
+            except (OSError, protocol.ProtocolError):
+                messages = None
+            if messages is None:
+                self._mark_dead()
+                return
+            with self._cond:
+                for message in messages:
+                    request_id = message.get("id")
+                    waiting = self._pending.get(request_id) if isinstance(request_id, int) else None
+                    if waiting is not None:
+                        waiting.reply = message
+                self._cond.notify_all()
+
+    def _mark_dead(self) -> None:
+        with self._cond:
             self.alive = False
-            waiting = list(self._pending.values())
-            self._pending.clear()
-        for pending in waiting:
-            pending.event.set()
+            self._cond.notify_all()
 
     # -------------------------------------------------------------- shutdown
     def process_ids(self) -> list[int]:
         return [self.process.pid]
 
     def close(self) -> None:
-        with self._lock:
+        with self._cond:
             was_alive = self.alive
             self.alive = False
+            self._cond.notify_all()
         if was_alive and self.process.poll() is None:
             try:
-                protocol.write_frame(self._in, {"op": "shutdown"})
+                with self._write_lock:
+                    protocol.write_frame(self._in, {"op": "shutdown"})
             except OSError:
                 pass
         try:
@@ -191,7 +226,7 @@ class ForkServer:
 
     def kill(self) -> None:
         """Hard stop: the server's whole session (and, with namespaces, everything inside them)."""
-        self.alive = False
+        self._mark_dead()
         if self.process.poll() is None:
             for action in (
                 lambda: os.killpg(self.process.pid, signal.SIGKILL),
@@ -228,8 +263,10 @@ class Sandbox:
     work) or "plain"; the default comes from $GENPLAN_SANDBOX_ISOLATION.
     """
 
-    def __init__(self, limits: Limits | None = None, isolation: str | None = None) -> None:
+    def __init__(self, limits: Limits | None = None, isolation: str | None = None, *, audit_hook: bool = True) -> None:
         self.limits = limits or Limits()
+        # False only in tests that check the kernel-level layers on their own.
+        self._audit_hook = audit_hook
         self.isolation = requested_isolation(isolation)
         self._servers: dict[int, ForkServer] = {}
         self._lock = threading.Lock()
@@ -295,19 +332,26 @@ class Sandbox:
             thread.join()
 
     def describe(self) -> dict[str, Any]:
-        """How the running servers are isolated (for the docs, tests and `genplan eval --verbose`)."""
+        """How the running servers are isolated (for the docs, tests and diagnostics)."""
         with self._lock:
             servers = list(self._servers.values())
         return {
             "requested": self.isolation,
             "servers": [
-                {"hash_seed": s.hash_seed, "pid": s.process.pid, **{k: v for k, v in s.info.items() if k != "op"}}
+                {
+                    "hash_seed": s.hash_seed,
+                    "launcher_pid": s.process.pid,  # host pid of the process we started (unshare or python)
+                    "base": s.base,
+                    "namespaced": bool(s.info.get("namespaced")),
+                    "euid": s.info.get("euid"),
+                    "writable_mounts": s.info.get("writable_mounts"),
+                }
                 for s in servers
             ],
         }
 
     def process_ids(self) -> list[int]:
-        """Host pids of the server processes this sandbox started (for leftover checks in tests)."""
+        """Host pids of the processes this sandbox started directly (one per server)."""
         with self._lock:
             return [pid for s in self._servers.values() for pid in s.process_ids()]
 
@@ -324,7 +368,7 @@ class Sandbox:
         """Run ``program`` on ``task`` (objects, init, goal) in a fresh child; never raises for program faults."""
         limits = limits or self.limits
         objects, init, goal = task_lists(task)
-        request = {
+        body = {
             "source": program.source,
             "functions": list(program.functions),
             "objects": objects,
@@ -332,20 +376,22 @@ class Sandbox:
             "goal": goal,
             "limits": limits.to_dict(),
             "random_seed": hash_seed if random_seed is None else random_seed,
+            "audit_hook": self._audit_hook,
         }
+        encoded = json.dumps(body, ensure_ascii=True, separators=(",", ":")).encode("ascii")
         try:
             server = self._server(hash_seed)
-            request_id, pending = server.submit(request)
+            request_id, pending = server.submit({"limits": limits.to_dict()}, encoded)
         except SandboxError as exc:
             return self._error(str(exc), limits, hash_seed)
         wait = limits.time_limit + limits.grace_seconds + FINISH_BACKSTOP + PARENT_MARGIN
-        if not pending.event.wait(wait):
-            server.forget(request_id)
-            server.kill()  # it failed to enforce the limits: never trust it again
-            return self._error("the sandbox server stopped answering and was restarted", limits, hash_seed)
-        if pending.reply is None:
+        reply = server.wait(request_id, pending, wait)
+        if reply is None:
+            if server.alive:
+                server.kill()  # it failed to enforce the limits: never trust it again
+                return self._error("the sandbox server stopped answering and was restarted", limits, hash_seed)
             return self._error(f"the sandbox server stopped ({server.log_tail()})", limits, hash_seed)
-        return outcome_from_reply(pending.reply, limits, hash_seed)
+        return outcome_from_reply(reply, limits, hash_seed)
 
     def _error(self, detail: str, limits: Limits, hash_seed: int) -> RunOutcome:
         return RunOutcome(kind=SANDBOX_ERROR, detail=detail, time_limit=limits.time_limit, hash_seed=hash_seed)

@@ -33,7 +33,7 @@ from .tracebacks import clean_fault_dump
 PRELOAD = (
     "abc", "array", "bisect", "collections", "collections.abc", "contextlib", "copy", "dataclasses",
     "datetime", "decimal", "enum", "fractions", "functools", "heapq", "itertools", "json", "math",
-    "numbers", "operator", "pprint", "queue", "random", "re", "reprlib", "statistics", "string",
+    "numbers", "operator", "pprint", "random", "re", "reprlib", "statistics", "string",
     "textwrap", "time", "traceback", "types", "typing", "warnings", "weakref",
 )  # fmt: skip
 
@@ -50,6 +50,7 @@ _TEXT_BOUNDS = {
 }
 FINISH_BACKSTOP = 3.0  # seconds after the kill before a run is closed even if its pipes stay open
 SWEEP_INTERVAL = 0.1
+SPARES = 2  # prepared children kept per server
 
 
 @dataclass
@@ -95,13 +96,15 @@ class Server:
         self.base = base
         self.namespaced = namespaced
         self.pid = os.getpid()
-        self.hash_seed = int(os.environ.get("PYTHONHASHSEED", "0") or 0)
+        self.hash_seed = int(os.environ.get("PYTHONHASHSEED", "0") or 0)  # read before the env is replaced
         self.read_roots = guard.python_installation()
+        self.denied_loaded = guard.loaded_denied_modules()
         self.selector = selectors.DefaultSelector()
         self.frames = protocol.FrameBuffer()
         self.runs: dict[int, Run] = {}  # running, by child pid
         self.dying: dict[int, Run] = {}  # answered and killed, not yet reaped
-        self.spare: Spare | None = None
+        self.spares: list[Spare] = []  # forked, prepared, waiting for a request (oldest first)
+        self.awaiting_body: dict | None = None
         self.counter = 0
         self.closing = False
         self.last_sweep = 0.0
@@ -118,10 +121,11 @@ class Server:
 
     # ------------------------------------------------------------------ loop
     def serve(self) -> None:
+        protocol.enlarge_pipe(1)  # answers to the parent
         # Objects that exist now are never collected again: a collection in a child would otherwise touch
         # (and copy) every page of the inherited heap.
         gc.freeze()
-        self.spare = self.fork_child()
+        self.spares.append(self.fork_child())
         self.send({"op": "ready", **self.describe()})
         while not (self.closing and not self.runs):
             for key, _events in self.selector.select(self.next_timeout()):
@@ -137,9 +141,10 @@ class Server:
             self.enforce_deadlines()
             self.finish_ready_runs()
             self.sweep()
-            if self.spare is None and not self.closing and not self.runs:
-                # Prepare the next child while idle, off the path of the next request.
-                self.spare = self.fork_child()
+            if not self.closing and (not self.spares or (len(self.spares) < SPARES and not self.runs)):
+                # Keep prepared children ready, so that a request only has to wake one up. Forking is
+                # done while no run is active (it would delay noticing a run's end), unless none is left.
+                self.spares.append(self.fork_child())
 
     def next_timeout(self) -> float | None:
         if not self.runs:
@@ -170,6 +175,8 @@ class Server:
 
     # -------------------------------------------------------------- requests
     def read_requests(self) -> None:
+        """A run request is two frames: a small JSON header the server reads (id, limits) and the body
+        (program and task) that it hands to the child without decoding it."""
         while True:
             try:
                 data = os.read(0, 1 << 20)
@@ -178,10 +185,15 @@ class Server:
             if not data:  # the parent is gone: stop everything
                 self.shutdown()
                 return
-            for message, body in self.frames.feed_raw(data):
+            for frame in self.frames.feed_raw(data):
+                if self.awaiting_body is not None:
+                    header, self.awaiting_body = self.awaiting_body, None
+                    self.start(header, frame)
+                    continue
+                message = protocol.decode(frame)
                 op = message.get("op")
                 if op == "run":
-                    self.start(message, body)
+                    self.awaiting_body = message
                 elif op == "shutdown":
                     self.shutdown()
 
@@ -191,9 +203,9 @@ class Server:
             self.selector.unregister(0)
         except (KeyError, ValueError):
             pass
-        if self.spare is not None:
-            self.discard_spare(self.spare)
-            self.spare = None
+        for spare in self.spares:
+            self.discard_spare(spare)
+        self.spares.clear()
         for run in list(self.runs.values()):
             self.kill(run)
         deadline = time.monotonic() + 2.0
@@ -217,9 +229,13 @@ class Server:
         result_r, result_w = os.pipe()
         output_r, output_w = os.pipe()
         request_r, request_w = os.pipe()
+        protocol.enlarge_pipe(result_w)
+        protocol.enlarge_pipe(request_w)
         pid = os.fork()
         if pid == 0:  # the child: never returns
-            child.run_child(run_dir, result_w, output_w, self.devnull, request_r, self.pid, self.read_roots)
+            child.run_child(
+                run_dir, result_w, output_w, self.devnull, request_r, self.pid, self.read_roots, self.denied_loaded
+            )
         for fd in (result_w, output_w, request_r):
             os.close(fd)
         return Spare(pid, run_dir, result_r, output_r, request_w)
@@ -237,20 +253,19 @@ class Server:
         )
 
     def start(self, request: dict, body: bytes) -> None:
+        if self.closing:
+            return
         request_id = request.get("id")
         try:
             limits = Limits.from_dict(request.get("limits") or {})
         except (TypeError, ValueError) as exc:
             self.send({"op": "result", "id": request_id, "kind": "sandbox-error", "detail": f"bad limits: {exc}"})
             return
-        spare = self.spare if self.spare is not None else self.fork_child()
-        self.spare = None
+        spare = self.spares.pop(0) if self.spares else self.fork_child()
         started = time.monotonic()
         try:
             os.set_blocking(spare.request_fd, True)
-            view = memoryview(body)
-            while view:
-                view = view[os.write(spare.request_fd, view) :]
+            protocol.write_all(spare.request_fd, body)
         except OSError:
             pass  # the child died while preparing: reported as a crash below
         os.close(spare.request_fd)
@@ -361,12 +376,15 @@ class Server:
             if dead is not None:
                 _kill_group_quietly(pid)
                 remove_tree(dead.run_dir)
-            elif self.spare is not None and self.spare.pid == pid:
-                # The spare died before it got work (should not happen): replace it.
-                spare, self.spare = self.spare, None
-                for fd in (spare.request_fd, spare.result_fd, spare.output_fd):
-                    os.close(fd)
-                remove_tree(spare.run_dir)
+            else:
+                for spare in self.spares:
+                    if spare.pid == pid:
+                        # A spare died before it got work (should not happen): forget it.
+                        self.spares.remove(spare)
+                        for fd in (spare.request_fd, spare.result_fd, spare.output_fd):
+                            os.close(fd)
+                        remove_tree(spare.run_dir)
+                        break
 
     def enforce_deadlines(self) -> None:
         now = time.monotonic()
@@ -392,8 +410,7 @@ class Server:
         if self.namespaced:
             # Inside our own pid namespace every other process is ours, and only run children are allowed.
             allowed = {self.pid} | set(self.runs)
-            if self.spare is not None:
-                allowed.add(self.spare.pid)
+            allowed.update(spare.pid for spare in self.spares)
             for pid in _proc_pids():
                 if pid not in allowed:
                     _kill_quietly(pid)
@@ -571,6 +588,10 @@ def _crash_detail(exit_code: int | None, signum: int | None, run: Run) -> str:
         if signum == signal.SIGKILL and run.killed_at is not None:
             return "the program closed the channel the harness reports its result on"
         return f"the Python process was killed by {name}"
+    if exit_code == child.EXIT_CHANNEL_LOST:
+        return "the program closed the file descriptors the harness needs to report its result"
+    if exit_code == child.EXIT_WATCHDOG:
+        return "the sandbox watchdog stopped the process (time limit or lost server)"
     if exit_code is not None:
         return (
             f"the Python process exited with status {exit_code} (for example through os._exit) "
@@ -634,22 +655,23 @@ def remove_tree(path: str) -> None:
 
 
 def writable_mounts(base: str) -> list[str]:
-    """Mount points that are still writable (everything but the base directory should be read-only)."""
-    found = []
+    """Mount points that are still writable (everything but the base directory should be read-only).
+
+    Only the last mount on each mount point counts: the ones below it are hidden and unreachable."""
+    top: dict[str, list[str]] = {}
     try:
         with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as handle:
             for line in handle:
                 parts = line.split()
-                if len(parts) < 6:
-                    continue
-                mount_point, options = parts[4], parts[5].split(",")
-                if mount_point == base or mount_point == "/proc" or mount_point.startswith("/proc/"):
-                    continue
-                if "rw" in options:
-                    found.append(mount_point)
+                if len(parts) >= 6:
+                    top[parts[4]] = parts[5].split(",")
     except OSError:
         return ["<unknown>"]
-    return found
+    return [
+        point
+        for point, options in top.items()
+        if "rw" in options and point != base and point != "/proc" and not point.startswith("/proc/")
+    ]
 
 
 def main(argv: list[str]) -> int:
@@ -664,7 +686,9 @@ def main(argv: list[str]) -> int:
     namespaced = os.environ.get("GENPLAN_SANDBOX_NAMESPACED") == "1"
     os.chdir(base)
     try:
-        Server(base, namespaced).serve()
+        server = Server(base, namespaced)
+        child.prepare_server_process(base)
+        server.serve()
     except OSError as exc:
         if exc.errno != errno.EPIPE:  # the parent went away while we answered
             raise

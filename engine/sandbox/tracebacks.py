@@ -6,6 +6,7 @@ Silver et al. and Stein et al. show the traceback "without file paths": each ``F
 
 from __future__ import annotations
 
+import os
 import re
 import traceback as _tb
 
@@ -13,6 +14,8 @@ OMITTED = "<file-name-omitted>"
 MAX_TRACEBACK_CHARS = 20_000
 
 _FILE_RE = re.compile(r'File "[^"\n]*"')
+# Frames of the harness itself (this package), e.g. the audit hook refusing an operation.
+_HARNESS_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 def omit_paths(text: str, extra_paths: tuple[str, ...] = ()) -> str:
@@ -46,7 +49,8 @@ def _trim(te: _tb.TracebackException, program_file: str) -> None:
         frames = list(current.stack)
         for index, frame in enumerate(frames):
             if frame.filename == program_file:
-                current.stack = _tb.StackSummary.from_list(frames[index:])
+                kept = [f for f in frames[index:] if not f.filename.startswith(_HARNESS_DIR)]
+                current.stack = _tb.StackSummary.from_list(kept)
                 break
         else:
             # No program frame (a syntax error, or an error of the harness itself): show no frames at all
@@ -75,8 +79,25 @@ def exception_line(exc: BaseException, extra_paths: tuple[str, ...] = ()) -> str
 _THREAD_RE = re.compile(r"^(Current thread|Thread) 0x[0-9a-f]+", re.MULTILINE)
 
 
+def _collapse_repeats(lines: list[str]) -> list[str]:
+    """Like Python's tracebacks: a run of identical lines is shown three times, then counted."""
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        end = index
+        while end + 1 < len(lines) and lines[end + 1] == lines[index]:
+            end += 1
+        count = end - index + 1
+        out.extend(lines[index : index + min(count, 3)])
+        if count > 3:
+            out.append(f"  [Previous line repeated {count - 3} more times]")
+        index = end + 1
+    return out
+
+
 def clean_fault_dump(text: str) -> str:
     """The stack faulthandler prints on a fatal signal, without paths, thread ids or the module list."""
     text = text.split("\nExtension modules:", 1)[0]
     text = _THREAD_RE.sub(lambda m: m.group(1), text)
-    return bound(omit_paths(text.strip()), 8000)
+    lines = omit_paths(text.strip()).splitlines()
+    return bound("\n".join(_collapse_repeats(lines)), 8000)

@@ -1,0 +1,545 @@
+"""Evaluating a generated program on a domain's tasks: coverage over tasks x input orderings.
+
+A task counts as solved only if the program returns a valid plan under every ordering (Stein et al.
+run 4 random orderings of objects, init and goal; ordering 0 is the file order, ordering k > 0 is
+``shuffled_task(task, seed=k)`` run with PYTHONHASHSEED=k, so set iteration order changes too and
+every ordering is reproducible). The same engine serves the pipeline's debugging: run on the debug
+tasks, optionally stop at the first failure, and choose which failed task to report.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .pddl import Domain, PddlError, Problem, load_domain, load_problem
+from .pddl.encoding import PythonTask, encode_task, shuffled_task
+from .pddl.validate import GOAL_NOT_REACHED, PlanValidator, ValidationResult
+from .sandbox.limits import Limits
+from .sandbox.outcome import (
+    CATEGORIES,
+    CATEGORY_GOAL,
+    CATEGORY_INVALID_ACTION,
+    OUTPUT_ERROR_KINDS,
+    PLAN,
+    PYTHON_ERROR_KINDS,
+    RunOutcome,
+)
+from .sandbox.program import Program
+from .sandbox.runner import Sandbox
+
+VALID = "valid"
+DEFAULT_ORDERINGS = 4
+
+
+# ------------------------------------------------------------------ tasks
+
+
+@dataclass
+class EvalTask:
+    """One task: its PDDL problem and its Python encoding in file order."""
+
+    name: str  # e.g. "eval/task-003"
+    path: Path
+    problem: Problem
+    python: PythonTask
+
+    def ordering(self, index: int) -> PythonTask:
+        """The program input of ordering ``index``: file order for 0, a seeded shuffle otherwise."""
+        return self.python if index == 0 else shuffled_task(self.python, seed=index)
+
+
+def hash_seed_for(ordering: int) -> int:
+    """PYTHONHASHSEED of the server that runs ordering ``ordering`` (0 = no hash randomization)."""
+    return ordering
+
+
+def load_tasks(domain: Domain, paths: Iterable[Path | str], typed: bool, root: Path | None = None) -> list[EvalTask]:
+    """Parse the task files (PddlError on a bad file) and encode them for programs."""
+    tasks = []
+    for raw in paths:
+        path = Path(raw)
+        problem = load_problem(path, domain)
+        name = _task_name(path, root)
+        tasks.append(EvalTask(name, path, problem, encode_task(problem, typed=typed, domain=domain)))
+    return tasks
+
+
+def _task_name(path: Path, root: Path | None) -> str:
+    if root is not None:
+        try:
+            return str(path.resolve().relative_to(root.resolve()).with_suffix(""))
+        except ValueError:
+            pass
+    return str(path.with_suffix("")) if not path.is_absolute() else path.stem
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass
+class OrderingResult:
+    ordering: int
+    outcome: RunOutcome
+    validation: ValidationResult | None = None
+    message: str = ""  # the feedback message for a failure ("" when valid)
+
+    @property
+    def valid(self) -> bool:
+        return self.validation is not None and self.validation.valid
+
+    @property
+    def kind(self) -> str:
+        """``valid``, a run failure kind (timeout, exception, ...) or a validation kind."""
+        if self.outcome.kind != PLAN:
+            return self.outcome.kind
+        if self.validation is None:
+            return "unvalidated"
+        return VALID if self.validation.valid else str(self.validation.kind)
+
+    @property
+    def category(self) -> str | None:
+        """The column of the paper's error table; None when valid."""
+        if self.outcome.kind != PLAN:
+            return self.outcome.category
+        if self.validation is None or self.validation.valid:
+            return None
+        return CATEGORY_GOAL if self.validation.kind == GOAL_NOT_REACHED else CATEGORY_INVALID_ACTION
+
+    @property
+    def plan_length(self) -> int | None:
+        return len(self.outcome.plan) if self.outcome.plan is not None else None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {
+            "ordering": self.ordering,
+            "hash_seed": self.outcome.hash_seed,
+            "kind": self.kind,
+            "category": self.category,
+            "message": self.message,
+            "runtime": self.outcome.runtime,
+            "wall_time": self.outcome.wall_time,
+            "peak_memory": self.outcome.peak_memory,
+            "plan_length": self.plan_length,
+            "stdout": self.outcome.stdout,
+            "stdout_bytes": self.outcome.stdout_bytes,
+        }
+        if self.validation is not None and not self.validation.valid:
+            out["validation"] = {
+                "kind": self.validation.kind,
+                "step": self.validation.step,
+                "action": self.validation.action,
+            }
+        return out
+
+
+@dataclass
+class PlannerComparison:
+    planner: str
+    status: str
+    seconds: float
+    plan_length: int | None
+    runtime_ratio: float | None  # program runtime / planner runtime (< 1: the program is faster)
+    length_ratio: float | None  # program plan length / planner plan length (> 1: longer plans)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class TaskResult:
+    task: EvalTask
+    orderings: list[OrderingResult] = field(default_factory=list)
+    orderings_wanted: int = 1
+    planner: PlannerComparison | None = None
+
+    @property
+    def name(self) -> str:
+        return self.task.name
+
+    @property
+    def solved(self) -> bool:
+        return len(self.orderings) == self.orderings_wanted and all(o.valid for o in self.orderings)
+
+    @property
+    def failure(self) -> OrderingResult | None:
+        return next((o for o in self.orderings if not o.valid), None)
+
+    @property
+    def status(self) -> str:
+        if self.solved:
+            return "solved"
+        return "failed" if self.failure is not None else "incomplete"
+
+    @property
+    def error_kind(self) -> str | None:
+        failure = self.failure
+        return failure.kind if failure else None
+
+    @property
+    def category(self) -> str | None:
+        failure = self.failure
+        return failure.category if failure else None
+
+    @property
+    def message(self) -> str:
+        failure = self.failure
+        return failure.message if failure else ""
+
+    @property
+    def runtime(self) -> float:
+        """Mean seconds of the function call over the orderings that ran."""
+        if not self.orderings:
+            return 0.0
+        return sum(o.outcome.runtime for o in self.orderings) / len(self.orderings)
+
+    @property
+    def plan_length(self) -> int | None:
+        """Length of the plan of the first ordering (file order)."""
+        return self.orderings[0].plan_length if self.orderings else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "task": self.name,
+            "path": str(self.task.path),
+            "status": self.status,
+            "error_kind": self.error_kind,
+            "category": self.category,
+            "message": self.message,
+            "runtime": self.runtime,
+            "plan_length": self.plan_length,
+            "orderings": [o.to_dict() for o in self.orderings],
+            "planner": self.planner.to_dict() if self.planner else None,
+        }
+
+
+@dataclass
+class Evaluation:
+    program: str
+    domain: str
+    orderings: int
+    time_limit: float
+    style: str
+    results: list[TaskResult]
+    seconds: float = 0.0
+    interrupted: bool = False
+
+    @property
+    def solved(self) -> int:
+        return sum(r.solved for r in self.results)
+
+    @property
+    def coverage(self) -> float:
+        return self.solved / len(self.results) if self.results else 0.0
+
+    def error_table(self) -> dict[str, int]:
+        """Failed tasks per error category (the paper's table), every category listed."""
+        counts = Counter(r.category for r in self.results if r.failure is not None)
+        return {category: counts.get(category, 0) for category in CATEGORIES}
+
+    def error_kinds(self) -> dict[str, int]:
+        return dict(Counter(r.error_kind for r in self.results if r.failure is not None))
+
+    def planner_summary(self) -> dict[str, Any] | None:
+        compared = [r.planner for r in self.results if r.planner is not None]
+        if not compared:
+            return None
+        runtime = [c.runtime_ratio for c in compared if c.runtime_ratio is not None]
+        length = [c.length_ratio for c in compared if c.length_ratio is not None]
+        return {
+            "tasks_compared": len(compared),
+            "planner_solved": sum(c.status == "solved" for c in compared),
+            "runtime_ratio_mean": _mean(runtime),
+            "runtime_ratio_geomean": _geomean(runtime),
+            "length_ratio_mean": _mean(length),
+            "length_ratio_geomean": _geomean(length),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "program": self.program,
+            "domain": self.domain,
+            "orderings": self.orderings,
+            "time_limit": self.time_limit,
+            "style": self.style,
+            "tasks": len(self.results),
+            "solved": self.solved,
+            "coverage": self.coverage,
+            "seconds": self.seconds,
+            "interrupted": self.interrupted,
+            "error_table": self.error_table(),
+            "error_kinds": self.error_kinds(),
+            "planner": self.planner_summary(),
+            "results": [r.to_dict() for r in self.results],
+        }
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _geomean(values: Sequence[float]) -> float | None:
+    positive = [v for v in values if v > 0]
+    if not positive:
+        return None
+    return math.exp(sum(math.log(v) for v in positive) / len(positive))
+
+
+# ----------------------------------------------------------------- engine
+
+ProgressCallback = Callable[[TaskResult, int, int], None]  # (result, done, total)
+
+
+class Evaluator:
+    """Runs programs on tasks through a sandbox and validates the plans they return.
+
+    One Evaluator can serve many programs (the servers stay up between calls); close it when done.
+    """
+
+    def __init__(
+        self,
+        domain: Domain,
+        tasks: Sequence[EvalTask],
+        *,
+        limits: Limits | None = None,
+        style: str = "stein",
+        sandbox: Sandbox | None = None,
+    ) -> None:
+        self.domain = domain
+        self.tasks = list(tasks)
+        self.limits = limits or Limits()
+        self.style = style
+        self._own_sandbox = sandbox is None
+        self.sandbox = sandbox or Sandbox(self.limits)
+        self._validators: dict[int, PlanValidator] = {}
+        self._validated: dict[tuple[int, tuple[str, ...]], ValidationResult] = {}
+        self._validator_lock = threading.Lock()
+
+    def __enter__(self) -> Evaluator:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._own_sandbox:
+            self.sandbox.close()
+
+    def _validator(self, task: EvalTask) -> PlanValidator:
+        with self._validator_lock:
+            validator = self._validators.get(id(task))
+            if validator is None:
+                validator = PlanValidator(self.domain, task.problem, self.style)  # type: ignore[arg-type]
+                self._validators[id(task)] = validator
+            return validator
+
+    # ------------------------------------------------------------ one run
+    def run_one(self, program: Program, task: EvalTask, ordering: int = 0) -> OrderingResult:
+        """Run the program on one task under one ordering and validate what it returns."""
+        outcome = self.sandbox.run(program, task.ordering(ordering), hash_seed=hash_seed_for(ordering), limits=self.limits)
+        if outcome.kind != PLAN:
+            return OrderingResult(ordering, outcome, None, outcome.feedback(self.style))
+        validation = self._validate(task, outcome.plan or [])
+        return OrderingResult(ordering, outcome, validation, "" if validation.valid else validation.message)
+
+    def _validate(self, task: EvalTask, plan: list[str]) -> ValidationResult:
+        """Validate, remembering the last few distinct plans per task (orderings often give the same plan)."""
+        key = (id(task), tuple(plan))
+        with self._validator_lock:
+            known = self._validated.get(key)
+        if known is not None:
+            return known
+        result = self._validator(task).validate(plan)
+        with self._validator_lock:
+            if len(self._validated) >= 256:
+                self._validated.pop(next(iter(self._validated)))
+            self._validated[key] = result
+        return result
+
+    def run_task(self, program: Program, task: EvalTask, orderings: int, cancel: threading.Event | None = None) -> TaskResult:
+        """All orderings of one task, stopping at the first failing ordering (the task has failed then)."""
+        result = TaskResult(task, orderings_wanted=orderings)
+        for ordering in range(orderings):
+            if cancel is not None and cancel.is_set():
+                break
+            run = self.run_one(program, task, ordering)
+            result.orderings.append(run)
+            if not run.valid:
+                break
+        return result
+
+    # ------------------------------------------------------------ many runs
+    def evaluate(
+        self,
+        program: Program,
+        *,
+        orderings: int = DEFAULT_ORDERINGS,
+        jobs: int = 1,
+        stop_at_first_failure: bool = False,
+        progress: ProgressCallback | None = None,
+        cancel: threading.Event | None = None,
+    ) -> list[TaskResult]:
+        """Every task (in order) under ``orderings`` orderings, ``jobs`` tasks at a time.
+
+        With ``stop_at_first_failure`` the tasks run one after another and the list ends at the first
+        failed task (the pipeline's debugging). ``cancel`` stops early; unfinished tasks are left out.
+        """
+        if orderings < 1:
+            raise ValueError("orderings must be at least 1")
+        cancel = cancel or threading.Event()
+        total = len(self.tasks)
+        self.sandbox.start(hash_seed_for(k) for k in range(orderings))
+        if stop_at_first_failure or jobs <= 1:
+            results: list[TaskResult] = []
+            for task in self.tasks:
+                if cancel.is_set():
+                    break
+                result = self.run_task(program, task, orderings, cancel)
+                results.append(result)
+                if progress:
+                    progress(result, len(results), total)
+                if stop_at_first_failure and not result.solved:
+                    break
+            return results
+        return self._evaluate_parallel(program, orderings, jobs, progress, cancel)
+
+    def _evaluate_parallel(
+        self,
+        program: Program,
+        orderings: int,
+        jobs: int,
+        progress: ProgressCallback | None,
+        cancel: threading.Event,
+    ) -> list[TaskResult]:
+        done: dict[int, TaskResult] = {}
+        executor = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="genplan-eval")
+        try:
+            futures: dict[Future, int] = {
+                executor.submit(self.run_task, program, task, orderings, cancel): index
+                for index, task in enumerate(self.tasks)
+            }
+            pending = set(futures)
+            while pending:
+                finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    if future.cancelled():
+                        continue
+                    result = future.result()
+                    done[futures[future]] = result
+                    if progress:
+                        progress(result, len(done), len(self.tasks))
+        except BaseException:
+            cancel.set()
+            raise
+        finally:
+            executor.shutdown(wait=False, cancel_futures=True)
+        return [done[i] for i in sorted(done)]
+
+    # ------------------------------------------------------ planner compare
+    def compare_with_planner(
+        self,
+        results: Sequence[TaskResult],
+        timeout: float | None = None,
+        progress: Callable[[TaskResult, int, int], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> None:
+        """For each solved task, run the satisficing planner (GBFS + FF) and store the ratios."""
+        from .planner import solve
+
+        solved = [r for r in results if r.solved]
+        for index, result in enumerate(solved, 1):
+            if cancel is not None and cancel.is_set():
+                return
+            planner = solve(self.domain, result.task.problem, optimal=False, timeout=timeout or self.limits.time_limit)
+            length = len(planner.plan) if planner.plan is not None else None
+            runtime_ratio = result.runtime / planner.seconds if planner.solved and planner.seconds > 0 else None
+            length_ratio = (
+                result.plan_length / length if planner.solved and length and result.plan_length is not None else None
+            )
+            result.planner = PlannerComparison(
+                planner.planner, planner.status, planner.seconds, length, runtime_ratio, length_ratio
+            )
+            if progress:
+                progress(result, index, len(solved))
+
+
+# ------------------------------------------------------------- debugging
+
+
+def choose_failure(results: Sequence[TaskResult], previous: str | None = None) -> TaskResult | None:
+    """Which failed task the debugging feedback is about.
+
+    The same task as last time if it still fails (so the model sees whether its fix worked); otherwise
+    the first task (in task order) with a Python-level error (exception, timeout, crash, ...), then one
+    whose output is not a list of strings, then one whose plan is invalid.
+    """
+    failed = [r for r in results if r.failure is not None]
+    if not failed:
+        return None
+    if previous is not None:
+        for result in failed:
+            if result.name == previous:
+                return result
+
+    def rank(result: TaskResult) -> int:
+        kind = result.failure.outcome.kind if result.failure else ""
+        if kind in PYTHON_ERROR_KINDS:
+            return 0
+        if kind in OUTPUT_ERROR_KINDS:
+            return 1
+        return 2
+
+    return min(failed, key=lambda r: (rank(r), results.index(r)))
+
+
+def evaluate_program(
+    program: Program,
+    domain_file: Path | str,
+    task_files: Sequence[Path | str],
+    *,
+    typed: bool,
+    orderings: int = DEFAULT_ORDERINGS,
+    limits: Limits | None = None,
+    jobs: int = 1,
+    style: str = "stein",
+    root: Path | None = None,
+) -> Evaluation:
+    """Convenience wrapper: load, evaluate, close. Raises PddlError for unusable PDDL files."""
+    domain = load_domain(domain_file)
+    tasks = load_tasks(domain, task_files, typed, root)
+    limits = limits or Limits()
+    started = time.monotonic()
+    with Evaluator(domain, tasks, limits=limits, style=style) as evaluator:
+        results = evaluator.evaluate(program, orderings=orderings, jobs=jobs)
+    return Evaluation(
+        program=program.path or "<program>",
+        domain=domain.name,
+        orderings=orderings,
+        time_limit=limits.time_limit,
+        style=style,
+        results=results,
+        seconds=time.monotonic() - started,
+    )
+
+
+__all__ = [
+    "DEFAULT_ORDERINGS",
+    "EvalTask",
+    "Evaluation",
+    "Evaluator",
+    "OrderingResult",
+    "PddlError",
+    "PlannerComparison",
+    "TaskResult",
+    "choose_failure",
+    "evaluate_program",
+    "hash_seed_for",
+    "load_tasks",
+]
