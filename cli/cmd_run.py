@@ -150,13 +150,24 @@ def _model_flags(args: argparse.Namespace) -> dict:
     }
 
 
-def _evaluate(program: Path, domain_dir: DomainDir, config) -> float | None:
-    from ..engine import evaluation
+def _evaluate(program: Path, domain_dir: DomainDir, config) -> float:
+    """Coverage on the eval tasks: 4 orderings, the run's time limit, both cores."""
+    import os
 
-    report = evaluation.evaluate_program_file(
-        program, domain_dir, tasks="eval", timeout=config.program_timeout_s, function=config.function_name
+    from ..engine.evaluation import evaluate_program
+    from ..engine.sandbox import Limits, Program
+
+    print("genplan: evaluating the selected program on the eval tasks ...", file=sys.stderr)
+    evaluation = evaluate_program(
+        Program.from_file(program, functions=(config.function_name,)),
+        domain_dir.domain_file,
+        domain_dir.eval_tasks(),
+        typed=domain_dir.typed_objects,
+        limits=Limits(time_limit=config.program_timeout_s),
+        jobs=os.cpu_count() or 1,
+        root=domain_dir.path,
     )
-    return report.coverage
+    return evaluation.coverage
 
 
 def _human_summary(s: dict) -> str:

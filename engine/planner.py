@@ -12,7 +12,6 @@ import heapq
 import importlib.util
 import math
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -126,24 +125,39 @@ def run_fast_downward(
             *search,
         ]
         try:
-            proc = subprocess.run(
-                command, cwd=work, capture_output=True, text=True, timeout=timeout + 30, start_new_session=True
-            )
+            returncode, output = _run_in_own_group(command, work, timeout + 30)
         except subprocess.TimeoutExpired:
             return PlannerResult(LIMIT, None, name, time.monotonic() - start, f"no plan within the limit of {timeout:g} s")
         seconds = time.monotonic() - start
         plan_file = work / "plan.txt"
-        if proc.returncode == 0 and plan_file.exists():
+        if returncode == 0 and plan_file.exists():
             steps = [s.pddl() for s in parse_plan_text(plan_file.read_text())]
             return PlannerResult(SOLVED, steps, name, seconds)
-        if proc.returncode in _FD_UNSOLVABLE:
+        if returncode in _FD_UNSOLVABLE:
             return PlannerResult(UNSOLVABLE, None, name, seconds, "the task is unsolvable")
-        if proc.returncode in _FD_LIMIT or proc.returncode in _FD_KILLED:
+        if returncode in _FD_LIMIT or returncode in _FD_KILLED:
             return PlannerResult(
                 LIMIT, None, name, seconds, f"no plan within the limit ({timeout:g} s, {memory_mb} MB)"
             )
-        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
-        return PlannerResult(ERROR, None, name, seconds, f"Fast Downward failed (exit {proc.returncode}): {tail[0]}")
+        tail = output.strip().splitlines()[-1:] or ["no output"]
+        return PlannerResult(ERROR, None, name, seconds, f"Fast Downward failed (exit {returncode}): {tail[0]}")
+
+
+def _run_in_own_group(command: list[str], cwd: Path, timeout: float) -> tuple[int, str]:
+    """Run the planner in its own process group and kill the whole group on any exit path: the driver
+    starts the translator and the search as children, which a plain kill of the driver would orphan."""
+    proc = subprocess.Popen(
+        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+    )
+    try:
+        output, _ = proc.communicate(timeout=timeout)
+        return proc.returncode, output or ""
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # the group may outlive the driver
+        except ProcessLookupError:
+            pass
+        proc.wait()
 
 
 # ---------------------------------------------------------------- built-in search

@@ -12,9 +12,11 @@ from typing import Any
 
 from ..pddl import Domain, Problem
 from ..pddl.encoding import PythonTask, encode_task, render_task
-from ..pddl.validate import PlanValidator, SYNTAX_KINDS
-from ..sandbox import Limits, Program, Sandbox
-from ..sandbox.outcome import PYTHON_ERROR_KINDS
+from ..evaluation import EvalTask, Evaluator, TaskResult
+from ..pddl.validate import SYNTAX_KINDS, PlanValidator
+from ..sandbox.limits import Limits
+from ..sandbox.outcome import OUTPUT_ERROR_KINDS, PYTHON_ERROR_KINDS
+from ..sandbox.program import Program
 
 
 @dataclass
@@ -41,6 +43,7 @@ class TaskCheck:
     message: str = ""  # the feedback message shown to the model
     output: list[str] | None = None  # the plan the model/program returned, if any
     python_error: bool = False  # exceptions, timeouts and other crashes: reported before plan errors
+    wrong_output: bool = False  # not a list of strings: reported after Python errors, before plan errors
     runtime: float | None = None
     details: dict[str, Any] = field(default_factory=dict)
 
@@ -68,65 +71,67 @@ def validate_model_plan(domain: Domain, task: DebugTask, plan: list[str] | None,
 
 
 class ProgramChecker:
-    """Runs program versions on the debug tasks in one sandbox (its fork servers are reused)."""
+    """Runs program versions on the debug tasks through the evaluation engine (one sandbox, reused)."""
 
     def __init__(self, domain: Domain, tasks: list[DebugTask], timeout_s: float, function: str, style: str) -> None:
         self.domain = domain
-        self.tasks = tasks
         self.function = function
-        self.style = style
-        self.sandbox = Sandbox(Limits(time_limit=timeout_s))
-        self.validators = {t.name: PlanValidator(domain, t.problem, "silver" if style == "silver" else "stein") for t in tasks}
+        self.style = "silver" if style == "silver" else "stein"
+        self.evaluator = Evaluator(domain, [], limits=Limits(time_limit=timeout_s), style=self.style)
+        self.tasks = tasks
+
+    @property
+    def tasks(self) -> list[DebugTask]:
+        return self._tasks
+
+    @tasks.setter
+    def tasks(self, tasks: list[DebugTask]) -> None:
+        """The order matters for stop-at-first-failure (Silver et al. check the prompt tasks first)."""
+        self._tasks = list(tasks)
+        self.evaluator.tasks = [EvalTask(t.name, t.path, t.problem, t.python) for t in self._tasks]
 
     def close(self) -> None:
-        self.sandbox.close()
+        self.evaluator.close()
 
     def check(self, source: str, stop_at_first_failure: bool = False) -> list[TaskCheck]:
+        """Each debug task once, in file order (the paper's debugging runs one ordering)."""
         program = Program.from_source(source, functions=(self.function,))
-        results: list[TaskCheck] = []
-        for task in self.tasks:
-            check = self.check_one(program, task)
-            results.append(check)
-            if stop_at_first_failure and not check.solved:
-                break
-        return results
+        results = self.evaluator.evaluate(program, orderings=1, stop_at_first_failure=stop_at_first_failure)
+        return [self._as_check(r) for r in results]
 
-    def check_one(self, program: Program, task: DebugTask) -> TaskCheck:
-        outcome = self.sandbox.run(program, task.python, hash_seed=0)
-        if not outcome.returned_plan:
-            return TaskCheck(
-                task.name,
-                False,
-                outcome.kind,
-                outcome.feedback("silver" if self.style == "silver" else "stein"),
-                None,
-                python_error=outcome.kind in PYTHON_ERROR_KINDS,
-                runtime=outcome.runtime,
-                details={"stdout": outcome.stdout[-2000:], "traceback": outcome.traceback or outcome.detail},
-            )
-        result = self.validators[task.name].validate(outcome.plan or [])
+    @staticmethod
+    def _as_check(result: TaskResult) -> TaskCheck:
+        run = result.orderings[0]
+        outcome, validation = run.outcome, run.validation
+        details: dict[str, Any] = {"stdout": outcome.stdout[-2000:]}
+        if validation is None:
+            details["traceback"] = outcome.traceback or outcome.detail
+        else:
+            details.update(step=validation.step, action=validation.action, syntax=validation.kind in SYNTAX_KINDS)
         return TaskCheck(
-            task.name,
-            result.valid,
-            result.kind,
-            "" if result.valid else result.message,
+            result.name,
+            run.valid,
+            None if run.valid else run.kind,
+            run.message,
             outcome.plan,
+            python_error=outcome.kind in PYTHON_ERROR_KINDS,
+            wrong_output=outcome.kind in OUTPUT_ERROR_KINDS,
             runtime=outcome.runtime,
-            details={"step": result.step, "action": result.action, "syntax": result.kind in SYNTAX_KINDS},
+            details=details,
         )
 
 
 def choose_failed_task(checks: list[TaskCheck], previous: str | None) -> TaskCheck | None:
-    """The failed task to report (the paper's rule): the same task again if it still fails, else a task
-    with a Python error before one with a wrong plan, else the first failure in task order."""
+    """The failed task to report, by the same rule as `evaluation.choose_failure` (which works on full
+    evaluation results): the same task again if it still fails, else Python errors before wrong output
+    types before invalid plans, in task order."""
     failed = [c for c in checks if not c.solved]
     if not failed:
         return None
     for c in failed:
         if c.task == previous:
             return c
-    python_errors = [c for c in failed if c.python_error]
-    return (python_errors or failed)[0]
+    return min(failed, key=lambda c: (0 if c.python_error else 1 if c.wrong_output else 2, checks.index(c)))
 
 
 def load_debug_tasks(domain: Domain, paths: list[Path], typed: bool) -> list[DebugTask]:
