@@ -24,13 +24,14 @@ def genplan(*args: str, home: Path) -> subprocess.CompletedProcess:
 def test_run_json_summary_and_resume(scripted_server: ScriptedServer, tmp_path: Path) -> None:
     scripted_server.respond_with(FerryModel())
     args = ["run", str(FERRY), "--model", scripted_server.model, "--base-url", scripted_server.base_url]
-    done = genplan(*args, "--out", str(tmp_path / "runs"), "--json", home=tmp_path)
+    done = genplan(*args, "--out", str(tmp_path / "runs"), "--json", "--eval", home=tmp_path)
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     for key in ("run_dir", "selected_program", "debug_solved", "debug_total", "strategy_versions",
                 "programs_generated", "llm_calls", "cache_hits", "tokens_in", "tokens_out", "wall_seconds"):
         assert key in summary
     assert summary["debug_solved"] == summary["debug_total"] == 6
+    assert summary["eval_coverage"] == 1.0  # the synthetic program is a correct ferry policy
     assert summary["llm_calls"] == len(scripted_server.requests)
     assert Path(summary["selected_program"]).exists()
     assert "== strategy-validation" in done.stderr  # the progress display
