@@ -28,8 +28,6 @@ from genplan.engine.variants import (
     build_costume_dir,
     domain_text,
     load_mapping,
-    parse_problem_fast,
-    read_problem,
     rename_domain,
     rename_literal_text,
     rename_plan,
@@ -105,7 +103,7 @@ def test_every_task_maps_there_and_back(base: Path) -> None:
     domain = base_domain(base.name)
     directory = DomainDir.open(base)
     for path in [*directory.debug_tasks(), *directory.eval_tasks(), *directory.probe_tasks()]:
-        problem = read_problem(path, domain)
+        problem = load_problem(path, domain)
         for kind, renaming in _renamings(base.name, problem).items():
             renamed = rename_problem(problem, renaming)
             assert len(set(renamed.init)) == len(problem.init), f"{path} {kind}: two facts became one"
@@ -440,24 +438,6 @@ def test_anonymize_writes_a_working_domain_dir(tmp_path: Path, capsys: pytest.Ca
 def test_anonymize_rejects_a_bad_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["anonymize", str(DOMAINS_ROOT / "ferry"), "--out", str(tmp_path / "a"), "--name", "9 lives"]) == 2
     assert "not a valid PDDL name" in capsys.readouterr().err
-
-
-# ------------------------------------------------------------------------------------- fast reader
-@pytest.mark.parametrize("base", BASE_DIRS, ids=[p.name for p in BASE_DIRS])
-def test_fast_reader_agrees_with_the_loader(base: Path) -> None:
-    directory = DomainDir.open(base)
-    for path in [*directory.debug_tasks(), *directory.probe_tasks()]:
-        fast = read_problem(path, base_domain(base.name))
-        assert _same_problem(fast, task(base.name, str(path.relative_to(base))))
-
-
-def test_fast_reader_hands_unusual_files_to_the_loader() -> None:
-    domain = base_domain("ferry")
-    text = (DOMAINS_ROOT / "ferry" / "debug" / "task-00.pddl").read_text()
-    nested = text.replace("(:goal (and", "(:goal (and (and (car c0))")
-    assert parse_problem_fast(nested, domain).goal_pos[0] == ("car", "c0")
-    with pytest.raises(Exception, match="unknown predicate 'boat'"):
-        parse_problem_fast(text.replace("(car c0)", "(boat c0)"), domain, "x.pddl")
 
 
 # ------------------------------------------------------------------ constants, type hierarchy, equality

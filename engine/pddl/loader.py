@@ -17,6 +17,7 @@ from pddl.parser.domain import DomainTransformer
 from pddl.parser.problem import ProblemTransformer
 
 from .errors import PddlError, UnsupportedPddlError
+from .fastproblem import parse_problem_fast
 from .model import OBJECT, Action, Domain, Fact, Literal, Parameter, Predicate, Problem
 from .normalize import normalize_domain, normalize_problem, refuse
 from .sexpr import Atom, SList, read_sexpr, render, render_keeping_lines
@@ -378,7 +379,9 @@ def _check_domain(domain: Domain, tree: SList, path: str | Path | None) -> None:
                 if t not in domain.type_parents:
                     raise PddlError(path, f"undeclared type '{t}' of parameter {p.name} of action '{action.name}'", node.line)
         for lit in (*action.preconditions, *action.add_effects, *action.del_effects):
-            line = _find_line(node, lit.predicate, _find_line(node, lit.predicate, node.line), lit.args)
+            # the line of this very literal; of the predicate's first use if the literal was rewritten
+            line = _find_line(node, lit.predicate, -1, lit.args)
+            line = line if line >= 0 else _find_line(node, lit.predicate, node.line)
             if lit.predicate != "=":
                 pred = domain.predicates.get(lit.predicate)
                 if pred is None:
@@ -401,7 +404,9 @@ def _check_domain(domain: Domain, tree: SList, path: str | Path | None) -> None:
 
 
 def load_problem(path: str | Path, domain: Domain) -> Problem:
-    return parse_problem_text(read_text(path), domain, path)
+    """Plain generator-written tasks take the fast path; everything else the full loader."""
+    text = read_text(path)
+    return parse_problem_fast(text, domain, path) or parse_problem_text(text, domain, path)
 
 
 def parse_problem_text(text: str, domain: Domain, path: str | Path | None = None) -> Problem:

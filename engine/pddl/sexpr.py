@@ -80,7 +80,7 @@ def read_sexpr(text: str, path: str | Path | None = None) -> SList:
             stack[-1].items.append(Atom(token.lower(), line))
     if stack:
         raise PddlError(
-            path, f"unbalanced parentheses: the '(' opened here is never closed", stack[-1].line
+            path, "unbalanced parentheses: the '(' opened here is never closed", stack[-1].line
         )
     assert root is not None
     return root
@@ -91,3 +91,34 @@ def render(node: Node) -> str:
     if isinstance(node, Atom):
         return node.text
     return "(" + " ".join(render(item) for item in node.items) + ")"
+
+
+def render_keeping_lines(node: Node) -> str:
+    """Write a node back as PDDL text with every symbol on its original line.
+
+    The `pddl` package parses what we render; keeping the lines makes the line numbers in its error
+    messages the file's. Nodes added by the normalizer carry their parent's line and stay on it.
+    """
+    out: list[str] = []
+    current = 1
+
+    def emit(text: str, line: int) -> None:
+        nonlocal current
+        if line > current:
+            out.append("\n" * (line - current))
+            current = line
+        elif out and out[-1] != "(":
+            out.append(" ")
+        out.append(text)
+
+    def walk(n: Node) -> None:
+        if isinstance(n, Atom):
+            emit(n.text, n.line)
+            return
+        emit("(", n.line)
+        for item in n.items:
+            walk(item)
+        out.append(")")
+
+    walk(node)
+    return "".join(out)

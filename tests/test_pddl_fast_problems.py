@@ -1,0 +1,58 @@
+"""The fast path for problem files agrees with the full loader (the `pddl` package) on every task."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from genplan.engine.domainlib import list_domains
+from genplan.engine.pddl import load_domain, parse_problem_text
+from genplan.engine.pddl.fastproblem import parse_problem_fast
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "benchmarks"
+
+
+def _same(domain_file: Path, task_files: list[Path]) -> int:
+    domain = load_domain(domain_file)
+    fast_count = 0
+    for path in task_files:
+        text = path.read_text()
+        full = parse_problem_text(text, domain, path)
+        fast = parse_problem_fast(text, domain, path)
+        if fast is None:
+            continue
+        fast_count += 1
+        for field in ("name", "domain_name", "objects", "init", "goal_pos", "goal_neg", "warnings"):
+            assert getattr(fast, field) == getattr(full, field), (path, field)
+    return fast_count
+
+
+@pytest.mark.parametrize("domain_dir", list_domains(ROOT / "domains"), ids=lambda d: d.name)
+def test_fast_path_equals_full_loader_on_our_domains(domain_dir) -> None:
+    tasks = domain_dir.debug_tasks() + domain_dir.eval_tasks()[:8] + domain_dir.probe_tasks()
+    assert _same(domain_dir.domain_file, tasks) >= len(domain_dir.debug_tasks())
+
+
+def test_fast_path_equals_full_loader_on_the_shared_benchmarks() -> None:
+    if not SHARED.is_dir():
+        pytest.skip(f"../shared/benchmarks not found beside the checkout ({SHARED}): benchmark data is absent")
+    for domain_dir in sorted(SHARED.iterdir()):
+        if (domain_dir / "domain.pddl").exists():
+            tasks = sorted((domain_dir / "problems_pddl").glob("instance-[0-9].pddl"))
+            assert _same(domain_dir / "domain.pddl", tasks) == len(tasks), domain_dir.name
+
+
+def test_unusual_or_broken_files_fall_back_to_the_full_loader() -> None:
+    domain = load_domain(ROOT / "domains" / "ferry" / "domain.pddl")
+    plain = "(define (problem p) (:domain ferry) (:objects a b) (:init (location a) (location b) (at-ferry a)) (:goal (at-ferry b)))"
+    assert parse_problem_fast(plain, domain) is not None
+    for odd in (
+        plain.replace("(:goal (at-ferry b))", "(:goal (or (at-ferry b) (at-ferry a)))"),  # unsupported
+        plain.replace("(location b)", "(location c)"),  # undeclared object
+        plain.replace("(at-ferry a))", "(at-ferry a b))"),  # wrong arity
+        plain.replace("(:domain ferry)", "(:domain ferry) (:requirements :strips)"),
+        plain[:-1],  # unbalanced
+    ):
+        assert parse_problem_fast(odd, domain) is None
