@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import shutil
 from pathlib import Path
@@ -10,11 +11,20 @@ from types import ModuleType
 import pytest
 
 from genplan.engine.domainlib import DomainDir
-from genplan.engine.pddl import load_domain, load_problem
+from genplan.engine.pddl import Problem, load_domain, load_problem
 
 DOMAINS_ROOT = Path(__file__).resolve().parents[1] / "domains"
 DOMAIN_DIRS = sorted(p for p in DOMAINS_ROOT.iterdir() if p.is_dir() and (p / "domain.toml").is_file())
 MAX_TASK_BYTES = 300_000
+
+
+@functools.cache
+def parsed_tasks(domain_path: Path) -> list[tuple[Path, Problem]]:
+    """Every task of a domain directory, parsed once per test session (parsing dominates this file's time)."""
+    domain = DomainDir.open(domain_path)
+    parsed_domain = load_domain(domain.domain_file)
+    tasks = [*domain.debug_tasks(), *domain.eval_tasks(), *domain.probe_tasks()]
+    return [(task, load_problem(task, parsed_domain)) for task in tasks]
 
 
 def load_make_tasks() -> ModuleType:
@@ -50,11 +60,20 @@ def test_task_counts(domain: DomainDir) -> None:
 
 
 def test_every_task_parses(domain: DomainDir) -> None:
-    parsed_domain = load_domain(domain.domain_file)
-    for task in [*domain.debug_tasks(), *domain.eval_tasks(), *domain.probe_tasks()]:
+    tasks = parsed_tasks(domain.path)
+    assert len(tasks) >= 36
+    for task, problem in tasks:
         assert task.stat().st_size < MAX_TASK_BYTES, f"{task} is too large"
-        problem = load_problem(task, parsed_domain)
         assert problem.objects, f"{task} has no objects"
+
+
+def test_no_task_is_solved_by_the_empty_plan(domain: DomainDir) -> None:
+    generated = set(domain.debug_tasks()) | set(domain.eval_tasks())
+    for task, problem in parsed_tasks(domain.path):
+        if task not in generated:
+            continue  # probes may test corner cases on purpose
+        holds = set(problem.goal_pos) <= set(problem.init) and not problem.goal_neg
+        assert not holds, f"{task}: the goal already holds in the initial state"
 
 
 def test_eval_tasks_grow(domain: DomainDir) -> None:

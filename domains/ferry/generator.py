@@ -87,7 +87,11 @@ def main() -> None:
         parser.add_argument(f"--{name}", type=int, default=default, help=help_text)
     args = parser.parse_args()
     sizes = {name: getattr(args, name) for name in PARAMETERS}
-    print(generate(args.seed, **sizes), end="")
+    try:
+        text = generate(args.seed, **sizes)
+    except ValueError as exc:
+        parser.error(str(exc))  # one line and exit status 2, no traceback
+    print(text, end="")
 
 
 if __name__ == "__main__":

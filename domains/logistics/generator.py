@@ -24,15 +24,15 @@ DEBUG_SPECS: list[tuple[int, dict[str, int]]] = [
     (6, {"cities": 3, "size": 2, "packages": 2, "airplanes": 1}),
 ]
 
-# 32 tasks growing from 2 cities x 2 places / 2 packages to 15 cities x 6 places / 80 packages / 6 airplanes.
+# 32 tasks growing from 2 cities x 2 places / 2 packages to 12 cities x 5 places / 60 packages / 5 airplanes.
 EVAL_SPECS: list[tuple[int, dict[str, int]]] = [
     (
         1000 + i,
         {
-            "cities": 2 + round(13 * (i / 31) ** 1.5),
-            "size": 2 + round(4 * (i / 31)),
-            "packages": 2 + round(78 * (i / 31) ** 1.5),
-            "airplanes": 1 + round(5 * (i / 31) ** 1.5),
+            "cities": 2 + round(10 * (i / 31) ** 1.5),
+            "size": 2 + round(3 * (i / 31)),
+            "packages": 2 + round(58 * (i / 31) ** 1.5),
+            "airplanes": 1 + round(4 * (i / 31) ** 1.5),
         },
     )
     for i in range(32)
@@ -113,7 +113,11 @@ def main() -> None:
         parser.add_argument(f"--{name}", type=int, default=default, help=help_text)
     args = parser.parse_args()
     sizes = {name: getattr(args, name) for name in PARAMETERS}
-    print(generate(args.seed, **sizes), end="")
+    try:
+        text = generate(args.seed, **sizes)
+    except ValueError as exc:
+        parser.error(str(exc))  # one line and exit status 2, no traceback
+    print(text, end="")
 
 
 if __name__ == "__main__":
