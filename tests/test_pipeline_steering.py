@@ -79,3 +79,42 @@ def test_continue_from_an_edited_strategy_validates_it(scripted_server: Scripted
     steps = scripted_server.steps()
     assert steps[:6] == ["strategy.plan"] * 6  # the edited strategy went straight to validation
     assert "strategy.reflect" not in steps  # version 7 plans are all right in the synthetic model
+
+
+class WatchingPerson(ScriptedPerson):
+    """Only watching: every request is sent as is, and the engine may send independent ones at once."""
+
+    def before_request(self, request_id: int, request: ChatRequest) -> Decision:
+        self.seen.append(request.step)
+        return Decision.send()
+
+    def wants_to_pause(self) -> bool:
+        return False
+
+
+def test_a_watching_controller_keeps_requests_concurrent(tmp_path: Path) -> None:
+    with ScriptedServer(fixed_delay_s=0.2) as server:
+        server.respond_with(FerryModel())
+        person = WatchingPerson()
+        make_pipeline(server, tmp_path, load_preset("F5-3"), controller=person).run()
+        assert server.max_in_flight > 1 and len(person.seen) == len(server.requests)
+
+
+def test_continue_from_edit_finds_the_answer_behind_a_version(scripted_server: ScriptedServer, tmp_path: Path) -> None:
+    from genplan.engine.pipeline.store import continue_from_edit
+
+    scripted_server.respond_with(FerryModel(programs=[BUGGY_PROGRAM]))
+    config = load_preset("F5-3").with_changes(initial_programs=1, code_rounds=0)
+    first = make_pipeline(scripted_server, tmp_path / "runs", config)
+    first.run()
+    asked = len(scripted_server.requests)
+    fork = continue_from_edit(first.store, "programs/c1-v00.py", "program", CORRECT_PROGRAM)
+    assert fork.path.parent == first.store.path.parent and fork.meta()["forked_from"] == str(first.store.path)
+    result = make_pipeline(scripted_server, tmp_path, config, store=fork).run()
+    assert len(scripted_server.requests) == asked and result.debug_solved == 6
+    try:
+        continue_from_edit(first.store, "programs/nope.py", "program", "x")
+    except FileNotFoundError as exc:
+        assert "not a version the pipeline created" in str(exc)
+    else:
+        raise AssertionError("an unknown version must be refused")

@@ -8,6 +8,7 @@ as a snapshot, so that nothing the user saw disappears when a file is overwritte
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,20 +92,24 @@ def scan_run(run_dir: Path) -> list[Version]:
 
 
 class VersionIndex:
-    """All versions of a domain's runs, plus snapshots of files edited outside the TUI."""
+    """All versions of a domain's runs, plus snapshots of files edited outside the TUI.
+
+    Thread-safe: files are read in worker threads (never on the UI's event loop)."""
 
     def __init__(self, domain_dir: Path) -> None:
         self.domain_dir = domain_dir
         self._versions: dict[str, Version] = {}
         self._last_text: dict[Path, str] = {}
         self._edits: dict[Path, int] = {}
+        self._lock = threading.RLock()
 
     def scan(self) -> list[Version]:
         root = runs_root(self.domain_dir)
         if root.is_dir():
             for run_dir in sorted(p for p in root.iterdir() if p.is_dir()):
                 for version in scan_run(run_dir):
-                    self._add(version)
+                    with self._lock:
+                        self._add(version)
         return self.all()
 
     def _add(self, version: Version) -> bool:
@@ -116,10 +121,12 @@ class VersionIndex:
         return True
 
     def all(self) -> list[Version]:
-        return sorted(self._versions.values(), key=Version.sort_key)
+        with self._lock:
+            return sorted(self._versions.values(), key=Version.sort_key)
 
     def get(self, key: str) -> Version | None:
-        return self._versions.get(key)
+        with self._lock:
+            return self._versions.get(key)
 
     def history(self, version: Version) -> list[Version]:
         """The versions of the same artefact (same run and series), oldest first."""
@@ -127,6 +134,10 @@ class VersionIndex:
 
     def file_changed(self, path: Path) -> Version | None:
         """Record a created or modified file; returns the new version it makes, if any."""
+        with self._lock:
+            return self._file_changed(path)
+
+    def _file_changed(self, path: Path) -> Version | None:
         root = runs_root(self.domain_dir)
         try:
             run_id = path.relative_to(root).parts[0]

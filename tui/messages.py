@@ -75,3 +75,21 @@ class RerunProgress(Message):
 class RerunEnded(Message):
     job: int
     error: str | None
+
+
+@dataclass
+class VersionFound(Message):
+    """A file of a run became a new version (indexed in a worker)."""
+
+    version: Any  # artifacts.Version
+    from_watcher: bool
+
+
+@dataclass
+class TextLoaded(Message):
+    """A file read in a worker, for a view."""
+
+    target: str
+    title: str
+    text: str
+    request_id: str | None = None

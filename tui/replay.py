@@ -11,14 +11,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from genplan.engine.pipeline import events as ev
+from .run_state import RESPONSE_RECEIVED, TEXT_DELTA
 
 MAX_GAP_S = 2.0  # a long wait in the recording (a slow model, a person thinking) plays as at most this
 MIN_GAP_S = 0.02
 STREAM_PIECES = 12
 
 
-def load_events(run_dir: Path) -> list[ev.Event]:
+def load_events(run_dir: Path) -> list[Any]:
     from genplan.engine.pipeline import RunStore
 
     return list(RunStore.open(run_dir).events())
@@ -46,7 +46,7 @@ class ReplayClock:
 class Replayer:
     """Feeds ``sink`` with the run's events; ``toggle_pause`` and ``speed`` can change while it plays."""
 
-    def __init__(self, run_dir: Path, events: list[ev.Event], sink: Callable[[ev.Event], Any], speed: float = 1.0) -> None:
+    def __init__(self, run_dir: Path, events: list[Any], sink: Callable[[Any], Any], speed: float = 1.0) -> None:
         self.run_dir = run_dir
         self.events = events
         self.sink = sink
@@ -72,7 +72,7 @@ class Replayer:
         if index == 0:
             return 0.0
         raw = max(0.0, self.events[index].time - self.events[index - 1].time)
-        return min(MAX_GAP_S, max(MIN_GAP_S, raw / self.clock.speed))
+        return min(MAX_GAP_S, max(MIN_GAP_S / self.clock.speed, raw / self.clock.speed))
 
     async def _wait(self, seconds: float) -> None:
         await self._resume.wait()
@@ -84,7 +84,7 @@ class Replayer:
             index = self.position
             event = self.events[index]
             wait = self.gap(index)
-            if event.type == ev.RESPONSE_RECEIVED:
+            if event.type == RESPONSE_RECEIVED:
                 await self._stream_answer(event, wait)
             else:
                 await self._wait(wait)
@@ -92,7 +92,7 @@ class Replayer:
             self.position += 1
         self.finished = True
 
-    async def _stream_answer(self, event: ev.Event, wait: float) -> None:
+    async def _stream_answer(self, event: Any, wait: float) -> None:
         """Spread the recorded answer over the time the request took in the recording."""
         text = recorded_answer(self.run_dir, event.data)
         if not text:
@@ -102,5 +102,5 @@ class Replayer:
         pieces = [text[i : i + size] for i in range(0, len(text), size)]
         for piece in pieces:
             await self._wait(wait / len(pieces))
-            self.sink(ev.Event(ev.TEXT_DELTA, {"request_id": event.data.get("request_id"), "text": piece},
-                               event.seq, event.time))
+            self.sink(type(event)(TEXT_DELTA, {"request_id": event.data.get("request_id"), "text": piece},
+                                  event.seq, event.time))

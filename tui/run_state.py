@@ -9,9 +9,22 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from genplan.engine.pipeline import events as ev
+if TYPE_CHECKING:
+    from genplan.engine.pipeline.events import Event
+
+# The engine's event type names (engine/pipeline/events.py). They are stable — run directories on disk
+# contain them — and are repeated here so that the TUI can draw its first screen before the engine
+# (which pulls in the model client) is imported; tests/test_tui_state.py checks they match.
+RUN_STARTED, RUN_FINISHED, RUN_FAILED = "run.started", "run.finished", "run.failed"
+STEP_STARTED, STEP_FINISHED = "step.started", "step.finished"
+REQUEST_SENT, TEXT_DELTA, RESPONSE_RECEIVED, REQUEST_PAUSED = (
+    "request.sent", "text.delta", "response.received", "request.paused",
+)
+VALIDATION_RESULT, ARTIFACT_CREATED, SELECTION_MADE, NOTICE = (
+    "validation.result", "artifact.created", "selection.made", "notice",
+)
 
 RUNNING, DONE, CACHED, PAUSED, PASS, FAIL, FAILED, INFO = (
     "running", "done", "cached", "paused", "pass", "fail", "failed", "info",
@@ -149,17 +162,17 @@ class RunState:
         return self.results.get(self.current_results, {})
 
     # ------------------------------------------------------------------ events
-    def apply(self, event: ev.Event) -> Update:
+    def apply(self, event: Event) -> Update:
         update = Update()
         data = event.data or {}
-        if event.type != ev.TEXT_DELTA and event.time:
+        if event.type != TEXT_DELTA and event.time:
             self.last_event_time = event.time
         handler = _HANDLERS.get(event.type)
         if handler is not None:
             handler(self, event, data, update)
         return update
 
-    def _run_started(self, event: ev.Event, data: dict, update: Update) -> None:
+    def _run_started(self, event: Event, data: dict, update: Update) -> None:
         if self.totals.started is None:
             self.totals.started = event.time
         self.totals.finished = None
@@ -168,9 +181,9 @@ class RunState:
         self._add(TimelineEntry(f"run:{event.seq}", "run", "run started", detail, INFO, started=event.time), update)
         update.status = update.totals = True
 
-    def _run_finished(self, event: ev.Event, data: dict, update: Update) -> None:
+    def _run_finished(self, event: Event, data: dict, update: Update) -> None:
         self.totals.finished = event.time
-        failed = event.type == ev.RUN_FAILED
+        failed = event.type == RUN_FAILED
         self.status = FAILED if failed else DONE
         run_status = _text(data.get("status"))
         if run_status == "stopped":
@@ -189,17 +202,25 @@ class RunState:
                 entry.status = FAILED if failed else DONE
         update.status = update.totals = True
 
-    def _step_started(self, event: ev.Event, data: dict, update: Update) -> None:
+    def _step_started(self, event: Event, data: dict, update: Update) -> None:
         phase = _text(data.get("phase") or data.get("step") or "step")
         parts = [f"{name} {data[name]}" for name in ("round", "candidate", "version") if data.get(name) is not None]
-        key = f"phase:{phase}:{data.get('round')}:{data.get('candidate')}"
+        key = f"phase:{phase}:{data.get('round')}:{data.get('candidate')}:{data.get('version')}"
+        # Phases such as "strategy round N" have no finish event: the next round ends the previous one.
+        for other_key, index in list(self._phases.items()):
+            if other_key.startswith(f"phase:{phase}:"):
+                done = self.entries[index]
+                done.status = DONE
+                done.seconds = max(0.0, event.time - done.started)
+                update.entries.append(index)
+                del self._phases[other_key]
         entry = self._add(TimelineEntry(key, "phase", phase, ", ".join(parts), RUNNING, started=event.time,
                                         data=dict(data)), update)
         self._phases[key] = self._index[entry.key]
 
-    def _step_finished(self, event: ev.Event, data: dict, update: Update) -> None:
+    def _step_finished(self, event: Event, data: dict, update: Update) -> None:
         phase = _text(data.get("phase") or data.get("step") or "step")
-        key = f"phase:{phase}:{data.get('round')}:{data.get('candidate')}"
+        key = f"phase:{phase}:{data.get('round')}:{data.get('candidate')}:{data.get('version')}"
         index = self._phases.pop(key, None)
         if index is None:
             return
@@ -208,7 +229,7 @@ class RunState:
         entry.seconds = max(0.0, event.time - entry.started)
         update.entries.append(index)
 
-    def _request_sent(self, event: ev.Event, data: dict, update: Update) -> None:
+    def _request_sent(self, event: Event, data: dict, update: Update) -> None:
         rid = _text(data.get("request_id"))
         step = _text(data.get("step"))
         detail = " ".join(_text(data.get(name)) for name in ("task", "version", "candidate") if data.get(name))
@@ -223,7 +244,7 @@ class RunState:
         self.streams.setdefault(rid, [])  # text may have streamed in before the (deferred) announcement
         self.last_request = rid
 
-    def _text_delta(self, event: ev.Event, data: dict, update: Update) -> None:
+    def _text_delta(self, event: Event, data: dict, update: Update) -> None:
         rid = _text(data.get("request_id"))
         text = _text(data.get("text"))
         if not text:
@@ -234,7 +255,7 @@ class RunState:
         self.streams[rid].append(text)
         update.stream = (rid, text)
 
-    def _response(self, event: ev.Event, data: dict, update: Update) -> None:
+    def _response(self, event: Event, data: dict, update: Update) -> None:
         rid = _text(data.get("request_id"))
         entry = self._changed(f"req:{rid}", update)
         tokens_in, tokens_out = data.get("tokens_in"), data.get("tokens_out")
@@ -285,7 +306,7 @@ class RunState:
                 pass
         return self.stream_text(request_id)
 
-    def _paused(self, event: ev.Event, data: dict, update: Update) -> None:
+    def _paused(self, event: Event, data: dict, update: Update) -> None:
         rid = _text(data.get("request_id"))
         entry = self._changed(f"req:{rid}", update)
         if entry is None:
@@ -295,7 +316,7 @@ class RunState:
         entry.status = PAUSED
         update.paused_request = rid
 
-    def _validation(self, event: ev.Event, data: dict, update: Update) -> None:
+    def _validation(self, event: Event, data: dict, update: Update) -> None:
         what = _text(data.get("what") or "plan")
         version = _text(data.get("version"))
         task = _text(data.get("task"))
@@ -310,7 +331,7 @@ class RunState:
         self._add(TimelineEntry(f"check:{what}:{version}:{task}", "check", title, task, PASS if valid else FAIL,
                                 started=event.time, data=dict(data)), update)
 
-    def _artifact(self, event: ev.Event, data: dict, update: Update) -> None:
+    def _artifact(self, event: Event, data: dict, update: Update) -> None:
         ref = ArtifactRef(_text(data.get("kind")), _text(data.get("version")), self.resolve(data.get("file")))
         self.artifacts.append(ref)
         update.artifact = ref
@@ -319,14 +340,14 @@ class RunState:
                                 ref.file.name if ref.file else "", DONE, started=event.time, file=ref.file,
                                 data=dict(data)), update)
 
-    def _selection(self, event: ev.Event, data: dict, update: Update) -> None:
+    def _selection(self, event: Event, data: dict, update: Update) -> None:
         kind, version = _text(data.get("kind")), _text(data.get("version"))
         solved, total = data.get("solved"), data.get("total")
         score = f"{solved}/{total} debug tasks" if solved is not None and total is not None else ""
         self._add(TimelineEntry(f"sel:{kind}:{version}:{event.seq}", "selection", f"selected {kind} {version}",
                                 score, DONE, started=event.time, data=dict(data)), update)
 
-    def _notice(self, event: ev.Event, data: dict, update: Update) -> None:
+    def _notice(self, event: Event, data: dict, update: Update) -> None:
         level = _text(data.get("level") or "info")
         self._add(TimelineEntry(f"notice:{event.seq}", "notice", level, _text(data.get("message")),
                                 FAIL if level in ("error", "warning") else INFO, started=event.time,
@@ -334,17 +355,17 @@ class RunState:
 
 
 _HANDLERS = {
-    ev.RUN_STARTED: RunState._run_started,
-    ev.RUN_FINISHED: RunState._run_finished,
-    ev.RUN_FAILED: RunState._run_finished,
-    ev.STEP_STARTED: RunState._step_started,
-    ev.STEP_FINISHED: RunState._step_finished,
-    ev.REQUEST_SENT: RunState._request_sent,
-    ev.TEXT_DELTA: RunState._text_delta,
-    ev.RESPONSE_RECEIVED: RunState._response,
-    ev.REQUEST_PAUSED: RunState._paused,
-    ev.VALIDATION_RESULT: RunState._validation,
-    ev.ARTIFACT_CREATED: RunState._artifact,
-    ev.SELECTION_MADE: RunState._selection,
-    ev.NOTICE: RunState._notice,
+    RUN_STARTED: RunState._run_started,
+    RUN_FINISHED: RunState._run_finished,
+    RUN_FAILED: RunState._run_finished,
+    STEP_STARTED: RunState._step_started,
+    STEP_FINISHED: RunState._step_finished,
+    REQUEST_SENT: RunState._request_sent,
+    TEXT_DELTA: RunState._text_delta,
+    RESPONSE_RECEIVED: RunState._response,
+    REQUEST_PAUSED: RunState._paused,
+    VALIDATION_RESULT: RunState._validation,
+    ARTIFACT_CREATED: RunState._artifact,
+    SELECTION_MADE: RunState._selection,
+    NOTICE: RunState._notice,
 }

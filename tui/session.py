@@ -7,7 +7,6 @@ posted as messages carrying a Future, and the pipeline thread waits on that Futu
 
 from __future__ import annotations
 
-import inspect
 import threading
 from collections import deque
 from concurrent.futures import Future
@@ -69,13 +68,18 @@ class StepController:
         self.stepping = stepping
         self.pending = pending
         self.stopped = threading.Event()
+        self.manual = False  # with the manual provider the person decides on the answer screen instead
+
+    def wants_to_pause(self) -> bool:
+        """While the person only watches, the engine may send independent requests concurrently."""
+        return self.stepping.is_set() or self.stopped.is_set()
 
     def before_request(self, request_id: int, request: Any):
         from genplan.engine.pipeline import Decision
 
         if self.stopped.is_set():
             return Decision.stop()
-        if not self.stepping.is_set():
+        if self.manual or not self.stepping.is_set():
             return Decision.send()
         future: Future = Future()
         self.pending.add(future, Decision.stop())
@@ -98,9 +102,10 @@ def manual_answerer(post: Post, pending: PendingQuestions, stopped: threading.Ev
 
 
 def supports_start_from() -> bool:
-    from genplan.engine.pipeline import Pipeline
+    """Whether the engine can continue a run from an edited version (store.continue_from_edit)."""
+    from genplan.engine.pipeline import store
 
-    return "start_from" in inspect.signature(Pipeline.run).parameters
+    return hasattr(store, "continue_from_edit")
 
 
 class PipelineSession:
@@ -115,7 +120,7 @@ class PipelineSession:
         sink: Callable[[Any], None],
         stepping: threading.Event,
         run_dir: Path | None = None,
-        start_from: tuple[str, Path] | None = None,
+        start_from: tuple[str, Path, str] | None = None,
     ) -> None:
         self.domain_path = domain_path
         self.config = config
@@ -124,6 +129,7 @@ class PipelineSession:
         self.sink = sink
         self.pending = PendingQuestions()
         self.controller = StepController(post, stepping, self.pending)
+        self.controller.manual = not settings.is_configured
         self.run_dir = run_dir
         self.start_from = start_from
         self.store: Any = None
@@ -141,11 +147,18 @@ class PipelineSession:
         provider = make_provider(
             self.settings, manual_answer=manual_answerer(self.post, self.pending, self.controller.stopped)
         )
-        if self.run_dir is not None:
+        if self.run_dir is not None and self.start_from is not None:
+            # "continue from here": a new run that keeps every answer before the edited version
+            from genplan.engine.pipeline.store import continue_from_edit
+
+            kind, path, text = self.start_from
+            source = RunStore.open(self.run_dir)
+            self.store = continue_from_edit(source, str(Path(path).relative_to(source.path)), kind, text)
+        elif self.run_dir is not None:
             self.store = RunStore.open(self.run_dir)
         else:
             meta = {
-                "domain": str(self.domain_path),
+                "domain_dir": str(self.domain_path.resolve()),
                 "config": self.config.to_dict(),
                 "model": self.settings.to_dict(),
                 "source": "genplan-tui",
@@ -155,8 +168,6 @@ class PipelineSession:
         pipeline = Pipeline(directory, self.config, provider, self.store, controller=self.controller,
                             reasoning=bool(getattr(self.settings, "reasoning", False)))
         pipeline.bus.subscribe(self.sink)
-        if self.start_from is not None:
-            return pipeline.run(start_from=self.start_from)  # type: ignore[call-arg]
         return pipeline.run()
 
     def stop(self) -> None:

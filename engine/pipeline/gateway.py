@@ -48,7 +48,12 @@ class Decision:
 
 
 class Controller(Protocol):
-    """Step mode: called (blocking, in a pipeline thread) before every request that is not yet answered."""
+    """Step mode: called (blocking, in a pipeline thread) before every request that is not yet answered.
+
+    A controller may also define ``wants_to_pause() -> bool``: while it returns False (a person watching
+    rather than stepping), independent requests still go out concurrently; without it, the pipeline
+    assumes every request may pause and sends one at a time.
+    """
 
     def before_request(self, request_id: int, request: ChatRequest) -> Decision: ...
 
@@ -94,7 +99,7 @@ class ModelGateway:
     def file_stem(self, request_id: int, step: str) -> str:
         return f"{request_id:04d}-{step}"
 
-    def announce(self, request_id: int, request: ChatRequest, publish: Callable[..., Any]) -> None:
+    def announce(self, request_id: int, request: ChatRequest, publish: Callable[..., Any], **context: Any) -> None:
         stem = self.file_stem(request_id, request.step)
         publish(
             REQUEST_SENT,
@@ -102,6 +107,7 @@ class ModelGateway:
             step=request.step,
             file=f"requests/{stem}.json",
             messages=len(request.messages),
+            **context,
         )
 
     def ask(
@@ -109,15 +115,17 @@ class ModelGateway:
         request_id: int,
         request: ChatRequest,
         publish: Callable[..., Any] | None = None,
+        context: dict[str, Any] | None = None,
     ) -> ChatResponse:
         """Send (or replay) one request. `publish` replaces the bus for the logged events of this request
         (concurrent requests hand in a DeferredPublisher so the log keeps a deterministic order)."""
         publish = publish or self.bus.publish
+        context = context or {}  # what the request is about (task, version, candidate), for watchers
         stem = self.file_stem(request_id, request.step)
         original_hash = messages_hash(request.messages, request.params)
         stored = self._stored_response(stem, original_hash)
         if stored is not None:
-            self.announce(request_id, request, publish)
+            self.announce(request_id, request, publish, **context)
             with self._lock:
                 self.totals.resumed += 1
             self._publish_response(request_id, request, stored, human=False, publish=publish)
@@ -133,7 +141,7 @@ class ModelGateway:
                 answer = _human_answer(decision.answer or "")
                 return self._record(request_id, stem, request, answer, original_hash, True, publish)
         self.store.write_json(f"requests/{stem}.json", self._request_record(request_id, request))
-        self.announce(request_id, request, publish)
+        self.announce(request_id, request, publish, **context)
 
         def delta(text: str) -> None:
             self.bus.publish(TEXT_DELTA, request_id=request_id, step=request.step, text=text)

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from ..domainlib import DomainDir
 from ..extract import Extraction, extract_code, extract_nl, extract_plan, extract_strategy
-from ..llm import ChatMessage, ChatRequest, Provider
+from ..llm import AnswerCancelled, ChatMessage, ChatRequest, Provider
 from ..pddl import Domain, load_domain
 from ..pddl.encoding import PythonTask, render_task
 from ..planner import solve
@@ -129,8 +129,7 @@ class Pipeline:
         base_variant = {"stein": "stein", "bas": "baseline", "sil": "silver"}[config.approach]
         self.variant = f"{base_variant}-reasoning" if reasoning else base_variant
         self.feedback_style = "silver" if config.approach in ("bas", "sil") else "stein"
-        # step mode needs one request at a time: a person answers them in order
-        self.concurrency = 1 if controller is not None else config.max_concurrency
+        self.controller = controller
         self.domain: Domain = load_domain(domain_dir.domain_file)
         self.tasks: list[DebugTask] = load_debug_tasks(self.domain, domain_dir.debug_tasks(), domain_dir.typed_objects)
         self.strategies: list[Version] = []
@@ -159,7 +158,7 @@ class Pipeline:
 
                 run_baseline(self, checker)
             status, message = "finished", ""
-        except RunStopped as exc:
+        except (RunStopped, AnswerCancelled) as exc:  # a person stopped it, in step mode or when answering
             status, message = "stopped", str(exc)
         except Exception as exc:
             status, message = "failed", f"{type(exc).__name__}: {exc}"
@@ -216,12 +215,13 @@ class Pipeline:
         expected: str,
         ids: list[int] | None = None,
         publish: Callable[..., Any] | None = None,
+        **context: Any,
     ) -> tuple[Any, list[ChatMessage], str]:
         """Ask, extract; an answer with nothing usable is fed back once. Returns (value|None, history, reason)."""
         ids = ids or self.reserve_ids()
         reason = ""
         for attempt, request_id in enumerate(ids):
-            response = self.gateway.ask(request_id, ChatRequest(step, list(messages)), publish=publish)
+            response = self.gateway.ask(request_id, ChatRequest(step, list(messages)), publish=publish, context=context)
             if response.truncated:
                 (publish or self.bus.publish)(
                     NOTICE, level="warning", request_id=request_id,
@@ -239,6 +239,15 @@ class Pipeline:
             if attempt + 1 < len(ids):
                 messages = [*messages, user(self.render("extraction_failed", expected=expected, reason=reason))]
         return None, messages, reason
+
+    @property
+    def concurrency(self) -> int:
+        """Step mode needs one request at a time (a person answers them in order); a controller that is
+        only watching at the moment lets independent requests run concurrently."""
+        if self.controller is None:
+            return self.config.max_concurrency
+        wants_to_pause = getattr(self.controller, "wants_to_pause", None)
+        return self.config.max_concurrency if wants_to_pause is not None and not wants_to_pause() else 1
 
     def concurrently(self, jobs: list[Callable[[DeferredPublisher], Any]]) -> list[Any]:
         """Run independent jobs at once; their logged events are flushed in job order afterwards."""
@@ -293,7 +302,7 @@ class Pipeline:
         def describe(task: DebugTask, ids: list[int]) -> Callable[[DeferredPublisher], tuple[str, int | None]]:
             def job(pub: DeferredPublisher) -> tuple[str, int | None]:
                 messages = [*history, user(self.render("nl_task", task_pddl=task.pddl))]
-                value, after, _ = self.ask_extract("nl.task", messages, extract_nl, "nl", ids, pub.publish)
+                value, after, _ = self.ask_extract("nl.task", messages, extract_nl, "nl", ids, pub.publish, task=task.name)
                 return value or after[-1].content, self.last_answer_id
 
             return job
@@ -345,7 +354,9 @@ class Pipeline:
                 *history,
                 user(self.render("strategy_reflect", plan=failed.output or [], feedback=failed.message)),
             ]
-            reflection, after, _ = self.ask_extract("strategy.reflect", reflect_messages, extract_nl, "nl")
+            reflection, after, _ = self.ask_extract(
+                "strategy.reflect", reflect_messages, extract_nl, "nl", task=failed.task, version=current.label
+            )
             reflection = reflection or after[-1].content
             self.artifact(
                 "reflection",
@@ -356,7 +367,9 @@ class Pipeline:
                 task=failed.task,
             )
             revise = [*after, user(self.render("strategy_revise"))]
-            text, history_after, _ = self.ask_extract("strategy.revise", revise, extract_strategy, "strategy")
+            text, history_after, _ = self.ask_extract(
+                "strategy.revise", revise, extract_strategy, "strategy", version=current.label
+            )
             if text is None:
                 break
             current = self.add_strategy(text, history_after[-1].content)
@@ -386,7 +399,8 @@ class Pipeline:
                     ),
                 ]
                 plan, history, reason = self.ask_extract(
-                    "strategy.plan", messages, lambda t: extract_plan(t, names), "plan", ids, pub.publish
+                    "strategy.plan", messages, lambda t: extract_plan(t, names), "plan", ids, pub.publish,
+                    task=task.name, version=version.label,
                 )
                 return validate_model_plan(self.domain, task, plan, self.feedback_style, reason), history
 
@@ -472,7 +486,9 @@ class Pipeline:
             self.bus.publish(STEP_STARTED, phase="code", candidate=candidate)
             spec = self.code_spec(self.example_encoding(example_task, candidate), example_plan)
             base = [self.system(), user(self.render("code_generate", domain_nl=self.domain_nl, pseudocode=strategy.text, **spec))]
-            code, history, _ = self.ask_extract("code.generate", base, code_extractor(functions), "code")
+            code, history, _ = self.ask_extract(
+                "code.generate", base, code_extractor(functions), "code", candidate=candidate
+            )
             if code is None:
                 continue
             current = self.add_program(candidate, code, history[-1].content, checker)
@@ -486,7 +502,9 @@ class Pipeline:
                 conversation = [*base, assistant(current.response_text)]
                 if self.config.code_reflection:
                     reflect = [*conversation, user(self.render("code_reflect", **variables))]
-                    reflection, after, _ = self.ask_extract("code.reflect", reflect, extract_nl, "nl")
+                    reflection, after, _ = self.ask_extract(
+                        "code.reflect", reflect, extract_nl, "nl", task=failed.task, version=current.label
+                    )
                     self.artifact(
                         "reflection", f"reflections/code-{current.label}.md", reflection or after[-1].content,
                         about="program", version=current.label, task=failed.task,
@@ -494,7 +512,10 @@ class Pipeline:
                     revise = [*after, user(self.render("code_revise"))]
                 else:
                     revise = [*conversation, user(self.render("code_revise_direct", **variables))]
-                code, history, _ = self.ask_extract("code.revise", revise, code_extractor(functions, current.text), "code")
+                code, history, _ = self.ask_extract(
+                    "code.revise", revise, code_extractor(functions, current.text), "code",
+                    task=failed.task, version=current.label,
+                )
                 if code is None:
                     break
                 current = self.add_program(candidate, code, history[-1].content, checker)

@@ -218,3 +218,21 @@ def fork_run(source: RunStore, root: Path, request_id: int, answer: str) -> RunS
         },
     )
     return fork
+
+
+def artifact_request_id(store: RunStore, relative_file: str) -> int:
+    """The request whose answer produced an artefact (strategy, reflection, program version)."""
+    for event in store.events():
+        if event.type == "artifact.created" and event.data.get("file") == relative_file:
+            request_id = event.data.get("request_id")
+            if request_id is not None:
+                return int(request_id)
+    raise FileNotFoundError(f"{store.path / relative_file}: not a version the pipeline created in this run")
+
+
+def continue_from_edit(source: RunStore, relative_file: str, kind: str, text: str, root: Path | None = None) -> RunStore:
+    """A new run (beside `source` unless `root` is given) that continues from an edited version of the
+    artefact `relative_file`: the edit replaces the answer it came from, everything after is asked anew.
+    An unchanged text re-checks the version (e.g. a strategy through plan validation again)."""
+    request_id = artifact_request_id(source, relative_file)
+    return fork_run(source, root or source.path.parent, request_id, answer_for(kind, text))

@@ -6,11 +6,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..artifacts import Version
 from ..diffing import diff_stats
 from ..widgets.diff_view import DiffView
+from ..widgets.key_bar import KeyBar
 
 
 class CompareScreen(Screen[None]):
@@ -44,7 +45,7 @@ class CompareScreen(Screen[None]):
                 yield Static("", id="compare-right", classes="compare-head")
             yield Static("", id="compare-stats")
             yield DiffView(id="compare-diff")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.show()

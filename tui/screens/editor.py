@@ -8,10 +8,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..external_editor import edit_text, editor_command
 from ..widgets.code_area import CodeArea
+from ..widgets.key_bar import KeyBar
 
 
 @dataclass
@@ -24,7 +25,7 @@ class EditorScreen(Screen[EditResult | None]):
     BINDINGS = [
         Binding("ctrl+s", "save", "Save as new version"),
         Binding("ctrl+r", "continue", "Continue from here"),
-        Binding("ctrl+e", "external", "$EDITOR"),
+        Binding("ctrl+o", "external", "$EDITOR"),
         Binding("escape", "cancel", "Cancel"),
     ]
     DEFAULT_CSS = """
@@ -45,7 +46,7 @@ class EditorScreen(Screen[EditResult | None]):
             yield Static(self.title_text, id="editor-title")
             yield Static(self.hint, id="editor-hint")
             yield CodeArea(self.initial, syntax=self.syntax, id="editor-text")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#editor-text", CodeArea).focus()

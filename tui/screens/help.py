@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown
+
+from ..widgets.key_bar import KeyBar
+from ..widgets.markdown_view import MarkdownView
 
 INTRO = """\
 # genplan TUI
@@ -47,8 +48,8 @@ class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,f1,question_mark", "close", "Close help")]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll { width: 96%; max-width: 110; height: 94%; border: thick $accent;
-                                  background: $surface; }
+    HelpScreen > MarkdownView { width: 96%; max-width: 110; height: 94%; border: thick $accent;
+                                background: $surface; }
     """
 
     def __init__(self, sections: list[tuple[str, list[Binding]]]) -> None:
@@ -56,12 +57,13 @@ class HelpScreen(ModalScreen[None]):
         self.sections = sections
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll():
-            yield Markdown(INTRO + "\n" + bindings_markdown(self.sections), id="help-text")
-        yield Footer()
+        yield MarkdownView(id="help-text")
+        yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one(VerticalScroll).focus()
+        view = self.query_one(MarkdownView)
+        view.update(INTRO + "\n" + bindings_markdown(self.sections), follow=False)
+        view.focus()
 
     def action_close(self) -> None:
         self.dismiss(None)

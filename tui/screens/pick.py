@@ -6,10 +6,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label, OptionList
+from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from ..widgets.code_area import CodeArea
+from ..widgets.key_bar import KeyBar
 
 
 class PickScreen(ModalScreen[str | None]):
@@ -32,7 +33,7 @@ class PickScreen(ModalScreen[str | None]):
         with Vertical():
             yield Label(self.title_text)
             yield OptionList(*[Option(label, id=key) for key, label in self.choices], id="pick-options")
-        yield Footer()
+        yield KeyBar()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
@@ -61,7 +62,7 @@ class TextEntryScreen(ModalScreen[str | None]):
         with Vertical():
             yield Label(self.title_text)
             yield CodeArea(self.initial, syntax=self.syntax, id="entry-text")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#entry-text", CodeArea).focus()

@@ -7,9 +7,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ..plan_trace import FAILED, NOT_RUN, PlanTrace
+from ..widgets.key_bar import KeyBar
 
 STATUS_STYLE = {"ok": "green", FAILED: "bold red", NOT_RUN: "dim"}
 
@@ -39,7 +40,7 @@ class PlanStepperScreen(Screen[None]):
                 yield DataTable(id="plan-steps", cursor_type="row")
                 with VerticalScroll(id="plan-detail"):
                     yield Static(id="plan-effects")
-        yield Footer()
+        yield KeyBar()
 
     def _summary(self) -> Text:
         text = Text(self.title_text, style="bold")

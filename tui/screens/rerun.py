@@ -10,10 +10,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, ProgressBar, Static
+from textual.widgets import DataTable, ProgressBar, Static
 
-from ..widgets.code_area import CodeArea
+from ..widgets.text_view import TextView
 from ..widgets.results_table import first_line
+from ..widgets.key_bar import KeyBar
 
 
 class RerunScreen(Screen[None]):
@@ -45,8 +46,8 @@ class RerunScreen(Screen[None]):
             yield Static(f"{self.title_text} — {self.task_set} tasks", id="rerun-title")
             yield ProgressBar(show_eta=False, id="rerun-progress")
             yield DataTable(id="rerun-table", cursor_type="row")
-            yield CodeArea("", read_only=True, soft_wrap=True, syntax="text", id="rerun-detail")
-        yield Footer()
+            yield TextView(id="rerun-detail")
+        yield KeyBar()
 
     def on_mount(self) -> None:
         table = self.query_one("#rerun-table", DataTable)
@@ -93,7 +94,7 @@ class RerunScreen(Screen[None]):
         stdout = (check.details or {}).get("stdout")
         if stdout:
             parts += ["", "program output:", stdout]
-        self.query_one("#rerun-detail", CodeArea).load_text("\n".join(parts))
+        self.query_one("#rerun-detail", TextView).load_text("\n".join(parts))
 
     def selected(self) -> tuple[Any, Path] | None:
         row = self.query_one("#rerun-table", DataTable).cursor_row

@@ -11,9 +11,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from ..config import LIMIT_FIELDS, RunPrefs, save_tui_settings
+from ..widgets.key_bar import KeyBar
 
 MODEL_FIELDS = (
     ("model", "Model", "none: a person answers (manual provider)"),
@@ -82,7 +83,7 @@ class SettingsScreen(ModalScreen[SettingsResult | None]):
                 yield Checkbox("Store the API key itself in the file (otherwise only the variable name)",
                                value=self.settings.api_key is not None, id="set-store-key")
                 yield Static("", id="settings-error")
-        yield Footer()
+        yield KeyBar()
 
     def value(self, name: str) -> str:
         return self.query_one(f"#set-{name}", Input).value.strip()

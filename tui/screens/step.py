@@ -9,12 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..widgets.code_area import CodeArea
 from .editor import EditorScreen, EditResult
 from .pick import TextEntryScreen
+from ..widgets.key_bar import KeyBar
 
 
 @dataclass
@@ -33,7 +34,7 @@ class RequestScreen(Screen[StepChoice]):
         Binding("e", "edit_message", "Edit prompt"),
         Binding("a", "answer", "Answer instead"),
         Binding("w", "watch", "Watch (send all)"),
-        Binding("ctrl+x", "stop", "Stop run"),
+        Binding("ctrl+b", "stop", "Stop run"),
         Binding("escape", "later", "Later"),
     ]
     DEFAULT_CSS = """
@@ -71,7 +72,7 @@ class RequestScreen(Screen[StepChoice]):
             if self.manual:
                 yield Static("Your answer (ctrl+s sends it):", id="answer-label")
                 yield CodeArea("", syntax="markdown", soft_wrap=True, id="answer-text")
-        yield Footer()
+        yield KeyBar()
 
     def _options(self) -> list[Option]:
         options = []
@@ -104,7 +105,7 @@ class RequestScreen(Screen[StepChoice]):
         if self.manual:
             text = self.query_one("#answer-text", CodeArea).text
             if not text.strip():
-                self.notify("The answer is empty; type or paste it first (ctrl+x stops the run).",
+                self.notify("The answer is empty; type or paste it first (ctrl+b stops the run).",
                             severity="warning")
                 return
             self.dismiss(StepChoice("answer", answer=text))

@@ -5,13 +5,14 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Markdown, OptionList, Static, TabbedContent, TabPane
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
 from ..artifacts import Version
 from ..domain_info import DomainInfo, TaskInfo
 from .code_area import CodeArea
+from .markdown_view import MarkdownView
 from .results_table import ResultsTable
 from .stream_view import StreamView
 from .timeline import Timeline
@@ -19,17 +20,18 @@ from .timeline import Timeline
 
 class DomainPanel(Vertical):
     DEFAULT_CSS = """
-    DomainPanel #domain-about { height: auto; max-height: 9; }
-    DomainPanel #domain-about Markdown { margin: 0 1; }
+    DomainPanel #domain-description { height: 7; border-bottom: solid $panel-lighten-2; }
     """
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="domain-about"):
-            yield Markdown("Loading the domain…", id="domain-description")
+        yield MarkdownView(id="domain-description")
         yield CodeArea("", syntax="pddl", read_only=True, id="domain-code")
 
+    def on_mount(self) -> None:
+        self.query_one("#domain-description", MarkdownView).update("Loading the domain…", follow=False)
+
     def show(self, info: DomainInfo) -> None:
-        self.query_one("#domain-description", Markdown).update(info.describe())
+        self.query_one("#domain-description", MarkdownView).update(info.describe(), follow=False)
         self.query_one("#domain-code", CodeArea).load_text(info.domain_text)
 
 
@@ -192,12 +194,8 @@ class VersionsPanel(Horizontal):
             return None
         return self.versions[table.cursor_row]
 
-    def preview(self, version: Version | None) -> None:
-        area = self.query_one("#version-preview", CodeArea)
-        if version is None:
-            area.load_text("")
-            return
-        area.show(version.read(), version.syntax)
+    def show_preview(self, text: str, syntax: str) -> None:
+        self.query_one("#version-preview", CodeArea).show(text, syntax)
 
     def set_mark(self, key: str | None) -> None:
         self.marked = key

@@ -27,18 +27,20 @@ KIND_ICONS = {
     "notice": "!",
     "run": "●",
 }
-COLUMNS = (("step", "step"), ("detail", "detail"), ("status", "status"), ("tokens", "tokens"), ("time", "time"))
+# (label, key, width): the step column takes what is left of the panel.
+COLUMNS = (("step", "step", 30), ("status", "status", 7), ("tokens", "tokens", 6), ("time", "time", 6))
 
 
 def entry_cells(entry: TimelineEntry) -> list[Text | str]:
     indent = "" if entry.kind in ("phase", "run") else "  "
-    title = Text(f"{indent}{KIND_ICONS.get(entry.kind, ' ')} {entry.title}", no_wrap=True)
+    title = Text(f"{indent}{KIND_ICONS.get(entry.kind, ' ')} {entry.title}", no_wrap=True, overflow="ellipsis")
     if entry.kind in ("phase", "run"):
         title.stylize("bold")
+    if entry.detail:
+        title.append(f" {entry.detail}", style="dim")
     status = Text(entry.status, style=STATUS_STYLES.get(entry.status, ""))
     tokens = format_tokens(entry.tokens) if entry.tokens is not None else ""
-    return [title, Text(entry.detail[:60], no_wrap=True), status, Text(tokens, justify="right"),
-            Text(format_seconds(entry.seconds), justify="right")]
+    return [title, status, Text(tokens, justify="right"), Text(format_seconds(entry.seconds), justify="right")]
 
 
 class Timeline(DataTable):
@@ -53,8 +55,8 @@ class Timeline(DataTable):
         self._keys: list[str] = []
 
     def on_mount(self) -> None:
-        for label, key in COLUMNS:
-            self.add_column(label, key=key)
+        for label, key, width in COLUMNS:
+            self.add_column(label, key=key, width=width)
 
     def reset(self) -> None:
         self.clear()
@@ -69,7 +71,7 @@ class Timeline(DataTable):
             cells = entry_cells(entry)
             if index < len(self._keys):
                 key = self._keys[index]
-                for (_, column), value in zip(COLUMNS, cells):
+                for (_, column, _width), value in zip(COLUMNS, cells):
                     self.update_cell(key, column, value)
             else:
                 while len(self._keys) < index:  # keep rows in entry order even if an update skipped one

@@ -43,10 +43,9 @@ class TotalsBar(Static):
     def show(self, state: RunState | None, *, mode: str, source: str, live: bool, status: str | None = None) -> None:
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(f" {mode} ", style="bold reverse")
-        text.append(f" {source}")
         if state is not None:
             totals = state.totals
-            text.append(" │ ", style="dim")
+            text.append(" ")
             text.append(f"calls {totals.calls}")
             text.append(" · ", style="dim")
             text.append(f"tokens {format_tokens(totals.tokens)}")
@@ -59,6 +58,7 @@ class TotalsBar(Static):
             style = {"running": "bold green", "failed": "bold red", "paused": "bold yellow"}.get(shown, "")
             text.append(shown, style=style)
         elif status:
-            text.append(" │ ", style="dim")
-            text.append(status)
+            text.append(f" {status}")
+        text.append(" │ ", style="dim")
+        text.append(source, style="dim")
         self.update(text)

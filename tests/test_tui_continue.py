@@ -1,0 +1,45 @@
+"""Capability 4, "continue from here": an edited strategy becomes a new run that keeps every earlier
+answer and continues with validation of the edit; rerunning a strategy revalidates it the same way."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from genplan.tui.screens.editor import EditorScreen
+from support.ferry_model import FerryModel
+from support.scripted_server import ScriptedServer
+from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401
+from test_tui_versions import select_version
+
+
+def _forks(domain: Path) -> list[Path]:
+    runs = domain / ".genplan" / "runs"
+    return [p for p in runs.iterdir() if "forked_from" in json.loads((p / "run.json").read_text())]
+
+
+async def test_continue_from_an_edited_strategy(tmp_path: Path, isolated: Path) -> None:  # noqa: F811
+    domain = ferry_copy(tmp_path)
+    with ScriptedServer() as server:
+        model = FerryModel(strategy_plan_mistakes=1)
+        first = record_run(domain, server, model, initial_programs=1)
+        asked_before = len(server.requests)
+        app = make_app(domain, config_for(isolated, server))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await ready(pilot, app)
+            await select_version(pilot, app, f"{first.name}/strategy/v01")
+            await pilot.press("e")
+            await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen), what="the editor")
+            app.screen.editor.load_text("1. my own strategy (version 7)")
+            await pilot.press("ctrl+r")
+            await wait_for(pilot, lambda: _forks(domain), what="the continued run")
+            fork = _forks(domain)[0]
+            await wait_for(
+                pilot, lambda: json.loads((fork / "run.json").read_text())["status"] == "finished",
+                timeout=90, what="the continued run to finish",
+            )
+        assert (fork / "strategies" / "v01.md").read_text().strip() == "1. my own strategy (version 7)"
+        new_steps = [r.step for r in server.requests[asked_before:]]
+        # nothing before the strategy was asked again; the edit went straight to plan validation
+        assert "nl.domain" not in new_steps and "strategy.generate" not in new_steps
+        assert new_steps[:6] == ["strategy.plan"] * 6

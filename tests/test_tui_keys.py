@@ -1,0 +1,84 @@
+"""Capability 11: every action reachable from the command palette and from keys shown in the footer;
+the help screen; working at 80x24 and when resized."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.command import CommandPalette
+
+from genplan.tui.app import GenplanApp
+from genplan.tui.screens.help import HelpScreen
+from genplan.tui.widgets.panels import RunTimeline, TasksPanel, VersionsTable
+from genplan.tui.widgets.totals_bar import TotalsBar
+from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
+
+
+def action_names(bindings) -> set[str]:
+    return {(b.action if hasattr(b, "action") else b[1]).removeprefix("app.").split("(")[0] for b in bindings}
+
+
+async def test_every_action_has_a_key_and_a_palette_entry(isolated: Path) -> None:  # noqa: F811
+    app = make_app(ferry_copy(isolated), config_for(isolated, None))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot, app)
+        sections = app.binding_sections()
+        keyed = set().union(*(action_names(bindings) for _title, bindings in sections))
+        own_actions = {name[len("action_"):] for name in vars(GenplanApp) if name.startswith("action_")}
+        assert own_actions - {"quit"} <= keyed, own_actions - keyed
+        # the palette lists every app action that applies now (pause/answer/stop only when they apply)
+        titles = {c.title: c for c in app.get_system_commands(app.screen)}
+        assert {"Help", "Settings", "Run the pipeline", "Compare with marked version", "Plan stepper",
+                "History of selected artefact", "Rerun selected version", "Edit selected version"} <= set(titles)
+        assert "Pause / resume replay" not in titles
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette")
+        await pilot.press(*"show versions")
+        await wait_for(pilot, lambda: any(
+            "Show versions" in str(results.get_option_at_index(0).prompt)
+            for results in app.screen.query("CommandList") if results.option_count), what="the palette's match")
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: app.query_one("#tabs").active == "versions", what="the palette command")
+        assert isinstance(app.focused, VersionsTable)
+        # the footer shows the keys of the focused panel and the app
+        shown = {active.binding.action for active in app.screen.active_bindings.values()
+                 if active.binding.show and active.enabled}
+        assert {"app.compare_selected", "app.edit_selected", "app.history_selected", "help", "settings",
+                "start_run", "toggle_step"} <= shown
+
+
+async def test_help_screen_lists_the_keys(isolated: Path) -> None:  # noqa: F811
+    app = make_app(ferry_copy(isolated), config_for(isolated, None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
+        view = app.screen.query_one("#help-text")
+        await wait_for(pilot, lambda: "Command palette" in view.rendered_text(), what="the help text")
+        text = view.text
+        for expected in ("Command palette", "Watch/Step", "Compare", "Plan stepper", "Continue from here",
+                         "Next version", "Failing step", "Answer instead", "Edit prompt", "Replay"):
+            assert expected in text, expected
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_small_terminal_and_resizing(isolated: Path) -> None:  # noqa: F811
+    app = make_app(ferry_copy(isolated), config_for(isolated, None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot, app)
+        for tab in "12345":
+            await pilot.press(tab)
+            await pilot.pause()
+            assert app.query_one(TotalsBar).region.height == 1  # the totals stay visible
+        await pilot.press("4")
+        timeline = app.query_one(RunTimeline)
+        assert timeline.region.width >= 40 and timeline.region.height >= 5
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert app.query_one(RunTimeline).region.height > timeline.region.height - 1
+        await pilot.resize_terminal(80, 24)
+        await pilot.press("2")
+        await pilot.pause()
+        tasks = app.query_one(TasksPanel)
+        assert tasks.query_one("#task-list").region.width > 10 and tasks.query_one("#task-tabs").region.width > 40

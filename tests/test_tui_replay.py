@@ -1,0 +1,65 @@
+"""Capability 10: replaying a recorded run event by event, pausable, with the views working on it;
+and reopening a run (--run) shows the same state at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from genplan.tui.widgets.panels import RunResults, RunTimeline
+from genplan.tui.widgets.stream_view import StreamView
+from support.scripted_server import ScriptedServer
+from test_tui_support import buggy_then_fixed, config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    domain = ferry_copy(tmp_path_factory.mktemp("replay"))
+    with ScriptedServer() as server:
+        run = record_run(domain, server, buggy_then_fixed())
+    return domain, run
+
+
+async def test_replay_plays_pauses_and_ends_like_the_run(recorded, isolated: Path) -> None:  # noqa: F811
+    domain, run = recorded
+    from genplan.engine.pipeline import RunStore
+
+    logged = list(RunStore.open(run).events())
+    app = make_app(domain, config_for(isolated, None), replay=run.name, speed=4.0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot, app)
+        await wait_for(pilot, lambda: app.replayer is not None and app.replayer.position > 3, what="the replay")
+        assert app.mode.startswith("replay")
+        # the recorded answer text streams into view while a request is "in flight"
+        stream = app.query_one(StreamView)
+        await wait_for(pilot, lambda: "SYNTHETIC" in stream.text, what="recorded text in the answer view")
+        await pilot.press("space")
+        assert app.replayer.paused and app.mode == "replay (paused)"
+        held = app.replayer.position
+        await pilot.pause(0.6)
+        assert app.replayer.position == held  # nothing moves while paused
+        await pilot.press("space")
+        app.replayer.clock.speed = 1000.0  # play the rest quickly
+        await wait_for(pilot, lambda: app.replayer.finished, timeout=60, what="the end of the replay")
+        state = app.run_state
+        await wait_for(pilot, lambda: not app.events and state.status == "done"
+                       and len(app.query_one(RunTimeline).rows) == len(state.entries), what="the last events shown")
+        assert sum(1 for e in state.entries if e.kind == "request") == sum(1 for e in logged if e.type == "request.sent")
+        assert all(r.valid for r in app.query_one(RunResults).results)
+        # the views work on the replayed run: choose the reflection and read it
+        index = next(i for i, e in enumerate(state.entries) if e.kind == "artifact" and e.title.startswith("reflection"))
+        app.query_one(RunTimeline).move_cursor(row=index)
+        app.query_one(RunTimeline).focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "SYNTHETIC reflection" in stream.text, what="the reflection")
+
+
+async def test_reopening_a_run_shows_it_whole(recorded, isolated: Path) -> None:  # noqa: F811
+    domain, run = recorded
+    app = make_app(domain, config_for(isolated, None), run=run.name)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot, app)
+        await wait_for(pilot, lambda: app.run_state is not None and app.run_state.status == "done", what="the run")
+        assert app.replayer is None and app.run_dir == run
+        assert "6/6 debug tasks solved by c1-v01" in app.run_state.entries[-1].detail

@@ -1,0 +1,111 @@
+"""Capability 3: step mode (send, edit the prompt, answer instead, stop; switching modes at any time)
+and the manual provider (no model configured: the person answers)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from genplan.tui.screens.editor import EditorScreen
+from genplan.tui.screens.pick import TextEntryScreen
+from genplan.tui.screens.step import RequestScreen
+from genplan.tui.widgets.code_area import CodeArea
+from support.ferry_model import FerryModel
+from support.scripted_server import ScriptedServer
+from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
+
+
+def request_screen(app) -> RequestScreen | None:
+    return app.screen if isinstance(app.screen, RequestScreen) else None
+
+
+async def test_step_mode_send_edit_answer_watch_and_stop(scripted_server: ScriptedServer, isolated: Path) -> None:  # noqa: F811
+    scripted_server.respond_with(FerryModel())
+    domain = ferry_copy(isolated)
+    app = make_app(domain, config_for(isolated, scripted_server), step=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("r")
+        # 1) the first request waits for a decision; nothing has been sent yet
+        await wait_for(pilot, lambda: request_screen(app) is not None, what="the step screen")
+        assert request_screen(app).request.step == "nl.domain" and scripted_server.requests == []
+        await pilot.press("ctrl+s")  # send as is
+        await wait_for(pilot, lambda: len(scripted_server.requests) == 1, what="the request to go out")
+
+        # 2) edit the prompt of the next request, then send the edited version
+        await wait_for(pilot, lambda: request_screen(app) is not None and request_screen(app).request.step == "nl.task",
+                       what="the next paused request")
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen), what="the prompt editor")
+        app.screen.editor.load_text("SYNTHETIC EDITED PROMPT (problem ferry-l2-c1-s1)")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: request_screen(app) is not None and request_screen(app).edited, what="the edit")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(scripted_server.requests) == 2, what="the edited request")
+        assert scripted_server.requests[1].messages[-1]["content"] == "SYNTHETIC EDITED PROMPT (problem ferry-l2-c1-s1)"
+
+        # 3) answer the next one instead of the model: the server never sees it
+        await wait_for(pilot, lambda: request_screen(app) is not None, what="the third paused request")
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextEntryScreen), what="the answer editor")
+        app.screen.query_one(CodeArea).load_text("SYNTHETIC answer typed by a person [[ferry-l2-c2-s2]]")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: request_screen(app) is not None
+                       and request_screen(app).request.step == "nl.task", what="the fourth request")
+        assert len(scripted_server.requests) == 2
+        answered = [e for e in app.run_state.entries if e.status == "answered"]
+        assert len(answered) == 1
+
+        # 4) switch to watching: this and later requests go out without asking ...
+        scripted_server.fixed_delay_s = 0.3  # slow enough that the run is still going when we switch back
+        await pilot.press("w")
+        await wait_for(pilot, lambda: len(scripted_server.requests) >= 6, what="requests in watch mode")
+        assert not app.stepping.is_set()
+        # ... and back to stepping at any time (t), then stop the run from the step screen
+        await pilot.press("t")
+        assert app.stepping.is_set()
+        await wait_for(pilot, lambda: request_screen(app) is not None, timeout=30, what="a paused request again")
+        sent = len(scripted_server.requests)
+        await pilot.press("ctrl+b")
+        await wait_for(pilot, lambda: app.session is None, timeout=30, what="the run to stop")
+        assert len(scripted_server.requests) == sent
+        assert app.run_state.status == "stopped"
+
+        # 5) resume the stopped run in watch mode: what was answered (by the model or by hand) is not asked again
+        await pilot.press("t")
+        scripted_server.fixed_delay_s = 0.0
+        await pilot.press("3")
+        await wait_for(pilot, lambda: app.query_one("#runs-table").row_count == 1, what="the run in the list")
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.session is None and app.run_state.status == "done", timeout=60,
+                       what="the resumed run to finish")
+        steps = scripted_server.steps()
+        assert steps.count("nl.domain") == 1 and steps.count("nl.task") == 5  # one nl.task was answered by hand
+        assert "6/6 debug tasks solved" in app.run_state.entries[-1].detail
+
+
+async def test_manual_provider_when_no_model_is_configured(isolated: Path) -> None:  # noqa: F811
+    domain = ferry_copy(isolated)
+    app = make_app(domain, config_for(isolated, None))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot, app)
+        assert "no model: you answer" in app.source_label()
+        await pilot.press("r")
+        await wait_for(pilot, lambda: request_screen(app) is not None, what="the answer screen")
+        screen = request_screen(app)
+        assert screen.manual and screen.request.step == "nl.domain"
+        assert any("manual provider" in n.message.lower() for n in app._notifications)
+        await pilot.press("ctrl+s")  # an empty answer is refused
+        assert request_screen(app) is screen
+        screen.query_one("#answer-text", CodeArea).load_text("SYNTHETIC: my own description of the domain.")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: request_screen(app) is not None and request_screen(app) is not screen,
+                       what="the next question")
+        assert request_screen(app).request.step == "nl.task"
+        assert (app.run_dir / "nl" / "domain.md").read_text() == "SYNTHETIC: my own description of the domain."
+        await pilot.press("escape", "escape")  # leave the editor, then "later": the run waits
+        assert request_screen(app) is None and app.pending
+        await pilot.press("a")
+        await wait_for(pilot, lambda: request_screen(app) is not None, what="the question again")
+        await pilot.press("ctrl+b")
+        await wait_for(pilot, lambda: app.session is None, timeout=30, what="the run to end")
+        assert app.run_state.status in ("failed", "stopped")

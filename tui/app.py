@@ -1,0 +1,570 @@
+"""The genplan TUI application: panels, modes, and the glue between the engine and the views.
+
+State is owned here and changed only on the UI thread. Long work (loading, the pipeline, reruns,
+settings that import the model client) runs in workers and comes back as messages or queued events.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from textual import on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, OptionList, Static, TabbedContent, TabPane
+
+from . import messages as msg
+from .artifacts import VersionIndex, runs_root
+from .domain_info import DomainInfo, TaskInfo, load_domain_info, nl_description
+from .run_state import RunState, TimelineEntry, Update
+from .app_runs import RunsMixin
+from .app_versions import VersionsMixin
+from .session import EventQueue, PipelineSession
+from .widgets.panels import (
+    DomainPanel,
+    RunPanel,
+    RunResults,
+    RunsPanel,
+    RunsTable,
+    RunTimeline,
+    TaskList,
+    TasksPanel,
+    VersionsPanel,
+    VersionsTable,
+)
+from .widgets.stream_view import StreamView
+from .widgets.totals_bar import TotalsBar
+from .widgets.key_bar import KeyBar
+
+DRAIN_INTERVAL_S = 0.05
+UI_SWITCH_INTERVAL_S = 0.001
+DRAIN_BATCH = 400  # events per tick: a long log loads over several ticks, the UI stays responsive
+TABS = ("domain", "tasks", "runs", "run", "versions")
+
+
+@dataclass
+class LaunchOptions:
+    domain_dir: Path
+    run: str | None = None
+    replay: str | None = None
+    speed: float = 1.0
+    preset: str | None = None
+    cli_settings: dict[str, Any] = field(default_factory=dict)
+    config_file: Path | None = None
+    step: bool = False
+    watch_files: bool = True
+
+
+def coalesce_deltas(events: list[Any]) -> list[Any]:
+    """Merge consecutive streamed fragments of one request into one event (fewer updates per frame)."""
+    merged: list[Any] = []
+    for event in events:
+        previous = merged[-1] if merged else None
+        if (previous is not None and event.type == previous.type == "text.delta"
+                and event.data.get("request_id") == previous.data.get("request_id")):
+            merged[-1] = type(event)(event.type, {**previous.data, "text": previous.data.get("text", "")
+                                                  + event.data.get("text", "")}, event.seq, event.time)
+        else:
+            merged.append(event)
+    return merged
+
+
+def resolve_run(domain_dir: Path, run: str) -> Path:
+    """A run given as a directory, or as the id of a run of this domain."""
+    candidate = Path(run)
+    if (candidate / "run.json").is_file():
+        return candidate
+    return runs_root(domain_dir) / run
+
+
+class GenplanApp(RunsMixin, VersionsMixin, App[None]):
+    TITLE = "genplan"
+    CSS_PATH = "app.tcss"
+    BINDINGS = [
+        Binding("q", "quit", "Quit"),
+        Binding("question_mark,f1", "help", "Help", key_display="?"),
+        Binding("s", "settings", "Settings"),
+        Binding("r", "start_run", "Run"),
+        Binding("t", "toggle_step", "Watch/Step"),
+        Binding("a", "answer_pending", "Answer"),
+        Binding("ctrl+b", "stop_run", "Stop"),
+        Binding("space", "pause_replay", "Pause"),
+        Binding("plus", "replay_speed(2.0)", "Faster", show=False),
+        Binding("minus", "replay_speed(0.5)", "Slower", show=False),
+        Binding("1", "show_tab('domain')", "Domain", show=False),
+        Binding("2", "show_tab('tasks')", "Tasks", show=False),
+        Binding("3", "show_tab('runs')", "Runs", show=False),
+        Binding("4", "show_tab('run')", "Run", show=False),
+        Binding("5", "show_tab('versions')", "Versions", show=False),
+    ]
+
+    def __init__(self, options: LaunchOptions) -> None:
+        super().__init__()
+        self.options = options
+        self.domain_dir = options.domain_dir.resolve()
+        self.domain_info: DomainInfo | None = None
+        self.version_index = VersionIndex(self.domain_dir)
+        self.runs: list[Any] = []
+        self.settings: Any = None
+        self.prefs: Any = None
+        self.settings_error: str | None = None
+        self.stepping = threading.Event()
+        if options.step:
+            self.stepping.set()
+        self.events = EventQueue()
+        self.run_state: RunState | None = None
+        self.run_dir: Path | None = None
+        self.live = False  # the shown run is running in this process
+        self.replayer: Any = None
+        self.session: PipelineSession | None = None
+        self.pending: list[Any] = []  # StepRequested / AnswerRequested not yet decided
+        self._request_screen_open = False
+        self._watcher: Any = None
+        self._rerun_jobs: dict[int, dict[str, Any]] = {}
+        self._next_job = 0
+        self.first_screen_at: float | None = None
+        self._after_save: tuple[Path, Any] | None = None
+        self._applicable: tuple[bool, bool, bool] | None = None
+        self._switch_interval = sys.getswitchinterval()  # what to do once a saved version is indexed
+        self.status_note = "loading"
+
+    # ================================================================== layout
+    def compose(self) -> ComposeResult:
+        with TabbedContent(id="tabs", initial="domain"):
+            with TabPane("1 Domain", id="domain"):
+                yield DomainPanel(id="domain-panel")
+            with TabPane("2 Tasks", id="tasks"):
+                yield TasksPanel(id="tasks-panel")
+            with TabPane("3 Runs", id="runs"):
+                yield RunsPanel(id="runs-panel")
+            with TabPane("4 Run", id="run"):
+                yield RunPanel(id="run-panel")
+            with TabPane("5 Versions", id="versions"):
+                yield VersionsPanel(id="versions-panel")
+        yield TotalsBar(id="totals")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        # The pipeline, the sandbox and the renderers run in threads; switching the GIL more often keeps
+        # the event loop's waits for it short (the UI stays responsive while they work).
+        self._switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(UI_SWITCH_INTERVAL_S)
+        self.title = f"genplan — {self.domain_dir.name}"
+        self.refresh_totals()
+        self.set_interval(DRAIN_INTERVAL_S, self.drain_events)
+        self.set_interval(1.0, self.refresh_totals)
+        self.load_domain()
+        self.call_after_refresh(self._first_paint)
+
+    def _first_paint(self) -> None:
+        self.first_screen_at = time.perf_counter()
+        # These import the engine's pipeline and model client (seconds on a slow machine): after the first frame.
+        self.load_runs()
+        self.load_settings()
+
+    # ================================================================== loading
+    @work(thread=True, exclusive=True, group="domain")
+    def load_domain(self) -> None:
+        self.post_message(msg.DomainLoaded(load_domain_info(self.domain_dir)))
+
+    @work(thread=True, exclusive=True, group="runs")
+    def load_runs(self) -> None:
+        from genplan.engine.pipeline import RunStore
+
+        runs = RunStore.list_runs(self.domain_dir)
+        versions = self.version_index.scan()
+        self.post_message(msg.RunsListed(runs, versions))
+
+    @work(thread=True, exclusive=True, group="settings")
+    def load_settings(self) -> None:
+        from .config import load_tui_settings
+
+        settings, prefs, error = load_tui_settings(self.options.config_file, cli=self.options.cli_settings)
+        if self.options.preset:
+            from genplan.engine.pipeline import ConfigError, load_preset
+
+            try:
+                load_preset(self.options.preset)
+                prefs.preset = self.options.preset
+                prefs.overrides = {}
+            except ConfigError as exc:
+                error = error or str(exc)
+        self.post_message(msg.SettingsLoaded(settings, prefs, error))
+
+    def on_domain_loaded(self, message: msg.DomainLoaded) -> None:
+        if not self.screen_stack:
+            return  # shutting down
+        info = message.info
+        self.domain_info = info
+        self.main.query_one(DomainPanel).show(info)
+        self.main.query_one(TasksPanel).show_tasks(info.tasks)
+        if info.error:
+            self.notify(info.error, title="Domain", severity="error", timeout=10)
+        self.status_note = "ready"
+        self.refresh_totals()
+        if self.options.watch_files and self._watcher is None:
+            self.start_watcher()
+
+    def on_runs_listed(self, message: msg.RunsListed) -> None:
+        if not self.screen_stack:
+            return  # shutting down
+        first = not self.runs and self.run_state is None
+        self.runs = message.runs
+        self.main.query_one(RunsPanel).show(self.runs)
+        self.main.query_one(VersionsPanel).show(message.versions)
+        self.update_task_view()
+        if first and self.run_state is None:
+            if self.options.replay:
+                self.open_run(resolve_run(self.domain_dir, self.options.replay), replay=True)
+            elif self.options.run:
+                self.open_run(resolve_run(self.domain_dir, self.options.run))
+
+    def on_settings_loaded(self, message: msg.SettingsLoaded) -> None:
+        if not self.screen_stack:
+            return  # shutting down
+        self.settings, self.prefs, self.settings_error = message.settings, message.prefs, message.error
+        if message.error:
+            self.notify(message.error, title="Settings", severity="error", timeout=10)
+        self.refresh_totals()
+
+    @property
+    def main(self) -> Screen:
+        """The main screen (panels, totals), even while another screen is on top of it."""
+        return self.screen_stack[0] if self.screen_stack else self.screen
+
+    # ================================================================== totals / mode
+    @property
+    def mode(self) -> str:
+        if self.replayer is not None:
+            return "replay (paused)" if self.replayer.paused else f"replay ×{self.replayer.clock.speed:g}"
+        return "step" if self.stepping.is_set() else "watch"
+
+    def source_label(self) -> str:
+        model = "no model: you answer" if self.settings is not None and not self.settings.is_configured else (
+            self.settings.model if self.settings is not None else "…")
+        run = f"run {self.run_dir.name}" if self.run_dir is not None else "no run open"
+        preset = self.prefs.preset if self.prefs is not None else ""
+        return f"{self.domain_dir.name} · {run} · {preset} · {model}"
+
+    def refresh_totals(self) -> None:
+        if not self.screen_stack:
+            return  # shutting down
+        if not self.main.query(TotalsBar):
+            return  # shutting down
+        status = None
+        if self.pending:
+            status = "waiting for you (a)"
+        elif self.run_state is None:
+            status = self.status_note
+        self.main.query_one(TotalsBar).show(self.run_state, mode=self.mode, source=self.source_label(),
+                                       live=self.live, status=status)
+        # Which keys apply changed? Only then redraw the footer (it rebuilds all its keys).
+        applicable = (self.replayer is not None, bool(self.pending), self.session is not None)
+        if applicable != self._applicable:
+            self._applicable = applicable
+            self.refresh_bindings()
+
+    # ================================================================== events
+    def engine_event(self, event: Any) -> None:
+        """Called from pipeline threads (and the replayer): queue it for the UI."""
+        self.events.put(event)
+
+    def drain_events(self) -> None:
+        if not self.screen_stack:
+            return  # shutting down
+        if self.run_state is None or not self.main.query(RunPanel):
+            return
+        batch = coalesce_deltas(self.events.take(DRAIN_BATCH))
+        if not batch:
+            return
+        state = self.run_state
+        changed: set[int] = set()
+        results = totals = False
+        streamed: dict[str, list[str]] = {}
+        started: list[str] = []
+        for event in batch:
+            update: Update = state.apply(event)
+            changed.update(update.entries)
+            results = results or update.results
+            totals = totals or update.totals or update.status
+            if update.stream_started:
+                started.append(update.stream_started)
+            if update.stream is not None:
+                streamed.setdefault(update.stream[0], []).append(update.stream[1])
+            if update.artifact is not None and update.artifact.file is not None:
+                self.index_file(update.artifact.file, from_watcher=False)
+        panel = self.main.query_one(RunPanel)
+        timeline = panel.query_one(RunTimeline)
+        if changed:
+            timeline.sync(state, Update(entries=sorted(changed)))
+        stream = panel.query_one(StreamView)
+        if started and self._following():
+            rid = started[-1]
+            entry = state.entry(f"req:{rid}")
+            stream.show(rid, self._stream_title(entry, rid), state.stream_text(rid))
+        else:
+            for rid, pieces in streamed.items():
+                stream.append(rid, "".join(pieces))
+        if stream.request_id is not None and changed:
+            followed = state.entry(f"req:{stream.request_id}")
+            if followed is not None:
+                stream.set_title(self._stream_title(followed, stream.request_id))
+                if followed.status not in ("running", "paused"):
+                    stream.view.finish()  # the answer is complete: render all of it
+        if results:
+            self.show_results()
+        if totals or changed:
+            self.refresh_totals()
+
+    def _following(self) -> bool:
+        timeline = self.main.query_one(RunTimeline)
+        return timeline.row_count == 0 or timeline.cursor_row >= timeline.row_count - 1
+
+    def _stream_title(self, entry: TimelineEntry | None, rid: str) -> str:
+        if entry is None:
+            return f"request {rid}"
+        return f"request {rid} · {entry.title} {entry.detail}".strip() + f" · {entry.status}"
+
+    def show_results(self) -> None:
+        state = self.run_state
+        if state is None:
+            return
+        table = state.current_table
+        panel = self.main.query_one(RunPanel)
+        panel.query_one(RunResults).show(list(table.values()))
+        if state.current_results is not None:
+            what, version = state.current_results
+            solved = sum(r.valid for r in table.values())
+            panel.query_one("#results-title", Static).update(
+                f"debug results: {what} {version} — {solved}/{len(table)} passed")
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id == "run-timeline":
+            self.timeline_highlighted()
+        elif event.data_table.id == "versions-table":
+            self.version_highlighted()
+
+    def timeline_highlighted(self) -> None:
+        entry = self._timeline_entry()
+        if entry is None:
+            return
+        if self._following() and entry.kind != "request":
+            return  # following the run: the answer being written stays in view
+        self.show_entry_content(entry)
+
+    def action_show_entry(self) -> None:
+        entry = self._timeline_entry()
+        if entry is not None:
+            self.show_entry_content(entry)
+
+    def _timeline_entry(self) -> TimelineEntry | None:
+        if self.run_state is None:
+            return None
+        key = self.main.query_one(RunTimeline).selected_key()
+        return self.run_state.entry(key) if key else None
+
+    def show_entry_content(self, entry: TimelineEntry) -> None:
+        state = self.run_state
+        stream = self.main.query_one(StreamView)
+        if state is None:
+            return
+        if entry.kind == "request" and entry.request_id is not None:
+            rid = entry.request_id
+            if entry.status in ("running", "paused") or not entry.data.get("response_file"):
+                stream.show(rid, self._stream_title(entry, rid), state.stream_text(rid))
+            else:
+                self.read_for_view("stream", self._stream_title(entry, rid), lambda: state.response_text(rid), rid)
+            return
+        if entry.kind == "artifact" and entry.file is not None:
+            file = entry.file
+
+            def read() -> str:
+                try:
+                    text = file.read_text(encoding="utf-8", errors="replace")
+                except OSError as exc:
+                    return f"cannot read {file}: {exc.strerror or exc}"
+                return f"```python\n{text}\n```" if file.suffix == ".py" else text
+
+            self.read_for_view("stream", f"{entry.title} · {file.name}", read)
+            return
+        if entry.kind == "check":
+            data = entry.data
+            lines = [f"**{entry.title} on {entry.detail}: {'pass' if data.get('valid') else 'fail'}**", ""]
+            if data.get("message"):
+                lines += [str(data["message"]), ""]
+            if isinstance(data.get("plan"), list):
+                lines += ["```", *[str(a) for a in data["plan"]], "```"]
+            stream.show(None, entry.title, "\n".join(lines))
+            return
+        stream.show(None, entry.title, entry.detail or entry.title)
+
+    @work(thread=True, exclusive=True, group="read-for-view")
+    def read_for_view(self, target: str, title: str, read: Any, request_id: str | None = None) -> None:
+        """File reads happen here, never on the event loop (a busy disk can stall them)."""
+        self.post_message(msg.TextLoaded(target, title, read(), request_id))
+
+    def on_text_loaded(self, message: msg.TextLoaded) -> None:
+        if not self.screen_stack:
+            return
+        if message.target == "stream":
+            self.main.query_one(StreamView).show(message.request_id, message.title, message.text)
+        elif message.target == "preview":
+            panel = self.main.query_one(VersionsPanel)
+            selected = panel.selected()
+            if selected is not None and selected.key == message.title:
+                panel.show_preview(message.text, selected.syntax)
+
+    # ================================================================== tasks
+    @on(OptionList.OptionHighlighted, "#task-list")
+    def task_highlighted(self) -> None:
+        self.update_task_view()
+
+    def update_task_view(self) -> None:
+        if not self.screen_stack:
+            return  # shutting down
+        if self.domain_info is None:
+            return
+        task = self.main.query_one(TasksPanel).selected()
+        if task is None:
+            return
+        self.show_task(task)
+
+    @work(thread=True, exclusive=True, group="task-view")
+    def show_task(self, task: TaskInfo) -> None:
+        info = self.domain_info
+        if info is None:
+            return
+        run_dirs = [r.path for r in self.runs]
+        found = nl_description(task, run_dirs)
+        nl = found[0] if found else "No run has described this task in natural language yet."
+        pddl, python = task.pddl_text(), info.python_text(task)
+        self.call_from_thread(self._show_task_texts, pddl, nl, python)
+
+    def _show_task_texts(self, pddl: str, nl: str, python: str) -> None:
+        if not self.screen_stack:
+            return  # shutting down
+        self.main.query_one(TasksPanel).show_task(pddl, nl, python)
+
+    # ================================================================== screens & navigation
+    def action_show_tab(self, tab: str) -> None:
+        self.main.query_one(TabbedContent).active = tab
+        focus_targets = {"tasks": TaskList, "runs": RunsTable, "run": RunTimeline, "versions": VersionsTable}
+        target = focus_targets.get(tab)
+        if target is not None:
+            self.main.query_one(target).focus()
+
+    def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
+        self.push_screen(HelpScreen(self.binding_sections()))
+
+    def binding_sections(self) -> list[tuple[str, list[Binding]]]:
+        from .screens.compare import CompareScreen
+        from .screens.editor import EditorScreen
+        from .screens.plan_stepper import PlanStepperScreen
+        from .screens.rerun import RerunScreen
+        from .screens.step import RequestScreen
+        from .widgets.diff_view import DiffView
+
+        def bindings(cls: type) -> list[Binding]:
+            return [b if isinstance(b, Binding) else Binding(*b) for b in cls.BINDINGS]
+
+        return [
+            ("Everywhere", bindings(GenplanApp) + [Binding("ctrl+p", "command_palette", "Command palette")]),
+            ("Tasks panel", bindings(TaskList)),
+            ("Runs panel", bindings(RunsTable)),
+            ("Run panel: timeline", bindings(RunTimeline)),
+            ("Run panel: debug results", bindings(RunResults)),
+            ("Versions panel", bindings(VersionsTable)),
+            ("Request (step mode / manual answer)", bindings(RequestScreen)),
+            ("Editor", bindings(EditorScreen)),
+            ("Compare / history", bindings(CompareScreen) + bindings(DiffView)),
+            ("Plan stepper", bindings(PlanStepperScreen)),
+            ("Rerun", bindings(RerunScreen)),
+        ]
+
+    def action_settings(self) -> None:
+        from genplan.engine.pipeline import preset_names
+
+        from .config import config_path
+        from .screens.settings import SettingsResult, SettingsScreen
+
+        if self.settings is None or self.prefs is None:
+            self.notify("Still loading the settings; try again in a moment.", severity="warning")
+            return
+
+        def saved(result: SettingsResult | None) -> None:
+            if result is None:
+                return
+            self.settings, self.prefs = result.settings, result.prefs
+            self.notify(f"Settings saved to {result.path}")
+            self.refresh_totals()
+
+        self.push_screen(SettingsScreen(self.settings, self.prefs, config_path(self.options.config_file),
+                                        preset_names()), saved)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # False hides a binding that makes no sense right now (keeps the footer short at 80 columns).
+        if action in ("pause_replay", "replay_speed"):
+            return self.replayer is not None
+        if action == "answer_pending":
+            return bool(self.pending)
+        if action == "stop_run":
+            return self.session is not None
+        return True
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        commands = [
+            ("Help", "Key bindings and what the panels show", "help"),
+            ("Settings", "Model, base URL, key variable, preset and limits", "settings"),
+            ("Run the pipeline", "Start a new run on this domain", "start_run"),
+            ("Resume run", "Continue the selected or open run where it stopped", "resume_run"),
+            ("Toggle watch / step mode", "Step mode pauses before every model request", "toggle_step"),
+            ("Answer the waiting request", "Open the request the run is waiting on", "answer_pending"),
+            ("Stop the run", "Stop at the next model request", "stop_run"),
+            ("Show domain", "The PDDL domain", "show_tab('domain')"),
+            ("Show tasks", "Debug and eval tasks: PDDL, NL, Python", "show_tab('tasks')"),
+            ("Show runs", "The runs of this domain", "show_tab('runs')"),
+            ("Show run", "Timeline, answer, debug results", "show_tab('run')"),
+            ("Show versions", "Strategies, reflections and programs of all runs", "show_tab('versions')"),
+            ("Open selected run", "Load the run selected in the Runs panel", "open_selected_run"),
+            ("Replay selected run", "Play the selected run back event by event", "replay_selected_run"),
+            ("Pause / resume replay", "Pause or continue the replay", "pause_replay"),
+            ("Replay faster", "Double the replay speed", "replay_speed(2.0)"),
+            ("Replay slower", "Halve the replay speed", "replay_speed(0.5)"),
+            ("Edit selected version", "Open the strategy, reflection or program in the editor", "edit_selected"),
+            ("Mark version for comparison", "Remember the selected version", "mark_selected"),
+            ("Compare with marked version", "Side-by-side diff of two versions", "compare_selected"),
+            ("History of selected artefact", "Step through its versions one by one", "history_selected"),
+            ("Rerun selected version", "Program: on the debug tasks; strategy: validation", "rerun_selected"),
+            ("Plan stepper", "Step through a plan action by action", "plan_stepper"),
+            ("Show selected timeline entry", "Its answer, file or check result", "show_entry"),
+        ]
+        for title, help_text, action in commands:
+            if not self.check_action(action.split("(")[0], ()):
+                continue
+            yield SystemCommand(title, help_text, lambda action=action: self.run_action(action))
+
+    async def action_quit(self) -> None:
+        self.shutdown()
+        self.exit()
+
+    def shutdown(self) -> None:
+        if self.session is not None:
+            self.session.stop()
+        for info in self._rerun_jobs.values():
+            info["cancel"].set()
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
+
+    def on_unmount(self) -> None:
+        self.shutdown()
+        sys.setswitchinterval(self._switch_interval)

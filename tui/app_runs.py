@@ -1,0 +1,266 @@
+"""The app's run handling: opening and replaying runs, driving the pipeline, step mode and manual answers.
+
+A mixin of GenplanApp (see app.py): it uses the app's state and views; nothing here runs on its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual import work
+from textual.widgets import TabbedContent
+
+from . import messages as msg
+from .artifacts import runs_root
+from .run_state import RunState
+from .session import PipelineSession
+from .widgets.panels import RunPanel, RunResults, RunsPanel, RunTimeline
+from .widgets.stream_view import StreamView
+
+
+class RunsMixin:
+    # ================================================================== runs
+    def open_run(self, run_dir: Path, replay: bool = False) -> None:
+        if not (run_dir / "run.json").is_file():
+            self.notify(f"{run_dir}: not a genplan run directory (no run.json)", severity="error")
+            return
+        if self.session is not None:
+            self.notify("A run is going on; stop it first (ctrl+b).", severity="warning")
+            return
+        self.stop_replay()
+        self.run_dir = run_dir
+        self.run_state = RunState(run_dir)
+        self.live = False
+        panel = self.main.query_one(RunPanel)
+        panel.query_one(RunTimeline).reset()
+        panel.query_one(RunResults).show([])
+        panel.query_one(StreamView).show(None, "—", "")
+        self.action_show_tab("run")
+        self.load_run_events(run_dir, replay)
+        self.refresh_totals()
+
+    @work(thread=True, exclusive=True, group="run-events")
+    def load_run_events(self, run_dir: Path, replay: bool) -> None:
+        from .replay import load_events
+
+        try:
+            events = load_events(run_dir)
+        except OSError as exc:
+            self.call_from_thread(self.notify, f"{run_dir}: {exc}", severity="error")
+            return
+        if replay:
+            self.call_from_thread(self.start_replay, run_dir, events)
+        else:
+            for event in events:
+                self.events.put(event)
+
+    def start_replay(self, run_dir: Path, events: list[Any]) -> None:
+        from .replay import Replayer
+
+        self.replayer = Replayer(run_dir, events, self.engine_event, self.options.speed)
+        self.run_replay()
+        self.notify(f"Replaying {run_dir.name}: space pauses, + and - change the speed.")
+        self.refresh_totals()
+
+    @work(exclusive=True, group="replay")
+    async def run_replay(self) -> None:
+        if self.replayer is not None:
+            await self.replayer.play()
+            self.notify("Replay finished.")
+            self.refresh_totals()
+
+    def stop_replay(self) -> None:
+        if self.replayer is not None:
+            self.workers.cancel_group(self, "replay")
+            self.replayer = None
+
+    def action_pause_replay(self) -> None:
+        if self.replayer is None:
+            return
+        paused = self.replayer.toggle_pause()
+        self.notify("Replay paused." if paused else "Replay resumed.")
+        self.refresh_totals()
+
+    def action_replay_speed(self, factor: float) -> None:
+        if self.replayer is None:
+            return
+        self.replayer.clock.speed = min(64.0, max(0.125, self.replayer.clock.speed * factor))
+        self.refresh_totals()
+
+    def action_open_selected_run(self) -> None:
+        run_id = self.main.query_one(RunsPanel).selected()
+        if run_id:
+            self.open_run(runs_root(self.domain_dir) / run_id)
+
+    def action_replay_selected_run(self) -> None:
+        run_id = self.main.query_one(RunsPanel).selected()
+        if run_id:
+            self.open_run(runs_root(self.domain_dir) / run_id, replay=True)
+
+    # ================================================================== the pipeline
+    def action_start_run(self) -> None:
+        self.start_pipeline()
+
+    def action_resume_run(self) -> None:
+        run_dir = self.run_dir
+        if self.main.query_one(TabbedContent).active == "runs":
+            run_id = self.main.query_one(RunsPanel).selected()
+            run_dir = runs_root(self.domain_dir) / run_id if run_id else run_dir
+        if run_dir is None:
+            self.notify("Open a run first (3 Runs, enter).", severity="warning")
+            return
+        self.start_pipeline(run_dir=run_dir)
+
+    def start_pipeline(self, run_dir: Path | None = None, start_from: tuple[str, Path, str] | None = None) -> None:
+        if self.session is not None:
+            self.notify("A run is already going on.", severity="warning")
+            return
+        if self.settings is None or self.prefs is None:
+            self.notify("Still loading the settings; try again in a moment.", severity="warning")
+            return
+        if self.domain_info is None or self.domain_info.error:
+            self.notify("The domain could not be loaded; the pipeline cannot start.", severity="error")
+            return
+        self.stop_replay()
+        try:
+            config = self.prefs.to_config()
+        except Exception as exc:  # noqa: BLE001 - ConfigError from a hand-edited file
+            self.notify(str(exc), severity="error")
+            return
+        if run_dir is not None:
+            from .rerun import run_config
+
+            config = run_config(run_dir)
+        if not self.settings.is_configured:
+            self.notify("No model is configured: you will answer every request yourself (manual provider). "
+                        "Press s to set a model.", title="Manual provider", timeout=8)
+        self.session = PipelineSession(self.domain_dir, config, self.settings, self.post_message,
+                                       self.engine_event, self.stepping, run_dir=run_dir, start_from=start_from)
+        self.run_state = RunState(run_dir)
+        self.run_dir = run_dir
+        self.live = True
+        panel = self.main.query_one(RunPanel)
+        panel.query_one(RunTimeline).reset()
+        panel.query_one(RunResults).show([])
+        panel.query_one(StreamView).show(None, "waiting for the first answer", "")
+        self.action_show_tab("run")
+        self.run_pipeline(self.session)
+        self.refresh_totals()
+
+    @work(thread=True, exclusive=True, group="pipeline")
+    def run_pipeline(self, session: PipelineSession) -> None:
+        try:
+            result = session.run()
+        except Exception as exc:  # noqa: BLE001 - shown as one line
+            self.post_message(msg.PipelineEnded(None, f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(msg.PipelineEnded(result, None))
+
+    def on_run_created(self, message: msg.RunCreated) -> None:
+        if not self.screen_stack:
+            return  # shutting down
+        self.run_dir = message.run_dir
+        if self.run_state is not None:
+            self.run_state.run_dir = message.run_dir
+        self.load_runs()
+        self.refresh_totals()
+
+    def on_pipeline_ended(self, message: msg.PipelineEnded) -> None:
+        if not self.screen_stack:
+            return  # shutting down
+        self.drain_events()
+        self.session = None
+        self.live = False
+        self.pending.clear()
+        if message.error:
+            self.notify(f"The run stopped: {message.error}", severity="error", timeout=10)
+        elif message.result is not None:
+            result = message.result
+            self.notify(f"Run {result.status}: {result.debug_solved}/{result.debug_total} debug tasks solved.")
+        self.load_runs()
+        self.refresh_totals()
+
+    def action_stop_run(self) -> None:
+        if self.session is None:
+            self.notify("No run is going on.")
+            return
+        self.session.stop()
+        self.pending.clear()
+        self.notify("Stopping at the next request…")
+        self.refresh_totals()
+
+    def action_toggle_step(self) -> None:
+        if self.stepping.is_set():
+            self.stepping.clear()
+            # Requests already held go out as they are.
+            for question in [q for q in self.pending if isinstance(q, msg.StepRequested)]:
+                self._decide(question, "send")
+        else:
+            self.stepping.set()
+        self.notify(f"Mode: {self.mode}" + (" — the run pauses before every request." if self.stepping.is_set() else ""))
+        self.refresh_totals()
+
+    def on_step_requested(self, message: msg.StepRequested) -> None:
+        self.pending.append(message)
+        self.refresh_totals()
+        self.open_next_question()
+
+    def on_answer_requested(self, message: msg.AnswerRequested) -> None:
+        self.pending.append(message)
+        self.refresh_totals()
+        self.open_next_question()
+
+    def action_answer_pending(self) -> None:
+        if not self.pending:
+            self.notify("Nothing is waiting for you.")
+            return
+        self.open_next_question()
+
+    def open_next_question(self) -> None:
+        from .screens.step import RequestScreen, StepChoice
+
+        if self._request_screen_open or not self.pending:
+            return
+        question = self.pending[0]
+        manual = isinstance(question, msg.AnswerRequested)
+        request_id = None if manual else question.request_id
+        self._request_screen_open = True
+
+        def decided(choice: StepChoice | None) -> None:
+            self._request_screen_open = False
+            if choice is None or choice.action == "later":
+                self.notify("The run waits; press a to decide.")
+                self.refresh_totals()
+                return
+            self._decide(question, choice.action, choice)
+            self.call_after_refresh(self.open_next_question)
+
+        self.push_screen(RequestScreen(request_id, question.request, manual=manual), decided)
+
+    def _decide(self, question: Any, action: str, choice: Any = None) -> None:
+        from genplan.engine.pipeline import Decision
+
+        if question in self.pending:
+            self.pending.remove(question)
+        if isinstance(question, msg.AnswerRequested):
+            question.future.set_result(choice.answer if action == "answer" and choice is not None else None)
+            if action == "stop" and self.session is not None:
+                self.session.stop()
+        else:
+            if action == "watch":
+                self.stepping.clear()
+                decision = Decision.send()
+            elif action == "edit":
+                decision = Decision.edit(list(choice.messages))
+            elif action == "answer":
+                decision = Decision.answer_with(choice.answer or "")
+            elif action == "stop":
+                decision = Decision.stop()
+                if self.session is not None:
+                    self.session.stop()
+            else:
+                decision = Decision.send()
+            if not question.future.done():
+                question.future.set_result(decision)
+        self.refresh_totals()

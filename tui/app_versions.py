@@ -1,0 +1,345 @@
+"""The app's work on versions: edit, compare, history, rerun, the plan stepper, and files changed outside.
+
+A mixin of GenplanApp (see app.py): it uses the app's state and views; nothing here runs on its own.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from textual import work
+from textual.widgets import TabbedContent
+
+from . import messages as msg
+from .artifacts import Version, next_version_file, runs_root
+from .domain_info import TaskInfo
+from .widgets.panels import RunResults, TasksPanel, VersionsPanel
+
+
+class VersionsMixin:
+    # ================================================================== versions
+    def version_highlighted(self) -> None:
+        version = self.main.query_one(VersionsPanel).selected()
+        if version is not None:
+            self.read_for_view("preview", version.key, version.read)
+
+    def selected_version(self) -> Version | None:
+        """The version the current panel points at: a Versions row, or an artefact in the timeline."""
+        tab = self.main.query_one(TabbedContent).active
+        if tab == "versions":
+            return self.main.query_one(VersionsPanel).selected()
+        if tab == "run":
+            entry = self._timeline_entry()
+            if entry is not None and entry.file is not None:
+                return self.version_for_file(entry.file)
+        return None
+
+    def version_for_file(self, path: Path) -> Version | None:
+        resolved = path.resolve()
+        matches = [v for v in self.version_index.all() if v.path.resolve() == resolved]
+        return matches[-1] if matches else None
+
+    def action_mark_selected(self) -> None:
+        version = self.selected_version()
+        if version is None:
+            self.notify("Select a version in 5 Versions first.", severity="warning")
+            return
+        panel = self.main.query_one(VersionsPanel)
+        panel.set_mark(None if panel.marked == version.key else version.key)
+        self.notify(f"Marked {version.label}; select another version and press c to compare."
+                    if panel.marked else "Mark removed.")
+
+    def action_compare_selected(self) -> None:
+        from .screens.compare import CompareScreen
+
+        version = self.selected_version()
+        panel = self.main.query_one(VersionsPanel)
+        marked = self.version_index.get(panel.marked) if panel.marked else None
+        if version is None:
+            self.notify("Select a version first.", severity="warning")
+            return
+        if marked is None or marked.key == version.key:
+            history = self.version_index.history(version)
+            index = history.index(version) if version in history else -1
+            if index <= 0:
+                self.notify("Mark a version with m, then compare another one with c.", severity="warning")
+                return
+            marked = history[index - 1]
+        self.push_screen(CompareScreen([marked, version], 0, 1))
+
+    def action_history_selected(self) -> None:
+        from .screens.compare import CompareScreen
+
+        version = self.selected_version()
+        if version is None:
+            self.notify("Select a version first.", severity="warning")
+            return
+        history = self.version_index.history(version)
+        if len(history) < 2:
+            self.notify(f"{version.label} has no earlier version.", severity="warning")
+            return
+        index = max(1, history.index(version)) if version in history else len(history) - 1
+        self.push_screen(CompareScreen(history, index - 1, index, history=True))
+
+    def action_edit_selected(self) -> None:
+        from .screens.editor import EditorScreen, EditResult
+        from .session import supports_start_from
+
+        version = self.selected_version()
+        if version is None:
+            self.notify("Select a strategy, reflection or program version first.", severity="warning")
+            return
+        can_continue = supports_start_from()
+        next_step = {"reflection": "the revision request", "strategy": "validation",
+                     "program": "debugging"}[version.kind]
+        hint = f"ctrl+s saves a new version; ctrl+r also continues the pipeline from it ({next_step})"
+        if not can_continue:
+            hint = "ctrl+s saves a new version (this engine cannot continue a run from an edited version yet)"
+
+        def done(result: EditResult | None) -> None:
+            if result is None:
+                return
+            then: Any = None
+            if result.action == "continue":
+                run_dir = runs_root(self.domain_dir) / version.run_id
+                # the edit replaces the answer the edited version came from; the run continues from there
+                then = lambda saved: self.start_pipeline(  # noqa: E731
+                    run_dir=run_dir, start_from=(version.kind, version.path, result.text)
+                )
+            elif version.kind == "program":
+                then = self.rerun_program  # an edited program is checked on the debug tasks at once
+            self.save_new_version(version, result.text, then)
+
+        self.push_screen(EditorScreen(f"Edit {version.label}", version.read(), version.syntax,
+                                      can_continue=can_continue, hint=hint), done)
+
+    def save_new_version(self, version: Version, text: str, then: Any = None) -> Path | None:
+        """Write ``text`` as the next version of ``version``'s artefact; ``then(new_version)`` once indexed."""
+        run_dir = runs_root(self.domain_dir) / version.run_id
+        target = next_version_file(version, run_dir)
+        try:
+            from genplan.engine.pipeline.store import write_text_atomic
+
+            write_text_atomic(target, text)
+        except OSError as exc:
+            self.notify(f"{target}: cannot write ({exc.strerror or exc})", severity="error")
+            return None
+        if then is not None:
+            self._after_save = (target, then)
+        self.index_file(target, from_watcher=False)
+        self.notify(f"Saved as {target.relative_to(run_dir)}")
+        return target
+
+    # ================================================================== rerun
+    def action_rerun_selected(self) -> None:
+        version = self.selected_version()
+        if version is None:
+            self.notify("Select a program (or strategy) version first.", severity="warning")
+            return
+        if version.kind == "program":
+            self.rerun_program(version)
+        elif version.kind == "strategy":
+            self.rerun_strategy(version)
+        else:
+            self.notify("A reflection cannot be rerun; edit it and continue from it instead.", severity="warning")
+
+    def rerun_program(self, version: Version, task_set: str = "debug") -> None:
+        from .screens.rerun import RerunScreen
+
+        self._next_job += 1
+        job = self._next_job
+        screen = RerunScreen(job, version.label, task_set)
+        screen.version = version
+        cancel = threading.Event()
+        self._rerun_jobs[job] = {"screen": screen, "cancel": cancel, "version": version}
+        self.push_screen(screen)
+        self.run_rerun(job, version.read(), task_set, runs_root(self.domain_dir) / version.run_id, cancel)
+
+    @work(thread=True, group="rerun")
+    def run_rerun(self, job: int, source: str, task_set: str, run_dir: Path, cancel: threading.Event) -> None:
+        from .rerun import rerun_program
+
+        rerun_program(job, source, self.domain_dir, task_set, run_dir, self.post_message, cancel)
+
+    def rerun_strategy(self, version: Version) -> None:
+        from .session import supports_start_from
+
+        if not supports_start_from():
+            self.notify("This engine cannot revalidate a saved strategy yet.", severity="warning")
+            return
+        self.start_pipeline(run_dir=runs_root(self.domain_dir) / version.run_id,
+                            start_from=("strategy", version.path, version.read()))
+
+    def on_rerun_progress(self, message: msg.RerunProgress) -> None:
+        if not self.screen_stack:
+            return  # shutting down
+        job = self._rerun_jobs.get(message.job)
+        if job is not None and job["screen"].is_attached:  # a closed screen gets nothing more
+            job["screen"].add_result(message.index, message.total, message.check, message.task_path)
+
+    def on_rerun_ended(self, message: msg.RerunEnded) -> None:
+        if not self.screen_stack:
+            return  # shutting down
+        job = self._rerun_jobs.pop(message.job, None)
+        if job is not None and job["screen"].is_attached:
+            job["screen"].finish(message.error)
+
+    def rerun_current_on(self, task_set: str, screen: Any) -> None:
+        """From a rerun screen: the same program on another task set."""
+        version = getattr(screen, "version", None)
+        if version is None:
+            return
+        screen.dismiss(None)
+        self.rerun_program(version, task_set)
+
+    def cancel_rerun(self, job: int) -> None:
+        info = self._rerun_jobs.get(job)
+        if info is not None:
+            info["cancel"].set()
+
+    # ================================================================== plan stepper
+    def action_plan_stepper(self) -> None:
+        tab = self.main.query_one(TabbedContent).active
+        if tab == "run":
+            result = self.main.query_one(RunResults).selected()
+            if result is None or not result.plan:
+                self.notify("Select a result with a plan (the model's or the program's).", severity="warning")
+                return
+            task = self._task_named(result.task)
+            if task is None:
+                self.notify(f"No task file for {result.task}.", severity="error")
+                return
+            what, version = self.run_state.current_results if self.run_state and self.run_state.current_results else ("", "")
+            self.open_plan_stepper(task.path, list(result.plan), f"{what} {version} on {result.task}")
+            return
+        task = self.main.query_one(TasksPanel).selected() if tab == "tasks" else None
+        if task is None:
+            self.action_show_tab("tasks")
+            self.notify("Choose a task, then press p.")
+            return
+        self.choose_plan_for(task)
+
+    def _task_named(self, name: str) -> TaskInfo | None:
+        if self.domain_info is None:
+            return None
+        for task in self.domain_info.tasks:
+            if task.name == name and task.task_set == "debug":
+                return task
+        return next((t for t in self.domain_info.tasks if t.name == name), None)
+
+    def choose_plan_for(self, task: TaskInfo) -> None:
+        from .screens.pick import PickScreen, TextEntryScreen
+
+        known = self.known_plans(task)
+        choices = [(str(i), label) for i, (label, _plan) in enumerate(known)]
+        choices.append(("paste", "Type or paste a plan…"))
+
+        def picked(choice: str | None) -> None:
+            if choice is None:
+                return
+            if choice == "paste":
+                def pasted(text: str | None) -> None:
+                    from .plan_trace import parse_plan_lines
+
+                    if text and parse_plan_lines(text):
+                        self.open_plan_stepper(task.path, parse_plan_lines(text), f"your plan on {task.label}")
+
+                self.push_screen(TextEntryScreen(f"A plan for {task.label}: one action per line (ctrl+s)",
+                                                 syntax="pddl"), pasted)
+                return
+            label, plan = known[int(choice)]
+            self.open_plan_stepper(task.path, plan, f"{label}")
+
+        self.push_screen(PickScreen(f"Which plan for {task.label}?", choices), picked)
+
+    def known_plans(self, task: TaskInfo) -> list[tuple[str, list[str]]]:
+        """Plans of this task found in the runs' results (the model's plans and the programs')."""
+        import json
+
+        plans: list[tuple[str, list[str]]] = []
+        for run in reversed(self.runs):
+            folder = Path(run.path) / "results"
+            if not folder.is_dir():
+                continue
+            for file in sorted(folder.glob("*.json")):
+                try:
+                    records = json.loads(file.read_text(encoding="utf-8"))
+                except (OSError, ValueError):
+                    continue
+                if not isinstance(records, list):
+                    continue
+                for record in records:
+                    if isinstance(record, dict) and record.get("task") == task.name and record.get("output"):
+                        verdict = "valid" if record.get("solved") else "fails"
+                        plans.append((f"{run.run_id} · {file.stem} · {verdict}", list(record["output"])))
+        return plans[:40]
+
+    def open_plan_stepper(self, task_path: Path, plan: list[str], title: str) -> None:
+        from genplan.engine.pddl import PddlError, load_problem
+
+        from .plan_trace import trace_plan
+        from .screens.plan_stepper import PlanStepperScreen
+
+        info = self.domain_info
+        if info is None or info.domain is None:
+            self.notify("The domain is not loaded.", severity="error")
+            return
+        try:
+            problem = load_problem(task_path, info.domain)
+        except PddlError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.push_screen(PlanStepperScreen(title, trace_plan(info.domain, problem, plan)))
+
+    # ================================================================== files
+    def start_watcher(self) -> None:
+        from .watcher import DomainWatcher
+
+        def notify(path: Path, deleted: bool) -> None:
+            self.post_message(msg.FileChanged(path, deleted))
+
+        try:
+            self._watcher = DomainWatcher(self.domain_dir, notify)
+            self._watcher.start()
+        except Exception as exc:  # noqa: BLE001 - watching is a convenience: say so and go on
+            self._watcher = None
+            self.notify(f"Files are not watched: {exc}", severity="warning")
+
+    def on_file_changed(self, message: msg.FileChanged) -> None:
+        if not self.screen_stack:
+            return  # shutting down
+        path = message.path
+        try:
+            relative = path.relative_to(self.domain_dir)
+        except ValueError:
+            return
+        if relative.parts and relative.parts[0] == ".genplan":
+            self.index_file(path, from_watcher=True)
+            return
+        if message.deleted:
+            self.notify(f"{relative} was deleted", severity="warning")
+        self.load_domain()
+        self.notify(f"{relative} changed; reloaded.")
+
+    @work(thread=True, group="index")
+    def index_file(self, path: Path, from_watcher: bool) -> None:
+        version = self.version_index.file_changed(path)
+        if version is not None:
+            self.post_message(msg.VersionFound(version, from_watcher))
+
+    def on_version_found(self, message: msg.VersionFound) -> None:
+        if not self.screen_stack:
+            return
+        version = message.version
+        self.main.query_one(VersionsPanel).show(self.version_index.all())
+        edited = "+" in version.name
+        if message.from_watcher and (edited or not self.live):
+            self.notify(f"New version {version.label}" + (" (edited outside the TUI)" if edited else ""))
+        if edited and version.kind == "program" and message.from_watcher:
+            self.rerun_program(version)
+        if self._after_save is not None and self._after_save[0] == version.path:
+            callback = self._after_save[1]
+            self._after_save = None
+            callback(version)

@@ -1,0 +1,111 @@
+"""A read-only view of a long text (program output, feedback), drawn line by line.
+
+TextArea re-wraps the whole document on load, which takes a noticeable moment for 10,000 lines;
+this view only splits the text and draws what is on screen. Highlighting (optional) is computed in a
+worker thread and arrives a moment later.
+"""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ..highlight import SYNTAX_STYLES, line_highlights
+
+GUTTER_STYLE = Style(color="#6E7681")
+
+
+class TextView(ScrollView, can_focus=True):
+    BINDINGS = [
+        Binding("home", "scroll_home", "Top", show=False),
+        Binding("end", "scroll_end", "Bottom", show=False),
+    ]
+    DEFAULT_CSS = """
+    TextView { height: 1fr; background: $surface; }
+    TextView:focus { background-tint: $foreground 3%; }
+    """
+
+    def __init__(self, text: str = "", *, syntax: str | None = None, line_numbers: bool = False,
+                 id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.syntax = syntax
+        self.line_numbers = line_numbers
+        self.text = ""
+        self.lines: list[str] = []
+        self._spans: dict[int, list[tuple[int, int | None, str]]] = {}
+        self._cache: dict[int, Text] = {}
+        self._generation = 0
+        if text:
+            self.load_text(text)
+
+    def load_text(self, text: str, syntax: str | None = None) -> None:
+        if syntax is not None:
+            self.syntax = syntax
+        self.text = text
+        self.lines = text.split("\n")
+        self._spans = {}
+        self._cache = {}
+        self._generation += 1
+        width = max((len(line) for line in self.lines), default=0) + self._gutter_width() + 1
+        self.virtual_size = Size(width, len(self.lines))
+        self.scroll_to(0, 0, animate=False, immediate=True)
+        self.refresh()
+        if self.syntax and self.syntax != "text" and text and self.is_attached:
+            generation = self._generation
+            self.run_worker(lambda: self._highlight(text, self.syntax, generation), thread=True,
+                            group="text-view-highlight", exclusive=True)
+
+    def _highlight(self, text: str, syntax: str | None, generation: int) -> None:
+        spans = line_highlights(text, syntax)
+        try:
+            self.app.call_from_thread(self._apply, spans, generation)
+        except RuntimeError:
+            pass
+
+    def _apply(self, spans: dict, generation: int) -> None:
+        if generation == self._generation:
+            self._spans = spans
+            self._cache = {}
+            self.refresh()
+
+    def _gutter_width(self) -> int:
+        return len(str(len(self.lines))) + 2 if self.line_numbers else 0
+
+    def _line_text(self, index: int) -> Text:
+        cached = self._cache.get(index)
+        if cached is not None:
+            return cached
+        line = self.lines[index]
+        text = Text(line, no_wrap=True, end="")
+        spans = self._spans.get(index)
+        if spans:
+            encoded = line.encode("utf-8")
+            for start, end, name in spans:
+                style = SYNTAX_STYLES.get(name)
+                if style is not None:
+                    begin = len(encoded[:start].decode("utf-8", errors="ignore"))
+                    finish = len(encoded[:end].decode("utf-8", errors="ignore")) if end is not None else len(line)
+                    text.stylize(style, begin, finish)
+        if len(self._cache) > 2000:
+            self._cache.clear()
+        self._cache[index] = text
+        return text
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        index = scroll_y + y
+        width = self.scrollable_content_region.width
+        if not 0 <= index < len(self.lines):
+            return Strip.blank(width, self.rich_style)
+        text = Text(no_wrap=True, end="")
+        if self.line_numbers:
+            text.append(f"{index + 1:>{self._gutter_width() - 1}} ", style=GUTTER_STYLE)
+        text.append_text(self._line_text(index))
+        segments = [Segment(s.text, self.rich_style + s.style if s.style else self.rich_style)
+                    for s in text.render(self.app.console)]
+        return Strip(segments).crop_extend(scroll_x, scroll_x + width, self.rich_style)
