@@ -30,7 +30,7 @@ def read_text(path: str | Path) -> str:
     if p.is_dir():
         raise PddlError(path, "is a directory, expected a PDDL file")
     try:
-        return p.read_text(encoding="utf-8")
+        return p.read_text(encoding="utf-8-sig")  # -sig: a byte-order mark (Windows editors) is not PDDL
     except UnicodeDecodeError:
         raise PddlError(path, "is not a UTF-8 text file") from None
     except OSError as exc:

@@ -244,7 +244,9 @@ def _normalize_action(action: SList) -> SList:
     if ":parameters" not in keys:
         out[2:2] = [Atom(":parameters", action.line), SList([], action.line)]
     if ":precondition" not in keys:
-        out += [Atom(":precondition", action.line), SList([Atom("and", action.line)], action.line)]
+        # the package's grammar wants :precondition before :effect
+        at = next((i for i, item in enumerate(out) if isinstance(item, Atom) and item.text == ":effect"), len(out))
+        out[at:at] = [Atom(":precondition", action.line), SList([Atom("and", action.line)], action.line)]
     if ":effect" not in keys:
         out += [Atom(":effect", action.line), SList([Atom("and", action.line)], action.line)]
     return SList(out, action.line)

@@ -80,7 +80,7 @@ def load_plan(path: str | Path) -> list[PlanStep]:
     if p.is_dir():
         raise PddlError(path, "is a directory, expected a plan file")
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # -sig: a byte-order mark (Windows editors) is not PDDL
     except (UnicodeDecodeError, OSError):
         raise PddlError(path, "cannot be read as a UTF-8 text file") from None
     return parse_plan_text(text, path)

@@ -1,0 +1,4 @@
+(define (domain courier)
+  (:predicates (at ?x))
+  ; café in Latin-1
+)

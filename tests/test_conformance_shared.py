@@ -1,0 +1,224 @@
+"""Conformance of the plan validator on the real benchmark data of ../shared (7 domains).
+
+1. Every reference plan (plans_pddl: optimal, plans_gbfs: satisficing) is valid, as VAL says it is.
+2. Differential test against an independent validator: VAL itself cannot be installed here, so
+   `pddl-pyvalidator` (pyval, built on unified_planning's sequential simulator) stands in for it. Plans of
+   up to 15 steps of the 6 debug tasks per domain are mutated with seeded edits (drop, swap, duplicate a
+   step; an undeclared or a different declared object; an unknown or a different action name) and both
+   validators must give the same verdict, and the same failing step where both name one.
+   No exclusions were needed: on all mutations both validators agree (checked while writing this test;
+   pyval also keeps a fact that an action both deletes and adds, as PDDL's delete-then-add order says).
+
+pyval re-parses domain and problem for every plan and records every fluent of every state for its report,
+which takes seconds per plan on hiking (16,000 ground fluents). The fixture `fast_pyval` caches its parse
+and its simulator's initial state per task and turns the report-only bookkeeping off; the verdict is still
+computed by pyval's own `PDDLValidator.validate` (structure check, simulation, goal check).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from genplan.engine.pddl import Domain, Problem, load_domain, load_problem
+from genplan.engine.pddl.plans import load_plan
+from genplan.engine.pddl.validate import GOAL_NOT_REACHED, SYNTAX_KINDS, PlanValidator, ValidationResult
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+BENCHMARKS = SHARED / "benchmarks"
+DOMAINS = ["delivery", "ferry", "gripper", "heavy", "hiking", "miconic", "spanner"]
+PLAN_SETS = ["plans_pddl", "plans_gbfs"]
+DEBUG_INSTANCES = range(6)
+MAX_DIFFERENTIAL_STEPS = 15
+
+
+@pytest.fixture(scope="module")
+def benchmarks() -> Path:
+    if not BENCHMARKS.is_dir():
+        pytest.skip(f"../shared not found beside the checkout: {SHARED} (the benchmark plans live there)")
+    return BENCHMARKS
+
+
+def instance_of(plan_file: Path) -> str:
+    return plan_file.name.removesuffix("_plan.txt")
+
+
+# ------------------------------------------------------------------ 1. every reference plan is valid
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("domain_name", DOMAINS)
+def test_every_reference_plan_is_valid(benchmarks: Path, domain_name: str) -> None:
+    directory = benchmarks / domain_name
+    domain = load_domain(directory / "domain.pddl")  # once per domain
+    validators: dict[str, PlanValidator] = {}  # one per problem, shared by both plan sets
+    checked: Counter[str] = Counter()
+    failures = []
+    for plan_set in PLAN_SETS:
+        for plan_file in sorted((directory / plan_set).glob("*_plan.txt")):
+            instance = instance_of(plan_file)
+            if instance not in validators:
+                problem = load_problem(directory / "problems_pddl" / f"{instance}.pddl", domain)
+                validators[instance] = PlanValidator(domain, problem, "stein")
+            result = validators[instance].validate(load_plan(plan_file))
+            checked[plan_set] += 1
+            if not result.valid:
+                failures.append(f"{plan_set}/{plan_file.name}: {result.message}")
+    assert not failures, "\n".join(failures[:10])
+    assert checked["plans_pddl"] >= 6 and checked["plans_gbfs"] >= 6, checked
+
+
+# ------------------------------------------------------------------ 2. differential test against pyval
+
+
+@pytest.fixture(scope="module")
+def fast_pyval() -> Iterator[object]:
+    """pyval's validator with its parse cached per task and its report bookkeeping switched off."""
+    pyval_validator = pytest.importorskip("pyval.validator", reason="pddl-pyvalidator is not installed")
+    import pyval.plan_simulator as simulator_module
+    from pyval.syntax_checker import check_syntax
+
+    real_simulator = simulator_module.UPSequentialSimulator
+    started: dict[int, tuple[object, object, object]] = {}
+
+    class CachedSimulator:
+        """The same simulator and initial state for every plan of a task (unified_planning states are immutable)."""
+
+        def __init__(self, problem, **options) -> None:
+            if id(problem) not in started:
+                simulator = real_simulator(problem=problem, **options)
+                started[id(problem)] = (simulator, simulator.get_initial_state(), problem)
+            self._simulator, self._initial, _ = started[id(problem)]
+
+        def get_initial_state(self):
+            return self._initial
+
+        def is_applicable(self, state, action_instance) -> bool:
+            return self._simulator.is_applicable(state, action_instance)
+
+        def apply(self, state, action_instance):
+            return self._simulator.apply(state, action_instance)
+
+    class NoTracker:
+        """Numeric fluent trajectories: for pyval's report only (our domains have no numbers)."""
+
+        def __init__(self, *args, **kwargs) -> None:
+            self._snapshots: list = []
+
+        def record(self, *args, **kwargs) -> None:
+            pass
+
+        def get_numeric_trajectory(self) -> dict:
+            return {}
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pyval_validator, "check_syntax", functools.lru_cache(maxsize=None)(check_syntax))
+        patch.setattr(simulator_module, "UPSequentialSimulator", CachedSimulator)
+        patch.setattr(simulator_module, "NumericTracker", NoTracker)
+        patch.setattr(simulator_module, "_compute_changes", lambda problem, old, new: ({}, {}))
+        yield pyval_validator.PDDLValidator()
+
+
+def pyval_failing_step(result) -> int | None:
+    """pyval's failing step, 0-based like ours: structure errors say 'Step N' (1-based); simulation failures
+    give failed_step (1-based); an unreached goal has none."""
+    if result.status == "STRUCTURE_ERROR":
+        match = re.search(r"Step (\d+)", result.phases["structure"]["errors"][0])
+        return int(match.group(1)) - 1 if match else None
+    if result.failed_step is not None:
+        return result.failed_step - 1
+    return None
+
+
+def mutate(steps: list[str], kind: str, rng: random.Random, domain: Domain, problem: Problem) -> list[str]:
+    plan = list(steps)
+    at = rng.randrange(len(plan))
+    parts = plan[at][1:-1].split()
+    if kind == "drop":
+        del plan[at]
+    elif kind == "swap-adjacent" and len(plan) > 1:
+        at = rng.randrange(len(plan) - 1)
+        plan[at], plan[at + 1] = plan[at + 1], plan[at]
+    elif kind == "duplicate":
+        plan.insert(at, plan[at])
+    elif kind in ("undeclared-object", "other-object"):
+        if len(parts) > 1:
+            objects = sorted(name for name, _ in problem.objects)
+            parts[1 + rng.randrange(len(parts) - 1)] = "no-such-object" if kind == "undeclared-object" else rng.choice(objects)
+    elif kind == "unknown-action":
+        parts[0] = "no-such-action"
+    elif kind == "other-action":
+        parts[0] = rng.choice([name for name in domain.actions if name != parts[0]])
+    else:
+        raise ValueError(kind)
+    if kind in ("undeclared-object", "other-object", "unknown-action", "other-action"):
+        plan[at] = "(" + " ".join(parts) + ")"
+    return plan
+
+
+MUTATIONS = ["drop", "swap-adjacent", "duplicate", "undeclared-object", "other-object", "other-object",
+             "unknown-action", "other-action"]
+
+
+def compare(ours: ValidationResult, theirs, plan: list[str]) -> str | None:
+    """None if both validators agree; else a description of the disagreement."""
+    if ours.valid != theirs.is_valid:
+        return f"verdict: ours valid={ours.valid} ({ours.kind}), pyval {theirs.status}"
+    if ours.valid:
+        return None
+    their_step = pyval_failing_step(theirs)
+    if ours.kind == GOAL_NOT_REACHED:
+        if their_step is not None or not theirs.unsatisfied_goals:
+            return f"ours: goal not reached; pyval: step {their_step}, goals {theirs.unsatisfied_goals}"
+        return None
+    if their_step is not None and their_step != ours.step:
+        return f"failing step: ours {ours.step} ({ours.kind}), pyval {their_step} ({theirs.status})"
+    if ours.kind in SYNTAX_KINDS and theirs.status != "STRUCTURE_ERROR":
+        return f"ours: {ours.kind} at {ours.step}; pyval: {theirs.status}"
+    return None
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("domain_name", DOMAINS)
+def test_mutated_plans_get_the_verdict_of_pyval(benchmarks: Path, fast_pyval, domain_name: str, tmp_path: Path) -> None:
+    directory = benchmarks / domain_name
+    domain_file = directory / "domain.pddl"
+    domain = load_domain(domain_file)
+    disagreements = []
+    verdicts: Counter[str] = Counter()
+    for instance in DEBUG_INSTANCES:
+        problem_file = directory / "problems_pddl" / f"instance-{instance}.pddl"
+        problem = load_problem(problem_file, domain)
+        validators = {style: PlanValidator(domain, problem, style) for style in ("stein", "silver")}
+        for plan_set in PLAN_SETS:
+            reference = [step.pddl() for step in load_plan(directory / plan_set / f"instance-{instance}_plan.txt")]
+            if len(reference) > MAX_DIFFERENTIAL_STEPS:
+                continue
+            rng = random.Random(f"{domain_name}/{plan_set}/{instance}")
+            plans = {"reference": reference}
+            for number, kind in enumerate(MUTATIONS):
+                plans[f"{kind}#{number}"] = mutate(reference, kind, rng, domain, problem)
+            for label, plan in plans.items():
+                plan_file = tmp_path / f"{plan_set}-{instance}-{label.replace('#', '-')}.txt"
+                plan_file.write_text("".join(f"{step}\n" for step in plan))
+                ours = validators["stein"].validate(plan)
+                silver = validators["silver"].validate(plan)
+                assert (silver.valid, silver.kind, silver.step) == (ours.valid, ours.kind, ours.step)
+                theirs = fast_pyval.validate(str(domain_file), str(problem_file), str(plan_file))
+                assert theirs.status != "SYNTAX_ERROR", theirs.phases["syntax"]
+                if label == "reference":
+                    assert ours.valid and theirs.is_valid, (plan_set, instance, ours.message, theirs.status)
+                problem_text = compare(ours, theirs, plan)
+                if problem_text:
+                    disagreements.append(f"instance-{instance} {plan_set} {label}: {problem_text}\n  plan: {plan}")
+                verdicts["valid" if ours.valid else ours.kind or "?"] += 1
+    assert not disagreements, "\n".join(disagreements[:10])
+    # the mutations must exercise more than one outcome, else the comparison says little
+    assert verdicts["valid"] >= 1 and sum(n for k, n in verdicts.items() if k != "valid") >= 10, verdicts
+    assert {"unknown-action", "unknown-object"} <= set(verdicts), verdicts
