@@ -8,14 +8,17 @@ import sys
 import time
 from pathlib import Path
 
-from ..engine.domainlib import DomainDir, DomainDirError
-from ..engine.llm import ModelAccessError, load_settings, make_provider
-from ..engine.llm.manual import stdin_answerer
-from ..engine.llm.settings import SettingsError
-from ..engine.pipeline import ConfigError, Pipeline, RunStore, load_config_file, load_preset, preset_names
-from ..engine.pipeline.events import Event
-from ..engine.prompts import PromptLibrary
+from typing import TYPE_CHECKING
+
+from ..engine.pipeline.config import ConfigError, load_config_file, load_preset, preset_names
 from .common import EXIT_OK, BadInput, error, run_guarded
+
+if TYPE_CHECKING:
+    from ..engine.domainlib import DomainDir
+    from ..engine.pipeline.events import Event
+
+# The model client (openai) and the pipeline are imported when a run starts, not when `genplan` parses
+# its arguments: every other command would otherwise pay for them.
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -54,13 +57,13 @@ class Progress:
     def __init__(self) -> None:
         self.start = time.monotonic()
 
-    def __call__(self, event: Event) -> None:
+    def __call__(self, event: "Event") -> None:
         line = self.describe(event)
         if line:
             print(f"[{time.monotonic() - self.start:7.1f}s] {line}", file=sys.stderr, flush=True)
 
     @staticmethod
-    def describe(event: Event) -> str | None:
+    def describe(event: "Event") -> str | None:
         d = event.data
         if event.type == "step.started":
             details = " ".join(f"{k}={v}" for k, v in d.items() if k != "phase")
@@ -86,6 +89,13 @@ def _config(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..engine.domainlib import DomainDir, DomainDirError
+    from ..engine.llm import ModelAccessError, load_settings, make_provider
+    from ..engine.llm.manual import stdin_answerer
+    from ..engine.llm.settings import SettingsError
+    from ..engine.pipeline import Pipeline, RunStore
+    from ..engine.prompts import PromptLibrary
+
     try:
         if args.resume:
             store = RunStore.open(Path(args.resume))
@@ -150,7 +160,7 @@ def _model_flags(args: argparse.Namespace) -> dict:
     }
 
 
-def _evaluate(program: Path, domain_dir: DomainDir, config) -> float:
+def _evaluate(program: Path, domain_dir: "DomainDir", config) -> float:
     """Coverage on the eval tasks: 4 orderings, the run's time limit, both cores."""
     import os
 

@@ -16,6 +16,9 @@ _COMMAND_MODULES = [
     "costume",
     "anonymize",
     "eval",
+    "batch",
+    "report",
+    "generalize",
 ]
 
 

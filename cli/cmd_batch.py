@@ -1,0 +1,153 @@
+"""genplan batch EXPERIMENT.toml: the experiment grid (domains x presets x seeds x models) as ordinary runs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from ..engine.batch import (
+    BatchError,
+    ExperimentError,
+    LocalExecutor,
+    Progress,
+    RayExecutor,
+    api_key_environment,
+    default_batch_dir,
+    grid,
+    load_experiment,
+    plan_work,
+    run_batch,
+    with_max_concurrent_runs,
+)
+from .common import EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, error
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "batch",
+        help="run an experiment grid (domains x presets x seeds x models) and evaluate the programs",
+        description="Run every (domain, preset, seed, model) combination of EXPERIMENT.toml as an ordinary run "
+        "in the batch directory, then evaluate each selected program on the domain's eval tasks. Running the "
+        "same batch again skips finished runs and resumes unfinished ones. See docs/experiments.md for the file "
+        "format. Exit codes: 0 every run finished and was evaluated, 1 some run or evaluation failed, 2 bad input.",
+    )
+    p.add_argument("experiment", help="the experiment file (TOML)")
+    p.add_argument("--out", metavar="DIR", help="the batch directory (default: [experiment] out, else batches/<name> beside the file)")
+    p.add_argument("--max-concurrent-runs", type=int, metavar="N", help="runs at once (default: the file's, else 4)")
+    p.add_argument("--ray", metavar="ADDRESS", help="run on this Ray cluster (e.g. 10.0.0.5:6379 or 'auto'; needs genplan[ray])")
+    p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
+    p.add_argument("--dry-run", action="store_true", help="check the file and show what would run, run nothing")
+    p.add_argument("--json", action="store_true", help="print one JSON summary object on stdout")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        experiment = load_experiment(args.experiment)
+    except ExperimentError as exc:
+        for problem in exc.problems:
+            print(f"genplan: {exc.path}: {problem}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.max_concurrent_runs is not None and args.max_concurrent_runs < 1:
+        return error(f"--max-concurrent-runs must be at least 1, got {args.max_concurrent_runs}")
+    experiment = with_max_concurrent_runs(experiment, args.max_concurrent_runs)
+    batch_dir = Path(args.out) if args.out else default_batch_dir(experiment)
+    if args.dry_run:
+        return _dry_run(experiment, batch_dir)
+    if args.ray:
+        executor = RayExecutor(args.ray, experiment.max_concurrent_runs, env_vars=api_key_environment(experiment))
+    else:
+        executor = LocalExecutor(experiment.max_concurrent_runs, experiment.evaluation.jobs)
+    if not args.quiet:
+        where = f"on the Ray cluster at {args.ray}" if args.ray else f"{experiment.max_concurrent_runs} run(s) at once"
+        print(f"genplan: batch {batch_dir}: {len(grid(experiment))} entries, {where}", file=sys.stderr)
+    try:
+        result = run_batch(
+            experiment,
+            batch_dir,
+            executor=executor,
+            progress=None if args.quiet else ProgressLines(),
+            no_cache=args.no_cache,
+        )
+    except BatchError as exc:
+        return error(str(exc))
+    except KeyboardInterrupt:
+        # Everything answered is on disk already; waiting for the runs in flight could take minutes.
+        print("genplan: interrupted; run the same command again to resume the batch", file=sys.stderr, flush=True)
+        sys.stdout.flush()
+        os._exit(130)
+    summary = {
+        "batch_dir": str(result.batch_dir),
+        "entries": len(result.states),
+        "ran": result.ran,
+        "skipped": result.skipped,
+        "evaluated": result.evaluated,
+        "complete": result.complete,
+        "failed": [s.describe() for s in result.failed],
+        "seconds": round(result.seconds, 3),
+    }
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(
+            f"batch {result.batch_dir}: {len(result.states)} entries; {result.ran} run now, {result.skipped} finished "
+            f"before, {result.evaluated} evaluation(s) now, {result.seconds:.1f} s"
+        )
+        for state in result.failed:
+            print(f"  not complete: {state.entry.key}: run {state.run_status or 'missing'} {state.message}".rstrip())
+        print(f"tables: genplan report {result.batch_dir}")
+    return EXIT_OK if result.complete else EXIT_NEGATIVE
+
+
+def _dry_run(experiment, batch_dir: Path) -> int:
+    todo = {w.entry.key: w for w in plan_work(experiment, batch_dir)}
+    for entry in grid(experiment):
+        work = todo.get(entry.key)
+        if work is None:
+            state = "done"
+        elif work.run is not None:
+            state = "resume" if (batch_dir / entry.run_dir / "run.json").exists() else "run"
+        else:
+            state = "evaluate"
+        print(f"{state:<8} {entry.key}  {batch_dir / entry.run_dir}")
+    return EXIT_OK
+
+
+class ProgressLines:
+    """One line on stderr per finished run and evaluation."""
+
+    def __init__(self) -> None:
+        self.start = time.monotonic()
+
+    def __call__(self, event: Progress) -> None:
+        line = self.describe(event)
+        if line:
+            clock = f"[{time.monotonic() - self.start:7.1f}s {event.done:>3}/{event.total}]"
+            print(f"{clock} {event.entry.key}: {line}", file=sys.stderr, flush=True)
+
+    @staticmethod
+    def describe(event: Progress) -> str | None:
+        outcome = event.outcome
+        if outcome is None:
+            return None
+        if event.kind == "run-done":
+            if outcome.status == "skipped":
+                return "run finished before"
+            data = outcome.data
+            if outcome.status == "failed":
+                return f"run FAILED: {outcome.message}"
+            return (
+                f"run {outcome.status}: {data.get('debug_solved')}/{data.get('debug_total')} debug tasks, "
+                f"{data.get('llm_calls')} model calls, {data.get('wall_seconds')} s"
+            )
+        if outcome.status == "failed":
+            return f"evaluation FAILED: {outcome.message}"
+        if outcome.status == "no-program":
+            return "no program to evaluate (coverage 0)"
+        coverage = outcome.data.get("coverage")
+        return f"evaluated: coverage {100 * coverage:.1f}%" if coverage is not None else f"evaluation {outcome.status}"

@@ -1,0 +1,55 @@
+"""genplan report BATCH_DIR: the paper's tables and figures from a batch's results."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..engine.report import ReportError, all_tables, load_batch, to_json, to_markdown, to_terminal, write_report
+from .common import EXIT_OK, error
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "report",
+        help="tables and plots of a batch's results",
+        description="Read BATCH_DIR (written by genplan batch) and produce the paper's tables: coverage per "
+        "domain (average over the seeds and best run) per preset and model, the error types, model calls, "
+        "tokens and time per run with the ratios between presets, and the programs against the satisficing "
+        "planner on the commonly solved tasks. Prints them and writes Markdown, CSV, JSON and SVG plots "
+        "(coverage per domain; runtime and plan length of program vs planner, log-log with the diagonal).",
+    )
+    p.add_argument("batch_dir", help="a batch directory")
+    p.add_argument("--out", metavar="DIR", help="where to write the files (default BATCH_DIR/report)")
+    p.add_argument(
+        "--print",
+        dest="show",
+        choices=["terminal", "markdown", "json", "none"],
+        default="terminal",
+        help="what to print on stdout (default terminal tables)",
+    )
+    p.add_argument("--no-files", action="store_true", help="print only, write no files")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        data = load_batch(args.batch_dir)
+    except ReportError as exc:
+        return error(str(exc))
+    tables = all_tables(data)
+    if args.show == "terminal":
+        print(to_terminal(tables), end="")
+    elif args.show == "markdown":
+        print(to_markdown(tables, f"Batch {data.name}"))
+    elif args.show == "json":
+        print(to_json(tables, data), end="")
+    if not args.no_files:
+        out = Path(args.out) if args.out else Path(args.batch_dir) / "report"
+        try:
+            written = write_report(data, out, tables)
+        except OSError as exc:
+            return error(f"{out}: cannot write the report ({exc.strerror or exc})")
+        if args.show != "json":
+            print(f"wrote {len(written)} files to {out}")
+    return EXIT_OK

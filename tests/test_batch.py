@@ -1,0 +1,297 @@
+"""`genplan batch`: the experiment grid as ordinary runs against the scripted server, resumable, evaluated."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from genplan.engine.batch import (
+    ExperimentError,
+    LocalExecutor,
+    Progress,
+    RayExecutor,
+    grid,
+    load_experiment,
+    run_batch,
+)
+from support.multi_domain_model import DomainRouter, ferry_models
+from support.scripted_server import ScriptedServer
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux only")
+
+DOMAINS = Path(__file__).resolve().parents[1] / "domains"
+TINY_PIPELINE = "[pipeline]\ninitial_programs = 1\ncode_rounds = 1\nprogram_timeout_s = 2\n"
+
+
+def write_experiment(
+    folder: Path,
+    server: ScriptedServer,
+    *,
+    domains: tuple[str, ...] = ("ferry", "ferry-costumed"),
+    presets: tuple[str, ...] = ("F5-3", "Sil"),
+    extra: str = "",
+    pipeline: str = TINY_PIPELINE,
+) -> Path:
+    listed = ", ".join(f'"{DOMAINS / d}"' for d in domains)
+    text = (
+        "[experiment]\n"
+        'name = "tiny"\n'
+        f"domains = [{listed}]\n"
+        f"presets = [{', '.join(repr(p).replace(chr(39), chr(34)) for p in presets)}]\n"
+        "seeds = [1]\n"
+        f"{extra}\n"
+        f"{pipeline}\n"
+        "[[models]]\n"
+        'name = "synthetic"\n'
+        f'model = "{server.model}"\n'
+        f'base_url = "{server.base_url}"\n'
+        "temperature = 0\n"
+    )
+    path = folder / "experiment.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def genplan(*args: str, home: Path, env: dict[str, str] | None = None, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "genplan.cli.main", *args],
+        capture_output=True, text=True, env=clean_env(home, env), timeout=240, stdin=subprocess.DEVNULL, **kw,
+    )
+
+
+def clean_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GENPLAN_", "OPENAI_"))}
+    env.update(XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"), **(extra or {}))
+    return env
+
+
+class RunsInFlight:
+    """Wraps execute_run to count how many runs are going at once."""
+
+    def __init__(self, execute) -> None:
+        self.execute = execute
+        self.now = 0
+        self.most = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, job):
+        with self.lock:
+            self.now += 1
+            self.most = max(self.most, self.now)
+        try:
+            return self.execute(job)
+        finally:
+            with self.lock:
+                self.now -= 1
+
+
+def test_grid_runs_evaluates_and_a_rerun_skips_everything(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import genplan.engine.batch as batch_module
+
+    in_flight = RunsInFlight(batch_module.execute_run)
+    monkeypatch.setattr(batch_module, "execute_run", in_flight)
+    with ScriptedServer(fixed_delay_s=0.05) as server:
+        server.respond_with(DomainRouter(ferry_models()))
+        path = write_experiment(
+            tmp_path, server, extra="eval_limit = 3\nmax_concurrent_runs = 2\nplanner_timeout_s = 20"
+        )
+        experiment = load_experiment(path)
+        assert len(grid(experiment)) == 4
+        batch_dir = tmp_path / "batch"
+        events: list[Progress] = []
+        result = run_batch(experiment, batch_dir, progress=events.append, no_cache=True)
+        assert result.complete, [s.describe() for s in result.failed]
+        assert result.ran == 4 and result.evaluated == 4
+        assert in_flight.most == 2  # bounded, and concurrent
+        kinds = [e.kind for e in events]
+        assert kinds.count("run-started") == kinds.count("run-done") == kinds.count("eval-done") == 4
+        assert events[-1].done == events[-1].total == 4
+
+        batch = json.loads((batch_dir / "batch.json").read_text())
+        assert [e["run_status"] for e in batch["entries"]] == ["finished"] * 4
+        assert "api_key" not in json.dumps(batch).replace("api_key_env", "")
+        for entry in batch["entries"]:
+            run_dir = batch_dir / entry["run_dir"]
+            parts = Path(entry["run_dir"]).parts
+            assert parts[:5] == ("runs", entry["domain"], entry["preset"], "synthetic", "seed-1")
+            meta = json.loads((run_dir / "run.json").read_text())
+            assert meta["status"] == "finished" and meta["batch"]["preset"] == entry["preset"]
+            assert meta["config"]["initial_programs"] == 1 and meta["config"]["code_rounds"] == 1
+            evaluation = json.loads((run_dir / "evaluation.json").read_text())
+            assert evaluation["coverage"] == 1.0 and evaluation["tasks"] == 3 and evaluation["orderings"] == 4
+            assert all(r["planner"]["status"] == "solved" for r in evaluation["results"])
+        # the planner ran once per task, shared by every program of the domain
+        assert len(list((batch_dir / "planner" / "ferry").glob("*.json"))) == 3
+        assert (batch_dir / "experiment.toml").read_text() == path.read_text()
+
+        asked = len(server.requests)
+        stamps = {p: p.stat().st_mtime_ns for p in batch_dir.glob("runs/**/evaluation.json")}
+        again = run_batch(load_experiment(path), batch_dir, no_cache=True)
+        assert again.complete and again.ran == 0 and again.skipped == 4 and again.evaluated == 0
+        assert len(server.requests) == asked  # nothing sent again
+        assert {p: p.stat().st_mtime_ns for p in batch_dir.glob("runs/**/evaluation.json")} == stamps
+        assert len(list(batch_dir.glob("runs/*/*/*/*/run-*"))) == 4
+
+
+def test_run_ids_follow_what_determines_a_run(tmp_path: Path) -> None:
+    with ScriptedServer() as server:
+        first = grid(load_experiment(write_experiment(tmp_path, server)))
+        same = grid(load_experiment(write_experiment(tmp_path, server)))
+        changed = grid(load_experiment(write_experiment(tmp_path, server, pipeline=TINY_PIPELINE + "max_concurrency = 2\n")))
+        other = grid(load_experiment(write_experiment(tmp_path, server, pipeline=TINY_PIPELINE.replace("code_rounds = 1", "code_rounds = 2"))))
+    assert [e.run_id for e in first] == [e.run_id for e in same]
+    assert len({e.run_id for e in first}) == 4
+    assert [e.run_id for e in first] == [e.run_id for e in changed]  # concurrency does not change the run
+    assert all(a.run_id != b.run_id for a, b in zip(first, other))
+
+
+def test_killed_batch_finishes_on_rerun_without_repeating_requests(tmp_path: Path) -> None:
+    with ScriptedServer(fixed_delay_s=0.15) as server:
+        server.respond_with(DomainRouter(ferry_models()))
+        path = write_experiment(tmp_path, server, presets=("F5-3",), extra="eval = false\nmax_concurrent_runs = 2")
+        batch_dir = tmp_path / "batch"
+        dry = genplan("batch", str(path), "--out", str(batch_dir), "--dry-run", home=tmp_path)
+        assert dry.returncode == 0 and dry.stdout.count("run ") == 2 and not batch_dir.exists()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "genplan.cli.main", "batch", str(path), "--out", str(batch_dir), "--no-cache", "--quiet"],
+            env=clean_env(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 60
+        while len(list(batch_dir.glob("runs/**/responses/*.json"))) < 10 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        answered = len(list(batch_dir.glob("runs/**/responses/*.json")))
+        statuses = [json.loads(p.read_text())["status"] for p in batch_dir.glob("runs/**/run.json")]
+        assert 10 <= answered and "running" in statuses
+        sent_before = len(server.requests)
+
+        done = genplan("batch", str(path), "--out", str(batch_dir), "--no-cache", "--json", home=tmp_path)
+        assert done.returncode == 0, done.stderr
+        summary = json.loads(done.stdout)
+        assert summary["complete"] and summary["entries"] == 2
+        statuses = [json.loads(p.read_text())["status"] for p in batch_dir.glob("runs/**/run.json")]
+        assert statuses == ["finished", "finished"]
+        total = len(list(batch_dir.glob("runs/**/responses/*.json")))
+        # only the requests without an answer on disk went out again
+        resent = len(server.requests) - sent_before
+        assert resent == total - answered
+
+
+def test_bad_experiment_lists_every_problem_and_runs_nothing(tmp_path: Path) -> None:
+    with ScriptedServer() as server:
+        path = tmp_path / "bad.toml"
+        path.write_text(
+            "[experiment]\n"
+            f'domains = ["{DOMAINS / "ferry"}", "{tmp_path / "no-such-domain"}"]\n'
+            'presets = ["F5-3", "F9-9"]\n'
+            "seeds = [1, 7]\n"
+            "colour = \"blue\"\n"
+            "[pipeline]\ncode_rounds = -1\n"
+            "[[models]]\n"
+            f'model = "{server.model}"\nbase_url = "{server.base_url}"\ntemperature = 5\ntop_k = 3\n',
+            encoding="utf-8",
+        )
+        with pytest.raises(ExperimentError) as caught:
+            load_experiment(path)
+        problems = caught.value.problems
+        expected = ["no-such-domain", "F9-9", "7", "colour", "code_rounds", "temperature", "top_k"]
+        for word in expected:
+            assert sum(word in p for p in problems) >= 1, (word, problems)
+        done = genplan("batch", str(path), "--out", str(tmp_path / "batch"), home=tmp_path)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == len(problems) and all(line.startswith(f"genplan: {path}: ") for line in lines)
+        assert not (tmp_path / "batch").exists() and not server.requests
+        missing = genplan("batch", str(tmp_path / "missing.toml"), home=tmp_path)
+        assert missing.returncode == 2 and "no such file" in missing.stderr
+
+
+def test_missing_api_key_for_a_remote_model_is_a_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GENPLAN_TEST_MISSING_KEY", raising=False)
+    path = tmp_path / "remote.toml"
+    path.write_text(
+        f'[experiment]\ndomains = ["{DOMAINS / "ferry"}"]\npresets = ["Sil"]\n'
+        '[[models]]\nname = "gpt"\nmodel = "gpt-4o"\napi_key_env = "GENPLAN_TEST_MISSING_KEY"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ExperimentError) as caught:
+        load_experiment(path)
+    assert len(caught.value.problems) == 1 and "GENPLAN_TEST_MISSING_KEY" in caught.value.problems[0]
+
+
+def test_local_executor_counts_cores_by_default() -> None:
+    assert LocalExecutor(3).eval_workers == (os.cpu_count() or 1)
+    assert LocalExecutor(3, eval_workers=5).eval_workers == 5
+
+
+def test_batch_on_a_local_ray_instance(tmp_path: Path) -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is None:
+        pytest.skip("ray is not installed (the optional extra: pip install 'genplan[ray]')")
+    # Keep Ray on the loopback interface (it reads this when imported) and without a token file.
+    ray_env = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
+    saved = {k: os.environ.get(k) for k in ray_env}
+    os.environ.update(ray_env)
+    import ray
+    from ray._private import ray_constants
+
+    ray_constants.ENABLE_RAY_CLUSTER = False  # in case ray was imported before the variable was set
+    try:
+        context = ray.init(
+            address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False
+        )
+        address = context.address_info["gcs_address"]
+        assert address.startswith("127.0.0.1:")
+        with ScriptedServer() as server:
+            server.respond_with(DomainRouter(ferry_models()))
+            path = write_experiment(
+                tmp_path, server, domains=("ferry",), extra="eval_limit = 2\ncompare_planner = false"
+            )
+            batch_dir = tmp_path / "batch"
+            done = genplan(
+                "batch", str(path), "--out", str(batch_dir), "--ray", address, "--no-cache", "--json",
+                home=tmp_path, env=ray_env,
+            )
+            assert done.returncode == 0, done.stderr[-3000:]
+            summary = json.loads(done.stdout)
+            assert summary["complete"] and summary["ran"] == 2 and summary["evaluated"] == 2
+            assert server.requests  # the runs (Ray tasks) talked to the model
+            for evaluation in batch_dir.glob("runs/**/evaluation.json"):
+                assert json.loads(evaluation.read_text())["coverage"] == 1.0
+            asked = len(server.requests)
+            again = genplan("batch", str(path), "--out", str(batch_dir), "--ray", address, "--json", home=tmp_path, env=ray_env)
+            assert again.returncode == 0 and json.loads(again.stdout)["ran"] == 0 and len(server.requests) == asked
+    finally:
+        ray.shutdown()
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def test_ray_executor_without_ray_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_ray(name, *args, **kwargs):
+        if name == "ray":
+            raise ImportError("No module named 'ray'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_ray)
+    from genplan.engine.batch import BatchError
+
+    with pytest.raises(BatchError, match=r"genplan\[ray\]"):
+        RayExecutor("auto").execute([], lambda _p: None)
