@@ -22,20 +22,24 @@ _COMMAND_MODULES = [
 ]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """All commands (for --help), or just `only`: a command's module may import heavy parts of the
+    engine (the model client, the sandbox), which the other commands should not pay for."""
     parser = argparse.ArgumentParser(
         prog="genplan",
         description="Develop generalized plans for PDDL domains with LLMs (headless commands).",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in _COMMAND_MODULES:
+    for name in _COMMAND_MODULES if only is None else [only]:
         module = importlib.import_module(f"genplan.cli.cmd_{name}")
         module.register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = argv[0] if argv and argv[0] in _COMMAND_MODULES else None
+    parser = build_parser(command)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
