@@ -248,38 +248,20 @@ def reference_length(domain: str, instance: int) -> int:
 
 
 DEBUG_TASKS = [(d, i) for d in DOMAINS for i in range(6)]
-# A*+LM-cut needs minutes on spanner instance-2 (12 spanners, 10 nuts: the delete relaxation lets one
-# spanner tighten every nut, so it cannot see dead ends). See benchmarks/bench_planner.py for a
-# configuration that solves it optimally in about a second; until the planner uses it, this stays expected.
-SLOW_FOR_LMCUT = {("spanner", 2)}
+# A* + LM-cut alone needs minutes on spanner instance-2 (the delete relaxation lets one spanner tighten every
+# nut, so it cannot see dead ends); the optimal search maxes it with merge-and-shrink (engine/planner.py).
 
 
 @needs_fd
 @pytest.mark.timeout(240)
-@pytest.mark.parametrize(
-    "domain,instance",
-    [
-        pytest.param(
-            d,
-            i,
-            marks=pytest.mark.xfail(
-                (d, i) in SLOW_FOR_LMCUT,
-                reason="A*+LM-cut does not solve spanner instance-2 within 5 s",
-                strict=True,
-            ),
-        )
-        for d, i in DEBUG_TASKS
-    ],
-)
+@pytest.mark.parametrize("domain,instance", DEBUG_TASKS)
 def test_fast_downward_solves_debug_task_optimally(domain: str, instance: int) -> None:
     if not BENCHMARKS.is_dir():
         pytest.skip(f"../shared not found beside the checkout: {SHARED} (the 42 debug tasks live there)")
     dom = load_domain(BENCHMARKS / domain / "domain.pddl")
     problem = load_problem(BENCHMARKS / domain / "problems_pddl" / f"instance-{instance}.pddl", dom)
-    # The issue asks for < 5 s per task (see benchmarks/bench_planner.py); the test allows 10 s of CPU for
-    # slower machines, and the issue's 5 s where the current search is expected to fail (to waste less time).
-    timeout = 5 if (domain, instance) in SLOW_FOR_LMCUT else 10
-    result = solve(dom, problem, optimal=True, timeout=timeout, planner="fast-downward")
+    # The issue asks for < 5 s per task (see benchmarks/bench_planner.py); the test allows 10 s for slower machines.
+    result = solve(dom, problem, optimal=True, timeout=10, planner="fast-downward")
     assert result.status == SOLVED, result.message
     assert len(result.plan) == reference_length(domain, instance)
     assert validate_plan(dom, problem, result.plan).valid
