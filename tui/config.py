@@ -8,7 +8,6 @@ shape ``genplan run --config`` files use. The API key is written only when the u
 from __future__ import annotations
 
 import os
-import tempfile
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -98,23 +97,11 @@ def load_tui_settings(
 
 def save_tui_settings(path: Path, settings: Any, prefs: RunPrefs, *, store_key: bool = False) -> Path:
     """Write [llm] (and [prices], [secrets] if asked) and [pipeline]; other tables are kept. Mode 0600."""
-    from genplan.engine.llm.settings import settings_to_toml
+    from genplan.engine.llm.settings import settings_to_toml, write_private_file
 
     existing = _read(path)
     existing[PIPELINE_TABLE] = prefs.to_table()
-    text = settings_to_toml(settings, store_key=store_key, keep=existing)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    temp = Path(temp_name)
-    try:
-        os.fchmod(descriptor, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
-    return path
+    return write_private_file(path, settings_to_toml(settings, store_key=store_key, keep=existing))
 
 
 def model_fields() -> tuple[str, ...]:

@@ -388,7 +388,11 @@ def save_settings(path: str | os.PathLike[str], settings: ModelSettings, *, stor
     target = Path(path)
     # A broken existing file raises SettingsError rather than being overwritten with its other tables lost.
     existing = _read_toml(target) if target.is_file() else {}
-    text = settings_to_toml(settings, store_key=store_key, keep=existing)
+    return write_private_file(target, settings_to_toml(settings, store_key=store_key, keep=existing))
+
+
+def write_private_file(target: Path, text: str) -> Path:
+    """Replace `target` atomically with `text`, readable by its owner only (mode 0600) from the start."""
     target.parent.mkdir(parents=True, exist_ok=True)
     # mkstemp creates the file readable by its owner only (0600), before anything is written.
     descriptor, temp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
