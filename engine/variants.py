@@ -19,7 +19,6 @@ The pieces:
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import os
 import re
@@ -847,10 +846,7 @@ class VariantGenerator:
         return problem_to_pddl(rename_problem(problem, self._renaming_for(problem)))
 
     def main(self, argv: list[str]) -> int:
-        parser = argparse.ArgumentParser(description=f"Generate a task of {self.name}.")
-        parser.add_argument("--seed", type=int, default=0)
-        for size, (default, help_text) in self.parameters.items():
-            parser.add_argument(f"--{size}", type=int, default=default, help=help_text)
-        args = parser.parse_args(argv)
-        print(self.generate(args.seed, **{s: getattr(args, s) for s in self.parameters}), end="")
+        from .generator_kit import run_cli
+
+        run_cli(self.parameters, self.generate, f"Generate a task of {self.name}.", argv)
         return 0
