@@ -33,7 +33,14 @@ async def test_replay_plays_pauses_and_ends_like_the_run(recorded, isolated: Pat
         assert app.mode.startswith("replay")
         # the recorded answer text streams into view while a request is "in flight"
         stream = app.query_one(StreamView)
-        await wait_for(pilot, lambda: "SYNTHETIC" in stream.text, what="recorded text in the answer view")
+        # (which answer depends on how far the replay got on a busy machine: any recorded one will do)
+        recorded_answers = [p.read_text() for p in (run / "responses").glob("*.md")]
+
+        def shows_a_recorded_answer() -> bool:
+            shown = stream.text.strip()
+            return bool(shown) and any(shown[:40] in answer for answer in recorded_answers)
+
+        await wait_for(pilot, shows_a_recorded_answer, what="recorded text in the answer view")
         await pilot.press("space")
         assert app.replayer.paused and app.mode == "replay (paused)"
         held = app.replayer.position
