@@ -50,21 +50,8 @@ args = [set(map(to_tuple, request[k])) for k in ("objects", "init", "goal")]
 print(json.dumps({"plan": namespace["generate_solution"](*args)}))
 """
 
-FERRY_SOLVER = """
-def generate_solution(objects, init, goal):
-    ferry_at = next(f[1] for f in init if f[0] == "at-ferry")
-    car_at = {f[1]: f[2] for f in init if f[0] == "at"}
-    plan = []
-    for _, car, target in goal:
-        here = car_at[car]
-        if here == target:
-            continue
-        if ferry_at != here:
-            plan.append(f"(sail {ferry_at} {here})")
-        plan += [f"(board {car} {here})", f"(sail {here} {target})", f"(debark {car} {target})"]
-        ferry_at = target
-    return plan
-"""
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from support.ferry_model import CORRECT_PROGRAM as FERRY_SOLVER  # noqa: E402 - a correct ferry policy
 
 
 def fresh_run(flags: list[str]) -> float:

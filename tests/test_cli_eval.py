@@ -15,6 +15,7 @@ import psutil
 import pytest
 
 from genplan.cli.main import main
+from support.ferry_model import CORRECT_PROGRAM
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux only")
 
@@ -22,21 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FERRY = ROOT / "domains" / "ferry"
 PYTHON = sys.executable
 
-SOLVER = """
-def generate_solution(objects, init, goal):
-    ferry_at = next(f[1] for f in init if f[0] == "at-ferry")
-    car_at = {f[1]: f[2] for f in init if f[0] == "at"}
-    plan = []
-    for _, car, target in goal:
-        here = car_at[car]
-        if here == target:
-            continue
-        if ferry_at != here:
-            plan.append(f"(sail {ferry_at} {here})")
-        plan += [f"(board {car} {here})", f"(sail {here} {target})", f"(debark {car} {target})"]
-        ferry_at = target
-    return plan
-"""
+SOLVER = CORRECT_PROGRAM  # a correct ferry policy, shared with the pipeline tests
 
 
 @pytest.fixture
