@@ -50,7 +50,10 @@ _TEXT_BOUNDS = {
 }
 FINISH_BACKSTOP = 3.0  # seconds after the kill before a run is closed even if its pipes stay open
 SWEEP_INTERVAL = 0.1
-SPARES = 2  # prepared children kept per server
+# Prepared children kept per server, forked in batches: after every fork, each page the server writes costs it
+# a copy (the page is shared with the new child), so forking several children at once pays that once per batch.
+SPARES = 4
+SPARES_LOW_WATER = 1  # refill (to SPARES) when this few are left and no run is active
 
 
 @dataclass
@@ -89,6 +92,10 @@ class Run:
     ended: float | None = None
     record: dict | None = None
     fault: str | None = None
+    # The newest pid of the machine when the program got its request (root without namespaces only):
+    # every process the program starts gets a later pid, which lets the sweep look at those alone.
+    pids_after: int | None = None
+    ran_program: bool = True  # False for discarded spares: they never ran anything but our code
 
 
 class Server:
@@ -141,9 +148,16 @@ class Server:
             self.enforce_deadlines()
             self.finish_ready_runs()
             self.sweep()
-            if not self.closing and (not self.spares or (len(self.spares) < SPARES and not self.runs)):
-                # Keep prepared children ready, so that a request only has to wake one up. Forking is
-                # done while no run is active (it would delay noticing a run's end), unless none is left.
+            if not self.closing:
+                self.refill_spares()
+
+    def refill_spares(self) -> None:
+        """Keep prepared children ready, so that a request only has to wake one up. Forking is done while no
+        run is active (it would delay noticing a run's end), unless none is left at all."""
+        if not self.spares:
+            self.spares.append(self.fork_child())
+        if not self.runs and len(self.spares) <= SPARES_LOW_WATER:
+            while len(self.spares) < SPARES:
                 self.spares.append(self.fork_child())
 
     def next_timeout(self) -> float | None:
@@ -250,6 +264,7 @@ class Server:
         self.dying[spare.pid] = Run(
             request_id=None, pid=spare.pid, run_dir=spare.run_dir, limits=Limits(), result_fd=-1, output_fd=-1,
             started=0.0, deadline=0.0, hash_seed=self.hash_seed, result_open=False, output_open=False,
+            ran_program=False,
         )
 
     def start(self, request: dict, body: bytes) -> None:
@@ -262,6 +277,7 @@ class Server:
             self.send({"op": "result", "id": request_id, "kind": "sandbox-error", "detail": f"bad limits: {exc}"})
             return
         spare = self.spares.pop(0) if self.spares else self.fork_child()
+        pids_after = _last_pid() if self.sweeps_by_session() else None
         started = time.monotonic()
         try:
             os.set_blocking(spare.request_fd, True)
@@ -281,6 +297,7 @@ class Server:
             started=started,
             deadline=started + limits.time_limit,
             hash_seed=self.hash_seed,
+            pids_after=pids_after,
         )
         self.runs[spare.pid] = run
         self.selector.register(spare.result_fd, selectors.EVENT_READ, ("result", run))
@@ -401,7 +418,10 @@ class Server:
             elif run.interrupted and run.kill_at is not None and now >= run.kill_at:
                 self.kill(run)
 
-    def sweep(self, force: bool = False) -> None:
+    def sweeps_by_session(self) -> bool:
+        return not self.namespaced and os.geteuid() == 0
+
+    def sweep(self, force: bool = False, finished: Run | None = None) -> None:
         """Kill every process that is not the server, a spare or a run's child (orphans, escapees)."""
         now = time.monotonic()
         if not force and now - self.last_sweep < SWEEP_INTERVAL:
@@ -416,11 +436,15 @@ class Server:
                     _kill_quietly(pid)
         elif os.geteuid() == 0:
             # Root is not bound by RLIMIT_NPROC: look for members of the runs' sessions and groups.
-            sessions = set(self.runs) | set(self.dying)
-            if not sessions:
+            watched = [run for run in (*self.runs.values(), *self.dying.values()) if run.ran_program]
+            if finished is not None:
+                watched.append(finished)  # already closed, possibly reaped: its escapees still count
+            if not watched:
                 return
+            sessions = {run.pid for run in watched}
+            oldest = _oldest_possible_pid(watched, now)
             for pid in _proc_pids():
-                if pid == self.pid or pid in self.runs:
+                if pid == self.pid or pid in self.runs or (oldest is not None and pid <= oldest):
                     continue
                 ids = _session_and_group(pid)
                 if ids and (ids[0] in sessions or ids[1] in sessions):
@@ -445,7 +469,7 @@ class Server:
         self.close_run(run)
         if not self.closing:
             self.send(self.response(run))
-        self.sweep(force=True)
+        self.sweep(force=True, finished=run)
 
     def close_run(self, run: Run) -> None:
         self.kill(run)
@@ -600,6 +624,37 @@ def _crash_detail(exit_code: int | None, signum: int | None, run: Run) -> str:
     return "the Python process ended without a result"
 
 
+def _last_pid() -> int | None:
+    """The pid the kernel handed out last in our pid namespace (None if unknown)."""
+    try:
+        fd = os.open("/proc/sys/kernel/ns_last_pid", os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        return int(os.read(fd, 64))
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+
+
+def _oldest_possible_pid(watched: list[Run], now: float) -> int | None:
+    """A pid at or below which no process of these runs can be, or None if every pid must be checked.
+
+    A run's processes are all started after it got its request, so their pids come after the newest pid
+    of that moment, unless the kernel's pid counter wrapped around since. Wrapping takes tens of thousands of
+    process starts; it cannot happen in the SWEEP_INTERVAL allowed here, and a counter now below the mark
+    shows it anyway (then everything is checked)."""
+    marks = [run.pids_after for run in watched]
+    if any(mark is None for mark in marks) or any(now - run.started > SWEEP_INTERVAL for run in watched):
+        return None
+    oldest = min(marks)  # type: ignore[type-var]
+    newest = _last_pid()
+    if newest is None or newest < oldest:
+        return None
+    return oldest
+
+
 def _proc_pids() -> list[int]:
     try:
         return [int(name) for name in os.listdir("/proc") if name.isdigit()]
@@ -609,10 +664,15 @@ def _proc_pids() -> list[int]:
 
 def _session_and_group(pid: int) -> tuple[int, int] | None:
     try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            data = handle.read()
+        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
     except OSError:
         return None
+    try:
+        data = os.read(fd, 4096)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
     # Fields after the command name (which may contain spaces) start after the last ')'.
     rest = data[data.rfind(b")") + 2 :].split()
     try:
@@ -650,6 +710,11 @@ def remove_tree(path: str) -> None:
         except OSError:
             pass
 
+    try:
+        os.rmdir(path)  # the usual case: the program left its directory empty
+        return
+    except OSError:
+        pass
     if os.path.lexists(path):
         shutil.rmtree(path, onerror=make_writable)
 
