@@ -46,7 +46,8 @@ async def test_a_run_streams_into_the_views(scripted_server: ScriptedServer, iso
         kinds = {e.kind for e in state.entries}
         assert {"phase", "request", "check", "artifact", "selection", "run"} <= kinds
         timeline = app.query_one(RunTimeline)
-        assert timeline.row_count == len(state.entries)
+        # the timeline is redrawn at most every TIMELINE_INTERVAL_S: it catches up right after
+        await wait_for(pilot, lambda: timeline.row_count == len(state.entries), timeout=2, what="the timeline")
         # the debug results of the selected program, with feedback for failures of earlier versions
         table = app.query_one(RunResults)
         assert [r.task for r in table.results] == [f"task-0{i}" for i in range(6)]

@@ -45,6 +45,9 @@ from .widgets.key_bar import KeyBar
 DRAIN_INTERVAL_S = 0.05
 UI_SWITCH_INTERVAL_S = 0.001
 DRAIN_BATCH = 400  # events per tick: a long log loads over several ticks, the UI stays responsive
+# The timeline (a DataTable: every change redraws all its visible rows, ~5 ms) is brought up to date at
+# most this often while events arrive; the other views follow every tick.
+TIMELINE_INTERVAL_S = 0.25
 TABS = ("domain", "tasks", "runs", "run", "versions")
 
 
@@ -59,6 +62,8 @@ class LaunchOptions:
     config_file: Path | None = None
     step: bool = False
     watch_files: bool = True
+    # Warm up after the first frame and freeze the long-lived heap (see responsiveness.py).
+    tune_gc: bool = True
 
 
 def coalesce_deltas(events: list[Any]) -> list[Any]:
@@ -132,6 +137,11 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self._after_save: tuple[Path, Any] | None = None
         self._applicable: tuple[bool, bool, bool] | None = None
         self._switch_interval = sys.getswitchinterval()  # what to do once a saved version is indexed
+        self._gc_state: Any = None  # responsiveness.GcState once the heap is frozen
+        self.heap_freezes = 0  # at mount, then after the warm-up
+        self._timeline_pending: set[int] = set()  # entries changed since the timeline was last synced
+        self._timeline_synced = 0.0
+        self._exiting = False
         self.status_note = "loading"
 
     # ================================================================== layout
@@ -159,6 +169,11 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self.refresh_totals()
         self.set_interval(DRAIN_INTERVAL_S, self.drain_events)
         self.set_interval(1.0, self.refresh_totals)
+        if self.options.tune_gc:
+            from . import responsiveness
+
+            self._gc_state = responsiveness.freeze_long_lived()
+            self.heap_freezes += 1
         self.load_domain()
         self.call_after_refresh(self._first_paint)
 
@@ -167,8 +182,24 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         # These import the engine's pipeline and model client (seconds on a slow machine): after the first frame.
         self.load_runs()
         self.load_settings()
+        if self.options.tune_gc:
+            self.warm_up()
 
     # ================================================================== loading
+    @work(thread=True, exclusive=True, group="warm-up")
+    def warm_up(self) -> None:
+        from . import responsiveness
+
+        responsiveness.warm_up()
+        self.call_from_thread(self._freeze_heap)
+
+    def _freeze_heap(self) -> None:
+        from . import responsiveness
+
+        if self._gc_state is not None and not self._exiting:
+            responsiveness.freeze_long_lived(self._gc_state)
+            self.heap_freezes += 1
+
     @work(thread=True, exclusive=True, group="domain")
     def load_domain(self) -> None:
         self.post_message(msg.DomainLoaded(load_domain_info(self.domain_dir)))
@@ -282,6 +313,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
             return
         batch = coalesce_deltas(self.events.take(DRAIN_BATCH))
         if not batch:
+            self._sync_timeline()
             return
         state = self.run_state
         changed: set[int] = set()
@@ -299,10 +331,9 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
                 streamed.setdefault(update.stream[0], []).append(update.stream[1])
             if update.artifact is not None and update.artifact.file is not None:
                 self.index_file(update.artifact.file, from_watcher=False)
+        self._timeline_pending |= changed
+        self._sync_timeline()
         panel = self.main.query_one(RunPanel)
-        timeline = panel.query_one(RunTimeline)
-        if changed:
-            timeline.sync(state, Update(entries=sorted(changed)))
         stream = panel.query_one(StreamView)
         if started and self._following():
             rid = started[-1]
@@ -321,6 +352,22 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
             self.show_results()
         if totals or changed:
             self.refresh_totals()
+
+    def _sync_timeline(self) -> None:
+        if not self._timeline_pending or self.run_state is None:
+            return
+        now = time.monotonic()
+        if now - self._timeline_synced < TIMELINE_INTERVAL_S:
+            return
+        timeline = self.main.query_one(RunPanel).query_one(RunTimeline)
+        timeline.sync(self.run_state, Update(entries=sorted(self._timeline_pending)))
+        self._timeline_pending.clear()
+        self._timeline_synced = now
+
+    def reset_timeline(self) -> None:
+        """Empty the timeline for another run."""
+        self._timeline_pending.clear()
+        self.main.query_one(RunPanel).query_one(RunTimeline).reset()
 
     def _following(self) -> bool:
         timeline = self.main.query_one(RunTimeline)
@@ -342,7 +389,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
             what, version = state.current_results
             solved = sum(r.valid for r in table.values())
             panel.query_one("#results-title", Static).update(
-                f"debug results: {what} {version} — {solved}/{len(table)} passed")
+                f"debug results: {what} {version} — {solved}/{len(table)} passed", layout=False)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "run-timeline":
@@ -566,5 +613,11 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
             self._watcher = None
 
     def on_unmount(self) -> None:
+        self._exiting = True
         self.shutdown()
         sys.setswitchinterval(self._switch_interval)
+        if self._gc_state is not None:
+            from . import responsiveness
+
+            responsiveness.restore(self._gc_state)
+            self._gc_state = None

@@ -15,7 +15,7 @@ from . import messages as msg
 from .artifacts import runs_root
 from .run_state import RunState
 from .session import PipelineSession
-from .widgets.panels import RunPanel, RunResults, RunsPanel, RunTimeline
+from .widgets.panels import RunPanel, RunResults, RunsPanel
 from .widgets.stream_view import StreamView
 
 
@@ -33,7 +33,7 @@ class RunsMixin:
         self.run_state = RunState(run_dir)
         self.live = False
         panel = self.main.query_one(RunPanel)
-        panel.query_one(RunTimeline).reset()
+        self.reset_timeline()
         panel.query_one(RunResults).show([])
         panel.query_one(StreamView).show(None, "—", "")
         self.action_show_tab("run")
@@ -141,7 +141,7 @@ class RunsMixin:
         self.run_dir = run_dir
         self.live = True
         panel = self.main.query_one(RunPanel)
-        panel.query_one(RunTimeline).reset()
+        self.reset_timeline()
         panel.query_one(RunResults).show([])
         panel.query_one(StreamView).show(None, "waiting for the first answer", "")
         self.action_show_tab("run")

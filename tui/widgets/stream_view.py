@@ -36,7 +36,7 @@ class StreamView(Vertical):
         return self.view.text
 
     def set_title(self, title: str) -> None:
-        self.query_one("#stream-title", Static).update(title)
+        self.query_one("#stream-title", Static).update(title, layout=False)
 
     def show(self, request_id: str | None, title: str, text: str) -> None:
         """Show a whole text (a finished answer, or what has arrived so far) and follow ``request_id``."""

@@ -61,4 +61,4 @@ class TotalsBar(Static):
             text.append(f" {status}")
         text.append(" │ ", style="dim")
         text.append(source, style="dim")
-        self.update(text)
+        self.update(text, layout=False)  # one line, always: no layout pass for the whole screen
