@@ -8,7 +8,8 @@ UI's event loop is blocked while a run streams and a 10,000-line program output 
 2. Responsiveness: the app (headless) runs the real pipeline against the scripted server while the model's
    answer streams in small pieces (a long Markdown answer), and a program printing 10,000 lines is rerun on
    the debug tasks with its output shown. A 5 ms heartbeat timer measures how late the event loop gets
-   around to it: the longest lateness is the longest block. Goal: under 100 ms.
+   around to it: the longest lateness is the longest block. Goal: under 100 ms. Measured --block-runs times
+   (the machine's own noise shows in single runs): each run's figure, their median and the worst.
 """
 
 from __future__ import annotations
@@ -202,6 +203,8 @@ async def idle_baseline(workdir: Path, seconds: float = 3.0) -> tuple[float, flo
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5, help="start-up measurements (median reported)")
+    parser.add_argument("--block-runs", type=int, default=3,
+                        help="responsiveness measurements (each one's longest block, their median and the worst)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="genplan-bench-tui-") as folder:
         work = Path(folder)
@@ -219,13 +222,19 @@ def main() -> int:
         load = os.getloadavg()[0]
         print(f"machine: {os.cpu_count()} cores, load average {load:.1f}; idle app's longest lateness "
               f"{1000 * idle:.1f} ms; opening/closing a screen (a full repaint, no work) {1000 * repaint:.1f} ms")
-        result = asyncio.run(measure_blocking(work))
-        print(f"responsiveness over {result['seconds']:.1f} s ({result['beats']} heartbeats, "
-              f"{result['answer_chars_streamed']} answer characters streamed, "
-              f"{result['output_lines_shown']} output lines shown):")
-        print(f"  longest block {1000 * result['max_block_s']:.1f} ms, 99th percentile "
-              f"{1000 * result['p99_block_s']:.1f} ms")
-        print(f"  longest block / goal ({1000 * BLOCK_GOAL_S:.0f} ms) = {result['max_block_s'] / BLOCK_GOAL_S:.2f}")
+        longest = []
+        for attempt in range(args.block_runs):
+            result = asyncio.run(measure_blocking(work / f"blocking-{attempt}"))
+            longest.append(result["max_block_s"])
+            print(f"responsiveness run {attempt + 1} over {result['seconds']:.1f} s ({result['beats']} heartbeats, "
+                  f"{result['answer_chars_streamed']} answer characters streamed, "
+                  f"{result['output_lines_shown']} output lines shown):")
+            print(f"  longest block {1000 * result['max_block_s']:.1f} ms, 99th percentile "
+                  f"{1000 * result['p99_block_s']:.1f} ms")
+        typical = statistics.median(longest)
+        print(f"longest block, median of {len(longest)} runs: {1000 * typical:.1f} ms (worst {1000 * max(longest):.1f} ms)")
+        print(f"  median longest block / goal ({1000 * BLOCK_GOAL_S:.0f} ms) = {typical / BLOCK_GOAL_S:.2f}; "
+              f"worst / goal = {max(longest) / BLOCK_GOAL_S:.2f}")
     return 0
 
 

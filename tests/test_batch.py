@@ -108,7 +108,7 @@ def test_grid_runs_evaluates_and_a_rerun_skips_everything(tmp_path: Path, monkey
         batch_dir = tmp_path / "batch"
         events: list[Progress] = []
         result = run_batch(experiment, batch_dir, progress=events.append, no_cache=True)
-        assert result.complete, [s.describe() for s in result.failed]
+        assert result.complete, [(s.run_status, s.evaluated, s.message) for s in result.failed]
         assert result.ran == 4 and result.evaluated == 4
         assert in_flight.most == 2  # bounded, and concurrent
         kinds = [e.kind for e in events]
