@@ -67,6 +67,8 @@ CASES = [
     Case("domain-undeclared-parameter-type", _show("domain_undeclared_parameter_type.pddl"), "domain_undeclared_parameter_type.pddl", 7, "undeclared type 'vehicle' of parameter ?v"),
     Case("domain-unknown-constant", _validate("domain_unknown_constant.pddl"), "domain_unknown_constant.pddl", 7, "unknown constant 'home'"),
     Case("domain-syntax-error", _show("domain_syntax_error.pddl"), "domain_syntax_error.pddl", 8, "unexpected ':effect'"),
+    Case("domain-duplicate-predicate", _validate("domain_duplicate_predicate.pddl"), "domain_duplicate_predicate.pddl", 6, "predicate 'at' is declared twice"),
+    Case("domain-repeated-parameter", _plan("domain_repeated_parameter.pddl"), "domain_repeated_parameter.pddl", 6, "parameter ?from of action 'drive' is declared twice"),
     Case("domain-empty", _show("empty.pddl"), "empty.pddl", None, "the file is empty"),
     Case("domain-only-comment", _plan("comment_only.pddl"), "comment_only.pddl", None, "the file is empty"),
     Case("domain-not-utf8", _validate("not_utf8.pddl"), "not_utf8.pddl", None, "not a UTF-8 text file"),

@@ -229,7 +229,11 @@ def _check_declared_names(tree: SList, types: dict[str, str | None], path: str |
             continue
         name = render(node.items[1])
         params = _after_key(node, ":parameters")
+        seen = set()
         for pname, type_name, line in _typed_names(params.items if params else [], path):
+            if pname in seen:
+                raise PddlError(path, f"parameter {pname} of action '{name}' is declared twice", line)
+            seen.add(pname)
             for t in _either(type_name):
                 if t not in types:
                     raise PddlError(path, f"undeclared type '{t}' of parameter {pname} of action '{name}'", line)
@@ -266,6 +270,8 @@ def _domain_predicates(
                 if t not in types:
                     raise PddlError(path, f"undeclared type '{t}' in predicate '{node.items[0].text}'", line)
             params.append(Parameter(pname, _either(ptype)))
+        if node.items[0].text in result:  # the package would silently keep the last declaration
+            raise PddlError(path, f"predicate '{node.items[0].text}' is declared twice", node.line)
         result[node.items[0].text] = Predicate(node.items[0].text, tuple(params))
     return result
 
