@@ -473,30 +473,38 @@ class Evaluator:
 # ------------------------------------------------------------- debugging
 
 
-def choose_failure(results: Sequence[TaskResult], previous: str | None = None) -> TaskResult | None:
-    """Which failed task the debugging feedback is about.
+def failure_rank(kind: str) -> int:
+    """How urgent a failure is for the debugging feedback: Python-level errors (exception, timeout,
+    crash, ...) first, then output that is not a list of strings, then invalid plans."""
+    if kind in PYTHON_ERROR_KINDS:
+        return 0
+    if kind in OUTPUT_ERROR_KINDS:
+        return 1
+    return 2
 
-    The same task as last time if it still fails (so the model sees whether its fix worked); otherwise
-    the first task (in task order) with a Python-level error (exception, timeout, crash, ...), then one
-    whose output is not a list of strings, then one whose plan is invalid.
-    """
-    failed = [r for r in results if r.failure is not None]
-    if not failed:
+
+def pick_failure(items: Sequence[Any], previous: str | None, *, failed: Callable[[Any], bool],
+                 name: Callable[[Any], str], rank: Callable[[Any], int]) -> Any | None:
+    """The paper's choice of the failed task to report: the same task as last time if it still fails (so
+    the model sees whether its fix worked), otherwise the most urgent failure (``rank``), in task order."""
+    failures = [(index, item) for index, item in enumerate(items) if failed(item)]
+    if not failures:
         return None
-    if previous is not None:
-        for result in failed:
-            if result.name == previous:
-                return result
+    for _index, item in failures:
+        if previous is not None and name(item) == previous:
+            return item
+    return min(failures, key=lambda pair: (rank(pair[1]), pair[0]))[1]
 
-    def rank(result: TaskResult) -> int:
-        kind = result.failure.outcome.kind if result.failure else ""
-        if kind in PYTHON_ERROR_KINDS:
-            return 0
-        if kind in OUTPUT_ERROR_KINDS:
-            return 1
-        return 2
 
-    return min(failed, key=lambda r: (rank(r), results.index(r)))
+def choose_failure(results: Sequence[TaskResult], previous: str | None = None) -> TaskResult | None:
+    """Which failed task the debugging feedback is about (see ``pick_failure``)."""
+    return pick_failure(
+        results,
+        previous,
+        failed=lambda r: r.failure is not None,
+        name=lambda r: r.name,
+        rank=lambda r: failure_rank(r.failure.outcome.kind if r.failure else ""),
+    )
 
 
 def evaluate_program(

@@ -228,6 +228,23 @@ def test_choose_failure_keeps_the_same_task_while_it_fails() -> None:
     assert choose_failure(fixed, previous="t1").name == "t0"
 
 
+def test_pipeline_checks_use_the_same_choice() -> None:
+    """The pipeline's TaskCheck (programs' runs and model-written plans) follows the same rule."""
+    from genplan.engine.pipeline.checks import TaskCheck, choose_failed_task
+
+    checks = [
+        TaskCheck("t0", True),
+        TaskCheck("t1", False, kind="goal-not-reached"),
+        TaskCheck("t2", False, kind="wrong-type", wrong_output=True),
+        TaskCheck("t3", False, kind="timeout", python_error=True),
+        TaskCheck("t4", False, kind="exception", python_error=True),
+    ]
+    assert choose_failed_task(checks, None).task == "t3"
+    assert choose_failed_task(checks[:3], None).task == "t2"
+    assert choose_failed_task(checks, previous="t1").task == "t1"
+    assert choose_failed_task(checks[:1], previous="t0") is None
+
+
 def test_sandbox_can_be_shared_between_evaluators(ferry) -> None:
     _dir, domain, tasks = ferry
     with Sandbox(Limits(time_limit=10)) as box:

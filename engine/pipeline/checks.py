@@ -12,7 +12,7 @@ from typing import Any
 
 from ..pddl import Domain, Problem
 from ..pddl.encoding import PythonTask, encode_task, render_task
-from ..evaluation import EvalTask, Evaluator, TaskResult
+from ..evaluation import EvalTask, Evaluator, TaskResult, pick_failure
 from ..pddl.validate import SYNTAX_KINDS, PlanValidator
 from ..sandbox.limits import Limits
 from ..sandbox.outcome import OUTPUT_ERROR_KINDS, PYTHON_ERROR_KINDS
@@ -122,16 +122,14 @@ class ProgramChecker:
 
 
 def choose_failed_task(checks: list[TaskCheck], previous: str | None) -> TaskCheck | None:
-    """The failed task to report, by the same rule as `evaluation.choose_failure` (which works on full
-    evaluation results): the same task again if it still fails, else Python errors before wrong output
-    types before invalid plans, in task order."""
-    failed = [c for c in checks if not c.solved]
-    if not failed:
-        return None
-    for c in failed:
-        if c.task == previous:
-            return c
-    return min(failed, key=lambda c: (0 if c.python_error else 1 if c.wrong_output else 2, checks.index(c)))
+    """The failed task to report, by the rule of `evaluation.pick_failure` (also for model-written plans)."""
+    return pick_failure(
+        checks,
+        previous,
+        failed=lambda c: not c.solved,
+        name=lambda c: c.task,
+        rank=lambda c: 0 if c.python_error else 1 if c.wrong_output else 2,
+    )
 
 
 def load_debug_tasks(domain: Domain, paths: list[Path], typed: bool) -> list[DebugTask]:
