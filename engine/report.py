@@ -1,4 +1,4 @@
-"""The paper's tables and figures from a batch directory (see engine/batch.py for its layout).
+"""The paper's tables and figures from a batch directory (see engine/batch/__init__.py for its layout).
 
 ``load_batch`` reads what the runs left on disk; the table functions turn that into plain ``Table``
 values (numbers, not text); the renderers write them as a terminal table, Markdown, CSV and JSON; the

@@ -94,10 +94,10 @@ class RunsInFlight:
 
 
 def test_grid_runs_evaluates_and_a_rerun_skips_everything(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import genplan.engine.batch as batch_module
+    import genplan.engine.batch.executors as executors_module
 
-    in_flight = RunsInFlight(batch_module.execute_run)
-    monkeypatch.setattr(batch_module, "execute_run", in_flight)
+    in_flight = RunsInFlight(executors_module.execute_run)
+    monkeypatch.setattr(executors_module, "execute_run", in_flight)
     with ScriptedServer(fixed_delay_s=0.05) as server:
         server.respond_with(DomainRouter(ferry_models()))
         path = write_experiment(

@@ -286,7 +286,10 @@ def _apply_file(settings: ModelSettings, path: Path) -> ModelSettings:
     return _finish(replace(settings, **changes), where=f"{path}: [llm]")
 
 
-def _apply_text_values(settings: ModelSettings, values: Mapping[str, Any], *, where) -> ModelSettings:
+def apply_text_values(settings: ModelSettings, values: Mapping[str, Any], *, where) -> ModelSettings:
+    """``settings`` with the named values changed. Values may be text (as environment variables and
+    command lines give them) or already typed; each is converted and range-checked, and errors name the
+    place through ``where(name)``. Raises SettingsError."""
     changes: dict[str, Any] = {}
     for name, value in values.items():
         if name not in _FIELD_KINDS:
@@ -335,12 +338,12 @@ def load_settings(
 
     env = os.environ if environ is None else environ
     from_env = {name: env[env_var_name(name)] for name in SETTING_NAMES if env.get(env_var_name(name))}
-    settings = _apply_text_values(
+    settings = apply_text_values(
         settings, from_env, where=lambda name: f"environment variable {env_var_name(name)}:"
     )
 
     given = {name: value for name, value in (cli or {}).items() if value is not None}
-    settings = _apply_text_values(
+    settings = apply_text_values(
         settings, given, where=lambda name: f"command line option --{name.replace('_', '-')}:"
     )
     return settings

@@ -1,0 +1,89 @@
+"""Batches: the paper's experiment grid (domains x presets x seeds x models) as ordinary runs.
+
+An experiment file (TOML) lists what to run; ``load_experiment`` checks all of it before anything runs
+and reports every problem at once. ``run_batch`` runs each combination as an ordinary pipeline run in
+the batch directory, then evaluates each selected program on the domain's eval tasks::
+
+    BATCH_DIR/
+      batch.json                      the experiment (as understood) and the grid with each run's state
+      experiment.toml                 the experiment file as given
+      runs/<domain>/<preset>/<model>/seed-<n>/<run-id>/      an ordinary run directory, plus
+                                      evaluation.json (the selected program on the eval tasks)
+      planner/<domain>/<task>.json    the satisficing planner (GBFS + FF) on one eval task, shared by
+                                      every program of that domain (for the runtime comparison)
+
+Run ids are derived from what determines a run (domain, pipeline settings, model settings), so running
+the same batch again finds its runs: finished ones are skipped, unfinished ones are resumed (without
+repeating an answered request), and evaluations already written are kept.
+
+Modules: ``experiment`` (the file and its checks), ``jobs`` (the grid, one run, one evaluation),
+``executors`` (local threads or Ray), ``results`` (what is left to do, the batch file, ``run_batch``).
+
+Execution is local by default (threads: a bounded number of concurrent runs, whose model requests are
+I/O bound, and one evaluation per core, whose programs run in the sandbox's processes) or on a Ray
+cluster (``--ray ADDRESS``; ``ray`` is an optional extra), where runs and evaluations are Ray tasks.
+"""
+
+from __future__ import annotations
+
+from .executors import (
+    BatchError,
+    Executor,
+    LocalExecutor,
+    Progress,
+    ProgressCallback,
+    RayExecutor,
+    Work,
+    default_eval_workers,
+)
+from .experiment import (
+    LABEL_PATTERN,
+    TASK_SETS,
+    EvalSpec,
+    Experiment,
+    ExperimentError,
+    ModelSpec,
+    PresetSpec,
+    api_key_environment,
+    load_experiment,
+    task_files,
+    with_max_concurrent_runs,
+)
+from .jobs import (
+    EVALUATION_FILE,
+    RUN_DEFINING_SETTINGS,
+    Entry,
+    EvalJob,
+    Outcome,
+    RunJob,
+    attach_planner_results,
+    domain_tasks,
+    execute_evaluation,
+    execute_run,
+    grid,
+    open_or_create_run,
+    run_meta,
+    run_status,
+    selected_program,
+)
+from .results import (
+    BATCH_FILE,
+    EVAL_TASK_JOBS,
+    BatchResult,
+    EntryState,
+    default_batch_dir,
+    entry_states,
+    plan_work,
+    run_batch,
+    write_batch_file,
+)
+
+__all__ = [
+    "BATCH_FILE", "EVALUATION_FILE", "EVAL_TASK_JOBS", "LABEL_PATTERN", "RUN_DEFINING_SETTINGS", "TASK_SETS",
+    "BatchError", "BatchResult", "Entry", "EntryState", "EvalJob", "EvalSpec", "Executor", "Experiment",
+    "ExperimentError", "LocalExecutor", "ModelSpec", "Outcome", "PresetSpec", "Progress", "ProgressCallback",
+    "RayExecutor", "RunJob", "Work", "api_key_environment", "attach_planner_results", "default_batch_dir",
+    "default_eval_workers", "domain_tasks", "entry_states", "execute_evaluation", "execute_run", "grid",
+    "load_experiment", "open_or_create_run", "plan_work", "run_batch", "run_meta", "run_status",
+    "selected_program", "task_files", "with_max_concurrent_runs", "write_batch_file",
+]  # fmt: skip

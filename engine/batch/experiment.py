@@ -1,0 +1,359 @@
+"""Experiment files: the paper's grid (domains x presets x seeds x models) as a TOML file, checked in full
+before anything runs; every problem is reported at once (``ExperimentError``)."""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..domainlib import DomainDir, DomainDirError
+from ..llm import ModelAccessError, ModelSettings, SettingsError
+from ..llm.client import resolve_key
+from ..llm.settings import SETTING_NAMES, apply_text_values
+from ..pipeline import ConfigError, PipelineConfig, load_config_file, load_preset
+from ..pipeline.config import PROMPT_TASKS_BY_SEED
+
+LABEL_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
+TASK_SETS = ("eval", "debug", "probes")
+
+
+class ExperimentError(Exception):
+    """An unusable experiment file; ``problems`` lists every problem found (each one line)."""
+
+    def __init__(self, path: Path | str, problems: list[str]) -> None:
+        self.path = Path(path)
+        self.problems = problems
+        super().__init__("\n".join(f"{self.path}: {problem}" for problem in problems))
+
+
+# =====================================================================================  experiment
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    label: str  # the name in the batch directory and the tables
+    settings: ModelSettings
+
+
+@dataclass(frozen=True)
+class PresetSpec:
+    label: str
+    config: PipelineConfig  # the experiment's [pipeline] overrides applied; split_seed set per run
+
+
+@dataclass(frozen=True)
+class EvalSpec:
+    enabled: bool = True
+    task_set: str = "eval"
+    limit: int = 0  # evaluate on the first `limit` tasks only (0: all)
+    orderings: int = 4
+    jobs: int = 0  # evaluations at once (0: one per core)
+    compare_planner: bool = True
+    planner_timeout_s: float = 45.0
+    memory_mb: int = 2048
+
+
+@dataclass(frozen=True)
+class Experiment:
+    path: Path
+    name: str
+    domains: list[DomainDir]
+    presets: list[PresetSpec]
+    seeds: list[int]
+    models: list[ModelSpec]
+    evaluation: EvalSpec = field(default_factory=EvalSpec)
+    max_concurrent_runs: int = 4
+    out: Path | None = None
+
+    def describe(self) -> dict[str, Any]:
+        """What the batch directory records about the experiment (never an API key)."""
+        return {
+            "name": self.name,
+            "file": str(self.path),
+            "domains": [{"name": d.name, "path": str(d.path.resolve())} for d in self.domains],
+            "presets": [{"label": p.label, "config": p.config.to_dict()} for p in self.presets],
+            "seeds": list(self.seeds),
+            "models": [{"label": m.label, "settings": m.settings.to_dict()} for m in self.models],
+            "evaluation": dict(self.evaluation.__dict__),
+            "max_concurrent_runs": self.max_concurrent_runs,
+        }
+
+
+_EXPERIMENT_KEYS = {
+    "name": str,
+    "domains": list,
+    "presets": list,
+    "seeds": list,
+    "eval": bool,
+    "eval_tasks": str,
+    "eval_limit": int,
+    "orderings": int,
+    "eval_jobs": int,
+    "compare_planner": bool,
+    "planner_timeout_s": (int, float),
+    "memory_mb": int,
+    "max_concurrent_runs": int,
+    "out": str,
+}
+_TYPE_WORDS = {str: "a string", list: "a list", bool: "true or false", int: "an integer", (int, float): "a number"}
+
+
+def load_experiment(path: str | Path) -> Experiment:
+    """Read and check an experiment file; raise ExperimentError listing every problem."""
+    file = Path(path)
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ExperimentError(file, ["no such file"]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ExperimentError(file, [f"cannot be read ({exc})"]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ExperimentError(file, [f"not valid TOML ({exc})"]) from None
+    return _Checker(file, data).experiment()
+
+
+class _Checker:
+    """Collects every problem of an experiment file instead of stopping at the first."""
+
+    def __init__(self, path: Path, data: dict[str, Any]) -> None:
+        self.path = path
+        self.data = data
+        self.problems: list[str] = []
+
+    def problem(self, text: str) -> None:
+        self.problems.append(text)
+
+    def experiment(self) -> Experiment:
+        for key in sorted(set(self.data) - {"experiment", "pipeline", "models"}):
+            self.problem(f"unknown table or key '{key}' (known: [experiment], [pipeline], [[models]])")
+        table = self.data.get("experiment")
+        if not isinstance(table, dict):
+            self.problem("missing the [experiment] table")
+            table = {}
+        values = self.typed_values(table)
+        domains = self.domains(values.get("domains"))
+        presets = self.presets(values.get("presets"), self.data.get("pipeline", {}))
+        seeds = self.seeds(values.get("seeds", [1, 2, 3]))
+        models = self.models(self.data.get("models"))
+        evaluation = self.evaluation(values, domains)
+        name = values.get("name", self.path.stem)
+        if not LABEL_PATTERN.match(name):
+            self.problem(f"[experiment] name must be a short label (letters, digits, . _ + -), got {name!r}")
+        max_runs = values.get("max_concurrent_runs", 4)
+        if max_runs < 1:
+            self.problem(f"[experiment] max_concurrent_runs must be at least 1, got {max_runs}")
+        if self.problems:
+            raise ExperimentError(self.path, self.problems)
+        out = values.get("out")
+        return Experiment(
+            path=self.path,
+            name=name,
+            domains=domains,
+            presets=presets,
+            seeds=seeds,
+            models=models,
+            evaluation=evaluation,
+            max_concurrent_runs=max_runs,
+            out=self.resolve(out) if out else None,
+        )
+
+    def typed_values(self, table: dict[str, Any]) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        for key, value in table.items():
+            kind = _EXPERIMENT_KEYS.get(key)
+            if kind is None:
+                self.problem(f"[experiment] unknown key '{key}' (known: {', '.join(_EXPERIMENT_KEYS)})")
+            elif isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
+                self.problem(f"[experiment] {key} must be {_TYPE_WORDS[kind]}, got {value!r}")
+            else:
+                values[key] = value
+        for required in ("domains", "presets"):
+            if required not in table:
+                self.problem(f"[experiment] missing '{required}'")
+        return values
+
+    def resolve(self, text: str) -> Path:
+        """Paths are relative to the experiment file's directory (or the working directory)."""
+        candidate = Path(text).expanduser()
+        if candidate.is_absolute():
+            return candidate
+        beside = self.path.parent / candidate
+        return beside if beside.exists() or not candidate.exists() else candidate
+
+    def domains(self, entries: list[Any] | None) -> list[DomainDir]:
+        if entries is None:
+            return []
+        if not entries:
+            self.problem("[experiment] domains is empty")
+        opened: list[DomainDir] = []
+        for entry in entries:
+            if not isinstance(entry, str):
+                self.problem(f"[experiment] domains: {entry!r} is not a path")
+                continue
+            try:
+                domain = DomainDir.open(self.resolve(entry))
+            except DomainDirError as exc:
+                self.problem(f"domain '{entry}': {exc}")
+                continue
+            if not domain.debug_tasks():
+                self.problem(f"domain '{entry}': no debug tasks in {domain.path / 'debug'}")
+            if any(d.name == domain.name for d in opened):
+                self.problem(f"domain '{entry}': the domain name '{domain.name}' is listed twice")
+            elif not LABEL_PATTERN.match(domain.name):
+                self.problem(f"domain '{entry}': its name '{domain.name}' cannot name a directory")
+            else:
+                opened.append(domain)
+        return opened
+
+    def presets(self, entries: list[Any] | None, overrides: Any) -> list[PresetSpec]:
+        if not isinstance(overrides, dict):
+            self.problem("[pipeline] must be a table of pipeline settings")
+            overrides = {}
+        for key in ("preset", "split_seed"):
+            if key in overrides:
+                what = "[experiment] presets" if key == "preset" else "[experiment] seeds"
+                self.problem(f"[pipeline] {key} cannot be overridden (use {what})")
+        overrides = {k: v for k, v in overrides.items() if k not in ("preset", "split_seed")}
+        known = set(PipelineConfig.__dataclass_fields__)
+        for key in sorted(set(overrides) - known):
+            self.problem(f"[pipeline] unknown setting '{key}'")
+        overrides = {k: v for k, v in overrides.items() if k in known}
+        if entries is None:
+            return []
+        if not entries:
+            self.problem("[experiment] presets is empty")
+        specs: list[PresetSpec] = []
+        for entry in entries:
+            if not isinstance(entry, str):
+                self.problem(f"[experiment] presets: {entry!r} is not a preset name")
+                continue
+            try:
+                if entry.endswith(".toml"):
+                    base, label = load_config_file(self.resolve(entry)), Path(entry).stem
+                else:
+                    base = load_preset(entry)
+                    label = base.preset
+            except ConfigError as exc:
+                self.problem(f"preset '{entry}': {exc}")
+                continue
+            try:
+                config = PipelineConfig.from_dict({**base.to_dict(), **overrides, "preset": label})
+            except (ConfigError, TypeError) as exc:
+                self.problem(f"[pipeline] with preset '{label}': {exc}")
+                continue
+            if any(s.label == label for s in specs):
+                self.problem(f"preset '{entry}' is listed twice")
+            elif not LABEL_PATTERN.match(label):
+                self.problem(f"preset '{entry}': '{label}' cannot name a directory")
+            else:
+                specs.append(PresetSpec(label, config))
+        return specs
+
+    def seeds(self, entries: Any) -> list[int]:
+        if not isinstance(entries, list) or not entries:
+            self.problem("[experiment] seeds must be a non-empty list of integers")
+            return []
+        seeds: list[int] = []
+        for seed in entries:
+            if isinstance(seed, bool) or not isinstance(seed, int) or seed not in PROMPT_TASKS_BY_SEED:
+                self.problem(f"[experiment] seeds: {seed!r} is not one of {sorted(PROMPT_TASKS_BY_SEED)}")
+            elif seed in seeds:
+                self.problem(f"[experiment] seeds: {seed} is listed twice")
+            else:
+                seeds.append(seed)
+        return seeds
+
+    def models(self, entries: Any) -> list[ModelSpec]:
+        if entries is None:
+            self.problem("no [[models]] table: name at least one model")
+            return []
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            self.problem("models must be [[models]] tables")
+            return []
+        specs: list[ModelSpec] = []
+        for number, table in enumerate(entries, 1):
+            label = table.get("name", table.get("model"))
+            where = f"[[models]] #{number}" + (f" ({label})" if isinstance(label, str) else "")
+            settings = self.model_settings({k: v for k, v in table.items() if k != "name"}, where)
+            if not isinstance(label, str) or not LABEL_PATTERN.match(label):
+                self.problem(f"{where}: name must be a short label (letters, digits, . _ + -), got {label!r}")
+                continue
+            if any(s.label == label for s in specs):
+                self.problem(f"{where}: the name '{label}' is used twice")
+                continue
+            if settings is not None:
+                specs.append(ModelSpec(label, settings))
+        return specs
+
+    def model_settings(self, table: dict[str, Any], where: str) -> ModelSettings | None:
+        """engine.llm's own conversion and range checks, one setting at a time so all problems show."""
+        settings = ModelSettings()
+        bad = False
+        for key, value in table.items():
+            if key not in SETTING_NAMES:
+                self.problem(f"{where}: unknown setting '{key}' (known: name, {', '.join(SETTING_NAMES)})")
+                bad = True
+                continue
+            try:
+                settings = apply_text_values(settings, {key: value}, where=lambda name: f"{where}: {name}")
+            except SettingsError as exc:
+                self.problem(str(exc))
+                bad = True
+        if not settings.model:
+            self.problem(f"{where}: no model (set model = \"...\")")
+            return None
+        if bad:
+            return None
+        try:
+            resolve_key(settings)
+        except ModelAccessError as exc:
+            self.problem(f"{where}: {exc}")
+            return None
+        return settings
+
+    def evaluation(self, values: dict[str, Any], domains: list[DomainDir]) -> EvalSpec:
+        spec = EvalSpec(
+            enabled=values.get("eval", True),
+            task_set=values.get("eval_tasks", "eval"),
+            limit=values.get("eval_limit", 0),
+            orderings=values.get("orderings", 4),
+            jobs=values.get("eval_jobs", 0),
+            compare_planner=values.get("compare_planner", True),
+            planner_timeout_s=float(values.get("planner_timeout_s", 45.0)),
+            memory_mb=values.get("memory_mb", 2048),
+        )
+        if spec.task_set not in TASK_SETS:
+            self.problem(f"[experiment] eval_tasks must be one of {', '.join(TASK_SETS)}, got {spec.task_set!r}")
+        for key, value, minimum in (
+            ("eval_limit", spec.limit, 0),
+            ("orderings", spec.orderings, 1),
+            ("eval_jobs", spec.jobs, 0),
+            ("memory_mb", spec.memory_mb, 64),
+        ):
+            if value < minimum:
+                self.problem(f"[experiment] {key} must be at least {minimum}, got {value}")
+        if not spec.planner_timeout_s > 0:
+            self.problem(f"[experiment] planner_timeout_s must be positive, got {spec.planner_timeout_s}")
+        if spec.enabled and spec.task_set in TASK_SETS:
+            for domain in domains:
+                if not task_files(domain, spec.task_set):
+                    self.problem(f"domain '{domain.name}': no {spec.task_set} tasks to evaluate on")
+        return spec
+
+
+def task_files(domain: DomainDir, task_set: str) -> list[Path]:
+    return {"eval": domain.eval_tasks, "debug": domain.debug_tasks, "probes": domain.probe_tasks}[task_set]()
+
+
+def api_key_environment(experiment: Experiment) -> dict[str, str]:
+    """The API key variables the models name, as set here (handed to Ray workers)."""
+    names = {m.settings.api_key_env for m in experiment.models}
+    return {name: os.environ[name] for name in names if os.environ.get(name)}
+
+
+def with_max_concurrent_runs(experiment: Experiment, value: int | None) -> Experiment:
+    return experiment if value is None else replace(experiment, max_concurrent_runs=value)

@@ -1,0 +1,282 @@
+"""The grid's entries and the work of one entry: its pipeline run and the evaluation of the program it
+selected (on the domain's eval tasks, next to the planner)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..domainlib import DomainDir
+from ..evaluation import Evaluation, Evaluator, PlannerComparison, load_tasks
+from ..llm import ModelAccessError, ModelSettings, make_provider
+from ..pipeline import Pipeline, PipelineConfig, RunStore
+from ..pipeline.store import write_json_atomic
+from ..planner import solve
+from ..pddl import load_domain
+from ..sandbox import Limits, Program, Sandbox
+from ..sandbox.limits import MIB
+from .experiment import EvalSpec, Experiment, ModelSpec, task_files
+
+EVALUATION_FILE = "evaluation.json"
+# Model settings that change what a run produces (the others only change how answers are fetched).
+RUN_DEFINING_SETTINGS = ("model", "base_url", "temperature", "max_tokens", "seed", "top_p", "extra_body", "reasoning")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One cell of the grid: one ordinary run (and the evaluation of its program)."""
+
+    domain: DomainDir
+    preset: str
+    model: ModelSpec
+    seed: int
+    config: PipelineConfig
+
+    @property
+    def key(self) -> str:
+        return f"{self.domain.name} {self.preset} {self.model.label} seed {self.seed}"
+
+    @property
+    def run_id(self) -> str:
+        """Derived from everything that determines the run, so a rerun finds it again."""
+        config = {k: v for k, v in self.config.to_dict().items() if k != "max_concurrency"}
+        settings = self.model.settings.to_dict()
+        identity = {
+            "domain": self.domain.name,
+            "config": config,
+            "model": {k: settings[k] for k in RUN_DEFINING_SETTINGS},
+        }
+        digest = hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()
+        return f"run-{digest[:10]}"
+
+    @property
+    def parent(self) -> Path:
+        """Relative to the batch directory: where the run directory goes."""
+        return Path("runs") / self.domain.name / self.preset / self.model.label / f"seed-{self.seed}"
+
+    @property
+    def run_dir(self) -> Path:
+        return self.parent / self.run_id
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "domain": self.domain.name,
+            "preset": self.preset,
+            "model": self.model.label,
+            "seed": self.seed,
+            "run_dir": str(self.run_dir),
+        }
+
+
+def grid(experiment: Experiment) -> list[Entry]:
+    """Every combination, domain-major (so that runs of one domain finish close together)."""
+    return [
+        Entry(domain, preset.label, model, seed, preset.config.with_changes(split_seed=seed))
+        for domain in experiment.domains
+        for model in experiment.models
+        for preset in experiment.presets
+        for seed in experiment.seeds
+    ]
+
+
+def run_meta(domain: DomainDir, config: PipelineConfig, settings: ModelSettings) -> dict[str, Any]:
+    """What run.json records, as `genplan run` records it (never the API key)."""
+    return {"domain_dir": str(domain.path.resolve()), "config": config.to_dict(), "model": settings.to_dict()}
+
+
+# =====================================================================================  jobs
+# A job is what one worker needs: plain picklable data (for worker processes and Ray tasks).
+
+
+@dataclass(frozen=True)
+class RunJob:
+    run_dir: str  # absolute
+    domain_path: str
+    config: PipelineConfig
+    settings: ModelSettings
+    meta: dict[str, Any]
+    no_cache: bool = False
+    cache_dir: str | None = None
+
+
+@dataclass(frozen=True)
+class EvalJob:
+    run_dir: str
+    domain_path: str
+    planner_dir: str  # BATCH_DIR/planner/<domain>
+    spec: EvalSpec
+    time_limit: float
+    function: str
+    jobs: int = 1  # tasks evaluated in parallel inside this job
+
+
+@dataclass
+class Outcome:
+    """What a job reports back."""
+
+    kind: str  # "run" | "evaluation"
+    status: str  # run: finished / failed / skipped ...; evaluation: evaluated / kept / no-program / failed
+    run_dir: str
+    message: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def run_status(run_dir: Path) -> str | None:
+    """The status in run.json, or None when there is no run yet."""
+    try:
+        return json.loads((run_dir / "run.json").read_text(encoding="utf-8")).get("status")
+    except (OSError, json.JSONDecodeError):
+        return None
+
+
+def open_or_create_run(run_dir: Path, meta: dict[str, Any]) -> RunStore:
+    if (run_dir / "run.json").exists():
+        return RunStore.open(run_dir)
+    if run_dir.exists():  # a crash between creating the directory and writing run.json: nothing to keep
+        shutil.rmtree(run_dir)
+    return RunStore.create(run_dir.parent, meta, run_id=run_dir.name)
+
+
+def execute_run(job: RunJob) -> Outcome:
+    """Run (or resume) one pipeline run; never raises for a failing run."""
+    run_dir = Path(job.run_dir)
+    if run_status(run_dir) == "finished":
+        return Outcome("run", "skipped", job.run_dir, "finished before")
+    store = open_or_create_run(run_dir, job.meta)
+    started = time.monotonic()
+    try:
+        provider = make_provider(job.settings, cache_dir=job.cache_dir, no_cache=job.no_cache)
+        pipeline = Pipeline(DomainDir.open(job.domain_path), job.config, provider, store, reasoning=job.settings.reasoning)
+        result = pipeline.run()
+    except Exception as exc:  # noqa: BLE001 - one failing run must not stop the batch; rerunning resumes it
+        message = f"{type(exc).__name__}: {exc}" if not isinstance(exc, ModelAccessError) else str(exc)
+        _add_session(store, time.monotonic() - started, status="failed", error=message)
+        return Outcome("run", "failed", job.run_dir, message)
+    _add_session(store, time.monotonic() - started, status=result.status, error=result.message or None)
+    return Outcome("run", result.status, job.run_dir, result.message, result.to_dict())
+
+
+def _add_session(store: RunStore, seconds: float, **changes: Any) -> None:
+    """Generation time adds up over the sessions of a resumed run."""
+    meta = store.meta()
+    store.update_meta(batch_seconds=round(float(meta.get("batch_seconds", 0.0)) + seconds, 3), **changes)
+
+
+# --------------------------------------------------------------------------- evaluation
+
+_TASKS_LOCK = threading.Lock()
+_TASKS: dict[tuple[str, str, int], tuple[Any, list[Any]]] = {}
+
+
+def domain_tasks(domain_path: str, task_set: str, limit: int) -> tuple[Any, list[Any]]:
+    """The parsed domain and tasks, once per process (shared by every evaluation of the domain)."""
+    key = (str(Path(domain_path).resolve()), task_set, limit)
+    with _TASKS_LOCK:
+        cached = _TASKS.get(key)
+        if cached is None:
+            domain_dir = DomainDir.open(domain_path)
+            files = task_files(domain_dir, task_set)
+            files = files[:limit] if limit else files
+            domain = load_domain(domain_dir.domain_file)
+            cached = (domain, load_tasks(domain, files, domain_dir.typed_objects, root=domain_dir.path))
+            _TASKS[key] = cached
+        return cached
+
+
+def selected_program(run_dir: Path) -> Path | None:
+    """The run's selected program (found inside the run directory even if the batch was moved)."""
+    try:
+        summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None
+    chosen = summary.get("selected_program")
+    if not chosen:
+        return None
+    path = Path(chosen)
+    inside = run_dir / "programs" / path.name
+    return inside if inside.exists() else path if path.exists() else None
+
+
+def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
+    """Evaluate one run's selected program; write evaluation.json beside the run.
+
+    `sandbox`: one shared by the evaluations of a batch (starting one costs a few tenths of a second);
+    each run brings its own limits."""
+    run_dir = Path(job.run_dir)
+    target = run_dir / EVALUATION_FILE
+    if target.exists():
+        return Outcome("evaluation", "kept", job.run_dir)
+    started = time.monotonic()
+    try:
+        domain, tasks = domain_tasks(job.domain_path, job.spec.task_set, job.spec.limit)
+        program_file = selected_program(run_dir)
+        if program_file is None:
+            record = {"program": None, "tasks": len(tasks), "solved": 0, "coverage": 0.0, "results": []}
+            write_json_atomic(target, {**record, "status": "no-program", "task_set": job.spec.task_set})
+            return Outcome("evaluation", "no-program", job.run_dir, data=record)
+        program = Program.from_file(program_file, functions=(job.function,))
+        limits = Limits(time_limit=job.time_limit, memory_bytes=job.spec.memory_mb * MIB)
+        with Evaluator(domain, tasks, limits=limits, sandbox=sandbox) as evaluator:
+            results = evaluator.evaluate(program, orderings=job.spec.orderings, jobs=job.jobs)
+        if job.spec.compare_planner:
+            attach_planner_results(domain, results, Path(job.planner_dir), job.spec.planner_timeout_s)
+        evaluation = Evaluation(
+            program=str(program_file.relative_to(run_dir) if program_file.is_relative_to(run_dir) else program_file),
+            domain=domain.name,
+            orderings=job.spec.orderings,
+            time_limit=job.time_limit,
+            style="stein",
+            results=results,
+            seconds=time.monotonic() - started,
+        )
+    except Exception as exc:  # noqa: BLE001 - reported for this entry; a rerun tries again
+        return Outcome("evaluation", "failed", job.run_dir, f"{type(exc).__name__}: {exc}")
+    data = _compact(evaluation.to_dict())
+    write_json_atomic(target, {**data, "status": "evaluated", "task_set": job.spec.task_set})
+    return Outcome("evaluation", "evaluated", job.run_dir, data={"coverage": evaluation.coverage})
+
+
+def _compact(evaluation: dict[str, Any]) -> dict[str, Any]:
+    """Leave out what the programs printed (kept by `genplan eval --json`, not needed by reports)."""
+    for result in evaluation.get("results", []):
+        for ordering in result.get("orderings", []):
+            ordering.pop("stdout", None)
+    return evaluation
+
+
+def attach_planner_results(domain: Any, results: list[Any], planner_dir: Path, timeout: float) -> None:
+    """The satisficing planner on every task the program solved, each task planned once per batch."""
+    for result in results:
+        if not result.solved:
+            continue
+        cache = planner_dir / (re.sub(r"[^A-Za-z0-9._-]", "_", result.name) + ".json")
+        try:
+            known = json.loads(cache.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            planned = solve(domain, result.task.problem, optimal=False, timeout=timeout)
+            known = {
+                "task": result.name,
+                "planner": planned.planner,
+                "status": planned.status,
+                "seconds": planned.seconds,
+                "plan_length": len(planned.plan) if planned.plan is not None else None,
+                "timeout": timeout,
+            }
+            write_json_atomic(cache, known)
+        solved = known["status"] == "solved"
+        length = known["plan_length"]
+        result.planner = PlannerComparison(
+            known["planner"],
+            known["status"],
+            known["seconds"],
+            length,
+            result.runtime / known["seconds"] if solved and known["seconds"] > 0 else None,
+            result.plan_length / length if solved and length and result.plan_length is not None else None,
+        )

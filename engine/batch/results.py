@@ -1,0 +1,173 @@
+"""Running a batch: what is left to do, doing it, and the batch file with each entry's state."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..pipeline.store import write_json_atomic
+from .executors import Executor, LocalExecutor, ProgressCallback, Work
+from .experiment import Experiment
+from .jobs import EVALUATION_FILE, Entry, EvalJob, RunJob, grid, run_meta, run_status
+
+BATCH_FILE = "batch.json"
+# Tasks one evaluation runs at once: a program run waits on the sandbox's processes much of the time,
+# so two per evaluation (and one evaluation per core) keep the cores busy.
+EVAL_TASK_JOBS = 2
+
+
+@dataclass
+class EntryState:
+    entry: Entry
+    run_status: str | None
+    evaluated: bool
+    coverage: float | None = None
+    message: str = ""
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            **self.entry.describe(),
+            "run_status": self.run_status,
+            "evaluated": self.evaluated,
+            "coverage": self.coverage,
+            "message": self.message,
+        }
+
+
+@dataclass
+class BatchResult:
+    batch_dir: Path
+    states: list[EntryState]
+    ran: int  # runs started in this invocation (fresh or resumed)
+    skipped: int  # runs finished before
+    evaluated: int  # evaluations done in this invocation
+    seconds: float
+    evaluation_enabled: bool = True
+
+    @property
+    def failed(self) -> list[EntryState]:
+        """Entries whose run did not finish, or whose evaluation is missing or failed."""
+        return [
+            s
+            for s in self.states
+            if s.run_status != "finished" or s.message or (self.evaluation_enabled and not s.evaluated)
+        ]
+
+    @property
+    def complete(self) -> bool:
+        return not self.failed
+
+
+def default_batch_dir(experiment: Experiment) -> Path:
+    return experiment.out or experiment.path.parent / "batches" / experiment.name
+
+
+def plan_work(
+    experiment: Experiment, batch_dir: Path, *, no_cache: bool = False, cache_dir: str | None = None, eval_jobs: int = 1
+) -> list[Work]:
+    """What each entry still needs: a run (fresh or resumed) and/or an evaluation."""
+    work: list[Work] = []
+    for entry in grid(experiment):
+        run_dir = batch_dir / entry.run_dir
+        needs_run = run_status(run_dir) != "finished"
+        needs_eval = experiment.evaluation.enabled and not (run_dir / EVALUATION_FILE).exists()
+        if needs_run:
+            (run_dir / EVALUATION_FILE).unlink(missing_ok=True)  # a stale one from before a resume
+        run_job = None
+        if needs_run:
+            run_job = RunJob(
+                run_dir=str(run_dir.resolve()),
+                domain_path=str(entry.domain.path.resolve()),
+                config=entry.config,
+                settings=entry.model.settings,
+                meta={**run_meta(entry.domain, entry.config, entry.model.settings), "batch": entry.describe()},
+                no_cache=no_cache,
+                cache_dir=cache_dir,
+            )
+        eval_job = None
+        if needs_eval or (needs_run and experiment.evaluation.enabled):
+            eval_job = EvalJob(
+                run_dir=str(run_dir.resolve()),
+                domain_path=str(entry.domain.path.resolve()),
+                planner_dir=str((batch_dir / "planner" / entry.domain.name).resolve()),
+                spec=experiment.evaluation,
+                time_limit=entry.config.program_timeout_s,
+                function=entry.config.function_name,
+                jobs=eval_jobs,
+            )
+        if run_job is not None or eval_job is not None:
+            work.append(Work(entry, run_job, eval_job))
+    return work
+
+
+def entry_states(experiment: Experiment, batch_dir: Path, messages: dict[str, str] | None = None) -> list[EntryState]:
+    states = []
+    for entry in grid(experiment):
+        run_dir = batch_dir / entry.run_dir
+        coverage = None
+        evaluation = run_dir / EVALUATION_FILE
+        if evaluation.exists():
+            try:
+                coverage = json.loads(evaluation.read_text(encoding="utf-8")).get("coverage")
+            except (OSError, json.JSONDecodeError):
+                pass
+        states.append(
+            EntryState(entry, run_status(run_dir), evaluation.exists(), coverage, (messages or {}).get(entry.key, ""))
+        )
+    return states
+
+
+def write_batch_file(experiment: Experiment, batch_dir: Path, states: list[EntryState]) -> None:
+    write_json_atomic(
+        batch_dir / BATCH_FILE,
+        {
+            "format": 1,
+            "experiment": experiment.describe(),
+            "entries": [state.describe() for state in states],
+            "updated": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        },
+    )
+
+
+def run_batch(
+    experiment: Experiment,
+    batch_dir: Path | None = None,
+    *,
+    executor: Executor | None = None,
+    progress: ProgressCallback | None = None,
+    no_cache: bool = False,
+    cache_dir: str | None = None,
+) -> BatchResult:
+    """Run every entry of the experiment that is not done yet, then evaluate; see the module docstring."""
+    started = time.monotonic()
+    batch_dir = Path(batch_dir or default_batch_dir(experiment))
+    batch_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        shutil.copyfile(experiment.path, batch_dir / "experiment.toml")
+    except (OSError, shutil.SameFileError):
+        pass
+    executor = executor or LocalExecutor(experiment.max_concurrent_runs, experiment.evaluation.jobs)
+    work = plan_work(experiment, batch_dir, no_cache=no_cache, cache_dir=cache_dir, eval_jobs=EVAL_TASK_JOBS)
+    write_batch_file(experiment, batch_dir, entry_states(experiment, batch_dir))
+    outcomes = executor.execute(work, progress or (lambda _p: None))
+    messages = {
+        key: "; ".join(f"{o.kind} {o.status}: {o.message}" for o in items if o.status == "failed")
+        for key, items in outcomes.items()
+    }
+    states = entry_states(experiment, batch_dir, messages)
+    write_batch_file(experiment, batch_dir, states)
+    ran = sum(1 for items in outcomes.values() for o in items if o.kind == "run" and o.status != "skipped")
+    evaluated = sum(1 for items in outcomes.values() for o in items if o.kind == "evaluation" and o.status != "kept")
+    return BatchResult(
+        batch_dir=batch_dir,
+        states=states,
+        ran=ran,
+        skipped=len(grid(experiment)) - ran,
+        evaluated=evaluated,
+        seconds=time.monotonic() - started,
+        evaluation_enabled=experiment.evaluation.enabled,
+    )
