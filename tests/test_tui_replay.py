@@ -51,7 +51,7 @@ async def test_replay_plays_pauses_and_ends_like_the_run(recorded, isolated: Pat
         await wait_for(pilot, lambda: app.replayer.finished, timeout=60, what="the end of the replay")
         state = app.run_state
         await wait_for(pilot, lambda: not app.events and state.status == "done"
-                       and len(app.query_one(RunTimeline).rows) == len(state.entries), what="the last events shown")
+                       and app.query_one(RunTimeline).row_count == len(state.entries), what="the last events shown")
         assert sum(1 for e in state.entries if e.kind == "request") == sum(1 for e in logged if e.type == "request.sent")
         assert all(r.valid for r in app.query_one(RunResults).results)
         # the views work on the replayed run: choose the reflection and read it

@@ -39,14 +39,15 @@ from .widgets.panels import (
     VersionsTable,
 )
 from .widgets.stream_view import StreamView
+from .widgets.timeline import Timeline
 from .widgets.totals_bar import TotalsBar
 from .widgets.key_bar import KeyBar
 
 DRAIN_INTERVAL_S = 0.05
 UI_SWITCH_INTERVAL_S = 0.001
 DRAIN_BATCH = 400  # events per tick: a long log loads over several ticks, the UI stays responsive
-# The timeline (a DataTable: every change redraws all its visible rows, ~5 ms) is brought up to date at
-# most this often while events arrive; the other views follow every tick.
+# The timeline is brought up to date at most this often while events arrive (each sync lays it out again
+# and may move its cursor); the other views follow every tick.
 TIMELINE_INTERVAL_S = 0.25
 TABS = ("domain", "tasks", "runs", "run", "versions")
 
@@ -392,10 +393,12 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
                 f"debug results: {what} {version} — {solved}/{len(table)} passed", layout=False)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.data_table.id == "run-timeline":
-            self.timeline_highlighted()
-        elif event.data_table.id == "versions-table":
+        if event.data_table.id == "versions-table":
             self.version_highlighted()
+
+    def on_timeline_highlighted(self, event: Timeline.Highlighted) -> None:
+        if event.timeline.id == "run-timeline":
+            self.timeline_highlighted()
 
     def timeline_highlighted(self) -> None:
         entry = self._timeline_entry()

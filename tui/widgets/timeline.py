@@ -1,9 +1,24 @@
-"""The run's timeline: one row per pipeline step, request, plan check, artefact and notice."""
+"""The run's timeline: one row per pipeline step, request, plan check, artefact and notice.
+
+Drawn line by line from cached strips (Textual's line API): a change to one entry redraws that row only.
+A DataTable, which this replaces, redraws every visible row on any change, and a running pipeline changes
+the timeline many times a second: that was the largest share of the UI's drawing time.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
-from textual.widgets import DataTable
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from ..run_state import RunState, TimelineEntry, Update
 from .totals_bar import format_seconds, format_tokens
@@ -27,11 +42,13 @@ KIND_ICONS = {
     "notice": "!",
     "run": "●",
 }
-# (label, key, width): the step column takes what is left of the panel.
-COLUMNS = (("step", "step", 30), ("status", "status", 7), ("tokens", "tokens", 6), ("time", "time", 6))
+# (label, width, justify) after the step column, which takes what is left of the panel.
+COLUMNS = (("status", 7, "left"), ("tokens", 6, "right"), ("time", 6, "right"))
+HEADER_STYLE = Style(bold=True)
 
 
-def entry_cells(entry: TimelineEntry) -> list[Text | str]:
+def entry_cells(entry: TimelineEntry) -> list[Text]:
+    """Step (with icon and detail), status, tokens, time."""
     indent = "" if entry.kind in ("phase", "run") else "  "
     title = Text(f"{indent}{KIND_ICONS.get(entry.kind, ' ')} {entry.title}", no_wrap=True, overflow="ellipsis")
     if entry.kind in ("phase", "run"):
@@ -40,50 +57,183 @@ def entry_cells(entry: TimelineEntry) -> list[Text | str]:
         title.append(f" {entry.detail}", style="dim")
     status = Text(entry.status, style=STATUS_STYLES.get(entry.status, ""))
     tokens = format_tokens(entry.tokens) if entry.tokens is not None else ""
-    return [title, status, Text(tokens, justify="right"), Text(format_seconds(entry.seconds), justify="right")]
+    return [title, status, Text(tokens), Text(format_seconds(entry.seconds))]
 
 
-class Timeline(DataTable):
+def row_text(cells: list[Text], width: int) -> Text:
+    """The cells laid out in one line of ``width`` cells: the step column gets what the others leave."""
+    fixed = sum(w + 1 for _label, w, _justify in COLUMNS)
+    step_width = max(4, width - fixed)
+    line = Text(no_wrap=True, end="")
+    title = cells[0].copy()
+    title.truncate(step_width, overflow="ellipsis", pad=True)
+    line.append_text(title)
+    for cell, (_label, column_width, justify) in zip(cells[1:], COLUMNS):
+        text = cell.copy()
+        text.truncate(column_width, overflow="ellipsis")
+        padding = " " * (column_width - text.cell_len)
+        line.append(" ")
+        if justify == "right":
+            line.append(padding)
+            line.append_text(text)
+        else:
+            line.append_text(text)
+            line.append(padding)
+    return line
+
+
+class Timeline(ScrollView, can_focus=True):
     """Select a row (enter) to see its text; follows the newest row while the cursor is on the last one."""
 
+    BINDINGS = [
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "cursor_to(0)", "First", show=False),
+        Binding("end", "cursor_to(-1)", "Last", show=False),
+    ]
     DEFAULT_CSS = """
-    Timeline { height: 1fr; }
+    Timeline { height: 1fr; overflow-x: hidden; }
+    Timeline > .timeline--cursor { background: $primary 40%; }
+    Timeline:focus > .timeline--cursor { background: $primary; color: $text; }
     """
+    COMPONENT_CLASSES = {"timeline--cursor"}
+
+    cursor_row: reactive[int] = reactive(0, repaint=False)
+
+    @dataclass
+    class Highlighted(Message):
+        """The cursor moved to another row (``key`` is its entry's key)."""
+
+        timeline: Timeline
+        cursor_row: int
+        key: str
+
+        @property
+        def control(self) -> Timeline:
+            return self.timeline
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=False)
+        super().__init__(id=id)
         self._keys: list[str] = []
+        self._cells: list[list[Text]] = []
+        self._strips: dict[int, Strip] = {}  # row -> its line at _width (cursor style applied when drawn)
+        self._width = 0
 
-    def on_mount(self) -> None:
-        for label, key, width in COLUMNS:
-            self.add_column(label, key=key, width=width)
+    # ------------------------------------------------------------------ content
+    @property
+    def row_count(self) -> int:
+        return len(self._keys)
 
     def reset(self) -> None:
-        self.clear()
         self._keys.clear()
+        self._cells.clear()
+        self._strips.clear()
+        self.set_reactive(Timeline.cursor_row, 0)
+        self._resize_content()
 
     def sync(self, state: RunState, update: Update | None = None) -> None:
-        """Add new rows and refresh changed ones (all rows when ``update`` is None)."""
+        """Add new rows and redraw changed ones (all rows when ``update`` is None)."""
         follow = not self._keys or self.cursor_row >= len(self._keys) - 1
         indices = range(len(state.entries)) if update is None else sorted(set(update.entries))
         for index in indices:
-            entry = state.entries[index]
-            cells = entry_cells(entry)
-            if index < len(self._keys):
-                key = self._keys[index]
-                for (_, column, _width), value in zip(COLUMNS, cells):
-                    self.update_cell(key, column, value)
-            else:
-                while len(self._keys) < index:  # keep rows in entry order even if an update skipped one
-                    missing = state.entries[len(self._keys)]
-                    self._keys.append(missing.key)
-                    self.add_row(*entry_cells(missing), key=missing.key)
-                self._keys.append(entry.key)
-                self.add_row(*cells, key=entry.key)
+            while len(self._keys) <= index:  # keep rows in entry order even if an update skipped one
+                missing = state.entries[len(self._keys)]
+                self._keys.append(missing.key)
+                self._cells.append(entry_cells(missing))
+            self._cells[index] = entry_cells(state.entries[index])
+            self._strips.pop(index, None)
+            self._refresh_row(index)
+        self._resize_content()
         if follow and self._keys:
-            self.move_cursor(row=len(self._keys) - 1, animate=False)
+            self.move_cursor(row=len(self._keys) - 1)
 
     def selected_key(self) -> str | None:
-        if not self._keys or self.cursor_row < 0 or self.cursor_row >= len(self._keys):
+        if not self._keys or not 0 <= self.cursor_row < len(self._keys):
             return None
         return self._keys[self.cursor_row]
+
+    # ------------------------------------------------------------------ cursor
+    def move_cursor(self, *, row: int, animate: bool = False) -> None:
+        if not self._keys:
+            return
+        self.cursor_row = max(0, min(row, len(self._keys) - 1))
+
+    def watch_cursor_row(self, old: int, new: int) -> None:
+        self._refresh_row(old)
+        self._refresh_row(new)
+        self.call_after_refresh(self._keep_cursor_in_view)  # once the new size is laid out
+        if 0 <= new < len(self._keys):
+            self.post_message(self.Highlighted(self, new, self._keys[new]))
+
+    def action_cursor(self, step: int) -> None:
+        self.move_cursor(row=self.cursor_row + step)
+
+    def action_page(self, direction: int) -> None:
+        self.move_cursor(row=self.cursor_row + direction * max(1, self._rows_shown() - 1))
+
+    def action_cursor_to(self, row: int) -> None:
+        self.move_cursor(row=row if row >= 0 else len(self._keys) - 1)
+
+    def on_click(self, event: events.Click) -> None:
+        row = round(self.scroll_offset.y) + event.y - 1  # line 0 is the header
+        if event.y >= 1 and 0 <= row < len(self._keys):
+            self.move_cursor(row=row)
+
+    def _rows_shown(self) -> int:
+        return max(1, self.scrollable_content_region.height - 1)
+
+    def _keep_cursor_in_view(self) -> None:
+        top = round(self.scroll_offset.y)
+        shown = self._rows_shown()
+        if self.cursor_row < top:
+            self.scroll_to(y=self.cursor_row, animate=False, immediate=True)
+        elif self.cursor_row >= top + shown:
+            self.scroll_to(y=self.cursor_row - shown + 1, animate=False, immediate=True)
+
+    # ------------------------------------------------------------------ drawing
+    def _resize_content(self) -> None:
+        width = self.scrollable_content_region.width or self._width
+        self.virtual_size = Size(width, len(self._keys) + 1)  # + the header line
+
+    def on_resize(self) -> None:
+        self._strips.clear()
+        self._resize_content()
+        self.call_after_refresh(self._keep_cursor_in_view)
+
+    def on_focus(self) -> None:
+        self._refresh_row(self.cursor_row)
+
+    def on_blur(self) -> None:
+        self._refresh_row(self.cursor_row)
+
+    def _refresh_row(self, row: int) -> None:
+        self.refresh_line(row + 1)  # virtual line: the header is line 0
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        if width != self._width:
+            self._width = width
+            self._strips.clear()
+        base = self.rich_style
+        if y == 0:
+            header = Text(no_wrap=True, end="")
+            header.append("step".ljust(max(4, width - sum(w + 1 for _l, w, _j in COLUMNS))))
+            for label, column_width, justify in COLUMNS:
+                header.append(" " + (label.rjust(column_width) if justify == "right" else label.ljust(column_width)))
+            return self._to_strip(header, width, base + HEADER_STYLE)
+        row = round(self.scroll_offset.y) + y - 1
+        if not 0 <= row < len(self._keys):
+            return Strip.blank(width, base)
+        strip = self._strips.get(row)
+        if strip is None:
+            strip = self._strips[row] = self._to_strip(row_text(self._cells[row], width), width, base)
+        if row == self.cursor_row:
+            cursor = self.get_component_rich_style("timeline--cursor")
+            return Strip(Segment.apply_style(iter(strip), post_style=cursor), strip.cell_length)
+        return strip
+
+    def _to_strip(self, text: Text, width: int, style: Style) -> Strip:
+        segments = [Segment(s.text, style + s.style if s.style else style) for s in text.render(self.app.console)]
+        return Strip(segments).crop_extend(0, width, style)
