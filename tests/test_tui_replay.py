@@ -49,6 +49,9 @@ async def test_replay_plays_pauses_and_ends_like_the_run(recorded, isolated: Pat
         await pilot.press("space")
         app.replayer.clock.speed = 1000.0  # play the rest quickly
         await wait_for(pilot, lambda: app.replayer.finished, timeout=60, what="the end of the replay")
+        assert app.mode == "replay (finished)"
+        await pilot.press("space")  # nothing left to pause: it says so instead of claiming to pause
+        assert app.mode == "replay (finished)" and not app.replayer.paused
         state = app.run_state
         await wait_for(pilot, lambda: not app.events and state.status == "done"
                        and app.query_one(RunTimeline).row_count == len(state.entries), what="the last events shown")

@@ -274,8 +274,13 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
     @property
     def mode(self) -> str:
         if self.replayer is not None:
+            if self.replayer.finished:
+                return "replay (finished)"
             return "replay (paused)" if self.replayer.paused else f"replay ×{self.replayer.clock.speed:g}"
         return "step" if self.stepping.is_set() else "watch"
+
+    def _replaying(self) -> bool:
+        return self.replayer is not None and not self.replayer.finished
 
     def source_label(self) -> str:
         model = "no model: you answer" if self.settings is not None and not self.settings.is_configured else (
@@ -297,7 +302,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self.main.query_one(TotalsBar).show(self.run_state, mode=self.mode, source=self.source_label(),
                                        live=self.live, status=status)
         # Which keys apply changed? Only then redraw the footer (it rebuilds all its keys).
-        applicable = (self.replayer is not None, bool(self.pending), self.session is not None)
+        applicable = (self._replaying(), bool(self.pending), self.session is not None)
         if applicable != self._applicable:
             self._applicable = applicable
             self.refresh_bindings()
@@ -562,7 +567,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # False hides a binding that makes no sense right now (keeps the footer short at 80 columns).
         if action in ("pause_replay", "replay_speed"):
-            return self.replayer is not None
+            return self._replaying()
         if action == "answer_pending":
             return bool(self.pending)
         if action == "stop_run":

@@ -78,6 +78,9 @@ class RunsMixin:
     def action_pause_replay(self) -> None:
         if self.replayer is None:
             return
+        if self.replayer.finished:
+            self.notify("The replay is over. To watch it again, choose the run on the Runs tab and press y.")
+            return
         paused = self.replayer.toggle_pause()
         self.notify("Replay paused." if paused else "Replay resumed.")
         self.refresh_totals()
