@@ -113,3 +113,54 @@ def test_spares_rehearse_the_run_without_side_effects(tmp_path) -> None:
     assert set(sys.modules) == modules_before
     assert child.PROGRAM_FILE not in linecache.cache
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_fork_while_refilling_spares_keeps_the_server_going() -> None:
+    """Spares are forked in batches; if a fork fails (a process limit, say), the spares there are do."""
+    from types import SimpleNamespace
+
+    from genplan.engine.sandbox.server import SPARES, Server
+
+    forks = []
+
+    def fork_child():
+        if len(forks) >= 2:
+            raise OSError("Resource temporarily unavailable")
+        forks.append(object())
+        return forks[-1]
+
+    server = SimpleNamespace(spares=[], runs={}, fork_child=fork_child)
+    Server.refill_spares(server)  # type: ignore[arg-type]
+    assert len(server.spares) == 2 < SPARES
+
+    server = SimpleNamespace(spares=[], runs={}, fork_child=lambda: (_ for _ in ()).throw(OSError("no")))
+    with pytest.raises(OSError):  # without any spare a request could not run: that must not pass silently
+        Server.refill_spares(server)  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can start processes in a plain sandbox (RLIMIT_NPROC binds everyone else)")
+def test_closing_the_sandbox_during_a_run_kills_escapees_of_that_run(tmp_path) -> None:
+    import threading
+
+    marker = tmp_path / "escapee.pid"
+    source = (
+        "import os, time\n"
+        "def generate_solution(o, i, g):\n"
+        "    if os.fork() == 0:\n"
+        "        os.setpgid(0, 0)\n"
+        f"        open({str(marker)!r}, 'w').write(str(os.getpid()))\n"
+        "        time.sleep(60)\n"
+        "        os._exit(0)\n"
+        "    time.sleep(30)\n"
+        "    return []\n"
+    )
+    box = Sandbox(Limits(time_limit=40, grace_seconds=0.5), isolation="plain", audit_hook=False)
+    runner = threading.Thread(target=box.run, args=(Program.from_source(source), TASK), daemon=True)
+    runner.start()
+    deadline = time.monotonic() + 10
+    while not (marker.exists() and marker.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    escapee = int(marker.read_text())
+    box.close()
+    assert _gone(escapee), f"process {escapee} outlived the sandbox"
+    runner.join(timeout=15)

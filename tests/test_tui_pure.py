@@ -165,6 +165,19 @@ def test_run_state_pause_then_send_keeps_one_row_and_cached_calls_cost_nothing()
     assert state.status == "failed" and state.error == "ModelAccessError: boom"
 
 
+def test_the_end_of_a_run_reports_the_rows_it_closes() -> None:
+    """Rows still running when the run ends become done/failed; the update names them so that the
+    timeline redraws them."""
+    state = run_state.RunState(None)
+    state.apply(event(1, "request.sent", 1.0, request_id=3, step="code.generate"))
+    state.apply(event(2, "request.paused", 2.0, request_id=4, step="code.reflect"))
+    running = [i for i, e in enumerate(state.entries) if e.status in ("running", "paused")]
+    assert len(running) == 2
+    update = state.apply(event(3, "run.failed", 3.0, message="stopped by the user"))
+    assert set(running) <= set(update.entries)
+    assert all(state.entries[i].status == "failed" for i in running)
+
+
 # ------------------------------------------------------------------ versions
 def test_version_index_scans_runs_keeps_outside_edits_as_new_versions(tmp_path: Path) -> None:
     run = tmp_path / ".genplan" / "runs" / "r1"

@@ -100,3 +100,22 @@ async def test_a_change_redraws_only_its_row() -> None:
         timeline.reset()
         await pilot.pause()
         assert timeline.row_count == 0 and timeline.selected_key() is None
+
+
+async def test_the_first_row_is_announced_and_a_theme_change_redraws_the_rows() -> None:
+    app = TimelineApp()
+    async with app.run_test(size=(60, 12)) as pilot:
+        timeline = app.query_one(Timeline)
+        state = FakeState(entries(1))
+        timeline.sync(state)
+        await pilot.pause()
+        assert app.highlighted == ["e0"]  # the cursor was already on row 0: announced all the same
+        state.entries.extend(entries(2)[1:])
+        timeline.sync(state, Update(entries=[1]))
+        await pilot.pause()
+        assert timeline.cursor_row == 1  # row 0 (screen line 1) is drawn from the cache, without the cursor
+        before = {s.style.bgcolor for s in timeline.render_line(1) if s.style}
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        await pilot.pause()
+        after = {s.style.bgcolor for s in timeline.render_line(1) if s.style}
+        assert after == {timeline.rich_style.bgcolor} and after != before

@@ -192,7 +192,10 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         from . import responsiveness
 
         responsiveness.warm_up()
-        self.call_from_thread(self._freeze_heap)
+        try:
+            self.call_from_thread(self._freeze_heap)
+        except RuntimeError:  # the app exited meanwhile
+            pass
 
     def _freeze_heap(self) -> None:
         from . import responsiveness
@@ -373,6 +376,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
     def reset_timeline(self) -> None:
         """Empty the timeline for another run."""
         self._timeline_pending.clear()
+        self._timeline_synced = 0.0  # the new run's first rows appear at once
         self.main.query_one(RunPanel).query_one(RunTimeline).reset()
 
     def _following(self) -> bool:

@@ -197,9 +197,10 @@ class RunState:
                 detail += f" by {Path(str(data['selected_program'])).stem}"
         self._add(TimelineEntry(f"run:{event.seq}", "run", title, detail, FAILED if failed else DONE,
                                 seconds=self.totals.elapsed(event.time), started=event.time), update)
-        for entry in self.entries:  # nothing is running any more
+        for index, entry in enumerate(self.entries):  # nothing is running any more
             if entry.status in (RUNNING, PAUSED):
                 entry.status = FAILED if failed else DONE
+                update.entries.append(index)
         update.status = update.totals = True
 
     def _step_started(self, event: Event, data: dict, update: Update) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..pddl import Domain, Problem
 from ..pddl.encoding import PythonTask, encode_task, render_task
-from ..evaluation import EvalTask, Evaluator, TaskResult, pick_failure
+from ..evaluation import EvalTask, Evaluator, TaskResult, failure_rank, pick_failure
 from ..pddl.validate import SYNTAX_KINDS, PlanValidator
 from ..sandbox.limits import Limits
 from ..sandbox.outcome import OUTPUT_ERROR_KINDS, PYTHON_ERROR_KINDS
@@ -128,7 +128,7 @@ def choose_failed_task(checks: list[TaskCheck], previous: str | None) -> TaskChe
         previous,
         failed=lambda c: not c.solved,
         name=lambda c: c.task,
-        rank=lambda c: 0 if c.python_error else 1 if c.wrong_output else 2,
+        rank=lambda c: failure_rank(c.kind or ""),
     )
 
 

@@ -155,10 +155,13 @@ class Server:
         """Keep prepared children ready, so that a request only has to wake one up. Forking is done while no
         run is active (it would delay noticing a run's end), unless none is left at all."""
         if not self.spares:
-            self.spares.append(self.fork_child())
+            self.spares.append(self.fork_child())  # without any spare the next request cannot run
         if not self.runs and len(self.spares) <= SPARES_LOW_WATER:
             while len(self.spares) < SPARES:
-                self.spares.append(self.fork_child())
+                try:
+                    self.spares.append(self.fork_child())
+                except OSError:
+                    break  # e.g. a process limit: the spares there are will do
 
     def next_timeout(self) -> float | None:
         if not self.runs:
@@ -220,7 +223,8 @@ class Server:
         for spare in self.spares:
             self.discard_spare(spare)
         self.spares.clear()
-        for run in list(self.runs.values()):
+        closed = list(self.runs.values())
+        for run in closed:
             self.kill(run)
         deadline = time.monotonic() + 2.0
         while (self.runs or self.dying) and time.monotonic() < deadline:
@@ -233,7 +237,10 @@ class Server:
             self.close_run(run)
         for run in list(self.dying.values()):
             remove_tree(run.run_dir)
-        self.sweep(force=True)
+        for run in closed:  # reaped by now, but processes that left their group may remain in the session
+            self.sweep(force=True, finished=run)
+        if not closed:
+            self.sweep(force=True)
 
     def fork_child(self) -> Spare:
         """Fork a child that prepares itself and then waits for a request on its request pipe."""

@@ -147,7 +147,10 @@ class Timeline(ScrollView, can_focus=True):
             self._refresh_row(index)
         self._resize_content()
         if follow and self._keys:
-            self.move_cursor(row=len(self._keys) - 1)
+            last = len(self._keys) - 1
+            if self.cursor_row == last:  # the cursor did not move (e.g. the first row): say so anyway
+                self.post_message(self.Highlighted(self, last, self._keys[last]))
+            self.move_cursor(row=last)
 
     def selected_key(self) -> str | None:
         if not self._keys or not 0 <= self.cursor_row < len(self._keys):
@@ -201,6 +204,11 @@ class Timeline(ScrollView, can_focus=True):
         self._strips.clear()
         self._resize_content()
         self.call_after_refresh(self._keep_cursor_in_view)
+
+    def notify_style_update(self) -> None:
+        """Colours changed (theme, focus styles): the cached rows carry the old ones."""
+        self._strips.clear()
+        super().notify_style_update()
 
     def on_focus(self) -> None:
         self._refresh_row(self.cursor_row)
