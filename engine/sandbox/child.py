@@ -305,6 +305,7 @@ def rehearsal(run_dir: str, read_roots: tuple[str, ...]) -> dict:
     record = {"notes": [], "function": "generate_solution", "runtime": time.perf_counter(), "peak_memory": 0}
     record.update(_check_returned(value, limits))
     json.dumps(record, ensure_ascii=True).encode("ascii")
+    namespace.clear()  # the function and its globals would otherwise wait for a collection
     return record
 
 
