@@ -39,8 +39,12 @@ def test_row_text_lays_out_the_columns() -> None:
     assert len(line) == 60
     assert line.startswith("  ⇄ strategy.plan task-03")
     assert line.endswith("running   1.2k   2.5s")
-    narrow = row_text(entry_cells(entry), 30).plain
-    assert len(narrow) == 30 and "…" in narrow  # the step column gives way, the others stay
+    long = TimelineEntry("k", "check", "check program c1-v01", detail="task-05 (a long note)", status="pass")
+    narrow = row_text(entry_cells(long), 56).plain
+    assert len(narrow) == 56 and "…" in narrow and narrow.rstrip().endswith("pass")  # the step gives way
+    # narrower (the timeline at 80 columns): the step keeps its room, only the status follows it
+    small = row_text(entry_cells(entry), 44).plain
+    assert len(small) == 44 and small.startswith("  ⇄ strategy.plan task-03") and small.rstrip().endswith("running")
 
 
 async def test_rows_cursor_and_messages() -> None:

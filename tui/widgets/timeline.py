@@ -44,6 +44,12 @@ KIND_ICONS = {
 }
 # (label, width, justify) after the step column, which takes what is left of the panel.
 COLUMNS = (("status", 7, "left"), ("tokens", 6, "right"), ("time", 6, "right"))
+# Below this width only the status follows the step (at 80 columns the timeline has about 44).
+ALL_COLUMNS_WIDTH = 56
+
+
+def columns_for(width: int) -> tuple[tuple[str, int, str], ...]:
+    return COLUMNS if width >= ALL_COLUMNS_WIDTH else COLUMNS[:1]
 HEADER_STYLE = Style(bold=True)
 
 
@@ -62,13 +68,13 @@ def entry_cells(entry: TimelineEntry) -> list[Text]:
 
 def row_text(cells: list[Text], width: int) -> Text:
     """The cells laid out in one line of ``width`` cells: the step column gets what the others leave."""
-    fixed = sum(w + 1 for _label, w, _justify in COLUMNS)
-    step_width = max(4, width - fixed)
+    columns = columns_for(width)
+    step_width = max(4, width - sum(w + 1 for _label, w, _justify in columns))
     line = Text(no_wrap=True, end="")
     title = cells[0].copy()
     title.truncate(step_width, overflow="ellipsis", pad=True)
     line.append_text(title)
-    for cell, (_label, column_width, justify) in zip(cells[1:], COLUMNS):
+    for cell, (_label, column_width, justify) in zip(cells[1:], columns):
         text = cell.copy()
         text.truncate(column_width, overflow="ellipsis")
         padding = " " * (column_width - text.cell_len)
@@ -227,8 +233,9 @@ class Timeline(ScrollView, can_focus=True):
         base = self.rich_style
         if y == 0:
             header = Text(no_wrap=True, end="")
-            header.append("step".ljust(max(4, width - sum(w + 1 for _l, w, _j in COLUMNS))))
-            for label, column_width, justify in COLUMNS:
+            columns = columns_for(width)
+            header.append("step".ljust(max(4, width - sum(w + 1 for _l, w, _j in columns))))
+            for label, column_width, justify in columns:
                 header.append(" " + (label.rjust(column_width) if justify == "right" else label.ljust(column_width)))
             return self._to_strip(header, width, base + HEADER_STYLE)
         row = round(self.scroll_offset.y) + y - 1
