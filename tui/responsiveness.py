@@ -7,8 +7,9 @@ collection took 80–130 ms on our 2-core machines: the longest blocks of the ev
 run streamed. Most of those objects live as long as the app (modules, classes, functions, the main
 screen). So everything alive when the app mounts is moved into the permanent generation (``gc.freeze``),
 which the collector never walks; after the first frame a worker thread imports what a session will need
-and builds the lexers (Pygments compiles their rules on first use), and what that created is frozen too. A larger threshold for the youngest
-generation then makes collections rarer; each one stays small. Everything is undone when the app exits.
+and builds the lexers (Pygments compiles their rules on first use), and what that created is frozen too.
+A larger threshold for the youngest generation then makes collections rarer; each one stays small.
+Everything is undone when the app exits.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ import signal
 import stat
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from . import child, guard, protocol
@@ -237,10 +238,8 @@ class Server:
             self.close_run(run)
         for run in list(self.dying.values()):
             remove_tree(run.run_dir)
-        for run in closed:  # reaped by now, but processes that left their group may remain in the session
-            self.sweep(force=True, finished=run)
-        if not closed:
-            self.sweep(force=True)
+        # Reaped by now, but processes that left their group may remain in those runs' sessions.
+        self.sweep(force=True, finished=closed)
 
     def fork_child(self) -> Spare:
         """Fork a child that prepares itself and then waits for a request on its request pipe."""
@@ -428,7 +427,7 @@ class Server:
     def sweeps_by_session(self) -> bool:
         return not self.namespaced and os.geteuid() == 0
 
-    def sweep(self, force: bool = False, finished: Run | None = None) -> None:
+    def sweep(self, force: bool = False, finished: Iterable[Run] = ()) -> None:
         """Kill every process that is not the server, a spare or a run's child (orphans, escapees)."""
         now = time.monotonic()
         if not force and now - self.last_sweep < SWEEP_INTERVAL:
@@ -441,11 +440,10 @@ class Server:
             for pid in _proc_pids():
                 if pid not in allowed:
                     _kill_quietly(pid)
-        elif os.geteuid() == 0:
+        elif self.sweeps_by_session():
             # Root is not bound by RLIMIT_NPROC: look for members of the runs' sessions and groups.
             watched = [run for run in (*self.runs.values(), *self.dying.values()) if run.ran_program]
-            if finished is not None:
-                watched.append(finished)  # already closed, possibly reaped: its escapees still count
+            watched += finished  # already closed, possibly reaped: their escapees still count
             if not watched:
                 return
             sessions = {run.pid for run in watched}
@@ -476,7 +474,7 @@ class Server:
         self.close_run(run)
         if not self.closing:
             self.send(self.response(run))
-        self.sweep(force=True, finished=run)
+        self.sweep(force=True, finished=[run])
 
     def close_run(self, run: Run) -> None:
         self.kill(run)
@@ -631,18 +629,27 @@ def _crash_detail(exit_code: int | None, signum: int | None, run: Run) -> str:
     return "the Python process ended without a result"
 
 
-def _last_pid() -> int | None:
-    """The pid the kernel handed out last in our pid namespace (None if unknown)."""
+def _read_proc(path: str) -> bytes | None:
+    """A small /proc file in one read (plain os calls: the sweep reads many of them), None if unreadable."""
     try:
-        fd = os.open("/proc/sys/kernel/ns_last_pid", os.O_RDONLY)
+        fd = os.open(path, os.O_RDONLY)
     except OSError:
         return None
     try:
-        return int(os.read(fd, 64))
-    except (OSError, ValueError):
+        return os.read(fd, 4096)
+    except OSError:
         return None
     finally:
         os.close(fd)
+
+
+def _last_pid() -> int | None:
+    """The pid the kernel handed out last in our pid namespace (None if unknown)."""
+    data = _read_proc("/proc/sys/kernel/ns_last_pid")
+    try:
+        return int(data) if data is not None else None
+    except ValueError:
+        return None
 
 
 def _oldest_possible_pid(watched: list[Run], now: float) -> int | None:
@@ -670,16 +677,9 @@ def _proc_pids() -> list[int]:
 
 
 def _session_and_group(pid: int) -> tuple[int, int] | None:
-    try:
-        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
-    except OSError:
+    data = _read_proc(f"/proc/{pid}/stat")
+    if data is None:
         return None
-    try:
-        data = os.read(fd, 4096)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
     # Fields after the command name (which may contain spaces) start after the last ')'.
     rest = data[data.rfind(b")") + 2 :].split()
     try:

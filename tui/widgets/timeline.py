@@ -51,6 +51,7 @@ ALL_COLUMNS_WIDTH = 56
 def columns_for(width: int) -> tuple[tuple[str, int, str], ...]:
     return COLUMNS if width >= ALL_COLUMNS_WIDTH else COLUMNS[:1]
 HEADER_STYLE = Style(bold=True)
+HEADER_CELLS = [Text(label) for label in ("step", *(label for label, _width, _justify in COLUMNS))]
 
 
 def entry_cells(entry: TimelineEntry) -> list[Text]:
@@ -207,8 +208,7 @@ class Timeline(ScrollView, can_focus=True):
         self.virtual_size = Size(width, len(self._keys) + 1)  # + the header line
 
     def on_resize(self) -> None:
-        self._strips.clear()
-        self._resize_content()
+        self._resize_content()  # cached rows are dropped by render_line once the width differs
         self.call_after_refresh(self._keep_cursor_in_view)
 
     def notify_style_update(self) -> None:
@@ -232,12 +232,7 @@ class Timeline(ScrollView, can_focus=True):
             self._strips.clear()
         base = self.rich_style
         if y == 0:
-            header = Text(no_wrap=True, end="")
-            columns = columns_for(width)
-            header.append("step".ljust(max(4, width - sum(w + 1 for _l, w, _j in columns))))
-            for label, column_width, justify in columns:
-                header.append(" " + (label.rjust(column_width) if justify == "right" else label.ljust(column_width)))
-            return self._to_strip(header, width, base + HEADER_STYLE)
+            return self._to_strip(row_text(HEADER_CELLS, width), width, base + HEADER_STYLE)
         row = round(self.scroll_offset.y) + y - 1
         if not 0 <= row < len(self._keys):
             return Strip.blank(width, base)
