@@ -1,4 +1,5 @@
-"""Generator-specific guarantees of delivery, heavy, hiking, visitall, satellite and transport.
+"""Generator-specific guarantees of delivery, heavy, hiking, visitall, satellite and transport (beluga,
+goldminer, minigrid and rovers: tests/test_generators_part3.py).
 
 tests/test_domains_library.py checks the directory contract for every domain. Here we check what each
 generator promises about its tasks (hiking: the trail is a simple path that never touches water; heavy:
@@ -25,9 +26,14 @@ import pytest
 from genplan.engine.domainlib import DomainDir
 from genplan.engine.pddl import Domain, Problem, load_domain, load_problem
 from genplan.engine.pddl.validate import PlanValidator
+from support.beluga_policy import plan_beluga
+from support.goldminer_policy import plan_goldminer
+from support.minigrid_policy import plan_minigrid
+from support.rovers_policy import plan_rovers
 
 DOMAINS_ROOT = Path(__file__).resolve().parents[1] / "domains"
-PART2 = ("delivery", "heavy", "hiking", "visitall", "satellite", "transport")
+PART2 = ("delivery", "heavy", "hiking", "visitall", "satellite", "transport",
+         "beluga", "goldminer", "minigrid", "rovers")
 Fact = tuple[str, ...]
 
 
@@ -250,6 +256,11 @@ STRATEGIES = {
     "visitall": plan_visitall,
     "satellite": plan_satellite,
     "transport": plan_transport,
+    # reference policies of the four domains added last (tests/support/<name>_policy.py)
+    "beluga": plan_beluga,
+    "goldminer": plan_goldminer,
+    "minigrid": plan_minigrid,
+    "rovers": plan_rovers,
 }
 
 
@@ -300,6 +311,18 @@ def test_cli_prints_what_generate_returns(name: str) -> None:
         ("satellite", {"satellites": 1, "pointing_goals": 2}),
         ("transport", {"locations": 1}),
         ("transport", {"capacity": 0}),
+        ("beluga", {"parts": 0}),
+        ("beluga", {"capacity": 5}),
+        ("beluga", {"parts": 3, "lines": 4}),
+        ("beluga", {"parts": 12, "racks": 1, "capacity": 6}),
+        ("goldminer", {"rows": 1, "cols": 1}),
+        ("goldminer", {"hard_percent": 101}),
+        ("minigrid", {"rooms": 1, "size": 1}),
+        ("minigrid", {"shapes": 0}),
+        ("rovers", {"waypoints": 1}),
+        ("rovers", {"waypoints": 3, "soil_goals": 4}),
+        ("rovers", {"objectives": 1, "image_goals": 4}),
+        ("rovers", {"cameras": 0, "image_goals": 1}),
     ],
 )
 def test_impossible_sizes_are_rejected(name: str, sizes: dict[str, int]) -> None:

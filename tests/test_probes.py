@@ -24,6 +24,7 @@ DOMAINS_ROOT = Path(__file__).resolve().parents[1] / "domains"
 PROBED = (
     "ferry", "gripper", "delivery", "miconic", "spanner", "hiking", "heavy",
     "logistics", "grippers", "visitall", "satellite", "transport",
+    "beluga", "goldminer", "minigrid", "rovers",
 )
 PRESENT = [name for name in PROBED if (DOMAINS_ROOT / name / "domain.toml").is_file()]
 PROBES = [(name, path.name) for name in PRESENT for path in sorted((DOMAINS_ROOT / name / "probes").glob("*.pddl"))]

@@ -6,6 +6,7 @@ leave the laser there, fetch a bomb along the cleared cells, blow the soft rock 
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 
 from genplan.engine.pddl import Problem
@@ -46,7 +47,7 @@ def plan_goldminer(problem: Problem) -> list[str]:
     plan: list[str] = []
 
     def walk(path: list[str], shoot: bool) -> str:
-        for here, there in zip(path, path[1:]):
+        for here, there in itertools.pairwise(path):
             if there not in clear:
                 if not shoot:
                     raise ValueError(f"{there} is blocked")

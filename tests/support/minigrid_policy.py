@@ -7,6 +7,7 @@ reachable area for which a key of the lock's shape is carried or lies on a reach
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 
 from genplan.engine.pddl import Problem
@@ -49,7 +50,7 @@ def plan_minigrid(problem: Problem) -> list[str]:
 
     def walk(cell: str) -> str:
         path = _path_to(cell, _reachable(robot, neighbours, open_cells))
-        plan.extend(f"(move {a} {b})" for a, b in zip(path, path[1:]))
+        plan.extend(f"(move {a} {b})" for a, b in itertools.pairwise(path))
         return cell
 
     while True:

@@ -8,6 +8,7 @@ visible and sends the data.
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 
 from genplan.engine.pddl import Problem
@@ -31,7 +32,7 @@ def plan_rovers(problem: Problem) -> list[str]:
     equipped = {kind: [r for (r,) in rel(f"equipped_for_{kind}")] for kind in ("soil_analysis", "rock_analysis", "imaging")}
     on_board = rel("on_board")
     supports = set(rel("supports"))
-    target = dict(rel("calibration_target"))
+    target = {fact[1]: fact[2] for fact in facts if fact[0] == "calibration_target"}
     seen_from: dict[str, set[str]] = {}
     for objective, w in rel("visible_from"):
         seen_from.setdefault(objective, set()).add(w)
@@ -49,7 +50,7 @@ def plan_rovers(problem: Problem) -> list[str]:
                 while (before := parent[path[-1]]) is not None:
                     path.append(before)
                 path.reverse()
-                plan.extend(f"(navigate {rover} {a} {b})" for a, b in zip(path, path[1:]))
+                plan.extend(f"(navigate {rover} {a} {b})" for a, b in itertools.pairwise(path))
                 at[rover] = here
                 return here
             for other in links.get(rover, {}).get(here, []):
