@@ -235,3 +235,20 @@ def test_debug_task_has_an_optimal_plan_no_longer_than_the_policy(name: str, ind
     policy_plan = STRATEGIES[name](problem)
     assert validate_plan(domain, problem, policy_plan).valid
     assert len(result.plan) <= len(policy_plan)
+
+
+@pytest.mark.parametrize("name", NEW_DOMAINS)
+def test_some_probe_is_beyond_the_reference_policy(name: str) -> None:
+    """The probes test what the generator never makes: the policy, written for generated tasks, fails on at
+    least one of them (with an exception or an invalid plan), while the planner solves all (test_probes.py)."""
+    domain = pddl_domain(name)
+    failures = []
+    for path in domain_dir(name).probe_tasks():
+        problem = load_problem(path, domain)
+        try:
+            valid = validate_plan(domain, problem, STRATEGIES[name](problem)).valid
+        except (ValueError, KeyError, StopIteration):
+            valid = False
+        if not valid:
+            failures.append(path.name)
+    assert failures, f"{name}: the reference policy solves every probe"
