@@ -164,6 +164,15 @@ def test_rovers_tasks_are_consistent() -> None:
             assert kinds.count("communicated_image_data") == sizes["image_goals"]
 
 
+def test_rovers_visibility_is_a_tree_plus_the_requested_links() -> None:
+    """extra_links is a count, so the graph stays sparse however many waypoints there are."""
+    for waypoints, extra in ((2, 5), (50, 0), (50, 20)):
+        problem = quick_parse(generator("rovers").generate(2, rovers=2, waypoints=waypoints, extra_links=extra))
+        check_rovers(problem)
+        pairs = waypoints * (waypoints - 1) // 2
+        assert len(facts(problem, "visible")) == 2 * min(pairs, waypoints - 1 + extra)
+
+
 # -------------------------------------------------------------------------------------------- beluga
 def check_beluga(problem: Problem, capacity: int) -> None:
     parts = objects_of(problem, "part")

@@ -1,7 +1,7 @@
 """Rovers task generator (in the manner of the IPC 2002 generator).
 
 `waypoints` waypoints linked by a random connected, symmetric visibility graph (a random spanning tree plus
-each other pair with `extra_percent` percent probability). One lander, `general`, at a random waypoint.
+`extra_links` further random pairs). One lander, `general`, at a random waypoint.
 `rovers` rovers, each at a random waypoint with its own store, equipped for soil, rock and imaging analysis
 at random (every kind the goal needs is present on some rover); each rover can traverse a random spanning
 tree of the visibility graph plus some further visible links, so it reaches every waypoint. `cameras`
@@ -21,7 +21,7 @@ from genplan.engine.generator_kit import chunk_names, eval_specs, problem_text, 
 PARAMETERS: dict[str, tuple[int, str]] = {
     "rovers": (1, "number of rovers (>= 1)"),
     "waypoints": (4, "number of waypoints (>= 2)"),
-    "extra_percent": (30, "chance in percent that two waypoints beyond the spanning tree see each other"),
+    "extra_links": (2, "number of visibility links beyond a random spanning tree (>= 0)"),
     "objectives": (2, "number of objectives (>= 1)"),
     "cameras": (1, "number of cameras (>= 1 when image_goals > 0)"),
     "soil_goals": (1, "number of soil analyses in the goal (0 .. waypoints)"),
@@ -30,17 +30,17 @@ PARAMETERS: dict[str, tuple[int, str]] = {
 }
 
 DEBUG_SPECS: list[tuple[int, dict[str, int]]] = [
-    (81, {"rovers": 1, "waypoints": 2, "extra_percent": 30, "objectives": 1, "cameras": 1, "soil_goals": 1,
+    (81, {"rovers": 1, "waypoints": 2, "extra_links": 1, "objectives": 1, "cameras": 1, "soil_goals": 1,
           "rock_goals": 0, "image_goals": 0}),
-    (82, {"rovers": 1, "waypoints": 3, "extra_percent": 30, "objectives": 1, "cameras": 1, "soil_goals": 0,
+    (82, {"rovers": 1, "waypoints": 3, "extra_links": 1, "objectives": 1, "cameras": 1, "soil_goals": 0,
           "rock_goals": 1, "image_goals": 0}),
-    (83, {"rovers": 1, "waypoints": 3, "extra_percent": 30, "objectives": 1, "cameras": 1, "soil_goals": 0,
+    (83, {"rovers": 1, "waypoints": 3, "extra_links": 1, "objectives": 1, "cameras": 1, "soil_goals": 0,
           "rock_goals": 0, "image_goals": 1}),
-    (84, {"rovers": 1, "waypoints": 3, "extra_percent": 30, "objectives": 2, "cameras": 1, "soil_goals": 1,
+    (84, {"rovers": 1, "waypoints": 3, "extra_links": 1, "objectives": 2, "cameras": 1, "soil_goals": 1,
           "rock_goals": 1, "image_goals": 0}),
-    (85, {"rovers": 2, "waypoints": 4, "extra_percent": 30, "objectives": 2, "cameras": 1, "soil_goals": 1,
+    (85, {"rovers": 2, "waypoints": 4, "extra_links": 1, "objectives": 2, "cameras": 1, "soil_goals": 1,
           "rock_goals": 0, "image_goals": 1}),
-    (86, {"rovers": 2, "waypoints": 4, "extra_percent": 30, "objectives": 2, "cameras": 2, "soil_goals": 1,
+    (86, {"rovers": 2, "waypoints": 4, "extra_links": 1, "objectives": 2, "cameras": 2, "soil_goals": 1,
           "rock_goals": 1, "image_goals": 1}),
 ]
 
@@ -52,7 +52,7 @@ def _eval_sizes(i: int) -> dict[str, int]:
     return {
         "rovers": ramp(1, 10, i, power=1.3),
         "waypoints": waypoints,
-        "extra_percent": ramp(30, 8, i, power=1.0),
+        "extra_links": waypoints,
         "objectives": objectives,
         "cameras": ramp(1, 12, i, power=1.3),
         "soil_goals": ramp(1, waypoints // 2, i, power=1.0),
@@ -67,28 +67,42 @@ MODES = ("colour", "high_res", "low_res")
 KINDS = ("soil", "rock", "imaging")
 
 
-def _spanning_tree(rng: random.Random, nodes: list[int], linked: set[tuple[int, int]] | None) -> set[tuple[int, int]]:
-    """Undirected edges (a, b), a < b, of a random spanning tree (over the links `linked`, if given)."""
-    start = rng.choice(nodes)
+def _spanning_tree(rng: random.Random, count: int, links: list[tuple[int, int]] | None) -> set[tuple[int, int]]:
+    """Undirected edges (a, b), a < b, of a random spanning tree of nodes 0..count-1: over all pairs when
+    `links` is None (each node in random order joins a random earlier one), else over `links` (randomized
+    Prim: repeatedly a random link from the tree to a new node)."""
+    if links is None:
+        order = rng.sample(range(count), count)
+        pairs = ((order[k], order[rng.randrange(k)]) for k in range(1, count))
+        return {(min(a, b), max(a, b)) for a, b in pairs}
+    neighbours: dict[int, list[int]] = {node: [] for node in range(count)}
+    for a, b in links:
+        neighbours[a].append(b)
+        neighbours[b].append(a)
+    start = rng.randrange(count)
     inside = {start}
+    frontier = [(start, other) for other in neighbours[start]]
     edges: set[tuple[int, int]] = set()
-    while len(inside) < len(nodes):
-        options = sorted((a, b) for a in inside for b in nodes
-                         if b not in inside and (linked is None or (min(a, b), max(a, b)) in linked))
-        a, b = rng.choice(options)
+    while len(inside) < count:
+        index = rng.randrange(len(frontier))
+        frontier[index], frontier[-1] = frontier[-1], frontier[index]
+        a, b = frontier.pop()
+        if b in inside:
+            continue
         inside.add(b)
         edges.add((min(a, b), max(a, b)))
+        frontier += [(b, other) for other in neighbours[b] if other not in inside]
     return edges
 
 
-def generate(seed: int, rovers: int = 1, waypoints: int = 4, extra_percent: int = 30, objectives: int = 2,
+def generate(seed: int, rovers: int = 1, waypoints: int = 4, extra_links: int = 2, objectives: int = 2,
              cameras: int = 1, soil_goals: int = 1, rock_goals: int = 1, image_goals: int = 1) -> str:
     if rovers < 1 or objectives < 1:
         raise ValueError("rovers and objectives must be >= 1")
     if waypoints < 2:
         raise ValueError("waypoints must be >= 2")
-    if not 0 <= extra_percent <= 100:
-        raise ValueError("extra_percent must be between 0 and 100")
+    if extra_links < 0:
+        raise ValueError("extra_links must be >= 0")
     if not (0 <= soil_goals <= waypoints and 0 <= rock_goals <= waypoints):
         raise ValueError(f"soil_goals and rock_goals must be between 0 and waypoints = {waypoints}")
     if not 0 <= image_goals <= objectives * len(MODES):
@@ -99,8 +113,9 @@ def generate(seed: int, rovers: int = 1, waypoints: int = 4, extra_percent: int 
         raise ValueError("cameras must be >= 0 and the goal needs at least one analysis or image")
     rng = random.Random(seed)
     nodes = list(range(waypoints))
-    visible = _spanning_tree(rng, nodes, None)
-    visible |= {(a, b) for a in nodes for b in nodes if a < b and rng.randrange(100) < extra_percent}
+    visible = _spanning_tree(rng, waypoints, None)
+    others = [(a, b) for a in nodes for b in nodes if a < b and (a, b) not in visible]
+    visible |= set(rng.sample(others, min(extra_links, len(others))))
     lander_at = rng.choice(nodes)
 
     needed = [kind for kind, count in zip(KINDS, (soil_goals, rock_goals, image_goals)) if count]
@@ -111,7 +126,7 @@ def generate(seed: int, rovers: int = 1, waypoints: int = 4, extra_percent: int 
     if cameras and not any("imaging" in kinds for kinds in equipped):
         equipped[rng.randrange(rovers)].add("imaging")
     imagers = [r for r in range(rovers) if "imaging" in equipped[r]]
-    traverse = [_spanning_tree(rng, nodes, visible) for _ in range(rovers)]
+    traverse = [_spanning_tree(rng, waypoints, sorted(visible)) for _ in range(rovers)]
     for edges in traverse:
         edges |= {edge for edge in sorted(visible) if rng.randrange(100) < 50}
     rover_at = [rng.choice(nodes) for _ in range(rovers)]
@@ -161,7 +176,7 @@ def generate(seed: int, rovers: int = 1, waypoints: int = 4, extra_percent: int 
     objects += chunk_names(cams, 8, "camera") + chunk_names(objs, 8, "objective")
     return problem_text(
         "rovers", f"rovers-{rovers}-{waypoints}-{len(goal)}-s{seed}", seed,
-        {"rovers": rovers, "waypoints": waypoints, "extra_percent": extra_percent, "objectives": objectives,
+        {"rovers": rovers, "waypoints": waypoints, "extra_links": extra_links, "objectives": objectives,
          "cameras": cameras, "soil_goals": soil_goals, "rock_goals": rock_goals, "image_goals": image_goals},
         objects=objects, init=init, goal=goal,
     )
