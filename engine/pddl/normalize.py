@@ -76,18 +76,30 @@ def is_cost_functions(node: SList) -> bool:
 
 
 def strip_object_type(items: list[Node]) -> list[Node]:
-    """Drop ``- object`` from a typed list: untyped means object, and pddl 0.5.1 refuses the explicit form."""
-    out: list[Node] = []
+    """Drop ``- object`` from a typed list: untyped means object, and pddl 0.5.1 refuses the explicit form.
+
+    Untyped names can only stand at the end of a list (before a ``- type`` they would join its group), so
+    the names of ``- object`` groups move there: ``a - object b - t`` becomes ``b - t a``. Only the `pddl`
+    package sees this rewrite, and it uses no positions from these lists (parameters are read by name).
+    """
+    typed: list[Node] = []
+    untyped: list[Node] = []
+    pending: list[Node] = []
     i = 0
     while i < len(items):
         item = items[i]
         nxt = items[i + 1] if i + 1 < len(items) else None
-        if isinstance(item, Atom) and item.text == "-" and isinstance(nxt, Atom) and nxt.text == "object":
+        if isinstance(item, Atom) and item.text == "-" and nxt is not None:
+            if isinstance(nxt, Atom) and nxt.text == "object":
+                untyped += pending
+            else:
+                typed += [*pending, item, nxt]
+            pending = []
             i += 2
             continue
-        out.append(item)
+        pending.append(item)
         i += 1
-    return out
+    return typed + untyped + pending
 
 
 class Normalizer:
@@ -212,6 +224,19 @@ def _has_typed_list(node: Node) -> bool:
     return any(_has_typed_list(i) for i in node.items if isinstance(i, SList))
 
 
+def _without_object(items: list[Node]) -> list[Node]:
+    """``(:types room object robot)``: declaring the root type is legal (VAL and Fast Downward accept it) but
+    pddl 0.5.1 refuses ``object`` as a name; the root exists anyway, so the declaration is dropped."""
+    out: list[Node] = []
+    for i, item in enumerate(items):
+        declared_here = isinstance(item, Atom) and item.text == "object"
+        after_dash = i > 0 and isinstance(items[i - 1], Atom) and items[i - 1].text == "-"  # type: ignore[union-attr]
+        if declared_here and not after_dash:
+            continue
+        out.append(item)
+    return out
+
+
 def _normalize_section(section: SList) -> SList:
     head = section.head()
     if head in (":predicates",):
@@ -222,6 +247,8 @@ def _normalize_section(section: SList) -> SList:
         return SList([section.items[0], *preds], section.line)
     if head == ":constants":
         return SList([section.items[0], *strip_object_type(section.items[1:])], section.line)
+    if head == ":types":
+        return SList([section.items[0], *_without_object(strip_object_type(section.items[1:]))], section.line)
     if head == ":action":
         return _normalize_action(section)
     return section
