@@ -29,6 +29,11 @@ _UNSUPPORTED_CONSTRUCTS = {
     ":functions": "numeric fluents (':functions')",
     ":metric": "plan metrics (':metric')",
     ":constraints": "constraints",
+    "preference": "preferences ('preference')",
+    ">": "numeric comparisons ('>')",
+    "<": "numeric comparisons ('<')",
+    ">=": "numeric comparisons ('>=')",
+    "<=": "numeric comparisons ('<=')",
 }
 _UNSUPPORTED_REQUIREMENTS = {
     ":durative-actions": "durative actions",
@@ -67,6 +72,23 @@ def is_cost_effect(node: Node) -> bool:
 def is_cost_init(node: Node) -> bool:
     """``(= (total-cost) 0)`` in :init."""
     return isinstance(node, SList) and node.head() == "=" and any(is_total_cost(i) for i in node.items[1:])
+
+
+def _is_cost_metric(node: SList) -> bool:
+    """``(:metric minimize (total-cost))``: the only metric we accept (and drop)."""
+    return len(node.items) == 3 and is_total_cost(node.items[2])
+
+
+def _is_timed_literal(node: Node) -> bool:
+    """``(at 10 (road a b))`` in :init."""
+    return (
+        isinstance(node, SList)
+        and node.head() == "at"
+        and len(node.items) == 3
+        and isinstance(node.items[1], Atom)
+        and node.items[1].text.replace(".", "", 1).isdigit()
+        and isinstance(node.items[2], SList)
+    )
 
 
 def is_cost_functions(node: SList) -> bool:
@@ -117,10 +139,11 @@ class Normalizer:
             return
         head = node.head()
         if head in _UNSUPPORTED_CONSTRUCTS:
-            if is_cost_effect(node) or (head == ":functions" and is_cost_functions(node)):
+            cost_part = is_cost_effect(node) or (head == ":functions" and is_cost_functions(node))
+            if cost_part or (head == ":metric" and _is_cost_metric(node)):
                 self.had_costs = True
             elif head == ":metric":
-                self.had_costs = True
+                raise refuse(self.path, "plan metrics other than '(total-cost)' (':metric')", node.line)
             else:
                 raise refuse(self.path, _UNSUPPORTED_CONSTRUCTS[head], node.line)
         if head == ":requirements":
@@ -130,7 +153,13 @@ class Normalizer:
         if head == "not":
             self.uses_not = True
         if head == "=" and not is_cost_init(node):
+            if any(isinstance(item, SList) for item in node.items[1:]):
+                raise refuse(self.path, "numeric fluents (a function term in '=')", node.line)
             self.uses_equality = True
+        if head == ":init":
+            for fact in node.items[1:]:
+                if _is_timed_literal(fact):
+                    raise refuse(self.path, "timed initial literals ('(at TIME ...)' in :init)", fact.line)
         for item in node.items:
             self.check_unsupported(item)
 
@@ -195,10 +224,21 @@ def normalize_domain(tree: SList, path: str | Path | None) -> tuple[SList, list[
         new_items.append(item)
     reqs = norm.requirements(declared, typed)
     norm.finish_warnings()
+    # The package's grammar wants the sections in the order of the PDDL BNF; VAL and Fast Downward take any
+    # order (types after the predicates that use them, say). A stable sort keeps the actions' order.
+    head, sections_only = new_items[:2], new_items[2:]
+    sections_only.sort(key=_section_rank)
     # requirements go right after (domain NAME)
     req_node = SList([Atom(":requirements", tree.line), *(Atom(r, tree.line) for r in reqs)], tree.line)
-    new_items.insert(2, req_node)
-    return SList(new_items, tree.line), norm.warnings
+    return SList([*head, req_node, *sections_only], tree.line), norm.warnings
+
+
+_SECTION_ORDER = {":types": 0, ":constants": 1, ":predicates": 2, ":functions": 3}
+
+
+def _section_rank(node: Node) -> int:
+    head = node.head() if isinstance(node, SList) else None
+    return _SECTION_ORDER.get(head or "", len(_SECTION_ORDER))
 
 
 def normalize_problem(tree: SList, path: str | Path | None) -> tuple[SList, list[str]]:
