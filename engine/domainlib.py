@@ -125,7 +125,11 @@ class DomainDir:
         domain_file = root / "domain.pddl"
         meta = _read_toml(root / "domain.toml") if (root / "domain.toml").is_file() else {}
         if not domain_file.is_file():
-            raise DomainDirError(root, f"missing domain.pddl ({EXPECTED})")
+            # IPC-style folders name the domain file freely (ferry-domain.pddl): one domain file is enough
+            domains = [p for p in _pddl_files(root) if (pddl_kind(p) or ("", ""))[0] == "domain"]
+            if len(domains) != 1:
+                raise DomainDirError(root, f"missing domain.pddl ({EXPECTED})")
+            return cls._open_bare(root, domains[0], tasks, meta)
         if tasks:
             return cls._open_bare(root, domain_file, tasks, meta)
         if (root / "debug").is_dir() or (root / "eval").is_dir():
@@ -169,7 +173,7 @@ class DomainDir:
     ) -> DomainDir:
         if meta is None:
             toml_file = root / "domain.toml"
-            meta = _read_toml(toml_file) if toml_file.is_file() and domain_file.name == "domain.pddl" else {}
+            meta = _read_toml(toml_file) if toml_file.is_file() else {}
         if tasks:
             found = [Path(t) for t in tasks]
             for task in found:
