@@ -11,6 +11,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .fastcheck import CompiledDomain
     from .lenient import Repair
 
 Fact = tuple[str, ...]
@@ -107,6 +108,13 @@ class Domain:
         """Predicates no action ever changes: failures on them are facts of the task, not of the plan."""
         changed = {lit.predicate for a in self.actions.values() for lit in (*a.add_effects, *a.del_effects)}
         return frozenset(set(self.predicates) - changed)
+
+    @cached_property
+    def compiled_actions(self) -> "CompiledDomain":
+        """The actions as generated Python functions, for fast plan checking (compiled once per domain)."""
+        from .fastcheck import CompiledDomain
+
+        return CompiledDomain(self, self.static_predicates)
 
     def ancestors(self, type_name: str) -> tuple[str, ...]:
         """The type itself and all its supertypes, ending in ``object``."""
