@@ -157,9 +157,16 @@ class _FactCheck:
         """The objects (and constants) a parameter of these types accepts."""
         found = self._allowed.get(param_types)
         if found is None:
-            found = self._allowed[param_types] = frozenset(
-                name for name, typ in self.types.items() if self.domain.is_subtype(typ, param_types)
-            )
+            if param_types == (OBJECT,):
+                found = frozenset(self.types)
+            else:
+                by_type: dict[str, list[str]] = {}
+                for name, typ in self.types.items():
+                    by_type.setdefault(typ, []).append(name)
+                found = frozenset(
+                    name for typ, names in by_type.items() if self.domain.is_subtype(typ, param_types) for name in names
+                )
+            self._allowed[param_types] = found
         return found
 
     def __call__(self, node: Node) -> Fact | None:
