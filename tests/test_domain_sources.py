@@ -434,3 +434,29 @@ def test_the_tui_accepts_a_bare_domain_file(tmp_path: Path, monkeypatch: pytest.
 
     monkeypatch.setattr(app_module, "GenplanApp", FakeApp)
     assert tui_main([str(tmp_path / "domain.pddl")]) == 0 and opened == [tmp_path]
+
+
+def test_batch_evaluation_compares_with_the_shipped_plans(paper_copy: Path, tmp_path: Path) -> None:
+    from genplan.engine.batch.jobs import attach_planner_results
+    from genplan.engine.evaluation import Evaluator, load_tasks
+    from genplan.engine.sandbox import Limits, Program, Sandbox
+
+    source = DomainDir.open(paper_copy)
+    domain = load_domain(source.domain_file)
+    tasks = load_tasks(domain, source.debug_tasks()[:2], source.typed_objects, root=source.path)
+    program_file = tmp_path / "prog.py"
+    program_file.write_text(lookup_program(source, source.debug_tasks()))
+    limits = Limits(time_limit=10)
+    sandbox = Sandbox(limits)
+    try:
+        with Evaluator(domain, tasks, limits=limits, sandbox=sandbox) as evaluator:
+            results = evaluator.evaluate(Program.from_file(program_file), orderings=1, jobs=1)
+    finally:
+        sandbox.close()
+    assert all(r.solved for r in results)
+    attach_planner_results(domain, results, tmp_path / "planner", 5.0,
+                           reference=lambda task: source.reference_plan(task, "satisficing"))
+    for result in results:
+        assert result.planner is not None and result.planner.planner == "reference plan (plans_gbfs)"
+        gbfs = load_plan(paper_copy / "plans_gbfs" / f"{result.task.path.stem}_plan.txt")
+        assert result.planner.plan_length == len(gbfs)

@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     from genplan.engine.domainlib import DomainDir, DomainDirError
 
     domain_dir = Path(args.domain_dir)
-    if domain_dir.is_file() and domain_dir.name == "domain.pddl":
+    if domain_dir.is_file():
         domain_dir = domain_dir.parent  # a bare domain file: its directory, with the problems beside it
     try:
         DomainDir.open(domain_dir)  # any layout: genplan's, the paper's benchmark layout, bare files
