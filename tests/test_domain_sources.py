@@ -275,6 +275,8 @@ def test_eval_on_a_bare_domain_file_with_task_files(tmp_path: Path) -> None:
     assert code == 0 and "coverage: 2/2" in out, out + err
     code, out, err = run_main("eval", program, tmp_path, "--orderings", "1")  # the directory: problems beside
     assert code == 0 and "coverage: 3/3" in out, out + err
+    code, _, err = run_main("generalize", program, domain, "--scale", "1,2")
+    assert code == 2 and "missing generator.py" in err and err.count("\n") == 1, err
 
 
 @pytest.mark.parametrize("name", DOMAINS)
