@@ -104,7 +104,8 @@ CASES = [
     Case("missing-domain", _show("no_such_domain.pddl"), "no_such_domain.pddl", None, "no such file"),
     Case("missing-problem", _plan(problem="no_such_problem.pddl"), "no_such_problem.pddl", None, "no such file"),
     Case("missing-plan", _validate(plan="no_such_plan.txt"), "no_such_plan.txt", None, "no such file"),
-    Case("directory-as-domain", _plan("."), ".", None, "is a directory"),
+    # a directory as DOMAIN is a domain source (see test_domain_sources.py); one that is none says what it expected
+    Case("directory-as-domain", _plan(".."), "..", None, "missing domain.pddl (expected a domain directory"),
     Case("directory-as-problem", _show("domain.pddl", "."), ".", None, "is a directory"),
     Case("directory-as-plan", _validate(plan="."), ".", None, "is a directory"),
 ]

@@ -8,6 +8,11 @@
    validators must give the same verdict, and the same failing step where both name one.
    No exclusions were needed: on all mutations both validators agree (checked while writing this test;
    pyval also keeps a fact that an action both deletes and adds, as PDDL's delete-then-add order says).
+3. The same mutated plans against VAL itself (`../shared/tools/val/validate`, built for this machine), run as a
+   process per plan: the same verdict, the same failing step where VAL names one (its "time" counts from 1),
+   and an unreached goal where VAL says the goal is not satisfied.
+4. The optimal planner finds, within 5 s each, plans of the length of every optimal reference plan
+   (plans_pddl) of the debug tasks.
 
 pyval re-parses domain and problem for every plan and records every fluent of every state for its report,
 which takes seconds per plan on hiking (16,000 ground fluents). The fixture `fast_pyval` caches its parse
@@ -20,18 +25,28 @@ from __future__ import annotations
 import functools
 import random
 import re
+import resource
+import subprocess
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from genplan.engine.pddl import Domain, Problem, load_domain, load_problem
 from genplan.engine.pddl.plans import load_plan
-from genplan.engine.pddl.validate import GOAL_NOT_REACHED, SYNTAX_KINDS, PlanValidator, ValidationResult
+from genplan.engine.pddl.validate import (
+    GOAL_NOT_REACHED,
+    SYNTAX_KINDS,
+    PlanValidator,
+    ValidationResult,
+)
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 BENCHMARKS = SHARED / "benchmarks"
+VAL = SHARED / "tools" / "val" / "validate"
+PLANNER_SECONDS = 5.0
 DOMAINS = ["delivery", "ferry", "gripper", "heavy", "hiking", "miconic", "spanner"]
 PLAN_SETS = ["plans_pddl", "plans_gbfs"]
 DEBUG_INSTANCES = range(6)
@@ -222,3 +237,114 @@ def test_mutated_plans_get_the_verdict_of_pyval(benchmarks: Path, fast_pyval, do
     # the mutations must exercise more than one outcome, else the comparison says little
     assert verdicts["valid"] >= 1 and sum(n for k, n in verdicts.items() if k != "valid") >= 10, verdicts
     assert {"unknown-action", "unknown-object"} <= set(verdicts), verdicts
+
+
+# ------------------------------------------------------------------ 3. differential test against VAL
+
+
+@pytest.fixture(scope="module")
+def val(benchmarks: Path) -> Path:
+    if not VAL.exists():
+        pytest.skip(f"VAL not found at {VAL} (../shared/tools/val beside the checkout)")
+    return VAL
+
+
+@dataclass(frozen=True)
+class ValVerdict:
+    valid: bool
+    step: int | None  # 0-based failing step, when VAL names one
+    goal_not_satisfied: bool
+    output: str
+
+
+def run_val(val_binary: Path, domain_file: Path, problem_file: Path, plan_file: Path) -> ValVerdict:
+    done = subprocess.run(
+        [str(val_binary), "-v", str(domain_file), str(problem_file), str(plan_file)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    output = done.stdout + done.stderr
+    match = re.search(r"unsatisfied precondition at time (\d+)", output)
+    return ValVerdict(
+        valid="Plan valid" in output and done.returncode == 0,
+        step=int(match.group(1)) - 1 if match else None,
+        goal_not_satisfied="Goal not satisfied" in output,
+        output=output,
+    )
+
+
+def compare_with_val(ours: ValidationResult, theirs: ValVerdict) -> str | None:
+    if ours.valid != theirs.valid:
+        return f"verdict: ours valid={ours.valid} ({ours.kind}), VAL valid={theirs.valid}"
+    if ours.valid:
+        return None
+    if ours.kind == GOAL_NOT_REACHED:
+        return None if theirs.goal_not_satisfied else f"ours: goal not reached; VAL: {theirs.output[-300:]!r}"
+    if theirs.step is not None and theirs.step != ours.step:
+        return f"failing step: ours {ours.step} ({ours.kind}), VAL {theirs.step}"
+    return None
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("domain_name", DOMAINS)
+def test_mutated_plans_get_the_verdict_of_val(benchmarks: Path, val: Path, domain_name: str, tmp_path: Path) -> None:
+    directory = benchmarks / domain_name
+    domain_file = directory / "domain.pddl"
+    domain = load_domain(domain_file)
+    cases: list[tuple[str, Path, Path, ValidationResult]] = []
+    for instance in DEBUG_INSTANCES:
+        problem_file = directory / "problems_pddl" / f"instance-{instance}.pddl"
+        problem = load_problem(problem_file, domain)
+        validator = PlanValidator(domain, problem, "stein")
+        for plan_set in PLAN_SETS:
+            reference = [step.pddl() for step in load_plan(directory / plan_set / f"instance-{instance}_plan.txt")]
+            rng = random.Random(f"val/{domain_name}/{plan_set}/{instance}")
+            plans = {"reference": reference}
+            for number, kind in enumerate(MUTATIONS):
+                plans[f"{kind}#{number}"] = mutate(reference, kind, rng, domain, problem)
+            for label, plan in plans.items():
+                plan_file = tmp_path / f"{plan_set}-{instance}-{label.replace('#', '-')}.txt"
+                plan_file.write_text("".join(f"{step}\n" for step in plan))
+                cases.append((f"instance-{instance} {plan_set} {label}", problem_file, plan_file, validator.validate(plan)))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        verdicts = list(pool.map(lambda case: run_val(val, domain_file, case[1], case[2]), cases))
+    disagreements = []
+    outcomes: Counter[str] = Counter()
+    for (label, _, plan_file, ours), theirs in zip(cases, verdicts):
+        problem_text = compare_with_val(ours, theirs)
+        if problem_text:
+            disagreements.append(f"{label}: {problem_text}\n  plan: {plan_file.read_text()[:300]!r}")
+        outcomes["valid" if ours.valid else ours.kind or "?"] += 1
+    assert not disagreements, "\n".join(disagreements[:10])
+    assert outcomes["valid"] >= 12 and sum(n for k, n in outcomes.items() if k != "valid") >= 40, outcomes
+    assert {"unknown-action", "unknown-object", GOAL_NOT_REACHED} <= set(outcomes), outcomes
+
+
+# ------------------------------------------------------------------ 4. the optimal planner matches plans_pddl
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("domain_name", DOMAINS)
+def test_the_optimal_planner_matches_every_optimal_debug_plan_within_5_s(benchmarks: Path, domain_name: str) -> None:
+    from genplan.engine.planner import fast_downward_driver, solve
+
+    if fast_downward_driver() is None:
+        pytest.skip("Fast Downward is not installed (pip install up-fast-downward)")
+    directory = benchmarks / domain_name
+    domain = load_domain(directory / "domain.pddl")
+    checked = 0
+    for instance in DEBUG_INSTANCES:
+        reference_file = directory / "plans_pddl" / f"instance-{instance}_plan.txt"
+        if not reference_file.exists():
+            continue
+        problem = load_problem(directory / "problems_pddl" / f"instance-{instance}.pddl", domain)
+        # CPU seconds of the planner's processes: wall-clock time on this shared, busy machine says little
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        result = solve(domain, problem, optimal=True, timeout=PLANNER_SECONDS)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        assert result.solved, (instance, result.summary())
+        assert cpu <= PLANNER_SECONDS, (instance, f"{cpu:.2f} s CPU", result.summary())
+        assert len(result.plan or []) == len(load_plan(reference_file)), (instance, result.plan)
+        assert PlanValidator(domain, problem).validate(result.plan or []).valid
+        checked += 1
+    assert checked == len(DEBUG_INSTANCES)

@@ -9,6 +9,7 @@ import re
 import shutil
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,8 +19,9 @@ from ..evaluation import Evaluation, Evaluator, PlannerComparison, load_tasks
 from ..llm import ModelAccessError, ModelSettings, make_provider
 from ..pipeline import Pipeline, PipelineConfig, RunStore
 from ..pipeline.store import write_json_atomic
-from ..planner import solve
+from ..planner import SOLVED, PlannerResult, solve
 from ..pddl import load_domain
+from ..pddl.plans import load_plan
 from ..sandbox import Limits, Program, Sandbox
 from ..sandbox.limits import MIB
 from .experiment import EvalSpec, Experiment, ModelSpec, task_files
@@ -226,7 +228,11 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
         with Evaluator(domain, tasks, limits=limits, sandbox=sandbox) as evaluator:
             results = evaluator.evaluate(program, orderings=job.spec.orderings, jobs=job.jobs)
         if job.spec.compare_planner:
-            attach_planner_results(domain, results, Path(job.planner_dir), job.spec.planner_timeout_s)
+            source = DomainDir.open(job.domain_path)  # shipped plans (the paper's plans_gbfs/) spare the planner
+            attach_planner_results(
+                domain, results, Path(job.planner_dir), job.spec.planner_timeout_s,
+                reference=lambda task: source.reference_plan(task, "satisficing"),
+            )
         evaluation = Evaluation(
             program=str(program_file.relative_to(run_dir) if program_file.is_relative_to(run_dir) else program_file),
             domain=domain.name,
@@ -251,8 +257,15 @@ def _compact(evaluation: dict[str, Any]) -> dict[str, Any]:
     return evaluation
 
 
-def attach_planner_results(domain: Any, results: list[Any], planner_dir: Path, timeout: float) -> None:
-    """The satisficing planner on every task the program solved, each task planned once per batch."""
+def attach_planner_results(
+    domain: Any,
+    results: list[Any],
+    planner_dir: Path,
+    timeout: float,
+    reference: Callable[[Path], Path | None] | None = None,
+) -> None:
+    """The satisficing planner on every task the program solved, each task planned once per batch;
+    ``reference`` gives a task's shipped satisficing plan, which is used instead where there is one."""
     for result in results:
         if not result.solved:
             continue
@@ -260,7 +273,12 @@ def attach_planner_results(domain: Any, results: list[Any], planner_dir: Path, t
         try:
             known = json.loads(cache.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError):
-            planned = solve(domain, result.task.problem, optimal=False, timeout=timeout)
+            shipped = reference(result.task.path) if reference is not None else None
+            if shipped is not None:
+                steps = [s.pddl() for s in load_plan(shipped)]
+                planned = PlannerResult(SOLVED, steps, f"reference plan ({shipped.parent.name})", 0.0)
+            else:
+                planned = solve(domain, result.task.problem, optimal=False, timeout=timeout)
             known = {
                 "task": result.name,
                 "planner": planned.planner,

@@ -8,6 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .fastcheck import CompiledDomain
+    from .lenient import Repair
 
 Fact = tuple[str, ...]
 OBJECT = "object"
@@ -87,6 +92,12 @@ class Domain:
     actions: dict[str, Action]  # file order
     source: str = ""  # the original file text, shown in prompts
     warnings: list[str] = field(default_factory=list)
+    repairs: list["Repair"] = field(default_factory=list)  # lenient mode only: what was changed, and why
+    action_origins: dict[str, str] = field(default_factory=dict)  # lenient: split action -> name written
+
+    def original_action(self, name: str) -> str:
+        """The action name the file used: lenient mode splits an action with an 'or' into several."""
+        return self.action_origins.get(name, name)
 
     @property
     def typed(self) -> bool:
@@ -97,6 +108,13 @@ class Domain:
         """Predicates no action ever changes: failures on them are facts of the task, not of the plan."""
         changed = {lit.predicate for a in self.actions.values() for lit in (*a.add_effects, *a.del_effects)}
         return frozenset(set(self.predicates) - changed)
+
+    @cached_property
+    def compiled_actions(self) -> "CompiledDomain":
+        """The actions as generated Python functions, for fast plan checking (compiled once per domain)."""
+        from .fastcheck import CompiledDomain
+
+        return CompiledDomain(self, self.static_predicates)
 
     def ancestors(self, type_name: str) -> tuple[str, ...]:
         """The type itself and all its supertypes, ending in ``object``."""
@@ -126,6 +144,7 @@ class Problem:
     goal_neg: list[Fact]
     source: str = ""
     warnings: list[str] = field(default_factory=list)
+    repairs: list["Repair"] = field(default_factory=list)  # lenient mode only
 
 
 @dataclass

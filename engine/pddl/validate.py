@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Literal as TypingLiteral
 
+from .fastcheck import FastCheck
 from .model import Action, Domain, Fact, Literal, Problem, Task
 from .plans import PlanStep, parse_action
 
@@ -85,6 +86,8 @@ class PlanValidator:
         self.domain = domain
         self.style = style
         self.statics = domain.static_predicates | {"="}
+        # built with the validator: the task's part of the fast check (its static facts, allowed objects)
+        self._fast: FastCheck = domain.compiled_actions.bind(self.task)
 
     # ------------------------------------------------------------------ messages
     def _not_executable(self, action: str, step: int, because: str) -> str:
@@ -164,6 +167,16 @@ class PlanValidator:
 
     def validate(
         self, plan: list[str] | list[PlanStep], require_parentheses: bool = True, trace: bool = False
+    ) -> ValidationResult:
+        if not trace and self._fast.valid(plan):
+            return ValidationResult(valid=True, message="The plan is valid.", steps_executed=len(plan))
+        # an invalid plan (or a trace): step by step, with the messages and details of the first failure
+        return self._validate_in_detail(plan, require_parentheses, trace)
+
+
+
+    def _validate_in_detail(
+        self, plan: list[str] | list[PlanStep], require_parentheses: bool, trace: bool
     ) -> ValidationResult:
         steps = [s if isinstance(s, PlanStep) else parse_action(s) for s in plan]
         state: set[Fact] = set(self.task.init_state)
