@@ -165,6 +165,13 @@ def _guarded(number: int, body: list[bytes]) -> list[bytes]:
     return [_ins(_JEQ_K, number, jt=0, jf=len(body)), *body]
 
 
+def _number(table: dict[str, int | None], name: str) -> int:
+    nr = table[name]
+    if nr is None:  # every checked call exists on every supported architecture
+        raise ConfinementError(f"no system call {name} on this architecture")
+    return nr
+
+
 def build_filter(pid: int, machine: str) -> bytes:
     """The BPF program for a child with pid ``pid`` (its own process group and session)."""
     column = 0 if machine == "x86_64" else 1
@@ -183,7 +190,7 @@ def build_filter(pid: int, machine: str) -> bytes:
         if nr is not None:
             program += [_ins(_JEQ_K, nr, jt=0, jf=1), deny]
     # clone3 passes its flags in memory, which a filter cannot read: ENOSYS makes libc fall back to clone.
-    program += [_ins(_JEQ_K, number["clone3"], jt=0, jf=1), _ins(_RET_K, _RET_ERRNO | _ENOSYS)]
+    program += [_ins(_JEQ_K, _number(number, "clone3"), jt=0, jf=1), _ins(_RET_K, _RET_ERRNO | _ENOSYS)]
     clone_body = [
         _ins(_LD_W_ABS, _arg_low(0)),
         _ins(_JSET_K, CLONE_THREAD, jt=1, jf=0),  # a thread ...
@@ -193,13 +200,13 @@ def build_filter(pid: int, machine: str) -> bytes:
         deny,
         _ins(_RET_K, _RET_ALLOW),
     ]
-    program += _guarded(number["clone"], clone_body)  # type: ignore[arg-type]
+    program += _guarded(_number(number, "clone"), clone_body)
     own = pid & 0xFFFFFFFF
     group = (-pid) & 0xFFFFFFFF
-    program += _guarded(number["kill"], [_ins(_LD_W_ABS, _arg_low(0)), *_one_of((0, own, group))])  # type: ignore[arg-type]
+    program += _guarded(_number(number, "kill"), [_ins(_LD_W_ABS, _arg_low(0)), *_one_of((0, own, group))])
     for name in ("tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
-        program += _guarded(number[name], [_ins(_LD_W_ABS, _arg_low(0)), *_one_of((own,))])  # type: ignore[arg-type]
-    program += _guarded(number["prlimit64"], [_ins(_LD_W_ABS, _arg_low(0)), *_one_of((0, own))])  # type: ignore[arg-type]
+        program += _guarded(_number(number, name), [_ins(_LD_W_ABS, _arg_low(0)), *_one_of((own,))])
+    program += _guarded(_number(number, "prlimit64"), [_ins(_LD_W_ABS, _arg_low(0)), *_one_of((0, own))])
     program.append(_ins(_RET_K, _RET_ALLOW))
     return b"".join(program)
 
