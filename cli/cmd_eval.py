@@ -55,6 +55,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--compare-planner", action="store_true", help="also run the satisficing planner on solved tasks")
     p.add_argument("--json", metavar="FILE", help="write the full results as JSON to FILE ('-' for stdout)")
     p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.add_argument(
+        "--isolation",
+        choices=["auto", "namespaces", "plain"],
+        default=None,
+        help="sandbox mode (default: $GENPLAN_SANDBOX_ISOLATION or auto); the active containment layers are "
+        "printed once to stderr (not with --quiet)",
+    )
     p.set_defaults(func=run)
 
 
@@ -219,10 +226,15 @@ def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     results: list[TaskResult] = []
     interrupted = False
-    sandbox = Sandbox(limits)
+    try:
+        sandbox = Sandbox(limits, isolation=args.isolation)
+    except ValueError as exc:  # a bad $GENPLAN_SANDBOX_ISOLATION
+        return error(str(exc))
     evaluator = Evaluator(domain, tasks, limits=limits, style=args.style, sandbox=sandbox)
     try:
         try:
+            if not args.quiet:
+                print(f"genplan: {sandbox.layers_line()}", file=sys.stderr)
             results = evaluator.evaluate(
                 program, orderings=args.orderings, jobs=jobs, progress=display.task_done, cancel=cancel
             )
