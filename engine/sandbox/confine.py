@@ -105,15 +105,21 @@ _NUMBERS: dict[str, tuple[int | None, int | None]] = {
     "move_pages": (279, 239), "io_uring_setup": (425, 425), "io_uring_enter": (426, 426),
     "io_uring_register": (427, 427), "fork": (57, None), "vfork": (58, None), "execve": (59, 221),
     "execveat": (322, 281), "tkill": (200, 130), "nfsservctl": (180, 42),
+    # Other processes' scheduling and robust-futex lists (root could renice or pin the server and others):
+    "setpriority": (141, 140), "ioprio_set": (251, 30), "sched_setparam": (142, 118),
+    "sched_setscheduler": (144, 119), "sched_setattr": (314, 274), "get_robust_list": (274, 100),
+    "process_mrelease": (448, 448),
     # Checked with their arguments:
     "clone": (56, 220), "clone3": (435, 435), "kill": (62, 129), "tgkill": (234, 131),
     "rt_sigqueueinfo": (129, 138), "rt_tgsigqueueinfo": (297, 240), "prlimit64": (302, 261),
+    "sched_setaffinity": (203, 122),
 }  # fmt: skip
 
 DENIED_SYSCALLS = tuple(
     name
     for name in _NUMBERS
-    if name not in {"clone", "clone3", "kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "prlimit64"}
+    if name
+    not in {"clone", "clone3", "kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "prlimit64", "sched_setaffinity"}
 )
 
 _RET_KILL_PROCESS = 0x80000000
@@ -206,7 +212,8 @@ def build_filter(pid: int, machine: str) -> bytes:
     program += _guarded(_number(number, "kill"), [_ins(_LD_W_ABS, _arg_low(0)), *_one_of((0, own, group))])
     for name in ("tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
         program += _guarded(_number(number, name), [_ins(_LD_W_ABS, _arg_low(0)), *_one_of((own,))])
-    program += _guarded(_number(number, "prlimit64"), [_ins(_LD_W_ABS, _arg_low(0)), *_one_of((0, own))])
+    for name in ("prlimit64", "sched_setaffinity"):  # only on itself
+        program += _guarded(_number(number, name), [_ins(_LD_W_ABS, _arg_low(0)), *_one_of((0, own))])
     program.append(_ins(_RET_K, _RET_ALLOW))
     return b"".join(program)
 
