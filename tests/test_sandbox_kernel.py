@@ -136,9 +136,11 @@ def test_attacks_fail_for_an_unprivileged_user(isolation: str, tmp_path: Path, v
     if python is None:
         pytest.skip(reason)
     setup, listener = _setup(tmp_path, victim)
-    for parent in tmp_path.parents:  # the listener, config file and target directory must be reachable
-        if str(parent).startswith("/tmp/"):
-            parent.chmod(parent.stat().st_mode | 0o755)
+    # The listener, config file and target directory must be reachable for nobody: otherwise a refusal
+    # would show nothing about the sandbox. The modes are restored afterwards.
+    modes = {parent: parent.stat().st_mode for parent in tmp_path.parents if str(parent).startswith("/tmp/")}
+    for parent, mode in modes.items():
+        parent.chmod(mode | 0o755)
     try:
         done = _as_nobody(python, str(Path(__file__).parent / "support" / "sandbox_attacks.py"), isolation,
                           json.dumps(setup), timeout=300)
@@ -148,6 +150,14 @@ def test_attacks_fail_for_an_unprivileged_user(isolation: str, tmp_path: Path, v
         _check(results, setup, listener)
     finally:
         listener.close()
+        for parent, mode in modes.items():
+            parent.chmod(mode)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _remove_package_root_for_nobody():
+    yield
+    shutil.rmtree(_NOBODY_ROOT, ignore_errors=True)
 
 
 # ------------------------------------------------------------- one layer at a time
