@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from genplan.cli.main import main
 from genplan.engine.sandbox import confine
 from support.ferry_model import CORRECT_PROGRAM
@@ -19,7 +18,7 @@ def test_eval_prints_the_active_layers_once(tmp_path: Path, capsys) -> None:
     solver = tmp_path / "solver.py"
     solver.write_text(CORRECT_PROGRAM)
     code = main(["eval", str(solver), str(FERRY), "--tasks", "debug", "--orderings", "1", "--isolation", "plain"])
-    out, err = capsys.readouterr()
+    _out, err = capsys.readouterr()
     assert code == 0, err
     lines = [line for line in err.splitlines() if "sandbox layers:" in line]
     assert len(lines) == 1
