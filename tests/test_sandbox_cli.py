@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -27,6 +28,18 @@ def test_eval_prints_the_active_layers_once(tmp_path: Path, capsys) -> None:
     assert "namespaces (plain mode)" in inactive
     assert ("seccomp (filter for" in active) == (confine.seccomp_arch() is not None)
     assert ("landlock (ABI" in active) == (confine.landlock_abi() > 0)
+
+
+def test_eval_json_names_the_layers(tmp_path: Path, capsys) -> None:
+    solver = tmp_path / "solver.py"
+    solver.write_text(CORRECT_PROGRAM)
+    report = tmp_path / "report.json"
+    code = main(["eval", str(solver), str(FERRY), "--tasks", "debug", "--orderings", "1", "--quiet",
+                 "--isolation", "plain", "--json", str(report)])
+    assert code == 0
+    layers = {layer["name"]: layer["active"] for layer in json.loads(report.read_text())["sandbox_layers"]}
+    assert layers["namespaces"] is False and layers["audit hook"] is True
+    assert layers["seccomp"] == (confine.seccomp_arch() is not None)
 
 
 def test_bad_isolation_is_refused(tmp_path: Path, capsys) -> None:
