@@ -109,6 +109,7 @@ def bench_overhead(runs: int, isolation: str) -> dict[str, float]:
         started = time.perf_counter()
         box.start([0])
         startup = time.perf_counter() - started
+        print(f"  {box.layers_line()}")
         namespaced = box.describe()["servers"][0]["namespaced"]
         for _ in range(10):  # warm-up
             sandbox_run(box, program)

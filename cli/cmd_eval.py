@@ -15,6 +15,7 @@ from ..engine.evaluation import DEFAULT_ORDERINGS, Evaluation, Evaluator, TaskRe
 from ..engine.pddl import PddlError, load_domain
 from ..engine.sandbox import Limits, Program, ProgramError, Sandbox, SandboxError
 from ..engine.sandbox.limits import DEFAULT_TIME_LIMIT, MIB
+from ..engine.sandbox.runner import format_layers
 from .common import EXIT_NEGATIVE, EXIT_OK, error
 
 TASK_SETS = ("debug", "eval", "probes")
@@ -59,6 +60,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--compare-planner", action="store_true", help="also run the satisficing planner on solved tasks")
     p.add_argument("--json", metavar="FILE", help="write the full results as JSON to FILE ('-' for stdout)")
     p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.add_argument(
+        "--isolation",
+        choices=["auto", "namespaces", "plain"],
+        default=None,
+        help="sandbox mode (default: $GENPLAN_SANDBOX_ISOLATION or auto); the active containment layers are "
+        "printed once to stderr (not with --quiet)",
+    )
     p.set_defaults(func=run)
 
 
@@ -225,10 +233,17 @@ def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     results: list[TaskResult] = []
     interrupted = False
-    sandbox = Sandbox(limits)
+    layers: list[dict] = []
+    try:
+        sandbox = Sandbox(limits, isolation=args.isolation)
+    except ValueError as exc:  # a bad $GENPLAN_SANDBOX_ISOLATION
+        return error(str(exc))
     evaluator = Evaluator(domain, tasks, limits=limits, style=args.style, sandbox=sandbox)
     try:
         try:
+            layers = sandbox.layers()
+            if not args.quiet:
+                print(f"genplan: {format_layers(layers)}", file=sys.stderr)
             results = evaluator.evaluate(
                 program, orderings=args.orderings, jobs=jobs, progress=display.task_done, cancel=cancel
             )
@@ -263,13 +278,14 @@ def run(args: argparse.Namespace) -> int:
     )
     if interrupted:
         display.note("genplan: interrupted; stopping the runs")
+    report = {**evaluation.to_dict(), "sandbox_layers": layers}
     if args.json == "-":
-        print(json.dumps(evaluation.to_dict(), indent=2))
+        print(json.dumps(report, indent=2))
     else:
         print_report(evaluation)
         if args.json:
             try:
-                Path(args.json).write_text(json.dumps(evaluation.to_dict(), indent=2), encoding="utf-8")
+                Path(args.json).write_text(json.dumps(report, indent=2), encoding="utf-8")
             except OSError as exc:
                 return error(f"{args.json}: cannot write the JSON report ({exc.strerror or exc})")
     if interrupted:

@@ -131,8 +131,12 @@ def run(args: argparse.Namespace) -> int:
     if not settings.is_configured and not args.quiet:
         print("genplan: no model configured: you answer each request by hand (end with a line '.')", file=sys.stderr)
     pipeline = Pipeline(domain_dir, config, provider, store, prompts=prompts, reasoning=bool(settings.reasoning))
+    from ..engine.sandbox.redact import register_secret
+
+    register_secret(settings.resolve_api_key())  # never in what a program's output carries to the model or files
     if not args.quiet:
         print(f"genplan: run directory {store.path}", file=sys.stderr)
+        print(f"genplan: {_sandbox_layers()}", file=sys.stderr)
         pipeline.bus.subscribe(Progress())
     try:
         result = pipeline.run()
@@ -148,6 +152,17 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(_human_summary(summary))
     return EXIT_OK if result.status in ("finished", "stopped") else 1
+
+
+def _sandbox_layers() -> str:
+    """The containment layers generated programs get on this machine (one server start, ~0.1 s)."""
+    from ..engine.sandbox import Sandbox, SandboxError
+
+    try:
+        with Sandbox() as sandbox:
+            return sandbox.layers_line()
+    except (SandboxError, ValueError) as exc:
+        return f"sandbox layers unknown: {exc}"
 
 
 def _model_flags(args: argparse.Namespace) -> dict:

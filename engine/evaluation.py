@@ -30,6 +30,7 @@ from .sandbox.outcome import (
     OUTPUT_ERROR_KINDS,
     PLAN,
     PYTHON_ERROR_KINDS,
+    RESULT_TOO_LARGE,
     RunOutcome,
 )
 from .sandbox.program import Program
@@ -37,6 +38,17 @@ from .sandbox.runner import Sandbox
 
 VALID = "valid"
 DEFAULT_ORDERINGS = 4
+# Validation is bounded by the time limit too: a program returning millions of valid steps must not make an
+# evaluation run minutes past its timeout. The validator checks tens of thousands of actions per second on a
+# loaded machine; a plan longer than this many actions per second of time limit is not checked at all (every
+# shipped task needs a few thousand at most).
+CHECKED_ACTIONS_PER_SECOND = 5_000
+MIN_CHECKED_ACTIONS = 10_000
+
+
+def plan_length_cap(limits: Limits) -> int:
+    """The longest plan validated under ``limits`` (longer ones are reported as too large to check)."""
+    return max(MIN_CHECKED_ACTIONS, int(CHECKED_ACTIONS_PER_SECOND * limits.time_limit))
 
 
 # ------------------------------------------------------------------ tasks
@@ -344,6 +356,14 @@ class Evaluator:
     def run_one(self, program: Program, task: EvalTask, ordering: int = 0) -> OrderingResult:
         """Run the program on one task under one ordering and validate what it returns."""
         outcome = self.sandbox.run(program, task.ordering(ordering), hash_seed=hash_seed_for(ordering), limits=self.limits)
+        cap = plan_length_cap(self.limits)
+        if outcome.kind == PLAN and len(outcome.plan or []) > cap:
+            outcome.kind = RESULT_TOO_LARGE
+            outcome.detail = (
+                f"{len(outcome.plan or [])} actions; at most {cap} can be checked within the time limit of "
+                f"{self.limits.time_limit:g} seconds"
+            )
+            outcome.plan = None
         if outcome.kind != PLAN:
             return OrderingResult(ordering, outcome, None, outcome.feedback(self.style))
         validation = self._validate(task, outcome.plan or [])
@@ -562,4 +582,5 @@ __all__ = [
     "evaluate_program",
     "hash_seed_for",
     "load_tasks",
+    "plan_length_cap",
 ]

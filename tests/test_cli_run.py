@@ -35,6 +35,7 @@ def test_run_json_summary_and_resume(scripted_server: ScriptedServer, tmp_path: 
     assert summary["llm_calls"] == len(scripted_server.requests)
     assert Path(summary["selected_program"]).exists()
     assert "== strategy-validation" in done.stderr  # the progress display
+    assert done.stderr.count("sandbox layers: ") == 1 and "seccomp" in done.stderr  # once per run
     # the key never lands in the run directory
     assert "api_key" not in (Path(summary["run_dir"]) / "run.json").read_text().replace("api_key_env", "")
     # resuming a finished run sends nothing again

@@ -343,7 +343,8 @@ needs_namespaces = pytest.mark.skipif(not NAMESPACES, reason="user/net/pid names
 def bare_namespaced() -> Iterator[Sandbox]:
     if not NAMESPACES:
         pytest.skip("user/net/pid namespaces are not available here")
-    with Sandbox(LIMITS, isolation="namespaces", audit_hook=False) as box:
+    # The namespaces on their own: no audit hook, no seccomp filter, no Landlock domain.
+    with Sandbox(LIMITS, isolation="namespaces", audit_hook=False, disable_layers={"seccomp", "landlock"}) as box:
         yield box
 
 

@@ -22,7 +22,7 @@ import tempfile
 import time
 import types
 
-from . import guard
+from . import confine, guard
 from .limits import Limits, apply_rlimits
 from .tracebacks import exception_line, program_traceback
 
@@ -144,14 +144,16 @@ def run_child(
     server_pid: int,
     read_roots: tuple[str, ...],
     loaded_denied: tuple[str, ...] = (),
+    layers: dict | None = None,
 ) -> None:
-    """Entry point right after fork. Prepares what does not depend on the request, waits for the request
-    (so the server can fork a spare child ahead of time), runs it. Never returns."""
+    """Entry point right after fork. Prepares what does not depend on the request, confines itself (kernel
+    layers, see confine.py), waits for the request (so the server can fork a spare child ahead of time), runs
+    it. Never returns."""
     code = 0
     try:
         os.setsid()
         _redirect_fds(result_fd, output_fd, devnull_fd, request_fd)
-        _prepare_process(run_dir, server_pid)
+        _prepare_process(run_dir, server_pid, read_roots, layers or {})
         _rehearse(run_dir, read_roots)
         data = _read_request()
         if not data:  # the server went away or discarded this spare
@@ -191,7 +193,7 @@ def prepare_server_process(base: str) -> None:
     sys.argv[:] = [PROGRAM_FILE]
 
 
-def _prepare_process(run_dir: str, server_pid: int) -> None:
+def _prepare_process(run_dir: str, server_pid: int, read_roots: tuple[str, ...], layers: dict) -> None:
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the only handler the server installs
     signal.signal(signal.SIGINT, signal.default_int_handler)  # the server's interrupt -> KeyboardInterrupt
@@ -200,6 +202,9 @@ def _prepare_process(run_dir: str, server_pid: int) -> None:
     os.environ["TMPDIR"] = run_dir
     tempfile.tempdir = run_dir
     faulthandler.enable(file=RESULT_FD, all_threads=False)
+    # Before any second thread exists: seccomp filters and Landlock domains bind the calling thread and the
+    # threads it starts later (the watchdog included; it calls functions the program could replace).
+    confine.confine_child(os.getpid(), os.path.realpath(run_dir), read_roots, layers)
     _start_watchdog(server_pid)
 
 
@@ -224,8 +229,7 @@ def _run(request: dict, run_dir: str, read_roots: tuple[str, ...], loaded_denied
     try:
         compiled = compile(source, PROGRAM_FILE, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:
-        record.update(kind="syntax-error", traceback=program_traceback(exc, PROGRAM_FILE, hidden))
-        record["exception"] = exception_line(exc, hidden)
+        record.update(kind="syntax-error", **_describe_exception(exc, hidden))
         return _finish(record)
     started = time.perf_counter()
     try:
@@ -251,11 +255,26 @@ def _run(request: dict, run_dir: str, read_roots: tuple[str, ...], loaded_denied
     except BaseException as exc:  # noqa: BLE001 - every exception of the program, SystemExit included
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         record["runtime"] = time.perf_counter() - started
-        record.update(kind="exception", traceback=program_traceback(exc, PROGRAM_FILE, hidden))
-        record["exception"] = exception_line(exc, hidden)
+        record.update(kind="exception", **_describe_exception(exc, hidden))
         return _finish(record)
     record.update(_check_returned(value, limits))
     return _finish(record)
+
+
+def _describe_exception(exc: BaseException, hidden: tuple[str, ...]) -> dict:
+    """Traceback and last line of the program's exception. An exception object whose attributes lie (a
+    ``__getattribute__``, ``__traceback__`` or ``__cause__`` that raises or returns junk) is still reported as
+    an exception of its real type, never as a failure of the harness."""
+    try:
+        return {"traceback": program_traceback(exc, PROGRAM_FILE, hidden), "exception": exception_line(exc, hidden)}
+    except BaseException:  # noqa: BLE001 - whatever the object does, the program raised it
+        pass
+    try:
+        name = type.__dict__["__name__"].__get__(type(exc))  # the real class name, past any metaclass
+    except BaseException:  # noqa: BLE001
+        name = "Exception"
+    line = f"{name}: <the exception object could not be shown>"
+    return {"traceback": line, "exception": line}
 
 
 def _task_inputs(request: dict) -> tuple[set, set, set]:

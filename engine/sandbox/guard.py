@@ -5,9 +5,11 @@ starting processes, sending signals, raising rlimits, loading native code (ctype
 from outside the Python installation), reading files outside the Python installation and the private
 directory, and changing anything outside the private directory.
 
-This is defence in depth, not a security boundary: a program that deliberately introspects the
-interpreter (frames, closures, crafted bytecode) can get around an audit hook. The kernel-level layers
-(rlimits, process groups, namespaces, read-only mounts; see docs/sandbox.md) are what actually holds.
+This is a friendly first layer, not a security boundary: it explains refusals in plain words, but a program
+that rewrites this module's globals or introspects the interpreter (frames, closures, crafted bytecode) can
+switch it off. What holds then is enforced by the kernel (confine.py: seccomp-bpf, Landlock, no_new_privs;
+plus rlimits, process groups, namespaces and read-only mounts; see docs/sandbox.md), and the tests attack
+with this hook disabled (tests/test_sandbox_kernel.py).
 """
 
 from __future__ import annotations

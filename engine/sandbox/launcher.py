@@ -3,8 +3,10 @@
 With namespaces (the default when the kernel allows them without privileges, or when run as root), the
 server runs as pid 1 of a new pid namespace (every process of a run dies with it and orphans come back
 to it), in a new network namespace (no interface but a loopback that is down: no connections at all), with
-its own /proc (other processes, including the parent and its environment, are invisible), and with every
-mount read-only except the server's private base directory. The read-only mounts are made in an outer
+its own /proc (other processes, including the parent and its environment, are invisible; with /proc/sys,
+/proc/sysrq-trigger and the other host-wide entries read-only, so no write reaches the host kernel even where
+namespace root is host root), and
+with every mount read-only except the server's private base directory. The read-only mounts are made in an outer
 user namespace and the server runs in an inner one, so it cannot make them writable again.
 """
 
@@ -29,6 +31,12 @@ while read -r _id _parent _dev _root point _rest; do
   case "$point" in "$base"|/proc|/proc/*) continue ;; esac
   "$mount" -o remount,bind,ro "$point" 2>/dev/null
 done < /proc/self/mountinfo
+# The fresh /proc stays writable for the inner unshare (it writes its uid_map), but what reaches the host
+# kernel (sysctls, sysrq, irq affinity, ...) is read-only.
+for entry in sys sysrq-trigger irq bus fs acpi scsi driver; do
+  [ -e "/proc/$entry" ] || continue
+  "$mount" --bind "/proc/$entry" "/proc/$entry" && "$mount" -o remount,bind,ro "/proc/$entry" || exit 96
+done
 exec "$unshare" --user --map-root-user --mount -- "$@"
 """
 
@@ -60,7 +68,7 @@ def namespace_tools() -> tuple[str, str, str] | None:
     return unshare, mount, sh
 
 
-def server_env(hash_seed: int, base: str, namespaced: bool) -> dict[str, str]:
+def server_env(hash_seed: int, base: str, namespaced: bool, disabled: tuple[str, ...] = ()) -> dict[str, str]:
     """Nothing of the user's environment (API keys, tokens, proxies) reaches the server or the programs."""
     # The server must import genplan the way this process does (editable installs, source checkouts).
     path_entries = [p for p in sys.path if p and os.path.isdir(p)]
@@ -74,12 +82,14 @@ def server_env(hash_seed: int, base: str, namespaced: bool) -> dict[str, str]:
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONPATH": os.pathsep.join(path_entries),
         "GENPLAN_SANDBOX_NAMESPACED": "1" if namespaced else "0",
+        # Kernel layers switched off (only by tests of the other layers and of the backstops).
+        "GENPLAN_SANDBOX_DISABLED": ",".join(disabled),
     }
 
 
-def plan_launch(hash_seed: int, base: str, namespaced: bool) -> LaunchPlan:
+def plan_launch(hash_seed: int, base: str, namespaced: bool, disabled: tuple[str, ...] = ()) -> LaunchPlan:
     python = [sys.executable, "-s", "-B", "-m", SERVER_MODULE, base]
-    env = server_env(hash_seed, base, namespaced)
+    env = server_env(hash_seed, base, namespaced, disabled)
     if not namespaced:
         return LaunchPlan(python, env, False)
     tools = namespace_tools()

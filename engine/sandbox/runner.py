@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from . import protocol
+from . import protocol, redact
 from .launcher import LaunchPlan, namespace_tools, plan_launch, requested_isolation
 from .limits import Limits
 from .outcome import SANDBOX_ERROR, RunOutcome
@@ -28,6 +28,8 @@ from .program import Program
 from .server import FINISH_BACKSTOP
 
 READY_TIMEOUT = 20.0
+# Kernel layers a test may switch off with Sandbox(disable_layers=...) to check the others on their own.
+KERNEL_LAYERS = frozenset({"seccomp", "landlock"})
 # Extra seconds the parent waits beyond the run's own limits before it declares the server broken.
 PARENT_MARGIN = 10.0
 
@@ -62,7 +64,7 @@ class ForkServer:
     """One running server process. Answers are read by whichever waiting caller holds the reader role
     (leader/follower), so the usual case, one request in flight, needs no extra thread hand-off."""
 
-    def __init__(self, hash_seed: int, namespaced: bool) -> None:
+    def __init__(self, hash_seed: int, namespaced: bool, disabled: tuple[str, ...] = ()) -> None:
         self.hash_seed = hash_seed
         self.base = tempfile.mkdtemp(prefix="genplan-sandbox-")
         self._log = tempfile.TemporaryFile(prefix="genplan-sandbox-log-")
@@ -73,7 +75,7 @@ class ForkServer:
         self._pending: dict[int, _Pending] = {}
         self._ids = itertools.count(1)
         self.alive = False
-        plan: LaunchPlan = plan_launch(hash_seed, self.base, namespaced)
+        plan: LaunchPlan = plan_launch(hash_seed, self.base, namespaced, disabled)
         try:
             self.process = subprocess.Popen(
                 plan.command,
@@ -263,15 +265,25 @@ class Sandbox:
     work) or "plain"; the default comes from $GENPLAN_SANDBOX_ISOLATION.
     """
 
-    def __init__(self, limits: Limits | None = None, isolation: str | None = None, *, audit_hook: bool = True) -> None:
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        isolation: str | None = None,
+        *,
+        audit_hook: bool = True,
+        disable_layers: Iterable[str] = (),
+    ) -> None:
         self.limits = limits or Limits()
-        # False only in tests that check the kernel-level layers on their own.
+        # Switched off only in tests that check the other layers (and the backstops) on their own.
         self._audit_hook = audit_hook
+        self._disabled = tuple(sorted(set(disable_layers) & KERNEL_LAYERS))
         self.isolation = requested_isolation(isolation)
         self._servers: dict[int, ForkServer] = {}
         self._lock = threading.Lock()
         self._start_locks: dict[int, threading.Lock] = {}
         self._closed = False
+        # Keys to redact from everything a program produces (environment, config file, registered ones).
+        self._secrets = redact.known_secrets()
 
     def __enter__(self) -> Sandbox:
         return self
@@ -305,13 +317,13 @@ class Sandbox:
                 server.kill()
             namespaced = self._want_namespaces()
             try:
-                server = ForkServer(hash_seed, namespaced)
+                server = ForkServer(hash_seed, namespaced, self._disabled)
             except SandboxError:
                 if not namespaced or self.isolation == "namespaces":
                     raise
                 with _namespaces_lock:
                     _namespaces_work = False
-                server = ForkServer(hash_seed, False)
+                server = ForkServer(hash_seed, False, self._disabled)
             else:
                 if namespaced:
                     with _namespaces_lock:
@@ -345,10 +357,23 @@ class Sandbox:
                     "namespaced": bool(s.info.get("namespaced")),
                     "euid": s.info.get("euid"),
                     "writable_mounts": s.info.get("writable_mounts"),
+                    "seccomp": s.info.get("seccomp"),
+                    "landlock": s.info.get("landlock"),
+                    "server_undumpable": s.info.get("server_undumpable"),
                 }
                 for s in servers
             ],
         }
+
+    def layers(self, hash_seed: int = 0) -> list[dict[str, Any]]:
+        """Which containment layers the runs of this sandbox get on this machine (starts the server of
+        ``hash_seed`` if needed): one dict per layer with ``name``, ``active`` (bool) and ``detail``."""
+        server = self._server(hash_seed)
+        return layers_of(server.info, audit_hook=self._audit_hook)
+
+    def layers_line(self, hash_seed: int = 0) -> str:
+        """One line naming the active layers (and the inactive ones), for `genplan run`/`eval`."""
+        return format_layers(self.layers(hash_seed))
 
     def process_ids(self) -> list[int]:
         """Host pids of the processes this sandbox started directly (one per server)."""
@@ -391,7 +416,9 @@ class Sandbox:
                 server.kill()  # it failed to enforce the limits: never trust it again
                 return self._error("the sandbox server stopped answering and was restarted", limits, hash_seed)
             return self._error(f"the sandbox server stopped ({server.log_tail()})", limits, hash_seed)
-        return outcome_from_reply(reply, limits, hash_seed)
+        outcome = outcome_from_reply(reply, limits, hash_seed)
+        clean_outcome(outcome, [*self._secrets, *redact.registered_secrets()])
+        return outcome
 
     def _error(self, detail: str, limits: Limits, hash_seed: int) -> RunOutcome:
         return RunOutcome(kind=SANDBOX_ERROR, detail=detail, time_limit=limits.time_limit, hash_seed=hash_seed)
@@ -438,3 +465,42 @@ def outcome_from_reply(reply: dict, limits: Limits, hash_seed: int) -> RunOutcom
     if isinstance(notes, list):
         outcome.notes = [str(n) for n in notes]
     return outcome
+
+
+def clean_outcome(outcome: RunOutcome, secrets: list[str]) -> None:
+    """Redact ``secrets`` from every text of the outcome and escape what UTF-8 cannot carry (in place)."""
+    secrets = sorted(set(secrets), key=len, reverse=True)  # a key containing another is replaced whole
+    for name in ("function", "traceback", "exception", "returned", "returned_type", "detail", "stdout"):
+        value = getattr(outcome, name)
+        if isinstance(value, str):
+            setattr(outcome, name, redact.clean(value, secrets))
+    if outcome.plan is not None:
+        outcome.plan = [redact.clean(action, secrets) for action in outcome.plan]
+    outcome.notes = [redact.clean(note, secrets) for note in outcome.notes]
+
+
+def layers_of(info: dict[str, Any], audit_hook: bool = True) -> list[dict[str, Any]]:
+    """The containment layers a server reported at startup, in the order a program meets them."""
+    landlock = info.get("landlock")
+    seccomp = info.get("seccomp")
+    namespaced = bool(info.get("namespaced"))
+    return [
+        {"name": "audit hook", "active": audit_hook, "detail": "explains refusals; not a security boundary"},
+        {"name": "seccomp", "active": isinstance(seccomp, str),
+         "detail": f"filter for {seccomp}" if isinstance(seccomp, str) else "unsupported architecture"},
+        {"name": "landlock", "active": isinstance(landlock, int) and landlock > 0,
+         "detail": f"ABI {landlock}" if isinstance(landlock, int) and landlock > 0 else "not in this kernel"},
+        {"name": "namespaces", "active": namespaced,
+         "detail": "user, pid, net, mount, ipc, uts; read-only mounts" if namespaced else "plain mode"},
+        {"name": "no_new_privs", "active": True, "detail": ""},
+        {"name": "undumpable server", "active": bool(info.get("server_undumpable")), "detail": ""},
+        {"name": "rlimits", "active": True, "detail": "memory, CPU, file size, files"},
+    ]
+
+
+def format_layers(layers: list[dict[str, Any]]) -> str:
+    active = [layer["name"] + (f" ({layer['detail']})" if layer["name"] in ("seccomp", "landlock") else "")
+              for layer in layers if layer["active"]]
+    inactive = [f"{layer['name']} ({layer['detail']})" for layer in layers if not layer["active"]]
+    line = "sandbox layers: " + ", ".join(active)
+    return line + ("; inactive: " + ", ".join(inactive) if inactive else "")

@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from . import child, guard, protocol
+from . import child, confine, guard, protocol
 from .limits import Limits
 from .tracebacks import clean_fault_dump
 
@@ -107,6 +107,11 @@ class Server:
         self.hash_seed = int(os.environ.get("PYTHONHASHSEED", "0") or 0)  # read before the env is replaced
         self.read_roots = guard.python_installation()
         self.denied_loaded = guard.loaded_denied_modules()
+        # Children can neither ptrace the server nor open its /proc/<pid>/mem (nor can other processes of
+        # this user); the kernel layers every child installs on itself are probed once here.
+        self.undumpable = confine.make_undumpable()
+        disabled = set(os.environ.get("GENPLAN_SANDBOX_DISABLED", "").split(","))
+        self.layers = {name: value for name, value in confine.available_layers().items() if name not in disabled}
         self.selector = selectors.DefaultSelector()
         self.frames = protocol.FrameBuffer()
         self.runs: dict[int, Run] = {}  # running, by child pid
@@ -189,6 +194,9 @@ class Server:
             "hash_seed": self.hash_seed,
             "python": sys.version.split()[0],
             "writable_mounts": writable_mounts(self.base) if self.namespaced else None,
+            "seccomp": self.layers.get("seccomp"),
+            "landlock": self.layers.get("landlock", 0),
+            "server_undumpable": self.undumpable,
         }
 
     # -------------------------------------------------------------- requests
@@ -254,7 +262,8 @@ class Server:
         pid = os.fork()
         if pid == 0:  # the child: never returns
             child.run_child(
-                run_dir, result_w, output_w, self.devnull, request_r, self.pid, self.read_roots, self.denied_loaded
+                run_dir, result_w, output_w, self.devnull, request_r, self.pid, self.read_roots, self.denied_loaded,
+                self.layers,
             )
         for fd in (result_w, output_w, request_r):
             os.close(fd)
@@ -742,8 +751,14 @@ def writable_mounts(base: str) -> list[str]:
     return [
         point
         for point, options in top.items()
-        if "rw" in options and point != base and point != "/proc" and not point.startswith("/proc/")
+        if "rw" in options and point != base and point != "/proc" and not _proc_of_namespace(point)
     ]
+
+
+def _proc_of_namespace(point: str) -> bool:
+    """Per-process entries of our own /proc (writable: the namespace's processes only); every host-wide
+    entry (sys, sysrq-trigger, ...) must be read-only."""
+    return point.startswith("/proc/") and point[6:].split("/", 1)[0].isdigit()
 
 
 def main(argv: list[str]) -> int:
