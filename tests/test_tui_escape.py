@@ -64,7 +64,7 @@ async def test_escape_in_the_manual_answer_box_leaves_the_request_waiting(isolat
         await wait_for(pilot, lambda: app.session is None, timeout=30, what="the run to end")
 
 
-async def test_escape_in_step_mode_prompt_editor_and_answer_box(scripted_server: ScriptedServer,  # noqa: F811
+async def test_escape_in_step_mode_prompt_editor_and_answer_box(scripted_server: ScriptedServer,
                                                                isolated: Path) -> None:  # noqa: F811
     scripted_server.respond_with(FerryModel())
     domain = ferry_copy(isolated)

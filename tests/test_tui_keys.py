@@ -9,7 +9,8 @@ from textual.command import CommandPalette
 
 from genplan.tui.app import GenplanApp
 from genplan.tui.screens.help import HelpScreen
-from genplan.tui.widgets.panels import RunTimeline, TasksPanel, VersionsTable
+from genplan.tui.widgets.panels import RunTimeline, TasksPanel
+from genplan.tui.widgets.versions_tree import VersionsTree
 from genplan.tui.widgets.totals_bar import TotalsBar
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 
@@ -39,7 +40,7 @@ async def test_every_action_has_a_key_and_a_palette_entry(isolated: Path) -> Non
             for results in app.screen.query("CommandList") if results.option_count), what="the palette's match")
         await pilot.press("down", "enter")
         await wait_for(pilot, lambda: app.query_one("#tabs").active == "versions", what="the palette command")
-        assert isinstance(app.focused, VersionsTable)
+        assert isinstance(app.focused, VersionsTree)
         # the footer shows the keys of the focused panel and the app
         shown = {active.binding.action for active in app.screen.active_bindings.values()
                  if active.binding.show and active.enabled}

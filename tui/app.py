@@ -17,7 +17,7 @@ from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, OptionList, Static, TabbedContent, TabPane
+from textual.widgets import OptionList, Static, TabbedContent, TabPane
 
 from . import messages as msg
 from .artifacts import VersionIndex, runs_root
@@ -36,8 +36,9 @@ from .widgets.panels import (
     TaskList,
     TasksPanel,
     VersionsPanel,
-    VersionsTable,
 )
+from .widgets.results_matrix import MatrixTable, ResultsPanel
+from .widgets.versions_tree import VersionsTree
 from .widgets.stream_view import StreamView
 from .widgets.timeline import Timeline
 from .widgets.totals_bar import TotalsBar
@@ -49,7 +50,7 @@ DRAIN_BATCH = 400  # events per tick: a long log loads over several ticks, the U
 # The timeline is brought up to date at most this often while events arrive (each sync lays it out again
 # and may move its cursor); the other views follow every tick.
 TIMELINE_INTERVAL_S = 0.25
-TABS = ("domain", "tasks", "runs", "run", "versions")
+TABS = ("domain", "tasks", "runs", "run", "versions", "results")
 
 
 @dataclass
@@ -108,6 +109,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         Binding("3", "show_tab('runs')", "Runs", show=False),
         Binding("4", "show_tab('run')", "Run", show=False),
         Binding("5", "show_tab('versions')", "Versions", show=False),
+        Binding("6", "show_tab('results')", "Results", show=False),
     ]
 
     def __init__(self, options: LaunchOptions) -> None:
@@ -144,6 +146,8 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self._timeline_synced = 0.0
         self._exiting = False
         self.status_note = "loading"
+        self.overviews: dict[str, Any] = {}  # run id -> engine.versions.RunOverview
+        self._overview_due: dict[str, Any] = {}  # run id -> timer of a pending re-read
 
     # ================================================================== layout
     def compose(self) -> ComposeResult:
@@ -158,6 +162,8 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
                 yield RunPanel(id="run-panel")
             with TabPane("5 Versions", id="versions"):
                 yield VersionsPanel(id="versions-panel")
+            with TabPane("6 Results", id="results"):
+                yield ResultsPanel(id="results-panel")
         yield TotalsBar(id="totals")
         yield KeyBar()
 
@@ -211,10 +217,11 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
     @work(thread=True, exclusive=True, group="runs")
     def load_runs(self) -> None:
         from genplan.engine.pipeline import RunStore
+        from genplan.engine.versions import domain_overview
 
         runs = RunStore.list_runs(self.domain_dir)
         versions = self.version_index.scan()
-        self.post_message(msg.RunsListed(runs, versions))
+        self.post_message(msg.RunsListed(runs, versions, domain_overview(runs_root(self.domain_dir))))
 
     @work(thread=True, exclusive=True, group="settings")
     def load_settings(self) -> None:
@@ -252,7 +259,10 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         first = not self.runs and self.run_state is None
         self.runs = message.runs
         self.main.query_one(RunsPanel).show(self.runs)
-        self.main.query_one(VersionsPanel).show(message.versions)
+        panel = self.main.query_one(VersionsPanel)
+        panel.show(message.versions, message.overviews)
+        self.overviews = {o.run_id: o for o in message.overviews}
+        self.show_matrix()
         self.update_task_view()
         if first and self.run_state is None:
             if self.options.replay:
@@ -359,6 +369,8 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
                     stream.view.finish()  # the answer is complete: render all of it
         if results:
             self.show_results()
+        if (results or totals) and self.run_dir is not None:
+            self.schedule_overview(self.run_dir.name)
         if totals or changed:
             self.refresh_totals()
 
@@ -401,8 +413,8 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
             panel.query_one("#results-title", Static).update(
                 f"debug results: {what} {version} — {solved}/{len(table)} passed", layout=False)
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.data_table.id == "versions-table":
+    def on_tree_node_highlighted(self, event: VersionsTree.NodeHighlighted) -> None:
+        if event.control.id == "versions-tree":
             self.version_highlighted()
 
     def on_timeline_highlighted(self, event: Timeline.Highlighted) -> None:
@@ -513,7 +525,8 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
     # ================================================================== screens & navigation
     def action_show_tab(self, tab: str) -> None:
         self.main.query_one(TabbedContent).active = tab
-        focus_targets = {"tasks": TaskList, "runs": RunsTable, "run": RunTimeline, "versions": VersionsTable}
+        focus_targets = {"tasks": TaskList, "runs": RunsTable, "run": RunTimeline, "versions": VersionsTree,
+                         "results": MatrixTable}
         target = focus_targets.get(tab)
         if target is not None:
             self.main.query_one(target).focus()
@@ -540,7 +553,8 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
             ("Runs panel", bindings(RunsTable)),
             ("Run panel: timeline", bindings(RunTimeline)),
             ("Run panel: debug results", bindings(RunResults)),
-            ("Versions panel", bindings(VersionsTable)),
+            ("Versions panel", bindings(VersionsTree)),
+            ("Results matrix", bindings(MatrixTable)),
             ("Request (step mode / manual answer)", bindings(RequestScreen)),
             ("Editor", bindings(EditorScreen)),
             ("Compare / history", bindings(CompareScreen) + bindings(DiffView)),

@@ -15,7 +15,7 @@ from . import messages as msg
 from .artifacts import runs_root
 from .run_state import RunState
 from .session import PipelineSession
-from .widgets.panels import RunPanel, RunResults, RunsPanel
+from .widgets.panels import RunPanel, RunResults, RunsPanel, VersionsPanel
 from .widgets.stream_view import StreamView
 
 
@@ -32,6 +32,7 @@ class RunsMixin:
         self.run_dir = run_dir
         self.run_state = RunState(run_dir)
         self.live = False
+        self.run_opened(run_dir.name)
         panel = self.main.query_one(RunPanel)
         self.reset_timeline()
         panel.query_one(RunResults).show([])
@@ -166,8 +167,15 @@ class RunsMixin:
         self.run_dir = message.run_dir
         if self.run_state is not None:
             self.run_state.run_dir = message.run_dir
+        self.run_opened(message.run_dir.name)
         self.load_runs()
         self.refresh_totals()
+
+    def run_opened(self, run_id: str) -> None:
+        """The Versions tree expands (and filters to) this run; the results matrix shows it."""
+        self.main.query_one(VersionsPanel).set_current_run(run_id)
+        self.show_matrix(run_id)
+        self.schedule_overview(run_id)
 
     def on_pipeline_ended(self, message: msg.PipelineEnded) -> None:
         if not self.screen_stack:

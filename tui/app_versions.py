@@ -16,14 +16,115 @@ from . import messages as msg
 from .artifacts import Version, next_version_file, runs_root
 from .domain_info import TaskInfo
 from .widgets.panels import RunResults, TasksPanel, VersionsPanel
+from .widgets.results_matrix import ResultsPanel
+
+OVERVIEW_DELAY_S = 0.3  # results files come in bursts: read a run's overview once they settle
 
 
 class VersionsMixin:
     # ================================================================== versions
     def version_highlighted(self) -> None:
-        version = self.main.query_one(VersionsPanel).selected()
+        panel = self.main.query_one(VersionsPanel)
+        version = panel.selected()
         if version is not None:
             self.read_for_view("preview", version.key, version.read)
+        else:
+            panel.show_preview(self.node_summary(panel.selected_node()), "markdown", line_numbers=False)
+        run_id = panel.selected_run()
+        if run_id is not None and run_id != self.matrix_run_id():
+            self.show_matrix(run_id)
+
+    def node_summary(self, ref: Any) -> str:
+        """What the preview says when a run or a group (not a version) is chosen in the tree."""
+        if ref is None:
+            return ""
+        overview = self.overviews.get(ref.run_id)
+        if overview is None:
+            return f"run {ref.run_id}"
+        lines = [f"run {overview.run_id}: {overview.status}, preset {overview.preset}, created {overview.created}"]
+        if overview.debug_total:
+            lines.append(f"selected program {overview.selected_program or '–'}: "
+                         f"{overview.debug_solved}/{overview.debug_total} debug tasks")
+        if overview.forked_from:
+            lines.append(f"fork of run {overview.forked_from}" + (
+                f", continuing from the edited {overview.edited_version}" if overview.edited_version else ""))
+        for results in overview.results:
+            lines.append(f"  {results.what} {results.label}: {results.solved}/{results.total}")
+        lines.append("")
+        lines.append("Choose a version (enter expands a group); 6 shows this run's results matrix.")
+        return "\n".join(lines)
+
+    # ================================================================== results matrix
+    def matrix_run_id(self) -> str | None:
+        overview = self.main.query_one(ResultsPanel).overview
+        return overview.run_id if overview is not None else None
+
+    def show_matrix(self, run_id: str | None = None) -> None:
+        """The matrix of ``run_id``, else of the run chosen in the Versions tree, else of the open run."""
+        if run_id is None:
+            run_id = self.main.query_one(VersionsPanel).selected_run()
+        if run_id is None and self.run_dir is not None:
+            run_id = self.run_dir.name
+        self.main.query_one(ResultsPanel).show(self.overviews.get(run_id) if run_id else None)
+
+    def schedule_overview(self, run_id: str) -> None:
+        """Read a run's results again shortly (results files and events come in bursts)."""
+        if run_id in self._overview_due:
+            return
+        self._overview_due[run_id] = self.set_timer(OVERVIEW_DELAY_S, lambda: self.load_overview(run_id))
+
+    @work(thread=True, group="overview")
+    def load_overview(self, run_id: str) -> None:
+        from genplan.engine.versions import run_overview
+
+        self._overview_due.pop(run_id, None)
+        run_dir = runs_root(self.domain_dir) / run_id
+        if (run_dir / "run.json").is_file():
+            self.post_message(msg.OverviewLoaded(run_overview(run_dir)))
+
+    def on_overview_loaded(self, message: msg.OverviewLoaded) -> None:
+        if not self.screen_stack:
+            return
+        overview = message.overview
+        self.overviews[overview.run_id] = overview
+        self.main.query_one(VersionsPanel).update_run(overview.run_id, overview=overview)
+        if self.matrix_run_id() in (None, overview.run_id):
+            self.main.query_one(ResultsPanel).show(overview)
+
+    def action_filter_versions(self) -> None:
+        panel = self.main.query_one(VersionsPanel)
+        if panel.current_run is None and not panel.only_current:
+            self.notify("No run is open: open one in 3 Runs (enter) to see only its versions.", severity="warning")
+            return
+        panel.toggle_filter()
+
+    def _matrix_task(self, name: str) -> Any:
+        return self._task_named(name)
+
+    def action_open_matrix_cell(self) -> None:
+        """Enter on a matrix cell: its plan in the plan stepper, or (no plan) its feedback."""
+        chosen = self.main.query_one(ResultsPanel).selected_outcome()
+        if chosen is None:
+            self.notify("Choose a task's cell (the columns right of 'passed').", severity="warning")
+            return
+        results, outcome = chosen
+        task = self._task_named(outcome.task)
+        if outcome.plan and task is not None:
+            self.open_plan_stepper(task.path, list(outcome.plan), f"{results.what} {results.label} on {outcome.task}")
+            return
+        self.action_matrix_feedback()
+
+    def action_matrix_feedback(self) -> None:
+        from .screens.feedback import FeedbackScreen
+
+        chosen = self.main.query_one(ResultsPanel).selected_outcome()
+        if chosen is None:
+            self.notify("Choose a task's cell first.", severity="warning")
+            return
+        results, outcome = chosen
+        title = f"{results.what} {results.label} on {outcome.task}: {outcome.category}"
+        body = outcome.message or ("The plan is valid." if outcome.solved else "(no feedback recorded)")
+        self.push_screen(FeedbackScreen(title, body))
 
     def selected_version(self) -> Version | None:
         """The version the current panel points at: a Versions row, or an artefact in the timeline."""
@@ -317,6 +418,9 @@ class VersionsMixin:
             return
         if relative.parts and relative.parts[0] == ".genplan":
             self.index_file(path, from_watcher=True)
+            inside = relative.parts[3:] if len(relative.parts) > 3 else ()
+            if inside and (inside[0] == "results" or inside[0] in ("summary.json", "run.json")):
+                self.schedule_overview(relative.parts[2])
             return
         if message.deleted:
             self.notify(f"{relative} was deleted", severity="warning")
@@ -333,7 +437,8 @@ class VersionsMixin:
         if not self.screen_stack:
             return
         version = message.version
-        self.main.query_one(VersionsPanel).show(self.version_index.all())
+        self.main.query_one(VersionsPanel).update_run(version.run_id, versions=self.version_index.of_run(version.run_id))
+        self.schedule_overview(version.run_id)
         edited = "+" in version.name
         if message.from_watcher and (edited or not self.live):
             self.notify(f"New version {version.label}" + (" (edited outside the TUI)" if edited else ""))

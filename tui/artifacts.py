@@ -37,6 +37,11 @@ class Version:
         return self.kind
 
     @property
+    def edited(self) -> bool:
+        """Made by a person: a file edited outside (``+N``) or an edited reflection (``-editN``)."""
+        return "+" in self.name or "-edit" in self.name
+
+    @property
     def label(self) -> str:
         return f"{self.run_id} · {self.kind} {self.name}"
 
@@ -123,6 +128,10 @@ class VersionIndex:
     def all(self) -> list[Version]:
         with self._lock:
             return sorted(self._versions.values(), key=Version.sort_key)
+
+    def of_run(self, run_id: str) -> list[Version]:
+        with self._lock:
+            return sorted((v for v in self._versions.values() if v.run_id == run_id), key=Version.sort_key)
 
     def get(self, key: str) -> Version | None:
         with self._lock:

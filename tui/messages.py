@@ -19,6 +19,7 @@ class DomainLoaded(Message):
 class RunsListed(Message):
     runs: list[Any]  # store.RunInfo
     versions: list[Any]  # artifacts.Version
+    overviews: list[Any]  # engine.versions.RunOverview, one per run
 
 
 @dataclass
@@ -93,3 +94,10 @@ class TextLoaded(Message):
     title: str
     text: str
     request_id: str | None = None
+
+
+@dataclass
+class OverviewLoaded(Message):
+    """A run's versions and results were read again (engine.versions.RunOverview)."""
+
+    overview: Any

@@ -8,6 +8,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
+from textual.widgets.tree import TreeNode
 
 from ..artifacts import Version
 from ..domain_info import DomainInfo, TaskInfo
@@ -16,6 +17,7 @@ from .markdown_view import MarkdownView
 from .results_table import ResultsTable
 from .stream_view import StreamView
 from .timeline import Timeline
+from .versions_tree import NodeRef, VersionsPanelModel, VersionsTree, build_run, run_label
 
 
 class DomainPanel(Vertical):
@@ -142,63 +144,161 @@ class RunPanel(Vertical):
         yield RunResults(id="run-results")
 
 
-class VersionsTable(DataTable):
-    BINDINGS = [
-        Binding("e", "app.edit_selected", "Edit"),
-        Binding("m", "app.mark_selected", "Mark"),
-        Binding("c", "app.compare_selected", "Compare"),
-        Binding("h", "app.history_selected", "History"),
-        Binding("x", "app.rerun_selected", "Rerun"),
-    ]
-
-
 class VersionsPanel(Horizontal):
+    """The Versions tree (run → phase → candidate → version, with pass counts) and a preview of the chosen one."""
+
     DEFAULT_CSS = """
-    VersionsPanel #versions-table { width: 42; height: 1fr; }
+    VersionsPanel #versions-side { width: 46%; min-width: 36; height: 1fr; }
+    VersionsPanel #versions-filter { height: 1; background: $boost; padding: 0 1; }
     VersionsPanel #version-preview { width: 1fr; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.versions: list[Version] = []
+        self.model = VersionsPanelModel()
+        self.versions: list[Version] = []  # in tree order (only the open run's while filtered)
         self.marked: str | None = None
+        self.current_run: str | None = None  # the open run: expanded, and the filter's run
+        self.only_current = False
+        self._run_nodes: dict[str, TreeNode[NodeRef]] = {}
+        self._order: dict[str, list[Version]] = {}
 
     def compose(self) -> ComposeResult:
-        yield VersionsTable(id="versions-table", cursor_type="row")
+        with Vertical(id="versions-side"):
+            yield Static("all runs · f: this run only", id="versions-filter")
+            yield VersionsTree(id="versions-tree")
         yield CodeArea("", read_only=True, soft_wrap=True, id="version-preview")
 
-    def on_mount(self) -> None:
-        table = self.query_one(VersionsTable)
-        table.add_column("", key="mark")
-        table.add_column("run", key="run")
-        table.add_column("kind", key="kind")
-        table.add_column("version", key="version")
+    @property
+    def tree(self) -> VersionsTree:
+        return self.query_one(VersionsTree)
 
-    def show(self, versions: list[Version]) -> None:
-        table = self.query_one(VersionsTable)
+    def show(self, versions: list[Version], overviews: list | None = None) -> None:
+        """Rebuild the whole tree (``overviews`` None: keep the pass counts known so far)."""
         selected = self.selected()
-        row = table.cursor_row
-        table.clear()
-        self.versions = list(versions)
-        for version in self.versions:
-            mark = "●" if version.key == self.marked else ""
-            table.add_row(mark, version.run_id, version.kind, version.name, key=version.key)
-        if self.versions:
-            keys = [v.key for v in self.versions]
-            target = keys.index(selected.key) if selected is not None and selected.key in keys else row
-            table.move_cursor(row=min(max(target, 0), len(keys) - 1), animate=False)
+        by_run: dict[str, list[Version]] = {}
+        for version in versions:
+            by_run.setdefault(version.run_id, []).append(version)
+        self.model.versions = by_run
+        if overviews is not None:
+            self.model.overviews = {o.run_id: o for o in overviews}
+        tree = self.tree
+        tree.clear()
+        self._run_nodes.clear()
+        self._order.clear()
+        for run_id in self.model.run_ids():
+            if self.only_current and run_id != self.current_run:
+                continue
+            self._add_run(run_id)
+        self._flatten()
+        self._update_filter_line()
+        if selected is not None:
+            self.select(selected.key)
+        elif self.current_run in self._run_nodes:
+            tree.move_cursor(self._run_nodes[self.current_run])
+
+    def _add_run(self, run_id: str) -> None:
+        # the open run is expanded; with none open, the newest
+        expand = run_id == self.current_run or (self.current_run is None and not self._run_nodes)
+        node = self.tree.root.add(run_label(run_id, self.model.overviews.get(run_id), run_id == self.current_run),
+                                  NodeRef("run", run_id), expand=expand)
+        self._run_nodes[run_id] = node
+        self._order[run_id] = build_run(node, run_id, self.model.versions.get(run_id, []),
+                                        self.model.overviews.get(run_id), self.marked)
+
+    def update_run(self, run_id: str, versions: list[Version] | None = None, overview: object | None = None) -> None:
+        """Redraw one run's branch (new versions, new results): the rest of the tree is left alone."""
+        if versions is not None:
+            self.model.versions[run_id] = [v for v in versions if v.run_id == run_id]
+        if overview is not None:
+            self.model.overviews[run_id] = overview
+        node = self._run_nodes.get(run_id)
+        if node is None:
+            if self.only_current and run_id != self.current_run:
+                return
+            self.show([v for vs in self.model.versions.values() for v in vs])
+            return
+        selected = self.selected()
+        node.set_label(run_label(run_id, self.model.overviews.get(run_id), run_id == self.current_run))
+        self._order[run_id] = build_run(node, run_id, self.model.versions.get(run_id, []),
+                                        self.model.overviews.get(run_id), self.marked)
+        self._flatten()
+        if selected is not None and selected.run_id == run_id:
+            self.select(selected.key)
+
+    def _flatten(self) -> None:
+        self.versions = [v for run_id in self._run_nodes for v in self._order.get(run_id, [])]
+
+    def _update_filter_line(self) -> None:
+        if self.only_current:
+            text = f"only run {self.current_run or '(none open)'} · f: all runs"
+        else:
+            text = f"{len(self._run_nodes)} runs · f: only the open run"
+        self.query_one("#versions-filter", Static).update(text)
+
+    def set_current_run(self, run_id: str | None) -> None:
+        if run_id == self.current_run:
+            return
+        previous, self.current_run = self.current_run, run_id
+        for rid in (previous, run_id):
+            node = self._run_nodes.get(rid) if rid else None
+            if node is not None:
+                node.set_label(run_label(rid, self.model.overviews.get(rid), rid == run_id))
+        if self.only_current:
+            self.show([v for vs in self.model.versions.values() for v in vs])
+        elif run_id in self._run_nodes:
+            self._run_nodes[run_id].expand()
+
+    def toggle_filter(self) -> None:
+        self.only_current = not self.only_current
+        self.show([v for vs in self.model.versions.values() for v in vs])
+
+    def selected_node(self) -> NodeRef | None:
+        node = self.tree.cursor_node
+        return node.data if node is not None else None
 
     def selected(self) -> Version | None:
-        table = self.query_one(VersionsTable)
-        if not self.versions or not 0 <= table.cursor_row < len(self.versions):
+        ref = self.selected_node()
+        if ref is None or ref.kind != "version":
             return None
-        return self.versions[table.cursor_row]
+        return next((v for v in self.versions if v.key == ref.key), None)
 
-    def show_preview(self, text: str, syntax: str) -> None:
-        self.query_one("#version-preview", CodeArea).show(text, syntax)
+    def selected_run(self) -> str | None:
+        ref = self.selected_node()
+        return ref.run_id if ref is not None else None
+
+    def select(self, key: str) -> bool:
+        """Move the cursor to a version (expanding its run); False if it is not in the tree."""
+        found = self._find(key)
+        if found is None:
+            return False
+        parent = found.parent
+        while parent is not None:
+            parent.expand()
+            parent = parent.parent
+        tree = self.tree
+        _ = tree.last_line  # lay the lines out, so that the node knows its line
+        tree.move_cursor(found)
+        return True
+
+    def _find(self, key: str) -> TreeNode[NodeRef] | None:
+        run_id = key.split("/", 1)[0]
+        node = self._run_nodes.get(run_id)
+        stack = [node] if node is not None else []
+        while stack:
+            current = stack.pop()
+            if current.data is not None and current.data.kind == "version" and current.data.key == key:
+                return current
+            stack.extend(current.children)
+        return None
+
+    def show_preview(self, text: str, syntax: str, *, line_numbers: bool = True) -> None:
+        preview = self.query_one("#version-preview", CodeArea)
+        preview.show_line_numbers = line_numbers
+        preview.show(text, syntax)
 
     def set_mark(self, key: str | None) -> None:
-        self.marked = key
-        table = self.query_one(VersionsTable)
-        for version in self.versions:
-            table.update_cell(version.key, "mark", "●" if version.key == key else "")
+        old, self.marked = self.marked, key
+        for run_id in {k.split("/", 1)[0] for k in (old, key) if k}:
+            if run_id in self._run_nodes:
+                self.update_run(run_id)
