@@ -14,6 +14,7 @@ from genplan.tui.screens.pick import PickScreen, TextEntryScreen
 from genplan.tui.screens.settings import SettingsScreen
 from genplan.tui.screens.step import RequestScreen
 from genplan.tui.widgets.code_area import CodeArea
+from genplan.tui.widgets.panels import VersionsPanel
 from support.ferry_model import FerryModel
 from support.scripted_server import ScriptedServer
 from test_tui_snapshots import fixed_run
@@ -38,7 +39,8 @@ async def test_escape_leaves_the_version_editor_without_a_new_version(isolated: 
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot, app)
         await pilot.press("5")
-        await wait_for(pilot, lambda: app.selected_version() is not None, what="a version")
+        await wait_for(pilot, lambda: app.query_one(VersionsPanel).versions, what="the versions")
+        assert app.query_one(VersionsPanel).select("run-a/program/c1-v00")
         await pilot.press("e")
         await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen), what="the editor")
         await type_into_focused(pilot, app)

@@ -196,6 +196,8 @@ class VersionsPanel(Horizontal):
             self.select(selected.key)
         elif self.current_run in self._run_nodes:
             tree.move_cursor(self._run_nodes[self.current_run])
+        elif self._run_nodes and tree.cursor_line < 0:
+            tree.move_cursor(next(iter(self._run_nodes.values())))
 
     def _add_run(self, run_id: str) -> None:
         # the open run is expanded; with none open, the newest
