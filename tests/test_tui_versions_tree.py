@@ -78,6 +78,9 @@ async def test_tree_groups_counts_and_filter(runs: Path, isolated: Path) -> None
         runs_shown = [str(node.label).split()[0] for node in tree.root.children]
         assert runs_shown == ["run-b", "run-a"]  # newest first
         run_a = tree.root.children[1]
+        assert not run_a.is_expanded and not run_a.children  # filled when first opened
+        run_a.expand()
+        await pilot.pause()
         assert [str(c.label) for c in run_a.children] == ["strategy", "code"]
         strategy, code = run_a.children
         labels = [str(c.label) for c in strategy.children]

@@ -219,9 +219,12 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         from genplan.engine.pipeline import RunStore
         from genplan.engine.versions import domain_overview
 
+        from .widgets.versions_tree import arrange_by_run
+
         runs = RunStore.list_runs(self.domain_dir)
         versions = self.version_index.scan()
-        self.post_message(msg.RunsListed(runs, versions, domain_overview(runs_root(self.domain_dir))))
+        self.post_message(msg.RunsListed(runs, versions, domain_overview(runs_root(self.domain_dir)),
+                                         arrange_by_run(versions)))
 
     @work(thread=True, exclusive=True, group="settings")
     def load_settings(self) -> None:
@@ -260,7 +263,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self.runs = message.runs
         self.main.query_one(RunsPanel).show(self.runs)
         panel = self.main.query_one(VersionsPanel)
-        panel.show(message.versions, message.overviews)
+        panel.show(message.versions, message.overviews, message.arranged)
         self.overviews = {o.run_id: o for o in message.overviews}
         self.show_matrix()
         self.update_task_view()

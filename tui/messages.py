@@ -20,6 +20,7 @@ class RunsListed(Message):
     runs: list[Any]  # store.RunInfo
     versions: list[Any]  # artifacts.Version
     overviews: list[Any]  # engine.versions.RunOverview, one per run
+    arranged: dict[str, Any]  # run id -> versions_tree.arrange(...) of its versions (done in the worker)
 
 
 @dataclass

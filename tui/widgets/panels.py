@@ -17,7 +17,7 @@ from .markdown_view import MarkdownView
 from .results_table import ResultsTable
 from .stream_view import StreamView
 from .timeline import Timeline
-from .versions_tree import NodeRef, VersionsPanelModel, VersionsTree, build_run, run_label
+from .versions_tree import NodeRef, VersionsPanelModel, VersionsTree, arrange, arrange_by_run, build_run, run_label
 
 
 class DomainPanel(Vertical):
@@ -145,7 +145,9 @@ class RunPanel(Vertical):
 
 
 class VersionsPanel(Horizontal):
-    """The Versions tree (run → phase → candidate → version, with pass counts) and a preview of the chosen one."""
+    """The Versions tree (run → phase → candidate → version, with pass counts) and a preview of the chosen one.
+
+    A run's branch is filled when it is first expanded (a domain may hold thousands of versions)."""
 
     DEFAULT_CSS = """
     VersionsPanel #versions-side { width: 46%; min-width: 36; height: 1fr; }
@@ -161,7 +163,9 @@ class VersionsPanel(Horizontal):
         self.current_run: str | None = None  # the open run: expanded, and the filter's run
         self.only_current = False
         self._run_nodes: dict[str, TreeNode[NodeRef]] = {}
-        self._order: dict[str, list[Version]] = {}
+        self._arranged: dict[str, list[tuple[str, str | None, Version]]] = {}
+        self._built: set[str] = set()  # runs whose branch is filled
+        self._by_key: dict[str, Version] = {}
 
     def compose(self) -> ComposeResult:
         with Vertical(id="versions-side"):
@@ -173,8 +177,10 @@ class VersionsPanel(Horizontal):
     def tree(self) -> VersionsTree:
         return self.query_one(VersionsTree)
 
-    def show(self, versions: list[Version], overviews: list | None = None) -> None:
-        """Rebuild the whole tree (``overviews`` None: keep the pass counts known so far)."""
+    def show(self, versions: list[Version], overviews: list | None = None,
+             arranged: dict[str, list[tuple[str, str | None, Version]]] | None = None) -> None:
+        """Rebuild the whole tree (``overviews`` None: keep the pass counts known so far; ``arranged``: the
+        versions already put in order by ``arrange_by_run``, e.g. in a worker thread)."""
         selected = self.selected()
         by_run: dict[str, list[Version]] = {}
         for version in versions:
@@ -182,54 +188,73 @@ class VersionsPanel(Horizontal):
         self.model.versions = by_run
         if overviews is not None:
             self.model.overviews = {o.run_id: o for o in overviews}
+        self._arranged = arranged if arranged is not None else arrange_by_run(versions)
+        self._relist()
+        if selected is not None and self.select(selected.key):
+            return
         tree = self.tree
-        tree.clear()
-        self._run_nodes.clear()
-        self._order.clear()
-        for run_id in self.model.run_ids():
-            if self.only_current and run_id != self.current_run:
-                continue
-            self._add_run(run_id)
-        self._flatten()
-        self._update_filter_line()
-        if selected is not None:
-            self.select(selected.key)
-        elif self.current_run in self._run_nodes:
+        if self.current_run in self._run_nodes:
             tree.move_cursor(self._run_nodes[self.current_run])
         elif self._run_nodes and tree.cursor_line < 0:
             tree.move_cursor(next(iter(self._run_nodes.values())))
 
-    def _add_run(self, run_id: str) -> None:
-        # the open run is expanded; with none open, the newest
-        expand = run_id == self.current_run or (self.current_run is None and not self._run_nodes)
-        node = self.tree.root.add(run_label(run_id, self.model.overviews.get(run_id), run_id == self.current_run),
-                                  NodeRef("run", run_id), expand=expand)
-        self._run_nodes[run_id] = node
-        self._order[run_id] = build_run(node, run_id, self.model.versions.get(run_id, []),
-                                        self.model.overviews.get(run_id), self.marked)
+    def _relist(self) -> None:
+        tree = self.tree
+        tree.clear()
+        self._run_nodes.clear()
+        self._built.clear()
+        for run_id in self.model.run_ids():
+            if self.only_current and run_id != self.current_run:
+                continue
+            # the open run is expanded; with none open, the newest
+            expand = run_id == self.current_run or (self.current_run is None and not self._run_nodes)
+            node = tree.root.add(run_label(run_id, self.model.overviews.get(run_id), run_id == self.current_run),
+                                 NodeRef("run", run_id))
+            self._run_nodes[run_id] = node
+            if expand:
+                self._build(run_id)
+                node.expand()
+        self._flatten()
+        self._update_filter_line()
+
+    def _build(self, run_id: str) -> None:
+        node = self._run_nodes.get(run_id)
+        if node is None:
+            return
+        build_run(node, run_id, self._arranged.get(run_id, []), self.model.overviews.get(run_id), self.marked)
+        self._built.add(run_id)
+
+    def on_tree_node_expanded(self, event: VersionsTree.NodeExpanded) -> None:
+        ref = event.node.data
+        if ref is not None and ref.kind == "run" and ref.run_id not in self._built:
+            self._build(ref.run_id)
 
     def update_run(self, run_id: str, versions: list[Version] | None = None, overview: object | None = None) -> None:
         """Redraw one run's branch (new versions, new results): the rest of the tree is left alone."""
         if versions is not None:
             self.model.versions[run_id] = [v for v in versions if v.run_id == run_id]
+            self._arranged[run_id] = arrange(self.model.versions[run_id])
         if overview is not None:
             self.model.overviews[run_id] = overview
         node = self._run_nodes.get(run_id)
         if node is None:
-            if self.only_current and run_id != self.current_run:
-                return
-            self.show([v for vs in self.model.versions.values() for v in vs])
+            if not self.only_current or run_id == self.current_run:
+                selected = self.selected()
+                self._relist()
+                if selected is not None:
+                    self.select(selected.key)
             return
         selected = self.selected()
         node.set_label(run_label(run_id, self.model.overviews.get(run_id), run_id == self.current_run))
-        self._order[run_id] = build_run(node, run_id, self.model.versions.get(run_id, []),
-                                        self.model.overviews.get(run_id), self.marked)
+        if run_id in self._built:
+            self._build(run_id)
         self._flatten()
         if selected is not None and selected.run_id == run_id:
             self.select(selected.key)
 
     def _flatten(self) -> None:
-        self.versions = [v for run_id in self._run_nodes for v in self._order.get(run_id, [])]
+        self.versions = [v for run_id in self._run_nodes for _p, _c, v in self._arranged.get(run_id, [])]
+        self._by_key = {v.key: v for v in self.versions}
 
     def _update_filter_line(self) -> None:
         if self.only_current:
@@ -247,13 +272,18 @@ class VersionsPanel(Horizontal):
             if node is not None:
                 node.set_label(run_label(rid, self.model.overviews.get(rid), rid == run_id))
         if self.only_current:
-            self.show([v for vs in self.model.versions.values() for v in vs])
+            self._relist()
         elif run_id in self._run_nodes:
+            if run_id not in self._built:
+                self._build(run_id)
             self._run_nodes[run_id].expand()
 
     def toggle_filter(self) -> None:
+        selected = self.selected()
         self.only_current = not self.only_current
-        self.show([v for vs in self.model.versions.values() for v in vs])
+        self._relist()
+        if selected is not None:
+            self.select(selected.key)
 
     def selected_node(self) -> NodeRef | None:
         node = self.tree.cursor_node
@@ -263,14 +293,17 @@ class VersionsPanel(Horizontal):
         ref = self.selected_node()
         if ref is None or ref.kind != "version":
             return None
-        return next((v for v in self.versions if v.key == ref.key), None)
+        return self._by_key.get(ref.key)
 
     def selected_run(self) -> str | None:
         ref = self.selected_node()
         return ref.run_id if ref is not None else None
 
     def select(self, key: str) -> bool:
-        """Move the cursor to a version (expanding its run); False if it is not in the tree."""
+        """Move the cursor to a version (filling and expanding its run); False if it is not in the tree."""
+        run_id = key.split("/", 1)[0]
+        if run_id in self._run_nodes and run_id not in self._built:
+            self._build(run_id)
         found = self._find(key)
         if found is None:
             return False
@@ -302,5 +335,5 @@ class VersionsPanel(Horizontal):
     def set_mark(self, key: str | None) -> None:
         old, self.marked = self.marked, key
         for run_id in {k.split("/", 1)[0] for k in (old, key) if k}:
-            if run_id in self._run_nodes:
+            if run_id in self._built:
                 self.update_run(run_id)

@@ -109,36 +109,42 @@ def version_label(version: Version, overview: Any, marked: bool) -> Text:
     return text
 
 
-def build_run(node: TreeNode[NodeRef], run_id: str, versions: list[Version], overview: Any,
-              marked: str | None) -> list[Version]:
-    """Fill a run's node with its phases, candidates and versions; returns the versions in tree order."""
-    node.remove_children()
-    groups: dict[str, TreeNode[NodeRef]] = {}
-    order: list[Version] = []
-    by_phase: dict[str, list[Version]] = {}
+def arrange(versions: list[Version]) -> list[tuple[str, str | None, Version]]:
+    """(phase, candidate, version) in tree order: phases in the approach's order, candidates by number, and
+    within them each version followed by the reflection on it and any edit snapshots."""
     places = {version.key: _place(version) for version in versions}
+    phases = {"description": 0, "strategy": 1, "code": 2, "other": 3}
 
     def position(version: Version) -> tuple[Any, ...]:
         place = places[version.key]
         candidate = int(place.candidate[1:]) if place.candidate and place.candidate[1:].isdigit() else 0
-        return (candidate, place.number, place.after, version.name)
+        return (phases.get(place.phase, 9), candidate, place.number, place.after, version.name)
 
-    for version in sorted(versions, key=position):
-        by_phase.setdefault(places[version.key].phase, []).append(version)
-    for phase in ("description", "strategy", "code", "other"):
-        members = by_phase.get(phase)
-        if not members:
-            continue
-        phase_node = node.add(Text(PHASE_TITLES[phase], style="bold"), NodeRef("group", run_id, phase), expand=True)
-        for version in members:
-            candidate = places[version.key].candidate
-            parent = phase_node
-            if candidate is not None:
-                parent = groups.get(candidate)  # type: ignore[assignment]
-                if parent is None:
-                    parent = groups[candidate] = phase_node.add(Text(f"candidate {candidate}", style="bold"),
-                                                                NodeRef("group", run_id, candidate), expand=True)
-            parent.add_leaf(version_label(version, overview, version.key == marked),
-                            NodeRef("version", run_id, version.key))
-            order.append(version)
-    return order
+    return [(places[v.key].phase, places[v.key].candidate, v) for v in sorted(versions, key=position)]
+
+
+def arrange_by_run(versions: list[Version]) -> dict[str, list[tuple[str, str | None, Version]]]:
+    by_run: dict[str, list[Version]] = {}
+    for version in versions:
+        by_run.setdefault(version.run_id, []).append(version)
+    return {run_id: arrange(members) for run_id, members in by_run.items()}
+
+
+def build_run(node: TreeNode[NodeRef], run_id: str, arranged: list[tuple[str, str | None, Version]],
+              overview: Any, marked: str | None) -> None:
+    """Fill a run's node with its phases, candidates and versions."""
+    node.remove_children()
+    phase_nodes: dict[str, TreeNode[NodeRef]] = {}
+    candidate_nodes: dict[tuple[str, str], TreeNode[NodeRef]] = {}
+    for phase, candidate, version in arranged:
+        parent = phase_nodes.get(phase)
+        if parent is None:
+            parent = phase_nodes[phase] = node.add(Text(PHASE_TITLES.get(phase, phase), style="bold"),
+                                                   NodeRef("group", run_id, phase), expand=True)
+        if candidate is not None:
+            group = candidate_nodes.get((phase, candidate))
+            if group is None:
+                group = candidate_nodes[(phase, candidate)] = parent.add(
+                    Text(f"candidate {candidate}", style="bold"), NodeRef("group", run_id, candidate), expand=True)
+            parent = group
+        parent.add_leaf(version_label(version, overview, version.key == marked), NodeRef("version", run_id, version.key))
