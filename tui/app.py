@@ -104,6 +104,9 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         Binding("space", "pause_replay", "Pause"),
         Binding("plus", "replay_speed(2.0)", "Faster", show=False),
         Binding("minus", "replay_speed(0.5)", "Slower", show=False),
+        Binding("full_stop", "replay_step", "Step", key_display="."),
+        Binding("comma", "replay_back", "Back", key_display=","),
+        Binding("n", "replay_next_answer", "Next answer"),
         Binding("1", "show_tab('domain')", "Domain", show=False),
         Binding("2", "show_tab('tasks')", "Tasks", show=False),
         Binding("3", "show_tab('runs')", "Runs", show=False),
@@ -145,6 +148,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self._timeline_pending: set[int] = set()  # entries changed since the timeline was last synced
         self._timeline_synced = 0.0
         self._exiting = False
+        self._replay_playing = False  # the replay worker's loop is running
         self.status_note = "loading"
         self.overviews: dict[str, Any] = {}  # run id -> engine.versions.RunOverview
         self._overview_due: dict[str, Any] = {}  # run id -> timer of a pending re-read
@@ -318,7 +322,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self.main.query_one(TotalsBar).show(self.run_state, mode=self.mode, source=self.source_label(),
                                        live=self.live, status=status)
         # Which keys apply changed? Only then redraw the footer (it rebuilds all its keys).
-        applicable = (self._replaying(), bool(self.pending), self.session is not None)
+        applicable = (self._replaying(), self.replayer is not None, bool(self.pending), self.session is not None)
         if applicable != self._applicable:
             self._applicable = applicable
             self.refresh_bindings()
@@ -589,6 +593,8 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         # False hides a binding that makes no sense right now (keeps the footer short at 80 columns).
         if action in ("pause_replay", "replay_speed"):
             return self._replaying()
+        if action in ("replay_step", "replay_back", "replay_next_answer"):
+            return self.replayer is not None
         if action == "answer_pending":
             return bool(self.pending)
         if action == "stop_run":
@@ -615,6 +621,9 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
             ("Pause / resume replay", "Pause or continue the replay", "pause_replay"),
             ("Replay faster", "Double the replay speed", "replay_speed(2.0)"),
             ("Replay slower", "Halve the replay speed", "replay_speed(0.5)"),
+            ("Replay: one event forward", "Pause and show the next recorded event", "replay_step"),
+            ("Replay: one event back", "Pause and go back one event", "replay_back"),
+            ("Replay: next model answer", "Pause after the next answer of the model", "replay_next_answer"),
             ("Edit selected version", "Open the strategy, reflection or program in the editor", "edit_selected"),
             ("Mark version for comparison", "Remember the selected version", "mark_selected"),
             ("Compare with marked version", "Side-by-side diff of two versions", "compare_selected"),

@@ -66,10 +66,59 @@ class RunsMixin:
 
     @work(exclusive=True, group="replay")
     async def run_replay(self) -> None:
-        if self.replayer is not None:
-            await self.replayer.play()
-            self.notify("Replay finished.")
-            self.refresh_totals()
+        replayer = self.replayer
+        if replayer is not None:
+            self._replay_playing = True
+            try:
+                await replayer.play()
+            finally:
+                self._replay_playing = False
+            if replayer is self.replayer:
+                self.notify("Replay finished.")
+                self.refresh_totals()
+
+    def _replay_position_note(self) -> None:
+        replayer = self.replayer
+        if replayer is None:
+            return
+        event = replayer.events[replayer.position - 1] if replayer.position else None
+        what = f"{event.type} {event.data.get('step') or event.data.get('phase') or event.data.get('kind') or ''}" \
+            if event is not None else "the start"
+        self.notify(f"Event {replayer.position} of {len(replayer.events)}: {what.strip()}", timeout=2)
+        self.refresh_totals()
+
+    def action_replay_step(self) -> None:
+        if self.replayer is None:
+            return
+        if self.replayer.step() is None:
+            self.notify("The replay is at its last event; , steps back.")
+            return
+        self._replay_position_note()
+
+    def action_replay_next_answer(self) -> None:
+        if self.replayer is None:
+            return
+        if not self.replayer.step_to_answer():
+            self.notify("No more answers in this run.")
+            return
+        self._replay_position_note()
+
+    def action_replay_back(self) -> None:
+        """One event back: the run's view is rebuilt from the events before it (instant: no waiting)."""
+        replayer = self.replayer
+        if replayer is None or replayer.position == 0:
+            self.notify("The replay is at its start.")
+            return
+        before = replayer.rewind_to(replayer.position - 1)
+        self.events.take(len(self.events))  # drop what is still queued from later events
+        self.run_state = RunState(self.run_dir)
+        self.reset_timeline()
+        panel = self.main.query_one(RunPanel)
+        panel.query_one(RunResults).show([])
+        panel.query_one(StreamView).show(None, "—", "")
+        for event in before:
+            self.events.put(event)
+        self._replay_position_note()
 
     def stop_replay(self) -> None:
         if self.replayer is not None:
@@ -80,9 +129,11 @@ class RunsMixin:
         if self.replayer is None:
             return
         if self.replayer.finished:
-            self.notify("The replay is over. To watch it again, choose the run on the Runs tab and press y.")
+            self.notify("The replay is over: , steps back; to watch it again, choose the run in 3 Runs and press y.")
             return
         paused = self.replayer.toggle_pause()
+        if not paused and not getattr(self, "_replay_playing", False):
+            self.run_replay()  # it had reached the end, and was stepped back since
         self.notify("Replay paused." if paused else "Replay resumed.")
         self.refresh_totals()
 

@@ -28,13 +28,12 @@ class Version:
 
     @property
     def series(self) -> str:
-        """Versions of one artefact: all strategies of a run; the programs (or reflections) of one candidate."""
-        match = _CANDIDATE.match(self.name)
-        if self.kind == "strategy":
-            return "strategy"
-        if match:
-            return f"{self.kind} {match.group(1)}"
-        return self.kind
+        """Versions of one artefact: the strategies of a run; the programs of one candidate; the reflections of
+        one phase (and candidate). Where a version belongs is the engine's (engine.versions.version_place)."""
+        from genplan.engine.versions import version_place
+
+        place = version_place(self.kind, self.name)
+        return " ".join(part for part in (self.kind, place.phase, place.candidate or "") if part)
 
     @property
     def edited(self) -> bool:

@@ -26,7 +26,8 @@ class CompareScreen(Screen[None]):
         Binding("s", "swap", "Swap sides"),
     ]
     DEFAULT_CSS = """
-    CompareScreen #compare-heads { height: 1; }
+    CompareScreen #compare-heads { height: auto; }
+    CompareScreen .compare-head { height: auto; }
     CompareScreen .compare-head { width: 1fr; background: $boost; padding: 0 1; text-style: bold; }
     CompareScreen #compare-stats { height: 1; color: $text-muted; padding: 0 1; }
     """
@@ -48,6 +49,8 @@ class CompareScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        # prose (strategies, reflections) wraps from the start; code keeps its lines (w toggles either way)
+        self.query_one(DiffView).wrap = self.versions[self.right].syntax != "python"
         self.show()
         self.query_one(DiffView).focus()
 

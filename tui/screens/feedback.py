@@ -14,6 +14,7 @@ from ..widgets.text_view import TextView
 
 class FeedbackScreen(Screen[None]):
     BINDINGS = [Binding("escape", "close", "Back")]
+    AUTO_FOCUS = "TextView"
     DEFAULT_CSS = """
     FeedbackScreen #feedback-title { height: auto; background: $boost; padding: 0 1; text-style: bold; }
     """
@@ -28,9 +29,6 @@ class FeedbackScreen(Screen[None]):
             yield Static(self.title_text, id="feedback-title")
             yield TextView(self.text, id="feedback-text")
         yield KeyBar()
-
-    def on_mount(self) -> None:
-        self.query_one(TextView).focus()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, ProgressBar, Static
 
+from ..outcomes import category_of, outcome_text
 from ..widgets.text_view import TextView
 from ..widgets.results_table import first_line
 from ..widgets.key_bar import KeyBar
@@ -61,7 +61,7 @@ class RerunScreen(Screen[None]):
         self.checks.append((check, task_path))
         bar = self.query_one(ProgressBar)
         bar.update(total=total, progress=index + 1)
-        verdict = Text("pass", style="bold green") if check.solved else Text(check.kind or "fail", style="bold red")
+        verdict = outcome_text(category_of(check.kind, check.solved))
         runtime = f"{check.runtime:.2f}s" if check.runtime is not None else ""
         table = self.query_one("#rerun-table", DataTable)
         table.add_row(check.task, verdict, runtime, first_line(check.message or "plan is valid"), key=check.task)

@@ -21,6 +21,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..run_state import RunState, TimelineEntry, Update
+from ..outcomes import category_of, look
 from .totals_bar import format_seconds, format_tokens
 
 STATUS_STYLES = {
@@ -36,7 +37,7 @@ STATUS_STYLES = {
 KIND_ICONS = {
     "phase": "▸",
     "request": "⇄",
-    "check": "✓",
+    "check": "?",  # replaced by the outcome's glyph (outcomes.py)
     "artifact": "✎",
     "selection": "★",
     "notice": "!",
@@ -57,12 +58,19 @@ HEADER_CELLS = [Text(label) for label in ("step", *(label for label, _width, _ju
 def entry_cells(entry: TimelineEntry) -> list[Text]:
     """Step (with icon and detail), status, tokens, time."""
     indent = "" if entry.kind in ("phase", "run") else "  "
-    title = Text(f"{indent}{KIND_ICONS.get(entry.kind, ' ')} {entry.title}", no_wrap=True, overflow="ellipsis")
+    icon, icon_style = KIND_ICONS.get(entry.kind, " "), ""
+    status = Text(entry.status, style=STATUS_STYLES.get(entry.status, ""))
+    if entry.kind == "check":  # the outcome's own glyph: a failed check never looks like a pass
+        found = look(category_of(entry.data.get("kind"), bool(entry.data.get("valid", entry.status == "pass"))))
+        icon, icon_style = found.glyph, found.style
+        status = Text(found.short, style=found.style)
+    title = Text(f"{indent}", no_wrap=True, overflow="ellipsis")
+    title.append(icon, style=icon_style)
+    title.append(f" {entry.title}")
     if entry.kind in ("phase", "run"):
         title.stylize("bold")
     if entry.detail:
         title.append(f" {entry.detail}", style="dim")
-    status = Text(entry.status, style=STATUS_STYLES.get(entry.status, ""))
     tokens = format_tokens(entry.tokens) if entry.tokens is not None else ""
     return [title, status, Text(tokens), Text(format_seconds(entry.seconds))]
 

@@ -1,0 +1,149 @@
+"""Reading what the TUI shows: word-level marks and wrapping in the diff, wrapping in text views, one glyph per
+outcome (failed checks never look like passes), the plan stepper's static facts and removed facts, stepping a
+replay one event forward and back and to the next model answer, and footers that fit 80 columns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from genplan.tui.diffing import word_changes
+from genplan.tui.run_state import TimelineEntry
+from genplan.tui.screens.compare import CompareScreen
+from genplan.tui.screens.feedback import FeedbackScreen
+from genplan.tui.screens.plan_stepper import PlanStepperScreen
+from genplan.tui.widgets.diff_view import DiffView
+from genplan.tui.widgets.key_bar import KeyBar
+from genplan.tui.widgets.panels import VersionsPanel
+from genplan.tui.widgets.text_view import TextView
+from genplan.tui.widgets.timeline import entry_cells
+from support.scripted_server import ScriptedServer
+from test_tui_support import buggy_then_fixed, config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401,E501
+
+LONG = ("For every car that is not yet at its goal location, sail the ferry to the car, board it, sail to the "
+        "goal location and debark it there; repeat until no car is left.")
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    domain = ferry_copy(tmp_path_factory.mktemp("views"))
+    with ScriptedServer() as server:
+        run = record_run(domain, server, buggy_then_fixed())
+    return domain, run
+
+
+def test_changed_lines_mark_whole_words() -> None:
+    left, right = word_changes("sail the ferry to l1 and stop", "sail the ferry to l12 and stop")
+    assert left == ((18, 20),) and right == ((18, 21),)  # "l1" / "l12", not the one character that differs
+
+
+def test_failed_checks_never_look_like_passes() -> None:
+    passed = TimelineEntry("a", "check", "check program c1-v00", "task-00", "pass", data={"valid": True})
+    failed = TimelineEntry("b", "check", "check program c1-v00", "task-02", "fail",
+                           data={"valid": False, "kind": "unsatisfied-precondition"})
+    crashed = TimelineEntry("c", "check", "check program c1-v00", "task-03", "fail",
+                            data={"valid": False, "kind": "exception"})
+    titles = [entry_cells(e)[0].plain.strip() for e in (passed, failed, crashed)]
+    statuses = [entry_cells(e)[1].plain for e in (passed, failed, crashed)]
+    assert titles[0].startswith("✓") and not titles[1].startswith("✓") and not titles[2].startswith("✓")
+    assert titles[1][0] != titles[2][0]  # an invalid action and an exception look different
+    assert statuses == ["pass", "action", "exc"]
+
+
+async def test_strategy_compare_wraps_words_and_toggles(recorded, isolated: Path) -> None:  # noqa: F811
+    domain, run = recorded
+    (run / "strategies" / "v02.md").write_text(LONG + "\n")
+    app = make_app(domain, config_for(isolated, None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("5")
+        await wait_for(pilot, lambda: app.query_one(VersionsPanel).versions, what="the versions")
+        assert app.query_one(VersionsPanel).select(f"{run.name}/strategy/v02")
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen), what="the history")
+        view = app.screen.query_one(DiffView)
+        await pilot.pause()
+        assert view.wrap  # prose wraps from the start
+        lines = [view.render_line(y).text for y in range(min(view.size.height, len(view._lines)))]
+        right = "".join(line.split("│", 1)[1][5:].rstrip() + " " for line in lines if "│" in line)
+        assert " ".join(LONG.split()) in " ".join(right.split())  # nothing cut off
+        assert len(view._lines) > len(view.rows)
+        await pilot.press("w")
+        assert not view.wrap and len(view._lines) == len(view.rows)
+
+
+async def test_text_views_wrap_at_words(isolated: Path) -> None:  # noqa: F811
+    app = make_app(ferry_copy(isolated), config_for(isolated, None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot, app)
+        app.push_screen(FeedbackScreen("feedback", LONG))
+        await wait_for(pilot, lambda: isinstance(app.screen, FeedbackScreen) and app.screen.query(TextView),
+                       what="the feedback")
+        view = app.screen.query_one(TextView)
+        await pilot.pause()
+        rows = [view.render_line(y).text.rstrip() for y in range(len(view._rows))]
+        assert len(rows) > 1 and " ".join(rows).split() == LONG.split()  # no word split across rows
+        await pilot.press("w")
+        assert not view.wrap and view.virtual_size.height == 1
+
+
+async def test_plan_stepper_hides_static_facts_and_lists_removed_ones(isolated: Path) -> None:  # noqa: F811
+    domain = ferry_copy(isolated)
+    app = make_app(domain, config_for(isolated, None))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot, app)
+        app.open_plan_stepper(domain / "debug" / "task-00.pddl", ["(board c0 l0)", "(sail l0 l1)"], "a plan")
+        await wait_for(pilot, lambda: isinstance(app.screen, PlanStepperScreen) and app.screen.query("#plan-effects"),
+                       what="the stepper")
+        await pilot.pause()
+        screen = app.screen
+        static = sorted(screen.trace.static)
+        assert static  # ferry's (car ...) and (location ...) facts never change
+        screen.show_row(1)
+        shown = str(screen.query_one("#plan-effects").render())
+        assert static[0] not in shown and "static facts hidden" in shown
+        assert "No longer true after this step:" in shown and "- (at c0 l0)" in shown
+        await pilot.press("s")
+        assert static[0] in str(screen.query_one("#plan-effects").render())
+
+
+async def test_replay_steps_one_event_forward_back_and_to_the_next_answer(recorded, isolated: Path) -> None:  # noqa: F811
+    domain, run = recorded
+    app = make_app(domain, config_for(isolated, None), replay=run.name, speed=0.125)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot, app)
+        await wait_for(pilot, lambda: app.replayer is not None, what="the replay")
+        await pilot.press("full_stop")
+        replayer = app.replayer
+        assert replayer.paused
+        at = replayer.position
+        await pilot.press("full_stop")
+        assert replayer.position == at + 1
+        await wait_for(pilot, lambda: not app.events, what="the events shown")
+        entries = len(app.run_state.entries)
+        await pilot.press("comma")
+        assert replayer.position == at
+        await wait_for(pilot, lambda: not app.events, what="the rebuilt view")
+        assert len(app.run_state.entries) < entries or entries == 0
+        await pilot.press("n")  # up to and including the next model answer
+        last = replayer.events[replayer.position - 1]
+        assert last.type == "response.received"
+        rid = str(last.data["request_id"])
+        await wait_for(pilot, lambda: not app.events, what="the answer shown")
+        answer = (run / "responses" / Path(last.data["file"]).with_suffix(".md").name).read_text()
+        assert app.run_state.stream_text(rid) == answer  # the whole recorded answer, at once
+        assert any(n.message.startswith("Event ") for n in app._notifications)
+
+
+@pytest.mark.parametrize("where", ["domain", "versions", "results", "run"])
+async def test_footers_fit_80_columns_with_whole_keys(where: str, isolated: Path) -> None:  # noqa: F811
+    app = make_app(ferry_copy(isolated), config_for(isolated, None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot, app)
+        app.action_show_tab(where)
+        await pilot.pause(0.2)
+        bar = app.screen.query_one(KeyBar)
+        text = str(bar.render())
+        assert len(text.rstrip()) <= 80
+        assert text.rstrip().endswith("palette") and "? Help" in text  # help and the palette always show
