@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from genplan.tui.diffing import word_changes
 from genplan.tui.run_state import TimelineEntry
 from genplan.tui.screens.compare import CompareScreen
@@ -19,7 +18,16 @@ from genplan.tui.widgets.panels import VersionsPanel
 from genplan.tui.widgets.text_view import TextView
 from genplan.tui.widgets.timeline import entry_cells
 from support.scripted_server import ScriptedServer
-from test_tui_support import buggy_then_fixed, config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401,E501
+from test_tui_support import (  # noqa: F401,E501
+    buggy_then_fixed,
+    config_for,
+    ferry_copy,
+    isolated,
+    make_app,
+    ready,
+    record_run,
+    wait_for,
+)
 
 LONG = ("For every car that is not yet at its goal location, sail the ferry to the car, board it, sail to the "
         "goal location and debark it there; repeat until no car is left.")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import re
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 # Below this similarity two paired lines count as rewritten: the whole line is marked, not characters.

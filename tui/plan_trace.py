@@ -7,7 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from genplan.engine.pddl.model import Domain, Problem, Task
-from genplan.engine.pddl.validate import GOAL_NOT_REACHED, ValidationResult, fact_text, validate_plan
+from genplan.engine.pddl.validate import (
+    GOAL_NOT_REACHED,
+    ValidationResult,
+    fact_text,
+    validate_plan,
+)
 
 OK, FAILED, NOT_RUN = "ok", "failed", "not run"
 
