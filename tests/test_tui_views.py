@@ -155,3 +155,71 @@ async def test_footers_fit_80_columns_with_whole_keys(where: str, isolated: Path
         text = str(bar.render())
         assert len(text.rstrip()) <= 80
         assert text.rstrip().endswith("palette") and "? Help" in text  # help and the palette always show
+
+
+async def test_r_pressed_while_loading_starts_the_run_once_loaded(isolated: Path,  # noqa: F811
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from genplan.tui import config
+    from genplan.tui.screens.step import RequestScreen
+
+    slow = config.load_tui_settings
+
+    def slow_load(*args, **kwargs):  # a slow disk or a slow first import: the settings arrive late
+        time.sleep(1.0)
+        return slow(*args, **kwargs)
+
+    monkeypatch.setattr(config, "load_tui_settings", slow_load)
+    app = make_app(ferry_copy(isolated), config_for(isolated, None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert app.settings is None  # the settings load in a worker after the first frame
+        await pilot.press("r")
+        # remembered, not refused (the run may have started already by the time the key was handled)
+        assert any(n.message.startswith("Starting as soon as") for n in app._notifications)
+        assert not any(n.severity == "warning" for n in app._notifications)
+        await wait_for(pilot, lambda: isinstance(app.screen, RequestScreen), what="the run to start")
+        await pilot.press("ctrl+b")
+        await wait_for(pilot, lambda: app.session is None, timeout=30, what="the run to end")
+
+
+async def test_an_outside_change_never_pops_a_rerun_over_the_editor(recorded, isolated: Path) -> None:  # noqa: F811
+    from genplan.tui.screens.editor import EditorScreen
+    from genplan.tui.screens.rerun import RerunScreen
+    from support.ferry_model import CORRECT_PROGRAM
+
+    domain, run = recorded
+    app = make_app(domain, config_for(isolated, None), watch_files=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot, app)
+        await wait_for(pilot, lambda: app._watcher is not None and app.query_one(VersionsPanel).versions,
+                       what="watching")
+        await pilot.press("5")
+        assert app.query_one(VersionsPanel).select(f"{run.name}/strategy/v01")
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen), what="the editor")
+        editor = app.screen
+        await pilot.pause(0.3)
+        program = run / "programs" / "c1-v00.py"
+        original = program.read_text()
+        try:
+            program.write_text(CORRECT_PROGRAM)
+            key = f"{run.name}/program/c1-v00+1"
+            await wait_for(pilot, lambda: app.version_index.get(key) is not None, what="the outside edit")
+            await pilot.pause(0.5)
+            assert app.screen is editor and not any(isinstance(s, RerunScreen) for s in app.screen_stack)
+            assert any("changed outside the TUI" in n.message for n in app._notifications)
+        finally:
+            program.write_text(original)
+
+
+def test_unpriced_calls_are_counted_and_explained() -> None:
+    from genplan.engine.pipeline.events import Event
+    from genplan.tui.run_state import RunState
+    from genplan.tui.widgets.totals_bar import UNPRICED_NOTE, format_cost
+
+    state = RunState()
+    state.apply(Event("response.received", {"request_id": "1", "tokens_in": 10, "tokens_out": 5, "cost_usd": 0.001}, 1, 1.0))
+    assert format_cost(state) == "$0.0010"
+    state.apply(Event("response.received", {"request_id": "2", "tokens_in": 10, "tokens_out": 5}, 2, 2.0))
+    assert format_cost(state) == "$0.0010 +1 unpriced" and "[prices" in UNPRICED_NOTE

@@ -149,6 +149,8 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self._timeline_synced = 0.0
         self._exiting = False
         self._replay_playing = False  # the replay worker's loop is running
+        self._unpriced_told = False  # "+N unpriced" in the totals was explained once
+        self._deferred_start: tuple[Any, Any] | None = None  # r pressed before the settings were loaded
         self.status_note = "loading"
         self.overviews: dict[str, Any] = {}  # run id -> engine.versions.RunOverview
         self._overview_due: dict[str, Any] = {}  # run id -> timer of a pending re-read
@@ -259,6 +261,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self.refresh_totals()
         if self.options.watch_files and self._watcher is None:
             self.start_watcher()
+        self.start_deferred()
 
     def on_runs_listed(self, message: msg.RunsListed) -> None:
         if not self.screen_stack:
@@ -284,6 +287,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         if message.error:
             self.notify(message.error, title="Settings", severity="error", timeout=10)
         self.refresh_totals()
+        self.start_deferred()
 
     @property
     def main(self) -> Screen:
@@ -321,6 +325,11 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
             status = self.status_note
         self.main.query_one(TotalsBar).show(self.run_state, mode=self.mode, source=self.source_label(),
                                        live=self.live, status=status)
+        if self.run_state is not None and not self.run_state.totals.cost_known and not self._unpriced_told:
+            from .widgets.totals_bar import UNPRICED_NOTE
+
+            self._unpriced_told = True
+            self.notify(UNPRICED_NOTE, title="Cost", timeout=12)
         # Which keys apply changed? Only then redraw the footer (it rebuilds all its keys).
         applicable = (self._replaying(), self.replayer is not None, bool(self.pending), self.session is not None)
         if applicable != self._applicable:
@@ -421,7 +430,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
                 f"debug results: {what} {version} — {solved}/{len(table)} passed", layout=False)
 
     def on_tree_node_highlighted(self, event: VersionsTree.NodeHighlighted) -> None:
-        if event.control.id == "versions-tree":
+        if self.screen_stack and event.control.id == "versions-tree":
             self.version_highlighted()
 
     def on_timeline_highlighted(self, event: Timeline.Highlighted) -> None:

@@ -171,10 +171,14 @@ class RunsMixin:
         if self.session is not None:
             self.notify("A run is already going on.", severity="warning")
             return
-        if self.settings is None or self.prefs is None:
-            self.notify("Still loading the settings; try again in a moment.", severity="warning")
+        if self.settings is None or self.prefs is None or self.domain_info is None:
+            # pressed in the first moments: start as soon as the settings and the domain are loaded
+            first = self._deferred_start is None
+            self._deferred_start = (run_dir, start_from)
+            if first:
+                self.notify("Starting as soon as the settings and the domain are loaded…")
             return
-        if self.domain_info is None or self.domain_info.error:
+        if self.domain_info.error:
             self.notify("The domain could not be loaded; the pipeline cannot start.", severity="error")
             return
         self.stop_replay()
@@ -221,6 +225,13 @@ class RunsMixin:
         self.run_opened(message.run_dir.name)
         self.load_runs()
         self.refresh_totals()
+
+    def start_deferred(self) -> None:
+        """A start asked for while loading goes ahead once everything it needs is there."""
+        if self._deferred_start is not None and self.settings is not None and self.domain_info is not None:
+            run_dir, start_from = self._deferred_start
+            self._deferred_start = None
+            self.start_pipeline(run_dir=run_dir, start_from=start_from)
 
     def run_opened(self, run_id: str) -> None:
         """The Versions tree expands (and filters to) this run; the results matrix shows it."""

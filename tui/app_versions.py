@@ -443,7 +443,12 @@ class VersionsMixin:
         if message.from_watcher and (edited or not self.live):
             self.notify(f"New version {version.label}" + (" (edited outside the TUI)" if edited else ""))
         if edited and version.kind == "program" and message.from_watcher:
-            self.rerun_program(version)
+            if len(self.screen_stack) > 1:
+                # an editor, a request or another screen is open: never push a rerun over it
+                self.notify(f"{version.label} changed outside the TUI; rerun it with x in 5 Versions.",
+                            severity="warning", timeout=10)
+            else:
+                self.rerun_program(version)
         if self._after_save is not None and self._after_save[0] == version.path:
             callback = self._after_save[1]
             self._after_save = None

@@ -70,6 +70,7 @@ class Totals:
     output_tokens: int = 0
     cost_usd: float = 0.0
     cost_known: bool = True  # False once a call had no price
+    unpriced_calls: int = 0  # calls whose model has no price (not in the price table nor in [prices])
     started: float | None = None
     finished: float | None = None
 
@@ -275,6 +276,7 @@ class RunState:
             self.totals.cost_usd += float(cost)
         elif not cached and not human:
             self.totals.cost_known = False
+            self.totals.unpriced_calls += 1
         update.totals = True
         if entry is None:
             step = _text(data.get("step"))
