@@ -223,3 +223,49 @@ def test_unpriced_calls_are_counted_and_explained() -> None:
     assert format_cost(state) == "$0.0010"
     state.apply(Event("response.received", {"request_id": "2", "tokens_in": 10, "tokens_out": 5}, 2, 2.0))
     assert format_cost(state) == "$0.0010 +1 unpriced" and "[prices" in UNPRICED_NOTE
+
+
+def _options(parser) -> dict[str, object]:
+    import argparse
+
+    found = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            continue
+        for flag in action.option_strings:
+            if flag.startswith("--"):
+                found[flag] = action
+    return found
+
+
+def test_flags_mean_the_same_in_genplan_run_and_genplan_tui() -> None:
+    from genplan.cli.main import build_parser as cli_parser
+    from genplan.tui.main import build_parser as tui_parser
+
+    run_parser = cli_parser("run")._subparsers._group_actions[0].choices["run"]
+    run, tui = _options(run_parser), _options(tui_parser())
+    shared = set(run) & set(tui)
+    assert {"--model", "--base-url", "--api-key-env", "--temperature", "--reasoning", "--max-tokens", "--seed",
+            "--no-cache", "--max-concurrency", "--preset", "--config-file"} <= shared
+    for flag in shared - {"--help", "--preset", "--config-file"}:
+        a, b = run[flag], tui[flag]
+        assert (a.dest, a.type, a.choices, a.nargs, a.const) == (b.dest, b.type, b.choices, b.nargs, b.const), flag
+        assert a.help == b.help, flag  # one meaning, said the same way
+
+
+async def test_seed_and_no_cache_reach_the_run(isolated: Path) -> None:  # noqa: F811
+    from genplan.tui.main import build_parser
+
+    args = build_parser().parse_args(["x", "--seed", "2", "--no-cache"])
+    assert args.seed == 2 and args.no_cache
+    app = make_app(ferry_copy(isolated), config_for(isolated, None), pipeline_changes={"split_seed": 2}, no_cache=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: app.session is not None and app.session.store is not None, what="the run")
+        import json
+
+        meta = json.loads((app.session.store.path / "run.json").read_text())
+        assert meta["config"]["split_seed"] == 2 and app.session.no_cache
+        await pilot.press("ctrl+b")
+        await wait_for(pilot, lambda: app.session is None, timeout=30, what="the run to end")

@@ -61,6 +61,9 @@ class LaunchOptions:
     speed: float = 1.0
     preset: str | None = None
     cli_settings: dict[str, Any] = field(default_factory=dict)
+    # PipelineConfig fields given on the command line (split_seed, max_concurrency), as `genplan run` takes them
+    pipeline_changes: dict[str, Any] = field(default_factory=dict)
+    no_cache: bool = False  # do not use the on-disk response cache
     config_file: Path | None = None
     step: bool = False
     watch_files: bool = True

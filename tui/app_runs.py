@@ -184,6 +184,8 @@ class RunsMixin:
         self.stop_replay()
         try:
             config = self.prefs.to_config()
+            if self.options.pipeline_changes:
+                config = config.with_changes(**self.options.pipeline_changes)
         except Exception as exc:  # noqa: BLE001 - ConfigError from a hand-edited file
             self.notify(str(exc), severity="error")
             return
@@ -195,7 +197,8 @@ class RunsMixin:
             self.notify("No model is configured: you will answer every request yourself (manual provider). "
                         "Press s to set a model.", title="Manual provider", timeout=8)
         self.session = PipelineSession(self.domain_dir, config, self.settings, self.post_message,
-                                       self.engine_event, self.stepping, run_dir=run_dir, start_from=start_from)
+                                       self.engine_event, self.stepping, run_dir=run_dir, start_from=start_from,
+                                       no_cache=self.options.no_cache)
         self.run_state = RunState(run_dir)
         self.run_dir = run_dir
         self.live = True

@@ -121,6 +121,7 @@ class PipelineSession:
         stepping: threading.Event,
         run_dir: Path | None = None,
         start_from: tuple[str, Path, str] | None = None,
+        no_cache: bool = False,
     ) -> None:
         self.domain_path = domain_path
         self.config = config
@@ -132,6 +133,7 @@ class PipelineSession:
         self.controller.manual = not settings.is_configured
         self.run_dir = run_dir
         self.start_from = start_from
+        self.no_cache = no_cache
         self.store: Any = None
 
     @property
@@ -145,7 +147,8 @@ class PipelineSession:
 
         directory = DomainDir.open(self.domain_path)
         provider = make_provider(
-            self.settings, manual_answer=manual_answerer(self.post, self.pending, self.controller.stopped)
+            self.settings, no_cache=self.no_cache,
+            manual_answer=manual_answerer(self.post, self.pending, self.controller.stopped),
         )
         if self.run_dir is not None and self.start_from is not None:
             # "continue from here": a new run that keeps every answer before the edited version
