@@ -19,6 +19,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import OptionList, Static, TabbedContent, TabPane
 
+from .actions import bindings
+
 from . import messages as msg
 from .artifacts import VersionIndex, runs_root
 from .domain_info import DomainInfo, TaskInfo, load_domain_info, nl_description
@@ -96,27 +98,7 @@ def resolve_run(domain_dir: Path, run: str) -> Path:
 class GenplanApp(RunsMixin, VersionsMixin, App[None]):
     TITLE = "genplan"
     CSS_PATH = "app.tcss"
-    BINDINGS = [
-        Binding("q", "quit", "Quit"),
-        Binding("question_mark,f1", "help", "Help", key_display="?"),
-        Binding("s", "settings", "Settings"),
-        Binding("r", "start_run", "Run"),
-        Binding("t", "toggle_step", "Watch/Step"),
-        Binding("a", "answer_pending", "Answer"),
-        Binding("ctrl+b", "stop_run", "Stop"),
-        Binding("space", "pause_replay", "Pause"),
-        Binding("plus", "replay_speed(2.0)", "Faster", show=False),
-        Binding("minus", "replay_speed(0.5)", "Slower", show=False),
-        Binding("full_stop", "replay_step", "Step", key_display="."),
-        Binding("comma", "replay_back", "Back", key_display=","),
-        Binding("n", "replay_next_answer", "Next answer"),
-        Binding("1", "show_tab('domain')", "Domain", show=False),
-        Binding("2", "show_tab('tasks')", "Tasks", show=False),
-        Binding("3", "show_tab('runs')", "Runs", show=False),
-        Binding("4", "show_tab('run')", "Run", show=False),
-        Binding("5", "show_tab('versions')", "Versions", show=False),
-        Binding("6", "show_tab('results')", "Results", show=False),
-    ]
+    BINDINGS = bindings("app")
 
     def __init__(self, options: LaunchOptions) -> None:
         super().__init__()
@@ -152,6 +134,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self._timeline_synced = 0.0
         self._exiting = False
         self._replay_playing = False  # the replay worker's loop is running
+        self.keymap: dict[str, str] = {}  # the user's [keymap] (binding id -> keys)
         self._unpriced_told = False  # "+N unpriced" in the totals was explained once
         self._deferred_start: tuple[Any, Any] | None = None  # r pressed before the settings were loaded
         self.status_note = "loading"
@@ -287,6 +270,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         if not self.screen_stack:
             return  # shutting down
         self.settings, self.prefs, self.settings_error = message.settings, message.prefs, message.error
+        self.apply_user_keymap(getattr(message.prefs, "keymap", {}))
         if message.error:
             self.notify(message.error, title="Settings", severity="error", timeout=10)
         self.refresh_totals()
@@ -551,35 +535,13 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
             self.main.query_one(target).focus()
 
     def action_help(self) -> None:
+        from .actions import help_markdown
         from .screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(self.binding_sections()))
+        self.push_screen(HelpScreen(help_markdown(self.keymap, self.get_key_display_for)))
 
-    def binding_sections(self) -> list[tuple[str, list[Binding]]]:
-        from .screens.compare import CompareScreen
-        from .screens.editor import EditorScreen
-        from .screens.plan_stepper import PlanStepperScreen
-        from .screens.rerun import RerunScreen
-        from .screens.step import RequestScreen
-        from .widgets.diff_view import DiffView
-
-        def bindings(cls: type) -> list[Binding]:
-            return [b if isinstance(b, Binding) else Binding(*b) for b in cls.BINDINGS]
-
-        return [
-            ("Everywhere", bindings(GenplanApp) + [Binding("ctrl+p", "command_palette", "Command palette")]),
-            ("Tasks panel", bindings(TaskList)),
-            ("Runs panel", bindings(RunsTable)),
-            ("Run panel: timeline", bindings(RunTimeline)),
-            ("Run panel: debug results", bindings(RunResults)),
-            ("Versions panel", bindings(VersionsTree)),
-            ("Results matrix", bindings(MatrixTable)),
-            ("Request (step mode / manual answer)", bindings(RequestScreen)),
-            ("Editor", bindings(EditorScreen)),
-            ("Compare / history", bindings(CompareScreen) + bindings(DiffView)),
-            ("Plan stepper", bindings(PlanStepperScreen)),
-            ("Rerun", bindings(RerunScreen)),
-        ]
+    def get_key_display_for(self, key: str) -> str:
+        return self.get_key_display(Binding(key, ""))
 
     def action_settings(self) -> None:
         from genplan.engine.pipeline import preset_names
@@ -601,6 +563,12 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self.push_screen(SettingsScreen(self.settings, self.prefs, config_path(self.options.config_file),
                                         preset_names()), saved)
 
+    def apply_user_keymap(self, keymap: dict[str, str]) -> None:
+        """The settings file's [keymap]: binding id -> keys (checked when the file was read)."""
+        self.keymap = dict(keymap)
+        self.set_keymap(self.keymap)
+        self.refresh_bindings()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # False hides a binding that makes no sense right now (keeps the footer short at 80 columns).
         if action in ("pause_replay", "replay_speed"):
@@ -614,40 +582,16 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         return True
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        from .actions import palette_actions, palette_title
+
         yield from super().get_system_commands(screen)
-        commands = [
-            ("Help", "Key bindings and what the panels show", "help"),
-            ("Settings", "Model, base URL, key variable, preset and limits", "settings"),
-            ("Run the pipeline", "Start a new run on this domain", "start_run"),
-            ("Resume run", "Continue the selected or open run where it stopped", "resume_run"),
-            ("Toggle watch / step mode", "Step mode pauses before every model request", "toggle_step"),
-            ("Answer the waiting request", "Open the request the run is waiting on", "answer_pending"),
-            ("Stop the run", "Stop at the next model request", "stop_run"),
-            ("Show domain", "The PDDL domain", "show_tab('domain')"),
-            ("Show tasks", "Debug and eval tasks: PDDL, NL, Python", "show_tab('tasks')"),
-            ("Show runs", "The runs of this domain", "show_tab('runs')"),
-            ("Show run", "Timeline, answer, debug results", "show_tab('run')"),
-            ("Show versions", "Strategies, reflections and programs of all runs", "show_tab('versions')"),
-            ("Open selected run", "Load the run selected in the Runs panel", "open_selected_run"),
-            ("Replay selected run", "Play the selected run back event by event", "replay_selected_run"),
-            ("Pause / resume replay", "Pause or continue the replay", "pause_replay"),
-            ("Replay faster", "Double the replay speed", "replay_speed(2.0)"),
-            ("Replay slower", "Halve the replay speed", "replay_speed(0.5)"),
-            ("Replay: one event forward", "Pause and show the next recorded event", "replay_step"),
-            ("Replay: one event back", "Pause and go back one event", "replay_back"),
-            ("Replay: next model answer", "Pause after the next answer of the model", "replay_next_answer"),
-            ("Edit selected version", "Open the strategy, reflection or program in the editor", "edit_selected"),
-            ("Mark version for comparison", "Remember the selected version", "mark_selected"),
-            ("Compare with marked version", "Side-by-side diff of two versions", "compare_selected"),
-            ("History of selected artefact", "Step through its versions one by one", "history_selected"),
-            ("Rerun selected version", "Program: on the debug tasks; strategy: validation", "rerun_selected"),
-            ("Plan stepper", "Step through a plan action by action", "plan_stepper"),
-            ("Show selected timeline entry", "Its answer, file or check result", "show_entry"),
-        ]
-        for title, help_text, action in commands:
-            if not self.check_action(action.split("(")[0], ()):
+        seen: set[str] = set()
+        for entry in palette_actions():  # the action table: the same actions as the keys and the help
+            action = entry.action.removeprefix("app.")
+            if action in seen or not self.check_action(action.split("(")[0], ()):
                 continue
-            yield SystemCommand(title, help_text, lambda action=action: self.run_action(action))
+            seen.add(action)
+            yield SystemCommand(palette_title(entry), entry.help, lambda action=action: self.run_action(action))
 
     async def action_quit(self) -> None:
         self.shutdown()

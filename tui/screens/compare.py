@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
+
+from ..actions import bindings
 
 from ..artifacts import Version
 from ..diffing import diff_stats
@@ -17,14 +18,7 @@ from ..widgets.key_bar import KeyBar
 class CompareScreen(Screen[None]):
     """``versions`` is the list one can step through; the screen shows versions[i] against versions[j]."""
 
-    BINDINGS = [
-        Binding("escape", "close", "Back"),
-        Binding("n", "next_change", "Next change"),
-        Binding("p", "previous_change", "Prev change"),
-        Binding("]", "step(1)", "Next version"),
-        Binding("[", "step(-1)", "Prev version"),
-        Binding("s", "swap", "Swap sides"),
-    ]
+    BINDINGS = bindings("compare")
     DEFAULT_CSS = """
     CompareScreen #compare-heads { height: auto; }
     CompareScreen .compare-head { height: auto; }

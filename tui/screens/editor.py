@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
+
+from ..actions import bindings
 
 from ..external_editor import edit_text, editor_command
 from ..widgets.code_area import CodeArea
@@ -22,12 +23,7 @@ class EditResult:
 
 
 class EditorScreen(Screen[EditResult | None]):
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save as new version"),
-        Binding("ctrl+r", "continue", "Continue from here"),
-        Binding("ctrl+o", "external", "$EDITOR"),
-        Binding("escape", "cancel", "Cancel"),
-    ]
+    BINDINGS = bindings("editor")
     DEFAULT_CSS = """
     EditorScreen #editor-title { height: 1; background: $boost; padding: 0 1; text-style: bold; }
     EditorScreen #editor-hint { height: 1; color: $text-muted; padding: 0 1; }

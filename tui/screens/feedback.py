@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
+
+from ..actions import bindings
 
 from ..widgets.key_bar import KeyBar
 from ..widgets.text_view import TextView
 
 
 class FeedbackScreen(Screen[None]):
-    BINDINGS = [Binding("escape", "close", "Back")]
+    BINDINGS = bindings("feedback")
     AUTO_FOCUS = "TextView"
     DEFAULT_CSS = """
     FeedbackScreen #feedback-title { height: auto; background: $boost; padding: 0 1; text-style: bold; }

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
+
+from ..actions import bindings
 
 from ..widgets.code_area import CodeArea
 from ..widgets.key_bar import KeyBar
@@ -16,7 +17,7 @@ from ..widgets.key_bar import KeyBar
 class PickScreen(ModalScreen[str | None]):
     """Choose one option (enter) or cancel (escape). Returns the option id."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = bindings("pick")
     DEFAULT_CSS = """
     PickScreen { align: center middle; }
     PickScreen > Vertical { width: 80%; max-width: 100; height: auto; max-height: 80%;
@@ -45,7 +46,7 @@ class PickScreen(ModalScreen[str | None]):
 class TextEntryScreen(ModalScreen[str | None]):
     """Type or paste a block of text (a plan, an answer); ctrl+s accepts, escape cancels."""
 
-    BINDINGS = [Binding("ctrl+s", "accept", "Accept"), Binding("escape", "cancel", "Cancel")]
+    BINDINGS = bindings("entry")
     DEFAULT_CSS = """
     TextEntryScreen { align: center middle; }
     TextEntryScreen > Vertical { width: 90%; height: 80%; border: thick $accent; background: $surface; }

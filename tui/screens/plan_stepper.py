@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
+
+from ..actions import bindings
 
 from ..plan_trace import FAILED, NOT_RUN, PlanTrace
 from ..widgets.key_bar import KeyBar
@@ -16,13 +17,7 @@ STATUS_STYLE = {"ok": "green", FAILED: "bold red", NOT_RUN: "dim"}
 
 
 class PlanStepperScreen(Screen[None]):
-    BINDINGS = [
-        Binding("escape", "close", "Back"),
-        Binding("f", "jump_failure", "Failing step"),
-        Binding("g", "first", "First step", show=False),
-        Binding("G", "last", "Last step", show=False),
-        Binding("s", "toggle_static", "Static facts"),
-    ]
+    BINDINGS = bindings("stepper")
     DEFAULT_CSS = """
     PlanStepperScreen #plan-summary { height: auto; max-height: 4; background: $boost; padding: 0 1; }
     PlanStepperScreen #plan-steps { width: 45%; min-width: 30; height: 1fr; }

@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, ProgressBar, Static
+
+from ..actions import bindings
 
 from ..outcomes import category_of, outcome_text
 from ..widgets.text_view import TextView
@@ -20,11 +21,7 @@ from ..widgets.key_bar import KeyBar
 class RerunScreen(Screen[None]):
     """Filled by the app as RerunProgress messages arrive (``add_result``)."""
 
-    BINDINGS = [
-        Binding("escape", "close", "Back"),
-        Binding("p", "plan", "Plan stepper"),
-        Binding("v", "eval", "Run on eval tasks"),
-    ]
+    BINDINGS = bindings("rerun")
     DEFAULT_CSS = """
     RerunScreen #rerun-title { height: 1; background: $boost; padding: 0 1; text-style: bold; }
     RerunScreen ProgressBar { height: 1; padding: 0 1; }

@@ -6,11 +6,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+
+from ..actions import bindings
 
 from ..widgets.code_area import CodeArea
 from .editor import EditorScreen, EditResult
@@ -29,14 +30,7 @@ class StepChoice:
 class RequestScreen(Screen[StepChoice]):
     """``manual`` False: step mode (send / edit / answer / stop). True: the manual provider wants an answer."""
 
-    BINDINGS = [
-        Binding("ctrl+s", "primary", "Send"),
-        Binding("e", "edit_message", "Edit prompt"),
-        Binding("a", "answer", "Answer instead"),
-        Binding("w", "watch", "Watch (send all)"),
-        Binding("ctrl+b", "stop", "Stop run"),
-        Binding("escape", "later", "Later"),
-    ]
+    BINDINGS = bindings("request")
     DEFAULT_CSS = """
     RequestScreen #request-title { height: auto; background: $warning 30%; padding: 0 1; text-style: bold; }
     RequestScreen #request-messages { width: 22; height: 1fr; }

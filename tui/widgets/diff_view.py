@@ -5,11 +5,12 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual.binding import Binding
 from textual.geometry import Size
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+
+from ..actions import bindings
 
 from ..diffing import DiffRow, change_indices, side_by_side
 from ..highlight import highlight_lines
@@ -33,13 +34,7 @@ MARKS = {"equal": " ", "replace": "~", "delete": "-", "insert": "+"}
 class DiffView(ScrollView, can_focus=True):
     """Scrollable side-by-side diff; ``n``/``p`` jump to the next/previous change."""
 
-    BINDINGS = [
-        Binding("n", "next_change", "Next change"),
-        Binding("p", "previous_change", "Prev change", show=False),
-        Binding("right", "shift(8)", "Scroll right", show=False),
-        Binding("left", "shift(-8)", "Scroll left", show=False),
-        Binding("w", "toggle_wrap", "Wrap"),
-    ]
+    BINDINGS = bindings("diff")
     DEFAULT_CSS = """
     DiffView { height: 1fr; background: $surface; }
     DiffView:focus { background-tint: $foreground 3%; }

@@ -27,16 +27,28 @@ class KeyBar(Static):
             self.show_keys()
 
     def on_resize(self) -> None:
-        self.show_keys()
+        if self.is_attached and self.app.screen_stack:
+            self.show_keys()
 
     def show_keys(self) -> None:
         """The keys of the focused place first, then the screen's and the app's; whole keys only: what does not
         fit is left out (never cut mid-word), and help and the palette (which list everything) always show."""
+        from ..actions import ACTIONS
+
+        order = {action.id: index for index, action in enumerate(ACTIONS)}
+        focused = self.app.focused
+
+        def rank(entry: tuple) -> tuple[int, int]:
+            """The focused widget's keys first, then the screen's, then the app's; each in the table's order."""
+            node, binding = entry[1][0], entry[1][1]
+            where = 0 if node is focused else (2 if node is self.app else 1)
+            return where, order.get(binding.id or "", len(order))
+
         items: list[tuple[str, str, bool]] = []
         seen: set[str] = set()
         palette = None
         help_item = None
-        for key, (_node, binding, enabled, _tooltip) in self.screen.active_bindings.items():
+        for key, (_node, binding, enabled, _tooltip) in sorted(self.screen.active_bindings.items(), key=rank):
             if key == self.app.COMMAND_PALETTE_BINDING:
                 palette = binding
                 continue

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
+
+from ..actions import bindings
 
 from ..artifacts import Version
 from ..domain_info import DomainInfo, TaskInfo
@@ -38,7 +39,7 @@ class DomainPanel(Vertical):
 
 
 class TaskList(OptionList):
-    BINDINGS = [Binding("p", "app.plan_stepper", "Plan stepper")]
+    BINDINGS = bindings("tasks")
 
 
 class TasksPanel(Horizontal):
@@ -84,11 +85,7 @@ class TasksPanel(Horizontal):
 
 
 class RunsTable(DataTable):
-    BINDINGS = [
-        Binding("enter", "app.open_selected_run", "Open run"),
-        Binding("y", "app.replay_selected_run", "Replay"),
-        Binding("c", "app.resume_run", "Resume"),
-    ]
+    BINDINGS = bindings("runs")
 
 
 class RunsPanel(Vertical):
@@ -117,15 +114,11 @@ class RunsPanel(Vertical):
 
 
 class RunTimeline(Timeline):
-    BINDINGS = [
-        Binding("enter", "app.show_entry", "Show"),
-        Binding("e", "app.edit_selected", "Edit"),
-        Binding("x", "app.rerun_selected", "Rerun"),
-    ]
+    BINDINGS = bindings("timeline")
 
 
 class RunResults(ResultsTable):
-    BINDINGS = [Binding("p", "app.plan_stepper", "Plan stepper")]
+    BINDINGS = bindings("results")
 
 
 class RunPanel(Vertical):

@@ -11,19 +11,17 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
+
+from ..actions import bindings
 
 from ..outcomes import count_text, legend, look
 from .text_view import TextView
 
 
 class MatrixTable(DataTable):
-    BINDINGS = [
-        Binding("enter", "app.open_matrix_cell", "Plan / feedback"),
-        Binding("f", "app.matrix_feedback", "Feedback"),
-    ]
+    BINDINGS = bindings("matrix")
 
 
 def cell_text(outcome: Any) -> Text:

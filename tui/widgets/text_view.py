@@ -10,10 +10,11 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual.binding import Binding
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+
+from ..actions import bindings
 
 from ..highlight import SYNTAX_STYLES, line_highlights
 
@@ -37,11 +38,7 @@ def wrap_line(index: int, line: str, width: int) -> list[tuple[int, int, int]]:
 
 
 class TextView(ScrollView, can_focus=True):
-    BINDINGS = [
-        Binding("home", "scroll_home", "Top", show=False),
-        Binding("end", "scroll_end", "Bottom", show=False),
-        Binding("w", "toggle_wrap", "Wrap"),
-    ]
+    BINDINGS = bindings("text")
     DEFAULT_CSS = """
     TextView { height: 1fr; background: $surface; }
     TextView:focus { background-tint: $foreground 3%; }

@@ -13,12 +13,13 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+
+from ..actions import bindings
 
 from ..run_state import RunState, TimelineEntry, Update
 from ..outcomes import category_of, look
@@ -100,14 +101,7 @@ def row_text(cells: list[Text], width: int) -> Text:
 class Timeline(ScrollView, can_focus=True):
     """Select a row (enter) to see its text; follows the newest row while the cursor is on the last one."""
 
-    BINDINGS = [
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "cursor_to(0)", "First", show=False),
-        Binding("end", "cursor_to(-1)", "Last", show=False),
-    ]
+    BINDINGS = bindings("cursor")
     DEFAULT_CSS = """
     Timeline { height: 1fr; overflow-x: hidden; }
     Timeline > .timeline--cursor { background: $primary 40%; }

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
-from textual.binding import Binding
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
+
+from ..actions import bindings
 
 from ..artifacts import Version
 from ..outcomes import count_text
@@ -37,14 +38,7 @@ def _place(version: Version) -> Any:
 
 
 class VersionsTree(Tree[NodeRef]):
-    BINDINGS = [
-        Binding("e", "app.edit_selected", "Edit"),
-        Binding("m", "app.mark_selected", "Mark"),
-        Binding("c", "app.compare_selected", "Compare"),
-        Binding("h", "app.history_selected", "History"),
-        Binding("x", "app.rerun_selected", "Rerun"),
-        Binding("f", "app.filter_versions", "This run only"),
-    ]
+    BINDINGS = bindings("versions")
     DEFAULT_CSS = """
     VersionsTree { height: 1fr; }
     """
