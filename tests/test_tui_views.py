@@ -269,3 +269,29 @@ async def test_seed_and_no_cache_reach_the_run(isolated: Path) -> None:  # noqa:
         assert meta["config"]["split_seed"] == 2 and app.session.no_cache
         await pilot.press("ctrl+b")
         await wait_for(pilot, lambda: app.session is None, timeout=30, what="the run to end")
+
+
+async def test_requests_and_the_step_header_name_their_task(scripted_server: ScriptedServer,  # noqa: F811
+                                                             isolated: Path) -> None:  # noqa: F811
+    from genplan.tui.screens.step import RequestScreen
+    from support.ferry_model import FerryModel
+
+    scripted_server.respond_with(FerryModel())
+    app = make_app(ferry_copy(isolated), config_for(isolated, scripted_server), step=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, RequestScreen), what="the first request")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, RequestScreen) and app.screen.request.step == "nl.task",
+                       what="an nl.task request")
+        screen = app.screen
+        assert screen.about.startswith("task-0")
+        assert f"nl.task for {screen.about}" in str(screen.query_one("#request-title").render())
+        await pilot.press("w")  # the rest goes out: every nl.task row names its task
+        await wait_for(pilot, lambda: sum(1 for e in app.run_state.entries if e.step == "nl.task"
+                                          and e.status == "done") == 6, timeout=60, what="the descriptions")
+        tasks = {e.detail for e in app.run_state.entries if e.step == "nl.task"}
+        assert tasks == {f"task-0{i}" for i in range(6)}
+        await pilot.press("ctrl+b")
+        await wait_for(pilot, lambda: app.session is None, timeout=30, what="the run to end")

@@ -298,6 +298,7 @@ class RunsMixin:
 
         if self._request_screen_open or not self.pending:
             return
+        self.drain_events()  # the request's own announcement may still be queued
         question = self.pending[0]
         manual = isinstance(question, msg.AnswerRequested)
         request_id = None if manual else question.request_id
@@ -312,7 +313,12 @@ class RunsMixin:
             self._decide(question, choice.action, choice)
             self.call_after_refresh(self.open_next_question)
 
-        self.push_screen(RequestScreen(request_id, question.request, manual=manual), decided)
+        # the task it concerns, as the engine announced it (a held request: its pause event; a manual one: the
+        # request announced last, of the same step)
+        state = self.run_state
+        about = state.request_about(None if request_id is None else str(request_id), question.request.step) \
+            if state is not None else ""
+        self.push_screen(RequestScreen(request_id, question.request, manual=manual, about=about), decided)
 
     def _decide(self, question: Any, action: str, choice: Any = None) -> None:
         from genplan.engine.pipeline import Decision

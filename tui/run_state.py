@@ -103,6 +103,11 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+def request_context(data: dict[str, Any]) -> str:
+    """What a request is about, as the engine says it: its task, version, candidate."""
+    return " ".join(_text(data.get(name)) for name in ("task", "version", "candidate") if data.get(name))
+
+
 class RunState:
     def __init__(self, run_dir: Path | None = None) -> None:
         self.run_dir = run_dir
@@ -234,12 +239,14 @@ class RunState:
     def _request_sent(self, event: Event, data: dict, update: Update) -> None:
         rid = _text(data.get("request_id"))
         step = _text(data.get("step"))
-        detail = " ".join(_text(data.get(name)) for name in ("task", "version", "candidate") if data.get(name))
+        detail = request_context(data)
         entry = self._changed(f"req:{rid}", update)  # a paused request is announced once it is decided
         if entry is None:
             entry = self._add(TimelineEntry(f"req:{rid}", "request", step or "request", detail, RUNNING,
                                             started=event.time, request_id=rid, step=step), update)
             update.stream_started = rid
+        elif detail:
+            entry.detail = detail  # which task it concerns, also for a request that was held first
         entry.status = RUNNING
         entry.file = self.resolve(data.get("file"))
         entry.data.update(data)
@@ -292,6 +299,14 @@ class RunState:
         if data.get("truncated"):
             entry.detail = (entry.detail + " (cut off)").strip()
 
+    def request_about(self, request_id: str | None = None, step: str | None = None) -> str:
+        """The task/version a request concerns (``request_id`` None: the last announced one of ``step``)."""
+        rid = request_id if request_id is not None else self.last_request
+        entry = self.entry(f"req:{rid}") if rid is not None else None
+        if entry is None or (step is not None and entry.step != step):
+            return ""
+        return request_context(entry.data) or entry.detail
+
     def response_text(self, request_id: str) -> str:
         """The whole answer: streamed text if we saw it, else the response file of the run directory."""
         entry = self.entry(f"req:{request_id}")
@@ -314,8 +329,8 @@ class RunState:
         entry = self._changed(f"req:{rid}", update)
         if entry is None:
             step = _text(data.get("step"))
-            entry = self._add(TimelineEntry(f"req:{rid}", "request", step or "request", request_id=rid, step=step,
-                                            started=event.time), update)
+            entry = self._add(TimelineEntry(f"req:{rid}", "request", step or "request", request_context(data),
+                                            request_id=rid, step=step, started=event.time), update)
         entry.status = PAUSED
         update.paused_request = rid
 

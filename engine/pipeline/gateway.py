@@ -131,7 +131,7 @@ class ModelGateway:
             self._publish_response(request_id, request, stored, human=False, publish=publish)
             return stored
         if self.controller is not None:
-            publish(REQUEST_PAUSED, request_id=request_id, step=request.step)
+            publish(REQUEST_PAUSED, request_id=request_id, step=request.step, **context)  # context: which task
             decision = self.controller.before_request(request_id, request)
             if decision.action == "stop":
                 raise RunStopped(f"stopped before request {request_id} ({request.step})")
