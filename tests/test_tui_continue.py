@@ -38,6 +38,17 @@ async def test_continue_from_an_edited_strategy(tmp_path: Path, isolated: Path) 
                 pilot, lambda: json.loads((fork / "run.json").read_text())["status"] == "finished",
                 timeout=90, what="the continued run to finish",
             )
+            # the fork names its parent and the edited version: run header, Runs list, Versions tree
+            await wait_for(pilot, lambda: app.session is None and fork.name in app.overviews, what="the fork listed")
+            header = str(app.query_one("#run-header").render())
+            assert f"run {fork.name}" in header and f"fork of {first.name}, edited strategies/v01.md" in header
+            row = app.query_one("#runs-table").get_row(fork.name)
+            assert str(row[-1]) == f"⑂ {first.name}, edited strategies/v01.md"
+            from genplan.tui.widgets.panels import VersionsPanel
+
+            tree = app.query_one(VersionsPanel).tree
+            label = next(str(n.label) for n in tree.root.children if str(n.label).startswith(fork.name))
+            assert f"⑂ fork of {first.name}, edited strategies/v01.md" in label
         assert (fork / "strategies" / "v01.md").read_text().strip() == "1. my own strategy (version 7)"
         new_steps = [r.step for r in server.requests[asked_before:]]
         # nothing before the strategy was asked again; the edit went straight to plan validation

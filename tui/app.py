@@ -254,10 +254,11 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
             return  # shutting down
         first = not self.runs and self.run_state is None
         self.runs = message.runs
-        self.main.query_one(RunsPanel).show(self.runs)
+        self.overviews = {o.run_id: o for o in message.overviews}
+        self.main.query_one(RunsPanel).show(self.runs, self.overviews)
         panel = self.main.query_one(VersionsPanel)
         panel.show(message.versions, message.overviews, message.arranged)
-        self.overviews = {o.run_id: o for o in message.overviews}
+        self.show_run_header()
         self.show_matrix()
         self.update_task_view()
         if first and self.run_state is None:
@@ -376,6 +377,12 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
             self.schedule_overview(self.run_dir.name)
         if totals or changed:
             self.refresh_totals()
+
+    def show_run_header(self) -> None:
+        from .widgets.panels import run_header
+
+        run_id = self.run_dir.name if self.run_dir is not None else None
+        self.main.query_one("#run-header", Static).update(run_header(run_id, self.overviews.get(run_id or "")))
 
     def _sync_timeline(self) -> None:
         if not self._timeline_pending or self.run_state is None:

@@ -240,6 +240,7 @@ class RunsMixin:
         """The Versions tree expands (and filters to) this run; the results matrix shows it."""
         self.main.query_one(VersionsPanel).set_current_run(run_id)
         self.show_matrix(run_id)
+        self.show_run_header()
         self.schedule_overview(run_id)
 
     def on_pipeline_ended(self, message: msg.PipelineEnded) -> None:

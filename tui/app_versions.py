@@ -90,6 +90,12 @@ class VersionsMixin:
         self.main.query_one(VersionsPanel).update_run(overview.run_id, overview=overview)
         if self.matrix_run_id() in (None, overview.run_id):
             self.main.query_one(ResultsPanel).show(overview)
+        if self.run_dir is not None and self.run_dir.name == overview.run_id:
+            self.show_run_header()
+        panel = self.main.query_one(VersionsPanel)
+        ref = panel.selected_node()
+        if ref is not None and ref.kind != "version" and ref.run_id == overview.run_id:
+            panel.show_preview(self.node_summary(ref), "markdown", line_numbers=False)
 
     def action_filter_versions(self) -> None:
         panel = self.main.query_one(VersionsPanel)

@@ -88,6 +88,28 @@ class RunsTable(DataTable):
     BINDINGS = bindings("runs")
 
 
+def fork_text(overview: object) -> Text:
+    """``parent, edited strategies/v02.md`` for a fork (engine.versions.RunOverview), else nothing."""
+    parent = getattr(overview, "forked_from", None)
+    if not parent:
+        return Text("")
+    edited = getattr(overview, "edited_version", None)
+    return Text(f"⑂ {parent}" + (f", edited {edited}" if edited else ""), style="italic cyan")
+
+
+def run_header(run_id: str | None, overview: object) -> Text:
+    """The line above the timeline: which run, and for a fork its parent and the edited version."""
+    if run_id is None:
+        return Text("no run open", style="dim")
+    text = Text(f"run {run_id}", style="bold")
+    fork = fork_text(overview)
+    if fork.plain:
+        at = getattr(overview, "forked_at", None)
+        text.append("  fork of ", style="italic cyan")
+        text.append_text(Text(fork.plain[2:] + (f" (from request {at} on)" if at else ""), style="italic cyan"))
+    return text
+
+
 class RunsPanel(Vertical):
     def compose(self) -> ComposeResult:
         yield Static("Runs of this domain (enter opens, y replays, c resumes an unfinished run)", classes="panel-title")
@@ -95,16 +117,17 @@ class RunsPanel(Vertical):
 
     def on_mount(self) -> None:
         table = self.query_one(RunsTable)
-        for column in ("run", "status", "preset", "model", "created"):
+        for column in ("run", "status", "preset", "model", "created", "fork of"):
             table.add_column(column, key=column)
 
-    def show(self, runs: list) -> None:
+    def show(self, runs: list, overviews: dict | None = None) -> None:
         table = self.query_one(RunsTable)
         table.clear()
         for run in reversed(runs):  # newest first
             style = {"finished": "green", "failed": "red", "running": "yellow", "stopped": "magenta"}.get(run.status, "")
+            overview = (overviews or {}).get(run.run_id)
             table.add_row(run.run_id, Text(run.status, style=style), run.preset, run.model or "manual",
-                          run.created, key=run.run_id)
+                          run.created, fork_text(overview), key=run.run_id)
 
     def selected(self) -> str | None:
         table = self.query_one(RunsTable)
@@ -123,6 +146,7 @@ class RunResults(ResultsTable):
 
 class RunPanel(Vertical):
     DEFAULT_CSS = """
+    RunPanel #run-header { height: 1; padding: 0 1; background: $boost; }
     RunPanel #run-top { height: 1fr; }
     RunPanel #run-timeline { width: 55%; }
     RunPanel #results-title { height: 1; background: $boost; padding: 0 1; }
@@ -130,6 +154,7 @@ class RunPanel(Vertical):
     """
 
     def compose(self) -> ComposeResult:
+        yield Static(run_header(None, None), id="run-header")
         with Horizontal(id="run-top"):
             yield RunTimeline(id="run-timeline")
             yield StreamView(id="run-stream")
