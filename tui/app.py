@@ -140,6 +140,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self.status_note = "loading"
         self.overviews: dict[str, Any] = {}  # run id -> engine.versions.RunOverview
         self._overview_due: dict[str, Any] = {}  # run id -> timer of a pending re-read
+        self._matrix_wanted: str | None = None  # the matrix's run, chosen while the Results tab was hidden
 
     # ================================================================== layout
     def compose(self) -> ComposeResult:
@@ -533,8 +534,14 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self.main.query_one(TasksPanel).show_task(pddl, nl, python)
 
     # ================================================================== screens & navigation
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        if event.tabbed_content.id == "tabs" and event.pane.id == "results":
+            self.matrix_shown()
+
     def action_show_tab(self, tab: str) -> None:
         self.main.query_one(TabbedContent).active = tab
+        if tab == "results":
+            self.matrix_shown()
         focus_targets = {"tasks": TaskList, "runs": RunsTable, "run": RunTimeline, "versions": VersionsTree,
                          "results": MatrixTable}
         target = focus_targets.get(tab)

@@ -56,16 +56,28 @@ class VersionsMixin:
 
     # ================================================================== results matrix
     def matrix_run_id(self) -> str | None:
+        if self._matrix_wanted is not None:
+            return self._matrix_wanted
         overview = self.main.query_one(ResultsPanel).overview
         return overview.run_id if overview is not None else None
 
     def show_matrix(self, run_id: str | None = None) -> None:
-        """The matrix of ``run_id``, else of the run chosen in the Versions tree, else of the open run."""
+        """The matrix of ``run_id``, else of the run chosen in the Versions tree, else of the open run. While
+        the Results tab is hidden only the choice is remembered: the matrix is laid out when it is shown."""
         if run_id is None:
             run_id = self.main.query_one(VersionsPanel).selected_run()
         if run_id is None and self.run_dir is not None:
             run_id = self.run_dir.name
+        if self.main.query_one(TabbedContent).active != "results":
+            self._matrix_wanted = run_id or ""
+            return
+        self._matrix_wanted = None
         self.main.query_one(ResultsPanel).show(self.overviews.get(run_id) if run_id else None)
+
+    def matrix_shown(self) -> None:
+        """The Results tab became visible: lay out what was chosen meanwhile."""
+        if self._matrix_wanted is not None:
+            self.show_matrix(self._matrix_wanted or None)
 
     def schedule_overview(self, run_id: str) -> None:
         """Read a run's results again shortly (results files and events come in bursts)."""
@@ -89,7 +101,7 @@ class VersionsMixin:
         self.overviews[overview.run_id] = overview
         self.main.query_one(VersionsPanel).update_run(overview.run_id, overview=overview)
         if self.matrix_run_id() in (None, overview.run_id):
-            self.main.query_one(ResultsPanel).show(overview)
+            self.show_matrix(overview.run_id)
         if self.run_dir is not None and self.run_dir.name == overview.run_id:
             self.show_run_header()
         panel = self.main.query_one(VersionsPanel)
