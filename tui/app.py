@@ -463,7 +463,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
             else:
                 self.read_for_view("stream", self._stream_title(entry, rid), lambda: state.response_text(rid), rid)
             return
-        if entry.kind == "artifact" and entry.file is not None:
+        if entry.kind in ("artifact", "edit") and entry.file is not None:
             file = entry.file
 
             def read() -> str:

@@ -13,7 +13,7 @@ from textual import work
 from textual.widgets import TabbedContent
 
 from . import messages as msg
-from .artifacts import Version, next_version_file, runs_root
+from .artifacts import Version, runs_root
 from .domain_info import TaskInfo
 from .widgets.panels import RunResults, TasksPanel, VersionsPanel
 from .widgets.results_matrix import ResultsPanel
@@ -235,20 +235,22 @@ class VersionsMixin:
                                       can_continue=can_continue, hint=hint), done)
 
     def save_new_version(self, version: Version, text: str, then: Any = None) -> Path | None:
-        """Write ``text`` as the next version of ``version``'s artefact; ``then(new_version)`` once indexed."""
-        run_dir = runs_root(self.domain_dir) / version.run_id
-        target = next_version_file(version, run_dir)
-        try:
-            from genplan.engine.pipeline.store import write_text_atomic
+        """Write ``text`` as the next version of ``version``'s artefact, on the record (engine.edits: a new
+        file, the original untouched, an ``artifact.edited`` event); ``then(new_version)`` once indexed."""
+        from genplan.engine.edits import record_edit
 
-            write_text_atomic(target, text)
-        except OSError as exc:
-            self.notify(f"{target}: cannot write ({exc.strerror or exc})", severity="error")
+        run_dir = runs_root(self.domain_dir) / version.run_id
+        try:
+            record = record_edit(run_dir, str(version.path.relative_to(run_dir)), version.read(), text)
+        except (OSError, ValueError) as exc:
+            self.notify(f"{version.label}: cannot save the edit ({getattr(exc, 'strerror', None) or exc})",
+                        severity="error")
             return None
+        target = run_dir / record.file
         if then is not None:
             self._after_save = (target, then)
         self.index_file(target, from_watcher=False)
-        self.notify(f"Saved as {target.relative_to(run_dir)}")
+        self.notify(f"Saved as {record.file} (edit of {version.name}, on the run's record)")
         return target
 
     # ================================================================== rerun

@@ -25,6 +25,7 @@ REQUEST_SENT, TEXT_DELTA, RESPONSE_RECEIVED, REQUEST_PAUSED = (
 VALIDATION_RESULT, ARTIFACT_CREATED, SELECTION_MADE, NOTICE = (
     "validation.result", "artifact.created", "selection.made", "notice",
 )
+ARTIFACT_EDITED = "artifact.edited"  # engine/edits.py: a person's edit, with old and new hashes
 
 RUNNING, DONE, CACHED, PAUSED, PASS, FAIL, FAILED, INFO = (
     "running", "done", "cached", "paused", "pass", "fail", "failed", "info",
@@ -365,6 +366,14 @@ class RunState:
         self._add(TimelineEntry(f"sel:{kind}:{version}:{event.seq}", "selection", f"selected {kind} {version}",
                                 score, DONE, started=event.time, data=dict(data)), update)
 
+    def _edited(self, event: Event, data: dict, update: Update) -> None:
+        file = self.resolve(data.get("file"))
+        origin = "outside genplan" if data.get("origin") == "outside" else "in the TUI"
+        title = f"edited {data.get('kind', '')} {Path(str(data.get('edited', ''))).stem}".strip()
+        detail = f"→ {file.name if file else '?'} ({origin}; {data.get('old_hash', '')[:8]} → {data.get('new_hash', '')[:8]})"
+        self._add(TimelineEntry(f"edit:{event.seq}", "edit", title, detail, DONE, started=event.time, file=file,
+                                data=dict(data)), update)
+
     def _notice(self, event: Event, data: dict, update: Update) -> None:
         level = _text(data.get("level") or "info")
         self._add(TimelineEntry(f"notice:{event.seq}", "notice", level, _text(data.get("message")),
@@ -386,4 +395,5 @@ _HANDLERS = {
     ARTIFACT_CREATED: RunState._artifact,
     SELECTION_MADE: RunState._selection,
     NOTICE: RunState._notice,
+    ARTIFACT_EDITED: RunState._edited,
 }

@@ -42,6 +42,7 @@ KIND_ICONS = {
     "artifact": "✎",
     "selection": "★",
     "notice": "!",
+    "edit": "✎",
     "run": "●",
 }
 # (label, width, justify) after the step column, which takes what is left of the panel.

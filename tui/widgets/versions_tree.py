@@ -99,7 +99,7 @@ def version_label(version: Version, overview: Any, marked: bool) -> Text:
     if overview is not None and version.kind == "program" and overview.selected_program == version.name:
         text.append(" ★ selected", style="yellow")
     if version.edited:
-        text.append(" ✎ edited", style="italic magenta")
+        text.append(f" ✎ edit of {version.edit_of}" if version.edit_of else " ✎ edited", style="italic magenta")
     return text
 
 
