@@ -429,7 +429,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
             self.version_highlighted()
 
     def on_timeline_highlighted(self, event: Timeline.Highlighted) -> None:
-        if event.timeline.id == "run-timeline":
+        if self.screen_stack and event.timeline.id == "run-timeline":
             self.timeline_highlighted()
 
     def timeline_highlighted(self) -> None:
@@ -535,7 +535,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
 
     # ================================================================== screens & navigation
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        if event.tabbed_content.id == "tabs" and event.pane.id == "results":
+        if self.screen_stack and event.tabbed_content.id == "tabs" and event.pane.id == "results":
             self.matrix_shown()
 
     def action_show_tab(self, tab: str) -> None:

@@ -275,14 +275,15 @@ class RunState:
         counted = isinstance(tokens_in, int) or isinstance(tokens_out, int)
         cached = bool(data.get("cached"))
         human = bool(data.get("human"))
-        if not cached and not human:
+        resumed = bool(data.get("resumed"))  # kept from before (a resumed run, a fork): not sent again
+        if not cached and not human and not resumed:
             self.totals.calls += 1
             self.totals.input_tokens += int(tokens_in or 0)
             self.totals.output_tokens += int(tokens_out or 0)
         cost = data.get("cost_usd")
         if isinstance(cost, (int, float)):
             self.totals.cost_usd += float(cost)
-        elif not cached and not human:
+        elif not cached and not human and not resumed:
             self.totals.cost_known = False
             self.totals.unpriced_calls += 1
         update.totals = True
@@ -290,7 +291,7 @@ class RunState:
             step = _text(data.get("step"))
             entry = self._add(TimelineEntry(f"req:{rid}", "request", step or "request", request_id=rid, step=step,
                                             started=event.time), update)
-        entry.status = CACHED if cached else ("answered" if human else DONE)
+        entry.status = "answered" if human else (CACHED if cached else ("kept" if resumed else DONE))
         entry.tokens = int(tokens_in or 0) + int(tokens_out or 0) if counted else None
         latency = data.get("latency_s")
         entry.seconds = float(latency) if isinstance(latency, (int, float)) else max(0.0, event.time - entry.started)

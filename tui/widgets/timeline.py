@@ -30,6 +30,8 @@ STATUS_STYLES = {
     "paused": "bold magenta",
     "done": "green",
     "cached": "cyan",
+    "kept": "cyan",
+    "answered": "bold magenta",
     "pass": "bold green",
     "fail": "bold red",
     "failed": "bold red",
