@@ -167,7 +167,8 @@ class RunsMixin:
             return
         self.start_pipeline(run_dir=run_dir)
 
-    def start_pipeline(self, run_dir: Path | None = None, start_from: tuple[str, Path, str] | None = None) -> None:
+    def start_pipeline(self, run_dir: Path | None = None, start_from: tuple[str, Path, str] | None = None,
+                       strategy_check: tuple[Path, str, str] | None = None) -> None:
         if self.session is not None:
             self.notify("A run is already going on.", severity="warning")
             return
@@ -189,16 +190,16 @@ class RunsMixin:
         except Exception as exc:  # noqa: BLE001 - ConfigError from a hand-edited file
             self.notify(str(exc), severity="error")
             return
-        if run_dir is not None:
+        if run_dir is not None or strategy_check is not None:
             from .rerun import run_config
 
-            config = run_config(run_dir)
+            config = run_config(run_dir if run_dir is not None else strategy_check[0])
         if not self.settings.is_configured:
             self.notify("No model is configured: you will answer every request yourself (manual provider). "
                         "Press s to set a model.", title="Manual provider", timeout=8)
         self.session = PipelineSession(self.domain_dir, config, self.settings, self.post_message,
                                        self.engine_event, self.stepping, run_dir=run_dir, start_from=start_from,
-                                       no_cache=self.options.no_cache)
+                                       no_cache=self.options.no_cache, strategy_check=strategy_check)
         self.run_state = RunState(run_dir)
         self.run_dir = run_dir
         self.live = True

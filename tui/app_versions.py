@@ -285,13 +285,32 @@ class VersionsMixin:
         rerun_program(job, source, self.domain_dir, task_set, run_dir, self.post_message, cancel)
 
     def rerun_strategy(self, version: Version) -> None:
-        from .session import supports_start_from
+        """Plan validation of this strategy on the debug tasks, and nothing more: the requests it needs are
+        shown first (they cost money with a paid model) and sent only after a yes."""
+        from genplan.engine.domainlib import DomainDir
+        from genplan.engine.strategy_check import requests_needed
 
-        if not supports_start_from():
-            self.notify("This engine cannot revalidate a saved strategy yet.", severity="warning")
+        from .screens.pick import PickScreen
+
+        if self.settings is None:
+            self.notify("Still loading the settings; try again in a moment.", severity="warning")
             return
-        self.start_pipeline(run_dir=runs_root(self.domain_dir) / version.run_id,
-                            start_from=("strategy", version.path, version.read()))
+        count = requests_needed(DomainDir.open(self.domain_dir))
+        run_dir = runs_root(self.domain_dir) / version.run_id
+        relative = str(version.path.relative_to(run_dir))
+        text = version.read()
+        if self.settings.is_configured:
+            cost = f"{count} model requests to {self.settings.model} (paid; one more per answer without a plan)"
+        else:
+            cost = f"{count} requests that you answer yourself (no model is configured)"
+        title = (f"Check {version.label} by plan validation on the {count} debug tasks: {cost}. The NL "
+                 "descriptions are reused from the run (no requests); nothing else follows. Go ahead?")
+
+        def chosen(choice: str | None) -> None:
+            if choice == "yes":
+                self.start_pipeline(strategy_check=(run_dir, relative, text))
+
+        self.push_screen(PickScreen(title, [("yes", f"Yes: send the {count} requests"), ("no", "No")]), chosen)
 
     def on_rerun_progress(self, message: msg.RerunProgress) -> None:
         if not self.screen_stack:

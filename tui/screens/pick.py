@@ -36,6 +36,11 @@ class PickScreen(ModalScreen[str | None]):
             yield OptionList(*[Option(label, id=key) for key, label in self.choices], id="pick-options")
         yield KeyBar()
 
+    def on_mount(self) -> None:
+        options = self.query_one("#pick-options", OptionList)
+        options.highlighted = 0 if self.choices else None  # enter picks the first choice
+        options.focus()
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
 
