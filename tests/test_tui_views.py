@@ -295,3 +295,24 @@ async def test_requests_and_the_step_header_name_their_task(scripted_server: Scr
         assert tasks == {f"task-0{i}" for i in range(6)}
         await pilot.press("ctrl+b")
         await wait_for(pilot, lambda: app.session is None, timeout=30, what="the run to end")
+
+
+async def test_the_editor_wraps_prose_and_toggles(isolated: Path) -> None:  # noqa: F811
+    from genplan.tui.screens.editor import EditorScreen
+
+    app = make_app(ferry_copy(isolated), config_for(isolated, None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot, app)
+        app.push_screen(EditorScreen("a reflection", LONG, "markdown", can_continue=False))
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.query("#editor-text"),
+                       what="the editor")
+        await pilot.pause()
+        editor = app.screen.editor
+        assert editor.soft_wrap and editor.wrapped_document.height > 1  # one line of text, several on screen
+        await pilot.press("f2")
+        assert not editor.soft_wrap
+        await pilot.press("escape")
+        app.push_screen(EditorScreen("a program", "x = 1\n", "python", can_continue=False))
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.query("#editor-text"),
+                       what="the program editor")
+        assert not app.screen.editor.soft_wrap

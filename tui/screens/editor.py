@@ -41,7 +41,8 @@ class EditorScreen(Screen[EditResult | None]):
         with Vertical():
             yield Static(self.title_text, id="editor-title")
             yield Static(self.hint, id="editor-hint")
-            yield CodeArea(self.initial, syntax=self.syntax, id="editor-text")
+            # prose (strategies, reflections, prompts) wraps; code keeps its lines (f2 toggles)
+            yield CodeArea(self.initial, syntax=self.syntax, soft_wrap=self.syntax != "python", id="editor-text")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -62,6 +63,9 @@ class EditorScreen(Screen[EditResult | None]):
     def action_continue(self) -> None:
         if self.can_continue:
             self.dismiss(EditResult(self.editor.text, "continue"))
+
+    def action_toggle_wrap(self) -> None:
+        self.editor.soft_wrap = not self.editor.soft_wrap
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -67,11 +67,15 @@ class TextEntryScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(self.title_text)
-            yield CodeArea(self.initial, syntax=self.syntax, id="entry-text")
+            yield CodeArea(self.initial, syntax=self.syntax, soft_wrap=self.syntax != "python", id="entry-text")
         yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#entry-text", CodeArea).focus()
+
+    def action_toggle_wrap(self) -> None:
+        area = self.query_one("#entry-text", CodeArea)
+        area.soft_wrap = not area.soft_wrap
 
     def action_accept(self) -> None:
         self.dismiss(self.query_one("#entry-text", CodeArea).text)

@@ -146,6 +146,10 @@ class RequestScreen(Screen[StepChoice]):
         self.app.push_screen(TextEntryScreen(f"Answer {self.request.step} {self.about} instead of the model (ctrl+s)",
                                              syntax="markdown"), done)
 
+    def action_toggle_wrap(self) -> None:
+        for area in self.query(CodeArea):
+            area.soft_wrap = not area.soft_wrap
+
     def action_watch(self) -> None:
         self.dismiss(StepChoice("watch"))
 
