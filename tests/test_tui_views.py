@@ -18,7 +18,7 @@ from genplan.tui.widgets.panels import VersionsPanel
 from genplan.tui.widgets.text_view import TextView
 from genplan.tui.widgets.timeline import entry_cells
 from support.scripted_server import ScriptedServer
-from test_tui_support import (  # noqa: F401,E501
+from test_tui_support import (  # noqa: F401
     buggy_then_fixed,
     config_for,
     ferry_copy,
@@ -271,7 +271,7 @@ async def test_seed_and_no_cache_reach_the_run(isolated: Path) -> None:  # noqa:
         await wait_for(pilot, lambda: app.session is None, timeout=30, what="the run to end")
 
 
-async def test_requests_and_the_step_header_name_their_task(scripted_server: ScriptedServer,  # noqa: F811
+async def test_requests_and_the_step_header_name_their_task(scripted_server: ScriptedServer,
                                                              isolated: Path) -> None:  # noqa: F811
     from genplan.tui.screens.step import RequestScreen
     from support.ferry_model import FerryModel

@@ -8,7 +8,6 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ..actions import bindings
-
 from ..widgets.key_bar import KeyBar
 from ..widgets.text_view import TextView
 

@@ -15,7 +15,6 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
 from ..actions import bindings
-
 from ..outcomes import count_text, legend, look
 from .text_view import TextView
 

@@ -15,7 +15,6 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from ..actions import bindings
-
 from ..artifacts import Version
 from ..outcomes import count_text
 
