@@ -54,6 +54,11 @@ async def test_continue_from_an_edited_strategy(tmp_path: Path, isolated: Path) 
             assert str(row[-1]) == f"⑂ {first.name}, edited strategies/v01.md"
             from genplan.tui.widgets.panels import VersionsPanel
 
+            # the edited strategy's request shows as answered by a person; kept answers are not counted as calls
+            answered = [e for e in app.run_state.entries if e.kind == "request" and e.status == "answered"]
+            assert [e.step for e in answered] == ["strategy.generate"]
+            kept = [e for e in app.run_state.entries if e.kind == "request" and e.status == "kept"]
+            assert kept and app.run_state.totals.calls == len(server.requests) - asked_before
             tree = app.query_one(VersionsPanel).tree
             label = next(str(n.label) for n in tree.root.children if str(n.label).startswith(fork.name))
             assert f"⑂ fork of {first.name}, edited strategies/v01.md" in label
