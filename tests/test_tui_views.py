@@ -316,3 +316,23 @@ async def test_the_editor_wraps_prose_and_toggles(isolated: Path) -> None:  # no
         await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.query("#editor-text"),
                        what="the program editor")
         assert not app.screen.editor.soft_wrap
+
+
+async def test_p_on_a_failed_check_row_opens_its_plan(recorded, isolated: Path) -> None:  # noqa: F811
+    from genplan.tui.widgets.panels import RunTimeline
+
+    domain, run = recorded
+    app = make_app(domain, config_for(isolated, None), run=run.name)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot, app)
+        await wait_for(pilot, lambda: app.run_state is not None and app.run_state.status == "done" and not app.events,
+                       what="the run")
+        timeline = app.query_one(RunTimeline)
+        await wait_for(pilot, lambda: timeline.row_count == len(app.run_state.entries), what="the timeline")
+        failed = next(i for i, e in enumerate(app.run_state.entries) if e.kind == "check" and e.status == "fail")
+        timeline.focus()
+        timeline.move_cursor(row=failed)
+        await pilot.pause()
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, PlanStepperScreen), what="the plan stepper")
+        assert app.screen.trace.failing_step is not None

@@ -98,6 +98,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("timeline.edit", "e", "app.edit_selected", "Edit", "Edit the artefact of this row"),
     Action("timeline.rerun", "x", "app.rerun_selected", "Rerun",
            "Rerun the artefact: a program in the sandbox, a strategy through plan validation"),
+    Action("timeline.plan", "p", "app.plan_stepper", "Plan stepper", "A check row: step through its plan"),
     Action("results.plan", "p", "app.plan_stepper", "Plan stepper", "Step through the chosen task's plan"),
     Action("versions.edit", "e", "app.edit_selected", "Edit", "Edit the version; saving makes a new version", palette=True, title="Edit selected version"),
     Action("versions.mark", "m", "app.mark_selected", "Mark", "Remember the version for comparison", palette=True, title="Mark version for comparison"),

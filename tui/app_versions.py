@@ -15,7 +15,7 @@ from textual.widgets import TabbedContent
 from . import messages as msg
 from .artifacts import Version, runs_root
 from .domain_info import TaskInfo
-from .widgets.panels import RunResults, TasksPanel, VersionsPanel
+from .widgets.panels import RunResults, RunTimeline, TasksPanel, VersionsPanel
 from .widgets.results_matrix import ResultsPanel
 
 OVERVIEW_DELAY_S = 0.3  # results files come in bursts: read a run's overview once they settle
@@ -342,6 +342,16 @@ class VersionsMixin:
     # ================================================================== plan stepper
     def action_plan_stepper(self) -> None:
         tab = self.main.query_one(TabbedContent).active
+        entry = self._timeline_entry() if tab == "run" and isinstance(self.focused, RunTimeline) else None
+        if entry is not None and entry.kind == "check":  # a check row of the timeline: its own plan
+            plan = entry.data.get("plan")
+            task = self._task_named(str(entry.data.get("task", "")))
+            if not isinstance(plan, list) or not plan or task is None:
+                self.notify("This check has no plan to step through (none could be read from the answer).",
+                            severity="warning")
+                return
+            self.open_plan_stepper(task.path, [str(a) for a in plan], f"{entry.title} on {task.name}")
+            return
         if tab == "run":
             result = self.main.query_one(RunResults).selected()
             if result is None or not result.plan:
