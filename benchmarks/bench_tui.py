@@ -10,6 +10,11 @@ UI's event loop is blocked while a run streams and a 10,000-line program output 
    the debug tasks with its output shown. A 5 ms heartbeat timer measures how late the event loop gets
    around to it: the longest lateness is the longest block. Goal: under 100 ms. Measured --block-runs times
    (the machine's own noise shows in single runs): each run's figure, their median and the worst.
+3. Versions tree and results matrix: a domain with 50 runs of 20 versions each (synthetic files in the
+   run-directory layout, with results on the six debug tasks). The app lists them, then the Versions tree
+   and the results matrix are opened, every run is expanded, the cursor walks the tree (the matrix follows
+   the run under it) and the filter is toggled. Goal: the event loop blocked under 100 ms (median and worst
+   of --tree-runs measurements). ``--only-tree`` runs this part alone.
 """
 
 from __future__ import annotations
@@ -200,17 +205,142 @@ async def idle_baseline(workdir: Path, seconds: float = 3.0) -> tuple[float, flo
     return idle, repaint
 
 
+# ------------------------------------------------------------------ 3. versions tree and results matrix
+TREE_RUNS, TREE_TASKS = 50, 6
+
+
+def fake_runs(domain: Path, runs: int = TREE_RUNS) -> None:
+    """``runs`` run directories of 20 versions each: 4 strategies, 3 strategy reflections, 3 candidates of
+    4 program versions, 1 code reflection; a results file per strategy and program version."""
+    import json
+
+    tasks = [f"task-{i:02d}" for i in range(TREE_TASKS)]
+    for number in range(runs):
+        run = domain / ".genplan" / "runs" / f"20260101-{number:06d}-beef"
+        for folder in ("strategies", "reflections", "programs", "results"):
+            (run / folder).mkdir(parents=True)
+        (run / "run.json").write_text(json.dumps({"run_id": run.name, "status": "finished", "created": "2026-01-01",
+                                                 "config": {"preset": "F5-3"}, "model": {"model": "m"}}))
+        (run / "events.jsonl").write_text("")
+
+        def results(name: str, solved: int) -> None:
+            records = [{"task": t, "solved": i < solved, "kind": None if i < solved else "goal-not-reached",
+                        "message": "" if i < solved else f"The goal is not reached on {t}.",
+                        "output": ["(board c0 l0)", "(sail l0 l1)"]} for i, t in enumerate(tasks)]
+            (run / "results" / f"{name}.json").write_text(json.dumps(records))
+
+        for v in range(1, 5):
+            (run / "strategies" / f"v{v:02d}.md").write_text(f"Strategy {v}\n" * 40)
+            results(f"strategy-v{v:02d}", v + 2)
+            if v < 4:
+                (run / "reflections" / f"strategy-v{v:02d}-task-0{v}.md").write_text("A reflection.\n" * 10)
+        for c in range(1, 4):
+            for v in range(4):
+                (run / "programs" / f"c{c}-v{v:02d}.py").write_text("def generate_solution(o, i, g):\n    return []\n")
+                results(f"program-c{c}-v{v:02d}", min(TREE_TASKS, v * 2))
+        (run / "reflections" / "code-c1-v00.md").write_text("A code reflection.\n" * 10)
+        (run / "summary.json").write_text(json.dumps({"status": "finished", "debug_solved": 6, "debug_total": 6,
+                                                     "selected_program": str(run / "programs" / "c1-v03.py")}))
+
+
+async def measure_tree(workdir: Path) -> dict[str, float]:
+    from genplan.tui.app import GenplanApp, LaunchOptions
+    from genplan.tui.widgets.panels import VersionsPanel
+    from genplan.tui.widgets.results_matrix import ResultsPanel
+    from support.ferry_model import FERRY
+
+    domain = workdir / "ferry"
+    shutil.copytree(FERRY, domain, ignore=shutil.ignore_patterns(".genplan"))
+    fake_runs(domain)
+    (workdir / "tree.toml").write_text("[llm]\n")
+    gaps: list[float] = []
+    phase = "start"
+    worst: dict[str, float] = {}  # the longest block seen in each step
+    app = GenplanApp(LaunchOptions(domain, config_file=workdir / "tree.toml", watch_files=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        panel = app.query_one(VersionsPanel)
+        while app.settings is None or len(panel.model.overviews) < TREE_RUNS:
+            await pilot.pause(0.05)
+        await pilot.pause(0.3)
+        last = time.perf_counter()
+
+        def beat() -> None:
+            nonlocal last
+            now = time.perf_counter()
+            gaps.append(now - last - HEARTBEAT_S)
+            worst[phase] = max(worst.get(phase, 0.0), gaps[-1])
+            last = now
+
+        app.set_interval(HEARTBEAT_S, beat)
+        await pilot.pause(0.2)
+        gaps.clear()
+        last = time.perf_counter()
+        started = time.perf_counter()
+        phase = "list runs"
+        app.load_runs()  # list the 50 runs again: the whole tree is rebuilt
+        await pilot.pause(1.0)
+        phase = "open tree"
+        await pilot.press("5")
+        await pilot.pause(0.2)
+        for node in list(panel.tree.root.children):  # open every run, one after another, as a person would
+            node.expand()
+            await pilot.pause(0.02)
+        await pilot.pause(0.2)
+        phase = "walk tree"
+        for _ in range(60):  # walk the tree; the matrix follows the run under the cursor
+            await pilot.press("down")
+        phase = "open matrix"
+        await pilot.press("6")
+        await pilot.pause(0.2)
+        phase = "walk matrix"
+        for _ in range(10):
+            await pilot.press("right", "down")
+        await pilot.press("5", "end")
+        await pilot.pause(0.2)
+        phase = "open run"
+        app.open_run(domain / ".genplan" / "runs" / "20260101-000007-beef")
+        await pilot.pause(0.3)
+        phase = "filter"
+        await pilot.press("5", "f")
+        await pilot.pause(0.2)
+        await pilot.press("f")
+        await pilot.pause(0.3)
+        total = time.perf_counter() - started
+        rows = len(app.query_one(ResultsPanel).rows)
+        versions = len(panel.versions)
+    return {"seconds": total, "beats": len(gaps), "max_block_s": max(gaps), "matrix_rows": rows,
+            "versions": versions, "worst_step": max(worst, key=lambda k: worst[k])}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5, help="start-up measurements (median reported)")
     parser.add_argument("--block-runs", type=int, default=3,
                         help="responsiveness measurements (each one's longest block, their median and the worst)")
+    parser.add_argument("--tree-runs", type=int, default=5, help="Versions tree / results matrix measurements")
+    parser.add_argument("--only-tree", action="store_true", help="measure only the Versions tree and matrix")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="genplan-bench-tui-") as folder:
         work = Path(folder)
         env = {**os.environ, "TERM": "xterm-256color", "XDG_CONFIG_HOME": str(work / "config"),
                "XDG_CACHE_HOME": str(work / "cache")}
         os.environ.update({"XDG_CONFIG_HOME": env["XDG_CONFIG_HOME"], "XDG_CACHE_HOME": env["XDG_CACHE_HOME"]})
+        tree = []
+        if args.tree_runs:
+            idle, repaint = asyncio.run(idle_baseline(work))
+            print(f"reference (same machine, now: load average {os.getloadavg()[0]:.1f}): the idle app's longest "
+                  f"lateness {1000 * idle:.1f} ms; opening/closing a screen {1000 * repaint:.1f} ms")
+        for attempt in range(args.tree_runs):
+            result = asyncio.run(measure_tree(work / f"tree-{attempt}"))
+            tree.append(result["max_block_s"])
+            print(f"versions tree run {attempt + 1}: {TREE_RUNS} runs, {result['versions']} versions in the tree, "
+                  f"{result['matrix_rows']} matrix rows, {result['beats']} heartbeats over {result['seconds']:.1f} s: "
+                  f"longest block {1000 * result['max_block_s']:.1f} ms (in step '{result['worst_step']}')")
+        if tree:
+            print(f"versions tree + results matrix, longest block: median {1000 * statistics.median(tree):.1f} ms, "
+                  f"worst {1000 * max(tree):.1f} ms (goal {1000 * BLOCK_GOAL_S:.0f} ms)")
+        if args.only_tree:
+            return 0
         domain = ROOT / "domains" / "ferry"
         time_startup(domain, env)  # warm the file cache and bytecode
         runs = [time_startup(domain, env) for _ in range(args.repeat)]

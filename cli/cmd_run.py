@@ -39,6 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--config-file", help="model settings file (default: the user config dir's genplan/config.toml)")
     p.add_argument("--temperature", type=float, help="sampling temperature (default 0)")
     p.add_argument("--reasoning", action="store_true", default=None, help="a reasoning model: prompts without 'think step by step'")
+    p.add_argument("--max-tokens", type=int, help="answer length limit")
     p.add_argument("--seed", type=int, default=1, choices=[1, 2, 3], help="which pair of debug tasks are the prompt tasks (1-3)")
     p.add_argument("--max-concurrency", type=int, help="parallel model requests (default 6: one per debug task)")
     p.add_argument("--prompts", metavar="DIR", help="a directory with your own prompt templates")
@@ -172,6 +173,7 @@ def _model_flags(args: argparse.Namespace) -> dict:
         "api_key_env": args.api_key_env,
         "temperature": args.temperature,
         "reasoning": args.reasoning,
+        "max_tokens": args.max_tokens,
     }
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.binding import Binding
 from textual.command import CommandPalette
 
 from genplan.tui.app import GenplanApp
 from genplan.tui.screens.help import HelpScreen
-from genplan.tui.widgets.panels import RunTimeline, TasksPanel, VersionsTable
+from genplan.tui.widgets.panels import RunTimeline, TasksPanel
+from genplan.tui.widgets.versions_tree import VersionsTree
 from genplan.tui.widgets.totals_bar import TotalsBar
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 
@@ -22,8 +24,9 @@ async def test_every_action_has_a_key_and_a_palette_entry(isolated: Path) -> Non
     app = make_app(ferry_copy(isolated), config_for(isolated, None))
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
-        sections = app.binding_sections()
-        keyed = set().union(*(action_names(bindings) for _title, bindings in sections))
+        from genplan.tui.actions import ACTIONS
+
+        keyed = action_names(Binding(a.keys, a.action) for a in ACTIONS)
         own_actions = {name[len("action_"):] for name in vars(GenplanApp) if name.startswith("action_")}
         assert own_actions - {"quit"} <= keyed, own_actions - keyed
         # the palette lists every app action that applies now (pause/answer/stop only when they apply)
@@ -39,7 +42,7 @@ async def test_every_action_has_a_key_and_a_palette_entry(isolated: Path) -> Non
             for results in app.screen.query("CommandList") if results.option_count), what="the palette's match")
         await pilot.press("down", "enter")
         await wait_for(pilot, lambda: app.query_one("#tabs").active == "versions", what="the palette command")
-        assert isinstance(app.focused, VersionsTable)
+        assert isinstance(app.focused, VersionsTree)
         # the footer shows the keys of the focused panel and the app
         shown = {active.binding.action for active in app.screen.active_bindings.values()
                  if active.binding.show and active.enabled}
@@ -82,3 +85,42 @@ async def test_small_terminal_and_resizing(isolated: Path) -> None:  # noqa: F81
         await pilot.pause()
         tasks = app.query_one(TasksPanel)
         assert tasks.query_one("#task-list").region.width > 10 and tasks.query_one("#task-tabs").region.width > 40
+
+
+async def test_user_keymap_from_the_settings_file(isolated: Path) -> None:  # noqa: F811
+    from genplan.tui.screens.editor import EditorScreen
+    from genplan.tui.widgets.panels import VersionsPanel
+    from test_tui_snapshots import fixed_run
+
+    domain = ferry_copy(isolated)
+    fixed_run(domain)
+    config = config_for(isolated, None)
+    config.write_text(config.read_text() + '\n[keymap]\n"versions.edit" = "E"\n"app.settings" = "ctrl+t"\n')
+    app = make_app(domain, config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot, app)
+        assert app.keymap == {"versions.edit": "E", "app.settings": "ctrl+t"}
+        await pilot.press("5")
+        await wait_for(pilot, lambda: app.query_one(VersionsPanel).versions, what="the versions")
+        assert app.query_one(VersionsPanel).select("run-a/program/c1-v00")
+        await pilot.press("e")  # the old key does nothing now
+        await pilot.pause(0.2)
+        assert not isinstance(app.screen, EditorScreen)
+        await pilot.press("E")
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen), what="the editor by the new key")
+        await pilot.press("escape")
+        # the footer and the help show the user's keys
+        assert " E Edit " in str(app.screen.query_one("KeyBar").render())
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
+        assert "| `E` | **Edit**: Edit the version; saving makes a new version | `versions.edit` |" in app.screen.keys_markdown
+
+
+async def test_unknown_keymap_id_is_one_clear_error(isolated: Path) -> None:  # noqa: F811
+    config = config_for(isolated, None)
+    config.write_text(config.read_text() + '\n[keymap]\n"version.edit" = "E"\n')
+    app = make_app(ferry_copy(isolated), config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot, app)
+        assert app.settings_error is not None and "unknown binding id 'version.edit'" in app.settings_error
+        assert "versions.edit" in app.settings_error  # did you mean

@@ -198,6 +198,14 @@ def test_version_index_scans_runs_keeps_outside_edits_as_new_versions(tmp_path: 
     edited = index.file_changed(run / "programs" / "c1-v00.py")
     assert edited is not None and edited.name == "c1-v00+1" and edited.read() == "p0 edited"
     assert index.get("r1/program/c1-v00").read() == "p0"
+    # on the record: the file holds what the run checked again, the edit is a file of its own and an event
+    assert (run / "programs" / "c1-v00.py").read_text() == "p0"
+    assert (run / "programs" / "c1-v00+1.py").read_text() == "p0 edited"
+    from genplan.engine.edits import edits_of, text_hash
+
+    [record] = edits_of(run)
+    assert (record.edited, record.file, record.origin) == ("programs/c1-v00.py", "programs/c1-v00+1.py", "outside")
+    assert (record.old_hash, record.new_hash) == (text_hash("p0"), text_hash("p0 edited"))
     assert index.file_changed(run / "programs" / "c1-v00.py") is None  # nothing changed since
     (run / "programs" / "c1-v00.py").write_text("p0 edited twice")
     assert index.file_changed(run / "programs" / "c1-v00.py").name == "c1-v00+2"

@@ -16,7 +16,7 @@ import pytest
 from genplan.tui.screens.compare import CompareScreen
 from genplan.tui.screens.plan_stepper import PlanStepperScreen
 from genplan.tui.widgets.code_area import CodeArea
-from genplan.tui.widgets.panels import VersionsPanel, VersionsTable
+from genplan.tui.widgets.panels import VersionsPanel
 from support.ferry_model import BUGGY_PROGRAM, CORRECT_PROGRAM
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 
@@ -97,7 +97,7 @@ async def test_snapshot_compare_two_programs(isolated: Path) -> None:  # noqa: F
         await ready(pilot, app)
         await pilot.press("5")
         await wait_for(pilot, lambda: len(app.query_one(VersionsPanel).versions) == 2, what="the versions")
-        app.query_one(VersionsTable).move_cursor(row=1)
+        assert app.query_one(VersionsPanel).select("run-a/program/c1-v01")
         await pilot.press("h")
         await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen), what="compare")
         await settle(pilot, app)

@@ -13,7 +13,7 @@ from genplan.tui.screens.editor import EditorScreen
 from genplan.tui.screens.plan_stepper import PlanStepperScreen
 from genplan.tui.screens.rerun import RerunScreen
 from genplan.tui.widgets.diff_view import DiffView
-from genplan.tui.widgets.panels import VersionsPanel, VersionsTable
+from genplan.tui.widgets.panels import VersionsPanel
 from support.ferry_model import CORRECT_PROGRAM, FerryModel
 from support.scripted_server import ScriptedServer
 from test_tui_support import (  # noqa: F401 - fixtures
@@ -42,8 +42,7 @@ async def select_version(pilot, app, key: str) -> None:
     await pilot.press("5")
     await wait_for(pilot, lambda: app.query_one(VersionsPanel).versions, what="the versions")
     panel = app.query_one(VersionsPanel)
-    index = [v.key for v in panel.versions].index(key)
-    panel.query_one(VersionsTable).move_cursor(row=index)
+    assert panel.select(key)
     await pilot.pause()
     assert app.selected_version().key == key
 

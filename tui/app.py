@@ -17,7 +17,9 @@ from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, OptionList, Static, TabbedContent, TabPane
+from textual.widgets import OptionList, Static, TabbedContent, TabPane
+
+from .actions import bindings
 
 from . import messages as msg
 from .artifacts import VersionIndex, runs_root
@@ -36,8 +38,9 @@ from .widgets.panels import (
     TaskList,
     TasksPanel,
     VersionsPanel,
-    VersionsTable,
 )
+from .widgets.results_matrix import MatrixTable, ResultsPanel
+from .widgets.versions_tree import VersionsTree
 from .widgets.stream_view import StreamView
 from .widgets.timeline import Timeline
 from .widgets.totals_bar import TotalsBar
@@ -49,7 +52,7 @@ DRAIN_BATCH = 400  # events per tick: a long log loads over several ticks, the U
 # The timeline is brought up to date at most this often while events arrive (each sync lays it out again
 # and may move its cursor); the other views follow every tick.
 TIMELINE_INTERVAL_S = 0.25
-TABS = ("domain", "tasks", "runs", "run", "versions")
+TABS = ("domain", "tasks", "runs", "run", "versions", "results")
 
 
 @dataclass
@@ -60,6 +63,9 @@ class LaunchOptions:
     speed: float = 1.0
     preset: str | None = None
     cli_settings: dict[str, Any] = field(default_factory=dict)
+    # PipelineConfig fields given on the command line (split_seed, max_concurrency), as `genplan run` takes them
+    pipeline_changes: dict[str, Any] = field(default_factory=dict)
+    no_cache: bool = False  # do not use the on-disk response cache
     config_file: Path | None = None
     step: bool = False
     watch_files: bool = True
@@ -92,23 +98,7 @@ def resolve_run(domain_dir: Path, run: str) -> Path:
 class GenplanApp(RunsMixin, VersionsMixin, App[None]):
     TITLE = "genplan"
     CSS_PATH = "app.tcss"
-    BINDINGS = [
-        Binding("q", "quit", "Quit"),
-        Binding("question_mark,f1", "help", "Help", key_display="?"),
-        Binding("s", "settings", "Settings"),
-        Binding("r", "start_run", "Run"),
-        Binding("t", "toggle_step", "Watch/Step"),
-        Binding("a", "answer_pending", "Answer"),
-        Binding("ctrl+b", "stop_run", "Stop"),
-        Binding("space", "pause_replay", "Pause"),
-        Binding("plus", "replay_speed(2.0)", "Faster", show=False),
-        Binding("minus", "replay_speed(0.5)", "Slower", show=False),
-        Binding("1", "show_tab('domain')", "Domain", show=False),
-        Binding("2", "show_tab('tasks')", "Tasks", show=False),
-        Binding("3", "show_tab('runs')", "Runs", show=False),
-        Binding("4", "show_tab('run')", "Run", show=False),
-        Binding("5", "show_tab('versions')", "Versions", show=False),
-    ]
+    BINDINGS = bindings("app")
 
     def __init__(self, options: LaunchOptions) -> None:
         super().__init__()
@@ -143,7 +133,14 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self._timeline_pending: set[int] = set()  # entries changed since the timeline was last synced
         self._timeline_synced = 0.0
         self._exiting = False
+        self._replay_playing = False  # the replay worker's loop is running
+        self.keymap: dict[str, str] = {}  # the user's [keymap] (binding id -> keys)
+        self._unpriced_told = False  # "+N unpriced" in the totals was explained once
+        self._deferred_start: tuple[Any, Any] | None = None  # r pressed before the settings were loaded
         self.status_note = "loading"
+        self.overviews: dict[str, Any] = {}  # run id -> engine.versions.RunOverview
+        self._overview_due: dict[str, Any] = {}  # run id -> timer of a pending re-read
+        self._matrix_wanted: str | None = None  # the matrix's run, chosen while the Results tab was hidden
 
     # ================================================================== layout
     def compose(self) -> ComposeResult:
@@ -158,6 +155,8 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
                 yield RunPanel(id="run-panel")
             with TabPane("5 Versions", id="versions"):
                 yield VersionsPanel(id="versions-panel")
+            with TabPane("6 Results", id="results"):
+                yield ResultsPanel(id="results-panel")
         yield TotalsBar(id="totals")
         yield KeyBar()
 
@@ -211,10 +210,14 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
     @work(thread=True, exclusive=True, group="runs")
     def load_runs(self) -> None:
         from genplan.engine.pipeline import RunStore
+        from genplan.engine.versions import domain_overview
+
+        from .widgets.versions_tree import arrange_by_run
 
         runs = RunStore.list_runs(self.domain_dir)
         versions = self.version_index.scan()
-        self.post_message(msg.RunsListed(runs, versions))
+        self.post_message(msg.RunsListed(runs, versions, domain_overview(runs_root(self.domain_dir)),
+                                         arrange_by_run(versions)))
 
     @work(thread=True, exclusive=True, group="settings")
     def load_settings(self) -> None:
@@ -245,14 +248,19 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self.refresh_totals()
         if self.options.watch_files and self._watcher is None:
             self.start_watcher()
+        self.start_deferred()
 
     def on_runs_listed(self, message: msg.RunsListed) -> None:
         if not self.screen_stack:
             return  # shutting down
         first = not self.runs and self.run_state is None
         self.runs = message.runs
-        self.main.query_one(RunsPanel).show(self.runs)
-        self.main.query_one(VersionsPanel).show(message.versions)
+        self.overviews = {o.run_id: o for o in message.overviews}
+        self.main.query_one(RunsPanel).show(self.runs, self.overviews)
+        panel = self.main.query_one(VersionsPanel)
+        panel.show(message.versions, message.overviews, message.arranged)
+        self.show_run_header()
+        self.show_matrix()
         self.update_task_view()
         if first and self.run_state is None:
             if self.options.replay:
@@ -264,9 +272,11 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         if not self.screen_stack:
             return  # shutting down
         self.settings, self.prefs, self.settings_error = message.settings, message.prefs, message.error
+        self.apply_user_keymap(getattr(message.prefs, "keymap", {}))
         if message.error:
             self.notify(message.error, title="Settings", severity="error", timeout=10)
         self.refresh_totals()
+        self.start_deferred()
 
     @property
     def main(self) -> Screen:
@@ -304,8 +314,13 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
             status = self.status_note
         self.main.query_one(TotalsBar).show(self.run_state, mode=self.mode, source=self.source_label(),
                                        live=self.live, status=status)
+        if self.run_state is not None and not self.run_state.totals.cost_known and not self._unpriced_told:
+            from .widgets.totals_bar import UNPRICED_NOTE
+
+            self._unpriced_told = True
+            self.notify(UNPRICED_NOTE, title="Cost", timeout=12)
         # Which keys apply changed? Only then redraw the footer (it rebuilds all its keys).
-        applicable = (self._replaying(), bool(self.pending), self.session is not None)
+        applicable = (self._replaying(), self.replayer is not None, bool(self.pending), self.session is not None)
         if applicable != self._applicable:
             self._applicable = applicable
             self.refresh_bindings()
@@ -359,8 +374,16 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
                     stream.view.finish()  # the answer is complete: render all of it
         if results:
             self.show_results()
+        if (results or totals) and self.run_dir is not None:
+            self.schedule_overview(self.run_dir.name)
         if totals or changed:
             self.refresh_totals()
+
+    def show_run_header(self) -> None:
+        from .widgets.panels import run_header
+
+        run_id = self.run_dir.name if self.run_dir is not None else None
+        self.main.query_one("#run-header", Static).update(run_header(run_id, self.overviews.get(run_id or "")))
 
     def _sync_timeline(self) -> None:
         if not self._timeline_pending or self.run_state is None:
@@ -401,12 +424,12 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
             panel.query_one("#results-title", Static).update(
                 f"debug results: {what} {version} — {solved}/{len(table)} passed", layout=False)
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.data_table.id == "versions-table":
+    def on_tree_node_highlighted(self, event: VersionsTree.NodeHighlighted) -> None:
+        if self.screen_stack and event.control.id == "versions-tree":
             self.version_highlighted()
 
     def on_timeline_highlighted(self, event: Timeline.Highlighted) -> None:
-        if event.timeline.id == "run-timeline":
+        if self.screen_stack and event.timeline.id == "run-timeline":
             self.timeline_highlighted()
 
     def timeline_highlighted(self) -> None:
@@ -440,7 +463,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
             else:
                 self.read_for_view("stream", self._stream_title(entry, rid), lambda: state.response_text(rid), rid)
             return
-        if entry.kind == "artifact" and entry.file is not None:
+        if entry.kind in ("artifact", "edit") and entry.file is not None:
             file = entry.file
 
             def read() -> str:
@@ -511,42 +534,28 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self.main.query_one(TasksPanel).show_task(pddl, nl, python)
 
     # ================================================================== screens & navigation
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        if self.screen_stack and event.tabbed_content.id == "tabs" and event.pane.id == "results":
+            self.matrix_shown()
+
     def action_show_tab(self, tab: str) -> None:
         self.main.query_one(TabbedContent).active = tab
-        focus_targets = {"tasks": TaskList, "runs": RunsTable, "run": RunTimeline, "versions": VersionsTable}
+        if tab == "results":
+            self.matrix_shown()
+        focus_targets = {"tasks": TaskList, "runs": RunsTable, "run": RunTimeline, "versions": VersionsTree,
+                         "results": MatrixTable}
         target = focus_targets.get(tab)
         if target is not None:
             self.main.query_one(target).focus()
 
     def action_help(self) -> None:
+        from .actions import help_markdown
         from .screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(self.binding_sections()))
+        self.push_screen(HelpScreen(help_markdown(self.keymap, self.get_key_display_for)))
 
-    def binding_sections(self) -> list[tuple[str, list[Binding]]]:
-        from .screens.compare import CompareScreen
-        from .screens.editor import EditorScreen
-        from .screens.plan_stepper import PlanStepperScreen
-        from .screens.rerun import RerunScreen
-        from .screens.step import RequestScreen
-        from .widgets.diff_view import DiffView
-
-        def bindings(cls: type) -> list[Binding]:
-            return [b if isinstance(b, Binding) else Binding(*b) for b in cls.BINDINGS]
-
-        return [
-            ("Everywhere", bindings(GenplanApp) + [Binding("ctrl+p", "command_palette", "Command palette")]),
-            ("Tasks panel", bindings(TaskList)),
-            ("Runs panel", bindings(RunsTable)),
-            ("Run panel: timeline", bindings(RunTimeline)),
-            ("Run panel: debug results", bindings(RunResults)),
-            ("Versions panel", bindings(VersionsTable)),
-            ("Request (step mode / manual answer)", bindings(RequestScreen)),
-            ("Editor", bindings(EditorScreen)),
-            ("Compare / history", bindings(CompareScreen) + bindings(DiffView)),
-            ("Plan stepper", bindings(PlanStepperScreen)),
-            ("Rerun", bindings(RerunScreen)),
-        ]
+    def get_key_display_for(self, key: str) -> str:
+        return self.get_key_display(Binding(key, ""))
 
     def action_settings(self) -> None:
         from genplan.engine.pipeline import preset_names
@@ -568,10 +577,18 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self.push_screen(SettingsScreen(self.settings, self.prefs, config_path(self.options.config_file),
                                         preset_names()), saved)
 
+    def apply_user_keymap(self, keymap: dict[str, str]) -> None:
+        """The settings file's [keymap]: binding id -> keys (checked when the file was read)."""
+        self.keymap = dict(keymap)
+        self.set_keymap(self.keymap)
+        self.refresh_bindings()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # False hides a binding that makes no sense right now (keeps the footer short at 80 columns).
         if action in ("pause_replay", "replay_speed"):
             return self._replaying()
+        if action in ("replay_step", "replay_back", "replay_next_answer"):
+            return self.replayer is not None
         if action == "answer_pending":
             return bool(self.pending)
         if action == "stop_run":
@@ -579,37 +596,16 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         return True
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        from .actions import palette_actions, palette_title
+
         yield from super().get_system_commands(screen)
-        commands = [
-            ("Help", "Key bindings and what the panels show", "help"),
-            ("Settings", "Model, base URL, key variable, preset and limits", "settings"),
-            ("Run the pipeline", "Start a new run on this domain", "start_run"),
-            ("Resume run", "Continue the selected or open run where it stopped", "resume_run"),
-            ("Toggle watch / step mode", "Step mode pauses before every model request", "toggle_step"),
-            ("Answer the waiting request", "Open the request the run is waiting on", "answer_pending"),
-            ("Stop the run", "Stop at the next model request", "stop_run"),
-            ("Show domain", "The PDDL domain", "show_tab('domain')"),
-            ("Show tasks", "Debug and eval tasks: PDDL, NL, Python", "show_tab('tasks')"),
-            ("Show runs", "The runs of this domain", "show_tab('runs')"),
-            ("Show run", "Timeline, answer, debug results", "show_tab('run')"),
-            ("Show versions", "Strategies, reflections and programs of all runs", "show_tab('versions')"),
-            ("Open selected run", "Load the run selected in the Runs panel", "open_selected_run"),
-            ("Replay selected run", "Play the selected run back event by event", "replay_selected_run"),
-            ("Pause / resume replay", "Pause or continue the replay", "pause_replay"),
-            ("Replay faster", "Double the replay speed", "replay_speed(2.0)"),
-            ("Replay slower", "Halve the replay speed", "replay_speed(0.5)"),
-            ("Edit selected version", "Open the strategy, reflection or program in the editor", "edit_selected"),
-            ("Mark version for comparison", "Remember the selected version", "mark_selected"),
-            ("Compare with marked version", "Side-by-side diff of two versions", "compare_selected"),
-            ("History of selected artefact", "Step through its versions one by one", "history_selected"),
-            ("Rerun selected version", "Program: on the debug tasks; strategy: validation", "rerun_selected"),
-            ("Plan stepper", "Step through a plan action by action", "plan_stepper"),
-            ("Show selected timeline entry", "Its answer, file or check result", "show_entry"),
-        ]
-        for title, help_text, action in commands:
-            if not self.check_action(action.split("(")[0], ()):
+        seen: set[str] = set()
+        for entry in palette_actions():  # the action table: the same actions as the keys and the help
+            action = entry.action.removeprefix("app.")
+            if action in seen or not self.check_action(action.split("(")[0], ()):
                 continue
-            yield SystemCommand(title, help_text, lambda action=action: self.run_action(action))
+            seen.add(action)
+            yield SystemCommand(palette_title(entry), entry.help, lambda action=action: self.run_action(action))
 
     async def action_quit(self) -> None:
         self.shutdown()

@@ -15,7 +15,7 @@ from . import messages as msg
 from .artifacts import runs_root
 from .run_state import RunState
 from .session import PipelineSession
-from .widgets.panels import RunPanel, RunResults, RunsPanel
+from .widgets.panels import RunPanel, RunResults, RunsPanel, VersionsPanel
 from .widgets.stream_view import StreamView
 
 
@@ -32,6 +32,7 @@ class RunsMixin:
         self.run_dir = run_dir
         self.run_state = RunState(run_dir)
         self.live = False
+        self.run_opened(run_dir.name)
         panel = self.main.query_one(RunPanel)
         self.reset_timeline()
         panel.query_one(RunResults).show([])
@@ -65,10 +66,59 @@ class RunsMixin:
 
     @work(exclusive=True, group="replay")
     async def run_replay(self) -> None:
-        if self.replayer is not None:
-            await self.replayer.play()
-            self.notify("Replay finished.")
-            self.refresh_totals()
+        replayer = self.replayer
+        if replayer is not None:
+            self._replay_playing = True
+            try:
+                await replayer.play()
+            finally:
+                self._replay_playing = False
+            if replayer is self.replayer:
+                self.notify("Replay finished.")
+                self.refresh_totals()
+
+    def _replay_position_note(self) -> None:
+        replayer = self.replayer
+        if replayer is None:
+            return
+        event = replayer.events[replayer.position - 1] if replayer.position else None
+        what = f"{event.type} {event.data.get('step') or event.data.get('phase') or event.data.get('kind') or ''}" \
+            if event is not None else "the start"
+        self.notify(f"Event {replayer.position} of {len(replayer.events)}: {what.strip()}", timeout=2)
+        self.refresh_totals()
+
+    def action_replay_step(self) -> None:
+        if self.replayer is None:
+            return
+        if self.replayer.step() is None:
+            self.notify("The replay is at its last event; , steps back.")
+            return
+        self._replay_position_note()
+
+    def action_replay_next_answer(self) -> None:
+        if self.replayer is None:
+            return
+        if not self.replayer.step_to_answer():
+            self.notify("No more answers in this run.")
+            return
+        self._replay_position_note()
+
+    def action_replay_back(self) -> None:
+        """One event back: the run's view is rebuilt from the events before it (instant: no waiting)."""
+        replayer = self.replayer
+        if replayer is None or replayer.position == 0:
+            self.notify("The replay is at its start.")
+            return
+        before = replayer.rewind_to(replayer.position - 1)
+        self.events.take(len(self.events))  # drop what is still queued from later events
+        self.run_state = RunState(self.run_dir)
+        self.reset_timeline()
+        panel = self.main.query_one(RunPanel)
+        panel.query_one(RunResults).show([])
+        panel.query_one(StreamView).show(None, "—", "")
+        for event in before:
+            self.events.put(event)
+        self._replay_position_note()
 
     def stop_replay(self) -> None:
         if self.replayer is not None:
@@ -79,9 +129,11 @@ class RunsMixin:
         if self.replayer is None:
             return
         if self.replayer.finished:
-            self.notify("The replay is over. To watch it again, choose the run on the Runs tab and press y.")
+            self.notify("The replay is over: , steps back; to watch it again, choose the run in 3 Runs and press y.")
             return
         paused = self.replayer.toggle_pause()
+        if not paused and not getattr(self, "_replay_playing", False):
+            self.run_replay()  # it had reached the end, and was stepped back since
         self.notify("Replay paused." if paused else "Replay resumed.")
         self.refresh_totals()
 
@@ -115,31 +167,39 @@ class RunsMixin:
             return
         self.start_pipeline(run_dir=run_dir)
 
-    def start_pipeline(self, run_dir: Path | None = None, start_from: tuple[str, Path, str] | None = None) -> None:
+    def start_pipeline(self, run_dir: Path | None = None, start_from: tuple[str, Path, str] | None = None,
+                       strategy_check: tuple[Path, str, str] | None = None) -> None:
         if self.session is not None:
             self.notify("A run is already going on.", severity="warning")
             return
-        if self.settings is None or self.prefs is None:
-            self.notify("Still loading the settings; try again in a moment.", severity="warning")
+        if self.settings is None or self.prefs is None or self.domain_info is None:
+            # pressed in the first moments: start as soon as the settings and the domain are loaded
+            first = self._deferred_start is None
+            self._deferred_start = (run_dir, start_from)
+            if first:
+                self.notify("Starting as soon as the settings and the domain are loaded…")
             return
-        if self.domain_info is None or self.domain_info.error:
+        if self.domain_info.error:
             self.notify("The domain could not be loaded; the pipeline cannot start.", severity="error")
             return
         self.stop_replay()
         try:
             config = self.prefs.to_config()
+            if self.options.pipeline_changes:
+                config = config.with_changes(**self.options.pipeline_changes)
         except Exception as exc:  # noqa: BLE001 - ConfigError from a hand-edited file
             self.notify(str(exc), severity="error")
             return
-        if run_dir is not None:
+        if run_dir is not None or strategy_check is not None:
             from .rerun import run_config
 
-            config = run_config(run_dir)
+            config = run_config(run_dir if run_dir is not None else strategy_check[0])
         if not self.settings.is_configured:
             self.notify("No model is configured: you will answer every request yourself (manual provider). "
                         "Press s to set a model.", title="Manual provider", timeout=8)
         self.session = PipelineSession(self.domain_dir, config, self.settings, self.post_message,
-                                       self.engine_event, self.stepping, run_dir=run_dir, start_from=start_from)
+                                       self.engine_event, self.stepping, run_dir=run_dir, start_from=start_from,
+                                       no_cache=self.options.no_cache, strategy_check=strategy_check)
         self.run_state = RunState(run_dir)
         self.run_dir = run_dir
         self.live = True
@@ -166,8 +226,23 @@ class RunsMixin:
         self.run_dir = message.run_dir
         if self.run_state is not None:
             self.run_state.run_dir = message.run_dir
+        self.run_opened(message.run_dir.name)
         self.load_runs()
         self.refresh_totals()
+
+    def start_deferred(self) -> None:
+        """A start asked for while loading goes ahead once everything it needs is there."""
+        if self._deferred_start is not None and self.settings is not None and self.domain_info is not None:
+            run_dir, start_from = self._deferred_start
+            self._deferred_start = None
+            self.start_pipeline(run_dir=run_dir, start_from=start_from)
+
+    def run_opened(self, run_id: str) -> None:
+        """The Versions tree expands (and filters to) this run; the results matrix shows it."""
+        self.main.query_one(VersionsPanel).set_current_run(run_id)
+        self.show_matrix(run_id)
+        self.show_run_header()
+        self.schedule_overview(run_id)
 
     def on_pipeline_ended(self, message: msg.PipelineEnded) -> None:
         if not self.screen_stack:
@@ -225,6 +300,7 @@ class RunsMixin:
 
         if self._request_screen_open or not self.pending:
             return
+        self.drain_events()  # the request's own announcement may still be queued
         question = self.pending[0]
         manual = isinstance(question, msg.AnswerRequested)
         request_id = None if manual else question.request_id
@@ -239,7 +315,12 @@ class RunsMixin:
             self._decide(question, choice.action, choice)
             self.call_after_refresh(self.open_next_question)
 
-        self.push_screen(RequestScreen(request_id, question.request, manual=manual), decided)
+        # the task it concerns, as the engine announced it (a held request: its pause event; a manual one: the
+        # request announced last, of the same step)
+        state = self.run_state
+        about = state.request_about(None if request_id is None else str(request_id), question.request.step) \
+            if state is not None else ""
+        self.push_screen(RequestScreen(request_id, question.request, manual=manual, about=about), decided)
 
     def _decide(self, question: Any, action: str, choice: Any = None) -> None:
         from genplan.engine.pipeline import Decision

@@ -13,17 +13,136 @@ from textual import work
 from textual.widgets import TabbedContent
 
 from . import messages as msg
-from .artifacts import Version, next_version_file, runs_root
+from .artifacts import Version, runs_root
 from .domain_info import TaskInfo
-from .widgets.panels import RunResults, TasksPanel, VersionsPanel
+from .widgets.panels import RunResults, RunTimeline, TasksPanel, VersionsPanel
+from .widgets.results_matrix import ResultsPanel
+
+OVERVIEW_DELAY_S = 0.3  # results files come in bursts: read a run's overview once they settle
 
 
 class VersionsMixin:
     # ================================================================== versions
     def version_highlighted(self) -> None:
-        version = self.main.query_one(VersionsPanel).selected()
+        panel = self.main.query_one(VersionsPanel)
+        version = panel.selected()
         if version is not None:
             self.read_for_view("preview", version.key, version.read)
+        else:
+            panel.show_preview(self.node_summary(panel.selected_node()), "markdown", line_numbers=False)
+        run_id = panel.selected_run()
+        if run_id is not None and run_id != self.matrix_run_id():
+            self.show_matrix(run_id)
+
+    def node_summary(self, ref: Any) -> str:
+        """What the preview says when a run or a group (not a version) is chosen in the tree."""
+        if ref is None:
+            return ""
+        overview = self.overviews.get(ref.run_id)
+        if overview is None:
+            return f"run {ref.run_id}"
+        lines = [f"run {overview.run_id}: {overview.status}, preset {overview.preset}, created {overview.created}"]
+        if overview.debug_total:
+            lines.append(f"selected program {overview.selected_program or '–'}: "
+                         f"{overview.debug_solved}/{overview.debug_total} debug tasks")
+        if overview.forked_from:
+            lines.append(f"fork of run {overview.forked_from}" + (
+                f", continuing from the edited {overview.edited_version}" if overview.edited_version else ""))
+        for results in overview.results:
+            lines.append(f"  {results.what} {results.label}: {results.solved}/{results.total}")
+        lines.append("")
+        lines.append("Choose a version (enter expands a group); 6 shows this run's results matrix.")
+        return "\n".join(lines)
+
+    # ================================================================== results matrix
+    def matrix_run_id(self) -> str | None:
+        if self._matrix_wanted is not None:
+            return self._matrix_wanted
+        overview = self.main.query_one(ResultsPanel).overview
+        return overview.run_id if overview is not None else None
+
+    def show_matrix(self, run_id: str | None = None) -> None:
+        """The matrix of ``run_id``, else of the run chosen in the Versions tree, else of the open run. While
+        the Results tab is hidden only the choice is remembered: the matrix is laid out when it is shown."""
+        if run_id is None:
+            run_id = self.main.query_one(VersionsPanel).selected_run()
+        if run_id is None and self.run_dir is not None:
+            run_id = self.run_dir.name
+        if self.main.query_one(TabbedContent).active != "results":
+            self._matrix_wanted = run_id or ""
+            return
+        self._matrix_wanted = None
+        self.main.query_one(ResultsPanel).show(self.overviews.get(run_id) if run_id else None)
+
+    def matrix_shown(self) -> None:
+        """The Results tab became visible: lay out what was chosen meanwhile."""
+        if self._matrix_wanted is not None:
+            self.show_matrix(self._matrix_wanted or None)
+
+    def schedule_overview(self, run_id: str) -> None:
+        """Read a run's results again shortly (results files and events come in bursts)."""
+        if run_id in self._overview_due:
+            return
+        self._overview_due[run_id] = self.set_timer(OVERVIEW_DELAY_S, lambda: self.load_overview(run_id))
+
+    @work(thread=True, group="overview")
+    def load_overview(self, run_id: str) -> None:
+        from genplan.engine.versions import run_overview
+
+        self._overview_due.pop(run_id, None)
+        run_dir = runs_root(self.domain_dir) / run_id
+        if (run_dir / "run.json").is_file():
+            self.post_message(msg.OverviewLoaded(run_overview(run_dir)))
+
+    def on_overview_loaded(self, message: msg.OverviewLoaded) -> None:
+        if not self.screen_stack:
+            return
+        overview = message.overview
+        self.overviews[overview.run_id] = overview
+        self.main.query_one(VersionsPanel).update_run(overview.run_id, overview=overview)
+        if self.matrix_run_id() in (None, overview.run_id):
+            self.show_matrix(overview.run_id)
+        if self.run_dir is not None and self.run_dir.name == overview.run_id:
+            self.show_run_header()
+        panel = self.main.query_one(VersionsPanel)
+        ref = panel.selected_node()
+        if ref is not None and ref.kind != "version" and ref.run_id == overview.run_id:
+            panel.show_preview(self.node_summary(ref), "markdown", line_numbers=False)
+
+    def action_filter_versions(self) -> None:
+        panel = self.main.query_one(VersionsPanel)
+        if panel.current_run is None and not panel.only_current:
+            self.notify("No run is open: open one in 3 Runs (enter) to see only its versions.", severity="warning")
+            return
+        panel.toggle_filter()
+
+    def _matrix_task(self, name: str) -> Any:
+        return self._task_named(name)
+
+    def action_open_matrix_cell(self) -> None:
+        """Enter on a matrix cell: its plan in the plan stepper, or (no plan) its feedback."""
+        chosen = self.main.query_one(ResultsPanel).selected_outcome()
+        if chosen is None:
+            self.notify("Choose a task's cell (the columns right of 'passed').", severity="warning")
+            return
+        results, outcome = chosen
+        task = self._task_named(outcome.task)
+        if outcome.plan and task is not None:
+            self.open_plan_stepper(task.path, list(outcome.plan), f"{results.what} {results.label} on {outcome.task}")
+            return
+        self.action_matrix_feedback()
+
+    def action_matrix_feedback(self) -> None:
+        from .screens.feedback import FeedbackScreen
+
+        chosen = self.main.query_one(ResultsPanel).selected_outcome()
+        if chosen is None:
+            self.notify("Choose a task's cell first.", severity="warning")
+            return
+        results, outcome = chosen
+        title = f"{results.what} {results.label} on {outcome.task}: {outcome.category}"
+        body = outcome.message or ("The plan is valid." if outcome.solved else "(no feedback recorded)")
+        self.push_screen(FeedbackScreen(title, body))
 
     def selected_version(self) -> Version | None:
         """The version the current panel points at: a Versions row, or an artefact in the timeline."""
@@ -116,20 +235,22 @@ class VersionsMixin:
                                       can_continue=can_continue, hint=hint), done)
 
     def save_new_version(self, version: Version, text: str, then: Any = None) -> Path | None:
-        """Write ``text`` as the next version of ``version``'s artefact; ``then(new_version)`` once indexed."""
-        run_dir = runs_root(self.domain_dir) / version.run_id
-        target = next_version_file(version, run_dir)
-        try:
-            from genplan.engine.pipeline.store import write_text_atomic
+        """Write ``text`` as the next version of ``version``'s artefact, on the record (engine.edits: a new
+        file, the original untouched, an ``artifact.edited`` event); ``then(new_version)`` once indexed."""
+        from genplan.engine.edits import record_edit
 
-            write_text_atomic(target, text)
-        except OSError as exc:
-            self.notify(f"{target}: cannot write ({exc.strerror or exc})", severity="error")
+        run_dir = runs_root(self.domain_dir) / version.run_id
+        try:
+            record = record_edit(run_dir, str(version.path.relative_to(run_dir)), version.read(), text)
+        except (OSError, ValueError) as exc:
+            self.notify(f"{version.label}: cannot save the edit ({getattr(exc, 'strerror', None) or exc})",
+                        severity="error")
             return None
+        target = run_dir / record.file
         if then is not None:
             self._after_save = (target, then)
         self.index_file(target, from_watcher=False)
-        self.notify(f"Saved as {target.relative_to(run_dir)}")
+        self.notify(f"Saved as {record.file} (edit of {version.name}, on the run's record)")
         return target
 
     # ================================================================== rerun
@@ -164,13 +285,32 @@ class VersionsMixin:
         rerun_program(job, source, self.domain_dir, task_set, run_dir, self.post_message, cancel)
 
     def rerun_strategy(self, version: Version) -> None:
-        from .session import supports_start_from
+        """Plan validation of this strategy on the debug tasks, and nothing more: the requests it needs are
+        shown first (they cost money with a paid model) and sent only after a yes."""
+        from genplan.engine.domainlib import DomainDir
+        from genplan.engine.strategy_check import requests_needed
 
-        if not supports_start_from():
-            self.notify("This engine cannot revalidate a saved strategy yet.", severity="warning")
+        from .screens.pick import PickScreen
+
+        if self.settings is None:
+            self.notify("Still loading the settings; try again in a moment.", severity="warning")
             return
-        self.start_pipeline(run_dir=runs_root(self.domain_dir) / version.run_id,
-                            start_from=("strategy", version.path, version.read()))
+        count = requests_needed(DomainDir.open(self.domain_dir))
+        run_dir = runs_root(self.domain_dir) / version.run_id
+        relative = str(version.path.relative_to(run_dir))
+        text = version.read()
+        if self.settings.is_configured:
+            cost = f"{count} model requests to {self.settings.model} (paid; one more per answer without a plan)"
+        else:
+            cost = f"{count} requests that you answer yourself (no model is configured)"
+        title = (f"Check {version.label} by plan validation on the {count} debug tasks: {cost}. The NL "
+                 "descriptions are reused from the run (no requests); nothing else follows. Go ahead?")
+
+        def chosen(choice: str | None) -> None:
+            if choice == "yes":
+                self.start_pipeline(strategy_check=(run_dir, relative, text))
+
+        self.push_screen(PickScreen(title, [("yes", f"Yes: send the {count} requests"), ("no", "No")]), chosen)
 
     def on_rerun_progress(self, message: msg.RerunProgress) -> None:
         if not self.screen_stack:
@@ -202,6 +342,16 @@ class VersionsMixin:
     # ================================================================== plan stepper
     def action_plan_stepper(self) -> None:
         tab = self.main.query_one(TabbedContent).active
+        entry = self._timeline_entry() if tab == "run" and isinstance(self.focused, RunTimeline) else None
+        if entry is not None and entry.kind == "check":  # a check row of the timeline: its own plan
+            plan = entry.data.get("plan")
+            task = self._task_named(str(entry.data.get("task", "")))
+            if not isinstance(plan, list) or not plan or task is None:
+                self.notify("This check has no plan to step through (none could be read from the answer).",
+                            severity="warning")
+                return
+            self.open_plan_stepper(task.path, [str(a) for a in plan], f"{entry.title} on {task.name}")
+            return
         if tab == "run":
             result = self.main.query_one(RunResults).selected()
             if result is None or not result.plan:
@@ -317,6 +467,9 @@ class VersionsMixin:
             return
         if relative.parts and relative.parts[0] == ".genplan":
             self.index_file(path, from_watcher=True)
+            inside = relative.parts[3:] if len(relative.parts) > 3 else ()
+            if inside and (inside[0] == "results" or inside[0] in ("summary.json", "run.json")):
+                self.schedule_overview(relative.parts[2])
             return
         if message.deleted:
             self.notify(f"{relative} was deleted", severity="warning")
@@ -333,12 +486,18 @@ class VersionsMixin:
         if not self.screen_stack:
             return
         version = message.version
-        self.main.query_one(VersionsPanel).show(self.version_index.all())
+        self.main.query_one(VersionsPanel).update_run(version.run_id, versions=self.version_index.of_run(version.run_id))
+        self.schedule_overview(version.run_id)
         edited = "+" in version.name
         if message.from_watcher and (edited or not self.live):
             self.notify(f"New version {version.label}" + (" (edited outside the TUI)" if edited else ""))
         if edited and version.kind == "program" and message.from_watcher:
-            self.rerun_program(version)
+            if len(self.screen_stack) > 1:
+                # an editor, a request or another screen is open: never push a rerun over it
+                self.notify(f"{version.label} changed outside the TUI; rerun it with x in 5 Versions.",
+                            severity="warning", timeout=10)
+            else:
+                self.rerun_program(version)
         if self._after_save is not None and self._after_save[0] == version.path:
             callback = self._after_save[1]
             self._after_save = None

@@ -25,16 +25,21 @@ class Version:
     name: str  # file stem (v02, c1-v03, ...), with +N for snapshots of outside edits
     path: Path
     snapshot: str | None = None  # the text, for versions that exist only as a snapshot
+    edit_of: str | None = None  # the version a person's edit made this from (engine.edits), e.g. "c1-v00"
 
     @property
     def series(self) -> str:
-        """Versions of one artefact: all strategies of a run; the programs (or reflections) of one candidate."""
-        match = _CANDIDATE.match(self.name)
-        if self.kind == "strategy":
-            return "strategy"
-        if match:
-            return f"{self.kind} {match.group(1)}"
-        return self.kind
+        """Versions of one artefact: the strategies of a run; the programs of one candidate; the reflections of
+        one phase (and candidate). Where a version belongs is the engine's (engine.versions.version_place)."""
+        from genplan.engine.versions import version_place
+
+        place = version_place(self.kind, self.name)
+        return " ".join(part for part in (self.kind, place.phase, place.candidate or "") if part)
+
+    @property
+    def edited(self) -> bool:
+        """Made by a person: a file edited outside (``+N``) or an edited reflection (``-editN``)."""
+        return self.edit_of is not None or "+" in self.name or "-edit" in self.name
 
     @property
     def label(self) -> str:
@@ -80,6 +85,9 @@ def kind_of(path: Path, run_dir: Path) -> str | None:
 
 
 def scan_run(run_dir: Path) -> list[Version]:
+    from genplan.engine.edits import edits_of
+
+    edited = {run_dir / record.file: Path(record.edited).stem for record in edits_of(run_dir)}
     versions = []
     for kind, (directory, suffix) in KIND_DIRS.items():
         folder = run_dir / directory
@@ -87,7 +95,7 @@ def scan_run(run_dir: Path) -> list[Version]:
             continue
         for file in sorted(folder.glob(f"*{suffix}"), key=natural_key):
             if file.is_file() and not file.name.startswith("."):
-                versions.append(Version(kind, run_dir.name, file.stem, file))
+                versions.append(Version(kind, run_dir.name, file.stem, file, edit_of=edited.get(file)))
     return versions
 
 
@@ -100,7 +108,6 @@ class VersionIndex:
         self.domain_dir = domain_dir
         self._versions: dict[str, Version] = {}
         self._last_text: dict[Path, str] = {}
-        self._edits: dict[Path, int] = {}
         self._lock = threading.RLock()
 
     def scan(self) -> list[Version]:
@@ -123,6 +130,10 @@ class VersionIndex:
     def all(self) -> list[Version]:
         with self._lock:
             return sorted(self._versions.values(), key=Version.sort_key)
+
+    def of_run(self, run_id: str) -> list[Version]:
+        with self._lock:
+            return sorted((v for v in self._versions.values() if v.run_id == run_id), key=Version.sort_key)
 
     def get(self, key: str) -> Version | None:
         with self._lock:
@@ -153,42 +164,33 @@ class VersionIndex:
             return None
         previous = self._last_text.get(path)
         if previous is None:
-            version = Version(kind, run_id, path.stem, path)
+            from genplan.engine.edits import edits_of
+
+            relative = str(path.relative_to(run_dir))
+            edit_of = next((Path(r.edited).stem for r in edits_of(run_dir) if r.file == relative), None)
+            version = Version(kind, run_id, path.stem, path, edit_of=edit_of)
             self._last_text[path] = text
             return version if self._add(version) else None
         if previous == text:
             return None
-        # Edited in place: the file now holds a new version; keep the old text as it was.
-        count = self._edits.get(path, 0) + 1
-        self._edits[path] = count
-        self._last_text[path] = text
-        original = self._versions.get(f"{run_id}/{kind}/{path.stem}")
-        if original is not None and original.snapshot is None and count == 1:
-            self._versions[original.key] = Version(kind, run_id, path.stem, path, snapshot=previous)
-        elif count > 1:
-            prior = self._versions.get(f"{run_id}/{kind}/{path.stem}+{count - 1}")
-            if prior is not None:
-                self._versions[prior.key] = Version(kind, run_id, prior.name, path, snapshot=previous)
-        version = Version(kind, run_id, f"{path.stem}+{count}", path)
+        # Written over outside genplan: the engine puts the original back and keeps the new text as the
+        # version name+N, and logs the edit (engine.edits) — nothing the run checked is lost.
+        from genplan.engine.edits import adopt_outside_edit
+
+        try:
+            record = adopt_outside_edit(run_dir, str(path.relative_to(run_dir)), previous, text)
+        except OSError:
+            return None
+        new_path = run_dir / record.file
+        self._last_text[path] = previous
+        self._last_text[new_path] = text
+        version = Version(kind, run_id, new_path.stem, new_path, edit_of=path.stem)
         self._add(version)
         return version
 
 
 def next_version_file(version: Version, run_dir: Path) -> Path:
-    """Where an edited copy of ``version`` goes as the next version of its artefact."""
-    directory, suffix = KIND_DIRS[version.kind]
-    folder = run_dir / directory
-    existing = {p.stem for p in folder.glob(f"*{suffix}")} if folder.is_dir() else set()
-    if version.kind == "strategy":
-        numbers = [int(m.group(1)) for s in existing if (m := re.fullmatch(r"v(\d+)", s))]
-        return folder / f"v{max(numbers, default=0) + 1:02d}{suffix}"
-    match = _CANDIDATE.match(version.name)
-    if version.kind == "program" and match:
-        candidate = match.group(1)
-        numbers = [int(m.group(1)) for s in existing if (m := re.fullmatch(rf"{candidate}-v(\d+)", s))]
-        return folder / f"{candidate}-v{max(numbers, default=-1) + 1:02d}{suffix}"
-    base = version.name.split("+", 1)[0]
-    count = 1
-    while f"{base}-edit{count}" in existing:
-        count += 1
-    return folder / f"{base}-edit{count}{suffix}"
+    """Where an edited copy of ``version`` goes as the next version of its artefact (engine.edits decides)."""
+    from genplan.engine.edits import next_version_name
+
+    return run_dir / next_version_name(run_dir, str(version.path.relative_to(run_dir)))

@@ -21,6 +21,7 @@ LIMIT_FIELDS = ("strategy_rounds", "code_rounds", "initial_programs", "program_t
 class RunPrefs:
     preset: str = "F5-3"
     overrides: dict[str, Any] = field(default_factory=dict)  # LIMIT_FIELDS set by the user
+    keymap: dict[str, str] = field(default_factory=dict)  # [keymap]: binding id -> keys (actions.py)
 
     def to_config(self) -> Any:
         from genplan.engine.pipeline import load_preset
@@ -88,6 +89,10 @@ def load_tui_settings(
     try:
         data = _read(path)
         prefs = prefs_from_table(data.get(PIPELINE_TABLE, {}), str(path))
+        if "keymap" in data:
+            from .actions import check_keymap
+
+            prefs.keymap = check_keymap(data["keymap"], str(path))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         error = error or f"{path}: cannot read ({exc})"
     except ValueError as exc:

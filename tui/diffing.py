@@ -1,7 +1,8 @@
-"""Side-by-side alignment of two texts, with the changed characters of changed lines."""
+"""Side-by-side alignment of two texts, with the changed words of changed lines."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -44,9 +45,21 @@ class DiffStats:
         return f"{self.changed} changed, {self.deleted} removed, {self.inserted} added"
 
 
-def char_changes(left: str, right: str) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
-    """Character ranges that differ between two versions of a line."""
-    matcher = SequenceMatcher(None, left, right, autojunk=False)
+_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+
+
+def tokens(line: str) -> list[tuple[int, int]]:
+    """(start, end) of each word, run of spaces and punctuation mark of a line."""
+    return [match.span() for match in _TOKEN.finditer(line)]
+
+
+def word_changes(left: str, right: str) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
+    """Character ranges of the words that differ between two versions of a line: whole words are marked,
+    never single letters inside a word (character marks make prose noisy)."""
+    left_tokens, right_tokens = tokens(left), tokens(right)
+    left_words = [left[a:b] for a, b in left_tokens]
+    right_words = [right[a:b] for a, b in right_tokens]
+    matcher = SequenceMatcher(None, left_words, right_words, autojunk=False)
     if matcher.ratio() < CHAR_DIFF_MIN_RATIO:
         return ((0, len(left)),) if left else (), ((0, len(right)),) if right else ()
     left_spans: list[Span] = []
@@ -55,10 +68,13 @@ def char_changes(left: str, right: str) -> tuple[tuple[Span, ...], tuple[Span, .
         if tag == "equal":
             continue
         if i2 > i1:
-            left_spans.append((i1, i2))
+            left_spans.append((left_tokens[i1][0], left_tokens[i2 - 1][1]))
         if j2 > j1:
-            right_spans.append((j1, j2))
+            right_spans.append((right_tokens[j1][0], right_tokens[j2 - 1][1]))
     return tuple(left_spans), tuple(right_spans)
+
+
+char_changes = word_changes  # the earlier name
 
 
 def side_by_side(left_text: str, right_text: str) -> list[DiffRow]:
@@ -82,7 +98,7 @@ def side_by_side(left_text: str, right_text: str) -> list[DiffRow]:
             pairs = min(i2 - i1, j2 - j1)
             for offset in range(pairs):
                 i, j = i1 + offset, j1 + offset
-                left_spans, right_spans = char_changes(left[i], right[j])
+                left_spans, right_spans = word_changes(left[i], right[j])
                 rows.append(DiffRow("replace", i + 1, j + 1, left[i], right[j], left_spans, right_spans))
             for i in range(i1 + pairs, i2):
                 rows.append(DiffRow("delete", i + 1, None, left[i], None, ((0, len(left[i])),)))

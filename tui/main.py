@@ -9,15 +9,8 @@ import argparse
 import sys
 from pathlib import Path
 
-# The model options of `genplan run`, as setting names of the engine's ModelSettings.
-MODEL_OPTIONS = {
-    "model": "model name as the server knows it (none: a person answers)",
-    "base_url": "the server's OpenAI-style base URL",
-    "api_key_env": "environment variable that holds the API key",
-    "temperature": "sampling temperature (or none)",
-    "max_tokens": "answer length limit",
-    "seed": "sampling seed",
-}
+# The model options, as in `genplan run` (same names, same meaning): setting names of the engine's ModelSettings.
+MODEL_OPTIONS = ("model", "base_url", "api_key_env", "temperature", "reasoning", "max_tokens")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,11 +22,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--run", metavar="ID", help="reopen a run of this domain (its id or directory)")
     parser.add_argument("--replay", metavar="RUN", help="play a recorded run back event by event")
     parser.add_argument("--speed", type=float, default=1.0, help="replay speed factor (default 1)")
-    parser.add_argument("--preset", help="pipeline preset (F5-3, F3-6, ...)")
+    parser.add_argument("--preset", help="pipeline preset (F5-3, F3-6, ...; default: the settings file's, else F5-3)")
     parser.add_argument("--step", action="store_true", help="start in step mode (pause before every request)")
-    parser.add_argument("--config-file", type=Path, help="settings file (default: the user config directory)")
-    for name, help_text in MODEL_OPTIONS.items():
-        parser.add_argument(f"--{name.replace('_', '-')}", dest=name, help=help_text)
+    parser.add_argument("--config-file", type=Path, help="settings file (default: the user config dir's genplan/config.toml)")
+    # the same flags as `genplan run`, with the same meaning
+    parser.add_argument("--model", help="model name, e.g. gpt-4o")
+    parser.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
+    parser.add_argument("--api-key-env", help="name of the environment variable holding the API key (default OPENAI_API_KEY)")
+    parser.add_argument("--temperature", type=float, help="sampling temperature (default 0)")
+    parser.add_argument("--reasoning", action="store_true", default=None,
+                        help="a reasoning model: prompts without 'think step by step'")
+    parser.add_argument("--max-tokens", type=int, help="answer length limit")
+    parser.add_argument("--seed", type=int, choices=[1, 2, 3],
+                        help="which pair of debug tasks are the prompt tasks (1-3)")
+    parser.add_argument("--max-concurrency", type=int, help="parallel model requests (default 6: one per debug task)")
+    parser.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
     return parser
 
 
@@ -67,7 +70,11 @@ def main(argv: list[str] | None = None) -> int:
         replay=args.replay,
         speed=args.speed,
         preset=args.preset,
-        cli_settings={name: getattr(args, name) for name in MODEL_OPTIONS},
+        cli_settings={name: getattr(args, name) for name in MODEL_OPTIONS if getattr(args, name) is not None},
+        pipeline_changes={name: value for name, value in (("split_seed", args.seed),
+                                                          ("max_concurrency", args.max_concurrency))
+                          if value is not None},
+        no_cache=args.no_cache,
         config_file=args.config_file,
         step=args.step,
     )

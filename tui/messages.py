@@ -19,6 +19,8 @@ class DomainLoaded(Message):
 class RunsListed(Message):
     runs: list[Any]  # store.RunInfo
     versions: list[Any]  # artifacts.Version
+    overviews: list[Any]  # engine.versions.RunOverview, one per run
+    arranged: dict[str, Any]  # run id -> versions_tree.arrange(...) of its versions (done in the worker)
 
 
 @dataclass
@@ -93,3 +95,10 @@ class TextLoaded(Message):
     title: str
     text: str
     request_id: str | None = None
+
+
+@dataclass
+class OverviewLoaded(Message):
+    """A run's versions and results were read again (engine.versions.RunOverview)."""
+
+    overview: Any

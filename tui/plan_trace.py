@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from genplan.engine.pddl.model import Domain, Problem
-from genplan.engine.pddl.validate import GOAL_NOT_REACHED, ValidationResult, fact_text, validate_plan
+from genplan.engine.pddl.model import Domain, Problem, Task
+from genplan.engine.pddl.validate import (
+    GOAL_NOT_REACHED,
+    ValidationResult,
+    fact_text,
+    validate_plan,
+)
 
 OK, FAILED, NOT_RUN = "ok", "failed", "not run"
 
@@ -29,6 +34,7 @@ class PlanTrace:
     goal: list[str]
     result: ValidationResult
     states: list[frozenset[str]]  # states[i] = the state before step i; one more entry after the last executed
+    static: frozenset[str] = frozenset()  # facts of static predicates (the engine's Problem.static_facts)
 
     @property
     def failing_step(self) -> int | None:
@@ -77,7 +83,8 @@ def trace_plan(domain: Domain, problem: Problem, plan: list[str]) -> PlanTrace:
         failed = not result.valid and result.step == index
         unsatisfied = [*result.unsatisfied_static, *result.unsatisfied] if failed else []
         steps.append(StepView(index, plan[index].strip(), FAILED if failed else NOT_RUN, unsatisfied=unsatisfied))
-    return PlanTrace(steps=steps, initial_state=initial, goal=goal, result=result, states=states)
+    static = frozenset(fact_text(f) for f in Task(domain, problem).static_facts)
+    return PlanTrace(steps=steps, initial_state=initial, goal=goal, result=result, states=states, static=static)
 
 
 def parse_plan_lines(text: str) -> list[str]:

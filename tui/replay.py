@@ -55,6 +55,7 @@ class Replayer:
         self._resume = asyncio.Event()
         self._resume.set()
         self.finished = False
+        self._streamed: dict[str, int] = {}  # request id -> characters of its answer handed out so far
 
     @property
     def paused(self) -> bool:
@@ -80,6 +81,7 @@ class Replayer:
         await self._resume.wait()
 
     async def play(self) -> None:
+        self.finished = False
         while self.position < len(self.events):
             index = self.position
             event = self.events[index]
@@ -88,9 +90,57 @@ class Replayer:
                 await self._stream_answer(event, wait)
             else:
                 await self._wait(wait)
-            self.sink(event)
-            self.position += 1
+            if self.position != index:
+                continue  # the person stepped meanwhile
+            self._emit(event)
         self.finished = True
+
+    def _emit(self, event: Any) -> None:
+        """Hand out one event (the rest of its recorded answer first, for a response) and move on."""
+        if event.type == RESPONSE_RECEIVED:
+            rid = str(event.data.get("request_id"))
+            text = recorded_answer(self.run_dir, event.data)
+            rest = text[self._streamed.get(rid, 0):]
+            if rest:
+                self.sink(type(event)(TEXT_DELTA, {"request_id": event.data.get("request_id"), "text": rest},
+                                      event.seq, event.time))
+            self._streamed[rid] = len(text)
+        self.sink(event)
+        self.position += 1
+
+    def pause(self) -> None:
+        if not self.clock.paused:
+            self.toggle_pause()
+
+    def step(self) -> Any | None:
+        """Pause, and hand out the next event at once; returns it (None at the end)."""
+        self.pause()
+        if self.position >= len(self.events):
+            return None
+        event = self.events[self.position]
+        self._emit(event)
+        if self.position >= len(self.events):
+            self.finished = True
+        return event
+
+    def step_to_answer(self) -> int:
+        """Pause, and hand out events up to and including the next model answer; how many were handed out."""
+        count = 0
+        while (event := self.step()) is not None:
+            count += 1
+            if event.type == RESPONSE_RECEIVED:
+                break
+        return count
+
+    def rewind_to(self, position: int) -> list[Any]:
+        """Pause, and go back so that only the first ``position`` events have happened: returns them, for the
+        consumer to rebuild its state from (answers already given count as fully streamed)."""
+        self.pause()
+        self.position = max(0, min(position, len(self.events)))
+        self.finished = False
+        before = self.events[: self.position]
+        self._streamed = {str(e.data.get("request_id")): 10**9 for e in before if e.type == RESPONSE_RECEIVED}
+        return before
 
     async def _stream_answer(self, event: Any, wait: float) -> None:
         """Spread the recorded answer over the time the request took in the recording."""
@@ -100,7 +150,12 @@ class Replayer:
             return
         size = max(1, len(text) // STREAM_PIECES + 1)
         pieces = [text[i : i + size] for i in range(0, len(text), size)]
+        rid = str(event.data.get("request_id"))
+        self._streamed[rid] = 0
         for piece in pieces:
             await self._wait(wait / len(pieces))
+            if self.position >= len(self.events) or self.events[self.position] is not event:
+                return  # the person stepped meanwhile
+            self._streamed[rid] += len(piece)
             self.sink(type(event)(TEXT_DELTA, {"request_id": event.data.get("request_id"), "text": piece},
                                   event.seq, event.time))

@@ -25,6 +25,7 @@ REQUEST_SENT, TEXT_DELTA, RESPONSE_RECEIVED, REQUEST_PAUSED = (
 VALIDATION_RESULT, ARTIFACT_CREATED, SELECTION_MADE, NOTICE = (
     "validation.result", "artifact.created", "selection.made", "notice",
 )
+ARTIFACT_EDITED = "artifact.edited"  # engine/edits.py: a person's edit, with old and new hashes
 
 RUNNING, DONE, CACHED, PAUSED, PASS, FAIL, FAILED, INFO = (
     "running", "done", "cached", "paused", "pass", "fail", "failed", "info",
@@ -70,6 +71,7 @@ class Totals:
     output_tokens: int = 0
     cost_usd: float = 0.0
     cost_known: bool = True  # False once a call had no price
+    unpriced_calls: int = 0  # calls whose model has no price (not in the price table nor in [prices])
     started: float | None = None
     finished: float | None = None
 
@@ -100,6 +102,11 @@ class Update:
 
 def _text(value: Any) -> str:
     return "" if value is None else str(value)
+
+
+def request_context(data: dict[str, Any]) -> str:
+    """What a request is about, as the engine says it: its task, version, candidate."""
+    return " ".join(_text(data.get(name)) for name in ("task", "version", "candidate") if data.get(name))
 
 
 class RunState:
@@ -233,12 +240,14 @@ class RunState:
     def _request_sent(self, event: Event, data: dict, update: Update) -> None:
         rid = _text(data.get("request_id"))
         step = _text(data.get("step"))
-        detail = " ".join(_text(data.get(name)) for name in ("task", "version", "candidate") if data.get(name))
+        detail = request_context(data)
         entry = self._changed(f"req:{rid}", update)  # a paused request is announced once it is decided
         if entry is None:
             entry = self._add(TimelineEntry(f"req:{rid}", "request", step or "request", detail, RUNNING,
                                             started=event.time, request_id=rid, step=step), update)
             update.stream_started = rid
+        elif detail:
+            entry.detail = detail  # which task it concerns, also for a request that was held first
         entry.status = RUNNING
         entry.file = self.resolve(data.get("file"))
         entry.data.update(data)
@@ -266,21 +275,23 @@ class RunState:
         counted = isinstance(tokens_in, int) or isinstance(tokens_out, int)
         cached = bool(data.get("cached"))
         human = bool(data.get("human"))
-        if not cached and not human:
+        resumed = bool(data.get("resumed"))  # kept from before (a resumed run, a fork): not sent again
+        if not cached and not human and not resumed:
             self.totals.calls += 1
             self.totals.input_tokens += int(tokens_in or 0)
             self.totals.output_tokens += int(tokens_out or 0)
         cost = data.get("cost_usd")
         if isinstance(cost, (int, float)):
             self.totals.cost_usd += float(cost)
-        elif not cached and not human:
+        elif not cached and not human and not resumed:
             self.totals.cost_known = False
+            self.totals.unpriced_calls += 1
         update.totals = True
         if entry is None:
             step = _text(data.get("step"))
             entry = self._add(TimelineEntry(f"req:{rid}", "request", step or "request", request_id=rid, step=step,
                                             started=event.time), update)
-        entry.status = CACHED if cached else ("answered" if human else DONE)
+        entry.status = "answered" if human else (CACHED if cached else ("kept" if resumed else DONE))
         entry.tokens = int(tokens_in or 0) + int(tokens_out or 0) if counted else None
         latency = data.get("latency_s")
         entry.seconds = float(latency) if isinstance(latency, (int, float)) else max(0.0, event.time - entry.started)
@@ -289,6 +300,14 @@ class RunState:
             entry.data["response_file"] = str(response_file)
         if data.get("truncated"):
             entry.detail = (entry.detail + " (cut off)").strip()
+
+    def request_about(self, request_id: str | None = None, step: str | None = None) -> str:
+        """The task/version a request concerns (``request_id`` None: the last announced one of ``step``)."""
+        rid = request_id if request_id is not None else self.last_request
+        entry = self.entry(f"req:{rid}") if rid is not None else None
+        if entry is None or (step is not None and entry.step != step):
+            return ""
+        return request_context(entry.data) or entry.detail
 
     def response_text(self, request_id: str) -> str:
         """The whole answer: streamed text if we saw it, else the response file of the run directory."""
@@ -312,8 +331,8 @@ class RunState:
         entry = self._changed(f"req:{rid}", update)
         if entry is None:
             step = _text(data.get("step"))
-            entry = self._add(TimelineEntry(f"req:{rid}", "request", step or "request", request_id=rid, step=step,
-                                            started=event.time), update)
+            entry = self._add(TimelineEntry(f"req:{rid}", "request", step or "request", request_context(data),
+                                            request_id=rid, step=step, started=event.time), update)
         entry.status = PAUSED
         update.paused_request = rid
 
@@ -348,6 +367,14 @@ class RunState:
         self._add(TimelineEntry(f"sel:{kind}:{version}:{event.seq}", "selection", f"selected {kind} {version}",
                                 score, DONE, started=event.time, data=dict(data)), update)
 
+    def _edited(self, event: Event, data: dict, update: Update) -> None:
+        file = self.resolve(data.get("file"))
+        origin = "outside genplan" if data.get("origin") == "outside" else "in the TUI"
+        title = f"edited {data.get('kind', '')} {Path(str(data.get('edited', ''))).stem}".strip()
+        detail = f"→ {file.name if file else '?'} ({origin}; {data.get('old_hash', '')[:8]} → {data.get('new_hash', '')[:8]})"
+        self._add(TimelineEntry(f"edit:{event.seq}", "edit", title, detail, DONE, started=event.time, file=file,
+                                data=dict(data)), update)
+
     def _notice(self, event: Event, data: dict, update: Update) -> None:
         level = _text(data.get("level") or "info")
         self._add(TimelineEntry(f"notice:{event.seq}", "notice", level, _text(data.get("message")),
@@ -369,4 +396,5 @@ _HANDLERS = {
     ARTIFACT_CREATED: RunState._artifact,
     SELECTION_MADE: RunState._selection,
     NOTICE: RunState._notice,
+    ARTIFACT_EDITED: RunState._edited,
 }

@@ -121,6 +121,8 @@ class PipelineSession:
         stepping: threading.Event,
         run_dir: Path | None = None,
         start_from: tuple[str, Path, str] | None = None,
+        no_cache: bool = False,
+        strategy_check: tuple[Path, str, str] | None = None,
     ) -> None:
         self.domain_path = domain_path
         self.config = config
@@ -132,6 +134,9 @@ class PipelineSession:
         self.controller.manual = not settings.is_configured
         self.run_dir = run_dir
         self.start_from = start_from
+        self.no_cache = no_cache
+        # (source run, strategy file relative to it, text): plan validation of that strategy only
+        self.strategy_check = strategy_check
         self.store: Any = None
 
     @property
@@ -145,8 +150,18 @@ class PipelineSession:
 
         directory = DomainDir.open(self.domain_path)
         provider = make_provider(
-            self.settings, manual_answer=manual_answerer(self.post, self.pending, self.controller.stopped)
+            self.settings, no_cache=self.no_cache,
+            manual_answer=manual_answerer(self.post, self.pending, self.controller.stopped),
         )
+        if self.strategy_check is not None:
+            from genplan.engine import strategy_check
+
+            source, relative, text = self.strategy_check
+            self.store = strategy_check.prepare(source, relative, self.domain_path)
+            self.post(RunCreated(self.store.path))
+            return strategy_check.run_check(self.store, text, provider, controller=self.controller,
+                                            subscriber=self.sink,
+                                            reasoning=bool(getattr(self.settings, "reasoning", False)))
         if self.run_dir is not None and self.start_from is not None:
             # "continue from here": a new run that keeps every answer before the edited version
             from genplan.engine.pipeline.store import continue_from_edit

@@ -128,10 +128,12 @@ class ModelGateway:
             self.announce(request_id, request, publish, **context)
             with self._lock:
                 self.totals.resumed += 1
-            self._publish_response(request_id, request, stored, human=False, publish=publish)
+            # an answer kept from before (a resumed run, or a fork): not sent again; a person's answer stays one
+            self._publish_response(request_id, request, stored, human=self._stored_human(stem), publish=publish,
+                                   resumed=True)
             return stored
         if self.controller is not None:
-            publish(REQUEST_PAUSED, request_id=request_id, step=request.step)
+            publish(REQUEST_PAUSED, request_id=request_id, step=request.step, **context)  # context: which task
             decision = self.controller.before_request(request_id, request)
             if decision.action == "stop":
                 raise RunStopped(f"stopped before request {request_id} ({request.step})")
@@ -158,6 +160,12 @@ class ModelGateway:
             "params": request.params,
             "messages": [m.to_dict() for m in request.messages],
         }
+
+    def _stored_human(self, stem: str) -> bool:
+        try:
+            return bool(self.store.read_json(f"responses/{stem}.json").get("human"))
+        except (OSError, json.JSONDecodeError, AttributeError):
+            return False
 
     def _stored_response(self, stem: str, original_hash: str) -> ChatResponse | None:
         relative = f"responses/{stem}.json"
@@ -209,7 +217,8 @@ class ModelGateway:
         return response
 
     def _publish_response(
-        self, request_id: int, request: ChatRequest, response: ChatResponse, human: bool, publish: Callable[..., Any]
+        self, request_id: int, request: ChatRequest, response: ChatResponse, human: bool, publish: Callable[..., Any],
+        resumed: bool = False,
     ) -> None:
         usage = response.usage
         stem = self.file_stem(request_id, request.step)
@@ -225,6 +234,7 @@ class ModelGateway:
             tokens_in=usage.input_tokens if usage else None,
             tokens_out=usage.output_tokens if usage else None,
             cost_usd=response.cost_usd,
+            **({"resumed": True} if resumed else {}),
         )
 
 

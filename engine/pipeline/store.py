@@ -182,7 +182,8 @@ def answer_for(kind: str, text: str) -> str:
     return text
 
 
-def fork_run(source: RunStore, root: Path, request_id: int, answer: str) -> RunStore:
+def fork_run(source: RunStore, root: Path, request_id: int, answer: str,
+             extra_meta: dict[str, Any] | None = None) -> RunStore:
     """A new run that keeps `source`'s answers before `request_id`, takes `answer` as the answer to
     `request_id`, and (when run) asks everything after it anew: "continue from here" with an edit.
 
@@ -191,7 +192,8 @@ def fork_run(source: RunStore, root: Path, request_id: int, answer: str) -> RunS
     revision request, an edited program to debugging.
     """
     meta = {k: v for k, v in source.meta().items() if k not in ("run_id", "status", "created")}
-    fork = RunStore.create(Path(root), {**meta, "forked_from": str(source.path), "forked_at": request_id})
+    fork = RunStore.create(Path(root), {**meta, "forked_from": str(source.path), "forked_at": request_id,
+                                        **(extra_meta or {})})
     kept = 0
     for folder in ("requests", "responses"):
         for path in sorted((source.path / folder).glob("*")):
@@ -236,4 +238,6 @@ def continue_from_edit(source: RunStore, relative_file: str, kind: str, text: st
     artefact `relative_file`: the edit replaces the answer it came from, everything after is asked anew.
     An unchanged text re-checks the version (e.g. a strategy through plan validation again)."""
     request_id = artifact_request_id(source, relative_file)
-    return fork_run(source, root or source.path.parent, request_id, answer_for(kind, text))
+    # the fork names the version it continues from (the Runs list and the timeline show it)
+    return fork_run(source, root or source.path.parent, request_id, answer_for(kind, text),
+                    {"edited_version": relative_file})

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
+
+from ..actions import bindings
 
 from ..artifacts import Version
 from ..diffing import diff_stats
@@ -17,16 +18,10 @@ from ..widgets.key_bar import KeyBar
 class CompareScreen(Screen[None]):
     """``versions`` is the list one can step through; the screen shows versions[i] against versions[j]."""
 
-    BINDINGS = [
-        Binding("escape", "close", "Back"),
-        Binding("n", "next_change", "Next change"),
-        Binding("p", "previous_change", "Prev change"),
-        Binding("]", "step(1)", "Next version"),
-        Binding("[", "step(-1)", "Prev version"),
-        Binding("s", "swap", "Swap sides"),
-    ]
+    BINDINGS = bindings("compare")
     DEFAULT_CSS = """
-    CompareScreen #compare-heads { height: 1; }
+    CompareScreen #compare-heads { height: auto; }
+    CompareScreen .compare-head { height: auto; }
     CompareScreen .compare-head { width: 1fr; background: $boost; padding: 0 1; text-style: bold; }
     CompareScreen #compare-stats { height: 1; color: $text-muted; padding: 0 1; }
     """
@@ -48,6 +43,8 @@ class CompareScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        # prose (strategies, reflections) wraps from the start; code keeps its lines (w toggles either way)
+        self.query_one(DiffView).wrap = self.versions[self.right].syntax != "python"
         self.show()
         self.query_one(DiffView).focus()
 

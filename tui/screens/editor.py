@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
+
+from ..actions import bindings
 
 from ..external_editor import edit_text, editor_command
 from ..widgets.code_area import CodeArea
@@ -22,12 +23,7 @@ class EditResult:
 
 
 class EditorScreen(Screen[EditResult | None]):
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save as new version"),
-        Binding("ctrl+r", "continue", "Continue from here"),
-        Binding("ctrl+o", "external", "$EDITOR"),
-        Binding("escape", "cancel", "Cancel"),
-    ]
+    BINDINGS = bindings("editor")
     DEFAULT_CSS = """
     EditorScreen #editor-title { height: 1; background: $boost; padding: 0 1; text-style: bold; }
     EditorScreen #editor-hint { height: 1; color: $text-muted; padding: 0 1; }
@@ -45,7 +41,8 @@ class EditorScreen(Screen[EditResult | None]):
         with Vertical():
             yield Static(self.title_text, id="editor-title")
             yield Static(self.hint, id="editor-hint")
-            yield CodeArea(self.initial, syntax=self.syntax, id="editor-text")
+            # prose (strategies, reflections, prompts) wraps; code keeps its lines (f2 toggles)
+            yield CodeArea(self.initial, syntax=self.syntax, soft_wrap=self.syntax != "python", id="editor-text")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -66,6 +63,9 @@ class EditorScreen(Screen[EditResult | None]):
     def action_continue(self) -> None:
         if self.can_continue:
             self.dismiss(EditResult(self.editor.text, "continue"))
+
+    def action_toggle_wrap(self) -> None:
+        self.editor.soft_wrap = not self.editor.soft_wrap
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -1,10 +1,11 @@
-"""The help screen: what the panels are, and every key binding, read from the bindings themselves."""
+"""The help screen: what the panels are, and every key, from the action table (actions.py)."""
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.screen import ModalScreen
+
+from ..actions import bindings
 
 from ..widgets.key_bar import KeyBar
 from ..widgets.markdown_view import MarkdownView
@@ -25,36 +26,28 @@ reflection and program of all runs: edit, compare, history, rerun).
 **Modes**: *watch* sends every request as the pipeline makes it; *step* pauses before each request so
 you can send it, edit the prompt, answer it yourself or stop. With no model configured, you answer
 every request (the manual provider). `ctrl+p` opens the command palette: every action is there.
+
+**Your own keys**: give any action other keys in the settings file, by its id (the last column below):
+
+```toml
+[keymap]
+"versions.edit" = "E"
+"app.quit" = "ctrl+q"
+```
 """
 
 
-def _key(binding: Binding) -> str:
-    return binding.key_display or binding.key.replace("ctrl+", "ctrl+").replace(",", " / ")
-
-
-def bindings_markdown(sections: list[tuple[str, list[Binding]]]) -> str:
-    lines = []
-    for title, bindings in sections:
-        rows = [b for b in bindings if b.description]
-        if not rows:
-            continue
-        lines += [f"## {title}", "", "| key | action |", "|---|---|"]
-        lines += [f"| `{_key(b)}` | {b.description} |" for b in rows]
-        lines.append("")
-    return "\n".join(lines)
-
-
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,f1,question_mark", "close", "Close help")]
+    BINDINGS = bindings("help")
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > MarkdownView { width: 96%; max-width: 110; height: 94%; border: thick $accent;
                                 background: $surface; }
     """
 
-    def __init__(self, sections: list[tuple[str, list[Binding]]]) -> None:
+    def __init__(self, keys_markdown: str) -> None:
         super().__init__()
-        self.sections = sections
+        self.keys_markdown = keys_markdown  # actions.help_markdown(...): every key, from the action table
 
     def compose(self) -> ComposeResult:
         yield MarkdownView(id="help-text")
@@ -62,7 +55,7 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         view = self.query_one(MarkdownView)
-        view.update(INTRO + "\n" + bindings_markdown(self.sections), follow=False)
+        view.update(INTRO + "\n" + self.keys_markdown, follow=False)
         view.focus()
 
     def action_close(self) -> None:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
+
+from ..actions import bindings
 
 from ..widgets.code_area import CodeArea
 from ..widgets.key_bar import KeyBar
@@ -16,7 +17,7 @@ from ..widgets.key_bar import KeyBar
 class PickScreen(ModalScreen[str | None]):
     """Choose one option (enter) or cancel (escape). Returns the option id."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = bindings("pick")
     DEFAULT_CSS = """
     PickScreen { align: center middle; }
     PickScreen > Vertical { width: 80%; max-width: 100; height: auto; max-height: 80%;
@@ -35,6 +36,11 @@ class PickScreen(ModalScreen[str | None]):
             yield OptionList(*[Option(label, id=key) for key, label in self.choices], id="pick-options")
         yield KeyBar()
 
+    def on_mount(self) -> None:
+        options = self.query_one("#pick-options", OptionList)
+        options.highlighted = 0 if self.choices else None  # enter picks the first choice
+        options.focus()
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
 
@@ -45,7 +51,7 @@ class PickScreen(ModalScreen[str | None]):
 class TextEntryScreen(ModalScreen[str | None]):
     """Type or paste a block of text (a plan, an answer); ctrl+s accepts, escape cancels."""
 
-    BINDINGS = [Binding("ctrl+s", "accept", "Accept"), Binding("escape", "cancel", "Cancel")]
+    BINDINGS = bindings("entry")
     DEFAULT_CSS = """
     TextEntryScreen { align: center middle; }
     TextEntryScreen > Vertical { width: 90%; height: 80%; border: thick $accent; background: $surface; }
@@ -61,11 +67,15 @@ class TextEntryScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(self.title_text)
-            yield CodeArea(self.initial, syntax=self.syntax, id="entry-text")
+            yield CodeArea(self.initial, syntax=self.syntax, soft_wrap=self.syntax != "python", id="entry-text")
         yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#entry-text", CodeArea).focus()
+
+    def action_toggle_wrap(self) -> None:
+        area = self.query_one("#entry-text", CodeArea)
+        area.soft_wrap = not area.soft_wrap
 
     def action_accept(self) -> None:
         self.dismiss(self.query_one("#entry-text", CodeArea).text)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
+
+from ..actions import bindings
 
 from ..plan_trace import FAILED, NOT_RUN, PlanTrace
 from ..widgets.key_bar import KeyBar
@@ -16,12 +17,7 @@ STATUS_STYLE = {"ok": "green", FAILED: "bold red", NOT_RUN: "dim"}
 
 
 class PlanStepperScreen(Screen[None]):
-    BINDINGS = [
-        Binding("escape", "close", "Back"),
-        Binding("f", "jump_failure", "Failing step"),
-        Binding("g", "first", "First step", show=False),
-        Binding("G", "last", "Last step", show=False),
-    ]
+    BINDINGS = bindings("stepper")
     DEFAULT_CSS = """
     PlanStepperScreen #plan-summary { height: auto; max-height: 4; background: $boost; padding: 0 1; }
     PlanStepperScreen #plan-steps { width: 45%; min-width: 30; height: 1fr; }
@@ -32,6 +28,8 @@ class PlanStepperScreen(Screen[None]):
         super().__init__()
         self.title_text = title
         self.trace = trace
+        self.show_static = False  # facts no action changes (road maps, types) fill the state: hidden by default
+        self.row = 0
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -70,11 +68,13 @@ class PlanStepperScreen(Screen[None]):
 
     def show_row(self, row: int) -> None:
         """Row 0 is the initial state, rows 1..n the actions, the last row the goal check."""
+        self.row = row
         trace = self.trace
         detail = Text()
         if row == 0:
-            detail.append("Initial state\n", style="bold")
-            for fact in trace.initial_state:
+            detail.append("Initial state", style="bold")
+            detail.append(self._static_note() + "\n", style="dim")
+            for fact in self._visible(trace.initial_state):
                 detail.append(f"  {fact}\n")
         elif row <= len(trace.steps):
             step = trace.steps[row - 1]
@@ -96,18 +96,36 @@ class PlanStepperScreen(Screen[None]):
                 for fact in step.deleted or ["(nothing)"]:
                     detail.append(f"  - {fact}\n", style="red")
             state = trace.state_after(step.index) if step.status == "ok" else trace.state_before(step.index)
-            detail.append("\nState " + ("after this step" if step.status == "ok" else "before this step") + ":\n",
+            detail.append("\nState " + ("after this step" if step.status == "ok" else "before this step"),
                           style="bold")
+            detail.append(self._static_note() + ":\n", style="dim")
             added = set(step.added)
-            for fact in sorted(state):
+            for fact in self._visible(state):
                 detail.append(f"  {fact}\n", style="green" if fact in added else "")
-            for fact in sorted(step.deleted):
-                detail.append(f"  {fact}\n", style="red strike")
+            if step.status == "ok" and step.deleted:
+                detail.append("\nNo longer true after this step:\n", style="bold red")
+                for fact in sorted(step.deleted):
+                    detail.append(f"  - {fact}\n", style="red")
         else:
             detail.append("Goal after the last executed step\n", style="bold")
             for fact, holds in trace.goal_status():
                 detail.append(f"  {'✓' if holds else '✗'} {fact}\n", style="green" if holds else "bold red")
         self.query_one("#plan-effects", Static).update(detail)
+
+    def _visible(self, facts: object) -> list[str]:
+        shown = sorted(facts)  # type: ignore[call-overload]
+        return shown if self.show_static else [f for f in shown if f not in self.trace.static]
+
+    def _static_note(self) -> str:
+        count = len(self.trace.static)
+        if not count:
+            return ""
+        return f" ({count} static facts shown; s hides them)" if self.show_static else \
+            f" ({count} static facts hidden; s shows them)"
+
+    def action_toggle_static(self) -> None:
+        self.show_static = not self.show_static
+        self.show_row(self.row)
 
     def action_jump_failure(self) -> None:
         failing = self.trace.failing_step

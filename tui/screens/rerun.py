@@ -5,13 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, ProgressBar, Static
 
+from ..actions import bindings
+
+from ..outcomes import category_of, outcome_text
 from ..widgets.text_view import TextView
 from ..widgets.results_table import first_line
 from ..widgets.key_bar import KeyBar
@@ -20,11 +21,7 @@ from ..widgets.key_bar import KeyBar
 class RerunScreen(Screen[None]):
     """Filled by the app as RerunProgress messages arrive (``add_result``)."""
 
-    BINDINGS = [
-        Binding("escape", "close", "Back"),
-        Binding("p", "plan", "Plan stepper"),
-        Binding("v", "eval", "Run on eval tasks"),
-    ]
+    BINDINGS = bindings("rerun")
     DEFAULT_CSS = """
     RerunScreen #rerun-title { height: 1; background: $boost; padding: 0 1; text-style: bold; }
     RerunScreen ProgressBar { height: 1; padding: 0 1; }
@@ -61,7 +58,7 @@ class RerunScreen(Screen[None]):
         self.checks.append((check, task_path))
         bar = self.query_one(ProgressBar)
         bar.update(total=total, progress=index + 1)
-        verdict = Text("pass", style="bold green") if check.solved else Text(check.kind or "fail", style="bold red")
+        verdict = outcome_text(category_of(check.kind, check.solved))
         runtime = f"{check.runtime:.2f}s" if check.runtime is not None else ""
         table = self.query_one("#rerun-table", DataTable)
         table.add_row(check.task, verdict, runtime, first_line(check.message or "plan is valid"), key=check.task)

@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Grid, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Select, Static
+
+from ..actions import bindings
 
 from ..config import LIMIT_FIELDS, RunPrefs, save_tui_settings
 from ..widgets.key_bar import KeyBar
@@ -44,7 +45,7 @@ def _shown(value: Any) -> str:
 
 
 class SettingsScreen(ModalScreen[SettingsResult | None]):
-    BINDINGS = [Binding("ctrl+s", "save", "Save"), Binding("escape", "cancel", "Cancel")]
+    BINDINGS = bindings("settings")
     DEFAULT_CSS = """
     SettingsScreen { align: center middle; }
     SettingsScreen > Vertical { width: 96%; max-width: 110; height: 96%; border: thick $accent;

@@ -6,11 +6,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+
+from ..actions import bindings
 
 from ..widgets.code_area import CodeArea
 from .editor import EditorScreen, EditResult
@@ -29,14 +30,7 @@ class StepChoice:
 class RequestScreen(Screen[StepChoice]):
     """``manual`` False: step mode (send / edit / answer / stop). True: the manual provider wants an answer."""
 
-    BINDINGS = [
-        Binding("ctrl+s", "primary", "Send"),
-        Binding("e", "edit_message", "Edit prompt"),
-        Binding("a", "answer", "Answer instead"),
-        Binding("w", "watch", "Watch (send all)"),
-        Binding("ctrl+b", "stop", "Stop run"),
-        Binding("escape", "later", "Later"),
-    ]
+    BINDINGS = bindings("request")
     DEFAULT_CSS = """
     RequestScreen #request-title { height: auto; background: $warning 30%; padding: 0 1; text-style: bold; }
     RequestScreen #request-messages { width: 22; height: 1fr; }
@@ -45,8 +39,9 @@ class RequestScreen(Screen[StepChoice]):
     RequestScreen #answer-text { height: 1fr; }
     """
 
-    def __init__(self, request_id: int | None, request: Any, *, manual: bool, note: str = "") -> None:
+    def __init__(self, request_id: int | None, request: Any, *, manual: bool, note: str = "", about: str = "") -> None:
         super().__init__()
+        self.about = about  # the task (and version) the request concerns
         self.request_id = request_id
         self.request = request
         self.manual = manual
@@ -57,10 +52,11 @@ class RequestScreen(Screen[StepChoice]):
 
     def compose(self) -> ComposeResult:
         number = f"request {self.request_id} · " if self.request_id is not None else ""
+        step = f"{self.request.step} for {self.about}" if self.about else self.request.step
         if self.manual:
-            title = f"{number}{self.request.step} — no model is configured: you answer (paste or type it below)"
+            title = f"{number}{step} — no model is configured: you answer (paste or type it below)"
         else:
-            title = f"{number}{self.request.step} — paused before sending (step mode)"
+            title = f"{number}{step} — paused before sending (step mode)"
         if self.note:
             title += f"\n{self.note}"
         with Vertical():
@@ -132,7 +128,8 @@ class RequestScreen(Screen[StepChoice]):
             self.notify(f"Message {index + 1} edited; ctrl+s sends the edited prompt.")
 
         self.app.push_screen(
-            EditorScreen(f"Edit message {index + 1} ({message.role}) of {self.request.step}", message.content,
+            EditorScreen(f"Edit message {index + 1} ({message.role}) of {self.request.step} {self.about}".rstrip(),
+                         message.content,
                          "markdown", can_continue=False, hint="ctrl+s keeps the edit; escape drops it"),
             done,
         )
@@ -146,8 +143,12 @@ class RequestScreen(Screen[StepChoice]):
             if text is not None and text.strip():
                 self.dismiss(StepChoice("answer", answer=text))
 
-        self.app.push_screen(TextEntryScreen(f"Answer {self.request.step} instead of the model (ctrl+s)",
+        self.app.push_screen(TextEntryScreen(f"Answer {self.request.step} {self.about} instead of the model (ctrl+s)",
                                              syntax="markdown"), done)
+
+    def action_toggle_wrap(self) -> None:
+        for area in self.query(CodeArea):
+            area.soft_wrap = not area.soft_wrap
 
     def action_watch(self) -> None:
         self.dismiss(StepChoice("watch"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.style import Style
+from textual import events
 from textual.widgets import TextArea
 from textual.widgets.text_area import TextAreaTheme
 
@@ -53,6 +54,15 @@ class CodeArea(TextArea):
         )
         self.register_theme(THEME)
         self.theme = "genplan"
+
+    async def _on_key(self, event: events.Key) -> None:
+        # TextArea in indent mode turns escape into "focus next"; an editor that is the only focusable widget
+        # gets focus straight back and the screen never sees the key. Let escape reach the screen's binding
+        # (cancel / back) instead: escape always leaves an editor without side effects.
+        # (Textual calls each class's _on_key in turn; prevent_default ends that walk, and the key still
+        # bubbles up to the screen and app, where the bindings are.)
+        if event.key == "escape":
+            event.prevent_default()
 
     def set_syntax(self, syntax: str | None) -> None:
         self.syntax = syntax

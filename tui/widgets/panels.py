@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
+from textual.widgets.tree import TreeNode
+
+from ..actions import bindings
 
 from ..artifacts import Version
 from ..domain_info import DomainInfo, TaskInfo
@@ -16,6 +18,7 @@ from .markdown_view import MarkdownView
 from .results_table import ResultsTable
 from .stream_view import StreamView
 from .timeline import Timeline
+from .versions_tree import NodeRef, VersionsPanelModel, VersionsTree, arrange, arrange_by_run, build_run, run_label
 
 
 class DomainPanel(Vertical):
@@ -36,7 +39,7 @@ class DomainPanel(Vertical):
 
 
 class TaskList(OptionList):
-    BINDINGS = [Binding("p", "app.plan_stepper", "Plan stepper")]
+    BINDINGS = bindings("tasks")
 
 
 class TasksPanel(Horizontal):
@@ -82,11 +85,29 @@ class TasksPanel(Horizontal):
 
 
 class RunsTable(DataTable):
-    BINDINGS = [
-        Binding("enter", "app.open_selected_run", "Open run"),
-        Binding("y", "app.replay_selected_run", "Replay"),
-        Binding("c", "app.resume_run", "Resume"),
-    ]
+    BINDINGS = bindings("runs")
+
+
+def fork_text(overview: object) -> Text:
+    """``parent, edited strategies/v02.md`` for a fork (engine.versions.RunOverview), else nothing."""
+    parent = getattr(overview, "forked_from", None)
+    if not parent:
+        return Text("")
+    edited = getattr(overview, "edited_version", None)
+    return Text(f"⑂ {parent}" + (f", edited {edited}" if edited else ""), style="italic cyan")
+
+
+def run_header(run_id: str | None, overview: object) -> Text:
+    """The line above the timeline: which run, and for a fork its parent and the edited version."""
+    if run_id is None:
+        return Text("no run open", style="dim")
+    text = Text(f"run {run_id}", style="bold")
+    fork = fork_text(overview)
+    if fork.plain:
+        at = getattr(overview, "forked_at", None)
+        text.append("  fork of ", style="italic cyan")
+        text.append_text(Text(fork.plain[2:] + (f" (from request {at} on)" if at else ""), style="italic cyan"))
+    return text
 
 
 class RunsPanel(Vertical):
@@ -96,16 +117,17 @@ class RunsPanel(Vertical):
 
     def on_mount(self) -> None:
         table = self.query_one(RunsTable)
-        for column in ("run", "status", "preset", "model", "created"):
+        for column in ("run", "status", "preset", "model", "created", "fork of"):
             table.add_column(column, key=column)
 
-    def show(self, runs: list) -> None:
+    def show(self, runs: list, overviews: dict | None = None) -> None:
         table = self.query_one(RunsTable)
         table.clear()
         for run in reversed(runs):  # newest first
             style = {"finished": "green", "failed": "red", "running": "yellow", "stopped": "magenta"}.get(run.status, "")
+            overview = (overviews or {}).get(run.run_id)
             table.add_row(run.run_id, Text(run.status, style=style), run.preset, run.model or "manual",
-                          run.created, key=run.run_id)
+                          run.created, fork_text(overview), key=run.run_id)
 
     def selected(self) -> str | None:
         table = self.query_one(RunsTable)
@@ -115,19 +137,16 @@ class RunsPanel(Vertical):
 
 
 class RunTimeline(Timeline):
-    BINDINGS = [
-        Binding("enter", "app.show_entry", "Show"),
-        Binding("e", "app.edit_selected", "Edit"),
-        Binding("x", "app.rerun_selected", "Rerun"),
-    ]
+    BINDINGS = bindings("timeline")
 
 
 class RunResults(ResultsTable):
-    BINDINGS = [Binding("p", "app.plan_stepper", "Plan stepper")]
+    BINDINGS = bindings("results")
 
 
 class RunPanel(Vertical):
     DEFAULT_CSS = """
+    RunPanel #run-header { height: 1; padding: 0 1; background: $boost; }
     RunPanel #run-top { height: 1fr; }
     RunPanel #run-timeline { width: 55%; }
     RunPanel #results-title { height: 1; background: $boost; padding: 0 1; }
@@ -135,6 +154,7 @@ class RunPanel(Vertical):
     """
 
     def compose(self) -> ComposeResult:
+        yield Static(run_header(None, None), id="run-header")
         with Horizontal(id="run-top"):
             yield RunTimeline(id="run-timeline")
             yield StreamView(id="run-stream")
@@ -142,63 +162,196 @@ class RunPanel(Vertical):
         yield RunResults(id="run-results")
 
 
-class VersionsTable(DataTable):
-    BINDINGS = [
-        Binding("e", "app.edit_selected", "Edit"),
-        Binding("m", "app.mark_selected", "Mark"),
-        Binding("c", "app.compare_selected", "Compare"),
-        Binding("h", "app.history_selected", "History"),
-        Binding("x", "app.rerun_selected", "Rerun"),
-    ]
-
-
 class VersionsPanel(Horizontal):
+    """The Versions tree (run → phase → candidate → version, with pass counts) and a preview of the chosen one.
+
+    A run's branch is filled when it is first expanded (a domain may hold thousands of versions)."""
+
     DEFAULT_CSS = """
-    VersionsPanel #versions-table { width: 42; height: 1fr; }
+    VersionsPanel #versions-side { width: 46%; min-width: 36; height: 1fr; }
+    VersionsPanel #versions-filter { height: 1; background: $boost; padding: 0 1; }
     VersionsPanel #version-preview { width: 1fr; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.versions: list[Version] = []
+        self.model = VersionsPanelModel()
+        self.versions: list[Version] = []  # in tree order (only the open run's while filtered)
         self.marked: str | None = None
+        self.current_run: str | None = None  # the open run: expanded, and the filter's run
+        self.only_current = False
+        self._run_nodes: dict[str, TreeNode[NodeRef]] = {}
+        self._arranged: dict[str, list[tuple[str, str | None, Version]]] = {}
+        self._built: set[str] = set()  # runs whose branch is filled
+        self._by_key: dict[str, Version] = {}
 
     def compose(self) -> ComposeResult:
-        yield VersionsTable(id="versions-table", cursor_type="row")
+        with Vertical(id="versions-side"):
+            yield Static("all runs · f: this run only", id="versions-filter")
+            yield VersionsTree(id="versions-tree")
         yield CodeArea("", read_only=True, soft_wrap=True, id="version-preview")
 
-    def on_mount(self) -> None:
-        table = self.query_one(VersionsTable)
-        table.add_column("", key="mark")
-        table.add_column("run", key="run")
-        table.add_column("kind", key="kind")
-        table.add_column("version", key="version")
+    @property
+    def tree(self) -> VersionsTree:
+        return self.query_one(VersionsTree)
 
-    def show(self, versions: list[Version]) -> None:
-        table = self.query_one(VersionsTable)
+    def show(self, versions: list[Version], overviews: list | None = None,
+             arranged: dict[str, list[tuple[str, str | None, Version]]] | None = None) -> None:
+        """Rebuild the whole tree (``overviews`` None: keep the pass counts known so far; ``arranged``: the
+        versions already put in order by ``arrange_by_run``, e.g. in a worker thread)."""
         selected = self.selected()
-        row = table.cursor_row
-        table.clear()
-        self.versions = list(versions)
-        for version in self.versions:
-            mark = "●" if version.key == self.marked else ""
-            table.add_row(mark, version.run_id, version.kind, version.name, key=version.key)
-        if self.versions:
-            keys = [v.key for v in self.versions]
-            target = keys.index(selected.key) if selected is not None and selected.key in keys else row
-            table.move_cursor(row=min(max(target, 0), len(keys) - 1), animate=False)
+        by_run: dict[str, list[Version]] = {}
+        for version in versions:
+            by_run.setdefault(version.run_id, []).append(version)
+        self.model.versions = by_run
+        if overviews is not None:
+            self.model.overviews = {o.run_id: o for o in overviews}
+        self._arranged = arranged if arranged is not None else arrange_by_run(versions)
+        self._relist()
+        if selected is not None and self.select(selected.key):
+            return
+        tree = self.tree
+        if self.current_run in self._run_nodes:
+            tree.move_cursor(self._run_nodes[self.current_run])
+        elif self._run_nodes and tree.cursor_line < 0:
+            tree.move_cursor(next(iter(self._run_nodes.values())))
+
+    def _relist(self) -> None:
+        tree = self.tree
+        tree.clear()
+        self._run_nodes.clear()
+        self._built.clear()
+        for run_id in self.model.run_ids():
+            if self.only_current and run_id != self.current_run:
+                continue
+            # the open run is expanded; with none open, the newest
+            expand = run_id == self.current_run or (self.current_run is None and not self._run_nodes)
+            node = tree.root.add(run_label(run_id, self.model.overviews.get(run_id), run_id == self.current_run),
+                                 NodeRef("run", run_id))
+            self._run_nodes[run_id] = node
+            if expand:
+                self._build(run_id)
+                node.expand()
+        self._flatten()
+        self._update_filter_line()
+
+    def _build(self, run_id: str) -> None:
+        node = self._run_nodes.get(run_id)
+        if node is None:
+            return
+        build_run(node, run_id, self._arranged.get(run_id, []), self.model.overviews.get(run_id), self.marked)
+        self._built.add(run_id)
+
+    def on_tree_node_expanded(self, event: VersionsTree.NodeExpanded) -> None:
+        ref = event.node.data
+        if ref is not None and ref.kind == "run" and ref.run_id not in self._built:
+            self._build(ref.run_id)
+
+    def update_run(self, run_id: str, versions: list[Version] | None = None, overview: object | None = None) -> None:
+        """Redraw one run's branch (new versions, new results): the rest of the tree is left alone."""
+        if versions is not None:
+            self.model.versions[run_id] = [v for v in versions if v.run_id == run_id]
+            self._arranged[run_id] = arrange(self.model.versions[run_id])
+        if overview is not None:
+            self.model.overviews[run_id] = overview
+        node = self._run_nodes.get(run_id)
+        if node is None:
+            if not self.only_current or run_id == self.current_run:
+                selected = self.selected()
+                self._relist()
+                if selected is not None:
+                    self.select(selected.key)
+            return
+        selected = self.selected()
+        node.set_label(run_label(run_id, self.model.overviews.get(run_id), run_id == self.current_run))
+        if run_id in self._built:
+            self._build(run_id)
+        self._flatten()
+        if selected is not None and selected.run_id == run_id:
+            self.select(selected.key)
+
+    def _flatten(self) -> None:
+        self.versions = [v for run_id in self._run_nodes for _p, _c, v in self._arranged.get(run_id, [])]
+        self._by_key = {v.key: v for v in self.versions}
+
+    def _update_filter_line(self) -> None:
+        if self.only_current:
+            text = f"only run {self.current_run or '(none open)'} · f: all runs"
+        else:
+            text = f"{len(self._run_nodes)} runs · f: only the open run"
+        self.query_one("#versions-filter", Static).update(text)
+
+    def set_current_run(self, run_id: str | None) -> None:
+        if run_id == self.current_run:
+            return
+        previous, self.current_run = self.current_run, run_id
+        for rid in (previous, run_id):
+            node = self._run_nodes.get(rid) if rid else None
+            if node is not None:
+                node.set_label(run_label(rid, self.model.overviews.get(rid), rid == run_id))
+        if self.only_current:
+            self._relist()
+        elif run_id in self._run_nodes:
+            if run_id not in self._built:
+                self._build(run_id)
+            self._run_nodes[run_id].expand()
+
+    def toggle_filter(self) -> None:
+        selected = self.selected()
+        self.only_current = not self.only_current
+        self._relist()
+        if selected is not None:
+            self.select(selected.key)
+
+    def selected_node(self) -> NodeRef | None:
+        node = self.tree.cursor_node
+        return node.data if node is not None else None
 
     def selected(self) -> Version | None:
-        table = self.query_one(VersionsTable)
-        if not self.versions or not 0 <= table.cursor_row < len(self.versions):
+        ref = self.selected_node()
+        if ref is None or ref.kind != "version":
             return None
-        return self.versions[table.cursor_row]
+        return self._by_key.get(ref.key)
 
-    def show_preview(self, text: str, syntax: str) -> None:
-        self.query_one("#version-preview", CodeArea).show(text, syntax)
+    def selected_run(self) -> str | None:
+        ref = self.selected_node()
+        return ref.run_id if ref is not None else None
+
+    def select(self, key: str) -> bool:
+        """Move the cursor to a version (filling and expanding its run); False if it is not in the tree."""
+        run_id = key.split("/", 1)[0]
+        if run_id in self._run_nodes and run_id not in self._built:
+            self._build(run_id)
+        found = self._find(key)
+        if found is None:
+            return False
+        parent = found.parent
+        while parent is not None:
+            parent.expand()
+            parent = parent.parent
+        tree = self.tree
+        _ = tree.last_line  # lay the lines out, so that the node knows its line
+        tree.move_cursor(found)
+        return True
+
+    def _find(self, key: str) -> TreeNode[NodeRef] | None:
+        run_id = key.split("/", 1)[0]
+        node = self._run_nodes.get(run_id)
+        stack = [node] if node is not None else []
+        while stack:
+            current = stack.pop()
+            if current.data is not None and current.data.kind == "version" and current.data.key == key:
+                return current
+            stack.extend(current.children)
+        return None
+
+    def show_preview(self, text: str, syntax: str, *, line_numbers: bool = True) -> None:
+        preview = self.query_one("#version-preview", CodeArea)
+        preview.show_line_numbers = line_numbers
+        preview.show(text, syntax)
 
     def set_mark(self, key: str | None) -> None:
-        self.marked = key
-        table = self.query_one(VersionsTable)
-        for version in self.versions:
-            table.update_cell(version.key, "mark", "●" if version.key == key else "")
+        old, self.marked = self.marked, key
+        for run_id in {k.split("/", 1)[0] for k in (old, key) if k}:
+            if run_id in self._built:
+                self.update_run(run_id)

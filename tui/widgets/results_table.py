@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.widgets import DataTable
 
+from ..outcomes import category_of, outcome_text
 from ..run_state import CheckResult
 
 
@@ -32,7 +32,7 @@ class ResultsTable(DataTable):
         self.clear()
         self.results = list(results)
         for result in self.results:
-            verdict = Text("pass", style="bold green") if result.valid else Text("fail", style="bold red")
+            verdict = outcome_text(category_of(result.kind, result.valid))
             self.add_row(result.task, verdict, first_line(result.message), key=result.task)
         if self.results:
             self.move_cursor(row=min(max(row, 0), len(self.results) - 1), animate=False)

@@ -13,14 +13,16 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ..actions import bindings
+
 from ..run_state import RunState, TimelineEntry, Update
+from ..outcomes import category_of, look
 from .totals_bar import format_seconds, format_tokens
 
 STATUS_STYLES = {
@@ -28,6 +30,8 @@ STATUS_STYLES = {
     "paused": "bold magenta",
     "done": "green",
     "cached": "cyan",
+    "kept": "cyan",
+    "answered": "bold magenta",
     "pass": "bold green",
     "fail": "bold red",
     "failed": "bold red",
@@ -36,10 +40,11 @@ STATUS_STYLES = {
 KIND_ICONS = {
     "phase": "▸",
     "request": "⇄",
-    "check": "✓",
+    "check": "?",  # replaced by the outcome's glyph (outcomes.py)
     "artifact": "✎",
     "selection": "★",
     "notice": "!",
+    "edit": "✎",
     "run": "●",
 }
 # (label, width, justify) after the step column, which takes what is left of the panel.
@@ -57,12 +62,19 @@ HEADER_CELLS = [Text(label) for label in ("step", *(label for label, _width, _ju
 def entry_cells(entry: TimelineEntry) -> list[Text]:
     """Step (with icon and detail), status, tokens, time."""
     indent = "" if entry.kind in ("phase", "run") else "  "
-    title = Text(f"{indent}{KIND_ICONS.get(entry.kind, ' ')} {entry.title}", no_wrap=True, overflow="ellipsis")
+    icon, icon_style = KIND_ICONS.get(entry.kind, " "), ""
+    status = Text(entry.status, style=STATUS_STYLES.get(entry.status, ""))
+    if entry.kind == "check":  # the outcome's own glyph: a failed check never looks like a pass
+        found = look(category_of(entry.data.get("kind"), bool(entry.data.get("valid", entry.status == "pass"))))
+        icon, icon_style = found.glyph, found.style
+        status = Text(found.short, style=found.style)
+    title = Text(f"{indent}", no_wrap=True, overflow="ellipsis")
+    title.append(icon, style=icon_style)
+    title.append(f" {entry.title}")
     if entry.kind in ("phase", "run"):
         title.stylize("bold")
     if entry.detail:
         title.append(f" {entry.detail}", style="dim")
-    status = Text(entry.status, style=STATUS_STYLES.get(entry.status, ""))
     tokens = format_tokens(entry.tokens) if entry.tokens is not None else ""
     return [title, status, Text(tokens), Text(format_seconds(entry.seconds))]
 
@@ -92,14 +104,7 @@ def row_text(cells: list[Text], width: int) -> Text:
 class Timeline(ScrollView, can_focus=True):
     """Select a row (enter) to see its text; follows the newest row while the cursor is on the last one."""
 
-    BINDINGS = [
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "cursor_to(0)", "First", show=False),
-        Binding("end", "cursor_to(-1)", "Last", show=False),
-    ]
+    BINDINGS = bindings("cursor")
     DEFAULT_CSS = """
     Timeline { height: 1fr; overflow-x: hidden; }
     Timeline > .timeline--cursor { background: $primary 40%; }

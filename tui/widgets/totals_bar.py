@@ -32,10 +32,19 @@ def format_seconds(seconds: float | None) -> str:
 
 def format_cost(state: RunState) -> str:
     cost = f"${state.totals.cost_usd:.4f}" if state.totals.cost_usd < 1 else f"${state.totals.cost_usd:.2f}"
-    return cost if state.totals.cost_known else cost + "+?"
+    if state.totals.cost_known:
+        return cost
+    return f"{cost} +{state.totals.unpriced_calls} unpriced"
+
+
+UNPRICED_NOTE = ("Cost: some calls have no price — their model is neither in genplan's price table nor in [prices] "
+                 "of your config file — so the cost shown counts only the priced calls, plus how many were not "
+                 "priced. Set the model's prices per million tokens under [prices.\"MODEL\"] (docs/models.md).")
 
 
 class TotalsBar(Static):
+    """Hovering shows what "+N unpriced" means; the app also says it once per run (UNPRICED_NOTE)."""
+
     DEFAULT_CSS = """
     TotalsBar { height: 1; background: $panel; color: $foreground; padding: 0 1; }
     """
@@ -61,4 +70,5 @@ class TotalsBar(Static):
             text.append(f" {status}")
         text.append(" │ ", style="dim")
         text.append(source, style="dim")
+        self.tooltip = UNPRICED_NOTE if state is not None and not state.totals.cost_known else None
         self.update(text, layout=False)  # one line, always: no layout pass for the whole screen

@@ -1,0 +1,98 @@
+"""Rerunning a strategy: plan validation of one strategy text on the debug tasks, and nothing else.
+
+A new run directory beside the source run receives the source's natural-language descriptions (their
+requests and answers, replayed from disk: no call is made for them), the strategy as its ``v01``, and then
+the model plans every debug task by following the strategy and the validator checks the plans — one
+request per debug task (``requests_needed``), shown to the person before anything is sent. No reflection,
+no revision, no code generation follows.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .domainlib import DomainDir
+from .pipeline.config import PipelineConfig
+from .pipeline.events import RUN_FINISHED, RUN_STARTED
+from .pipeline.store import RunStore
+
+PURPOSE = "strategy-check"
+_NL_STEPS = ("nl.domain", "nl.task")
+
+
+def requests_needed(domain: DomainDir) -> int:
+    """Model requests a strategy check sends: one plan per debug task (a retry after an answer without a
+    plan adds one more for that task)."""
+    return len(domain.debug_tasks())
+
+
+@dataclass(frozen=True)
+class StrategyCheck:
+    run_dir: Path
+    solved: int
+    total: int
+    status: str  # finished, stopped
+
+    @property
+    def debug_solved(self) -> int:
+        return self.solved
+
+    @property
+    def debug_total(self) -> int:
+        return self.total
+
+
+def prepare(source: Path, strategy_file: str, domain_dir: Path, root: Path | None = None) -> RunStore:
+    """The new run: the source's settings, its NL requests and answers, and which strategy it checks."""
+    source_store = RunStore.open(source)
+    meta = {k: v for k, v in source_store.meta().items() if k not in ("run_id", "status", "created")}
+    meta.update(domain_dir=str(Path(domain_dir).resolve()), purpose=PURPOSE, checks_strategy_of=source.name, checked_strategy=strategy_file,
+                forked_from=str(source), edited_version=strategy_file)
+    store = RunStore.create(root or source.parent, meta)
+    for folder in ("requests", "responses"):
+        (store.path / folder).mkdir(exist_ok=True)
+        for path in sorted((source / folder).glob("*")):
+            step = path.stem.split("-", 1)[1] if "-" in path.stem else ""
+            if step in _NL_STEPS:
+                shutil.copy2(path, store.path / folder / path.name)
+    return store
+
+
+def run_check(store: RunStore, text: str, provider: Any, controller: Any = None,
+              subscriber: Callable[[Any], None] | None = None, reasoning: bool = False) -> StrategyCheck:
+    """Replay the NL phase from disk, then validate ``text`` on the debug tasks (the only requests sent)."""
+    from .llm import AnswerCancelled
+    from .pipeline.gateway import RunStopped
+    from .pipeline.runner import Pipeline, Version
+
+    meta = store.meta()
+    domain = DomainDir.open(meta["domain_dir"])
+    config = PipelineConfig.from_dict(meta["config"])
+    pipeline = Pipeline(domain, config, provider, store, controller=controller, reasoning=reasoning)
+    if subscriber is not None:
+        pipeline.bus.subscribe(subscriber)
+    pipeline.bus.publish(RUN_STARTED, domain=domain.name, preset=config.preset, approach=config.approach,
+                         purpose=PURPOSE, checks_strategy_of=meta.get("checks_strategy_of"),
+                         debug_tasks=[t.name for t in pipeline.tasks])
+    started = time.monotonic()
+    status, solved = "finished", 0
+    try:
+        pipeline.nl_phase()
+        file = pipeline.artifact("strategy", "strategies/v01.md", text, version="v01")
+        version = Version("strategy", "v01", text, file)
+        pipeline.validate_strategy(version)
+        solved = version.solved
+    except (RunStopped, AnswerCancelled):
+        status = "stopped"
+    summary = {"status": status, "purpose": PURPOSE, "strategy_solved": solved, "debug_solved": solved,
+               "debug_total": len(pipeline.tasks), "selected_program": None,
+               "wall_seconds": round(time.monotonic() - started, 3)}
+    store.write_json("summary.json", summary)
+    store.update_meta(status=status)
+    pipeline.bus.publish(RUN_FINISHED, **summary)
+    return StrategyCheck(store.path, solved, len(pipeline.tasks), status)

@@ -1,0 +1,56 @@
+"""Edits on the record: an edit in the TUI or on disk becomes a new version file (the original untouched),
+an ``artifact.edited`` event with the old and new text's hashes, and a visible mark (tree, timeline)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from genplan.engine.edits import edits_of, text_hash
+from genplan.tui.screens.editor import EditorScreen
+from genplan.tui.widgets.panels import VersionsPanel
+from test_tui_snapshots import fixed_run
+from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
+
+
+async def test_an_edit_in_the_tui_is_on_the_record(isolated: Path) -> None:  # noqa: F811
+    domain = ferry_copy(isolated)
+    run = fixed_run(domain)
+    original = (run / "programs" / "c1-v00.py").read_text()
+    app = make_app(domain, config_for(isolated, None))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("5")
+        panel = app.query_one(VersionsPanel)
+        await wait_for(pilot, lambda: panel.versions, what="the versions")
+        assert panel.select("run-a/program/c1-v00")
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen), what="the editor")
+        edited = "# edited by hand\n" + original
+        app.screen.editor.load_text(edited)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.version_index.get("run-a/program/c1-v02") is not None, what="the new version")
+        [record] = edits_of(run)
+        assert (record.edited, record.file, record.origin) == ("programs/c1-v00.py", "programs/c1-v02.py", "tui")
+        assert (record.old_hash, record.new_hash) == (text_hash(original), text_hash(edited))
+        assert (run / "programs" / "c1-v00.py").read_text() == original  # never overwritten
+        assert (run / "programs" / "c1-v02.py").read_text() == edited
+        if app.screen is not app.screen_stack[0]:
+            await pilot.press("escape")  # the rerun an edited program gets
+        await wait_for(pilot, lambda: any("edit of c1-v00" in str(n.label) for n in _leaves(panel)),
+                       what="the mark in the tree")
+        # reopened, the run's timeline shows the edit with its hashes
+        app.open_run(run)
+        await wait_for(pilot, lambda: app.run_state is not None and any(e.kind == "edit" for e in app.run_state.entries),
+                       what="the edit in the timeline")
+        entry = next(e for e in app.run_state.entries if e.kind == "edit")
+        assert entry.title == "edited program c1-v00" and "c1-v02.py" in entry.detail
+        assert record.old_hash[:8] in entry.detail and record.new_hash[:8] in entry.detail
+
+
+def _leaves(panel: VersionsPanel) -> list:
+    found, stack = [], list(panel.tree.root.children)
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        stack.extend(node.children)
+    return found
