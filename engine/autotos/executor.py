@@ -27,8 +27,8 @@ class InProcessExecutor:
 
     def run(self, request: dict[str, Any], time_limit: float) -> dict[str, Any]:
         # A JSON round trip, as in the sandbox, so both see identical inputs and give identical outputs.
-        result = harness.handle(json.loads(json.dumps(request)))
-        return json.loads(json.dumps(result))
+        result = harness.handle_safely(json.loads(json.dumps(request)))
+        return json.loads(json.dumps(result, default=repr))
 
     def close(self) -> None:
         pass

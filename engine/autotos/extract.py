@@ -38,7 +38,17 @@ def _candidates(text: str) -> list[str]:
     return [_clean(text[start.start():])] if start else []
 
 
-def extract_function(text: str) -> ExtractedFunction | None:
+def _pick(names: list[str], target: str | None) -> str:
+    """The function meant: the last one whose name says what it is for (goal / succ), else the last."""
+    hint = {"goal": "goal", "succ": "succ"}.get(target or "")
+    if hint:
+        named = [n for n in names if hint in n.lower()]
+        if named:
+            return named[-1]
+    return names[-1]
+
+
+def extract_function(text: str, target: str | None = None) -> ExtractedFunction | None:
     """The function the answer defines, or None when no code with a function can be found.
 
     A block that does not parse is still returned (by the name in its last ``def`` line) so that the
@@ -48,9 +58,9 @@ def extract_function(text: str) -> ExtractedFunction | None:
             continue
         names = _top_level_functions(block)
         if names:
-            return ExtractedFunction(block.strip("\n") + "\n", names[-1])
+            return ExtractedFunction(block.strip("\n") + "\n", _pick(names, target))
         if names is None:
             found = re.findall(r"^def\s+([A-Za-z_]\w*)", block, re.M)
             if found:
-                return ExtractedFunction(block.strip("\n") + "\n", found[-1])
+                return ExtractedFunction(block.strip("\n") + "\n", _pick(found, target))
     return None

@@ -45,6 +45,18 @@ def to_state(domain: str, data: Any) -> Any:
     return copy.deepcopy(data)  # 24game: list of numbers; crossword: 5x5 list of lists
 
 
+def to_extra(domain: str, values: list[Any]) -> list[Any]:
+    """The extra arguments (goal, rules, grid, clues) in the shape the prompts showed them."""
+    out = []
+    for value in values:
+        if domain == "blocksworld" and isinstance(value, dict) and "on" in value:
+            value = {**value, "on": [tuple(p) for p in value["on"]]}
+        elif domain == "prontoqa" and isinstance(value, list) and value and isinstance(value[0], list):
+            value = [tuple(r) for r in value]
+        out.append(value)
+    return out
+
+
 def to_json(domain: str, state: Any) -> Any:
     """A state as JSON-compatible data (best effort for whatever a model returned)."""
     if isinstance(state, (set, frozenset)):
@@ -213,7 +225,10 @@ class Search:
             raise Failure("input-mutated", state=to_json(self.domain, before), after=to_json(self.domain, state))
         if self.checks and self.pst:
             for child, _key in keyed:
-                problem = partial_soundness(self.domain, state, child)
+                try:
+                    problem = partial_soundness(self.domain, state, child)
+                except Exception as exc:  # noqa: BLE001 - a successor of the wrong shape
+                    raise Failure("succ-exception", state=to_json(self.domain, state), error=_last_frame(exc)) from None
                 if problem is not None:
                     raise Failure("pst", kind=problem, state=to_json(self.domain, state),
                                   successor=to_json(self.domain, child))
@@ -259,7 +274,7 @@ def _goal_tests(f: Functions, request: dict[str, Any]) -> dict[str, Any]:
     domain = f.domain
     for case in request["cases"]:
         state = to_state(domain, case["state"])
-        search = Search(f, [], list(case.get("extra", [])), False, False, float("inf"), False)
+        search = Search(f, [], to_extra(domain, case.get("extra", [])), False, False, float("inf"), False)
         try:
             answer = search.is_goal(state)
         except Failure as failure:
@@ -276,7 +291,7 @@ def _soundness(f: Functions, request: dict[str, Any], checks: bool) -> dict[str,
     results = []
     limit = float(request.get("search_timeout", 60.0))
     for index, instance in enumerate(request["instances"]):
-        search = Search(f, list(instance.get("extra", [])), list(instance.get("goal_extra", [])), checks,
+        search = Search(f, to_extra(domain, instance.get("extra", [])), to_extra(domain, instance.get("goal_extra", [])), checks,
                         bool(request.get("pst")), time.monotonic() + limit, bool(request.get("depth_first")))
         started = time.monotonic()
         try:
@@ -306,7 +321,7 @@ def _completeness(f: Functions, request: dict[str, Any]) -> dict[str, Any]:
     domain = f.domain
     for case in request["cases"]:
         state = to_state(domain, case["state"])
-        search = Search(f, list(case.get("extra", [])), [], True, False, float("inf"), False)
+        search = Search(f, to_extra(domain, case.get("extra", [])), [], True, False, float("inf"), False)
         try:
             produced = {key for _child, key in search.successors(state)}
         except Failure as failure:
@@ -339,7 +354,19 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
     return {"failure": "bad-request", "error": f"unknown op {op!r}"}
 
 
+def handle_safely(request: dict[str, Any]) -> dict[str, Any]:
+    """``handle``, with anything that still escapes (a model's object misbehaving inside the harness's own
+    code) reported as an exception of the function under test."""
+    try:
+        return handle(request)
+    except RecursionError:
+        return {"failure": "succ-exception", "state": None, "error": "RecursionError: maximum recursion depth exceeded"}
+    except Exception as exc:  # noqa: BLE001
+        target = "goal" if request.get("op") == "goal_tests" else "succ"
+        return {"failure": f"{target}-exception", "state": None, "error": _last_frame(exc)}
+
+
 def generate_solution(objects: Any, init: Any, goal: Any) -> list[str]:
     """The sandbox entry point: ``objects`` holds the JSON request; the answer is one JSON string."""
     (text,) = tuple(objects)
-    return [json.dumps(handle(json.loads(text)))]
+    return [json.dumps(handle_safely(json.loads(text)), default=repr)]

@@ -31,7 +31,7 @@ class Settings:
     max_goal_feedback: int = 9
     max_succ_feedback: int = 9
     call_timeout: float = 1.0  # seconds per succ / goal call
-    soundness_timeout: float = 60.0  # seconds per unit-test search
+    soundness_timeout: float = 600.0  # seconds per unit-test search (the paper limits every search to 600 s)
     eval_timeout: float = 600.0  # seconds per evaluation search (the paper's limit)
     completeness: bool = True  # step 4 (optional in the paper)
     evaluate: bool = True
@@ -111,7 +111,7 @@ class AutoToS:
         self.observe("prompt", {"target": target, "prompt": prompt, "call": self.outcome.calls + 1})
         answer = self.ask(target, prompt)
         self.outcome.calls += 1
-        extracted = extract_function(answer)
+        extracted = extract_function(answer, target)
         self.functions[target] = extracted
         number = 1 + sum(1 for v in self.outcome.versions if v.target == target)
         version = Version(target, number, extracted.name if extracted else None,
