@@ -74,11 +74,18 @@ def to_json(domain: str, state: Any) -> Any:
     return repr(state)
 
 
+def _number(value: Any) -> Any:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return round(float(value), 9) + 0.0
+    return value
+
+
 def _str(domain: str, state: Any) -> str:
     """The canonical key of a state (duplicate detection, comparisons). Sorting what is unordered can
     raise for malformed states; that is reported as a fault of the successor function that made them."""
     if domain == "24game":
-        return str(sorted(state))
+        # Numbers compare by value (1 == 1.0, -0.0 == 0.0), as lists of numbers do in Python.
+        return str(sorted(_number(x) for x in state))
     if domain == "blocksworld" or domain == "sokoban":
         parts = []
         for name in sorted(state):
@@ -138,6 +145,7 @@ class Functions:
         self.succ = self._load(request.get("succ"))
         self.goal = self._load(request.get("goal"))
         self.calls = 0
+        self._handler_installed = False
 
     @staticmethod
     def _load(spec: dict[str, str] | None) -> Callable[..., Any] | None:
@@ -154,13 +162,14 @@ class Functions:
         self.calls += 1
         if self.call_timeout <= 0:
             return function(*args)
-        previous = signal.signal(signal.SIGALRM, _alarm)
+        if not self._handler_installed:  # once: installing a handler per call costs more than the call
+            signal.signal(signal.SIGALRM, _alarm)
+            self._handler_installed = True
         signal.setitimer(signal.ITIMER_REAL, self.call_timeout)
         try:
             return function(*args)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
 
 
 def _last_frame(exc: BaseException) -> str:
