@@ -13,6 +13,7 @@ turned into the domain's Python shape (tuples, sets) by ``to_state``; results ar
 from __future__ import annotations
 
 import copy
+import heapq
 import json
 import signal
 import time
@@ -51,6 +52,8 @@ def to_extra(domain: str, values: list[Any]) -> list[Any]:
     for value in values:
         if domain == "blocksworld" and isinstance(value, dict) and "on" in value:
             value = {**value, "on": [tuple(p) for p in value["on"]]}
+        elif domain == "pddl" and isinstance(value, list):
+            value = {_tuples(v) for v in value}  # objects (names or (name, type)) or goal facts, as sets
         elif domain == "prontoqa" and isinstance(value, list) and value and isinstance(value[0], list):
             value = [tuple(r) for r in value]
         out.append(value)
@@ -72,6 +75,15 @@ def to_json(domain: str, state: Any) -> Any:
     if state is None or isinstance(state, (bool, int, float, str)):
         return state
     return repr(state)
+
+
+def normalize_action(action: Any) -> str:
+    """An action label as genplan writes plans: "(name arg ...)", lower case, single spaces."""
+    if isinstance(action, (list, tuple)):
+        text = " ".join(str(a) for a in action)
+    else:
+        text = str(action)
+    return "(" + " ".join(text.strip().strip("()").lower().split()) + ")"
 
 
 def _number(value: Any) -> Any:
@@ -207,6 +219,10 @@ class Search:
         self.depth_first = depth_first
         self.expanded = 0
         self.generated = 0
+        self.greedy = False
+        self.record: list[dict[str, Any]] | None = None
+        self.record_limit = 0
+        self.actions = []
 
     def is_goal(self, state: Any) -> bool:
         assert self.f.goal is not None
@@ -219,13 +235,20 @@ class Search:
         except Exception as exc:  # noqa: BLE001
             raise Failure("goal-exception", state=to_json(self.domain, state), error=_last_frame(exc)) from None
 
-    def successors(self, state: Any) -> list[tuple[Any, str]]:
+    def successors(self, state: Any) -> list[tuple[Any, str, str | None]]:
+        """(successor state, canonical key, action label) triples; PDDL functions return (action, state) pairs."""
         assert self.f.succ is not None
         before = copy.deepcopy(state) if self.checks else None
         try:
             result = self.f.timed(self.f.succ, state, *self.extra)
-            children = list(result)
-            keyed = [(child, _str(self.domain, child)) for child in children]
+            if self.domain == "pddl":
+                keyed = []
+                for item in list(result):
+                    action, child = item
+                    child = frozenset(tuple(f) for f in child)
+                    keyed.append((child, _str(self.domain, child), normalize_action(action)))
+            else:
+                keyed = [(child, _str(self.domain, child), None) for child in list(result)]
         except CallTimeout:
             raise Failure("succ-timeout", state=to_json(self.domain, before if before is not None else state)) from None
         except Exception as exc:  # noqa: BLE001
@@ -233,7 +256,7 @@ class Search:
         if self.checks and before != state:
             raise Failure("input-mutated", state=to_json(self.domain, before), after=to_json(self.domain, state))
         if self.checks and self.pst:
-            for child, _key in keyed:
+            for child, _key, _label in keyed:
                 try:
                     problem = partial_soundness(self.domain, state, child)
                 except Exception as exc:  # noqa: BLE001 - a successor of the wrong shape
@@ -241,40 +264,66 @@ class Search:
                 if problem is not None:
                     raise Failure("pst", kind=problem, state=to_json(self.domain, state),
                                   successor=to_json(self.domain, child))
+        if self.record is not None and len(self.record) < self.record_limit:
+            self.record.append({"state": to_json(self.domain, state),
+                                "successors": [[label, to_json(self.domain, child)] for child, _k, label in keyed]})
         return keyed
 
     def run(self, init: Any) -> list[Any] | None:
+        """The states of a solution (``self.actions`` its labels), or None when the space is exhausted."""
+        self.actions: list[str | None] = []
         if self.is_goal(init):
             return [init]
         start_key = _str(self.domain, init)
-        parents: dict[str, tuple[str | None, Any]] = {start_key: (None, init)}
-        frontier: deque[tuple[str, Any]] = deque([(start_key, init)])
+        parents: dict[str, tuple[str | None, Any, str | None]] = {start_key: (None, init, None)}
+        counter = 0
+        frontier: Any
+        if self.greedy:
+            frontier = [(self.heuristic(init), 0, start_key, init)]
+        else:
+            frontier = deque([(start_key, init)])
         while frontier:
             if time.monotonic() > self.deadline:
                 raise Failure("search-timeout")
-            key, state = frontier.pop() if self.depth_first else frontier.popleft()
+            if self.greedy:
+                _h, _n, key, state = heapq.heappop(frontier)
+            else:
+                key, state = frontier.pop() if self.depth_first else frontier.popleft()
             self.expanded += 1
             if self.depth_first and key != start_key and self.is_goal(state):
                 return self._path(parents, key)
-            for child, child_key in self.successors(state):
+            for child, child_key, label in self.successors(state):
                 self.generated += 1
                 if child_key in parents:
                     continue
-                parents[child_key] = (key, child)
+                parents[child_key] = (key, child, label)
                 if not self.depth_first and self.is_goal(child):
                     return self._path(parents, child_key)
-                frontier.append((child_key, child))
+                if self.greedy:
+                    counter += 1
+                    heapq.heappush(frontier, (self.heuristic(child), counter, child_key, child))
+                else:
+                    frontier.append((child_key, child))
         return None
 
-    @staticmethod
-    def _path(parents: dict[str, tuple[str | None, Any]], key: str) -> list[Any]:
+    def heuristic(self, state: Any) -> int:
+        """Goal count: goal facts not yet true (PDDL family; 0 elsewhere)."""
+        if self.domain != "pddl" or not self.goal_extra:
+            return 0
+        return sum(1 for fact in self.goal_extra[0] if fact not in state)
+
+    def _path(self, parents: dict[str, tuple[str | None, Any, str | None]], key: str) -> list[Any]:
         path = []
+        labels = []
         current: str | None = key
         while current is not None:
-            parent, state = parents[current]
+            parent, state, label = parents[current]
             path.append(state)
+            labels.append(label)
             current = parent
         path.reverse()
+        labels.reverse()
+        self.actions = labels[1:]
         return path
 
 
@@ -302,6 +351,9 @@ def _soundness(f: Functions, request: dict[str, Any], checks: bool) -> dict[str,
     for index, instance in enumerate(request["instances"]):
         search = Search(f, to_extra(domain, instance.get("extra", [])), to_extra(domain, instance.get("goal_extra", [])), checks,
                         bool(request.get("pst")), time.monotonic() + limit, bool(request.get("depth_first")))
+        search.greedy = bool(request.get("greedy"))
+        if checks and request.get("record"):
+            search.record, search.record_limit = [], int(request["record"])
         started = time.monotonic()
         try:
             path = search.run(to_state(domain, instance["init"]))
@@ -319,6 +371,8 @@ def _soundness(f: Functions, request: dict[str, Any], checks: bool) -> dict[str,
         results.append({
             "instance": index,
             "path": None if path is None else [to_json(domain, s) for s in path],
+            "actions": search.actions if domain == "pddl" and path is not None else None,
+            "transitions": search.record,
             "expanded": search.expanded,
             "generated": search.generated,
             "seconds": time.monotonic() - started,
@@ -332,10 +386,14 @@ def _completeness(f: Functions, request: dict[str, Any]) -> dict[str, Any]:
         state = to_state(domain, case["state"])
         search = Search(f, to_extra(domain, case.get("extra", [])), [], True, False, float("inf"), False)
         try:
-            produced = {key for _child, key in search.successors(state)}
+            produced = {f"{label}|{key}" if label else key for _child, key, label in search.successors(state)}
         except Failure as failure:
             return {"failure": failure.category, **failure.data}
-        missing = [s for s in case["successors"] if _str(domain, to_state(domain, s)) not in produced]
+        if domain == "pddl":
+            missing = [s for s in case["successors"]
+                       if f"{normalize_action(s[0])}|{_str(domain, to_state(domain, s[1]))}" not in produced]
+        else:
+            missing = [s for s in case["successors"] if _str(domain, to_state(domain, s)) not in produced]
         if missing:
             return {"failure": "incomplete", "state": case["state"], "missing": missing,
                     "extra": case.get("extra", [])}

@@ -37,6 +37,8 @@ class Settings:
     evaluate: bool = True
     eval_limit: int | None = None  # only the first N evaluation instances
     eval_chunk: int = 64  # instances per sandboxed evaluation run
+    search: str = "bfs"  # evaluation search: bfs (dfs for crosswords) or gbfs (greedy, goal count; PDDL family)
+    record_transitions: int = 2000  # PDDL family: transitions per unit-test search replayed by the simulator
 
 
 @dataclass
@@ -157,8 +159,10 @@ class AutoToS:
         if self.functions["succ"] is None:
             return {"failure": "parse-error", "target": "succ"}, {}
         instances = [_instance_json(i) for i in self.domain.unit_instances]
+        checks_transitions = hasattr(self.domain, "check_transitions")
         request = self._request("soundness", instances=instances, pst=self.settings.partial_soundness,
-                                search_timeout=self.settings.soundness_timeout, depth_first=self.domain.depth_first)
+                                search_timeout=self.settings.soundness_timeout, depth_first=self.domain.depth_first,
+                                record=self.settings.record_transitions if checks_transitions else 0)
         result = self._blame(self.executor.run(request, self.settings.soundness_timeout * len(instances) + 30.0), "succ")
         index = result.get("instance")
         instance = self.domain.unit_instances[index] if isinstance(index, int) and 0 <= index < len(instances) else None
@@ -167,7 +171,12 @@ class AutoToS:
             context = {"grid": instance.extra[0]}
         if "failure" in result:
             return self._recheck(result), context
-        for item, inst in zip(result.get("results", []), self.domain.unit_instances):
+        for index, (item, inst) in enumerate(zip(result.get("results", []), self.domain.unit_instances)):
+            if checks_transitions:
+                # Soundness of every transition the search saw, replayed by genplan's simulator.
+                unsound = self.domain.check_transitions(index, item.get("transitions") or [])  # type: ignore[attr-defined]
+                if unsound is not None:
+                    return unsound, {}
             path = item.get("path")
             if path and not self.domain.reached_goal(inst, path[-1]):
                 # The search stopped at a state the goal test accepted, but it is not a goal: goal unsound.
@@ -270,7 +279,8 @@ class AutoToS:
 
     def _evaluate_part(self, part: list[Instance]) -> list[dict[str, Any]] | None:
         request = self._request("evaluate", instances=[_instance_json(i) for i in part],
-                                search_timeout=self.settings.eval_timeout, depth_first=self.domain.depth_first)
+                                search_timeout=self.settings.eval_timeout, depth_first=self.domain.depth_first,
+                                greedy=self.settings.search == "gbfs")
         answer = self.executor.run(request, self.settings.eval_timeout * len(part) + 30.0)
         if "failure" in answer:
             if len(part) == 1:
@@ -295,7 +305,11 @@ class AutoToS:
         else:
             path = answer.get("path")
             try:
-                problem = self.domain.validate(instance, path)
+                if hasattr(self.domain, "validate_actions"):
+                    actions = answer.get("actions") if path is not None else None
+                    problem = self.domain.validate_actions(instance, actions)  # type: ignore[attr-defined]
+                else:
+                    problem = self.domain.validate(instance, path)
             except Exception as exc:  # noqa: BLE001 - a malformed claim is an invalid solution
                 problem = f"malformed solution ({type(exc).__name__})"
             if problem is None:
@@ -324,6 +338,13 @@ def default_examples(domain: SearchDomain) -> dict[str, Any]:
         examples["example_goal"] = {k: v for k, v in examples["example_goal"].items() if k in ("clear", "on-table", "on")}
     if first is not None and domain.name == "crossword":
         examples["horizontal"], examples["vertical"] = first.extra
+    if first is not None and domain.name == "pddl":
+        tasks = domain.tasks  # type: ignore[attr-defined]
+        examples["example_state"] = sorted(tuple(f) for f in first.init)
+        examples["example_objects"] = sorted(tuple(o) if isinstance(o, list) else o for o in first.extra[0])
+        examples["example_goal"] = sorted(tuple(f) for f in first.goal_extra[0])
+        examples["domain_pddl"] = tasks.domain.source
+        examples["typed"] = tasks.typed
     if first is not None and domain.name == "sokoban":
         examples["example_grid"] = first.extra[0]
     return examples

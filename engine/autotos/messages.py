@@ -35,6 +35,7 @@ CATEGORY_OF = {
     "goal-timeout": "goal timeout",
     "parse-error": "parse error",
     "load-timeout": "succ timeout",
+    "unsound": "succ soundness",
 }
 GOAL_FAILURES = frozenset({"goal-wrong", "goal-exception", "goal-timeout"})
 TEMPLATE_OF = {
@@ -49,6 +50,7 @@ TEMPLATE_OF = {
     "load-timeout": "feedback_succ_timeout",
     "goal-timeout": "feedback_goal_timeout",
     "parse-error": "feedback_parse_error",
+    "unsound": "feedback_unsound",
 }
 
 
@@ -89,6 +91,8 @@ def feedback(domain: str, failure: dict[str, Any], context: dict[str, Any], call
         "error": failure.get("error", ""),
         "target": failure.get("target", "succ"),
         "call_timeout": f"{call_timeout:g}",
+        "action": failure.get("action", ""),
+        "extra_facts": show(failure.get("extra")),
         "context": context,
     }
     return render(TEMPLATE_OF.get(kind, "feedback_succ_exception"), **values)
@@ -96,7 +100,7 @@ def feedback(domain: str, failure: dict[str, Any], context: dict[str, Any], call
 
 def first_prompts(domain: str, examples: dict[str, Any]) -> tuple[str, str]:
     """(successor prompt, goal prompt) of a domain."""
-    values = {k: show(v) for k, v in examples.items()}
+    values = {k: (v if isinstance(v, (str, bool)) else show(v)) for k, v in examples.items()}
     return render(f"succ_{domain}", **values), render(f"goal_{domain}", **values)
 
 
