@@ -38,6 +38,28 @@ def _candidates(text: str) -> list[str]:
     return [_clean(text[start.start():])] if start else []
 
 
+_KEPT = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def definitions_only(source: str) -> str:
+    """The block with only its imports and definitions: example calls and prints after the function
+    (which the prompts ask the model to leave out) would run on names that do not exist. Dropped lines
+    become empty, so line numbers in tracebacks stay those of the answer."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return source
+    lines = source.split("\n")
+    for node in tree.body:
+        if isinstance(node, _KEPT) or node.end_lineno is None:
+            continue
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and not any(isinstance(n, ast.Call) for n in ast.walk(node)):
+            continue  # module constants the function may use
+        for index in range(node.lineno - 1, node.end_lineno):
+            lines[index] = ""
+    return "\n".join(lines)
+
+
 def _pick(names: list[str], target: str | None) -> str:
     """The function meant: the last one whose name says what it is for (goal / succ), else the last."""
     hint = {"goal": "goal", "succ": "succ"}.get(target or "")
@@ -58,7 +80,7 @@ def extract_function(text: str, target: str | None = None) -> ExtractedFunction 
             continue
         names = _top_level_functions(block)
         if names:
-            return ExtractedFunction(block.strip("\n") + "\n", _pick(names, target))
+            return ExtractedFunction(definitions_only(block.strip("\n")) + "\n", _pick(names, target))
         if names is None:
             found = re.findall(r"^def\s+([A-Za-z_]\w*)", block, re.M)
             if found:
