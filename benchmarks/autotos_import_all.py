@@ -39,7 +39,7 @@ def main() -> int:
     executor = SandboxExecutor(hash_seed=0)
     domains = {}
     matched = 0
-    out = open(args.out, "a", encoding="utf-8") if args.out else None
+    out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115 - closed in finally
     runs = Path(tempfile.mkdtemp(prefix="autotos-import-"))
     try:
         for path in logs:

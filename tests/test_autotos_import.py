@@ -9,7 +9,6 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-
 from genplan.cli.main import main as genplan_main
 from genplan.engine.autotos.logfile import LogFormatError, parse_log, parse_log_text
 
@@ -94,7 +93,7 @@ def test_replayed_calls_equal_the_logs(tmp_path, capsys, relative):
     _need_logs()
     path = LOGS / relative
     if path.is_dir():
-        path = sorted(path.glob("*.txt"))[0]
+        path = min(path.glob("*.txt"))
     log = parse_log(path)
     result = _import(tmp_path, path, "--no-eval", capsys=capsys)
     assert result["calls"] == log.calls

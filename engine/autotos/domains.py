@@ -11,9 +11,10 @@ import csv
 import itertools
 import json
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from . import harness
 
@@ -46,6 +47,10 @@ class SearchDomain:
     reached_goal: Callable[[Instance, Any], bool]  # is this state really a goal of the instance
     validate: Callable[[Instance, list[Any] | None], str | None]  # None: solved; else why not
     context: Callable[[list[Any]], dict[str, Any]] = lambda extra: {}  # extra arguments for the feedback
+    # PDDL family: plans are validated as action sequences; unit-test transitions replayed by a simulator.
+    validate_actions: Callable[[Instance, list[str] | None], str | None] | None = None
+    check_transitions: Callable[[int, list[dict[str, Any]]], dict[str, Any] | None] | None = None
+    examples: dict[str, Any] = field(default_factory=dict)  # values of the first prompts, when not derived
 
 
 def _read_jsonl(path: Path) -> list[Any]:
@@ -72,9 +77,9 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) < 1e-6
 
 
-def game24_children(state: list[float]) -> list[list[float]]:
+def game24_children(state: Sequence[float]) -> list[list[float]]:
     """All successors of a 24 Game state (reference implementation, for validation)."""
-    out = []
+    out: list[list[float]] = []
     for i, j in itertools.combinations(range(len(state)), 2):
         a, b = state[i], state[j]
         rest = [state[k] for k in range(len(state)) if k not in (i, j)]
@@ -99,7 +104,7 @@ def _validate_24(instance: Instance, path: list[Any] | None) -> str | None:
         return None if not instance.info.get("solvable", True) else "no solution found"
     if not _same_numbers(path[0], instance.init):
         return "the solution does not start at the initial state"
-    for parent, child in zip(path, path[1:]):
+    for parent, child in itertools.pairwise(path):
         if not isinstance(child, list) or not any(_same_numbers(child, c) for c in game24_children(parent)):
             return f"invalid transition {parent} -> {child}"
     if not _is_24(path[-1]):
@@ -209,7 +214,7 @@ def _validate_steps(path: list[Any] | None, children: Callable[[Any], list[Any]]
         return "no solution found"
     if key(path[0]) != key(start):
         return "the solution does not start at the initial state"
-    for i, (parent, child) in enumerate(zip(path, path[1:])):
+    for i, (parent, child) in enumerate(itertools.pairwise(path)):
         if key(child) is None or key(child) not in {key(c) for c in children(parent)}:
             return f"step {i + 1} is not a legal transition"
     if not goal(path[-1]):
@@ -263,7 +268,7 @@ _ARTICLE = re.compile(r"^(a|an|the)\s+")
 def _singular(word: str) -> str:
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
-    if word.endswith("uses") or word.endswith("sses") or word.endswith("xes") or word.endswith("ches") or word.endswith("shes"):
+    if word.endswith(("uses", "sses", "xes", "ches", "shes")):
         return word[:-2]
     if word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
@@ -320,7 +325,7 @@ def prontoqa_problem(example: dict[str, Any]) -> tuple[list[str], list[list[str]
 
 def _validate_prontoqa(instance: Instance, path: list[Any] | None) -> str | None:
     found = path is not None
-    if found and instance.info["target"] not in path[-1]:
+    if path is not None and instance.info["target"] not in path[-1]:
         return "the last state does not contain the target fact"
     if found != instance.info["answer"]:
         return f"answered {found}, the correct answer is {instance.info['answer']}"

@@ -28,7 +28,8 @@ class InProcessExecutor:
     def run(self, request: dict[str, Any], time_limit: float) -> dict[str, Any]:
         # A JSON round trip, as in the sandbox, so both see identical inputs and give identical outputs.
         result = harness.handle_safely(json.loads(json.dumps(request)))
-        return json.loads(json.dumps(result, default=repr))
+        answer: dict[str, Any] = json.loads(json.dumps(result, default=repr))
+        return answer
 
     def close(self) -> None:
         pass
@@ -39,7 +40,9 @@ class SandboxExecutor:
     the per-call limit is enforced inside the child, the whole request by the sandbox's time limit."""
 
     def __init__(self, hash_seed: int = 0, memory_bytes: int | None = None) -> None:
-        from ..sandbox import Limits, Program, Sandbox
+        from ..sandbox.limits import Limits
+        from ..sandbox.program import Program
+        from ..sandbox.runner import Sandbox
 
         self._limits_type = Limits
         self._memory = memory_bytes

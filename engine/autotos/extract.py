@@ -8,7 +8,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.S)
+_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ def _candidates(text: str) -> list[str]:
     blocks = [_clean(m.group(2)) for m in _FENCE.finditer(text)]
     if blocks:
         return blocks
-    start = re.search(r"^(?:from\s+\S+\s+import|import\s|def\s)", text, re.M)
+    start = re.search(r"^(?:from\s+\S+\s+import|import\s|def\s)", text, re.MULTILINE)
     return [_clean(text[start.start():])] if start else []
 
 
@@ -82,7 +82,7 @@ def extract_function(text: str, target: str | None = None) -> ExtractedFunction 
         if names:
             return ExtractedFunction(definitions_only(block.strip("\n")) + "\n", _pick(names, target))
         if names is None:
-            found = re.findall(r"^def\s+([A-Za-z_]\w*)", block, re.M)
+            found = re.findall(r"^def\s+([A-Za-z_]\w*)", block, re.MULTILINE)
             if found:
                 return ExtractedFunction(block.strip("\n") + "\n", _pick(found, target))
     return None

@@ -7,7 +7,9 @@ reference successor function). BlocksWorld: random towers and goals; unit tests 
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from .domains import (
@@ -33,8 +35,8 @@ def _dedup(states: list[list[float]]) -> list[list[float]]:
     return out
 
 
-def solvable_24(numbers: list[float]) -> bool:
-    frontier = [sorted(numbers)]
+def solvable_24(numbers: Sequence[float]) -> bool:
+    frontier: list[list[float]] = [sorted(numbers)]
     while frontier:
         state = frontier.pop()
         if _is_24(state):
@@ -76,7 +78,7 @@ def _random_blocks_state(rng: random.Random, blocks: list[str]) -> dict[str, Any
     for tower in towers:
         state["on-table"].append(tower[0])
         state["clear"].append(tower[-1])
-        state["on"].extend([upper, lower] for lower, upper in zip(tower, tower[1:]))
+        state["on"].extend([upper, lower] for lower, upper in itertools.pairwise(tower))
     return state
 
 

@@ -19,7 +19,8 @@ import signal
 import time
 import traceback
 from collections import deque
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 PROGRAM_FILE = "<string>"
 
@@ -167,7 +168,7 @@ class Functions:
         exec(compile(spec["source"], PROGRAM_FILE, "exec", dont_inherit=True), namespace)  # noqa: S102
         function = namespace.get(spec["name"])
         if not callable(function):
-            raise NameError(f"name '{spec['name']}' is not defined")
+            raise NameError(f"name '{spec['name']}' is not defined")  # noqa: TRY004 - as Python reports it
         return function  # type: ignore[no-any-return]
 
     def timed(self, function: Callable[..., Any], *args: Any) -> Any:
@@ -222,7 +223,7 @@ class Search:
         self.greedy = False
         self.record: list[dict[str, Any]] | None = None
         self.record_limit = 0
-        self.actions = []
+        self.actions: list[str | None] = []
 
     def is_goal(self, state: Any) -> bool:
         assert self.f.goal is not None
@@ -241,6 +242,7 @@ class Search:
         before = copy.deepcopy(state) if self.checks else None
         try:
             result = self.f.timed(self.f.succ, state, *self.extra)
+            keyed: list[tuple[Any, str, str | None]]
             if self.domain == "pddl":
                 keyed = []
                 for item in list(result):
@@ -271,7 +273,7 @@ class Search:
 
     def run(self, init: Any) -> list[Any] | None:
         """The states of a solution (``self.actions`` its labels), or None when the space is exhausted."""
-        self.actions: list[str | None] = []
+        self.actions = []
         if self.is_goal(init):
             return [init]
         start_key = _str(self.domain, init)

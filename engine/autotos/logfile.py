@@ -12,12 +12,12 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-_HEADER = re.compile(r"^(AutoToS prompt:|Model response:|System message:)[ \t]*\n", re.M)
+_HEADER = re.compile(r"^(AutoToS prompt:|Model response:|System message:)[ \t]*\n", re.MULTILINE)
 _MARKER = re.compile(
     r"^(Goal Iteration \d+ - Goal Soundness Test|Successor Iteration \d+|Soundness test|Completeness test"
     r"|Goal Soundness Test Passed|Successor States Soundness Test Passed|Successor Completeness Test Passed)\s*$"
 )
-_FINAL = re.compile(r"^(?:Total )?[Ss]uccess: (\d+), failure: (\d+)", re.M)
+_FINAL = re.compile(r"^(?:Total )?[Ss]uccess: (\d+), failure: (\d+)", re.MULTILINE)
 _STOP_GOAL = "Maximum number of iterations reached for goal soundness test"
 _STOP_SUCC = "Maximum iterations reached for completeness test"
 

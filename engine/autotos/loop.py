@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from . import harness, messages
 from .domains import Instance, SearchDomain
@@ -159,7 +160,7 @@ class AutoToS:
         if self.functions["succ"] is None:
             return {"failure": "parse-error", "target": "succ"}, {}
         instances = [_instance_json(i) for i in self.domain.unit_instances]
-        checks_transitions = hasattr(self.domain, "check_transitions")
+        checks_transitions = self.domain.check_transitions is not None
         request = self._request("soundness", instances=instances, pst=self.settings.partial_soundness,
                                 search_timeout=self.settings.soundness_timeout, depth_first=self.domain.depth_first,
                                 record=self.settings.record_transitions if checks_transitions else 0)
@@ -178,7 +179,8 @@ class AutoToS:
         for index, (item, inst) in enumerate(zip(result.get("results", []), self.domain.unit_instances)):
             if checks_transitions:
                 # Soundness of every transition the search saw, replayed by genplan's simulator.
-                unsound = self.domain.check_transitions(index, item.get("transitions") or [])  # type: ignore[attr-defined]
+                assert self.domain.check_transitions is not None
+                unsound = self.domain.check_transitions(index, item.get("transitions") or [])
                 if unsound is not None:
                     return unsound, {}
             path = item.get("path")
@@ -309,9 +311,9 @@ class AutoToS:
         else:
             path = answer.get("path")
             try:
-                if hasattr(self.domain, "validate_actions"):
+                if self.domain.validate_actions is not None:
                     actions = answer.get("actions") if path is not None else None
-                    problem = self.domain.validate_actions(instance, actions)  # type: ignore[attr-defined]
+                    problem = self.domain.validate_actions(instance, actions)
                 else:
                     problem = self.domain.validate(instance, path)
             except Exception as exc:  # noqa: BLE001 - a malformed claim is an invalid solution
@@ -342,13 +344,8 @@ def default_examples(domain: SearchDomain) -> dict[str, Any]:
         examples["example_goal"] = {k: v for k, v in examples["example_goal"].items() if k in ("clear", "on-table", "on")}
     if first is not None and domain.name == "crossword":
         examples["horizontal"], examples["vertical"] = first.extra
-    if first is not None and domain.name == "pddl":
-        tasks = domain.tasks  # type: ignore[attr-defined]
-        examples["example_state"] = sorted(tuple(f) for f in first.init)
-        examples["example_objects"] = sorted(tuple(o) if isinstance(o, list) else o for o in first.extra[0])
-        examples["example_goal"] = sorted(tuple(f) for f in first.goal_extra[0])
-        examples["domain_pddl"] = tasks.domain.source
-        examples["typed"] = tasks.typed
+    if domain.examples:
+        return dict(domain.examples)
     if first is not None and domain.name == "sokoban":
         examples["example_grid"] = first.extra[0]
     return examples

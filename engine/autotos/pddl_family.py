@@ -131,12 +131,16 @@ def build_pddl_domain(tasks: PddlTasks, seed: int = 0, samples_per_task: int = 4
             return f"plan of length {len(actions)}, optimal {optimal}"
         return None
 
-    domain = SearchDomain("pddl", False, goal_cases, units, completeness, evals, reached_goal=reached,
-                          validate=validate, context=lambda extra: {})
-    domain.validate_actions = validate_actions  # type: ignore[attr-defined]
-    domain.check_transitions = lambda index, transitions: check_transitions(tasks, tasks.debug[index], transitions)  # type: ignore[attr-defined]
-    domain.tasks = tasks  # type: ignore[attr-defined]
-    return domain
+    first = units[0] if units else None
+    examples: dict[str, Any] = {"domain_pddl": tasks.domain.source, "typed": tasks.typed}
+    if first is not None:
+        examples["example_state"] = sorted(tuple(f) for f in first.init)
+        examples["example_objects"] = sorted(tuple(o) if isinstance(o, list) else o for o in first.extra[0])
+        examples["example_goal"] = sorted(tuple(f) for f in first.goal_extra[0])
+    return SearchDomain("pddl", False, goal_cases, units, completeness, evals, reached_goal=reached,
+                        validate=validate, context=lambda extra: {}, validate_actions=validate_actions,
+                        check_transitions=lambda index, seen: check_transitions(tasks, tasks.debug[index], seen),
+                        examples=examples)
 
 
 def check_transitions(tasks: PddlTasks, problem: Problem, transitions: list[dict[str, Any]]) -> dict[str, Any] | None:

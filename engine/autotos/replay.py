@@ -7,7 +7,13 @@ from __future__ import annotations
 import threading
 import time
 
-from ..llm.types import ChatRequest, ChatResponse, DeltaCallback, ModelAccessError, RetryCallback
+from ..llm.types import (
+    ChatRequest,
+    ChatResponse,
+    DeltaCallback,
+    ModelAccessError,
+    RetryCallback,
+)
 from .logfile import AutoToSLog
 
 REPLAY_MODEL = "replay"
