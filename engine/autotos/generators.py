@@ -2,7 +2,9 @@
 
 24 Game: random puzzles (numbers 1..13), solvability decided by exhaustive search; unit tests are the
 paper's goal/non-goal states and the complete successor sets of the unit-test puzzles (computed by the
-reference successor function). BlocksWorld: random towers and goals; unit tests from reference successors.
+reference successor function). BlocksWorld: random towers and goals; PrOntoQA: chains of classes with a
+property and a distractor (answer True exactly when the queried fact is derivable); Sokoban: small walled
+rooms whose optimal cost is found by BFS. Unit tests come from the reference successor functions.
 """
 
 from __future__ import annotations
