@@ -257,15 +257,6 @@ class Search:
             raise Failure("succ-exception", state=to_json(self.domain, state), error=_last_frame(exc)) from None
         if self.checks and before != state:
             raise Failure("input-mutated", state=to_json(self.domain, before), after=to_json(self.domain, state))
-        if self.checks and self.pst:
-            for child, _key, _label in keyed:
-                try:
-                    problem = partial_soundness(self.domain, state, child)
-                except Exception as exc:  # noqa: BLE001 - a successor of the wrong shape
-                    raise Failure("succ-exception", state=to_json(self.domain, state), error=_last_frame(exc)) from None
-                if problem is not None:
-                    raise Failure("pst", kind=problem, state=to_json(self.domain, state),
-                                  successor=to_json(self.domain, child))
         if self.record is not None and len(self.record) < self.record_limit:
             self.record.append({"state": to_json(self.domain, state),
                                 "successors": [[label, to_json(self.domain, child)] for child, _k, label in keyed]})
@@ -294,10 +285,16 @@ class Search:
             self.expanded += 1
             if self.depth_first and key != start_key and self.is_goal(state):
                 return self._path(parents, key)
-            for child, child_key, label in self.successors(state):
+            children = self.successors(state)
+            if self.checks and self.pst and self.depth_first:
+                for child, _key, _label in children:  # DFS: every successor, duplicates included
+                    self.partial_soundness(state, child)
+            for child, child_key, label in children:
                 self.generated += 1
                 if child_key in parents:
                     continue
+                if self.checks and self.pst and not self.depth_first:
+                    self.partial_soundness(state, child)  # BFS: new states only (as the paper's runs behave)
                 parents[child_key] = (key, child, label)
                 if not self.depth_first and self.is_goal(child):
                     return self._path(parents, child_key)
@@ -307,6 +304,14 @@ class Search:
                 else:
                     frontier.append((child_key, child))
         return None
+
+    def partial_soundness(self, state: Any, child: Any) -> None:
+        try:
+            problem = partial_soundness(self.domain, state, child)
+        except Exception as exc:  # noqa: BLE001 - a successor of the wrong shape
+            raise Failure("succ-exception", state=to_json(self.domain, state), error=_last_frame(exc)) from None
+        if problem is not None:
+            raise Failure("pst", kind=problem, state=to_json(self.domain, state), successor=to_json(self.domain, child))
 
     def heuristic(self, state: Any) -> int:
         """Goal count: goal facts not yet true (PDDL family; 0 elsewhere)."""
