@@ -239,7 +239,8 @@ class Search:
     def successors(self, state: Any) -> list[tuple[Any, str, str | None]]:
         """(successor state, canonical key, action label) triples; PDDL functions return (action, state) pairs."""
         assert self.f.succ is not None
-        before = copy.deepcopy(state) if self.checks else None
+        # A frozenset cannot change; everything else is compared with a deep copy after the call.
+        before = (state if isinstance(state, frozenset) else copy.deepcopy(state)) if self.checks else None
         try:
             result = self.f.timed(self.f.succ, state, *self.extra)
             keyed: list[tuple[Any, str, str | None]]
@@ -258,8 +259,10 @@ class Search:
         if self.checks and before != state:
             raise Failure("input-mutated", state=to_json(self.domain, before), after=to_json(self.domain, state))
         if self.record is not None and len(self.record) < self.record_limit:
+            # PDDL family: each successor as the facts it adds and deletes (the parent rebuilds and checks it).
             self.record.append({"state": to_json(self.domain, state),
-                                "successors": [[label, to_json(self.domain, child)] for child, _k, label in keyed]})
+                                "successors": [[label, to_json(self.domain, child - state), to_json(self.domain, state - child)]
+                                               for child, _k, label in keyed]})
         return keyed
 
     def run(self, init: Any) -> list[Any] | None:

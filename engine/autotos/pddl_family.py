@@ -46,6 +46,7 @@ class PddlTasks:
         self.planner = planner
         self.planner_timeout = planner_timeout
         self._simulators: dict[int, Successors] = {}
+        self._transitions: dict[tuple[int, frozenset[Fact]], dict[str, frozenset[Fact]]] = {}
 
     def simulator(self, problem: Problem) -> Successors:
         key = id(problem)
@@ -54,7 +55,14 @@ class PddlTasks:
         return self._simulators[key]
 
     def transitions(self, problem: Problem, state: frozenset[Fact]) -> dict[str, frozenset[Fact]]:
-        return {normalize_action(a): s for a, s in self.simulator(problem).applicable(state)}
+        """The simulator's successors (cached: every soundness round replays many of the same states)."""
+        key = (id(problem), state)
+        found = self._transitions.get(key)
+        if found is None:
+            found = {normalize_action(a): s for a, s in self.simulator(problem).applicable(state)}
+            if len(self._transitions) < 200_000:
+                self._transitions[key] = found
+        return found
 
     def optimal_plan(self, problem: Problem) -> list[str] | None:
         result = solve(self.domain, problem, optimal=True, timeout=self.planner_timeout, planner=self.planner)
@@ -148,8 +156,9 @@ def check_transitions(tasks: PddlTasks, problem: Problem, transitions: list[dict
     for record in transitions:
         state = frozenset(tuple(f) for f in record["state"])
         truth = tasks.transitions(problem, state)
-        for action, child in record["successors"]:
-            facts = frozenset(tuple(f) for f in child)
+        for action, added, deleted in record["successors"]:
+            facts = (state - {tuple(f) for f in deleted}) | {tuple(f) for f in added}
+            child = _facts(facts)
             if action not in truth:
                 return {"failure": "unsound", "kind": "not-applicable", "state": record["state"], "action": action,
                         "successor": child}
