@@ -289,15 +289,13 @@ class Search:
             if self.depth_first and key != start_key and self.is_goal(state):
                 return self._path(parents, key)
             children = self.successors(state)
-            if self.checks and self.pst and self.depth_first:
-                for child, _key, _label in children:  # DFS: every successor, duplicates included
+            if self.checks and self.pst:
+                for child, _key, _label in children:  # every successor, duplicates of seen states included
                     self.partial_soundness(state, child)
             for child, child_key, label in children:
                 self.generated += 1
                 if child_key in parents:
                     continue
-                if self.checks and self.pst and not self.depth_first:
-                    self.partial_soundness(state, child)  # BFS: new states only (as the paper's runs behave)
                 parents[child_key] = (key, child, label)
                 if not self.depth_first and self.is_goal(child):
                     return self._path(parents, child_key)
