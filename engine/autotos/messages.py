@@ -56,7 +56,8 @@ TEMPLATE_OF = {
 
 class _Loader(jinja2.BaseLoader):
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Any]:
-        name = template if template.endswith(".j2") else template + ".j2"
+        name = template.removeprefix("autotos/")
+        name = name if name.endswith(".j2") else name + ".j2"
         resource = importlib.resources.files("genplan.prompts").joinpath("autotos", name)
         if not resource.is_file():
             raise jinja2.TemplateNotFound(template)
