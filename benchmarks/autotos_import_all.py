@@ -48,7 +48,8 @@ def main() -> int:
             started = time.monotonic()
             summary = import_log(log, domain, executor, runs,
                                  Settings(partial_soundness=bool(log.partial_soundness), evaluate=not args.no_eval))
-            same_calls = summary["calls"] == log.calls and not summary["divergences"]
+            same_calls = summary["calls"] == log.calls and not summary["divergences"] and (
+                not summary["wanted_more"] or args.no_eval and not log.evaluated and log.stopped is None)
             same_result = args.no_eval or (summary["success"], summary["failure"]) == (log.success, log.failure)
             matched += same_calls and same_result
             record = {"log": str(path.relative_to(data / "clean_logs")), **summary,

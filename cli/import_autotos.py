@@ -79,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         executor.close()
     result = {k: summary[k] for k in ("run_dir", "calls", "success", "failure", "categories")}
+    if summary["wanted_more"] or summary["divergences"]:
+        print("genplan: warning: the replay left the log's path (see import.json in the run directory)", file=sys.stderr)
     if args.json:
         print(json.dumps(result))
     else:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from genplan.engine.autotos.executor import SandboxExecutor
 from genplan.engine.autotos.generators import generate_24game
 from genplan.engine.autotos.loop import Settings
