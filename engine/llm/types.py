@@ -25,6 +25,8 @@ STEPS: tuple[str, ...] = (
     "baseline.strategy",
     "baseline.code",
     "baseline.fix",
+    "autotos.succ",
+    "autotos.goal",
 )
 
 ROLES = ("system", "user", "assistant")

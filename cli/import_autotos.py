@@ -1,0 +1,95 @@
+"""genplan import autotos LOG: turn one published AutoToS log into a genplan run by replaying its answers.
+
+The logged answers are given back in order while genplan's own unit tests decide what is asked next; the
+run directory then holds the event log and every succ / goal version, and the evaluation is genplan's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..engine.autotos.domains import DOMAINS, DataError, load_domain
+from ..engine.autotos.logfile import LogFormatError, parse_log
+from ..engine.autotos.loop import Settings
+from .common import EXIT_OK, error
+
+
+def _default_data(log: Path) -> Path | None:
+    """The release's data folder when LOG lies in its clean_logs/ tree."""
+    for parent in log.resolve().parents:
+        if parent.name == "clean_logs":
+            return parent.parent
+    return None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("log", help="an AutoToS log: clean_logs/<domain>/<model>-{val,noval}_logs/<name>.txt")
+    parser.add_argument("--data", metavar="DIR",
+                        help="the AutoToS data folder (with twentyfourgame/, blocksworld/, ...); "
+                        "default: the folder holding the log's clean_logs/")
+    parser.add_argument("--domain", choices=DOMAINS, help="the domain (default: from the log's folder)")
+    parser.add_argument("--pst", choices=["auto", "on", "off"], default="auto",
+                        help="partial soundness test: auto (from the log's folder: val = on), on, off")
+    parser.add_argument("--runs", metavar="DIR", default="runs", help="where the run directory is made (default runs/)")
+    parser.add_argument("--no-eval", action="store_true", help="stop after the unit tests (no evaluation)")
+    parser.add_argument("--eval-limit", type=int, metavar="N", help="evaluate only the first N instances")
+    parser.add_argument("--eval-timeout", type=float, default=600.0, metavar="S",
+                        help="time limit per evaluation search in seconds (default 600, the paper's)")
+    parser.add_argument("--hash-seed", type=int, default=0, metavar="N",
+                        help="PYTHONHASHSEED of the sandboxed runs (set order; default 0)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress output")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..engine.autotos.executor import SandboxExecutor
+    from ..engine.autotos.session import import_log
+
+    log_path = Path(args.log)
+    try:
+        log = parse_log(log_path)
+    except LogFormatError as exc:
+        return error(str(exc))
+    domain_name = args.domain or log.domain
+    if domain_name is None:
+        return error(f"{log_path}: cannot tell the domain from the path; give --domain")
+    data = Path(args.data) if args.data else _default_data(log_path)
+    if data is None:
+        return error("no data folder: give --data DIR (the AutoToS data with twentyfourgame/, blocksworld/, ...)")
+    if args.eval_limit is not None and args.eval_limit < 0:
+        return error("--eval-limit must not be negative")
+    if args.eval_timeout <= 0:
+        return error("--eval-timeout must be positive")
+    try:
+        domain = load_domain(domain_name, data)
+    except DataError as exc:
+        return error(str(exc))
+    pst = {"on": True, "off": False}.get(args.pst, bool(log.partial_soundness))
+    settings = Settings(partial_soundness=pst, evaluate=not args.no_eval, eval_limit=args.eval_limit,
+                        eval_timeout=args.eval_timeout)
+    if not args.quiet:
+        print(f"genplan: replaying {log.calls} answers of {log_path} ({domain_name}, PST {'on' if pst else 'off'})",
+              file=sys.stderr)
+    executor = SandboxExecutor(hash_seed=args.hash_seed)
+    try:
+        summary = import_log(log, domain, executor, Path(args.runs), settings)
+    finally:
+        executor.close()
+    result = {k: summary[k] for k in ("run_dir", "calls", "success", "failure", "categories")}
+    if summary["wanted_more"] or summary["divergences"]:
+        print("genplan: warning: the replay left the log's path (see import.json in the run directory)", file=sys.stderr)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"run: {result['run_dir']}")
+        print(f"calls: {result['calls']} (log: {log.calls})")
+        if result["success"] is None:
+            print(f"no evaluation (stopped: {summary['stopped'] or 'log exhausted'})")
+        else:
+            print(f"success: {result['success']}, failure: {result['failure']}")
+        for name, count in sorted(result["categories"].items()):
+            print(f"  {name}: {count}")
+    return EXIT_OK

@@ -1,0 +1,447 @@
+"""The trusted search harness of AutoToS: runs a model's successor function and goal test with the checks.
+
+This module is self-contained (standard library only) because its source text is what the sandboxed
+child executes: ``generate_solution(objects, init, goal)`` receives one JSON request in ``objects``, runs
+the model's functions (compiled from the request into their own namespaces) under the requested checks,
+and returns one JSON string. The same code runs in-process for the benchmark and for tests of the harness
+itself. Everything it reports is a claim: the parent re-checks failures and validates every solution.
+
+Request ops: ``goal_tests``, ``soundness``, ``completeness``, ``evaluate``. States travel as JSON and are
+turned into the domain's Python shape (tuples, sets) by ``to_state``; results are sent back with ``to_json``.
+"""
+
+from __future__ import annotations
+
+import copy
+import heapq
+import json
+import signal
+import time
+import traceback
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+PROGRAM_FILE = "<string>"
+
+
+# ----------------------------------------------------------------------------- per-domain shapes
+def _tuples(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
+def to_state(domain: str, data: Any) -> Any:
+    """JSON data to the Python state the model's functions expect."""
+    if domain == "blocksworld":
+        state = dict(data)
+        state["on"] = [tuple(p) for p in data.get("on", [])]
+        return state
+    if domain == "sokoban":
+        return {"at-player": tuple(data["at-player"]), "at-stone": [tuple(s) for s in data["at-stone"]]}
+    if domain == "prontoqa":
+        return set(data)
+    if domain == "pddl":
+        return frozenset(_tuples(f) for f in data)
+    return copy.deepcopy(data)  # 24game: list of numbers; crossword: 5x5 list of lists
+
+
+def to_extra(domain: str, values: list[Any]) -> list[Any]:
+    """The extra arguments (goal, rules, grid, clues) in the shape the prompts showed them."""
+    out = []
+    for value in values:
+        if domain == "blocksworld" and isinstance(value, dict) and "on" in value:
+            value = {**value, "on": [tuple(p) for p in value["on"]]}
+        elif domain == "pddl" and isinstance(value, list):
+            value = {_tuples(v) for v in value}  # objects (names or (name, type)) or goal facts, as sets
+        elif domain == "prontoqa" and isinstance(value, list) and value and isinstance(value[0], list):
+            value = [tuple(r) for r in value]
+        out.append(value)
+    return out
+
+
+def to_json(domain: str, state: Any) -> Any:
+    """A state as JSON-compatible data (best effort for whatever a model returned)."""
+    if isinstance(state, (set, frozenset)):
+        items = [to_json(domain, s) for s in state]
+        try:
+            return sorted(items, key=repr)
+        except Exception:  # noqa: BLE001
+            return items
+    if isinstance(state, dict):
+        return {str(k): to_json(domain, v) for k, v in state.items()}
+    if isinstance(state, (list, tuple)):
+        return [to_json(domain, v) for v in state]
+    if state is None or isinstance(state, (bool, int, float, str)):
+        return state
+    return repr(state)
+
+
+def normalize_action(action: Any) -> str:
+    """An action label as genplan writes plans: "(name arg ...)", lower case, single spaces."""
+    if isinstance(action, (list, tuple)):
+        text = " ".join(str(a) for a in action)
+    else:
+        text = str(action)
+    return "(" + " ".join(text.strip().strip("()").lower().split()) + ")"
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return round(float(value), 9) + 0.0
+    return value
+
+
+def _str(domain: str, state: Any) -> str:
+    """The canonical key of a state (duplicate detection, comparisons). Sorting what is unordered can
+    raise for malformed states; that is reported as a fault of the successor function that made them."""
+    if domain == "24game":
+        # Numbers compare by value (1 == 1.0, -0.0 == 0.0), as lists of numbers do in Python.
+        return str(sorted(_number(x) for x in state))
+    if domain == "blocksworld" or domain == "sokoban":
+        parts = []
+        for name in sorted(state):
+            val = state[name]
+            if isinstance(val, list):
+                val = sorted(val)
+            parts.append(f"{name}:{val!r}")
+        return "|".join(parts)
+    if domain in ("prontoqa", "pddl"):
+        return str(sorted(state))
+    return str(state)
+
+
+# ------------------------------------------------------------------------------------- the checks
+def partial_soundness(domain: str, parent: Any, child: Any) -> str | None:
+    """The domain's partial soundness test (PST): None if the transition passes, else the failure kind."""
+    if domain == "24game":
+        return None if len(child) == len(parent) - 1 else "length"
+    if domain == "blocksworld":
+        return None if len(child["clear"]) == len(child["on-table"]) else "towers"
+    if domain == "prontoqa":
+        return None if len(child) == len(parent) + 1 else "length"
+    if domain == "crossword":
+        filled_parent = sum(1 for row in parent for cell in row if cell is not None)
+        filled_child = sum(1 for row in child for cell in row if cell is not None)
+        if filled_child - filled_parent > 5:
+            return "too-many"
+        if filled_child == filled_parent:
+            return "same"
+        if filled_child < filled_parent:
+            return "fewer"
+        return None
+    if domain == "sokoban":
+        stones = list(child["at-stone"])
+        if len(set(stones)) != len(stones):
+            return "stones"
+        if tuple(child["at-player"]) in set(stones):
+            return "player"
+        return None
+    return None
+
+
+class CallTimeout(Exception):
+    """A model function ran longer than the per-call limit."""
+
+
+def _alarm(_signum: int, _frame: Any) -> None:
+    raise CallTimeout()
+
+
+class Functions:
+    """The model's two functions, each called with the per-call limit and the domain's extra arguments."""
+
+    def __init__(self, request: dict[str, Any]) -> None:
+        self.domain: str = request["domain"]
+        self.call_timeout: float = float(request.get("call_timeout", 1.0))
+        self.succ = self._load(request.get("succ"))
+        self.goal = self._load(request.get("goal"))
+        self.calls = 0
+        self._handler_installed = False
+
+    @staticmethod
+    def _load(spec: dict[str, str] | None) -> Callable[..., Any] | None:
+        if not spec:
+            return None
+        namespace: dict[str, Any] = {"__name__": "model_code"}
+        exec(compile(spec["source"], PROGRAM_FILE, "exec", dont_inherit=True), namespace)  # noqa: S102
+        function = namespace.get(spec["name"])
+        if not callable(function):
+            raise NameError(f"name '{spec['name']}' is not defined")  # noqa: TRY004 - as Python reports it
+        return function  # type: ignore[no-any-return]
+
+    def timed(self, function: Callable[..., Any], *args: Any) -> Any:
+        self.calls += 1
+        if self.call_timeout <= 0:
+            return function(*args)
+        if not self._handler_installed:  # once: installing a handler per call costs more than the call
+            signal.signal(signal.SIGALRM, _alarm)
+            self._handler_installed = True
+        signal.setitimer(signal.ITIMER_REAL, self.call_timeout)
+        try:
+            return function(*args)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def _last_frame(exc: BaseException) -> str:
+    """The exception as the feedback shows it: the innermost frame and the message."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = ""
+    if frames:
+        frame = frames[-1]
+        where = f'  File "{frame.filename}", line {frame.lineno}, in {frame.name}\n'
+        if frame.line:
+            where += f"    {frame.line.strip()}\n"
+    return f"{where}\n{type(exc).__name__}: {exc}"
+
+
+class Failure(Exception):
+    """A failed check: its category and the data the feedback needs."""
+
+    def __init__(self, category: str, **data: Any) -> None:
+        super().__init__(category)
+        self.category = category
+        self.data = data
+
+
+# ------------------------------------------------------------------------------ search with checks
+class Search:
+    def __init__(self, functions: Functions, extra: list[Any], goal_extra: list[Any], checks: bool, pst: bool,
+                 deadline: float, depth_first: bool) -> None:
+        self.f = functions
+        self.domain = functions.domain
+        self.extra = extra
+        self.goal_extra = goal_extra
+        self.checks = checks
+        self.pst = pst
+        self.deadline = deadline
+        self.depth_first = depth_first
+        self.expanded = 0
+        self.generated = 0
+        self.greedy = False
+        self.record: list[dict[str, Any]] | None = None
+        self.record_limit = 0
+        self.actions: list[str | None] = []
+
+    def is_goal(self, state: Any) -> bool:
+        assert self.f.goal is not None
+        try:
+            return bool(self.f.timed(self.f.goal, state, *self.goal_extra))
+        except CallTimeout:
+            raise Failure("goal-timeout", state=to_json(self.domain, state)) from None
+        except Failure:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise Failure("goal-exception", state=to_json(self.domain, state), error=_last_frame(exc)) from None
+
+    def successors(self, state: Any) -> list[tuple[Any, str, str | None]]:
+        """(successor state, canonical key, action label) triples; PDDL functions return (action, state) pairs."""
+        assert self.f.succ is not None
+        # A frozenset cannot change; everything else is compared with a deep copy after the call.
+        before = (state if isinstance(state, frozenset) else copy.deepcopy(state)) if self.checks else None
+        try:
+            result = self.f.timed(self.f.succ, state, *self.extra)
+            keyed: list[tuple[Any, str, str | None]]
+            if self.domain == "pddl":
+                keyed = []
+                for item in list(result):
+                    action, child = item
+                    child = frozenset(tuple(f) for f in child)
+                    keyed.append((child, _str(self.domain, child), normalize_action(action)))
+            else:
+                keyed = [(child, _str(self.domain, child), None) for child in list(result)]
+        except CallTimeout:
+            raise Failure("succ-timeout", state=to_json(self.domain, before if before is not None else state)) from None
+        except Exception as exc:  # noqa: BLE001
+            raise Failure("succ-exception", state=to_json(self.domain, state), error=_last_frame(exc)) from None
+        if self.checks and before != state:
+            raise Failure("input-mutated", state=to_json(self.domain, before), after=to_json(self.domain, state))
+        if self.record is not None and len(self.record) < self.record_limit:
+            # PDDL family: each successor as the facts it adds and deletes (the parent rebuilds and checks it).
+            self.record.append({"state": to_json(self.domain, state),
+                                "successors": [[label, to_json(self.domain, child - state), to_json(self.domain, state - child)]
+                                               for child, _k, label in keyed]})
+        return keyed
+
+    def run(self, init: Any) -> list[Any] | None:
+        """The states of a solution (``self.actions`` its labels), or None when the space is exhausted."""
+        self.actions = []
+        if self.is_goal(init):
+            return [init]
+        start_key = _str(self.domain, init)
+        parents: dict[str, tuple[str | None, Any, str | None]] = {start_key: (None, init, None)}
+        counter = 0
+        frontier: Any
+        if self.greedy:
+            frontier = [(self.heuristic(init), 0, start_key, init)]
+        else:
+            frontier = deque([(start_key, init)])
+        while frontier:
+            if time.monotonic() > self.deadline:
+                raise Failure("search-timeout")
+            if self.greedy:
+                _h, _n, key, state = heapq.heappop(frontier)
+            else:
+                key, state = frontier.pop() if self.depth_first else frontier.popleft()
+            self.expanded += 1
+            if self.depth_first and key != start_key and self.is_goal(state):
+                return self._path(parents, key)
+            children = self.successors(state)
+            if self.checks and self.pst:
+                for child, _key, _label in children:  # every successor, duplicates of seen states included
+                    self.partial_soundness(state, child)
+            for child, child_key, label in children:
+                self.generated += 1
+                if child_key in parents:
+                    continue
+                parents[child_key] = (key, child, label)
+                if not self.depth_first and self.is_goal(child):
+                    return self._path(parents, child_key)
+                if self.greedy:
+                    counter += 1
+                    heapq.heappush(frontier, (self.heuristic(child), counter, child_key, child))
+                else:
+                    frontier.append((child_key, child))
+        return None
+
+    def partial_soundness(self, state: Any, child: Any) -> None:
+        try:
+            problem = partial_soundness(self.domain, state, child)
+        except Exception as exc:  # noqa: BLE001 - a successor of the wrong shape
+            raise Failure("succ-exception", state=to_json(self.domain, state), error=_last_frame(exc)) from None
+        if problem is not None:
+            raise Failure("pst", kind=problem, state=to_json(self.domain, state), successor=to_json(self.domain, child))
+
+    def heuristic(self, state: Any) -> int:
+        """Goal count: goal facts not yet true (PDDL family; 0 elsewhere)."""
+        if self.domain != "pddl" or not self.goal_extra:
+            return 0
+        return sum(1 for fact in self.goal_extra[0] if fact not in state)
+
+    def _path(self, parents: dict[str, tuple[str | None, Any, str | None]], key: str) -> list[Any]:
+        path = []
+        labels = []
+        current: str | None = key
+        while current is not None:
+            parent, state, label = parents[current]
+            path.append(state)
+            labels.append(label)
+            current = parent
+        path.reverse()
+        labels.reverse()
+        self.actions = labels[1:]
+        return path
+
+
+# ------------------------------------------------------------------------------------------- ops
+def _goal_tests(f: Functions, request: dict[str, Any]) -> dict[str, Any]:
+    domain = f.domain
+    for case in request["cases"]:
+        state = to_state(domain, case["state"])
+        search = Search(f, [], to_extra(domain, case.get("extra", [])), False, False, float("inf"), False)
+        try:
+            answer = search.is_goal(state)
+        except Failure as failure:
+            return {"failure": failure.category, **failure.data, "expected": case["expected"],
+                    "extra": case.get("extra", [])}
+        if answer != case["expected"]:
+            return {"failure": "goal-wrong", "state": case["state"], "expected": case["expected"],
+                    "extra": case.get("extra", [])}
+    return {"ok": True}
+
+
+def _soundness(f: Functions, request: dict[str, Any], checks: bool) -> dict[str, Any]:
+    domain = f.domain
+    results = []
+    limit = float(request.get("search_timeout", 60.0))
+    for index, instance in enumerate(request["instances"]):
+        search = Search(f, to_extra(domain, instance.get("extra", [])), to_extra(domain, instance.get("goal_extra", [])), checks,
+                        bool(request.get("pst")), time.monotonic() + limit, bool(request.get("depth_first")))
+        search.greedy = bool(request.get("greedy"))
+        if checks and request.get("record"):
+            search.record, search.record_limit = [], int(request["record"])
+        started = time.monotonic()
+        try:
+            path = search.run(to_state(domain, instance["init"]))
+        except Failure as failure:
+            if checks:
+                return {"failure": failure.category, "instance": index, **failure.data}
+            results.append({"instance": index, "error": failure.category, "expanded": search.expanded,
+                            "generated": search.generated, "seconds": time.monotonic() - started})
+            continue
+        except RecursionError:
+            if checks:
+                return {"failure": "succ-exception", "instance": index, "error": "RecursionError"}
+            results.append({"instance": index, "error": "succ-exception"})
+            continue
+        results.append({
+            "instance": index,
+            "path": None if path is None else [to_json(domain, s) for s in path],
+            "actions": search.actions if domain == "pddl" and path is not None else None,
+            "transitions": search.record,
+            "expanded": search.expanded,
+            "generated": search.generated,
+            "seconds": time.monotonic() - started,
+        })
+    return {"ok": True, "results": results}
+
+
+def _completeness(f: Functions, request: dict[str, Any]) -> dict[str, Any]:
+    domain = f.domain
+    for case in request["cases"]:
+        state = to_state(domain, case["state"])
+        search = Search(f, to_extra(domain, case.get("extra", [])), [], True, False, float("inf"), False)
+        try:
+            produced = {f"{label}|{key}" if label else key for _child, key, label in search.successors(state)}
+        except Failure as failure:
+            return {"failure": failure.category, **failure.data}
+        if domain == "pddl":
+            missing = [s for s in case["successors"]
+                       if f"{normalize_action(s[0])}|{_str(domain, to_state(domain, s[1]))}" not in produced]
+        else:
+            missing = [s for s in case["successors"] if _str(domain, to_state(domain, s)) not in produced]
+        if missing:
+            return {"failure": "incomplete", "state": case["state"], "missing": missing,
+                    "extra": case.get("extra", [])}
+    return {"ok": True}
+
+
+def handle(request: dict[str, Any]) -> dict[str, Any]:
+    """Run one request; every fault of the model's code becomes a reported failure, never an exception."""
+    try:
+        functions = Functions(request)
+    except CallTimeout:
+        return {"failure": "load-timeout"}
+    except BaseException as exc:  # noqa: BLE001 - the model's module-level code may raise anything
+        which = "goal" if request.get("goal") and request["op"] == "goal_tests" else "succ"
+        return {"failure": f"{which}-exception", "error": _last_frame(exc), "state": None}
+    op = request["op"]
+    if op == "goal_tests":
+        return _goal_tests(functions, request)
+    if op == "soundness":
+        return _soundness(functions, request, checks=True)
+    if op == "evaluate":
+        return _soundness(functions, request, checks=False)
+    if op == "completeness":
+        return _completeness(functions, request)
+    return {"failure": "bad-request", "error": f"unknown op {op!r}"}
+
+
+def handle_safely(request: dict[str, Any]) -> dict[str, Any]:
+    """``handle``, with anything that still escapes (a model's object misbehaving inside the harness's own
+    code) reported as an exception of the function under test."""
+    try:
+        return handle(request)
+    except RecursionError:
+        return {"failure": "succ-exception", "state": None, "error": "RecursionError: maximum recursion depth exceeded"}
+    except Exception as exc:  # noqa: BLE001
+        target = "goal" if request.get("op") == "goal_tests" else "succ"
+        return {"failure": f"{target}-exception", "state": None, "error": _last_frame(exc)}
+
+
+def generate_solution(objects: Any, init: Any, goal: Any) -> list[str]:
+    """The sandbox entry point: ``objects`` holds the JSON request; the answer is one JSON string."""
+    (text,) = tuple(objects)
+    return [json.dumps(handle_safely(json.loads(text)), default=repr)]

@@ -1,0 +1,351 @@
+"""The AutoToS loop: ask for a successor function and a goal test, check them with unit tests, feed the
+failures back, and finally solve the evaluation instances with plain search.
+
+Steps (paper, Section 4): 1 the two first prompts; 2 goal unit tests (feedback until they pass); 3 soundness
+by search on the unit-test instances (per-call limit, input-mutation check, optional partial soundness
+test, and whether a reported goal really is one — a goal failure goes back to step 2); 4 completeness
+against known successor sets (a failure goes back to step 3). At most ``max_goal_feedback`` and
+``max_succ_feedback`` feedback rounds per function (9 each: 10 calls per function in all).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from . import harness, messages
+from .domains import Instance, SearchDomain
+from .executor import Executor
+from .extract import ExtractedFunction, extract_function
+
+# ask(target, prompt, history) -> the model's answer; target is "succ" or "goal".
+Ask = Callable[[str, str], str]
+Observer = Callable[[str, dict[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class Settings:
+    partial_soundness: bool = True  # "+PST"
+    max_goal_feedback: int = 9
+    max_succ_feedback: int = 9
+    call_timeout: float = 1.0  # seconds per succ / goal call
+    soundness_timeout: float = 600.0  # seconds per unit-test search (the paper limits every search to 600 s)
+    eval_timeout: float = 600.0  # seconds per evaluation search (the paper's limit)
+    completeness: bool = True  # step 4 (optional in the paper)
+    evaluate: bool = True
+    eval_limit: int | None = None  # only the first N evaluation instances
+    eval_chunk: int = 64  # instances per sandboxed evaluation run
+    search: str = "bfs"  # evaluation search: bfs (dfs for crosswords) or gbfs (greedy, goal count; PDDL family)
+    record_transitions: int = 2000  # PDDL family: transitions per unit-test search replayed by the simulator
+
+
+@dataclass
+class Round:
+    """One failed check and the feedback it produced (one model call follows)."""
+
+    number: int  # 1-based, over both functions
+    phase: str  # goal | soundness | completeness | parse
+    target: str  # the function asked for again: succ | goal
+    check: str  # the harness's failure kind
+    category: str  # one of messages.CATEGORIES
+    failure: dict[str, Any]
+    feedback: str
+
+
+@dataclass
+class Version:
+    target: str
+    number: int  # 1, 2, ... per function
+    name: str | None
+    source: str | None  # None when no function could be extracted
+    answer: str
+
+
+@dataclass
+class Evaluation:
+    solved: int = 0
+    failed: int = 0
+    timeouts: int = 0  # failed because the search ran out of time (separate from invalid solutions)
+    invalid: int = 0  # a solution that the validator rejected
+    unsolved: int = 0  # the search ended without a solution
+    errors: int = 0  # the functions raised or the run crashed
+    expanded: int = 0
+    generated: int = 0
+    reasons: dict[str, str] = field(default_factory=dict)  # failed instance -> why (first 50)
+
+
+@dataclass
+class Outcome:
+    calls: int = 0
+    rounds: list[Round] = field(default_factory=list)
+    versions: list[Version] = field(default_factory=list)
+    stopped: str | None = None  # "goal" / "succ": an iteration limit ended the run before evaluation
+    first_sound_call: int | None = None  # calls when soundness first passed
+    evaluation: Evaluation | None = None
+
+    @property
+    def categories(self) -> dict[str, int]:
+        return dict(Counter(r.category for r in self.rounds))
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["categories"] = self.categories
+        return data
+
+
+class AutoToS:
+    def __init__(self, domain: SearchDomain, ask: Ask, executor: Executor, settings: Settings | None = None,
+                 observer: Observer | None = None, examples: dict[str, Any] | None = None) -> None:
+        self.domain = domain
+        self.ask = ask
+        self.executor = executor
+        self.settings = settings or Settings()
+        self.observe = observer or (lambda _kind, _data: None)
+        self.examples = examples or default_examples(domain)
+        self.outcome = Outcome()
+        self.functions: dict[str, ExtractedFunction | None] = {"succ": None, "goal": None}
+        self.feedback_rounds = {"succ": 0, "goal": 0}
+
+    # ------------------------------------------------------------------ model calls
+    def _call(self, target: str, prompt: str) -> None:
+        self.observe("prompt", {"target": target, "prompt": prompt, "call": self.outcome.calls + 1})
+        answer = self.ask(target, prompt)
+        self.outcome.calls += 1
+        extracted = extract_function(answer, target)
+        self.functions[target] = extracted
+        number = 1 + sum(1 for v in self.outcome.versions if v.target == target)
+        version = Version(target, number, extracted.name if extracted else None,
+                          extracted.source if extracted else None, answer)
+        self.outcome.versions.append(version)
+        self.observe("version", asdict(version))
+
+    def _feedback(self, phase: str, failure: dict[str, Any], context: dict[str, Any]) -> bool:
+        """Send feedback for ``failure``; False when the function's feedback budget is spent."""
+        check = failure["failure"]
+        target = "goal" if check in messages.GOAL_FAILURES or failure.get("target") == "goal" else "succ"
+        limit = self.settings.max_goal_feedback if target == "goal" else self.settings.max_succ_feedback
+        if self.feedback_rounds[target] >= limit:
+            self.outcome.stopped = target
+            self.observe("stopped", {"target": target, "rounds": self.feedback_rounds[target]})
+            return False
+        self.feedback_rounds[target] += 1
+        text = messages.feedback(self.domain.name, failure, context, self.settings.call_timeout)
+        round_ = Round(len(self.outcome.rounds) + 1, phase, target, check,
+                       messages.CATEGORY_OF.get(check, "succ exception"), failure, text)
+        self.outcome.rounds.append(round_)
+        self.observe("round", asdict(round_))
+        self._call(target, text)
+        return True
+
+    def _spec(self, target: str) -> dict[str, str] | None:
+        function = self.functions[target]
+        return None if function is None else {"source": function.source, "name": function.name}
+
+    def _request(self, op: str, **fields: Any) -> dict[str, Any]:
+        return {"op": op, "domain": self.domain.name, "call_timeout": self.settings.call_timeout,
+                "succ": self._spec("succ"), "goal": self._spec("goal"), **fields}
+
+    # ------------------------------------------------------------------ the checks
+    def _goal_tests(self) -> dict[str, Any]:
+        if self.functions["goal"] is None:
+            return {"failure": "parse-error", "target": "goal"}
+        cases = self.domain.goal_cases
+        result = self.executor.run(self._request("goal_tests", cases=cases), 30.0 + len(cases) * 2)
+        return self._blame(result, "goal")
+
+    def _soundness(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        if self.functions["succ"] is None:
+            return {"failure": "parse-error", "target": "succ"}, {}
+        instances = [_instance_json(i) for i in self.domain.unit_instances]
+        checks_transitions = self.domain.check_transitions is not None
+        request = self._request("soundness", instances=instances, pst=self.settings.partial_soundness,
+                                search_timeout=self.settings.soundness_timeout, depth_first=self.domain.depth_first,
+                                record=self.settings.record_transitions if checks_transitions else 0)
+        result = self._blame(self.executor.run(request, self.settings.soundness_timeout * len(instances) + 30.0), "succ")
+        index = result.get("instance")
+        instance = self.domain.unit_instances[index] if isinstance(index, int) and 0 <= index < len(instances) else None
+        context = self.domain.context(instance.goal_extra or instance.extra) if instance else {}
+        if instance is not None and "grid" in context:
+            context = {"grid": instance.extra[0]}
+        if result.get("failure") == "goal-exception":
+            # During the search the goal test only sees states made by succ: an exception there is
+            # reported as a fault found while testing the successor function (as the paper's runs do).
+            result = {**result, "failure": "succ-exception", "in_goal_test": True}
+        if "failure" in result:
+            return self._recheck(result), context
+        for index, (item, inst) in enumerate(zip(result.get("results", []), self.domain.unit_instances)):
+            if checks_transitions:
+                # Soundness of every transition the search saw, replayed by genplan's simulator.
+                assert self.domain.check_transitions is not None
+                unsound = self.domain.check_transitions(index, item.get("transitions") or [])
+                if unsound is not None:
+                    return unsound, {}
+            path = item.get("path")
+            if path and not self.domain.reached_goal(inst, path[-1]):
+                # The search stopped at a state the goal test accepted, but it is not a goal: goal unsound.
+                return ({"failure": "goal-wrong", "state": path[-1], "expected": False},
+                        self.domain.context(inst.goal_extra or inst.extra))
+        return {"ok": True}, {}
+
+    def _completeness(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        cases = self.domain.completeness_cases
+        result = self._blame(self.executor.run(self._request("completeness", cases=cases), 30.0 + 2 * len(cases)), "succ")
+        context: dict[str, Any] = {}
+        if result.get("failure") == "incomplete":
+            extra = result.get("extra") or []
+            context = {"grid": extra[0]} if self.domain.name == "sokoban" and extra else self.domain.context(extra)
+            known = [c for c in cases if c["state"] == result.get("state")]
+            if not known or any(m not in known[0]["successors"] for m in result.get("missing", [])):
+                return {"failure": "succ-exception", "error": "the harness reported successors it was not given"}, {}
+        return result, context
+
+    def _blame(self, result: dict[str, Any], target: str) -> dict[str, Any]:
+        """Map run-level failures (a crash, a sandbox time-out of the whole request) onto the function tested."""
+        kind = result.get("failure")
+        if kind == "crash":
+            return {"failure": f"{target}-exception", "state": None, "error": result.get("error", "crash")}
+        if kind == "search-timeout" and target == "goal":
+            return {"failure": "goal-timeout", "state": None}
+        if kind == "sandbox":
+            raise RuntimeError(f"the sandbox failed: {result.get('error')}")
+        return result
+
+    def _recheck(self, result: dict[str, Any]) -> dict[str, Any]:
+        """The child's claim of a partial-soundness failure, checked again in the parent."""
+        if result.get("failure") == "pst":
+            domain = self.domain.name
+            parent = harness.to_state(domain, result.get("state")) if result.get("state") is not None else None
+            child = harness.to_state(domain, result.get("successor")) if result.get("successor") is not None else None
+            try:
+                confirmed = parent is not None and child is not None and harness.partial_soundness(domain, parent, child)
+            except Exception:  # noqa: BLE001 - a malformed successor is a failure in its own right
+                confirmed = "malformed"
+            if not confirmed:
+                return {"failure": "succ-exception", "error": "the sandboxed search reported a transition that passes the test"}
+        return result
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> Outcome:
+        succ_prompt, goal_prompt = messages.first_prompts(self.domain.name, self.examples)
+        self._call("succ", succ_prompt)
+        self._call("goal", goal_prompt)
+        while True:
+            result = self._goal_tests()
+            if "failure" in result:
+                context = self.domain.context(result.get("extra") or [])
+                if not self._feedback("goal", result, context):
+                    return self.outcome
+                continue
+            self.observe("passed", {"check": "goal"})
+            result, context = self._soundness()
+            if "failure" in result:
+                if not self._feedback("soundness", result, context):
+                    return self.outcome
+                continue
+            self.observe("passed", {"check": "soundness"})
+            if self.outcome.first_sound_call is None:
+                self.outcome.first_sound_call = self.outcome.calls
+            if self.settings.completeness:
+                result, context = self._completeness()
+                if "failure" in result:
+                    if not self._feedback("completeness", result, context):
+                        return self.outcome
+                    continue
+                self.observe("passed", {"check": "completeness"})
+            break
+        if self.settings.evaluate:
+            self.outcome.evaluation = self.evaluate()
+        return self.outcome
+
+    # ------------------------------------------------------------------ evaluation
+    def evaluate(self, instances: list[Instance] | None = None) -> Evaluation:
+        """Solve the instances by BFS (DFS for crosswords) without the checks; the parent validates each
+        solution. Sandboxed runs take ``eval_chunk`` instances at once; a chunk that fails as a whole is
+        run again one instance at a time, so one bad instance costs only itself."""
+        todo = list(instances if instances is not None else self.domain.eval_instances)
+        if self.settings.eval_limit is not None:
+            todo = todo[: self.settings.eval_limit]
+        result = Evaluation()
+        started = time.monotonic()
+        chunk = max(1, self.settings.eval_chunk)
+        for first in range(0, len(todo), chunk):
+            part = todo[first: first + chunk]
+            answers = self._evaluate_part(part)
+            if answers is None:
+                answers = [self._evaluate_part([one]) for one in part]  # type: ignore[misc]
+                answers = [a[0] if a else {"error": "crash"} for a in answers]  # type: ignore[index]
+            for instance, answer in zip(part, answers):
+                self._score(result, instance, answer)
+            self.observe("evaluation", {"done": min(first + chunk, len(todo)), "total": len(todo),
+                                        "solved": result.solved, "seconds": time.monotonic() - started})
+        return result
+
+    def _evaluate_part(self, part: list[Instance]) -> list[dict[str, Any]] | None:
+        request = self._request("evaluate", instances=[_instance_json(i) for i in part],
+                                search_timeout=self.settings.eval_timeout, depth_first=self.domain.depth_first,
+                                greedy=self.settings.search == "gbfs")
+        answer = self.executor.run(request, self.settings.eval_timeout * len(part) + 30.0)
+        if "failure" in answer:
+            if len(part) == 1:
+                kind = "timeout" if answer["failure"] == "search-timeout" else "error"
+                return [{"error": kind, "detail": answer.get("error", "")}]
+            return None
+        results = answer.get("results")
+        if not isinstance(results, list) or len(results) != len(part):
+            return None
+        return results
+
+    def _score(self, result: Evaluation, instance: Instance, answer: dict[str, Any]) -> None:
+        result.expanded += int(answer.get("expanded", 0) or 0)
+        result.generated += int(answer.get("generated", 0) or 0)
+        error = answer.get("error")
+        if error:
+            reason = "search timeout" if error in ("search-timeout", "timeout") else f"error: {error}"
+            if error in ("search-timeout", "timeout"):
+                result.timeouts += 1
+            else:
+                result.errors += 1
+        else:
+            path = answer.get("path")
+            try:
+                if self.domain.validate_actions is not None:
+                    actions = answer.get("actions") if path is not None else None
+                    problem = self.domain.validate_actions(instance, actions)
+                else:
+                    problem = self.domain.validate(instance, path)
+            except Exception as exc:  # noqa: BLE001 - a malformed claim is an invalid solution
+                problem = f"malformed solution ({type(exc).__name__})"
+            if problem is None:
+                result.solved += 1
+                return
+            reason = problem
+            if path is None:
+                result.unsolved += 1
+            else:
+                result.invalid += 1
+        result.failed += 1
+        if len(result.reasons) < 50:
+            result.reasons[instance.name] = reason
+
+
+def _instance_json(instance: Instance) -> dict[str, Any]:
+    return {"init": instance.init, "extra": instance.extra, "goal_extra": instance.goal_extra}
+
+
+def default_examples(domain: SearchDomain) -> dict[str, Any]:
+    """The example input of the first prompts, taken from the domain's first unit-test instance."""
+    first = domain.unit_instances[0] if domain.unit_instances else None
+    examples: dict[str, Any] = {"example_state": harness.to_state(domain.name, first.init) if first else None}
+    if first is not None and domain.name == "blocksworld":
+        examples["example_goal"] = harness.to_state("blocksworld", {**first.goal_extra[0], "on": first.goal_extra[0]["on"]})
+        examples["example_goal"] = {k: v for k, v in examples["example_goal"].items() if k in ("clear", "on-table", "on")}
+    if first is not None and domain.name == "crossword":
+        examples["horizontal"], examples["vertical"] = first.extra
+    if domain.examples:
+        return dict(domain.examples)
+    if first is not None and domain.name == "sokoban":
+        examples["example_grid"] = first.extra[0]
+    return examples

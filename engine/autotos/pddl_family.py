@@ -1,0 +1,177 @@
+"""AutoToS on any PDDL domain genplan opens: the tests come from genplan's own simulator.
+
+State: the set of fact tuples of genplan's Python encoding (a frozenset). The model writes
+``succ(state, objects)`` returning (action string, next state) pairs and ``is_goal(state, goal)`` with
+``goal`` the set of goal facts. Checks: every transition the soundness search sees is replayed by the
+simulator in the parent (the action must be applicable and the next state exact); completeness on
+states along optimal planner plans and random walks of the debug tasks; goal states from plan ends and
+non-goal states with all goal facts but one. Evaluation: BFS (or greedy best-first with the goal-count
+heuristic) on the eval tasks, every plan validated by genplan's validator and compared with the optimal
+planner's length.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from ..domainlib import DomainDir
+from ..pddl import load_domain, load_problem
+from ..pddl.model import Domain, Fact, Problem, Task
+from ..pddl.validate import validate_plan
+from ..planner import Successors, solve
+from .domains import Instance, SearchDomain
+from .harness import normalize_action
+
+
+def _facts(state: frozenset[Fact] | set[Fact]) -> list[list[str]]:
+    return sorted([list(f) for f in state])
+
+
+def _objects(domain: Domain, problem: Problem, typed: bool) -> list[Any]:
+    pairs = list(domain.constants) + list(problem.objects)
+    return [[n, t] for n, t in pairs] if typed else [n for n, _ in pairs]
+
+
+class PddlTasks:
+    """One domain's tasks with the simulator and optimal plans the tests are made of."""
+
+    def __init__(self, domain_file: Path, debug: list[Path], evaluation: list[Path], typed: bool,
+                 planner: str = "auto", planner_timeout: float = 60.0) -> None:
+        self.domain = load_domain(domain_file)
+        self.typed = typed
+        self.debug = [load_problem(p, self.domain) for p in debug]
+        self.evaluation = [load_problem(p, self.domain) for p in evaluation]
+        self.planner = planner
+        self.planner_timeout = planner_timeout
+        self._simulators: dict[int, Successors] = {}
+        self._transitions: dict[tuple[int, frozenset[Fact]], dict[str, frozenset[Fact]]] = {}
+
+    def simulator(self, problem: Problem) -> Successors:
+        key = id(problem)
+        if key not in self._simulators:
+            self._simulators[key] = Successors(Task(self.domain, problem))
+        return self._simulators[key]
+
+    def transitions(self, problem: Problem, state: frozenset[Fact]) -> dict[str, frozenset[Fact]]:
+        """The simulator's successors (cached: every soundness round replays many of the same states)."""
+        key = (id(problem), state)
+        found = self._transitions.get(key)
+        if found is None:
+            found = {normalize_action(a): s for a, s in self.simulator(problem).applicable(state)}
+            if len(self._transitions) < 200_000:
+                self._transitions[key] = found
+        return found
+
+    def optimal_plan(self, problem: Problem) -> list[str] | None:
+        result = solve(self.domain, problem, optimal=True, timeout=self.planner_timeout, planner=self.planner)
+        return result.plan if result.solved else None
+
+    def instance(self, problem: Problem, name: str) -> Instance:
+        goal = [list(f) for f in problem.goal_pos]
+        return Instance(name, _facts(frozenset(problem.init)), extra=[_objects(self.domain, problem, self.typed)],
+                        goal_extra=[goal], info={"problem": problem})
+
+
+def _walk(tasks: PddlTasks, problem: Problem, rng: random.Random, steps: int) -> list[frozenset[Fact]]:
+    state = frozenset(problem.init)
+    states = [state]
+    for _ in range(steps):
+        options = list(tasks.simulator(problem).applicable(state))
+        if not options:
+            break
+        state = rng.choice(options)[1]
+        states.append(state)
+    return states
+
+
+def _plan_states(tasks: PddlTasks, problem: Problem, plan: list[str]) -> list[frozenset[Fact]]:
+    state = frozenset(problem.init)
+    states = [state]
+    for action in plan:
+        state = tasks.transitions(problem, state)[normalize_action(action)]
+        states.append(state)
+    return states
+
+
+def build_pddl_domain(tasks: PddlTasks, seed: int = 0, samples_per_task: int = 4, walk_steps: int = 6) -> SearchDomain:
+    """The AutoToS search domain of a PDDL domain: unit tests from the debug tasks, evaluation on the eval tasks."""
+    rng = random.Random(seed)
+    units = [tasks.instance(p, f"debug-{k}") for k, p in enumerate(tasks.debug)]
+    goal_cases: list[dict[str, Any]] = []
+    completeness: list[dict[str, Any]] = []
+    for problem, unit in zip(tasks.debug, units):
+        plan = tasks.optimal_plan(problem)
+        unit.info["optimal"] = len(plan) if plan is not None else None
+        goal = [list(f) for f in problem.goal_pos]
+        along = _plan_states(tasks, problem, plan) if plan else [frozenset(problem.init)]
+        end = along[-1]
+        if plan is not None:
+            goal_cases.append({"state": _facts(end), "extra": [goal], "expected": True})
+            for fact in problem.goal_pos[:2]:  # all goal facts but one
+                goal_cases.append({"state": _facts(end - {fact}), "extra": [goal], "expected": False})
+        goal_cases.append({"state": _facts(frozenset(problem.init)), "extra": [goal],
+                           "expected": Task(tasks.domain, problem).goal_reached(frozenset(problem.init))})
+        sampled = along[:-1] + _walk(tasks, problem, rng, walk_steps)
+        for state in rng.sample(sampled, min(samples_per_task, len(sampled))):
+            successors = [[a, _facts(s)] for a, s in tasks.transitions(problem, state).items()]
+            completeness.append({"state": _facts(state), "extra": unit.extra, "successors": successors})
+    evals = [tasks.instance(p, f"eval-{k}") for k, p in enumerate(tasks.evaluation)]
+    for problem, inst in zip(tasks.evaluation, evals):
+        plan = tasks.optimal_plan(problem)
+        inst.info["optimal"] = len(plan) if plan is not None else None
+
+    def reached(instance: Instance, state: Any) -> bool:
+        return Task(tasks.domain, instance.info["problem"]).goal_reached(frozenset(tuple(f) for f in state))
+
+    def validate(instance: Instance, path: list[Any] | None) -> str | None:
+        return "no solution found" if path is None else None  # plans are checked by validate_actions
+
+    def validate_actions(instance: Instance, actions: list[str] | None) -> str | None:
+        if actions is None:
+            return "no solution found"
+        result = validate_plan(tasks.domain, instance.info["problem"], list(actions))
+        if not result.valid:
+            return f"invalid plan: {result.message.splitlines()[0] if result.message else result.kind}"
+        optimal = instance.info.get("optimal")
+        if optimal is not None and len(actions) != optimal:
+            return f"plan of length {len(actions)}, optimal {optimal}"
+        return None
+
+    first = units[0] if units else None
+    examples: dict[str, Any] = {"domain_pddl": tasks.domain.source, "typed": tasks.typed}
+    if first is not None:
+        examples["example_state"] = sorted(tuple(f) for f in first.init)
+        examples["example_objects"] = sorted(tuple(o) if isinstance(o, list) else o for o in first.extra[0])
+        examples["example_goal"] = sorted(tuple(f) for f in first.goal_extra[0])
+    return SearchDomain("pddl", False, goal_cases, units, completeness, evals, reached_goal=reached,
+                        validate=validate, context=lambda extra: {}, validate_actions=validate_actions,
+                        check_transitions=lambda index, seen: check_transitions(tasks, tasks.debug[index], seen),
+                        examples=examples)
+
+
+def check_transitions(tasks: PddlTasks, problem: Problem, transitions: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The first transition the simulator disagrees with, as a failure record, or None."""
+    for record in transitions:
+        state = frozenset(tuple(f) for f in record["state"])
+        truth = tasks.transitions(problem, state)
+        for action, added, deleted in record["successors"]:
+            facts = (state - {tuple(f) for f in deleted}) | {tuple(f) for f in added}
+            child = _facts(facts)
+            if action not in truth:
+                return {"failure": "unsound", "kind": "not-applicable", "state": record["state"], "action": action,
+                        "successor": child}
+            if truth[action] != facts:
+                return {"failure": "unsound", "kind": "wrong-state", "state": record["state"], "action": action,
+                        "successor": child, "missing": _facts(truth[action] - facts), "extra": _facts(facts - truth[action])}
+    return None
+
+
+def pddl_tasks_from_dir(path: str | Path, planner: str = "auto", eval_limit: int | None = None) -> PddlTasks:
+    directory = DomainDir.open(path)
+    evals = directory.eval_tasks()
+    if eval_limit is not None:
+        evals = evals[:eval_limit]
+    typed = bool(getattr(directory, "typed_objects", False))
+    return PddlTasks(directory.domain_file, directory.debug_tasks(), evals, typed, planner)

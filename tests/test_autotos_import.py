@@ -1,0 +1,128 @@
+"""Import of the published AutoToS logs (../shared/autotos): parsing, the paper's Table 2, and replays whose
+calls and results must equal the log's."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from genplan.cli.main import main as genplan_main
+from genplan.engine.autotos.logfile import LogFormatError, parse_log, parse_log_text
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+AUTOTOS = SHARED / "autotos"
+LOGS = AUTOTOS / "clean_logs"
+
+
+def _need_logs() -> None:
+    if not LOGS.is_dir():
+        pytest.skip(f"../shared/autotos/clean_logs not found beside the checkout ({LOGS}): the AutoToS release is absent")
+
+
+# Table 2 of the paper: average number of calls per domain and model (with the partial soundness test).
+TABLE_2 = {
+    ("24game", "gpt4-mini"): 8.8, ("prontoqa", "gpt4-mini"): 4.8, ("sokoban", "gpt4-mini"): 6.4,
+    ("cw", "gpt4-mini"): 9.6, ("blocks", "gpt4-mini"): 10.0,
+    ("24game", "gpt4"): 3.4, ("prontoqa", "gpt4"): 2.6, ("sokoban", "gpt4"): 2.2, ("cw", "gpt4"): 5.8,
+    ("blocks", "gpt4"): 2.0,
+    ("24game", "llama3.1-70b"): 7.4, ("prontoqa", "llama3.1-70b"): 2.0, ("sokoban", "llama3.1-70b"): 8.2,
+    ("cw", "llama3.1-70b"): 6.2, ("blocks", "llama3.1-70b"): 5.8,
+    ("24game", "deepseek-coderv2"): 4.4, ("prontoqa", "deepseek-coderv2"): 2.0, ("sokoban", "deepseek-coderv2"): 2.8,
+    ("cw", "deepseek-coderv2"): 6.6, ("blocks", "deepseek-coderv2"): 4.2,
+}
+
+
+def test_every_log_parses_with_its_final_line_or_a_stop():
+    _need_logs()
+    logs = sorted(LOGS.glob("*/*/*.txt"))
+    assert len(logs) == 200
+    for path in logs:
+        log = parse_log(path)
+        assert log.calls >= 2, path
+        assert log.domain is not None and log.model is not None and log.partial_soundness is not None
+        assert log.evaluated != (log.stopped is not None), path  # either evaluated or stopped by a limit
+        assert [e.target for e in log.exchanges[:2]] == ["succ", "goal"]
+
+
+def test_average_calls_of_the_val_logs_match_table_2_of_the_paper():
+    _need_logs()
+    calls: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for path in LOGS.glob("*/*-val_logs/*.txt"):
+        log = parse_log(path)
+        calls[(path.parts[-3], log.model or "")].append(log.calls)
+    assert set(calls) == set(TABLE_2)
+    for key, expected in TABLE_2.items():
+        assert statistics.mean(calls[key]) == pytest.approx(expected), key
+
+
+def test_a_text_without_sections_is_refused_in_one_line():
+    with pytest.raises(LogFormatError, match="not an AutoToS log"):
+        parse_log_text("hello\n", "x.txt")
+
+
+def test_markers_are_not_part_of_the_answers():
+    text = ("AutoToS prompt:\nfirst\n\nModel response:\nanswer one\n\nAutoToS prompt:\nsecond\n\nModel response:\n"
+            "answer two\nGoal Iteration 1 - Goal Soundness Test\n\nAutoToS prompt:\nThe goal test function failed\n\n"
+            "Model response:\nthree\n\nSystem message:\nGoal Soundness Test Passed\nSuccess: 5, failure: 1\n")
+    log = parse_log_text(text)
+    assert [e.response for e in log.exchanges] == ["answer one", "answer two", "three"]
+    assert [e.target for e in log.exchanges] == ["succ", "goal", "goal"]
+    assert (log.success, log.failure) == (5, 1)
+
+
+def _import(tmp_path: Path, log: Path, *extra: str, capsys) -> dict:
+    code = genplan_main(["import", "autotos", str(log), "--json", "--quiet", "--runs", str(tmp_path), *extra])
+    assert code == 0
+    return json.loads(capsys.readouterr().out)
+
+
+# One log per domain with feedback rounds of several kinds (calls decided by genplan's own checks).
+REPLAYS = [
+    "24game/gpt4-mini-val_logs/script_log_20240802_235031.txt",  # exception, PST, completeness rounds
+    "blocks/llama3.1-70b-noval_logs/script_log_20240809_005653.txt",  # goal, input changed, exception, timeout
+    "sokoban/llama3.1-70b-val_logs",  # first log of the folder
+    "prontoqa/gpt4-mini-val_logs/script_log_20240804_001109.txt",
+]
+
+
+@pytest.mark.parametrize("relative", REPLAYS)
+def test_replayed_calls_equal_the_logs(tmp_path, capsys, relative):
+    _need_logs()
+    path = LOGS / relative
+    if path.is_dir():
+        path = min(path.glob("*.txt"))
+    log = parse_log(path)
+    result = _import(tmp_path, path, "--no-eval", capsys=capsys)
+    assert result["calls"] == log.calls
+    run_dir = Path(result["run_dir"])
+    events = [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines()]
+    rounds = [e for e in events if e["event"] == "autotos.round"]
+    assert len(rounds) == sum(result["categories"].values())
+    assert all(r["feedback"].strip() for r in rounds)
+    assert (run_dir / "versions" / "succ-1.py").exists() and (run_dir / "versions" / "goal-1.py").exists()
+
+
+def test_import_with_evaluation_gives_the_logs_success_and_failure(tmp_path, capsys):
+    _need_logs()
+    path = LOGS / "prontoqa" / "gpt4-val_logs" / "script_log_20240804_001235.txt"
+    log = parse_log(path)
+    result = _import(tmp_path, path, capsys=capsys)
+    assert set(result) == {"run_dir", "calls", "success", "failure", "categories"}
+    assert (result["calls"], result["success"], result["failure"]) == (log.calls, log.success, log.failure)
+
+
+def test_import_of_a_missing_file_is_a_one_line_error(tmp_path, capsys):
+    code = genplan_main(["import", "autotos", str(tmp_path / "none.txt"), "--runs", str(tmp_path)])
+    assert code == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_import_without_data_folder_asks_for_data(tmp_path, capsys):
+    log = tmp_path / "x.txt"
+    log.write_text("AutoToS prompt:\nhi\n\nModel response:\nthere\n", encoding="utf-8")
+    code = genplan_main(["import", "autotos", str(log), "--domain", "24game", "--runs", str(tmp_path)])
+    assert code == 2
+    assert "--data" in capsys.readouterr().err
