@@ -19,6 +19,7 @@ _COMMAND_MODULES = [
     "batch",
     "report",
     "generalize",
+    "import",
 ]
 
 

@@ -25,6 +25,8 @@ STEPS: tuple[str, ...] = (
     "baseline.strategy",
     "baseline.code",
     "baseline.fix",
+    "pddlego.pddl",  # PDDLego+: domain and problem file from the observations
+    "pddlego.plangen",  # PlanGen: the next command, chosen by the model
 )
 
 ROLES = ("system", "user", "assistant")

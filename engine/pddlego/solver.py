@@ -1,0 +1,189 @@
+"""From the model's two PDDL files to game commands: genplan's parser, then Fast Downward, then the mapping.
+
+Every failure comes back as one precise message for the model (the inner loop's feedback): a parse error
+with file and line, "the goal cannot be reached", an empty plan, or a plan with no command the game knows.
+Files genplan's STRIPS model refuses only because they use ADL constructs (``or``, ``exists``, ``forall``,
+``when``) go to Fast Downward as written, which handles them; its translator then has the last word.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from ..pddl import Domain, Problem
+from ..pddl.errors import PddlError, UnsupportedPddlError
+from ..pddl.loader import parse_domain_text, parse_problem_text
+from ..pddl.plans import parse_plan_text
+from ..planner import LIMIT, SOLVED, UNSOLVABLE, _run_in_own_group, fast_downward_driver, solve
+
+DOMAIN_NAME = "domain.pddl"
+PROBLEM_NAME = "problem.pddl"
+
+# (action name, arguments) -> the game's command, or None when the game has no such command
+CommandMapper = Callable[[str, list[str]], "str | None"]
+DomainParser = Callable[[str, str], Domain]
+ProblemParser = Callable[[str, Domain, str], Problem]
+
+
+@dataclass(frozen=True)
+class SolverOutcome:
+    commands: list[str] | None  # None: no usable plan; ``error`` says why
+    error: str | None
+    plan: list[str] | None = None  # the planner's actions, as PDDL
+    planner: str = ""
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.commands is not None
+
+
+def coin_command(action: str, args: list[str]) -> str | None:
+    """CoinCollector: any door-opening action opens the door towards its last argument (the direction);
+    any moving action moves that way. Other actions (bookkeeping the model invented) are not game commands."""
+    name = action.lower()
+    if not args:
+        return None
+    direction = args[-1].lower()
+    if "open" in name and "door" in name:
+        return f"open door to {direction}"
+    if "move" in name:
+        return f"move {direction}"
+    return None
+
+
+def alfworld_command(action: str, args: list[str]) -> str | None:
+    """ALFWorld: the paper's seven action templates, objects written without their number's space
+    (``cabinet1`` -> ``cabinet 1``)."""
+    import re
+
+    def spaced(name: str) -> str:
+        return re.sub(r"(?<=[a-z])_?(\d+)$", r" \1", name.lower())
+
+    name, a = action.lower(), [spaced(x) for x in args]
+    templates = {
+        "gotolocation": lambda: f"go to {a[-1]}",
+        "openobject": lambda: f"open {a[-1]}",
+        "closeobject": lambda: f"close {a[-1]}",
+        "pickupobject": lambda: f"take {a[0]} from {a[1]}",
+        "putobject": lambda: f"move {a[0]} to {a[1]}",
+        "useobject": lambda: f"use {a[0]}",
+        "heatobject": lambda: f"heat {a[0]} with {a[1]}",
+        "cleanobject": lambda: f"clean {a[0]} with {a[1]}",
+        "coolobject": lambda: f"cool {a[0]} with {a[1]}",
+        "sliceobject": lambda: f"slice {a[0]} with {a[1]}",
+    }
+    make = templates.get(name)
+    try:
+        return make() if make else None
+    except IndexError:
+        return None
+
+
+def commands_for(plan: list[str], mapper: CommandMapper) -> list[str]:
+    commands = []
+    for step in plan:
+        words = step.strip().strip("()").split()
+        if not words:
+            continue
+        command = mapper(words[0], words[1:])
+        if command is not None:
+            commands.append(command)
+    return commands
+
+
+class PddlSolver:
+    """Parses the model's files with genplan's parser and plans with Fast Downward (or genplan's own search
+    where Fast Downward is missing). ``parse_domain``/``parse_problem`` default to genplan's strict loader;
+    the lenient mode for model-written PDDL plugs in here."""
+
+    def __init__(
+        self,
+        mapper: CommandMapper,
+        *,
+        timeout: float = 30.0,
+        optimal: bool = True,
+        planner: str = "auto",
+        parse_domain: DomainParser | None = None,
+        parse_problem: ProblemParser | None = None,
+    ) -> None:
+        self.mapper = mapper
+        self.timeout = timeout
+        self.optimal = optimal
+        self.planner = planner
+        self.parse_domain: DomainParser = parse_domain or (lambda text, name: parse_domain_text(text, name))
+        self.parse_problem: ProblemParser = parse_problem or (lambda text, d, name: parse_problem_text(text, d, name))
+
+    def solve(self, domain_text: str | None, problem_text: str | None) -> SolverOutcome:
+        if not domain_text or not domain_text.strip():
+            return SolverOutcome(None, "The answer has no domain file ('df' is missing or empty).")
+        if not problem_text or not problem_text.strip():
+            return SolverOutcome(None, "The answer has no problem file ('pf' is missing or empty).")
+        try:
+            domain = self.parse_domain(domain_text, DOMAIN_NAME)
+            problem = self.parse_problem(problem_text, domain, PROBLEM_NAME)
+        except UnsupportedPddlError:
+            return self._finish(*self._fast_downward_raw(domain_text, problem_text))
+        except PddlError as err:
+            return SolverOutcome(None, str(err))
+        result = solve(domain, problem, optimal=self.optimal, timeout=self.timeout, planner=self.planner)
+        if result.status == SOLVED:
+            return self._finish(result.plan or [], None, result.planner, result.seconds)
+        return self._finish(None, _planner_message(result.status, result.message), result.planner, result.seconds)
+
+    def _finish(self, plan: list[str] | None, error: str | None, planner: str, seconds: float) -> SolverOutcome:
+        if plan is None:
+            return SolverOutcome(None, error, None, planner, seconds)
+        if not plan:
+            return SolverOutcome(None, "The goal already holds in the initial state, so the plan is empty: "
+                                 "choose a goal you have not reached yet.", plan, planner, seconds)
+        commands = commands_for(plan, self.mapper)
+        if not commands:
+            return SolverOutcome(None, "The plan has no action the game can execute: "
+                                 f"{' '.join(plan)}. Use only the actions you were given.", plan, planner, seconds)
+        return SolverOutcome(commands, None, plan, planner, seconds)
+
+    def _fast_downward_raw(self, domain_text: str, problem_text: str) -> tuple[list[str] | None, str | None, str, float]:
+        """Fast Downward on the files as written (for ADL that genplan's STRIPS model does not hold)."""
+        from ..planner import OPTIMAL_SEARCH, SATISFICING_SEARCH
+
+        driver = fast_downward_driver()
+        name = "fast-downward (files as written)"
+        if driver is None:
+            return None, "The files use ADL constructs and Fast Downward is not installed to plan with them.", name, 0.0
+        start = time.monotonic()
+        with tempfile.TemporaryDirectory(prefix="genplan-pddlego-") as tmp:
+            work = Path(tmp)
+            (work / DOMAIN_NAME).write_text(domain_text)
+            (work / PROBLEM_NAME).write_text(problem_text)
+            command = [sys.executable, str(driver), "--overall-time-limit", f"{max(2, math.ceil(self.timeout))}s",
+                       "--plan-file", "plan.txt", DOMAIN_NAME, PROBLEM_NAME,
+                       "--search", OPTIMAL_SEARCH if self.optimal else SATISFICING_SEARCH]
+            try:
+                code, output = _run_in_own_group(command, work, self.timeout + 30)
+            except Exception as exc:  # a hung translator: treat as no plan
+                return None, f"The planner did not finish: {exc}", name, time.monotonic() - start
+            seconds = time.monotonic() - start
+            plan_file = work / "plan.txt"
+            if code == 0 and plan_file.exists():
+                return [s.pddl() for s in parse_plan_text(plan_file.read_text())], None, name, seconds
+            if code in (10, 11):
+                return None, _planner_message(UNSOLVABLE, ""), name, seconds
+            lines = [ln for ln in output.strip().splitlines() if ln.strip()]
+            detail = next((ln for ln in reversed(lines) if "rror" in ln), lines[-1] if lines else "no output")
+            return None, f"The planner rejected the files: {detail.strip()}", name, seconds
+
+
+def _planner_message(status: str, message: str) -> str:
+    if status == UNSOLVABLE:
+        return ("The planner proved that the goal cannot be reached from the initial state with these actions: "
+                "check the goal, the initial facts and the actions' preconditions and effects.")
+    if status == LIMIT:
+        return f"The planner found no plan within its limits ({message})."
+    return f"The planner failed: {message}"
