@@ -49,7 +49,7 @@ def coin_environment(log: TrialLog, seed: int | None = None) -> tuple[CoinCollec
     """The real game of the trial; the seed is checked against the logged first observation (a few
     neighbours are tried when the position does not match)."""
     first = coin_seed(log) if seed is None else seed
-    candidates = [first] if seed is not None else [first, *[s for s in range(0, 40) if s != first]]
+    candidates = [first] if seed is not None else [first, *[s for s in range(40) if s != first]]
     for candidate in candidates:
         env = CoinCollector(CoinCollectorConfig(num_locations=log.num_locations, seed=candidate))
         if env.reset() == log.first_observation:

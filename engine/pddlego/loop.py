@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from ..prompts import PromptLibrary
 from .environment import StepResult, TextEnvironment, summarize
@@ -43,6 +44,15 @@ PRESETS: dict[str, PddlegoConfig] = {
     "pddlego-detailed": PddlegoConfig(style="detailed"),
     "pddlego-simple": PddlegoConfig(style="simple"),
 }
+
+
+class StopTrial(Exception):
+    """Raised by ``Ask`` when no answer can be had (e.g. a replayed log has no more answers): the trial
+    ends as a failure with ``reason``, keeping what it recorded so far."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 @dataclass
@@ -128,7 +138,7 @@ def repeats_at_end(commands: list[str], times: int) -> bool:
     return False
 
 
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
+_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 
 
 def parse_json_answer(text: str) -> dict[str, Any] | None:
@@ -183,13 +193,13 @@ class _Trial:
     def execute(self, step: int, attempt: int, commands: list[str]) -> tuple[str, str | None]:
         """Run ``commands``; returns ("goal" | "ok" | "error" | "unrecorded", the error message)."""
         memory = ""
-        for command in commands:
+        for index, command in enumerate(commands):
             result = self.env.step(command)
             self.listener.command_executed(step, attempt, result)
             if result.unrecorded:
                 return "unrecorded", result.error
             if result.goal_reached:
-                self.kept.append(command)
+                self.kept.extend(commands[: index + 1])
                 return "goal", None
             brief = f"Action: {command}\n{summarize(result.observation)}\n"
             self.pending_observations.append(brief)
@@ -204,11 +214,19 @@ class _Trial:
 def run_pddlego(env: TextEnvironment, ask: Ask, solver: PddlSolver, prompts: PromptLibrary,
                 config: PddlegoConfig = PddlegoConfig(), listener: Listener | None = None) -> TrialResult:
     """One PDDLego+ trial in ``env``."""
-    listener = listener or SilentListener()
-    trial = _Trial(env, listener)
+    record: list[list[list[int]]] = []
+    trial = _Trial(env, listener or SilentListener())
+    try:
+        return _pddlego(trial, ask, solver, prompts, config, record)
+    except StopTrial as stop:
+        return TrialResult(FAILURE, stop.reason, trial.calls, record, trial.kept)
+
+
+def _pddlego(trial: _Trial, ask: Ask, solver: PddlSolver, prompts: PromptLibrary, config: PddlegoConfig,
+             record: list[list[list[int]]]) -> TrialResult:
+    env, listener = trial.env, trial.listener
     domain: str | None = config.fixed_domain
     problem: str | None = None
-    record: list[list[list[int]]] = []
 
     def files(where: CallInfo, solver_error: str | None, simulation_error: str | None) -> SolverOutcome:
         nonlocal domain, problem
@@ -221,8 +239,9 @@ def run_pddlego(env: TextEnvironment, ask: Ask, solver: PddlSolver, prompts: Pro
                                     previous_problem=problem or "(none)", history=trial.history,
                                     solver_error=solver_error, simulation_error=simulation_error,
                                     repeating=repeats_at_end(trial.planned, config.repeat_threshold))
+        text = ask("pddlego.pddl", prompt, where)
         trial.calls += 1
-        answer = parse_json_answer(ask("pddlego.pddl", prompt, where))
+        answer = parse_json_answer(text)
         if config.fixed_domain is None:
             domain = _text_field(answer, "df")
         problem = _text_field(answer, "pf")
@@ -272,9 +291,17 @@ def run_pddlego(env: TextEnvironment, ask: Ask, solver: PddlSolver, prompts: Pro
 def run_plangen(env: TextEnvironment, ask: Ask, prompts: PromptLibrary, config: PddlegoConfig = PddlegoConfig(),
                 listener: Listener | None = None) -> TrialResult:
     """One PlanGen trial: the model names the next command; failures go back to it (outer loop only)."""
-    listener = listener or SilentListener()
-    trial = _Trial(env, listener)
     record: list[list[list[int]]] = []
+    trial = _Trial(env, listener or SilentListener())
+    try:
+        return _plangen(trial, ask, prompts, config, record)
+    except StopTrial as stop:
+        return TrialResult(FAILURE, stop.reason, trial.calls, record, trial.kept)
+
+
+def _plangen(trial: _Trial, ask: Ask, prompts: PromptLibrary, config: PddlegoConfig,
+             record: list[list[list[int]]]) -> TrialResult:
+    env, listener = trial.env, trial.listener
     for step in range(config.max_steps):
         listener.step_started(step)
         attempts: list[list[int]] = []
@@ -288,8 +315,9 @@ def run_plangen(env: TextEnvironment, ask: Ask, prompts: PromptLibrary, config: 
             prompt = prompts.render("plangen", VARIANT, environment=env.name, task=env.task,
                                     observation=trial.latest, commands=_shown_commands(env),
                                     history=trial.history, simulation_error=simulation_error)
+            text = ask("pddlego.plangen", prompt, CallInfo(step, attempt, 0))
             trial.calls += 1
-            answer = parse_json_answer(ask("pddlego.plangen", prompt, CallInfo(step, attempt, 0)))
+            answer = parse_json_answer(text)
             attempts.append([attempt + 1, 0])
             raw = answer.get("actions") if answer else None
             commands = [str(c) for c in raw] if isinstance(raw, list) else []

@@ -30,7 +30,14 @@ from ..pipeline.gateway import ModelGateway
 from ..pipeline.store import RunStore
 from ..prompts import PromptLibrary
 from .environment import StepResult, TextEnvironment
-from .loop import FAILURE, CallInfo, PddlegoConfig, TrialResult, run_plangen, run_pddlego
+from .loop import (
+    CallInfo,
+    PddlegoConfig,
+    StopTrial,
+    TrialResult,
+    run_pddlego,
+    run_plangen,
+)
 from .solver import PddlSolver, SolverOutcome
 
 COMMAND_EXECUTED = "command.executed"  # data: step, attempt, command, observation, error, goal_reached
@@ -122,8 +129,13 @@ def run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, root: P
             request_id = gateway.next_id()
         listener._last_request = request_id
         request = ChatRequest(step_name, [ChatMessage("user", prompt)])
-        response: ChatResponse = gateway.ask(request_id, request, context={
-            "time_step": where.step, "attempt": where.attempt, "retry": where.retry})
+        try:
+            response: ChatResponse = gateway.ask(request_id, request, context={
+                "time_step": where.step, "attempt": where.attempt, "retry": where.retry})
+        except ModelAccessError as err:
+            if err.kind == OUT_OF_ANSWERS:
+                raise StopTrial(OUT_OF_ANSWERS) from None
+            raise
         return response.text
 
     bus.publish(RUN_STARTED, approach=spec.approach, preset=spec.preset, environment=spec.environment)
@@ -137,11 +149,9 @@ def run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, root: P
                 raise ValueError("PDDLego+ needs a solver")
             result = run_pddlego(env, ask, solver, prompts, spec.config, listener)
     except ModelAccessError as err:
-        if err.kind != OUT_OF_ANSWERS:
-            bus.publish(RUN_FAILED, error=str(err))
-            store.update_meta(status="failed", error=str(err))
-            raise
-        result = TrialResult(FAILURE, OUT_OF_ANSWERS, gateway.totals.calls + gateway.totals.resumed, [], [])
+        bus.publish(RUN_FAILED, error=str(err))
+        store.update_meta(status="failed", error=str(err))
+        raise
     summary = {**result.to_dict(), "wall_seconds": round(time.monotonic() - started, 3), "totals": gateway.totals.to_dict()}
     store.write_json("trial.json", summary)
     store.write_json("summary.json", summary)

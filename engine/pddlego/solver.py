@@ -9,18 +9,26 @@ Files genplan's STRIPS model refuses only because they use ADL constructs (``or`
 from __future__ import annotations
 
 import math
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from ..pddl import Domain, Problem
 from ..pddl.errors import PddlError, UnsupportedPddlError
 from ..pddl.loader import parse_domain_text, parse_problem_text
 from ..pddl.plans import parse_plan_text
-from ..planner import LIMIT, SOLVED, UNSOLVABLE, _run_in_own_group, fast_downward_driver, solve
+from ..planner import (
+    LIMIT,
+    SOLVED,
+    UNSOLVABLE,
+    _run_in_own_group,
+    fast_downward_driver,
+    solve,
+)
 
 DOMAIN_NAME = "domain.pddl"
 PROBLEM_NAME = "problem.pddl"
@@ -167,7 +175,7 @@ class PddlSolver:
                        "--search", OPTIMAL_SEARCH if self.optimal else SATISFICING_SEARCH]
             try:
                 code, output = _run_in_own_group(command, work, self.timeout + 30)
-            except Exception as exc:  # a hung translator: treat as no plan
+            except subprocess.TimeoutExpired as exc:  # a hung translator: treat as no plan
                 return None, f"The planner did not finish: {exc}", name, time.monotonic() - start
             seconds = time.monotonic() - start
             plan_file = work / "plan.txt"

@@ -26,10 +26,10 @@ _MARKER = re.compile(
     r"|(?P<coin>Coin found!|Done!)"
     r"|(?P<prompt>Prompt: ?$)"
     r"|(?P<other>(?:Error|successful_actions|Small Loop, action_queue): .*)$)",
-    re.M,
+    re.MULTILINE,
 )
 _NAME = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})_(?P<model>.+?)_(?P<kind>PDDL|baseline)_(?P<rest>.+)_(?P<trial>\d+)\.txt$")
-_PROBLEM_START = re.compile(r"\(\s*define\s*\(\s*problem\b", re.I)
+_PROBLEM_START = re.compile(r"\(\s*define\s*\(\s*problem\b", re.IGNORECASE)
 
 
 @dataclass
@@ -112,7 +112,7 @@ def _literal_list(text: str) -> list[str] | None:
 
 def _split_files(block: str) -> tuple[str | None, str | None]:
     """``"\\n {df} \\n {pf} \\n"``: the problem file starts at the last ``(define (problem`` after a separator."""
-    body = block[1:] if block.startswith(" ") else block
+    body = block.removeprefix(" ")
     body = body[:-2] if body.endswith(" \n") else body.rstrip("\n")
     starts = [m.start() for m in _PROBLEM_START.finditer(body)]
     cut = None
@@ -138,7 +138,7 @@ def parse_trial_log(path: str | Path) -> TrialLog:
     if name is None:
         raise TrialLogError(f"{path}: not a PDDLego+ trial log name (<date>_<model>_PDDL|baseline_..._<trial>.txt)")
     header = re.search(r"Observations: (?P<obs>.*?) \n(?:Gold path: (?P<gold>\[.*?\]) \n)?"
-                       r"Valid Actions: (?P<valid>\[.*?\]) \ntaskDescription: (?P<task>.*?) \n", text, re.S)
+                       r"Valid Actions: (?P<valid>\[.*?\]) \ntaskDescription: (?P<task>.*?) \n", text, re.DOTALL)
     if header is None:
         raise TrialLogError(f"{path}: no 'Observations:' / 'Valid Actions:' header (only the CoinCollector logs "
                             "and the ALFWorld PDDLego+ logs of the release are in this format)")
@@ -185,9 +185,8 @@ def _read_body(log: TrialLog, body: str) -> None:
             queue = _literal_list(match.group("queue")) or []
         elif kind == "command":
             command = match.group("command").strip()
-            if command.startswith("Action: "):  # ALFWorld logs repeat the word
-                command = command[len("Action: "):]
-            observation = following[1:] if following.startswith(" ") else following
+            command = command.removeprefix("Action: ")  # ALFWorld logs repeat the word
+            observation = following.removeprefix(" ")
             log.executed.append(Executed(step, outer, command, observation.strip("\n").rstrip()))
             if queue and queue[0] == command:
                 queue = queue[1:]
