@@ -31,7 +31,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "input, 130 interrupted.",
     )
     p.add_argument("program", help="the Python program (a .py file)")
-    p.add_argument("domain_dir", help="a domain directory, e.g. domains/ferry")
+    p.add_argument(
+        "domain_dir",
+        help="a domain directory of any layout (genplan's, the paper's benchmark layout, domain.pddl with problem "
+        "files), or a domain file with --tasks FILES",
+    )
     p.add_argument(
         "--tasks",
         nargs="+",
@@ -203,7 +207,9 @@ def run(args: argparse.Namespace) -> int:
         problem = program.syntax_problem()
         if problem:
             raise _BadInput(f"{args.program}: {problem}")
-        domain_dir = DomainDir.open(args.domain_dir)
+        explicit = [Path(t) for t in args.tasks if t not in TASK_SETS and Path(t).is_file()]
+        bare_file = Path(args.domain_dir).is_file()
+        domain_dir = DomainDir.open(args.domain_dir, tasks=explicit if bare_file and explicit else None)
         task_files = _select_task_files(domain_dir, args.tasks)
         domain = load_domain(domain_dir.domain_file)
         tasks = load_tasks(domain, task_files, domain_dir.typed_objects, root=domain_dir.path)
@@ -231,7 +237,12 @@ def run(args: argparse.Namespace) -> int:
         display.finish_line()
         if args.compare_planner and not cancel.is_set():
             display.note(f"running the satisficing planner on {sum(r.solved for r in results)} solved task(s)...")
-            evaluator.compare_with_planner(results, timeout=args.timeout, cancel=cancel)
+            evaluator.compare_with_planner(
+                results,
+                timeout=args.timeout,
+                cancel=cancel,
+                reference=lambda task: domain_dir.reference_plan(task, "satisficing"),
+            )
     except KeyboardInterrupt:
         # Stop cleanly: no new runs, every server (and with it every running program) is killed.
         interrupted = True

@@ -19,8 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "ran is reported on stderr. The plan goes to stdout in IPC format. "
         "Exit codes: 0 plan found, 1 no plan (unsolvable or limit reached), 2 bad input.",
     )
-    p.add_argument("domain", help="domain PDDL file")
-    p.add_argument("problem", help="problem PDDL file")
+    p.add_argument("domain", help="domain PDDL file, or a domain directory (genplan's layout, the paper's, bare files)")
+    p.add_argument("problem", help="problem PDDL file, or with a domain directory the name of one of its tasks")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--optimal", dest="optimal", action="store_true", default=True, help="optimal plan (default)")
     mode.add_argument("--satisficing", dest="optimal", action="store_false", help="any plan, found fast")

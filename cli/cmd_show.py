@@ -16,8 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "Objects are (name, type) tuples when the domain directory's domain.toml says typed_objects = true "
         "(else: when the domain declares types).",
     )
-    p.add_argument("domain", help="domain PDDL file")
-    p.add_argument("problem", help="problem PDDL file")
+    p.add_argument("domain", help="domain PDDL file, or a domain directory (genplan's layout, the paper's, bare files)")
+    p.add_argument("problem", help="problem PDDL file, or with a domain directory the name of one of its tasks")
     typed = p.add_mutually_exclusive_group()
     typed.add_argument("--typed", dest="typed", action="store_true", default=None, help="objects as (name, type)")
     typed.add_argument("--untyped", dest="typed", action="store_false", help="objects as names")

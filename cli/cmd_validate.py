@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from ..engine.pddl.plans import load_plan
 from ..engine.pddl.validate import validate_plan
-from .common import EXIT_NEGATIVE, EXIT_OK, load_task, print_json, run_guarded
+from .common import (
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    BadInput,
+    load_task,
+    print_json,
+    resolve_task,
+    run_guarded,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -17,9 +26,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "Prints the feedback message the pipeline would give a model. "
         "Exit codes: 0 valid, 1 invalid, 2 bad input.",
     )
-    p.add_argument("domain", help="domain PDDL file")
-    p.add_argument("problem", help="problem PDDL file")
-    p.add_argument("plan", help="plan file")
+    p.add_argument("domain", help="domain PDDL file, or a domain directory (genplan's layout, the paper's, bare files)")
+    p.add_argument("problem", help="problem PDDL file, or with a domain directory the name of one of its tasks")
+    p.add_argument(
+        "plan",
+        nargs="?",
+        help="plan file (default with a domain directory of the paper's layout: the task's reference plan)",
+    )
     p.add_argument(
         "--style",
         choices=["stein", "silver"],
@@ -31,8 +44,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    domain, problem = load_task(args.domain, args.problem)
-    steps = load_plan(args.plan)
+    domain_file, problem_file, source = resolve_task(args.domain, args.problem)
+    plan_file = args.plan
+    if plan_file is None:
+        reference = source.reference_plan(Path(problem_file)) if source is not None else None
+        if reference is None:
+            raise BadInput(f"{args.problem}: no plan given, and {args.domain} ships no reference plan for it")
+        plan_file = str(reference)
+    domain, problem = load_task(domain_file, problem_file)
+    steps = load_plan(plan_file)
     result = validate_plan(domain, problem, steps, style=args.style)
     if args.json:
         print_json({**result.to_dict(), "table13": result.table13_id})

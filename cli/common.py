@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..engine.domainlib import DomainDir, DomainDirError
 from ..engine.pddl import Domain, PddlError, Problem, load_domain, load_problem
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
@@ -25,8 +26,34 @@ def warn(message: str) -> None:
     print(f"genplan: warning: {message}", file=sys.stderr)
 
 
+def open_source(path: str | Path, tasks: list[Path] | None = None) -> DomainDir:
+    """A domain source of any layout (directory or domain file); BadInput with one line otherwise."""
+    try:
+        return DomainDir.open(path, tasks=tasks)
+    except DomainDirError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def resolve_task(domain_arg: str, problem_arg: str) -> tuple[str, str, DomainDir | None]:
+    """DOMAIN may be a domain file or a domain directory of any layout; PROBLEM a file or, with a directory,
+    the name of one of its tasks (``instance-3``, ``task-00``, ``debug/task-00.pddl``)."""
+    if not Path(domain_arg).is_dir():
+        return domain_arg, problem_arg, None
+    source = open_source(domain_arg)
+    if Path(problem_arg).is_file():
+        return str(source.domain_file), problem_arg, source
+    found = source.find_task(problem_arg)
+    if found is None:
+        if Path(problem_arg).exists():  # a directory: the loader says so in its words
+            return str(source.domain_file), problem_arg, source
+        raise BadInput(f"{problem_arg}: no such problem file, and no task of that name in {domain_arg}")
+    return str(source.domain_file), str(found), source
+
+
 def load_task(domain_path: str, problem_path: str) -> tuple[Domain, Problem]:
-    """Load a domain and problem, printing their warnings; PddlError propagates as a one-liner."""
+    """Load a domain and problem, printing their warnings; PddlError propagates as a one-liner.
+    ``domain_path`` may be a domain directory (see `resolve_task`)."""
+    domain_path, problem_path, _ = resolve_task(domain_path, problem_path)
     domain = load_domain(domain_path)
     for w in domain.warnings:
         warn(f"{domain_path}: {w}")
@@ -38,7 +65,8 @@ def load_task(domain_path: str, problem_path: str) -> tuple[Domain, Problem]:
 
 def typed_setting_for(domain_path: str | Path, domain: Domain) -> bool:
     """Whether programs get typed objects: the domain directory's domain.toml decides, else the domain itself."""
-    toml_file = Path(domain_path).resolve().parent / "domain.toml"
+    base = Path(domain_path).resolve()
+    toml_file = (base if base.is_dir() else base.parent) / "domain.toml"
     if toml_file.exists():
         import tomllib
 
@@ -57,5 +85,5 @@ def run_guarded(func, args) -> int:
     """Run a command body, turning our expected errors into one line and exit code 2."""
     try:
         return func(args)
-    except (PddlError, BadInput) as exc:
+    except (PddlError, BadInput, DomainDirError) as exc:
         return error(str(exc))

@@ -1,17 +1,30 @@
-"""Domain directories: a PDDL domain with its metadata, task sets and instance generator.
+"""Domain sources: one abstraction over the three ways a planning domain arrives.
 
-A domain directory (``domains/<name>/``) holds ``domain.pddl``, ``domain.toml`` (name, typed_objects,
-description, optional notes), ``generator.py`` (seeded instance generator), ``debug/`` and ``eval/`` task
-sets and optionally ``probes/``. See ``domains/README.md`` for the full contract.
+- **genplan's own layout** (``domains/<name>/``): ``domain.pddl``, optional ``domain.toml`` (name,
+  typed_objects, description, notes), ``generator.py`` (seeded instance generator), ``debug/`` and ``eval/``
+  task sets, optional ``probes/``. See ``domains/README.md`` for the full contract.
+- **the paper's benchmark layout** (``<domain>/``): ``domain.pddl``, ``problems_pddl/instance-N.pddl``,
+  ``plans_pddl/`` (optimal plans), ``plans_gbfs/`` (satisficing plans), ``seed_splits.json`` (per split seed:
+  prompt, validate and eval tasks) and ``seed_splits_eval.json`` (the final evaluation tasks). Debug tasks
+  are the prompt and validate tasks (instance-0..5), evaluation tasks those of ``seed_splits_eval.json``.
+- **bare files**: a domain file with problem files (given, beside it, or in ``problems/``): the first six
+  problems (natural order) are the debug tasks, the others the evaluation tasks (all of them when there are
+  at most six).
+
+``domain.toml`` is optional everywhere: the name comes from the PDDL, ``typed_objects`` from whether the
+domain declares types, the description may be empty (the pipeline writes its own descriptions).
+:meth:`DomainDir.open` detects the layout; everything else asks the opened source.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
 import re
 import sys
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -20,6 +33,13 @@ from typing import Any
 TASK_SETS = ("debug", "eval", "probes")
 # Task files of the sets produced by the generator: debug/task-00.pddl, eval/task-000.pddl.
 TASK_FILE_DIGITS = {"debug": 2, "eval": 3}
+
+GENPLAN, PAPER, BARE = "genplan", "paper", "bare"  # the layouts
+BARE_DEBUG_TASKS = 6  # as many debug tasks as the paper has (instance-0..5)
+EXPECTED = (
+    "expected a domain directory: domain.pddl with debug/ and eval/ (genplan's layout), with problems_pddl/ "
+    "(the paper's benchmark layout), or with problem files (*.pddl) beside it or in problems/"
+)
 
 
 class DomainDirError(Exception):
@@ -44,57 +64,170 @@ def _pddl_files(directory: Path) -> list[Path]:
     return sorted(files, key=natural_key)
 
 
+_DEFINE = re.compile(r"\(\s*define\s*\(\s*(domain|problem)\s+([^\s()]+)", re.IGNORECASE)
+
+
+def pddl_kind(path: Path) -> tuple[str, str] | None:
+    """("domain" | "problem", name) from the head of a PDDL file, None if it is neither (or unreadable)."""
+    try:
+        with path.open(encoding="utf-8-sig", errors="replace") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return None
+    text = re.sub(r";[^\n]*", "", head)
+    match = _DEFINE.search(text)
+    return (match.group(1).lower(), match.group(2).lower()) if match else None
+
+
+def _declares_types(domain_file: Path) -> bool:
+    """Whether the domain's :types section declares any type besides object (programs then get typed objects)."""
+    from .pddl.errors import PddlError
+    from .pddl.loader import read_text
+    from .pddl.sexpr import Atom, SList, read_sexpr
+
+    try:
+        tree = read_sexpr(read_text(domain_file), domain_file)
+    except PddlError:
+        return False  # the loader reports the file properly when it is read
+    for item in tree.items:
+        if isinstance(item, SList) and item.head() == ":types":
+            return any(isinstance(a, Atom) and a.text not in ("-", "object") for a in item.items[1:])
+    return False
+
+
 TaskSpec = tuple[int, dict[str, int]]
 
 
 @dataclass(frozen=True)
 class DomainDir:
-    """An opened, checked domain directory. Create it with :meth:`DomainDir.open`."""
+    """An opened domain source of any layout. Create it with :meth:`DomainDir.open`."""
 
     path: Path
     name: str
     typed_objects: bool
     description: str
     notes: str = ""
+    layout: str = GENPLAN
+    domain_path: Path | None = None  # bare sources: the domain file, which may have any name
+    task_paths: tuple[Path, ...] = ()  # bare sources: the problem files
     _generator: dict[str, ModuleType] = field(default_factory=dict, repr=False, compare=False)
 
     # ----------------------------------------------------------------- opening
     @classmethod
-    def open(cls, path: Path | str) -> DomainDir:
+    def open(cls, path: Path | str, tasks: Sequence[Path | str] | None = None) -> DomainDir:
+        """Open a domain directory of any layout, or a domain file (``tasks``: its problem files; default:
+        the problem files beside it or in ``problems/``). One-line :class:`DomainDirError` otherwise."""
         root = Path(path)
+        if root.is_file():
+            return cls._open_bare(root.parent, root, tasks)
         if not root.is_dir():
-            raise DomainDirError(root, "not a directory")
-        if not (root / "domain.pddl").is_file():
-            raise DomainDirError(root, "missing domain.pddl")
-        meta = _read_toml(root / "domain.toml")
-        for sub in ("debug", "eval"):
-            if not (root / sub).is_dir():
-                raise DomainDirError(root, f"missing {sub}/ directory")
+            raise DomainDirError(root, "not a directory" if not root.exists() else "not a directory or file")
+        domain_file = root / "domain.pddl"
+        meta = _read_toml(root / "domain.toml") if (root / "domain.toml").is_file() else {}
+        if not domain_file.is_file():
+            raise DomainDirError(root, f"missing domain.pddl ({EXPECTED})")
+        if tasks:
+            return cls._open_bare(root, domain_file, tasks, meta)
+        if (root / "debug").is_dir() or (root / "eval").is_dir():
+            for sub in ("debug", "eval"):
+                if not (root / sub).is_dir():
+                    raise DomainDirError(root, f"missing {sub}/ directory (genplan's layout has debug/ and eval/)")
+            return cls._from_meta(root, domain_file, meta, GENPLAN)
+        if (root / "problems_pddl").is_dir():
+            return cls._from_meta(root, domain_file, meta, PAPER)
+        return cls._open_bare(root, domain_file, None, meta)
+
+    @classmethod
+    def _from_meta(
+        cls,
+        root: Path,
+        domain_file: Path,
+        meta: dict[str, Any],
+        layout: str,
+        task_paths: tuple[Path, ...] = (),
+    ) -> DomainDir:
+        toml_file = root / "domain.toml"
+        name = _optional(meta, "name", str, toml_file)
+        if name is None:
+            kind = pddl_kind(domain_file)
+            name = kind[1] if kind and kind[0] == "domain" else root.name
+        typed = _optional(meta, "typed_objects", bool, toml_file)
         return cls(
             path=root,
-            name=_required(meta, "name", str, root / "domain.toml"),
-            typed_objects=_required(meta, "typed_objects", bool, root / "domain.toml"),
-            description=_required(meta, "description", str, root / "domain.toml"),
-            notes=_optional_str(meta, "notes", root / "domain.toml"),
+            name=name,
+            typed_objects=_declares_types(domain_file) if typed is None else typed,
+            description=_optional(meta, "description", str, toml_file) or "",
+            notes=_optional(meta, "notes", str, toml_file) or "",
+            layout=layout,
+            domain_path=domain_file if layout == BARE else None,
+            task_paths=task_paths,
         )
+
+    @classmethod
+    def _open_bare(
+        cls, root: Path, domain_file: Path, tasks: Sequence[Path | str] | None, meta: dict[str, Any] | None = None
+    ) -> DomainDir:
+        if meta is None:
+            toml_file = root / "domain.toml"
+            meta = _read_toml(toml_file) if toml_file.is_file() and domain_file.name == "domain.pddl" else {}
+        if tasks:
+            found = [Path(t) for t in tasks]
+            for task in found:
+                if not task.is_file():
+                    raise DomainDirError(task, "no such problem file")
+        else:
+            found = [p for p in [*_pddl_files(root), *_pddl_files(root / "problems")] if p != domain_file]
+            found = [p for p in found if (pddl_kind(p) or ("", ""))[0] == "problem"]
+            if not found:
+                where = root if domain_file.name == "domain.pddl" else domain_file
+                raise DomainDirError(where, f"no problem files found; {EXPECTED}")
+        return cls._from_meta(root, domain_file, meta, BARE, tuple(found))
 
     # ------------------------------------------------------------------- files
     @property
     def domain_file(self) -> Path:
-        return self.path / "domain.pddl"
+        return self.domain_path or self.path / "domain.pddl"
 
     @property
     def generator_file(self) -> Path:
         return self.path / "generator.py"
 
+    @property
+    def has_generator(self) -> bool:
+        return self.layout == GENPLAN and self.generator_file.is_file()
+
     def debug_tasks(self) -> list[Path]:
+        if self.layout == PAPER:
+            return self._paper_debug_tasks()
+        if self.layout == BARE:
+            return list(self.task_paths[:BARE_DEBUG_TASKS])
         return _pddl_files(self.path / "debug")
 
     def eval_tasks(self) -> list[Path]:
+        if self.layout == PAPER:
+            return self._paper_eval_tasks()
+        if self.layout == BARE:
+            rest = list(self.task_paths[BARE_DEBUG_TASKS:])
+            return rest or list(self.task_paths)
         return _pddl_files(self.path / "eval")
 
     def probe_tasks(self) -> list[Path]:
-        return _pddl_files(self.path / "probes")
+        return _pddl_files(self.path / "probes") if self.layout == GENPLAN else []
+
+    def all_tasks(self) -> list[Path]:
+        """Debug, evaluation and probe tasks, each once."""
+        seen: dict[Path, None] = {}
+        for task in (*self.debug_tasks(), *self.eval_tasks(), *self.probe_tasks()):
+            seen.setdefault(task, None)
+        return list(seen)
+
+    def find_task(self, name: str) -> Path | None:
+        """A task of this source by file name or stem (``instance-3``, ``task-00.pddl``, ``debug/task-00``)."""
+        candidate = self.path / name
+        if candidate.is_file():
+            return candidate
+        stem = Path(name).name.removesuffix(".pddl")
+        return next((t for t in self.all_tasks() if t.stem == stem), None)
 
     def task_file(self, task_set: str, index: int) -> Path:
         """Where the generator-made task number ``index`` of ``task_set`` lives (debug/task-03.pddl)."""
@@ -103,6 +236,92 @@ class DomainDir:
             raise ValueError(f"task set {task_set!r} is not produced by the generator")
         return self.path / task_set / f"task-{index:0{digits}d}.pddl"
 
+    # -------------------------------------------------- the paper's benchmark layout
+    def _split_file(self, name: str) -> Any:
+        path = self.path / name
+        if not path.is_file():
+            return None
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError, OSError) as exc:
+            raise DomainDirError(path, f"not valid JSON: {exc}") from None
+
+    def _problem_files(self, names: list[Any], source: str) -> list[Path]:
+        paths = []
+        for entry in names:
+            if not isinstance(entry, str):
+                raise DomainDirError(self.path / source, f"expected task file names, found {entry!r}")
+            path = self.path / "problems_pddl" / entry
+            if not path.is_file():
+                raise DomainDirError(self.path / source, f"names {entry}, which is not in problems_pddl/")
+            paths.append(path)
+        return paths
+
+    def splits(self) -> dict[str, dict[str, list[Path]]]:
+        """The paper's per-seed splits (``seed_splits.json``): seed key -> {"prompt", "validate", "eval"}."""
+        data = self._split_file("seed_splits.json") if self.layout == PAPER else None
+        if not isinstance(data, dict):
+            return {}
+        result: dict[str, dict[str, list[Path]]] = {}
+        for key, parts in data.items():
+            if not isinstance(parts, dict):
+                raise DomainDirError(self.path / "seed_splits.json", f"split {key!r} is not an object")
+            result[str(key)] = {
+                part: self._problem_files(list(names), "seed_splits.json") for part, names in parts.items()
+            }
+        return result
+
+    def _paper_debug_tasks(self) -> list[Path]:
+        debug: dict[Path, None] = {}
+        for parts in self.splits().values():
+            for part in ("prompt", "validate"):
+                for path in parts.get(part, []):
+                    debug.setdefault(path, None)
+        if not debug:  # no split file: the paper's convention
+            for index in range(BARE_DEBUG_TASKS):
+                path = self.path / "problems_pddl" / f"instance-{index}.pddl"
+                if path.is_file():
+                    debug.setdefault(path, None)
+        return sorted(debug, key=natural_key)
+
+    def _paper_eval_tasks(self) -> list[Path]:
+        data = self._split_file("seed_splits_eval.json")
+        if isinstance(data, dict) and isinstance(data.get("split_eval_final"), list):
+            return sorted(self._problem_files(data["split_eval_final"], "seed_splits_eval.json"), key=natural_key)
+        debug = set(self._paper_debug_tasks())
+        return [p for p in _pddl_files(self.path / "problems_pddl") if p not in debug]
+
+    def prompt_task_indices(self, split_seed: int) -> tuple[int, ...] | None:
+        """Indices into :meth:`debug_tasks` of the prompt tasks of split seed ``split_seed`` (the paper's
+        ``seed_splits.json`` key starting with ``"<seed>-"``); None when the source has no such split."""
+        debug = self.debug_tasks()
+        for key, parts in self.splits().items():
+            if key.split("-")[0] == str(split_seed) and parts.get("prompt"):
+                return tuple(debug.index(p) for p in parts["prompt"] if p in debug)
+        return None
+
+    def reference_plan(self, task: Path, kind: str = "any") -> Path | None:
+        """The plan file the source ships for a task, or None (genplan's and bare layouts ship none).
+
+        ``kind``: "optimal" (the paper's plans_pddl/), "satisficing" (plans_gbfs/, found by GBFS + FF) or
+        "any" (optimal if there is one, else satisficing)."""
+        if self.layout != PAPER:
+            return None
+        folders = {"optimal": ("plans_pddl",), "satisficing": ("plans_gbfs",), "any": ("plans_pddl", "plans_gbfs")}
+        for folder in folders[kind]:
+            plan = self.path / folder / f"{task.stem}_plan.txt"
+            if plan.is_file():
+                return plan
+        return None
+
+    def describe(self) -> str:
+        """One line: what was opened and how many tasks it has."""
+        what = {GENPLAN: "genplan layout", PAPER: "paper's benchmark layout", BARE: "domain file with problems"}
+        return (
+            f"{self.name} ({what[self.layout]}): {len(self.debug_tasks())} debug, {len(self.eval_tasks())} "
+            f"evaluation tasks{', generator' if self.has_generator else ''}"
+        )
+
     # --------------------------------------------------------------- generator
     def load_generator(self) -> ModuleType:
         """Import generator.py by path (once per DomainDir) and check it defines PARAMETERS and generate."""
@@ -110,8 +329,10 @@ class DomainDir:
         if cached is not None:
             return cached
         source = self.generator_file
-        if not source.is_file():
-            raise DomainDirError(self.path, "missing generator.py")
+        if self.layout != GENPLAN or not source.is_file():
+            raise DomainDirError(
+                self.path, "missing generator.py (only domains in genplan's layout come with an instance generator)"
+            )
         digest = hashlib.sha1(str(source.resolve()).encode()).hexdigest()[:10]
         safe_name = re.sub(r"\W", "_", self.name)
         module_name = f"_genplan_generator_{safe_name}_{digest}"
@@ -184,17 +405,18 @@ class DomainDir:
 
 
 def list_domains(root: Path | str) -> list[DomainDir]:
-    """Every domain directory (one with a domain.toml) directly below ``root``, sorted by directory name."""
+    """Every domain directory directly below ``root`` (one with a domain.toml or a domain.pddl), sorted by
+    directory name."""
     base = Path(root)
     if not base.is_dir():
         raise DomainDirError(base, "not a directory")
-    dirs = sorted(p for p in base.iterdir() if p.is_dir() and (p / "domain.toml").is_file())
+    dirs = sorted(
+        p for p in base.iterdir() if p.is_dir() and ((p / "domain.toml").is_file() or (p / "domain.pddl").is_file())
+    )
     return [DomainDir.open(p) for p in dirs]
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        raise DomainDirError(path.parent, "missing domain.toml")
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)
@@ -202,17 +424,35 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise DomainDirError(path, f"not valid TOML: {exc}") from exc
 
 
-def _required(meta: dict[str, Any], key: str, kind: type, path: Path) -> Any:
+def _optional(meta: dict[str, Any], key: str, kind: type, path: Path) -> Any:
     if key not in meta:
-        raise DomainDirError(path, f"missing key '{key}'")
+        return None
     value = meta[key]
     if not isinstance(value, kind):
         raise DomainDirError(path, f"key '{key}' must be a {kind.__name__}, got {type(value).__name__}")
     return value
 
 
-def _optional_str(meta: dict[str, Any], key: str, path: Path) -> str:
-    value = meta.get(key, "")
-    if not isinstance(value, str):
-        raise DomainDirError(path, f"key '{key}' must be a str, got {type(value).__name__}")
-    return value
+DOMAIN_TOML_TEMPLATE = (
+    "# genplan domain metadata. Every key is optional: without this file genplan takes the name from\n"
+    "# domain.pddl, typed_objects from whether the domain declares :types, and an empty description.\n"
+    "\n"
+    "# The domain's name as genplan shows it (default: the name in \"(define (domain NAME) ...)\").\n"
+    'name = "{name}"\n'
+    "\n"
+    "# Whether generated programs receive objects as (name, type) tuples (true) or as plain names (false;\n"
+    "# type information is then only in the init facts). Default: true when the domain declares types.\n"
+    "typed_objects = {typed}\n"
+    "\n"
+    "# One paragraph in natural language: what the domain is. Optional; the pipeline writes its own\n"
+    "# natural-language descriptions of the domain and the tasks from the PDDL.\n"
+    'description = ""\n'
+    "\n"
+    "# Anything else worth knowing (restrictions of the tasks, where they come from). Optional.\n"
+    'notes = ""\n'
+)
+
+
+def domain_toml_text(source: DomainDir) -> str:
+    """A commented domain.toml for ``source`` with its current (inferred) values."""
+    return DOMAIN_TOML_TEMPLATE.format(name=json.dumps(source.name)[1:-1], typed=str(source.typed_objects).lower())

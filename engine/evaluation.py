@@ -449,15 +449,27 @@ class Evaluator:
         timeout: float | None = None,
         progress: Callable[[TaskResult, int, int], None] | None = None,
         cancel: threading.Event | None = None,
+        reference: Callable[[Path], Path | None] | None = None,
     ) -> None:
-        """For each solved task, run the satisficing planner (GBFS + FF) and store the ratios."""
-        from .planner import solve
+        """For each solved task, run the satisficing planner (GBFS + FF) and store the ratios.
+
+        ``reference``: a task file -> the satisficing plan its source ships (the paper's plans_gbfs/); a
+        shipped plan is compared instead of running the planner (no runtime ratio then)."""
+        from .pddl.plans import load_plan
+        from .planner import SOLVED, PlannerResult, solve
 
         solved = [r for r in results if r.solved]
         for index, result in enumerate(solved, 1):
             if cancel is not None and cancel.is_set():
                 return
-            planner = solve(self.domain, result.task.problem, optimal=False, timeout=timeout or self.limits.time_limit)
+            shipped = reference(result.task.path) if reference is not None else None
+            if shipped is not None:
+                steps = [s.pddl() for s in load_plan(shipped)]
+                planner = PlannerResult(SOLVED, steps, f"reference plan ({shipped.parent.name})", 0.0)
+            else:
+                    planner = solve(
+                    self.domain, result.task.problem, optimal=False, timeout=timeout or self.limits.time_limit
+                )
             length = len(planner.plan) if planner.plan is not None else None
             runtime_ratio = result.runtime / planner.seconds if planner.solved and planner.seconds > 0 else None
             length_ratio = (

@@ -95,7 +95,7 @@ def load_domain_info(path: Path) -> DomainInfo:
         directory = DomainDir.open(path)
     except DomainDirError as exc:
         error = str(exc)
-    domain_file = path / "domain.pddl"
+    domain_file = directory.domain_file if directory is not None else path / "domain.pddl"
     try:
         text = domain_file.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
@@ -108,6 +108,14 @@ def load_domain_info(path: Path) -> DomainInfo:
         except PddlError as exc:
             error = str(exc)
     tasks: list[TaskInfo] = []
+    if directory is not None:  # the source knows its sets in every layout
+        try:
+            sets = (directory.debug_tasks(), directory.eval_tasks(), directory.probe_tasks())
+        except DomainDirError as exc:  # e.g. a broken seed_splits.json
+            sets, error = ([], [], []), error or str(exc)
+        for task_set, files in zip(TASK_SETS, sets):
+            tasks.extend(TaskInfo(task_set, p) for p in files)
+        return DomainInfo(path=path, directory=directory, domain=domain, domain_text=text, tasks=tasks, error=error)
     for task_set in TASK_SETS:
         folder = path / task_set
         if folder.is_dir():

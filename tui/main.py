@@ -25,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="genplan-tui",
         description="Watch, step through and correct genplan's pipeline on a PDDL domain directory.",
     )
-    parser.add_argument("domain_dir", metavar="DOMAIN_DIR", help="a domain directory, e.g. domains/ferry")
+    parser.add_argument("domain_dir", metavar="DOMAIN_DIR", help="a domain directory of any layout (genplan's, the paper's benchmark layout, domain.pddl with problem files)")
     parser.add_argument("--run", metavar="ID", help="reopen a run of this domain (its id or directory)")
     parser.add_argument("--replay", metavar="RUN", help="play a recorded run back event by event")
     parser.add_argument("--speed", type=float, default=1.0, help="replay speed factor (default 1)")
@@ -39,13 +39,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from genplan.engine.domainlib import DomainDir, DomainDirError
+
     domain_dir = Path(args.domain_dir)
-    if not domain_dir.is_dir():
-        print(f"genplan-tui: {domain_dir}: not a directory", file=sys.stderr)
-        return 2
-    if not (domain_dir / "domain.pddl").is_file():
-        print(f"genplan-tui: {domain_dir}: no domain.pddl (expected a domain directory such as domains/ferry)",
-              file=sys.stderr)
+    if domain_dir.is_file() and domain_dir.name == "domain.pddl":
+        domain_dir = domain_dir.parent  # a bare domain file: its directory, with the problems beside it
+    try:
+        DomainDir.open(domain_dir)  # any layout: genplan's, the paper's benchmark layout, bare files
+    except DomainDirError as exc:
+        print(f"genplan-tui: {exc}", file=sys.stderr)
         return 2
     if args.speed <= 0:
         print("genplan-tui: --speed must be positive", file=sys.stderr)

@@ -18,6 +18,7 @@ from pddl.parser.problem import ProblemTransformer
 
 from .errors import PddlError, UnsupportedPddlError
 from .fastproblem import parse_problem_fast
+from .lenient import Repair, problem_uses, repair_domain_tree, repair_problem_tree
 from .model import OBJECT, Action, Domain, Fact, Literal, Parameter, Predicate, Problem
 from .normalize import normalize_domain, normalize_problem, refuse
 from .sexpr import Atom, SList, read_sexpr, render, render_keeping_lines
@@ -168,13 +169,29 @@ def _find_line(node: SList, head: str, default: int, args: tuple[str, ...] | Non
 # ---------------------------------------------------------------- domain
 
 
-def load_domain(path: str | Path) -> Domain:
-    return parse_domain_text(read_text(path), path)
+def load_domain(path: str | Path, *, lenient: bool = False) -> Domain:
+    return parse_domain_text(read_text(path), path, lenient=lenient)
 
 
-def parse_domain_text(text: str, path: str | Path | None = None) -> Domain:
-    tree = read_sexpr(text, path)
+def parse_domain_text(text: str, path: str | Path | None = None, *, lenient: bool = False) -> Domain:
+    """A checked domain. ``lenient``: repair the slips of model-written PDDL (see `lenient.py`); the repairs
+    are in ``domain.repairs``, split actions' original names in ``domain.action_origins``."""
+    return _parse_domain_tree(text, read_sexpr(text, path), path, lenient)
+
+
+def _parse_domain_tree(
+    text: str,
+    tree: SList,
+    path: str | Path | None,
+    lenient: bool,
+    problem_uses: tuple[dict[str, int], dict[str, tuple[int, int]]] | None = None,
+    problem_path: str | Path | None = None,
+) -> Domain:
     name = _expect_define(tree, "domain", path)
+    repaired = None
+    if lenient:
+        extra_types, extra_predicates = problem_uses or ({}, {})
+        repaired = repair_domain_tree(tree, path, extra_types, extra_predicates, problem_path)
     normalized, warnings = normalize_domain(tree, path)
     # Our checks that know lines run before the package, which reports e.g. undeclared types without one.
     type_parents = _domain_types(tree, path)
@@ -195,6 +212,8 @@ def parse_domain_text(text: str, path: str | Path | None = None) -> Domain:
         actions=actions,
         source=text,
         warnings=warnings,
+        repairs=repaired.repairs if repaired else [],
+        action_origins=repaired.action_origins if repaired else {},
     )
     _check_domain(domain, tree, path)
     return domain
@@ -211,6 +230,14 @@ def _domain_types(tree: SList, path: str | Path | None) -> dict[str, str | None]
     for type_name, parent, line in entries:
         if parent not in parents:
             raise PddlError(path, f"type '{type_name}' has the undeclared parent type '{parent}'", line)
+    for type_name, _, line in entries:
+        seen = {type_name}
+        ancestor = parents.get(type_name)
+        while ancestor is not None and ancestor not in seen:
+            seen.add(ancestor)
+            ancestor = parents.get(ancestor)
+        if ancestor is not None:
+            raise PddlError(path, f"type '{type_name}' is its own supertype (a cycle in :types)", line)
     return parents
 
 
@@ -409,15 +436,26 @@ def _check_domain(domain: Domain, tree: SList, path: str | Path | None) -> None:
 # ---------------------------------------------------------------- problem
 
 
-def load_problem(path: str | Path, domain: Domain) -> Problem:
+def load_problem(path: str | Path, domain: Domain, *, lenient: bool = False) -> Problem:
     """Plain generator-written tasks take the fast path; everything else the full loader."""
     text = read_text(path)
-    return parse_problem_fast(text, domain, path) or parse_problem_text(text, domain, path)
+    return parse_problem_fast(text, domain, path) or parse_problem_text(text, domain, path, lenient=lenient)
 
 
-def parse_problem_text(text: str, domain: Domain, path: str | Path | None = None) -> Problem:
+def parse_problem_text(
+    text: str, domain: Domain, path: str | Path | None = None, *, lenient: bool = False
+) -> Problem:
+    """A checked problem of ``domain``. ``lenient``: objects that the init or goal uses but :objects does not
+    declare are declared (``problem.repairs``). Types and predicates a problem needs can only be added to the
+    domain: read both with :func:`parse_task_text` for that."""
     tree = read_sexpr(text, path)
     name = _expect_define(tree, "problem", path)
+    repairs: list[Repair] = []
+    if lenient:
+        arg_types = {
+            (pred.name, i): param.types for pred in domain.predicates.values() for i, param in enumerate(pred.parameters)
+        }
+        repairs = repair_problem_tree(tree, path, {c for c, _ in domain.constants}, arg_types)
     normalized, warnings = normalize_problem(tree, path)
     domain_node = _section(tree, ":domain")
     if domain_node is None or len(domain_node.items) != 2:
@@ -451,9 +489,26 @@ def parse_problem_text(text: str, domain: Domain, path: str | Path | None = None
         goal_neg=[lit.ground({}) for lit in goal if not lit.positive],
         source=text,
         warnings=warnings,
+        repairs=repairs,
     )
     _check_problem(problem, domain, objects, init_node, goal_node, path)
     return problem
+
+
+def parse_task_text(
+    domain_text: str,
+    problem_text: str,
+    domain_path: str | Path | None = None,
+    problem_path: str | Path | None = None,
+    *,
+    lenient: bool = False,
+) -> tuple[Domain, Problem]:
+    """A domain and a problem written together (as a model writes them). In lenient mode, types and predicates
+    that only the problem uses are declared in the domain too; all repairs are in ``.repairs`` of each."""
+    tree = read_sexpr(domain_text, domain_path)
+    uses = problem_uses(read_sexpr(problem_text, problem_path)) if lenient else None
+    domain = _parse_domain_tree(domain_text, tree, domain_path, lenient, uses, problem_path)
+    return domain, parse_problem_text(problem_text, domain, problem_path, lenient=lenient)
 
 
 def _init_in_file_order(parsed: Any, init_node: SList | None) -> list[Fact]:

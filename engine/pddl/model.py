@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .lenient import Repair
 
 Fact = tuple[str, ...]
 OBJECT = "object"
@@ -87,6 +91,12 @@ class Domain:
     actions: dict[str, Action]  # file order
     source: str = ""  # the original file text, shown in prompts
     warnings: list[str] = field(default_factory=list)
+    repairs: list["Repair"] = field(default_factory=list)  # lenient mode only: what was changed, and why
+    action_origins: dict[str, str] = field(default_factory=dict)  # lenient: split action -> name written
+
+    def original_action(self, name: str) -> str:
+        """The action name the file used: lenient mode splits an action with an 'or' into several."""
+        return self.action_origins.get(name, name)
 
     @property
     def typed(self) -> bool:
@@ -126,6 +136,7 @@ class Problem:
     goal_neg: list[Fact]
     source: str = ""
     warnings: list[str] = field(default_factory=list)
+    repairs: list["Repair"] = field(default_factory=list)  # lenient mode only
 
 
 @dataclass

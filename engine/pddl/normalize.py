@@ -29,6 +29,11 @@ _UNSUPPORTED_CONSTRUCTS = {
     ":functions": "numeric fluents (':functions')",
     ":metric": "plan metrics (':metric')",
     ":constraints": "constraints",
+    "preference": "preferences ('preference')",
+    ">": "numeric comparisons ('>')",
+    "<": "numeric comparisons ('<')",
+    ">=": "numeric comparisons ('>=')",
+    "<=": "numeric comparisons ('<=')",
 }
 _UNSUPPORTED_REQUIREMENTS = {
     ":durative-actions": "durative actions",
@@ -69,6 +74,23 @@ def is_cost_init(node: Node) -> bool:
     return isinstance(node, SList) and node.head() == "=" and any(is_total_cost(i) for i in node.items[1:])
 
 
+def _is_cost_metric(node: SList) -> bool:
+    """``(:metric minimize (total-cost))``: the only metric we accept (and drop)."""
+    return len(node.items) == 3 and is_total_cost(node.items[2])
+
+
+def _is_timed_literal(node: Node) -> bool:
+    """``(at 10 (road a b))`` in :init."""
+    return (
+        isinstance(node, SList)
+        and node.head() == "at"
+        and len(node.items) == 3
+        and isinstance(node.items[1], Atom)
+        and node.items[1].text.replace(".", "", 1).isdigit()
+        and isinstance(node.items[2], SList)
+    )
+
+
 def is_cost_functions(node: SList) -> bool:
     return node.head() == ":functions" and all(
         is_total_cost(i) or (isinstance(i, Atom) and i.text in ("-", "number")) for i in node.items[1:]
@@ -76,18 +98,30 @@ def is_cost_functions(node: SList) -> bool:
 
 
 def strip_object_type(items: list[Node]) -> list[Node]:
-    """Drop ``- object`` from a typed list: untyped means object, and pddl 0.5.1 refuses the explicit form."""
-    out: list[Node] = []
+    """Drop ``- object`` from a typed list: untyped means object, and pddl 0.5.1 refuses the explicit form.
+
+    Untyped names can only stand at the end of a list (before a ``- type`` they would join its group), so
+    the names of ``- object`` groups move there: ``a - object b - t`` becomes ``b - t a``. Only the `pddl`
+    package sees this rewrite, and it uses no positions from these lists (parameters are read by name).
+    """
+    typed: list[Node] = []
+    untyped: list[Node] = []
+    pending: list[Node] = []
     i = 0
     while i < len(items):
         item = items[i]
         nxt = items[i + 1] if i + 1 < len(items) else None
-        if isinstance(item, Atom) and item.text == "-" and isinstance(nxt, Atom) and nxt.text == "object":
+        if isinstance(item, Atom) and item.text == "-" and nxt is not None:
+            if isinstance(nxt, Atom) and nxt.text == "object":
+                untyped += pending
+            else:
+                typed += [*pending, item, nxt]
+            pending = []
             i += 2
             continue
-        out.append(item)
+        pending.append(item)
         i += 1
-    return out
+    return typed + untyped + pending
 
 
 class Normalizer:
@@ -105,10 +139,11 @@ class Normalizer:
             return
         head = node.head()
         if head in _UNSUPPORTED_CONSTRUCTS:
-            if is_cost_effect(node) or (head == ":functions" and is_cost_functions(node)):
+            cost_part = is_cost_effect(node) or (head == ":functions" and is_cost_functions(node))
+            if cost_part or (head == ":metric" and _is_cost_metric(node)):
                 self.had_costs = True
             elif head == ":metric":
-                self.had_costs = True
+                raise refuse(self.path, "plan metrics other than '(total-cost)' (':metric')", node.line)
             else:
                 raise refuse(self.path, _UNSUPPORTED_CONSTRUCTS[head], node.line)
         if head == ":requirements":
@@ -118,7 +153,13 @@ class Normalizer:
         if head == "not":
             self.uses_not = True
         if head == "=" and not is_cost_init(node):
+            if any(isinstance(item, SList) for item in node.items[1:]):
+                raise refuse(self.path, "numeric fluents (a function term in '=')", node.line)
             self.uses_equality = True
+        if head == ":init":
+            for fact in node.items[1:]:
+                if _is_timed_literal(fact):
+                    raise refuse(self.path, "timed initial literals ('(at TIME ...)' in :init)", fact.line)
         for item in node.items:
             self.check_unsupported(item)
 
@@ -183,10 +224,21 @@ def normalize_domain(tree: SList, path: str | Path | None) -> tuple[SList, list[
         new_items.append(item)
     reqs = norm.requirements(declared, typed)
     norm.finish_warnings()
+    # The package's grammar wants the sections in the order of the PDDL BNF; VAL and Fast Downward take any
+    # order (types after the predicates that use them, say). A stable sort keeps the actions' order.
+    head, sections_only = new_items[:2], new_items[2:]
+    sections_only.sort(key=_section_rank)
     # requirements go right after (domain NAME)
     req_node = SList([Atom(":requirements", tree.line), *(Atom(r, tree.line) for r in reqs)], tree.line)
-    new_items.insert(2, req_node)
-    return SList(new_items, tree.line), norm.warnings
+    return SList([*head, req_node, *sections_only], tree.line), norm.warnings
+
+
+_SECTION_ORDER = {":types": 0, ":constants": 1, ":predicates": 2, ":functions": 3}
+
+
+def _section_rank(node: Node) -> int:
+    head = node.head() if isinstance(node, SList) else None
+    return _SECTION_ORDER.get(head or "", len(_SECTION_ORDER))
 
 
 def normalize_problem(tree: SList, path: str | Path | None) -> tuple[SList, list[str]]:
@@ -212,6 +264,19 @@ def _has_typed_list(node: Node) -> bool:
     return any(_has_typed_list(i) for i in node.items if isinstance(i, SList))
 
 
+def _without_object(items: list[Node]) -> list[Node]:
+    """``(:types room object robot)``: declaring the root type is legal (VAL and Fast Downward accept it) but
+    pddl 0.5.1 refuses ``object`` as a name; the root exists anyway, so the declaration is dropped."""
+    out: list[Node] = []
+    for i, item in enumerate(items):
+        declared_here = isinstance(item, Atom) and item.text == "object"
+        after_dash = i > 0 and isinstance(items[i - 1], Atom) and items[i - 1].text == "-"  # type: ignore[union-attr]
+        if declared_here and not after_dash:
+            continue
+        out.append(item)
+    return out
+
+
 def _normalize_section(section: SList) -> SList:
     head = section.head()
     if head in (":predicates",):
@@ -222,6 +287,8 @@ def _normalize_section(section: SList) -> SList:
         return SList([section.items[0], *preds], section.line)
     if head == ":constants":
         return SList([section.items[0], *strip_object_type(section.items[1:])], section.line)
+    if head == ":types":
+        return SList([section.items[0], *_without_object(strip_object_type(section.items[1:]))], section.line)
     if head == ":action":
         return _normalize_action(section)
     return section

@@ -1,0 +1,5 @@
+(define (problem depot-lite-1)
+  (:domain depot-lite)
+  (:objects market - place c1 - crate t1 - truck)
+  (:init (at t1 market) (at c1 depot) (available main-hoist) (at main-hoist depot))
+  (:goal (and (lifting main-hoist c1) (at t1 depot))))

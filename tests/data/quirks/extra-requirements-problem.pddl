@@ -1,0 +1,7 @@
+(define (problem roads-adl-1)
+  (:domain roads-adl)
+  (:requirements :strips)
+  (:objects a b - place)
+  (:init (at a) (road a b) (= (total-cost) 0))
+  (:goal (at b))
+  (:metric minimize (total-cost)))

@@ -1,0 +1,5 @@
+(define (problem late-types-1)
+  (:domain late-types)
+  (:objects t1 - truck a b c - place)
+  (:init (at t1 a) (road a b) (road b c))
+  (:goal (at t1 c)))

@@ -1,0 +1,5 @@
+(define (problem lights-1)
+  (:domain lamps)
+  (:objects l1)
+  (:init (dark l1))
+  (:goal (lit l1)))

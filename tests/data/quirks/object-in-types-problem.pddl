@@ -1,0 +1,6 @@
+(define (problem gripper-1)
+  (:domain gripper-typed)
+  (:objects robot1 - robot rooma roomb - room left right - gripper ball1 ball2 - object)
+  (:init (at-robby robot1 rooma) (free robot1 left) (free robot1 right)
+         (at ball1 rooma) (at ball2 rooma))
+  (:goal (and (at ball1 roomb) (at ball2 roomb))))

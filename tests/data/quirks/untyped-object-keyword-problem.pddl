@@ -1,0 +1,5 @@
+(define (problem boxes-1)
+  (:domain boxes)
+  (:objects a - object b1 - box c - object)
+  (:init (clear a) (clear c) (on a floor) (is-box b1))
+  (:goal (on a c)))

@@ -1,0 +1,7 @@
+; trajectory constraints (line 6)
+(define (problem trucks-constraints)
+  (:domain trucks)
+  (:objects t1 - truck a b - place)
+  (:init (at t1 a) (road a b))
+  (:constraints (always (at t1 a)))
+  (:goal (at t1 b)))

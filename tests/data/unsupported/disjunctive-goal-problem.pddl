@@ -1,0 +1,6 @@
+; a disjunctive goal (line 6)
+(define (problem trucks-or)
+  (:domain trucks)
+  (:objects t1 - truck a b - place)
+  (:init (at t1 a) (road a b))
+  (:goal (or (at t1 b) (at t1 a))))

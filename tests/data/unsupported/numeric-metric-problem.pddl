@@ -1,0 +1,7 @@
+; a metric over a fluent other than total-cost (line 7)
+(define (problem trucks-metric)
+  (:domain trucks)
+  (:objects t1 - truck a b - place)
+  (:init (at t1 a) (road a b))
+  (:goal (at t1 b))
+  (:metric minimize (total-time)))

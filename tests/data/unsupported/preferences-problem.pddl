@@ -1,0 +1,6 @@
+; a preference in the goal (line 6)
+(define (problem trucks-pref)
+  (:domain trucks)
+  (:objects t1 - truck a b - place)
+  (:init (at t1 a) (road a b))
+  (:goal (and (preference p1 (at t1 b)))))

@@ -1,0 +1,6 @@
+; a timed initial literal in the init (line 5)
+(define (problem trucks-til)
+  (:domain trucks)
+  (:objects t1 - truck a b - place)
+  (:init (at t1 a) (at 10 (road a b)))
+  (:goal (at t1 b)))
