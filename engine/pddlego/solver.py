@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..pddl import Domain, Problem
 from ..pddl.errors import PddlError, UnsupportedPddlError
-from ..pddl.loader import parse_domain_text, parse_problem_text
+from ..pddl.lenient import DECLARED_TYPE, SPLIT_DISJUNCTION, Repair
+from ..pddl.loader import parse_task_text
 from ..pddl.plans import parse_plan_text
 from ..planner import (
     LIMIT,
@@ -33,10 +33,14 @@ from ..planner import (
 DOMAIN_NAME = "domain.pddl"
 PROBLEM_NAME = "problem.pddl"
 
+# Repairs of lenient reading the solver accepts silently. Names used but never declared (objects, predicates,
+# constants) are mistakes in the model's picture of the world, worth telling it: they stay errors — as they
+# were for the release's planner, which failed on every such file of its CoinCollector logs and planned
+# with undeclared types and disjunctive preconditions (docs/pddlego.md has the counts).
+ACCEPTED_REPAIRS = frozenset({DECLARED_TYPE, SPLIT_DISJUNCTION})
+
 # (action name, arguments) -> the game's command, or None when the game has no such command
 CommandMapper = Callable[[str, list[str]], "str | None"]
-DomainParser = Callable[[str, str], Domain]
-ProblemParser = Callable[[str, Domain, str], Problem]
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,7 @@ class SolverOutcome:
     plan: list[str] | None = None  # the planner's actions, as PDDL
     planner: str = ""
     seconds: float = 0.0
+    repairs: tuple[str, ...] = ()  # what lenient reading repaired (one line each)
 
     @property
     def ok(self) -> bool:
@@ -94,22 +99,24 @@ def alfworld_command(action: str, args: list[str]) -> str | None:
         return None
 
 
-def commands_for(plan: list[str], mapper: CommandMapper) -> list[str]:
+def commands_for(plan: list[str], mapper: CommandMapper, origins: dict[str, str] | None = None) -> list[str]:
+    """Game commands for a plan; ``origins`` maps actions lenient reading split back to the model's names."""
     commands = []
     for step in plan:
         words = step.strip().strip("()").split()
         if not words:
             continue
-        command = mapper(words[0], words[1:])
+        name = (origins or {}).get(words[0], words[0])
+        command = mapper(name, words[1:])
         if command is not None:
             commands.append(command)
     return commands
 
 
 class PddlSolver:
-    """Parses the model's files with genplan's parser and plans with Fast Downward (or genplan's own search
-    where Fast Downward is missing). ``parse_domain``/``parse_problem`` default to genplan's strict loader;
-    the lenient mode for model-written PDDL plugs in here."""
+    """Parses the model's files with genplan's parser — by default in its lenient mode for model-written PDDL,
+    which repairs undeclared types, predicates and objects and splits disjunctive preconditions — and plans
+    with Fast Downward (or genplan's own search where Fast Downward is missing)."""
 
     def __init__(
         self,
@@ -118,15 +125,15 @@ class PddlSolver:
         timeout: float = 30.0,
         optimal: bool = True,
         planner: str = "auto",
-        parse_domain: DomainParser | None = None,
-        parse_problem: ProblemParser | None = None,
+        lenient: bool = True,
+        accepted_repairs: frozenset[str] = ACCEPTED_REPAIRS,
     ) -> None:
         self.mapper = mapper
         self.timeout = timeout
         self.optimal = optimal
         self.planner = planner
-        self.parse_domain: DomainParser = parse_domain or (lambda text, name: parse_domain_text(text, name))
-        self.parse_problem: ProblemParser = parse_problem or (lambda text, d, name: parse_problem_text(text, d, name))
+        self.lenient = lenient
+        self.accepted_repairs = accepted_repairs
 
     def solve(self, domain_text: str | None, problem_text: str | None) -> SolverOutcome:
         if not domain_text or not domain_text.strip():
@@ -134,28 +141,34 @@ class PddlSolver:
         if not problem_text or not problem_text.strip():
             return SolverOutcome(None, "The answer has no problem file ('pf' is missing or empty).")
         try:
-            domain = self.parse_domain(domain_text, DOMAIN_NAME)
-            problem = self.parse_problem(problem_text, domain, PROBLEM_NAME)
+            domain, problem = parse_task_text(domain_text, problem_text, DOMAIN_NAME, PROBLEM_NAME,
+                                              lenient=self.lenient)
         except UnsupportedPddlError:
             return self._finish(*self._fast_downward_raw(domain_text, problem_text))
         except PddlError as err:
             return SolverOutcome(None, str(err))
+        refused = [r for r in (*domain.repairs, *problem.repairs) if r.kind not in self.accepted_repairs]
+        if refused:
+            return SolverOutcome(None, "\n".join(_as_error(r) for r in refused[:5]))
+        repairs = tuple(str(r) for r in (*domain.repairs, *problem.repairs))
         result = solve(domain, problem, optimal=self.optimal, timeout=self.timeout, planner=self.planner)
-        if result.status == SOLVED:
-            return self._finish(result.plan or [], None, result.planner, result.seconds)
-        return self._finish(None, _planner_message(result.status, result.message), result.planner, result.seconds)
+        message = None if result.status == SOLVED else _planner_message(result.status, result.message)
+        return self._finish(result.plan if result.status == SOLVED else None, message, result.planner,
+                            result.seconds, domain.action_origins, repairs)
 
-    def _finish(self, plan: list[str] | None, error: str | None, planner: str, seconds: float) -> SolverOutcome:
+    def _finish(self, plan: list[str] | None, error: str | None, planner: str, seconds: float,
+                origins: dict[str, str] | None = None, repairs: tuple[str, ...] = ()) -> SolverOutcome:
         if plan is None:
-            return SolverOutcome(None, error, None, planner, seconds)
+            return SolverOutcome(None, error, None, planner, seconds, repairs)
         if not plan:
             return SolverOutcome(None, "The goal already holds in the initial state, so the plan is empty: "
-                                 "choose a goal you have not reached yet.", plan, planner, seconds)
-        commands = commands_for(plan, self.mapper)
+                                 "choose a goal you have not reached yet.", plan, planner, seconds, repairs)
+        commands = commands_for(plan, self.mapper, origins)
         if not commands:
             return SolverOutcome(None, "The plan has no action the game can execute: "
-                                 f"{' '.join(plan)}. Use only the actions you were given.", plan, planner, seconds)
-        return SolverOutcome(commands, None, plan, planner, seconds)
+                                 f"{' '.join(plan)}. Use only the actions you were given.", plan, planner,
+                                 seconds, repairs)
+        return SolverOutcome(commands, None, plan, planner, seconds, repairs)
 
     def _fast_downward_raw(self, domain_text: str, problem_text: str) -> tuple[list[str] | None, str | None, str, float]:
         """Fast Downward on the files as written (for ADL that genplan's STRIPS model does not hold)."""
@@ -186,6 +199,11 @@ class PddlSolver:
             lines = [ln for ln in output.strip().splitlines() if ln.strip()]
             detail = next((ln for ln in reversed(lines) if "rror" in ln), lines[-1] if lines else "no output")
             return None, f"The planner rejected the files: {detail.strip()}", name, seconds
+
+
+def _as_error(repair: Repair) -> str:
+    """A repair lenient reading would have made, told as the error it repairs (without the repair)."""
+    return str(Repair(repair.kind, repair.message.split("; ")[0], repair.path, repair.line))
 
 
 def _planner_message(status: str, message: str) -> str:
