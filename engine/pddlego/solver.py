@@ -8,7 +8,9 @@ Files genplan's STRIPS model refuses only because they use ADL constructs (``or`
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import re
 import subprocess
 import sys
 import tempfile
@@ -18,7 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..pddl.errors import PddlError, UnsupportedPddlError
-from ..pddl.lenient import DECLARED_TYPE, SPLIT_DISJUNCTION, Repair
+from ..pddl.lenient import (
+    DECLARED_CONSTANT,
+    DECLARED_OBJECT,
+    DECLARED_TYPE,
+    SPLIT_DISJUNCTION,
+    Repair,
+)
 from ..pddl.loader import parse_task_text
 from ..pddl.plans import parse_plan_text
 from ..planner import (
@@ -36,8 +44,10 @@ PROBLEM_NAME = "problem.pddl"
 # Repairs of lenient reading the solver accepts silently. Names used but never declared (objects, predicates,
 # constants) are mistakes in the model's picture of the world, worth telling it: they stay errors — as they
 # were for the release's planner, which failed on every such file of its CoinCollector logs and planned
-# with undeclared types and disjunctive preconditions (docs/pddlego.md has the counts).
+# with undeclared types and disjunctive preconditions (docs/pddlego.md has the counts). A constant of an
+# action that the problem file declares as an object is accepted too (that planner did).
 ACCEPTED_REPAIRS = frozenset({DECLARED_TYPE, SPLIT_DISJUNCTION})
+_NAME = re.compile(r"'([^']+)'")
 
 # (action name, arguments) -> the game's command, or None when the game has no such command
 CommandMapper = Callable[[str, list[str]], "str | None"]
@@ -147,10 +157,22 @@ class PddlSolver:
             return self._finish(*self._fast_downward_raw(domain_text, problem_text))
         except PddlError as err:
             return SolverOutcome(None, str(err))
-        refused = [r for r in (*domain.repairs, *problem.repairs) if r.kind not in self.accepted_repairs]
+        invented = {m.group(1) for r in problem.repairs if r.kind == DECLARED_OBJECT for m in [_NAME.search(r.message)] if m}
+        declared = {name for name, _ in problem.objects} - invented
+
+        def accepted(repair: Repair) -> bool:
+            if repair.kind == DECLARED_CONSTANT:
+                match = _NAME.search(repair.message)
+                return match is not None and match.group(1) in declared
+            return repair.kind in self.accepted_repairs
+
+        refused = [r for r in (*domain.repairs, *problem.repairs) if not accepted(r)]
         if refused:
             return SolverOutcome(None, "\n".join(_as_error(r) for r in refused[:5]))
         repairs = tuple(str(r) for r in (*domain.repairs, *problem.repairs))
+        constants = {name for name, _ in domain.constants}
+        if any(name in constants for name, _ in problem.objects):  # Fast Downward refuses the duplicate
+            problem = dataclasses.replace(problem, objects=[o for o in problem.objects if o[0] not in constants])
         result = solve(domain, problem, optimal=self.optimal, timeout=self.timeout, planner=self.planner)
         message = None if result.status == SOLVED else _planner_message(result.status, result.message)
         return self._finish(result.plan if result.status == SOLVED else None, message, result.planner,

@@ -186,8 +186,9 @@ def _read_body(log: TrialLog, body: str) -> None:
         elif kind == "command":
             command = match.group("command").strip()
             command = command.removeprefix("Action: ")  # ALFWorld logs repeat the word
-            observation = following.removeprefix(" ")
-            log.executed.append(Executed(step, outer, command, observation.strip("\n").rstrip()))
+            # printed as "> {command} \n {observation} \n": undo exactly that
+            observation = following.removeprefix("\n ").rstrip("\n").removesuffix(" ")
+            log.executed.append(Executed(step, outer, command, observation))
             if queue and queue[0] == command:
                 queue = queue[1:]
         elif kind == "coin":
