@@ -29,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--env", choices=["auto", "real", "logged"], default="auto",
                         help="the game: the real one where it runs here (CoinCollector; default auto), "
                         "or one that answers from the log's observations")
+    parser.add_argument("--planner", choices=["auto", "fast-downward", "builtin"], default="auto",
+                        help="auto (default): genplan's own optimal search for the small worlds models write, "
+                        "Fast Downward when that takes over 2 s; or always one of them")
     parser.add_argument("--seed", type=int, help="the CoinCollector seed (default: from the log's position)")
     parser.add_argument("--json", action="store_true", help="print the result(s) as JSON")
 
@@ -57,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     for index, log in enumerate(logs, 1):
         try:
-            result = import_trial(log, out / "runs", environment=args.env, seed=args.seed)
+            result = import_trial(log, out / "runs", environment=args.env, seed=args.seed, planner=args.planner)
         except (TrialLogError, ImportError_, EnvironmentUnavailable) as exc:
             return error(str(exc))
         record_import(out, result)

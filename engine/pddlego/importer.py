@@ -101,10 +101,12 @@ class ImportResult:
 
 
 def import_trial(path: str | Path, root: Path, *, environment: str = "auto", seed: int | None = None,
-                 solver: PddlSolver | None = None) -> ImportResult:
+                 solver: PddlSolver | None = None, planner: str = "auto") -> ImportResult:
     """Replay the trial log at ``path`` into a new run under ``root``.
 
-    ``environment``: "auto" (the real game where it runs here, else the logged one), "real" or "logged".
+    ``environment``: "auto" (the real game where it runs here, else the logged one), "real" or "logged";
+    ``planner``: "auto" (genplan's own search, Fast Downward for what it cannot finish quickly),
+    "fast-downward" or "builtin".
     """
     log = parse_trial_log(path)
     env: TextEnvironment
@@ -131,7 +133,7 @@ def import_trial(path: str | Path, root: Path, *, environment: str = "auto", see
                        "steps": log.steps}},
     )
     provider = ReplayProvider(log.answers(), model=log.model)
-    store, result = run_trial(env, provider, spec, root, solver or PddlSolver(mapper))
+    store, result = run_trial(env, provider, spec, root, solver or PddlSolver(mapper, planner=planner))
     metrics = result.to_dict()
     return ImportResult(store.path, result.outcome, result.reason, result.calls, result.steps,
                         metrics["solver_errors"], metrics["simulation_errors"],

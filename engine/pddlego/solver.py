@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..pddl import Domain, Problem
 from ..pddl.errors import PddlError, UnsupportedPddlError
 from ..pddl.lenient import (
     DECLARED_CONSTANT,
@@ -33,7 +34,9 @@ from ..planner import (
     LIMIT,
     SOLVED,
     UNSOLVABLE,
+    PlannerResult,
     _run_in_own_group,
+    builtin_search,
     fast_downward_driver,
     solve,
 )
@@ -137,6 +140,7 @@ class PddlSolver:
         planner: str = "auto",
         lenient: bool = True,
         accepted_repairs: frozenset[str] = ACCEPTED_REPAIRS,
+        quick_seconds: float = 2.0,
     ) -> None:
         self.mapper = mapper
         self.timeout = timeout
@@ -144,6 +148,7 @@ class PddlSolver:
         self.planner = planner
         self.lenient = lenient
         self.accepted_repairs = accepted_repairs
+        self.quick_seconds = quick_seconds
 
     def solve(self, domain_text: str | None, problem_text: str | None) -> SolverOutcome:
         if not domain_text or not domain_text.strip():
@@ -173,10 +178,19 @@ class PddlSolver:
         constants = {name for name, _ in domain.constants}
         if any(name in constants for name, _ in problem.objects):  # Fast Downward refuses the duplicate
             problem = dataclasses.replace(problem, objects=[o for o in problem.objects if o[0] not in constants])
-        result = solve(domain, problem, optimal=self.optimal, timeout=self.timeout, planner=self.planner)
+        result = self._plan(domain, problem)
         message = None if result.status == SOLVED else _planner_message(result.status, result.message)
         return self._finish(result.plan if result.status == SOLVED else None, message, result.planner,
                             result.seconds, domain.action_origins, repairs)
+
+    def _plan(self, domain: Domain, problem: Problem) -> PlannerResult:
+        """"auto": the model's small worlds first with genplan's own optimal search (no process to start,
+        milliseconds for a house of rooms); what it cannot finish in ``quick_seconds`` goes to Fast Downward."""
+        if self.planner == "auto":
+            quick = builtin_search(domain, problem, optimal=self.optimal, timeout=self.quick_seconds)
+            if quick.status != LIMIT:
+                return quick
+        return solve(domain, problem, optimal=self.optimal, timeout=self.timeout, planner=self.planner)
 
     def _finish(self, plan: list[str] | None, error: str | None, planner: str, seconds: float,
                 origins: dict[str, str] | None = None, repairs: tuple[str, ...] = ()) -> SolverOutcome:
