@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -28,6 +27,7 @@ VARIANT = "pddlego"
 SUCCESS, FAILURE = "success", "failure"
 # why a failed trial ended
 ABORT_SOLVER, ABORT_SIMULATION, STEP_LIMIT, UNRECORDED = "solver", "simulation", "step-limit", "unrecorded"
+NO_COMMAND = "no-command"  # PlanGen: the answer named no command
 
 
 @dataclass(frozen=True)
@@ -322,8 +322,7 @@ def _plangen(trial: _Trial, ask: Ask, prompts: PromptLibrary, config: PddlegoCon
             raw = answer.get("actions") if answer else None
             commands = [str(c) for c in raw] if isinstance(raw, list) else []
             if not commands:
-                reason = ABORT_SIMULATION if answer is not None else ABORT_SOLVER
-                return TrialResult(FAILURE, reason, trial.calls, record, trial.kept)
+                return TrialResult(FAILURE, NO_COMMAND, trial.calls, record, trial.kept)
             trial.planned.extend(commands)
             status, message = trial.execute(step, attempt, commands)
             if status == "goal":
@@ -343,5 +342,3 @@ def _shown_commands(env: TextEnvironment) -> list[str]:
     """The valid commands without the two that never help (looking around again, the inventory)."""
     return [c for c in env.valid_commands() if c not in ("look around", "inventory")]
 
-
-AskFunction = Callable[[str, str, CallInfo], str]

@@ -55,6 +55,7 @@ class RunListener:
     def __init__(self, store: RunStore, bus: EventBus) -> None:
         self.store = store
         self.bus = bus
+        self.last_request: int | None = None  # the request whose answer the next files come from
         self._transcript: list[str] = []
 
     def step_started(self, step: int) -> None:
@@ -73,7 +74,7 @@ class RunListener:
                 continue
             relative = f"{stem}-{kind}.pddl"
             self.store.write_text(relative, text if text.endswith("\n") else text + "\n")
-            self.bus.publish(ARTIFACT_CREATED, kind=kind, file=relative, request_id=self._last_request,
+            self.bus.publish(ARTIFACT_CREATED, kind=kind, file=relative, request_id=self.last_request,
                              step=where.step, attempt=where.attempt, retry=where.retry)
 
     def solver_result(self, where: CallInfo, outcome: SolverOutcome) -> None:
@@ -90,8 +91,6 @@ class RunListener:
 
     def warning(self, step: int, message: str) -> None:
         self.bus.publish(NOTICE, level="warning", message=message, step=step)
-
-    _last_request: int | None = None
 
     def _append(self, text: str) -> None:
         self._transcript.append(text)
@@ -127,7 +126,7 @@ def run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, root: P
     def ask(step_name: str, prompt: str, where: CallInfo) -> str:
         with lock:
             request_id = gateway.next_id()
-        listener._last_request = request_id
+        listener.last_request = request_id
         request = ChatRequest(step_name, [ChatMessage("user", prompt)])
         try:
             response: ChatResponse = gateway.ask(request_id, request, context={
