@@ -20,6 +20,7 @@ _COMMAND_MODULES = [
     "report",
     "generalize",
     "import",
+    "pddlego",
     "init",
 ]
 

@@ -179,3 +179,21 @@ def test_repeats_at_end() -> None:
     assert repeats_at_end(["x", "c", "c", "c"], 3)
     assert not repeats_at_end(["a", "b", "a", "b"], 3)
     assert not repeats_at_end([], 3)
+
+
+def test_cli_runs_trials_with_a_model_and_report_tabulates_them(scripted_server: ScriptedServer, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from genplan.cli.main import main
+
+    scripted_server.enqueue(TO_PANTRY, TO_BACKYARD)
+    out = tmp_path / "out"
+    code = main(["pddlego", "--locations", "5", "--seeds", "1", "--model", scripted_server.model, "--base-url",
+                 scripted_server.base_url, "--no-cache", "--out", str(out), "--json"])
+    assert code == 0
+    (trial,) = json.loads(capsys.readouterr().out)
+    assert (trial["outcome"], trial["calls"], trial["steps"], trial["seed"]) == ("success", 2, 2, 1)
+    assert main(["report", str(out), "--print", "json", "--no-files"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["tables"]["pddlego"]["rows"]
+    assert row[:6] == ["coincollector", scripted_server.model, "pddlego-detailed", 1, 1, 100.0]
+    assert main(["pddlego", "--seeds", "x", "--out", str(out)]) == 2
+    assert main(["pddlego", "--locations", "12", "--model", "m", "--out", str(out)]) == 2

@@ -26,14 +26,19 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def record_import(out: Path, result: ImportResult) -> None:
-    meta = json.loads((result.run_dir / "run.json").read_text(encoding="utf-8"))
+    record_run(out, result.run_dir)
+
+
+def record_run(out: Path, run_dir: Path) -> None:
+    """Add (or replace) the entry of the trial run in ``run_dir`` in ``OUT/batch.json``."""
+    meta = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
     environment = meta.get("environment", {})
     domain = environment.get("name", "coincollector")
     preset = meta.get("config", {}).get("preset", meta.get("approach", "pddlego"))
     model = meta.get("model", {}).get("model") or "unknown"
     entry = {"domain": domain, "preset": preset, "model": model, "seed": int(meta.get("trial", 0)),
              "condition": meta.get("condition", ""), "group": environment.get("group", ""),
-             "run_dir": os.path.relpath(result.run_dir, out)}
+             "run_dir": os.path.relpath(run_dir, out)}
     batch_path = out / BATCH_FILE
     batch = _load(batch_path)
     entries = [e for e in batch.get("entries", []) if
@@ -49,7 +54,7 @@ def record_import(out: Path, result: ImportResult) -> None:
     batch["experiment"] = {
         "name": batch.get("experiment", {}).get("name", out.name),
         "domains": [{"name": d} for d in unique("domain")],
-        "presets": [{"label": p, "config": {"approach": "plangen" if p == "PlanGen" else approach}}
+        "presets": [{"label": p, "config": {"approach": "plangen" if p.lower() == "plangen" else approach}}
                     for p in unique("preset")],
         "models": [{"label": m} for m in unique("model")],
         "seeds": sorted({int(e["seed"]) for e in entries}),
