@@ -51,6 +51,9 @@ PROBLEM_NAME = "problem.pddl"
 # action that the problem file declares as an object is accepted too (that planner did).
 ACCEPTED_REPAIRS = frozenset({DECLARED_TYPE, SPLIT_DISJUNCTION})
 _NAME = re.compile(r"'([^']+)'")
+# LM-cut and merge-and-shrink refuse the axioms Fast Downward makes of 'or' and 'exists'; blind A* is optimal
+# too and fast enough for the small worlds models write (the time limit guards the rest).
+ADL_OPTIMAL_SEARCH = "astar(blind())"
 
 # (action name, arguments) -> the game's command, or None when the game has no such command
 CommandMapper = Callable[[str, list[str]], "str | None"]
@@ -208,7 +211,7 @@ class PddlSolver:
 
     def _fast_downward_raw(self, domain_text: str, problem_text: str) -> tuple[list[str] | None, str | None, str, float]:
         """Fast Downward on the files as written (for ADL that genplan's STRIPS model does not hold)."""
-        from ..planner import OPTIMAL_SEARCH, SATISFICING_SEARCH
+        from ..planner import SATISFICING_SEARCH
 
         driver = fast_downward_driver()
         name = "fast-downward (files as written)"
@@ -221,7 +224,7 @@ class PddlSolver:
             (work / PROBLEM_NAME).write_text(problem_text)
             command = [sys.executable, str(driver), "--overall-time-limit", f"{max(2, math.ceil(self.timeout))}s",
                        "--plan-file", "plan.txt", DOMAIN_NAME, PROBLEM_NAME,
-                       "--search", OPTIMAL_SEARCH if self.optimal else SATISFICING_SEARCH]
+                       "--search", ADL_OPTIMAL_SEARCH if self.optimal else SATISFICING_SEARCH]
             try:
                 code, output = _run_in_own_group(command, work, self.timeout + 30)
             except subprocess.TimeoutExpired as exc:  # a hung translator: treat as no plan
@@ -232,8 +235,10 @@ class PddlSolver:
                 return [s.pddl() for s in parse_plan_text(plan_file.read_text())], None, name, seconds
             if code in (10, 11):
                 return None, _planner_message(UNSOLVABLE, ""), name, seconds
-            lines = [ln for ln in output.strip().splitlines() if ln.strip()]
-            detail = next((ln for ln in reversed(lines) if "rror" in ln), lines[-1] if lines else "no output")
+            lines = [ln.strip() for ln in output.splitlines()
+                     if ln.strip() and not ln.startswith(("INFO", "[t=", "search exit code", "translate exit code"))]
+            detail = next((ln for ln in reversed(lines) if "rror" in ln or "nsupported" in ln),
+                          lines[-1] if lines else f"exit code {code}")
             return None, f"The planner rejected the files: {detail.strip()}", name, seconds
 
 
