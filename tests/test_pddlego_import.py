@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from genplan.cli.main import main
 from genplan.engine.pddlego.environment import java_available
 from genplan.engine.pddlego.importer import coin_environment, logged_environment
@@ -30,8 +29,8 @@ def log_file(condition: str, suffix: str) -> Path:
     ("CC_PDDLego+_4o", 105, 31), ("CC_PDDLego+_4.1", 100, 48), ("CC_PDDLego+_deepseek", 100, 41),
     ("CC_PlanGen_4o", 100, 91), ("CC_PlanGen_4.1", 100, 94), ("CC_PlanGen_deepseek", 100, 55)])
 def test_every_log_parses_and_agrees_with_the_release_table(condition: str, trials: int, successes: int) -> None:
-    table = {(r[1], r[2], r[3], r[4] if r[2] == "PDDL" else "detailed", int(r[5])): r
-             for r in csv.reader(open(SHARED / "CoinCollector.csv", newline=""))}
+    with open(SHARED / "CoinCollector.csv", newline="") as handle:
+        table = {(r[1], r[2], r[3], r[4] if r[2] == "PDDL" else "detailed", int(r[5])): r for r in csv.reader(handle)}
     logs = [parse_trial_log(p) for p in sorted((CC / condition).glob("*.txt"))]
     assert len(logs) == trials and sum(log.success for log in logs) == successes
     for log in logs:
@@ -81,9 +80,9 @@ def test_logged_environment_answers_the_recorded_path() -> None:
 @needs_logs
 @needs_java
 @pytest.mark.parametrize("condition, suffix", [
-    ("CC_PDDLego+_4o", "_3_2.txt"),  # 4 solver errors, then success
+    ("CC_PDDLego+_4o", "_3_1.txt"),
     ("CC_PDDLego+_4.1", "_5_23.txt"),
-    ("CC_PDDLego+_deepseek", "_7_51.txt"),
+    ("CC_PDDLego+_deepseek", "_3_4.txt"),  # 'or' in the goal: Fast Downward on the files as written
     ("CC_PlanGen_4.1", "_9_63.txt"),
 ])
 def test_import_replays_a_trial_as_logged(condition: str, suffix: str, tmp_path: Path,
