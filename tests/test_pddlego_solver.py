@@ -54,6 +54,8 @@ def test_errors_the_model_can_act_on() -> None:
     assert "goal cannot be reached" in (unreachable.error or "")
     empty = s.solve(UNTYPED, problem("kitchen - location", "(at kitchen)", "(at kitchen)"))
     assert "plan is empty" in (empty.error or "")
+    negated = s.solve(UNTYPED, problem("kitchen hall - location", "(at kitchen)\n(not (at hall))", "(at hall)"))
+    assert (negated.error or "").startswith("problem.pddl:2: a negated fact in :init")
     syntax = s.solve(UNTYPED, problem("kitchen - location", "(at kitchen", "(at kitchen)"))
     assert (syntax.error or "").startswith("problem.pddl:")
 

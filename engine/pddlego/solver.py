@@ -30,6 +30,7 @@ from ..pddl.lenient import (
 )
 from ..pddl.loader import parse_task_text
 from ..pddl.plans import parse_plan_text
+from ..pddl.sexpr import SList, read_sexpr
 from ..planner import (
     LIMIT,
     SOLVED,
@@ -159,6 +160,9 @@ class PddlSolver:
         if not problem_text or not problem_text.strip():
             return SolverOutcome(None, "The answer has no problem file ('pf' is missing or empty).")
         try:
+            negated = _negated_init(problem_text)
+            if negated:
+                return SolverOutcome(None, negated)
             domain, problem = parse_task_text(domain_text, problem_text, DOMAIN_NAME, PROBLEM_NAME,
                                               lenient=self.lenient)
         except UnsupportedPddlError:
@@ -240,6 +244,19 @@ class PddlSolver:
             detail = next((ln for ln in reversed(lines) if "rror" in ln or "nsupported" in ln),
                           lines[-1] if lines else f"exit code {code}")
             return None, f"The planner rejected the files: {detail.strip()}", name, seconds
+
+
+def _negated_init(problem_text: str) -> str | None:
+    """A ``(not ...)`` in :init: an initial state lists the facts that hold, nothing else. (PDDL parsers
+    differ — genplan's would drop it, the release's planner crashed on most such files — so say so.)"""
+    tree = read_sexpr(problem_text, PROBLEM_NAME)
+    for section in tree.items:
+        if isinstance(section, SList) and section.head() == ":init":
+            for fact in section.items[1:]:
+                if isinstance(fact, SList) and fact.head() == "not":
+                    return (f"{PROBLEM_NAME}:{fact.line}: a negated fact in :init; the initial state lists only the "
+                            "facts that hold (everything not listed is false), so leave it out")
+    return None
 
 
 def _as_error(repair: Repair) -> str:
