@@ -63,6 +63,8 @@ STEP_TEMPLATES: dict[str, str] = {
     "baseline.strategy": "strategy",
     "baseline.code": "code",
     "baseline.fix": "fix",
+    "pddlego.pddl": "pddl_update",  # the first call of a trial renders pddl_initial
+    "pddlego.plangen": "plangen",
 }
 
 
