@@ -30,7 +30,7 @@ from ..pddl.lenient import (
 )
 from ..pddl.loader import parse_task_text
 from ..pddl.plans import parse_plan_text
-from ..pddl.sexpr import SList, read_sexpr
+from ..pddl.sexpr import SList, read_sexpr, render_keeping_lines
 from ..planner import (
     LIMIT,
     SOLVED,
@@ -163,6 +163,9 @@ class PddlSolver:
             negated = _negated_init(problem_text)
             if negated:
                 return SolverOutcome(None, negated)
+            alternatives = _goal_alternatives(problem_text)
+            if alternatives:
+                return self._solve_alternatives(domain_text, problem_text, alternatives)
             domain, problem = parse_task_text(domain_text, problem_text, DOMAIN_NAME, PROBLEM_NAME,
                                               lenient=self.lenient)
         except UnsupportedPddlError:
@@ -189,6 +192,22 @@ class PddlSolver:
         message = None if result.status == SOLVED else _planner_message(result.status, result.message)
         return self._finish(result.plan if result.status == SOLVED else None, message, result.planner,
                             result.seconds, domain.action_origins, repairs)
+
+    def _solve_alternatives(self, domain_text: str, problem_text: str, alternatives: list[str]) -> SolverOutcome:
+        """A goal ``(or g1 g2 ...)``: plan for each alternative, keep the shortest plan (the first listed
+        alternative on ties) — optimal for the whole goal, and the choice the model put first."""
+        best: SolverOutcome | None = None
+        first_failure: SolverOutcome | None = None
+        for alternative in alternatives:
+            outcome = self.solve(domain_text, alternative)
+            if outcome.ok and (best is None or len(outcome.plan or []) < len(best.plan or [])):
+                best = outcome
+            elif not outcome.ok and first_failure is None:
+                first_failure = outcome
+        if best is not None:
+            return best
+        assert first_failure is not None
+        return first_failure
 
     def _plan(self, domain: Domain, problem: Problem) -> PlannerResult:
         """"auto": the model's small worlds first with genplan's own optimal search (no process to start,
@@ -257,6 +276,22 @@ def _negated_init(problem_text: str) -> str | None:
                     return (f"{PROBLEM_NAME}:{fact.line}: a negated fact in :init; the initial state lists only the "
                             "facts that hold (everything not listed is false), so leave it out")
     return None
+
+
+def _goal_alternatives(problem_text: str) -> list[str]:
+    """For a goal that is a plain ``(or ...)`` of conjunctions, one problem text per alternative."""
+    tree = read_sexpr(problem_text, PROBLEM_NAME)
+    for section in tree.items:
+        if isinstance(section, SList) and section.head() == ":goal" and len(section.items) == 2:
+            goal = section.items[1]
+            if isinstance(goal, SList) and goal.head() == "or" and len(goal.items) > 2:
+                texts = []
+                for alternative in goal.items[1:]:
+                    section.items[1] = alternative
+                    texts.append(render_keeping_lines(tree))
+                section.items[1] = goal
+                return texts
+    return []
 
 
 def _as_error(repair: Repair) -> str:
