@@ -18,12 +18,12 @@ import sys
 import time
 from pathlib import Path
 
+from genplan.engine.pddlego.batch import record_import
+from genplan.engine.pddlego.importer import import_trial
+from genplan.engine.pddlego.trial_log import TrialLog, parse_trial_log
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "pddlego-plus" / "output"
-
-from genplan.engine.pddlego.batch import record_import  # noqa: E402
-from genplan.engine.pddlego.importer import import_trial  # noqa: E402
-from genplan.engine.pddlego.trial_log import TrialLog, parse_trial_log  # noqa: E402
 
 CONDITIONS = ["CC_PDDLego+_4o", "CC_PDDLego+_4.1", "CC_PDDLego+_deepseek", "CC_PlanGen_4o", "CC_PlanGen_4.1",
               "CC_PlanGen_deepseek"]
