@@ -19,6 +19,8 @@ _COMMAND_MODULES = [
     "batch",
     "report",
     "generalize",
+    "import",
+    "pddlego",
     "init",
     "import",
 ]

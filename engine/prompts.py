@@ -44,6 +44,8 @@ _BASE_VARIANTS: dict[str, Variant] = {
     "baseline": Variant("baseline", "stein", "generate_solution", {"reasoning": False}),
     # Sil: Silver et al.'s single conversation with their own prompts; no fallback on purpose.
     "silver": Variant("silver", None, "get_plan", {"reasoning": False}),
+    # PDDLego+ and PlanGen (Gong et al. 2025): PDDL from text observations; no code is asked for.
+    "pddlego": Variant("pddlego", None, "", {"reasoning": False}),
 }
 
 # Pipeline step -> template name (inside the variant's directory).
@@ -61,6 +63,8 @@ STEP_TEMPLATES: dict[str, str] = {
     "baseline.strategy": "strategy",
     "baseline.code": "code",
     "baseline.fix": "fix",
+    "pddlego.pddl": "pddl_update",  # the first call of a trial renders pddl_initial
+    "pddlego.plangen": "plangen",
 }
 
 

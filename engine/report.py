@@ -60,6 +60,7 @@ class RunRecord:
     tokens: int = 0  # input + output (output includes reasoning tokens)
     seconds: float | None = None  # generation time, summed over the sessions of a resumed run
     evaluation: dict[str, Any] | None = None
+    trial: dict[str, Any] | None = None  # PDDLego+ / PlanGen runs: trial.json (outcome, steps, error counts)
 
     @property
     def evaluated(self) -> bool:
@@ -178,6 +179,8 @@ def _run_record(root: Path, entry: dict[str, Any]) -> RunRecord:
         record.seconds = summary.get("wall_seconds")
     evaluation = _read_json(run_dir / "evaluation.json")
     record.evaluation = evaluation if isinstance(evaluation, dict) else None
+    trial = _read_json(run_dir / "trial.json")
+    record.trial = trial if isinstance(trial, dict) else None
     return record
 
 
@@ -398,8 +401,43 @@ def planner_table(data: BatchData) -> Table:
     )
 
 
+_TRIAL_COUNTS = ("solver_errors", "solver_fixed", "simulation_errors", "simulation_fixed", "abort_solver",
+                 "abort_simulation")
+
+
+def pddlego_table(data: BatchData) -> Table:
+    """PDDLego+ / PlanGen trials (Gong et al. 2025, Appendix A): per environment, model and condition the
+    trials, successes, success rate, solver and simulation errors and how many were fixed, the trials
+    aborted by each, and the average number of time steps of successful and failed trials."""
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for run in data.runs:
+        if run.trial is not None:
+            groups.setdefault((run.domain, run.model, run.preset), []).append(run.trial)
+    rows = []
+    for (domain, model, preset), trials in sorted(groups.items()):
+        wins = [t for t in trials if t.get("outcome") == "success"]
+        losses = [t for t in trials if t.get("outcome") != "success"]
+        totals = [sum(int(t.get(k) or 0) for t in trials) for k in _TRIAL_COUNTS]
+        rows.append([domain, model, preset, len(trials), len(wins), 100.0 * len(wins) / len(trials), *totals,
+                     mean(float(t.get("steps") or 0) for t in wins), mean(float(t.get("steps") or 0) for t in losses)])
+    return Table(
+        "pddlego", "PDDLego+ / PlanGen trials",
+        ["environment", "model", "condition", "trials", "successes", "success rate", "solver errors", "solver fixed",
+         "simulation errors", "simulation fixed", "aborted (solver)", "aborted (simulation)", "avg steps (success)",
+         "avg steps (failure)"],
+        [TEXT, TEXT, TEXT, COUNT, COUNT, PERCENT, COUNT, COUNT, COUNT, COUNT, COUNT, COUNT, NUMBER, NUMBER],
+        rows,
+        [("at most one solver error per outer attempt and one simulation error per step; an error is fixed unless "
+          "the trial ended on it; steps: time steps (plans executed), as in the paper")],
+    )
+
+
 def all_tables(data: BatchData) -> list[Table]:
-    return [coverage_table(data), error_table(data), budget_table(data), budget_by_domain_table(data), planner_table(data)]
+    trials = any(run.trial is not None for run in data.runs)
+    if trials and all(run.trial is not None for run in data.runs):
+        return [pddlego_table(data)]
+    tables = [coverage_table(data), error_table(data), budget_table(data), budget_by_domain_table(data), planner_table(data)]
+    return tables + [pddlego_table(data)] if trials else tables
 
 
 # =====================================================================================  rendering

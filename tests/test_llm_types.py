@@ -29,7 +29,7 @@ def test_requests_and_responses_round_trip_through_json():
 
 
 def test_steps_roles_and_parameters_are_checked():
-    assert len(STEPS) == 15 and "baseline.fix" in STEPS and "autotos.succ" in STEPS
+    assert len(STEPS) == 17 and "baseline.fix" in STEPS and "autotos.succ" in STEPS and "pddlego.pddl" in STEPS
     with pytest.raises(ValueError, match="unknown pipeline step"):
         ChatRequest("strategy.think", [])
     with pytest.raises(ValueError, match="unknown request parameter"):

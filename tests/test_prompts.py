@@ -47,6 +47,20 @@ EXAMPLE = {
     "training_tasks": ["(define (problem a))", "(define (problem b))"],
     "message": "the action walk r0_c0 r0_c1 is invalid at step 0",
     "operators": ["(walk ?from ?to)", "(climb ?from ?to)"],
+    # PDDLego+ / PlanGen
+    "environment": "coincollector",
+    "style": "detailed",
+    "task": "Find the coin and take it.",
+    "observation": "Action: look around\nYou are in the kitchen. To the South you see a closed wood door.",
+    "commands": ["move south", "open door to south"],
+    "fixed_domain": None,
+    "previous_domain": "(define (domain house))",
+    "previous_problem": "(define (problem walk))",
+    "history": "Action: look around\nYou are in the kitchen.",
+    "solver_error": "problem.pddl:3: object 'hall' is used in (at hall) but not declared in :objects",
+    "simulation_error": "The action 'move south' failed: the door in that direction is closed.",
+    "repeating": True,
+    "part": "world",
 }
 
 FEEDBACK_KINDS = {
@@ -79,6 +93,7 @@ def test_every_pipeline_step_has_a_template(lib):
     assert set(STEP_TEMPLATES) == set(pipeline_steps)
     for step in pipeline_steps:
         variants = ["baseline", "silver"] if step.startswith("baseline.") else ["stein"]
+        variants = ["pddlego"] if step.startswith("pddlego.") else variants
         for variant in variants:
             assert lib.resolve(step, variant).endswith(f"/{STEP_TEMPLATES[step]}.j2")
 

@@ -27,6 +27,8 @@ STEPS: tuple[str, ...] = (
     "baseline.fix",
     "autotos.succ",
     "autotos.goal",
+    "pddlego.pddl",  # PDDLego+: domain and problem file from the observations
+    "pddlego.plangen",  # PlanGen: the next command, chosen by the model
 )
 
 ROLES = ("system", "user", "assistant")

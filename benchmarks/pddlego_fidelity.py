@@ -1,0 +1,112 @@
+"""How faithfully `genplan import pddlego` replays the PDDLego+ release's CoinCollector trials.
+
+Not a speed benchmark: imports every trial of the given conditions (default: all six CoinCollector
+conditions of ../shared/pddlego-plus/output) into OUT (a batch directory `genplan report OUT` reads), and
+prints Markdown: per condition how many trials end with the logged outcome and number of calls, the success
+rate against output/CoinCollector.csv for the imported trials, and one row per differing trial with the
+first call where genplan and the release's planner disagree.
+
+    .venv/bin/python benchmarks/pddlego_fidelity.py [--out DIR] [--conditions CC_PDDLego+_4o,...] [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from pathlib import Path
+
+from genplan.engine.pddlego.batch import record_import
+from genplan.engine.pddlego.importer import import_trial
+from genplan.engine.pddlego.trial_log import TrialLog, parse_trial_log
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "pddlego-plus" / "output"
+
+CONDITIONS = ["CC_PDDLego+_4o", "CC_PDDLego+_4.1", "CC_PDDLego+_deepseek", "CC_PlanGen_4o", "CC_PlanGen_4.1",
+              "CC_PlanGen_deepseek"]
+
+
+def csv_success() -> dict[tuple[str, str, str, str, int], bool]:
+    table = {}
+    with open(SHARED / "CoinCollector.csv", newline="") as handle:
+        for row in csv.reader(handle):
+            goal = row[4] if row[2] == "PDDL" else "detailed"
+            table[(row[1], row[2], row[3], goal, int(row[5]))] = row[6] == "True"
+    return table
+
+
+def csv_key(log: TrialLog) -> tuple[str, str, str, str, int]:
+    return (log.model, "PDDL" if log.approach == "pddlego" else "baseline", log.group, log.goal_type or "detailed",
+            log.trial)
+
+
+def first_disagreement(log: TrialLog, run_dir: Path) -> str:
+    """The first call where genplan's planner and the release's disagree, or where the game path differs."""
+    ours = [json.loads(line)["data"] for line in (run_dir / "events.jsonl").read_text().splitlines()
+            if '"validation.result"' in line]
+    for index, (call, mine) in enumerate(zip(log.calls, ours)):
+        logged = call.solver_plan
+        if logged is None and mine["valid"]:
+            return f"call {index + 1}: genplan planned ({mine['message']}); the release's planner found no plan"
+        if logged is not None and not mine["valid"]:
+            return f"call {index + 1}: genplan refused the files ({mine['message'].splitlines()[0][:140]}); the release planned {logged}"
+        if logged is not None and mine["valid"] and mine["message"] != " ; ".join(logged):
+            return (f"call {index + 1}: both planned, different plans of the same files: genplan "
+                    f"{mine['message']!r}, release {' ; '.join(logged)!r} (ties between equally short plans)")
+    if log.approach == "plangen":
+        return "the game answered differently"
+    return "no planner disagreement; the game path differs"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="/tmp/genplan-pddlego-fidelity")
+    parser.add_argument("--conditions", default=",".join(CONDITIONS))
+    parser.add_argument("--limit", type=int, default=0, help="trials per condition (0: all)")
+    args = parser.parse_args()
+    if not SHARED.is_dir():
+        print(f"{SHARED} not found (the PDDLego+ logs live in ../shared)", file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    success = csv_success()
+    summary, differing = [], []
+    for condition in args.conditions.split(","):
+        files = sorted((SHARED / "CoinCollector" / condition).glob("*.txt"))[: args.limit or None]
+        same = 0
+        csv_ok = csv_ours = csv_n = 0
+        started = time.monotonic()
+        for path in files:
+            log = parse_trial_log(path)
+            result = import_trial(path, out / "runs" / condition)
+            record_import(out, result)
+            if (result.outcome, result.calls) == (result.log_outcome, result.log_calls):
+                same += 1
+            else:
+                differing.append((condition, path.name, f"{result.log_outcome}/{result.log_calls}",
+                                  f"{result.outcome}/{result.calls} ({result.reason or 'goal'})",
+                                  first_disagreement(log, result.run_dir)))
+            key = csv_key(log)
+            if key in success:
+                csv_n += 1
+                csv_ok += success[key]
+                csv_ours += result.outcome == "success"
+        seconds = (time.monotonic() - started) / max(1, len(files))
+        summary.append((condition, len(files), same, csv_n, csv_ok, csv_ours, seconds))
+        print(f"{condition}: {same}/{len(files)} as logged", file=sys.stderr)
+    print("| condition | trials | as logged (outcome and calls) | in CoinCollector.csv | success rate (csv) | success rate (genplan) | s/trial |")
+    print("|---|---|---|---|---|---|---|")
+    for condition, n, same, csv_n, csv_ok, csv_ours, seconds in summary:
+        print(f"| {condition} | {n} | {same} ({100 * same / max(1, n):.0f} %) | {csv_n} | "
+              f"{100 * csv_ok / max(1, csv_n):.0f} % | {100 * csv_ours / max(1, csv_n):.0f} % | {seconds:.1f} |")
+    print("\n| condition | trial | log (outcome/calls) | genplan | first disagreement |")
+    print("|---|---|---|---|---|")
+    for row in differing:
+        print("| " + " | ".join(cell.replace("|", "/") for cell in row) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""genplan pddlego: PDDLego+ (or PlanGen) trials in CoinCollector with a model."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from .common import EXIT_OK, BadInput, run_guarded
+
+PRESETS = ["pddlego-detailed", "pddlego-simple", "plangen"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "pddlego",
+        help="PDDLego+ / PlanGen trials in CoinCollector",
+        description="Play CoinCollector games (textworld-express; needs Java) with PDDLego+: the model writes "
+        "and refines PDDL from the observations, genplan plans and executes; or with PlanGen, where the model "
+        "chooses the commands itself. Each trial is a run under OUT/runs and OUT/batch.json lists them, so "
+        "`genplan report OUT` shows success rate, errors and steps. See docs/pddlego.md.",
+    )
+    p.add_argument("--preset", choices=PRESETS, default="pddlego-detailed",
+                   help="pddlego-detailed (goal template and hints; default), pddlego-simple, or plangen")
+    p.add_argument("--fixed-domain", metavar="FILE", help="a domain file the model may not change (it writes the problem only)")
+    p.add_argument("--locations", type=int, default=11, help="rooms in the house (default 11; the paper uses 3-11)")
+    p.add_argument("--seeds", default="0", help="game seeds, e.g. 0 or 0-9 or 1,4,7 (default 0)")
+    p.add_argument("--max-steps", type=int, default=20, help="time steps per trial (default 20)")
+    p.add_argument("--model", help="model name, e.g. gpt-4o")
+    p.add_argument("--base-url", help="OpenAI-compatible endpoint")
+    p.add_argument("--api-key-env", help="environment variable holding the API key (default OPENAI_API_KEY)")
+    p.add_argument("--config-file", help="model settings file")
+    p.add_argument("--temperature", type=float, help="sampling temperature")
+    p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
+    p.add_argument("--prompts", metavar="DIR", help="a directory with your own prompt templates")
+    p.add_argument("--out", metavar="DIR", default="pddlego-runs", help="where the runs go (default ./pddlego-runs)")
+    p.add_argument("--json", action="store_true", help="print one JSON object per trial (a list) on stdout")
+    p.set_defaults(func=lambda args: run_guarded(run, args))
+
+
+def parse_seeds(text: str) -> list[int]:
+    seeds: list[int] = []
+    try:
+        for part in text.split(","):
+            low, _, high = part.strip().partition("-")
+            seeds.extend(range(int(low), int(high) + 1) if high else [int(low)])
+    except ValueError:
+        raise BadInput(f"--seeds {text!r}: expected numbers like 0, 0-9 or 1,4,7") from None
+    return seeds
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..engine.llm import ModelAccessError, load_settings, make_provider
+    from ..engine.llm.settings import SettingsError
+    from ..engine.pddlego.batch import record_run
+    from ..engine.pddlego.environment import (
+        CoinCollector,
+        CoinCollectorConfig,
+        EnvironmentUnavailable,
+    )
+    from ..engine.pddlego.loop import PRESETS as LOOP_PRESETS
+    from ..engine.pddlego.loop import PddlegoConfig
+    from ..engine.pddlego.runner import TrialSpec, run_trial
+    from ..engine.pddlego.solver import PddlSolver, coin_command
+    from ..engine.prompts import PromptError, PromptLibrary
+
+    seeds = parse_seeds(args.seeds)
+    if not 1 <= args.locations <= 11:
+        raise BadInput("--locations: CoinCollector has 1 to 11 rooms")
+    config = LOOP_PRESETS.get(args.preset, PddlegoConfig())
+    fixed = None
+    if args.fixed_domain:
+        try:
+            fixed = Path(args.fixed_domain).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise BadInput(f"{args.fixed_domain}: cannot be read ({exc.strerror})") from None
+    config = replace(config, fixed_domain=fixed, max_steps=args.max_steps)
+    try:
+        settings = load_settings(args.config_file, cli={"model": args.model, "base_url": args.base_url,
+                                                        "api_key_env": args.api_key_env, "temperature": args.temperature})
+        provider = make_provider(settings, no_cache=args.no_cache)
+        prompts = PromptLibrary(args.prompts) if args.prompts else PromptLibrary()
+    except (SettingsError, ModelAccessError, PromptError) as exc:
+        raise BadInput(str(exc)) from None
+    approach = "plangen" if args.preset == "plangen" else "pddlego"
+    out = Path(args.out)
+    results: list[dict[str, Any]] = []
+    for seed in seeds:
+        try:
+            env = CoinCollector(CoinCollectorConfig(num_locations=args.locations, seed=seed))
+        except EnvironmentUnavailable as exc:
+            raise BadInput(str(exc)) from None
+        spec = TrialSpec(approach, config, {"name": "coincollector", "kind": "real", "seed": seed,
+                                            "num_locations": args.locations, "group": str(args.locations)},
+                         preset=args.preset + ("-fixed-domain" if fixed else ""), model=settings.model or "manual",
+                         extra={"trial": seed})
+        started = time.monotonic()
+        try:
+            store, result = run_trial(env, provider, spec, out / "runs", PddlSolver(coin_command), prompts)
+        except ModelAccessError as exc:
+            raise BadInput(str(exc)) from None
+        record_run(out, store.path)
+        summary = {"run_dir": str(store.path), "seed": seed, **result.to_dict()}
+        summary.pop("record")
+        summary.pop("commands")
+        results.append(summary)
+        if not args.json:
+            print(f"seed {seed}: {result.outcome}{' (' + result.reason + ')' if result.reason else ''} in "
+                  f"{result.steps} steps, {result.calls} calls, {time.monotonic() - started:.1f} s -> {store.path}",
+                  file=sys.stderr)
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        wins = sum(r["outcome"] == "success" for r in results)
+        print(f"{wins} of {len(results)} trials succeeded; `genplan report {out}` for the table")
+    return EXIT_OK

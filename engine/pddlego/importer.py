@@ -1,0 +1,140 @@
+"""Replay a published PDDLego+ / PlanGen trial: its logged answers, in order, through genplan's own loop.
+
+The game is the real CoinCollector (the seed is the trial's position among the logs of its number of
+locations, checked against the logged first observation) or, for games that cannot run here (ALFWorld), a
+logged environment built from the trial's own observations. genplan's parser, planner and game decide the
+path; where that path asks for an answer the original run never gave, the replay stops (``out-of-answers``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .environment import (
+    FEEDBACK,
+    CoinCollector,
+    CoinCollectorConfig,
+    LoggedEnvironment,
+    StepResult,
+    TextEnvironment,
+)
+from .loop import PddlegoConfig
+from .runner import ReplayProvider, TrialSpec, run_trial
+from .solver import PddlSolver, alfworld_command, coin_command
+from .trial_log import TrialLog, parse_trial_log
+
+_TRIAL = re.compile(r"_(\d+)_(\d+)\.txt$")
+
+
+class ImportError_(ValueError):
+    """The log cannot be replayed (one line)."""
+
+
+def coin_seed(log: TrialLog) -> int:
+    """The trial's seed: its position among the logs of the same number of locations in its directory
+    (the release ran seeds 0, 1, 2, ... per number of locations)."""
+    siblings = []
+    for path in log.path.parent.glob("*.txt"):
+        match = _TRIAL.search(path.name)
+        if match and int(match.group(1)) == log.num_locations:
+            siblings.append(int(match.group(2)))
+    siblings.sort()
+    return siblings.index(log.trial) if log.trial in siblings else 0
+
+
+def coin_environment(log: TrialLog, seed: int | None = None) -> tuple[CoinCollector, int]:
+    """The real game of the trial; the seed is checked against the logged first observation (a few
+    neighbours are tried when the position does not match)."""
+    first = coin_seed(log) if seed is None else seed
+    candidates = [first] if seed is not None else [first, *[s for s in range(40) if s != first]]
+    for candidate in candidates:
+        env = CoinCollector(CoinCollectorConfig(num_locations=log.num_locations, seed=candidate))
+        if env.reset() == log.first_observation:
+            return env, candidate
+    raise ImportError_(f"{log.path.name}: no CoinCollector seed gives the logged first observation "
+                       f"({log.num_locations} locations)")
+
+
+def logged_environment(log: TrialLog) -> LoggedEnvironment:
+    """A game that answers with the trial's own observations, keyed by the commands since the start."""
+    feedback = FEEDBACK.get(log.environment, FEEDBACK["coincollector"])
+    transitions: dict[tuple[str, ...], StepResult] = {}
+    kept: list[str] = []
+    groups: dict[tuple[int, int], list[Any]] = {}
+    for record in log.executed:
+        groups.setdefault((record.step, record.outer), []).append(record)
+    keys = list(groups)
+    for index, key in enumerate(keys):
+        history = list(kept)
+        failed = False
+        for record in groups[key]:
+            history.append(record.command)
+            error = None if record.found_coin else feedback(record.command, record.observation)
+            transitions[tuple(history)] = StepResult(record.command, record.observation, error, record.found_coin)
+            failed = failed or error is not None
+        last_of_step = index + 1 == len(keys) or keys[index + 1][0] != key[0]
+        if last_of_step and not failed:
+            kept = history
+    return LoggedEnvironment(log.environment, log.first_observation, transitions, log.valid_actions, log.task)
+
+
+@dataclass
+class ImportResult:
+    run_dir: Path
+    outcome: str
+    reason: str
+    calls: int
+    steps: int
+    solver_errors: int
+    simulation_errors: int
+    log_outcome: str
+    log_calls: int
+    log_steps: int
+    seed: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"run_dir": str(self.run_dir), "outcome": self.outcome, "calls": self.calls, "steps": self.steps,
+                "solver_errors": self.solver_errors, "simulation_errors": self.simulation_errors}
+
+
+def import_trial(path: str | Path, root: Path, *, environment: str = "auto", seed: int | None = None,
+                 solver: PddlSolver | None = None, planner: str = "auto") -> ImportResult:
+    """Replay the trial log at ``path`` into a new run under ``root``.
+
+    ``environment``: "auto" (the real game where it runs here, else the logged one), "real" or "logged";
+    ``planner``: "auto" (genplan's own search, Fast Downward for what it cannot finish quickly),
+    "fast-downward" or "builtin".
+    """
+    log = parse_trial_log(path)
+    env: TextEnvironment
+    used_seed: int | None = None
+    wants_real = environment == "real" or (environment == "auto" and log.environment == "coincollector")
+    if wants_real:
+        if log.environment != "coincollector":
+            raise ImportError_(f"{log.path.name}: only CoinCollector runs here; use the logged environment")
+        env, used_seed = coin_environment(log, seed)
+    else:
+        env = logged_environment(log)
+    mapper = coin_command if log.environment == "coincollector" else alfworld_command
+    style = "simple" if log.goal_type == "subgoal" else "detailed"
+    spec = TrialSpec(
+        approach=log.approach,
+        config=PddlegoConfig(style=style),
+        environment={"name": log.environment, "kind": "real" if wants_real else "logged", "seed": used_seed,
+                     "num_locations": log.num_locations if log.environment == "coincollector" else None,
+                     "group": log.group},
+        preset=f"{'PDDLego+' if log.approach == 'pddlego' else 'PlanGen'}",
+        model=log.model,
+        extra={"imported_from": str(log.path), "condition": log.condition, "trial": log.trial,
+               "log": {"outcome": "success" if log.success else "failure", "calls": len(log.calls),
+                       "steps": log.steps}},
+    )
+    provider = ReplayProvider(log.answers(), model=log.model)
+    store, result = run_trial(env, provider, spec, root, solver or PddlSolver(mapper, planner=planner))
+    metrics = result.to_dict()
+    return ImportResult(store.path, result.outcome, result.reason, result.calls, result.steps,
+                        metrics["solver_errors"], metrics["simulation_errors"],
+                        "success" if log.success else "failure", len(log.calls), log.steps, used_seed)

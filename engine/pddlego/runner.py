@@ -1,0 +1,185 @@
+"""One PDDLego+ or PlanGen trial as a genplan run: a run directory, its event log, every model call on disk.
+
+Layout added to the ordinary run directory (see ``engine/pipeline/store.py``):
+    pddl/sNN-aN-rN-domain.pddl, -problem.pddl   every file version the model wrote (step, attempt, retry)
+    observations.md                             the game transcript: every command and the game's answer
+    trial.json                                  outcome, calls, steps, the per-step attempt record, metrics
+    summary.json                                the same, where other consumers look for a run's result
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from ..llm import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider
+from ..pipeline.events import (
+    ARTIFACT_CREATED,
+    NOTICE,
+    RUN_FAILED,
+    RUN_FINISHED,
+    RUN_STARTED,
+    STEP_STARTED,
+    VALIDATION_RESULT,
+    EventBus,
+)
+from ..pipeline.gateway import ModelGateway
+from ..pipeline.store import RunStore
+from ..prompts import PromptLibrary
+from .environment import StepResult, TextEnvironment
+from .loop import (
+    CallInfo,
+    PddlegoConfig,
+    StopTrial,
+    TrialResult,
+    run_pddlego,
+    run_plangen,
+)
+from .solver import PddlSolver, SolverOutcome
+
+COMMAND_EXECUTED = "command.executed"  # data: step, attempt, command, observation, error, goal_reached
+ATTEMPT_STARTED = "attempt.started"  # data: step, attempt, replayed (commands replayed after a reset)
+OUT_OF_ANSWERS = "out-of-answers"  # a replayed trial asked more than the log answered
+
+
+def file_stem(where: CallInfo) -> str:
+    return f"pddl/s{where.step:02d}-a{where.attempt}-r{where.retry}"
+
+
+class RunListener:
+    """Turns what the loop reports into events and files of the run."""
+
+    def __init__(self, store: RunStore, bus: EventBus) -> None:
+        self.store = store
+        self.bus = bus
+        self.last_request: int | None = None  # the request whose answer the next files come from
+        self._transcript: list[str] = []
+
+    def step_started(self, step: int) -> None:
+        self.bus.publish(STEP_STARTED, phase="time-step", step=step)
+        self._append(f"\n## Step {step}\n")
+
+    def attempt_started(self, step: int, attempt: int, replayed: list[str]) -> None:
+        self.bus.publish(ATTEMPT_STARTED, step=step, attempt=attempt, replayed=len(replayed))
+        if attempt:
+            self._append(f"\n(reset; replayed {len(replayed)} commands; attempt {attempt + 1})\n")
+
+    def files_written(self, where: CallInfo, domain: str | None, problem: str | None) -> None:
+        stem = file_stem(where)
+        for kind, text in (("domain", domain), ("problem", problem)):
+            if text is None:
+                continue
+            relative = f"{stem}-{kind}.pddl"
+            self.store.write_text(relative, text if text.endswith("\n") else text + "\n")
+            self.bus.publish(ARTIFACT_CREATED, kind=kind, file=relative, request_id=self.last_request,
+                             step=where.step, attempt=where.attempt, retry=where.retry)
+
+    def solver_result(self, where: CallInfo, outcome: SolverOutcome) -> None:
+        self.bus.publish(VALIDATION_RESULT, what="pddl", step=where.step, attempt=where.attempt, retry=where.retry,
+                         valid=outcome.ok, kind="plan" if outcome.ok else "solver-error",
+                         message=outcome.error or " ; ".join(outcome.commands or []), planner=outcome.planner)
+
+    def command_executed(self, step: int, attempt: int, result: StepResult) -> None:
+        self.bus.publish(COMMAND_EXECUTED, step=step, attempt=attempt, command=result.command,
+                         observation=result.observation, error=result.error, goal_reached=result.goal_reached)
+        self._append(f"> {result.command}\n{result.observation.strip()}\n")
+        if result.goal_reached:
+            self._append("(goal reached)\n")
+
+    def warning(self, step: int, message: str) -> None:
+        self.bus.publish(NOTICE, level="warning", message=message, step=step)
+
+    def _append(self, text: str) -> None:
+        self._transcript.append(text)
+        self.store.write_text("observations.md", "# Observations\n" + "".join(self._transcript))
+
+
+@dataclass
+class TrialSpec:
+    """What a trial is: the approach, its settings, and where the game comes from (for run.json)."""
+
+    approach: str  # "pddlego" | "plangen"
+    config: PddlegoConfig
+    environment: dict[str, Any]
+    preset: str = ""
+    model: str = ""
+    extra: dict[str, Any] | None = None
+
+
+def run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, root: Path, solver: PddlSolver | None = None,
+              prompts: PromptLibrary | None = None, run_id: str | None = None,
+              subscribers: list[Any] | None = None) -> tuple[RunStore, TrialResult]:
+    """Run one trial into a new run directory under ``root``; returns the store and the result."""
+    meta = {"approach": spec.approach, "config": {"preset": spec.preset or spec.approach, **asdict(spec.config)},
+            "environment": spec.environment, "model": {"model": spec.model}, **(spec.extra or {})}
+    store = RunStore.create(root, meta, run_id)
+    bus = EventBus(store.append_event)
+    for subscriber in subscribers or []:
+        bus.subscribe(subscriber)
+    gateway = ModelGateway(provider, store, bus)
+    listener = RunListener(store, bus)
+    lock = threading.Lock()
+
+    def ask(step_name: str, prompt: str, where: CallInfo) -> str:
+        with lock:
+            request_id = gateway.next_id()
+        listener.last_request = request_id
+        request = ChatRequest(step_name, [ChatMessage("user", prompt)])
+        try:
+            response: ChatResponse = gateway.ask(request_id, request, context={
+                "time_step": where.step, "attempt": where.attempt, "retry": where.retry})
+        except ModelAccessError as err:
+            if err.kind == OUT_OF_ANSWERS:
+                raise StopTrial(OUT_OF_ANSWERS) from None
+            raise
+        return response.text
+
+    bus.publish(RUN_STARTED, approach=spec.approach, preset=spec.preset, environment=spec.environment)
+    started = time.monotonic()
+    prompts = prompts or PromptLibrary()
+    try:
+        if spec.approach == "plangen":
+            result = run_plangen(env, ask, prompts, spec.config, listener)
+        else:
+            if solver is None:
+                raise ValueError("PDDLego+ needs a solver")
+            result = run_pddlego(env, ask, solver, prompts, spec.config, listener)
+    except ModelAccessError as err:
+        bus.publish(RUN_FAILED, error=str(err))
+        store.update_meta(status="failed", error=str(err))
+        raise
+    summary = {**result.to_dict(), "wall_seconds": round(time.monotonic() - started, 3), "totals": gateway.totals.to_dict()}
+    store.write_json("trial.json", summary)
+    store.write_json("summary.json", summary)
+    bus.publish(RUN_FINISHED, outcome=result.outcome, reason=result.reason, calls=result.calls, steps=result.steps)
+    store.update_meta(status="finished", outcome=result.outcome)
+    return store, result
+
+
+class ReplayProvider:
+    """Answers with a recorded trial's answers, in order; one more request is an error of kind
+    ``out-of-answers`` (the replay asked more than the original run did)."""
+
+    def __init__(self, answers: list[str], model: str = "replay") -> None:
+        self._answers = list(answers)
+        self._next = 0
+        self.model = model
+        self._lock = threading.Lock()
+
+    @property
+    def used(self) -> int:
+        return self._next
+
+    def complete(self, request: ChatRequest, on_delta: Any = None, *, on_reasoning: Any = None,
+                 on_retry: Any = None) -> ChatResponse:
+        with self._lock:
+            if self._next >= len(self._answers):
+                raise ModelAccessError(f"the recorded trial has only {len(self._answers)} answers", kind=OUT_OF_ANSWERS)
+            text = self._answers[self._next]
+            self._next += 1
+        if on_delta is not None:
+            on_delta(text)
+        return ChatResponse(text=text, model=self.model, cost_usd=0.0)

@@ -1,0 +1,308 @@
+"""From the model's two PDDL files to game commands: genplan's parser, then Fast Downward, then the mapping.
+
+Every failure comes back as one precise message for the model (the inner loop's feedback): a parse error
+with file and line, "the goal cannot be reached", an empty plan, or a plan with no command the game knows.
+Files genplan's STRIPS model refuses only because they use ADL constructs (``or``, ``exists``, ``forall``,
+``when``) go to Fast Downward as written, which handles them; its translator then has the last word.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..pddl import Domain, Problem
+from ..pddl.errors import PddlError, UnsupportedPddlError
+from ..pddl.lenient import (
+    DECLARED_CONSTANT,
+    DECLARED_OBJECT,
+    DECLARED_TYPE,
+    SPLIT_DISJUNCTION,
+    Repair,
+)
+from ..pddl.loader import parse_task_text
+from ..pddl.plans import parse_plan_text
+from ..pddl.sexpr import SList, read_sexpr, render_keeping_lines
+from ..planner import (
+    LIMIT,
+    SOLVED,
+    UNSOLVABLE,
+    PlannerResult,
+    _run_in_own_group,
+    builtin_search,
+    fast_downward_driver,
+    solve,
+)
+
+DOMAIN_NAME = "domain.pddl"
+PROBLEM_NAME = "problem.pddl"
+
+# Repairs of lenient reading the solver accepts silently. Names used but never declared (objects, predicates,
+# constants) are mistakes in the model's picture of the world, worth telling it: they stay errors — as they
+# were for the release's planner, which failed on every such file of its CoinCollector logs and planned
+# with undeclared types and disjunctive preconditions (docs/pddlego.md has the counts). A constant of an
+# action that the problem file declares as an object is accepted too (that planner did).
+ACCEPTED_REPAIRS = frozenset({DECLARED_TYPE, SPLIT_DISJUNCTION})
+_NAME = re.compile(r"'([^']+)'")
+# LM-cut and merge-and-shrink refuse the axioms Fast Downward makes of 'or' and 'exists'; blind A* is optimal
+# too and fast enough for the small worlds models write (the time limit guards the rest).
+ADL_OPTIMAL_SEARCH = "astar(blind())"
+
+# (action name, arguments) -> the game's command, or None when the game has no such command
+CommandMapper = Callable[[str, list[str]], "str | None"]
+
+
+@dataclass(frozen=True)
+class SolverOutcome:
+    commands: list[str] | None  # None: no usable plan; ``error`` says why
+    error: str | None
+    plan: list[str] | None = None  # the planner's actions, as PDDL
+    planner: str = ""
+    seconds: float = 0.0
+    repairs: tuple[str, ...] = ()  # what lenient reading repaired (one line each)
+
+    @property
+    def ok(self) -> bool:
+        return self.commands is not None
+
+
+def coin_command(action: str, args: list[str]) -> str | None:
+    """CoinCollector: any door-opening action opens the door towards its last argument (the direction);
+    any moving action moves that way. Other actions (bookkeeping the model invented) are not game commands."""
+    name = action.lower()
+    if not args:
+        return None
+    direction = args[-1].lower()
+    if "open" in name and "door" in name:
+        return f"open door to {direction}"
+    if "move" in name:
+        return f"move {direction}"
+    return None
+
+
+def alfworld_command(action: str, args: list[str]) -> str | None:
+    """ALFWorld: the paper's seven action templates, objects written without their number's space
+    (``cabinet1`` -> ``cabinet 1``)."""
+    import re
+
+    def spaced(name: str) -> str:
+        return re.sub(r"(?<=[a-z])_?(\d+)$", r" \1", name.lower())
+
+    name, a = action.lower(), [spaced(x) for x in args]
+    templates = {
+        "gotolocation": lambda: f"go to {a[-1]}",
+        "openobject": lambda: f"open {a[-1]}",
+        "closeobject": lambda: f"close {a[-1]}",
+        "pickupobject": lambda: f"take {a[0]} from {a[1]}",
+        "putobject": lambda: f"move {a[0]} to {a[1]}",
+        "useobject": lambda: f"use {a[0]}",
+        "heatobject": lambda: f"heat {a[0]} with {a[1]}",
+        "cleanobject": lambda: f"clean {a[0]} with {a[1]}",
+        "coolobject": lambda: f"cool {a[0]} with {a[1]}",
+        "sliceobject": lambda: f"slice {a[0]} with {a[1]}",
+    }
+    make = templates.get(name)
+    try:
+        return make() if make else None
+    except IndexError:
+        return None
+
+
+def commands_for(plan: list[str], mapper: CommandMapper, origins: dict[str, str] | None = None) -> list[str]:
+    """Game commands for a plan; ``origins`` maps actions lenient reading split back to the model's names."""
+    commands = []
+    for step in plan:
+        words = step.strip().strip("()").split()
+        if not words:
+            continue
+        name = (origins or {}).get(words[0], words[0])
+        command = mapper(name, words[1:])
+        if command is not None:
+            commands.append(command)
+    return commands
+
+
+class PddlSolver:
+    """Parses the model's files with genplan's parser — by default in its lenient mode for model-written PDDL,
+    which repairs undeclared types, predicates and objects and splits disjunctive preconditions — and plans
+    with Fast Downward (or genplan's own search where Fast Downward is missing)."""
+
+    def __init__(
+        self,
+        mapper: CommandMapper,
+        *,
+        timeout: float = 30.0,
+        optimal: bool = True,
+        planner: str = "auto",
+        lenient: bool = True,
+        accepted_repairs: frozenset[str] = ACCEPTED_REPAIRS,
+        quick_seconds: float = 2.0,
+    ) -> None:
+        self.mapper = mapper
+        self.timeout = timeout
+        self.optimal = optimal
+        self.planner = planner
+        self.lenient = lenient
+        self.accepted_repairs = accepted_repairs
+        self.quick_seconds = quick_seconds
+
+    def solve(self, domain_text: str | None, problem_text: str | None) -> SolverOutcome:
+        if not domain_text or not domain_text.strip():
+            return SolverOutcome(None, "The answer has no domain file ('df' is missing or empty).")
+        if not problem_text or not problem_text.strip():
+            return SolverOutcome(None, "The answer has no problem file ('pf' is missing or empty).")
+        try:
+            negated = _negated_init(problem_text)
+            if negated:
+                return SolverOutcome(None, negated)
+            alternatives = _goal_alternatives(problem_text)
+            if alternatives:
+                return self._solve_alternatives(domain_text, problem_text, alternatives)
+            domain, problem = parse_task_text(domain_text, problem_text, DOMAIN_NAME, PROBLEM_NAME,
+                                              lenient=self.lenient)
+        except UnsupportedPddlError:
+            return self._finish(*self._fast_downward_raw(domain_text, problem_text))
+        except PddlError as err:
+            return SolverOutcome(None, str(err))
+        invented = {m.group(1) for r in problem.repairs if r.kind == DECLARED_OBJECT for m in [_NAME.search(r.message)] if m}
+        declared = {name for name, _ in problem.objects} - invented
+
+        def accepted(repair: Repair) -> bool:
+            if repair.kind == DECLARED_CONSTANT:
+                match = _NAME.search(repair.message)
+                return match is not None and match.group(1) in declared
+            return repair.kind in self.accepted_repairs
+
+        refused = [r for r in (*domain.repairs, *problem.repairs) if not accepted(r)]
+        if refused:
+            return SolverOutcome(None, "\n".join(_as_error(r) for r in refused[:5]))
+        repairs = tuple(str(r) for r in (*domain.repairs, *problem.repairs))
+        constants = {name for name, _ in domain.constants}
+        if any(name in constants for name, _ in problem.objects):  # Fast Downward refuses the duplicate
+            problem = dataclasses.replace(problem, objects=[o for o in problem.objects if o[0] not in constants])
+        result = self._plan(domain, problem)
+        message = None if result.status == SOLVED else _planner_message(result.status, result.message)
+        return self._finish(result.plan if result.status == SOLVED else None, message, result.planner,
+                            result.seconds, domain.action_origins, repairs)
+
+    def _solve_alternatives(self, domain_text: str, problem_text: str, alternatives: list[str]) -> SolverOutcome:
+        """A goal ``(or g1 g2 ...)``: plan for each alternative, keep the shortest plan (the first listed
+        alternative on ties) — optimal for the whole goal, and the choice the model put first."""
+        best: SolverOutcome | None = None
+        first_failure: SolverOutcome | None = None
+        for alternative in alternatives:
+            outcome = self.solve(domain_text, alternative)
+            if outcome.ok and (best is None or len(outcome.plan or []) < len(best.plan or [])):
+                best = outcome
+            elif not outcome.ok and first_failure is None:
+                first_failure = outcome
+        if best is not None:
+            return best
+        assert first_failure is not None
+        return first_failure
+
+    def _plan(self, domain: Domain, problem: Problem) -> PlannerResult:
+        """"auto": the model's small worlds first with genplan's own optimal search (no process to start,
+        milliseconds for a house of rooms); what it cannot finish in ``quick_seconds`` goes to Fast Downward."""
+        if self.planner == "auto":
+            quick = builtin_search(domain, problem, optimal=self.optimal, timeout=self.quick_seconds)
+            if quick.status != LIMIT:
+                return quick
+        return solve(domain, problem, optimal=self.optimal, timeout=self.timeout, planner=self.planner)
+
+    def _finish(self, plan: list[str] | None, error: str | None, planner: str, seconds: float,
+                origins: dict[str, str] | None = None, repairs: tuple[str, ...] = ()) -> SolverOutcome:
+        if plan is None:
+            return SolverOutcome(None, error, None, planner, seconds, repairs)
+        if not plan:
+            return SolverOutcome(None, "The goal already holds in the initial state, so the plan is empty: "
+                                 "choose a goal you have not reached yet.", plan, planner, seconds, repairs)
+        commands = commands_for(plan, self.mapper, origins)
+        if not commands:
+            return SolverOutcome(None, "The plan has no action the game can execute: "
+                                 f"{' '.join(plan)}. Use only the actions you were given.", plan, planner,
+                                 seconds, repairs)
+        return SolverOutcome(commands, None, plan, planner, seconds, repairs)
+
+    def _fast_downward_raw(self, domain_text: str, problem_text: str) -> tuple[list[str] | None, str | None, str, float]:
+        """Fast Downward on the files as written (for ADL that genplan's STRIPS model does not hold)."""
+        from ..planner import SATISFICING_SEARCH
+
+        driver = fast_downward_driver()
+        name = "fast-downward (files as written)"
+        if driver is None:
+            return None, "The files use ADL constructs and Fast Downward is not installed to plan with them.", name, 0.0
+        start = time.monotonic()
+        with tempfile.TemporaryDirectory(prefix="genplan-pddlego-") as tmp:
+            work = Path(tmp)
+            (work / DOMAIN_NAME).write_text(domain_text)
+            (work / PROBLEM_NAME).write_text(problem_text)
+            command = [sys.executable, str(driver), "--overall-time-limit", f"{max(2, math.ceil(self.timeout))}s",
+                       "--plan-file", "plan.txt", DOMAIN_NAME, PROBLEM_NAME,
+                       "--search", ADL_OPTIMAL_SEARCH if self.optimal else SATISFICING_SEARCH]
+            try:
+                code, output = _run_in_own_group(command, work, self.timeout + 30)
+            except subprocess.TimeoutExpired as exc:  # a hung translator: treat as no plan
+                return None, f"The planner did not finish: {exc}", name, time.monotonic() - start
+            seconds = time.monotonic() - start
+            plan_file = work / "plan.txt"
+            if code == 0 and plan_file.exists():
+                return [s.pddl() for s in parse_plan_text(plan_file.read_text())], None, name, seconds
+            if code in (10, 11):
+                return None, _planner_message(UNSOLVABLE, ""), name, seconds
+            lines = [ln.strip() for ln in output.splitlines()
+                     if ln.strip() and not ln.startswith(("INFO", "[t=", "search exit code", "translate exit code"))]
+            detail = next((ln for ln in reversed(lines) if "rror" in ln or "nsupported" in ln),
+                          lines[-1] if lines else f"exit code {code}")
+            return None, f"The planner rejected the files: {detail.strip()}", name, seconds
+
+
+def _negated_init(problem_text: str) -> str | None:
+    """A ``(not ...)`` in :init: an initial state lists the facts that hold, nothing else. (PDDL parsers
+    differ — genplan's would drop it, the release's planner crashed on most such files — so say so.)"""
+    tree = read_sexpr(problem_text, PROBLEM_NAME)
+    for section in tree.items:
+        if isinstance(section, SList) and section.head() == ":init":
+            for fact in section.items[1:]:
+                if isinstance(fact, SList) and fact.head() == "not":
+                    return (f"{PROBLEM_NAME}:{fact.line}: a negated fact in :init; the initial state lists only the "
+                            "facts that hold (everything not listed is false), so leave it out")
+    return None
+
+
+def _goal_alternatives(problem_text: str) -> list[str]:
+    """For a goal that is a plain ``(or ...)`` of conjunctions, one problem text per alternative."""
+    tree = read_sexpr(problem_text, PROBLEM_NAME)
+    for section in tree.items:
+        if isinstance(section, SList) and section.head() == ":goal" and len(section.items) == 2:
+            goal = section.items[1]
+            if isinstance(goal, SList) and goal.head() == "or" and len(goal.items) > 2:
+                texts = []
+                for alternative in goal.items[1:]:
+                    section.items[1] = alternative
+                    texts.append(render_keeping_lines(tree))
+                section.items[1] = goal
+                return texts
+    return []
+
+
+def _as_error(repair: Repair) -> str:
+    """A repair lenient reading would have made, told as the error it repairs (without the repair)."""
+    return str(Repair(repair.kind, repair.message.split("; ")[0], repair.path, repair.line))
+
+
+def _planner_message(status: str, message: str) -> str:
+    if status == UNSOLVABLE:
+        return ("The planner proved that the goal cannot be reached from the initial state with these actions: "
+                "check the goal, the initial facts and the actions' preconditions and effects.")
+    if status == LIMIT:
+        return f"The planner found no plan within its limits ({message})."
+    return f"The planner failed: {message}"
