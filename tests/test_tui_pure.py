@@ -282,4 +282,4 @@ def test_command_line_errors_are_one_line(tmp_path: Path, capsys) -> None:
     assert main([str(FERRY), "--run", "no-such-run"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 3 and all(line.startswith("genplan-tui: ") for line in err)
-    assert "no domain.pddl" in err[1] and "no such run" in err[2]
+    assert "missing domain.pddl" in err[1] and "no such run" in err[2]
