@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..engine.batch import (
     BatchError,
+    Executor,
     ExperimentError,
     LocalExecutor,
     Progress,
@@ -59,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     batch_dir = Path(args.out) if args.out else default_batch_dir(experiment)
     if args.dry_run:
         return _dry_run(experiment, batch_dir)
+    executor: Executor
     if args.ray:
         executor = RayExecutor(args.ray, experiment.max_concurrent_runs, env_vars=api_key_environment(experiment))
     else:

@@ -7,7 +7,6 @@ import json
 import sys
 import time
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from ..engine.pipeline.config import ConfigError, load_config_file, load_preset, preset_names
@@ -58,13 +57,13 @@ class Progress:
     def __init__(self) -> None:
         self.start = time.monotonic()
 
-    def __call__(self, event: "Event") -> None:
+    def __call__(self, event: Event) -> None:
         line = self.describe(event)
         if line:
             print(f"[{time.monotonic() - self.start:7.1f}s] {line}", file=sys.stderr, flush=True)
 
     @staticmethod
-    def describe(event: "Event") -> str | None:
+    def describe(event: Event) -> str | None:
         d = event.data
         if event.type == "step.started":
             details = " ".join(f"{k}={v}" for k, v in d.items() if k != "phase")
@@ -177,7 +176,7 @@ def _model_flags(args: argparse.Namespace) -> dict:
     }
 
 
-def _evaluate(program: Path, domain_dir: "DomainDir", config) -> float:
+def _evaluate(program: Path, domain_dir: DomainDir, config) -> float:
     """Coverage on the eval tasks: 4 orderings, the run's time limit, both cores."""
     import os
 

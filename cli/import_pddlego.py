@@ -76,6 +76,6 @@ def run(args: argparse.Namespace) -> int:
             results[0].pop("log")
         print(json.dumps(results[0] if len(results) == 1 else results, indent=2))
     else:
-        same = sum((r["outcome"], r["calls"]) == (r["log"]["outcome"], r["log"]["calls"]) for r in results)
-        print(f"{same} of {len(results)} trials end as logged (outcome and number of calls); runs in {out}")
+        as_logged = sum((r["outcome"], r["calls"]) == (r["log"]["outcome"], r["log"]["calls"]) for r in results)
+        print(f"{as_logged} of {len(results)} trials end as logged (outcome and number of calls); runs in {out}")
     return EXIT_OK

@@ -16,9 +16,10 @@ import math
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .domainlib import DomainDir, DomainDirError
 from .evaluation import DEFAULT_ORDERINGS, Evaluator, TaskResult, load_tasks

@@ -22,9 +22,10 @@ import csv
 import io
 import json
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 from xml.sax.saxutils import escape
 
 from .sandbox.outcome import CATEGORIES

@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
+from support.multi_domain_model import DomainRouter, ferry_models
+from support.scripted_server import ScriptedServer
 
 from genplan.engine.batch import (
     ExperimentError,
@@ -22,8 +24,6 @@ from genplan.engine.batch import (
     load_experiment,
     run_batch,
 )
-from support.multi_domain_model import DomainRouter, ferry_models
-from support.scripted_server import ScriptedServer
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux only")
 
@@ -146,7 +146,8 @@ def test_run_ids_follow_what_determines_a_run(tmp_path: Path) -> None:
         first = grid(load_experiment(write_experiment(tmp_path, server)))
         same = grid(load_experiment(write_experiment(tmp_path, server)))
         changed = grid(load_experiment(write_experiment(tmp_path, server, pipeline=TINY_PIPELINE + "max_concurrency = 2\n")))
-        other = grid(load_experiment(write_experiment(tmp_path, server, pipeline=TINY_PIPELINE.replace("code_rounds = 1", "code_rounds = 2"))))
+        two_rounds = TINY_PIPELINE.replace("code_rounds = 1", "code_rounds = 2")
+        other = grid(load_experiment(write_experiment(tmp_path, server, pipeline=two_rounds)))
     assert [e.run_id for e in first] == [e.run_id for e in same]
     assert len({e.run_id for e in first}) == 4
     assert [e.run_id for e in first] == [e.run_id for e in changed]  # concurrency does not change the run

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import psutil
 import pytest
+from support.ferry_model import CORRECT_PROGRAM
 
 from genplan.cli.main import main
-from support.ferry_model import CORRECT_PROGRAM
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux only")
 

@@ -6,6 +6,7 @@ import threading
 import time
 
 import pytest
+from support.scripted_server import Reply, ScriptedServer
 
 from genplan.engine.llm import (
     STEP_HEADER,
@@ -18,7 +19,6 @@ from genplan.engine.llm import (
     RetryNotice,
 )
 from genplan.engine.llm.client import PLACEHOLDER_KEY, is_local_url
-from support.scripted_server import Reply, ScriptedServer
 
 
 def settings_for(server: ScriptedServer, **changes) -> ModelSettings:

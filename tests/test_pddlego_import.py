@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from genplan.cli.main import main
 from genplan.engine.pddlego.environment import java_available
 from genplan.engine.pddlego.importer import coin_environment, logged_environment

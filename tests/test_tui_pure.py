@@ -9,6 +9,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from pygments.token import Comment, Keyword, Name, Operator
+from support.ferry_model import FERRY
+from test_tui_support import isolated  # noqa: F401 - fixture
 
 from genplan.engine.pddl import load_domain, load_problem
 from genplan.engine.pipeline import events as engine_events
@@ -21,10 +24,6 @@ from genplan.tui.pddl_lexer import PddlLexer
 from genplan.tui.plan_trace import FAILED, NOT_RUN, parse_plan_lines, trace_plan
 from genplan.tui.replay import MAX_GAP_S, Replayer
 from genplan.tui.watcher import interesting
-from support.ferry_model import FERRY
-from test_tui_support import isolated  # noqa: F401 - fixture
-
-from pygments.token import Comment, Keyword, Name, Operator
 
 
 # ------------------------------------------------------------------ PDDL lexer and highlighting

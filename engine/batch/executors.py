@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import concurrent.futures as futures
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..sandbox import Sandbox
 from .jobs import Entry, EvalJob, Outcome, RunJob, execute_evaluation, execute_run
@@ -68,7 +69,7 @@ class LocalExecutor(Executor):
         run_pool = futures.ThreadPoolExecutor(max(1, self.max_concurrent_runs), thread_name_prefix="genplan-run")
         eval_pool = futures.ThreadPoolExecutor(self.eval_workers, thread_name_prefix="genplan-evaluation")
         sandbox = Sandbox()  # its servers start on the first evaluation
-        pending: dict[futures.Future, tuple[Work, str]] = {}
+        pending: dict[futures.Future[Any], tuple[Work, str]] = {}
 
         def evaluate(item: Work) -> bool:
             if item.evaluation is None:
@@ -108,9 +109,10 @@ class LocalExecutor(Executor):
         return outcomes
 
 
-def _result_of(future: futures.Future, item: Work, kind: str) -> Outcome:
+def _result_of(future: futures.Future[Any], item: Work, kind: str) -> Outcome:
     try:
-        return future.result()
+        outcome: Outcome = future.result()
+        return outcome
     except Exception as exc:  # noqa: BLE001 - a worker that died (e.g. out of memory) fails only its entry
         return Outcome(kind, "failed", str(item.entry.run_dir), f"{type(exc).__name__}: {exc}")
 

@@ -83,7 +83,7 @@ class Experiment:
         }
 
 
-_EXPERIMENT_KEYS = {
+_EXPERIMENT_KEYS: dict[str, type | tuple[type, ...]] = {
     "name": str,
     "domains": list,
     "presets": list,

@@ -67,7 +67,7 @@ def clean_answer(text: str) -> str:
     pieces.append(text[position:])
     text = "".join(pieces)
     last_end = None
-    for last_end in _REASONING_END.finditer(text):
+    for last_end in _REASONING_END.finditer(text):  # noqa: B007 - only the last match is wanted
         pass
     if last_end is not None:
         cut = last_end.end()

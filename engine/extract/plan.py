@@ -4,8 +4,8 @@ models write them."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from .common import Extraction, clean_answer, fail, fence_lines, fenced_blocks
 

@@ -15,9 +15,10 @@ import os
 import tempfile
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from .settings import ModelSettings
 from .types import ChatRequest, ChatResponse, DeltaCallback, Provider, RetryCallback

@@ -13,8 +13,9 @@ import ipaddress
 import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 import openai
@@ -360,4 +361,4 @@ class OpenAIProvider:
         if retry_after_s is not None:
             return min(retry_after_s, ceiling)
         backoff = min(self.settings.retry_base_delay_s * 2 ** (attempt - 1), ceiling)
-        return backoff * (0.5 + 0.5 * self._rng())  # jitter spreads out concurrent retries
+        return float(backoff * (0.5 + 0.5 * self._rng()))  # jitter spreads out concurrent retries

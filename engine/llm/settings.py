@@ -29,9 +29,10 @@ import math
 import os
 import tempfile
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import platformdirs
 import tomli_w
@@ -286,7 +287,7 @@ def _apply_file(settings: ModelSettings, path: Path) -> ModelSettings:
     return _finish(replace(settings, **changes), where=f"{path}: [llm]")
 
 
-def apply_text_values(settings: ModelSettings, values: Mapping[str, Any], *, where) -> ModelSettings:
+def apply_text_values(settings: ModelSettings, values: Mapping[str, Any], *, where: Callable[[str], str]) -> ModelSettings:
     """``settings`` with the named values changed. Values may be text (as environment variables and
     command lines give them) or already typed; each is converted and range-checked, and errors name the
     place through ``where(name)``. Raises SettingsError."""

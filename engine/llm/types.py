@@ -6,8 +6,9 @@ because the run store writes requests and responses to files.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 # The pipeline steps a request can belong to; sent as the ``X-Genplan-Step`` header.
 STEP_HEADER = "X-Genplan-Step"

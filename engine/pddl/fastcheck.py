@@ -51,7 +51,8 @@ class CompiledDomain:
         parameters += [f"F{i}" for i in range(len(self.fluents))]
         body = "\n".join("    " + line for source in sources for line in source.splitlines())
         returns = ", ".join(f"op_{i}" for i in range(len(self.actions)))
-        factory = f"def factory({', '.join(parameters)}):\n{body or '    pass'}\n    return ({returns}{',' if len(self.actions) == 1 else ''})\n"
+        trailing_comma = "," if len(self.actions) == 1 else ""
+        factory = f"def factory({', '.join(parameters)}):\n{body or '    pass'}\n    return ({returns}{trailing_comma})\n"
         namespace: dict[str, Any] = {}
         exec(compile(factory, f"<genplan ops of {domain.name}>", "exec"), {"__builtins__": {}}, namespace)  # noqa: S102 - generated from repr'd names only
         self._factory: Callable[..., tuple[Op, ...]] = namespace["factory"]

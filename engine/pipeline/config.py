@@ -65,14 +65,14 @@ class PipelineConfig:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "PipelineConfig":
+    def from_dict(cls, data: dict[str, Any]) -> PipelineConfig:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
             raise ConfigError(f"unknown pipeline setting(s): {', '.join(unknown)}")
         return cls(**data)
 
-    def with_changes(self, **changes: Any) -> "PipelineConfig":
+    def with_changes(self, **changes: Any) -> PipelineConfig:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 # Event types. Keep these names stable: run directories on disk contain them.
 RUN_STARTED = "run.started"
@@ -41,7 +42,7 @@ class Event:
         return json.dumps(asdict(self), sort_keys=True, default=str)
 
     @classmethod
-    def from_json(cls, line: str) -> "Event":
+    def from_json(cls, line: str) -> Event:
         raw = json.loads(line)
         return cls(type=raw["type"], data=raw.get("data", {}), seq=raw.get("seq", 0), time=raw.get("time", 0.0))
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from ..llm import ChatMessage, ChatRequest, ChatResponse, Provider
 from .events import REQUEST_PAUSED, REQUEST_SENT, RESPONSE_RECEIVED, TEXT_DELTA, EventBus
@@ -31,19 +32,19 @@ class Decision:
     answer: str | None = None
 
     @classmethod
-    def send(cls) -> "Decision":
+    def send(cls) -> Decision:
         return cls("send")
 
     @classmethod
-    def edit(cls, messages: list[ChatMessage]) -> "Decision":
+    def edit(cls, messages: list[ChatMessage]) -> Decision:
         return cls("edit", messages=messages)
 
     @classmethod
-    def answer_with(cls, text: str) -> "Decision":
+    def answer_with(cls, text: str) -> Decision:
         return cls("answer", answer=text)
 
     @classmethod
-    def stop(cls) -> "Decision":
+    def stop(cls) -> Decision:
         return cls("stop")
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..domainlib import DomainDir
 from ..extract import Extraction, extract_code, extract_nl, extract_plan, extract_strategy
@@ -39,13 +40,13 @@ from .events import (
 from .gateway import Controller, ModelGateway, RunStopped
 from .store import RunStore
 
-Extractor = Callable[[str], Extraction]
+Extractor = Callable[[str], Extraction[Any]]
 
 
 def code_extractor(functions: tuple[str, ...], previous: str | None = None) -> Extractor:
     """Extraction of a program's source (the extractor also returns where it found it; we keep the code)."""
 
-    def extract(text: str) -> Extraction:
+    def extract(text: str) -> Extraction[Any]:
         got = extract_code(text, functions, previous_code=previous)
         return Extraction(got.value.code if got.value is not None else None, got.reason)
 

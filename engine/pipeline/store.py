@@ -20,9 +20,10 @@ import json
 import os
 import secrets
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from .events import Event
 
@@ -62,7 +63,7 @@ class RunStore:
 
     # ------------------------------------------------------------------ creation
     @classmethod
-    def create(cls, root: Path, meta: dict[str, Any], run_id: str | None = None) -> "RunStore":
+    def create(cls, root: Path, meta: dict[str, Any], run_id: str | None = None) -> RunStore:
         """A new run directory under `root` (a domain's `.genplan/runs` or an --out directory)."""
         run_id = run_id or new_run_id()
         path = Path(root) / run_id
@@ -73,7 +74,7 @@ class RunStore:
         return store
 
     @classmethod
-    def open(cls, path: Path) -> "RunStore":
+    def open(cls, path: Path) -> RunStore:
         path = Path(path)
         if not (path / "run.json").exists():
             raise FileNotFoundError(f"{path}: not a genplan run directory (no run.json)")
@@ -130,7 +131,8 @@ class RunStore:
         return (self.path / relative).exists()
 
     def meta(self) -> dict[str, Any]:
-        return self.read_json("run.json")
+        meta: dict[str, Any] = self.read_json("run.json")
+        return meta
 
     def update_meta(self, **changes: Any) -> None:
         meta = self.meta()

@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,10 +44,10 @@ class SandboxError(Exception):
 
 @dataclass
 class _Pending:
-    reply: dict | None = None
+    reply: dict[str, Any] | None = None
 
 
-def task_lists(task: Any) -> tuple[list, list, list]:
+def task_lists(task: Any) -> tuple[list[Any], list[Any], list[Any]]:
     """Objects, init and goal as lists, from a PythonTask, a dict or an (objects, init, goal) triple."""
     if hasattr(task, "objects") and hasattr(task, "init") and hasattr(task, "goal"):
         parts = (task.objects, task.init, task.goal)
@@ -102,7 +102,7 @@ class ForkServer:
         self.alive = True
 
     # --------------------------------------------------------------- startup
-    def _await_ready(self) -> dict:
+    def _await_ready(self) -> dict[str, Any]:
         deadline = time.monotonic() + READY_TIMEOUT
         while True:
             remaining = deadline - time.monotonic()
@@ -130,7 +130,7 @@ class ForkServer:
         return lines[-1] if lines else "no output"
 
     # ------------------------------------------------------------------ runs
-    def submit(self, header: dict, body: bytes) -> tuple[int, _Pending]:
+    def submit(self, header: dict[str, Any], body: bytes) -> tuple[int, _Pending]:
         pending = _Pending()
         with self._cond:
             if not self.alive:
@@ -146,7 +146,7 @@ class ForkServer:
             raise SandboxError(f"the sandbox server stopped: {exc}") from exc
         return request_id, pending
 
-    def wait(self, request_id: int, pending: _Pending, timeout: float) -> dict | None:
+    def wait(self, request_id: int, pending: _Pending, timeout: float) -> dict[str, Any] | None:
         """The answer to ``request_id``, or None if the server died or did not answer in time."""
         deadline = time.monotonic() + timeout
         while True:
@@ -230,10 +230,11 @@ class ForkServer:
         """Hard stop: the server's whole session (and, with namespaces, everything inside them)."""
         self._mark_dead()
         if self.process.poll() is None:
-            for action in (
+            actions: tuple[Callable[[], None], ...] = (
                 lambda: os.killpg(self.process.pid, signal.SIGKILL),
                 lambda: self.process.kill(),
-            ):
+            )
+            for action in actions:
                 try:
                     action()
                 except (ProcessLookupError, PermissionError, OSError):
@@ -432,7 +433,7 @@ class Sandbox:
             server.close()
 
 
-def outcome_from_reply(reply: dict, limits: Limits, hash_seed: int) -> RunOutcome:
+def outcome_from_reply(reply: dict[str, Any], limits: Limits, hash_seed: int) -> RunOutcome:
     """Build the record from a server answer, accepting only well-typed fields."""
     from .outcome import KINDS
 

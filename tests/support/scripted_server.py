@@ -31,9 +31,10 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Iterable
+from typing import Any
 
 STEP_HEADER = "x-genplan-step"
 DEFAULT_MODEL = "scripted-model"
