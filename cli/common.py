@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.domainlib import DomainDir, DomainDirError
+from ..engine.errors import GenplanError
 from ..engine.pddl import Domain, PddlError, Problem, load_domain, load_problem
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
 
 
-class BadInput(Exception):
+class BadInput(GenplanError):
     """Raised by commands for a one-line user error (exit code 2)."""
 
 

@@ -28,12 +28,13 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+from .errors import GenplanError
 from .sandbox.outcome import CATEGORIES
 
 PERCENT, COUNT, NUMBER, RATIO, SECONDS, TEXT = "percent", "count", "number", "ratio", "seconds", "text"
 
 
-class ReportError(Exception):
+class ReportError(GenplanError):
     """The batch directory cannot be read (one line)."""
 
 

@@ -32,6 +32,7 @@ from typing import Any
 import tomli_w
 
 from .domainlib import DomainDir, DomainDirError, natural_key
+from .errors import GenplanError
 from .pddl import PddlError, load_domain, load_problem, parse_problem_text
 from .pddl.fastproblem import parse_problem_fast
 from .pddl.model import OBJECT, Action, Domain, Fact, Literal, Parameter, Predicate, Problem
@@ -59,7 +60,7 @@ MAPPING_FILE = "costume.toml"
 ANONYMOUS_DOMAIN = "domain1"
 
 
-class VariantError(Exception):
+class VariantError(GenplanError):
     """A mapping or variant that cannot be used; ``problems`` holds one line per problem."""
 
     def __init__(self, problems: list[str]) -> None:

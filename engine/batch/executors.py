@@ -9,11 +9,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import GenplanError
 from ..sandbox import Sandbox
 from .jobs import Entry, EvalJob, Outcome, RunJob, execute_evaluation, execute_run
 
 
-class BatchError(Exception):
+class BatchError(GenplanError):
     """The batch cannot be carried out (one line)."""
 
 

@@ -37,6 +37,7 @@ from typing import Any
 import platformdirs
 import tomli_w
 
+from ..errors import GenplanError
 from .pricing import Price
 
 APP_NAME = "genplan"
@@ -46,7 +47,7 @@ MAX_TOKENS_FIELDS = ("auto", "max_tokens", "max_completion_tokens")
 NONE_WORD = "none"
 
 
-class SettingsError(ValueError):
+class SettingsError(GenplanError, ValueError):
     """A bad setting; ``str(err)`` is one line naming where it came from."""
 
 

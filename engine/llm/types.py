@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..errors import GenplanError
+
 # The pipeline steps a request can belong to; sent as the ``X-Genplan-Step`` header.
 STEP_HEADER = "X-Genplan-Step"
 STEPS: tuple[str, ...] = (
@@ -38,7 +40,7 @@ ROLES = ("system", "user", "assistant")
 REQUEST_PARAMS = ("temperature", "max_tokens", "seed", "top_p", "extra_body")
 
 
-class ModelAccessError(Exception):
+class ModelAccessError(GenplanError):
     """A model request failed for good; ``str(err)`` is one line meant for the user.
 
     ``kind`` says why: "auth", "not-found", "bad-request", "missing-key", "no-model",

@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from ..errors import GenplanError
+
 APPROACHES = ("stein", "bas", "sil")
 
 # Which debug tasks (instance/task index) are the two prompt tasks, per split seed — as in the paper's
@@ -20,7 +22,7 @@ APPROACHES = ("stein", "bas", "sil")
 PROMPT_TASKS_BY_SEED = {1: (4, 5), 2: (0, 1), 3: (2, 3)}
 
 
-class ConfigError(Exception):
+class ConfigError(GenplanError):
     """A bad preset or configuration value (one line)."""
 
 
