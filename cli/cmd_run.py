@@ -30,7 +30,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "environment variables, then these flags. Exit code 0 when the run finished, whatever its coverage.",
     )
     p.add_argument("domain_dir", nargs="?", help="a domain directory, e.g. domains/ferry")
-    p.add_argument("--preset", default="F5-3", help=f"one of {', '.join(preset_names())} (default F5-3)")
+    p.add_argument("--preset", default="F5-3", help=f"one of {', '.join(preset_names())} (default F5-3; see --list-presets)")
+    p.add_argument("--list-presets", action="store_true", help="list every approach's presets with their settings and exit")
     p.add_argument("--pipeline-config", metavar="FILE", help="a TOML file with pipeline settings (overrides --preset)")
     p.add_argument("--model", help="model name, e.g. gpt-4o")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
@@ -88,7 +89,25 @@ def _config(args: argparse.Namespace):
     return config.with_changes(split_seed=args.seed, max_concurrency=args.max_concurrency)
 
 
+def list_presets() -> str:
+    """One line per preset: its approach and the settings that differ between presets."""
+    from ..engine.approaches import APPROACHES
+
+    lines = [f"{'preset':8} {'approach':9} {'N':>2} {'K_S':>3} {'K_C':>3} {'reflection':10} {'limit':>6}  function"]
+    for approach in APPROACHES.values():
+        for name in approach.presets:
+            c = load_preset(name)
+            lines.append(f"{name:8} {approach.name:9} {c.initial_programs:>2} {c.strategy_rounds:>3} {c.code_rounds:>3} "
+                         f"{'yes' if c.code_reflection else 'no':10} {c.program_timeout_s:>5g}s  {c.function_name}")
+    lines.append("")
+    lines += [f"{a.name}: {a.title}" for a in APPROACHES.values()]
+    return "\n".join(lines)
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.list_presets:
+        print(list_presets())
+        return EXIT_OK
     from ..engine.domainlib import DomainDir, DomainDirError
     from ..engine.llm import ModelAccessError, load_settings, make_provider
     from ..engine.llm.manual import stdin_answerer

@@ -16,13 +16,6 @@ if TYPE_CHECKING:
     from .runner import Pipeline
 
 
-def run_baseline(pipeline: Pipeline, checker: ProgramChecker) -> None:
-    if pipeline.config.approach == "bas":
-        run_bas(pipeline, checker)
-    else:
-        run_sil(pipeline, checker)
-
-
 def _prompt_task_pddl(pipeline: Pipeline) -> list[str]:
     return [t.pddl for t in pipeline.prompt_tasks()]
 
