@@ -176,14 +176,22 @@ def _code_regions(lines: list[str], skip: set[int]) -> list[tuple[int, int]]:
     return regions
 
 
+# An answer with more code blocks than this is junk (a model repeating itself); only its last ones are parsed,
+# since the last definition wins anyway. Keeps extraction time bounded per answer, not per block.
+MAX_SEGMENTS = 64
+
+
 def code_segments(text: str) -> list[Segment]:
-    """Fenced blocks and code regions outside fences, in the order they appear."""
+    """Fenced blocks and code regions outside fences (the last MAX_SEGMENTS), in the order they appear."""
     lines = text.split("\n")
     blocks = fenced_blocks(text)
-    segments = [Segment.of(b.body, b.start, b.end) for b in blocks if b.body.strip()]
-    for start, end in _code_regions(lines, fence_lines(blocks)):
-        segments.append(_region_segment(lines, start, end))
-    return sorted(segments, key=lambda s: s.start)
+    spans: list[tuple[int, int, str | None]] = [(b.start, b.end, b.body) for b in blocks if b.body.strip()]
+    spans += [(start, end, None) for start, end in _code_regions(lines, fence_lines(blocks))]
+    spans.sort(key=lambda span: span[0])
+    return [
+        Segment.of(body, start, end) if body is not None else _region_segment(lines, start, end)
+        for start, end, body in spans[-MAX_SEGMENTS:]
+    ]
 
 
 _MAX_RESTARTS = 20  # later start lines tried for a region that does not parse (bounds the work)

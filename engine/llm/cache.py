@@ -35,7 +35,9 @@ def cache_key(model: str, base_url: str | None, messages: list[dict[str, Any]],
               params: Mapping[str, Any]) -> str:
     material = {"model": model, "base_url": base_url, "messages": messages, "params": dict(params)}
     canonical = json.dumps(material, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    # surrogatepass: a lone surrogate (from text a program printed) must not make a request unhashable;
+    # any other text hashes exactly as before, so existing caches stay valid
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass

@@ -61,6 +61,12 @@ class ChatMessage:
     def __post_init__(self) -> None:
         if self.role not in ROLES:
             raise ValueError(f"unknown chat role {self.role!r}; expected one of {', '.join(ROLES)}")
+        # Text that cannot be encoded (lone surrogates, e.g. from what a program printed) is escaped here, once,
+        # so that hashing, the request files, the cache and the HTTP body all see the same valid text.
+        try:
+            self.content.encode("utf-8")
+        except UnicodeEncodeError:
+            object.__setattr__(self, "content", self.content.encode("utf-8", "backslashreplace").decode("utf-8"))
 
     def to_dict(self) -> dict[str, Any]:
         return {"role": self.role, "content": self.content}

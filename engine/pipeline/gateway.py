@@ -78,7 +78,8 @@ def messages_hash(messages: list[ChatMessage], params: dict[str, Any]) -> str:
     canonical = json.dumps(
         {"messages": [m.to_dict() for m in messages], "params": params}, sort_keys=True, ensure_ascii=False
     )
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    # surrogatepass: a lone surrogate must not make a run unresumable; other text hashes as before
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass
