@@ -39,6 +39,7 @@ from .events import (
     EventBus,
 )
 from .gateway import Controller, ModelGateway, RunStopped
+from .runlock import RunLock
 from .store import RunStore
 
 Extractor = Callable[[str], Extraction[Any]]
@@ -142,6 +143,11 @@ class Pipeline:
 
     # ================================================================== running
     def run(self) -> RunResult:
+        with RunLock(self.store.path):  # one process at a time per run directory (RunBusy otherwise)
+            self.store.claim()
+            return self._run()
+
+    def _run(self) -> RunResult:
         start = time.monotonic()
         self.bus.publish(
             RUN_STARTED,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import select
 import shutil
 import signal
@@ -25,7 +26,7 @@ from .launcher import LaunchPlan, namespace_tools, plan_launch, requested_isolat
 from .limits import Limits
 from .outcome import SANDBOX_ERROR, RunOutcome
 from .program import Program
-from .server import FINISH_BACKSTOP
+from .server import FINISH_BACKSTOP, remove_tree
 
 READY_TIMEOUT = 20.0
 # Kernel layers a test may switch off with Sandbox(disable_layers=...) to check the others on their own.
@@ -60,13 +61,49 @@ def task_lists(task: Any) -> tuple[list[Any], list[Any], list[Any]]:
     return tuple(list(p) for p in parts)  # type: ignore[return-value]
 
 
+_STALE_DIR = re.compile(r"genplan-sandbox-(\d+)-\w+")
+_swept = False
+
+
+def sweep_stale_dirs(root: str | None = None, *, again: bool = False) -> list[str]:
+    """Remove the sandbox directories of genplan processes that died without cleaning up (kill -9); done
+    once per process, when its first sandbox starts. A directory's name carries the pid of its owner."""
+    global _swept
+    if _swept and not again:
+        return []
+    _swept = True
+    removed: list[str] = []
+    try:
+        entries = list(os.scandir(root or tempfile.gettempdir()))
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _STALE_DIR.fullmatch(entry.name)
+        if match is None or not entry.is_dir(follow_symlinks=False) or _alive(int(match.group(1))):
+            continue
+        remove_tree(entry.path)
+        removed.append(entry.path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
 class ForkServer:
     """One running server process. Answers are read by whichever waiting caller holds the reader role
     (leader/follower), so the usual case, one request in flight, needs no extra thread hand-off."""
 
     def __init__(self, hash_seed: int, namespaced: bool, disabled: tuple[str, ...] = ()) -> None:
         self.hash_seed = hash_seed
-        self.base = tempfile.mkdtemp(prefix="genplan-sandbox-")
+        sweep_stale_dirs()
+        self.base = tempfile.mkdtemp(prefix=f"genplan-sandbox-{os.getpid()}-")
         self._log = tempfile.TemporaryFile(prefix="genplan-sandbox-log-")
         self._write_lock = threading.Lock()
         self._cond = threading.Condition()
