@@ -16,7 +16,7 @@ from ..engine.pddl import PddlError, load_domain
 from ..engine.sandbox import Limits, Program, ProgramError, Sandbox, SandboxError
 from ..engine.sandbox.limits import DEFAULT_TIME_LIMIT, MIB
 from ..engine.sandbox.runner import format_layers
-from .common import EXIT_NEGATIVE, EXIT_OK, error
+from .common import EXIT_NEGATIVE, EXIT_OK, MAX_ORDERINGS, error, require_between, require_seconds
 
 TASK_SETS = ("debug", "eval", "probes")
 
@@ -104,10 +104,8 @@ def _select_task_files(domain_dir: DomainDir, selection: list[str]) -> list[Path
 
 
 def _check_options(args: argparse.Namespace) -> None:
-    if not (args.timeout > 0):
-        raise _BadInput(f"--timeout must be positive, got {args.timeout:g}")
-    if args.orderings < 1:
-        raise _BadInput(f"--orderings must be at least 1, got {args.orderings}")
+    require_seconds("--timeout", args.timeout)
+    require_between("--orderings", args.orderings, 1, MAX_ORDERINGS)
     if args.jobs < 0:
         raise _BadInput(f"--jobs must not be negative, got {args.jobs}")
     if args.memory < 64:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine.pipeline.config import ConfigError, load_config_file, load_preset, preset_names
-from .common import EXIT_OK, BadInput, error, run_guarded
+from .common import EXIT_OK, BadInput, error, require_input_dir, require_output_dir, run_guarded
 
 if TYPE_CHECKING:
     from ..engine.domainlib import DomainDir
@@ -115,6 +115,11 @@ def run(args: argparse.Namespace) -> int:
     from ..engine.pipeline import Pipeline, RunStore
     from ..engine.prompts import PromptLibrary
 
+    # everything the user gave is checked before anything is created or asked
+    if args.out:
+        require_output_dir("--out", args.out)
+    if args.prompts:
+        require_input_dir("--prompts", args.prompts)
     try:
         if args.resume:
             store = RunStore.open(Path(args.resume))

@@ -88,7 +88,7 @@ def test_compare_planner(solver: Path, capsys) -> None:
         ("missing_domain", "not a directory"),
         ("no_tasks", "no task files"),
         ("bad_task_path", "no such task set, file or directory"),
-        ("bad_orderings", "--orderings must be at least 1"),
+        ("bad_orderings", "--orderings must be between 1 and 1000"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(setup: str, expected: str, solver: Path, tmp_path: Path, capsys) -> None:

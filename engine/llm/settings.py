@@ -246,6 +246,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
             return tomllib.load(handle)
     except tomllib.TOMLDecodeError as err:
         raise SettingsError(f"{path}: not valid TOML: {err}") from None
+    except UnicodeDecodeError:
+        raise SettingsError(f"{path}: not a text file (TOML must be UTF-8)") from None
     except OSError as err:
         raise SettingsError(f"{path}: cannot read: {err.strerror or err}") from None
 

@@ -9,6 +9,7 @@ Sil (Silver et al.: one conversation, four fixes, 30 s).
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
@@ -16,6 +17,8 @@ from typing import Any
 
 from ..approaches import APPROACHES, approach_names
 from ..errors import GenplanError
+
+_KIND_WORDS = {int: "a whole number", float: "a number", str: "a string", bool: "true or false"}
 
 # Which debug tasks (instance/task index) are the two prompt tasks, per split seed — as in the paper's
 # published splits: seed 1 uses tasks 4 and 5, seed 2 tasks 0 and 1, seed 3 tasks 2 and 3.
@@ -42,7 +45,9 @@ class PipelineConfig:
     silver_fixes: int = 4
 
     def __post_init__(self) -> None:
-        problems = []
+        problems = self._type_problems()
+        if problems:  # the range checks below would only fail confusingly on a value of the wrong type
+            raise ConfigError("; ".join(problems))
         if self.approach not in APPROACHES:
             problems.append(f"approach must be one of {', '.join(approach_names())}, not '{self.approach}'")
         for name in ("strategy_rounds", "code_rounds", "silver_fixes", "extraction_retries"):
@@ -52,12 +57,24 @@ class PipelineConfig:
             problems.append("initial_programs must be >= 1")
         if self.max_concurrency < 1:
             problems.append("max_concurrency must be >= 1")
-        if self.program_timeout_s <= 0:
-            problems.append("program_timeout_s must be > 0")
+        if not (math.isfinite(self.program_timeout_s) and 0 < self.program_timeout_s <= 86_400):
+            problems.append(f"program_timeout_s must be a positive number of seconds (at most 86400), not {self.program_timeout_s}")
         if self.split_seed not in PROMPT_TASKS_BY_SEED:
             problems.append(f"split_seed must be one of {sorted(PROMPT_TASKS_BY_SEED)}")
         if problems:
             raise ConfigError("; ".join(problems))
+
+    def _type_problems(self) -> list[str]:
+        problems = []
+        for spec in fields(self):
+            value, wanted = getattr(self, spec.name), spec.type
+            if wanted == "float" and isinstance(value, int) and not isinstance(value, bool):
+                object.__setattr__(self, spec.name, float(value))  # 45 in a TOML file means 45.0
+                continue
+            kinds = {"int": int, "float": float, "str": str, "bool": bool}[str(wanted)]
+            if not isinstance(value, kinds) or (kinds is int and isinstance(value, bool)):
+                problems.append(f"{spec.name} must be {_KIND_WORDS[kinds]}, not {value!r}")
+        return problems
 
     @property
     def prompt_task_indices(self) -> tuple[int, int]:
