@@ -15,6 +15,7 @@ from ..engine.evaluation import DEFAULT_ORDERINGS, Evaluation, Evaluator, TaskRe
 from ..engine.pddl import PddlError, load_domain
 from ..engine.sandbox import Limits, Program, ProgramError, Sandbox, SandboxError
 from ..engine.sandbox.limits import DEFAULT_TIME_LIMIT, MIB
+from ..engine.sandbox.outcome import SYNTAX_ERROR
 from ..engine.sandbox.runner import format_layers
 from .common import EXIT_NEGATIVE, EXIT_OK, MAX_ORDERINGS, error, require_between, require_seconds
 
@@ -171,7 +172,10 @@ def print_report(evaluation: Evaluation, out=None) -> None:
         length = "-" if r.plan_length is None else str(r.plan_length)
         line = f"{r.name:<{width}}  {r.status:<6}  {r.runtime:8.3f}s  len {length:>5}"
         if not r.solved and r.failure is not None:
-            line += f"  ordering {r.failure.ordering}: {r.error_kind}: {_first_line(r.message)}"
+            outcome = r.failure.outcome
+            # a syntax error's one-line summary names its line; the feedback's first line does not
+            why = outcome.exception if outcome.kind == SYNTAX_ERROR and outcome.exception else _first_line(r.message)
+            line += f"  ordering {r.failure.ordering}: {r.error_kind}: {why}"
         if r.planner is not None:
             p = r.planner
             ratio = f"{p.runtime_ratio:.3g}" if p.runtime_ratio is not None else "-"
@@ -209,10 +213,9 @@ def print_report(evaluation: Evaluation, out=None) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         _check_options(args)
+        # a program that does not parse is evaluated like any other (a model wrote it): every run reports the
+        # syntax error with its line, and nothing is solved; only unreadable or binary files are refused
         program = Program.from_file(args.program)
-        problem = program.syntax_problem()
-        if problem:
-            raise _BadInput(f"{args.program}: {problem}")
         explicit = [Path(t) for t in args.tasks if t not in TASK_SETS and Path(t).is_file()]
         bare_file = Path(args.domain_dir).is_file()
         domain_dir = DomainDir.open(args.domain_dir, tasks=explicit if bare_file and explicit else None)
