@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import threading
 import time
 from pathlib import Path
 
 from ..engine.domainlib import DomainDir, DomainDirError
-from ..engine.evaluation import DEFAULT_ORDERINGS, Evaluation, Evaluator, TaskResult, load_tasks
+from ..engine.evaluation import DEFAULT_ORDERINGS, Evaluation, Evaluator, OrderingResult, TaskResult, load_tasks
 from ..engine.pddl import PddlError, load_domain
 from ..engine.sandbox import Limits, Program, ProgramError, Sandbox, SandboxError
 from ..engine.sandbox.limits import DEFAULT_TIME_LIMIT, MIB
@@ -165,6 +166,15 @@ def _first_line(text: str, limit: int = 160) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
+def _failure_summary(failure: OrderingResult) -> str:
+    """The first line of the failure's message; for a syntax error, the error and its line."""
+    outcome = failure.outcome
+    if outcome.kind == SYNTAX_ERROR and outcome.exception:
+        where = re.search(r"line (\d+)", outcome.traceback or "")
+        return f"{outcome.exception} (line {where.group(1)})" if where else outcome.exception
+    return _first_line(failure.message)
+
+
 def print_report(evaluation: Evaluation, out=None) -> None:
     out = out or sys.stdout
     width = max((len(r.name) for r in evaluation.results), default=4)
@@ -172,10 +182,7 @@ def print_report(evaluation: Evaluation, out=None) -> None:
         length = "-" if r.plan_length is None else str(r.plan_length)
         line = f"{r.name:<{width}}  {r.status:<6}  {r.runtime:8.3f}s  len {length:>5}"
         if not r.solved and r.failure is not None:
-            outcome = r.failure.outcome
-            # a syntax error's one-line summary names its line; the feedback's first line does not
-            why = outcome.exception if outcome.kind == SYNTAX_ERROR and outcome.exception else _first_line(r.message)
-            line += f"  ordering {r.failure.ordering}: {r.error_kind}: {why}"
+            line += f"  ordering {r.failure.ordering}: {r.error_kind}: {_failure_summary(r.failure)}"
         if r.planner is not None:
             p = r.planner
             ratio = f"{p.runtime_ratio:.3g}" if p.runtime_ratio is not None else "-"

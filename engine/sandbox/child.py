@@ -232,8 +232,6 @@ def _run(request: dict[str, Any], run_dir: str, read_roots: tuple[str, ...], loa
         compiled = compile(source, PROGRAM_FILE, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:
         record.update(kind="syntax-error", **_describe_exception(exc, hidden))
-        if isinstance(exc, SyntaxError) and exc.lineno:
-            record["exception"] = f"{record['exception']} (line {exc.lineno})"  # the one-line summary says where
         return _finish(record)
     started = time.perf_counter()
     try:
