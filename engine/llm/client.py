@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import email.utils
 import ipaddress
+import json
 import logging
 import random
 import time
@@ -58,6 +59,11 @@ class _Answer:
     usage: Usage | None
     finish_reason: str | None
     model: str
+
+
+def _one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    return text[:200] + ("..." if len(text) > 200 else "")
 
 
 def is_local_url(url: str) -> bool:
@@ -266,6 +272,10 @@ class OpenAIProvider:
         except openai.OpenAIError as err:
             self._raise_for(err)
             raise  # _raise_for always raises; this keeps type checkers content
+        except (json.JSONDecodeError, UnicodeDecodeError) as err:
+            # a broken stream becomes a retry here, as a broken connection does above (the client wraps those):
+            # a data line that is no JSON, bytes that are no UTF-8
+            raise _Transient(f"the answer stream was broken ({type(err).__name__}: {_one_line(err)})") from None
 
     def _streamed(self, arguments: dict[str, Any], on_delta: DeltaCallback | None,
                   on_reasoning: DeltaCallback | None) -> _Answer:
@@ -283,8 +293,10 @@ class OpenAIProvider:
                     model = chunk.model
                 if chunk.usage is not None:
                     usage = _usage_of(chunk.usage)
-                for choice in chunk.choices:
-                    if choice.index != 0:
+                for choice in chunk.choices or ():
+                    if choice.index != 0 or choice.delta is None:
+                        if choice.index == 0 and choice.finish_reason:
+                            finish_reason = choice.finish_reason
                         continue
                     piece = _reasoning_of(choice.delta)
                     if piece:
