@@ -73,6 +73,9 @@ class Progress:
             tokens = f"{d.get('tokens_in') or 0}+{d.get('tokens_out') or 0} tokens"
             source = " (cache)" if d.get("cached") else " (human)" if d.get("human") else ""
             return f"   {d.get('step')} #{d.get('request_id')}: {tokens}, {d.get('latency_s')} s{source}"
+        if event.type == "request.retry":
+            return (f"   {d.get('step')} #{d.get('request_id')}: attempt {d.get('attempt')} failed "
+                    f"({d.get('reason')}); retrying in {d.get('delay_s')} s")
         if event.type == "validation.result":
             mark = "ok  " if d.get("valid") else "FAIL"
             message = (d.get("message") or "").splitlines()[0][:100] if not d.get("valid") else ""

@@ -23,12 +23,13 @@ REQUEST_SENT = "request.sent"  # data: request_id, step, file (the request JSON)
 TEXT_DELTA = "text.delta"  # data: request_id, text (live only: not written to the log)
 RESPONSE_RECEIVED = "response.received"  # data: request_id, step, file, usage, cached, latency_s, cost_usd
 REQUEST_PAUSED = "request.paused"  # the controller holds a request for a person (step mode)
+REQUEST_RETRY = "request.retry"  # data: request_id, step, attempt, delay_s, reason (live only: a wait is not a result)
 VALIDATION_RESULT = "validation.result"  # data: what (strategy/program), version, task, valid, kind, message
 ARTIFACT_CREATED = "artifact.created"  # data: kind (nl_domain/nl_task/strategy/reflection/program), version, file
 SELECTION_MADE = "selection.made"  # data: kind (strategy/program), version, solved, total
 NOTICE = "notice"  # data: level, message (retries, extraction failures, fallbacks)
 
-LIVE_ONLY = frozenset({TEXT_DELTA, REQUEST_PAUSED})
+LIVE_ONLY = frozenset({TEXT_DELTA, REQUEST_PAUSED, REQUEST_RETRY})
 
 
 @dataclass

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..llm import ChatMessage, ChatRequest, ChatResponse, Provider
-from .events import REQUEST_PAUSED, REQUEST_SENT, RESPONSE_RECEIVED, TEXT_DELTA, EventBus
+from ..llm import ChatMessage, ChatRequest, ChatResponse, Provider, RetryNotice
+from .events import REQUEST_PAUSED, REQUEST_RETRY, REQUEST_SENT, RESPONSE_RECEIVED, TEXT_DELTA, EventBus
 from .store import RunStore
 
 
@@ -150,7 +150,11 @@ class ModelGateway:
         def delta(text: str) -> None:
             self.bus.publish(TEXT_DELTA, request_id=request_id, step=request.step, text=text)
 
-        response = self.provider.complete(request, on_delta=delta)
+        def retry(notice: RetryNotice) -> None:
+            self.bus.publish(REQUEST_RETRY, request_id=request_id, step=request.step, attempt=notice.attempt,
+                             delay_s=round(notice.delay_s, 3), reason=notice.reason)
+
+        response = self.provider.complete(request, on_delta=delta, on_retry=retry)
         return self._record(request_id, stem, request, response, original_hash, False, publish)
 
     # ------------------------------------------------------------------ internals
