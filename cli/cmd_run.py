@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
 import sys
 import time
@@ -15,6 +17,7 @@ from .common import EXIT_OK, BadInput, error, require_input_dir, require_output_
 if TYPE_CHECKING:
     from ..engine.domainlib import DomainDir
     from ..engine.pipeline.events import Event
+    from ..engine.pipeline.store import RunStore
 
 # The model client (openai) and the pipeline are imported when a run starts, not when `genplan` parses
 # its arguments: every other command would otherwise pay for them.
@@ -90,6 +93,16 @@ class Progress:
 def _config(args: argparse.Namespace):
     config = load_config_file(args.pipeline_config) if args.pipeline_config else load_preset(args.preset)
     return config.with_changes(split_seed=args.seed, max_concurrency=args.max_concurrency)
+
+
+def _stopped(args: argparse.Namespace, store: RunStore, message: str) -> int:
+    """A run that had to stop: one line (or, with --json, one object) naming the cause and how to resume."""
+    resume = f"genplan run --resume {store.path}"
+    with contextlib.suppress(OSError):  # the disk may be the problem
+        store.update_meta(status="failed")
+    if args.json:
+        print(json.dumps({"status": "failed", "message": message, "resume": resume}))
+    return error(f"{message} (resume with: {resume})")
 
 
 def list_presets() -> str:
@@ -168,8 +181,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = pipeline.run()
     except ModelAccessError as exc:
-        store.update_meta(status="failed")
-        return error(f"the model could not be used: {exc} (resume with: genplan run --resume {store.path})")
+        return _stopped(args, store, f"the model could not be used: {exc}")
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        where = f" ({exc.filename})" if exc.filename else ""
+        return _stopped(args, store, f"no space left on the device of the run directory{where}; free some space")
     summary = result.to_dict()
     if args.eval and result.selected_program is not None:
         summary["eval_coverage"] = _evaluate(result.selected_program, domain_dir, config)
