@@ -296,3 +296,14 @@ def test_ray_executor_without_ray_is_one_clear_error(monkeypatch: pytest.MonkeyP
 
     with pytest.raises(BatchError, match=r"genplan\[ray\]"):
         RayExecutor("auto").execute([], lambda _p: None)
+
+
+def test_an_unreachable_ray_address_is_one_line_at_once(tmp_path: Path) -> None:
+    with ScriptedServer() as server:
+        path = write_experiment(tmp_path, server)
+        started = time.monotonic()
+        done = genplan("batch", str(path), "--ray", "127.0.0.1:1", "--out", str(tmp_path / "batch"), home=tmp_path)
+    assert time.monotonic() - started < 30
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert lines[-1].startswith("genplan: cannot connect to the Ray cluster at 127.0.0.1:1:") and "Traceback" not in done.stderr

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import concurrent.futures as futures
 import os
+import re
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -118,6 +120,22 @@ def _result_of(future: futures.Future[Any], item: Work, kind: str) -> Outcome:
         return Outcome(kind, "failed", str(item.entry.run_dir), f"{type(exc).__name__}: {exc}")
 
 
+def check_reachable(address: str, timeout_s: float = 5.0) -> None:
+    """BatchError at once when a ``host:port`` (or ``ray://host:port``) Ray address accepts no connection.
+    Other forms ("auto", "local") are left to Ray."""
+    match = re.fullmatch(r"(?:ray://)?\[?([^\]/]+?)\]?:(\d+)", address.strip())
+    if match is None:
+        return
+    host, port = match.group(1), int(match.group(2))
+    try:
+        with socket.create_connection((host, port), timeout=timeout_s):
+            pass
+    except OSError as exc:
+        raise BatchError(
+            f"cannot connect to the Ray cluster at {address}: {exc.strerror or exc} (is `ray start --head` running there?)"
+        ) from None
+
+
 class RayExecutor(Executor):
     """The same work as Ray tasks on a cluster (`pip install 'genplan[ray]'`).
 
@@ -139,6 +157,7 @@ class RayExecutor(Executor):
             raise BatchError("--ray needs the optional dependency ray (pip install 'genplan[ray]')") from None
         started_here = not ray.is_initialized()
         if started_here:
+            check_reachable(self.address)  # ray.init would retry an unreachable address for minutes
             try:
                 ray.init(
                     address=self.address,
