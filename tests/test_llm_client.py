@@ -326,3 +326,10 @@ def test_a_broken_stream_is_retried_to_the_same_answer(scripted_server, kind: st
         return
     assert response.text == "the whole answer" and response.attempts == 2
     assert len(notices) == 1 and "the answer stream was broken" in notices[0].reason
+
+
+def test_a_long_retry_after_is_capped_and_the_notice_says_so(scripted_server):
+    scripted_server.enqueue(Reply.rate_limited(retry_after=3600), "done")
+    notices: list[RetryNotice] = []
+    OpenAIProvider(settings_for(scripted_server, retry_max_delay_s=0.05)).complete(ask(), on_retry=notices.append)
+    assert "the server asked to wait 3600 s, genplan waits at most retry_max_delay_s = 0.05 s" in notices[0].reason

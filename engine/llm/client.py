@@ -206,10 +206,13 @@ class OpenAIProvider:
                         kind="retries-exhausted",
                     ) from None
                 delay = self._delay(attempt, failure.retry_after_s)
-                log.info("step %s, attempt %d failed (%s); retrying in %.2fs",
-                            request.step, attempt, failure.reason, delay)
+                reason = failure.reason
+                if failure.retry_after_s is not None and failure.retry_after_s > delay:
+                    reason += (f"; the server asked to wait {failure.retry_after_s:g} s, genplan waits at most "
+                               f"retry_max_delay_s = {delay:g} s")
+                log.info("step %s, attempt %d failed (%s); retrying in %.2fs", request.step, attempt, reason, delay)
                 if on_retry is not None:
-                    on_retry(RetryNotice(attempt=attempt, delay_s=delay, reason=failure.reason))
+                    on_retry(RetryNotice(attempt=attempt, delay_s=delay, reason=reason))
                 time.sleep(delay)
 
         cost = estimate_cost(answer.model, answer.usage, self.settings.prices)
