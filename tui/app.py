@@ -315,10 +315,10 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self.main.query_one(TotalsBar).show(self.run_state, mode=self.mode, source=self.source_label(),
                                        live=self.live, status=status)
         if self.run_state is not None and not self.run_state.totals.cost_known and not self._unpriced_told:
-            from .widgets.totals_bar import UNPRICED_NOTE
+            from .widgets.totals_bar import UNPRICED_NOTE_MARKUP
 
             self._unpriced_told = True
-            self.notify(UNPRICED_NOTE, title="Cost", timeout=12)
+            self.notify(UNPRICED_NOTE_MARKUP, title="Cost", timeout=12)
         # Which keys apply changed? Only then redraw the footer (it rebuilds all its keys).
         applicable = (self._replaying(), self.replayer is not None, bool(self.pending), self.session is not None)
         if applicable != self._applicable:
