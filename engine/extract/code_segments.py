@@ -11,7 +11,7 @@ import re
 import textwrap
 from dataclasses import dataclass
 
-from .common import fence_lines, fenced_blocks
+from .common import MAX_BLOCKS, fence_lines, fenced_blocks
 
 # Far larger than any program a model writes (the longest in the shared logs is ~30 KB); longer
 # text is reported as not parsing instead of being handed to the parser.
@@ -176,9 +176,7 @@ def _code_regions(lines: list[str], skip: set[int]) -> list[tuple[int, int]]:
     return regions
 
 
-# An answer with more code blocks than this is junk (a model repeating itself); only its last ones are parsed,
-# since the last definition wins anyway. Keeps extraction time bounded per answer, not per block.
-MAX_SEGMENTS = 64
+MAX_SEGMENTS = MAX_BLOCKS  # code blocks and code regions parsed, the last ones
 
 
 def code_segments(text: str) -> list[Segment]:

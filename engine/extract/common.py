@@ -13,6 +13,10 @@ from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
+# An answer with more fenced blocks than this is junk (a model repeating itself): extractors look at its last
+# ones only, as the last candidate wins anyway, so that their time is bounded per answer rather than per block.
+MAX_BLOCKS = 64
+
 
 @dataclass(frozen=True)
 class Extraction(Generic[T]):
