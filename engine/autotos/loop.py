@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..feedback import autotos as feedback
 from . import harness, messages
 from .domains import Instance, SearchDomain
 from .executor import Executor
@@ -50,7 +51,7 @@ class Round:
     phase: str  # goal | soundness | completeness | parse
     target: str  # the function asked for again: succ | goal
     check: str  # the harness's failure kind
-    category: str  # one of messages.CATEGORIES
+    category: str  # one of feedback.CATEGORIES
     failure: dict[str, Any]
     feedback: str
 
@@ -125,16 +126,16 @@ class AutoToS:
     def _feedback(self, phase: str, failure: dict[str, Any], context: dict[str, Any]) -> bool:
         """Send feedback for ``failure``; False when the function's feedback budget is spent."""
         check = failure["failure"]
-        target = "goal" if check in messages.GOAL_FAILURES or failure.get("target") == "goal" else "succ"
+        target = "goal" if check in feedback.GOAL_FAILURES or failure.get("target") == "goal" else "succ"
         limit = self.settings.max_goal_feedback if target == "goal" else self.settings.max_succ_feedback
         if self.feedback_rounds[target] >= limit:
             self.outcome.stopped = target
             self.observe("stopped", {"target": target, "rounds": self.feedback_rounds[target]})
             return False
         self.feedback_rounds[target] += 1
-        text = messages.feedback(self.domain.name, failure, context, self.settings.call_timeout)
+        text = feedback.feedback(self.domain.name, failure, context, self.settings.call_timeout)
         round_ = Round(len(self.outcome.rounds) + 1, phase, target, check,
-                       messages.CATEGORY_OF.get(check, "succ exception"), failure, text)
+                       feedback.CATEGORY_OF.get(check, "succ exception"), failure, text)
         self.outcome.rounds.append(round_)
         self.observe("round", asdict(round_))
         self._call(target, text)

@@ -1,0 +1,1 @@
+"""Every message a model gets after a check, produced from structured check results."""
