@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..feedback import pddlego as feedback
 from ..prompts import PromptLibrary
 from .environment import StepResult, TextEnvironment, summarize
 from .solver import PddlSolver, SolverOutcome
@@ -247,8 +248,7 @@ def _pddlego(trial: _Trial, ask: Ask, solver: PddlSolver, prompts: PromptLibrary
         problem = _text_field(answer, "pf")
         listener.files_written(where, domain, problem)
         if answer is None:
-            outcome = SolverOutcome(None, "The answer was not the JSON object asked for "
-                                    '({"df": "...", "pf": "..."}).')
+            outcome = SolverOutcome(None, feedback.not_json())
         else:
             outcome = solver.solve(domain, problem)
         listener.solver_result(where, outcome)

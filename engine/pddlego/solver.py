@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..feedback import pddlego as feedback
 from ..pddl import Domain, Problem
 from ..pddl.errors import PddlError, UnsupportedPddlError
 from ..pddl.lenient import (
@@ -156,9 +157,9 @@ class PddlSolver:
 
     def solve(self, domain_text: str | None, problem_text: str | None) -> SolverOutcome:
         if not domain_text or not domain_text.strip():
-            return SolverOutcome(None, "The answer has no domain file ('df' is missing or empty).")
+            return SolverOutcome(None, feedback.missing_file("df"))
         if not problem_text or not problem_text.strip():
-            return SolverOutcome(None, "The answer has no problem file ('pf' is missing or empty).")
+            return SolverOutcome(None, feedback.missing_file("pf"))
         try:
             negated = _negated_init(problem_text)
             if negated:
@@ -183,13 +184,13 @@ class PddlSolver:
 
         refused = [r for r in (*domain.repairs, *problem.repairs) if not accepted(r)]
         if refused:
-            return SolverOutcome(None, "\n".join(_as_error(r) for r in refused[:5]))
+            return SolverOutcome(None, feedback.refused_repairs(refused[:5]))
         repairs = tuple(str(r) for r in (*domain.repairs, *problem.repairs))
         constants = {name for name, _ in domain.constants}
         if any(name in constants for name, _ in problem.objects):  # Fast Downward refuses the duplicate
             problem = dataclasses.replace(problem, objects=[o for o in problem.objects if o[0] not in constants])
         result = self._plan(domain, problem)
-        message = None if result.status == SOLVED else _planner_message(result.status, result.message)
+        message = None if result.status == SOLVED else feedback.planner_failed(result.status, result.message)
         return self._finish(result.plan if result.status == SOLVED else None, message, result.planner,
                             result.seconds, domain.action_origins, repairs)
 
@@ -223,13 +224,10 @@ class PddlSolver:
         if plan is None:
             return SolverOutcome(None, error, None, planner, seconds, repairs)
         if not plan:
-            return SolverOutcome(None, "The goal already holds in the initial state, so the plan is empty: "
-                                 "choose a goal you have not reached yet.", plan, planner, seconds, repairs)
+            return SolverOutcome(None, feedback.empty_plan(), plan, planner, seconds, repairs)
         commands = commands_for(plan, self.mapper, origins)
         if not commands:
-            return SolverOutcome(None, "The plan has no action the game can execute: "
-                                 f"{' '.join(plan)}. Use only the actions you were given.", plan, planner,
-                                 seconds, repairs)
+            return SolverOutcome(None, feedback.no_executable_action(plan), plan, planner, seconds, repairs)
         return SolverOutcome(commands, None, plan, planner, seconds, repairs)
 
     def _fast_downward_raw(self, domain_text: str, problem_text: str) -> tuple[list[str] | None, str | None, str, float]:
@@ -239,7 +237,7 @@ class PddlSolver:
         driver = fast_downward_driver()
         name = "fast-downward (files as written)"
         if driver is None:
-            return None, "The files use ADL constructs and Fast Downward is not installed to plan with them.", name, 0.0
+            return None, feedback.no_adl_planner(), name, 0.0
         start = time.monotonic()
         with tempfile.TemporaryDirectory(prefix="genplan-pddlego-") as tmp:
             work = Path(tmp)
@@ -251,18 +249,18 @@ class PddlSolver:
             try:
                 code, output = _run_in_own_group(command, work, self.timeout + 30)
             except subprocess.TimeoutExpired as exc:  # a hung translator: treat as no plan
-                return None, f"The planner did not finish: {exc}", name, time.monotonic() - start
+                return None, feedback.planner_unfinished(str(exc)), name, time.monotonic() - start
             seconds = time.monotonic() - start
             plan_file = work / "plan.txt"
             if code == 0 and plan_file.exists():
                 return [s.pddl() for s in parse_plan_text(plan_file.read_text())], None, name, seconds
             if code in (10, 11):
-                return None, _planner_message(UNSOLVABLE, ""), name, seconds
+                return None, feedback.planner_failed(UNSOLVABLE, ""), name, seconds
             lines = [ln.strip() for ln in output.splitlines()
                      if ln.strip() and not ln.startswith(("INFO", "[t=", "search exit code", "translate exit code"))]
             detail = next((ln for ln in reversed(lines) if "rror" in ln or "nsupported" in ln),
                           lines[-1] if lines else f"exit code {code}")
-            return None, f"The planner rejected the files: {detail.strip()}", name, seconds
+            return None, feedback.planner_rejected(detail), name, seconds
 
 
 def _negated_init(problem_text: str) -> str | None:
@@ -273,8 +271,7 @@ def _negated_init(problem_text: str) -> str | None:
         if isinstance(section, SList) and section.head() == ":init":
             for fact in section.items[1:]:
                 if isinstance(fact, SList) and fact.head() == "not":
-                    return (f"{PROBLEM_NAME}:{fact.line}: a negated fact in :init; the initial state lists only the "
-                            "facts that hold (everything not listed is false), so leave it out")
+                    return feedback.negated_init_fact(PROBLEM_NAME, fact.line)
     return None
 
 
@@ -292,17 +289,3 @@ def _goal_alternatives(problem_text: str) -> list[str]:
                 section.items[1] = goal
                 return texts
     return []
-
-
-def _as_error(repair: Repair) -> str:
-    """A repair lenient reading would have made, told as the error it repairs (without the repair)."""
-    return str(Repair(repair.kind, repair.message.split("; ")[0], repair.path, repair.line))
-
-
-def _planner_message(status: str, message: str) -> str:
-    if status == UNSOLVABLE:
-        return ("The planner proved that the goal cannot be reached from the initial state with these actions: "
-                "check the goal, the initial facts and the actions' preconditions and effects.")
-    if status == LIMIT:
-        return f"The planner found no plan within its limits ({message})."
-    return f"The planner failed: {message}"

@@ -1,0 +1,60 @@
+"""PDDLego+ feedback: what the model is told when its PDDL files yield no usable plan, made from the
+structured result of each check (which file is missing, the planner's status, the refused repairs, ...)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..pddl.lenient import Repair
+from ..planner import LIMIT, UNSOLVABLE
+
+
+def not_json() -> str:
+    """The answer held no JSON object with the two files."""
+    return 'The answer was not the JSON object asked for ({"df": "...", "pf": "..."}).'
+
+
+def missing_file(field: str) -> str:
+    """``field`` is "df" (domain) or "pf" (problem)."""
+    which = "domain" if field == "df" else "problem"
+    return f"The answer has no {which} file ('{field}' is missing or empty)."
+
+
+def negated_init_fact(file_name: str, line: int) -> str:
+    return (f"{file_name}:{line}: a negated fact in :init; the initial state lists only the "
+            "facts that hold (everything not listed is false), so leave it out")
+
+
+def refused_repairs(repairs: Iterable[Repair]) -> str:
+    """Repairs lenient reading would have made, each told as the error it repairs (without the repair)."""
+    return "\n".join(str(Repair(r.kind, r.message.split("; ")[0], r.path, r.line)) for r in repairs)
+
+
+def planner_failed(status: str, message: str) -> str:
+    """The planner's status (UNSOLVABLE, LIMIT or another failure) and its own message."""
+    if status == UNSOLVABLE:
+        return ("The planner proved that the goal cannot be reached from the initial state with these actions: "
+                "check the goal, the initial facts and the actions' preconditions and effects.")
+    if status == LIMIT:
+        return f"The planner found no plan within its limits ({message})."
+    return f"The planner failed: {message}"
+
+
+def empty_plan() -> str:
+    return "The goal already holds in the initial state, so the plan is empty: choose a goal you have not reached yet."
+
+
+def no_executable_action(plan: list[str]) -> str:
+    return f"The plan has no action the game can execute: {' '.join(plan)}. Use only the actions you were given."
+
+
+def no_adl_planner() -> str:
+    return "The files use ADL constructs and Fast Downward is not installed to plan with them."
+
+
+def planner_unfinished(reason: str) -> str:
+    return f"The planner did not finish: {reason}"
+
+
+def planner_rejected(detail: str) -> str:
+    return f"The planner rejected the files: {detail.strip()}"
