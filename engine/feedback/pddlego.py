@@ -58,3 +58,19 @@ def planner_unfinished(reason: str) -> str:
 
 def planner_rejected(detail: str) -> str:
     return f"The planner rejected the files: {detail.strip()}"
+
+
+# A failed game command (kind from ``pddlego.environment.coin_failure``): what failed and what to do instead.
+COMMAND_FAILURES = {
+    "closed-door": "the door in that direction is closed. Open the door in that direction first, then move.",
+    "already-open": "that door is already open, so you have been here before. Check the door's status in your files.",
+    "no-door": "there is no door in that direction, or nothing at all. "
+               "Where there is no door you can move in that direction directly.",
+    "cannot-move": "you cannot move in that direction. "
+                   "Check your actions' preconditions and the facts of your problem file.",
+    "not-accepted": "the game did not accept it.",
+}
+
+
+def command_failed(kind: str, command: str) -> str:
+    return f"The action '{command}' failed: {COMMAND_FAILURES[kind]}"

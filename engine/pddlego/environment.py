@@ -12,6 +12,8 @@ import shutil
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..feedback import pddlego as feedback
+
 # What the game prints when a command fails; the loop turns these into precise feedback.
 _CLOSED_DOOR = "You can't move there, the door is closed."
 _ALREADY_OPEN = "That is already open."
@@ -58,23 +60,26 @@ def summarize(observation: str) -> str:
     return lines[0].split(". ")[0] + ". " + lines[1]
 
 
-def coin_feedback(command: str, observation: str) -> str | None:
-    """Precise feedback for a failed CoinCollector command (the game's own text is vague), else None."""
+def coin_failure(command: str, observation: str) -> str | None:
+    """What kind of failure a CoinCollector command met (a key of ``feedback.pddlego.COMMAND_FAILURES``), or
+    None when it did not fail; the game's own text is vague, so the kind is read from it."""
     if _CLOSED_DOOR in observation:
-        return (f"The action '{command}' failed: the door in that direction is closed. "
-                "Open the door in that direction first, then move.")
+        return "closed-door"
     if _ALREADY_OPEN in observation:
-        return (f"The action '{command}' failed: that door is already open, so you have been here before. "
-                "Check the door's status in your files.")
+        return "already-open"
     if _NOT_UNDERSTOOD in observation:
         if "open door" in command:
-            return (f"The action '{command}' failed: there is no door in that direction, or nothing at all. "
-                    "Where there is no door you can move in that direction directly.")
+            return "no-door"
         if "move" in command:
-            return (f"The action '{command}' failed: you cannot move in that direction. "
-                    "Check your actions' preconditions and the facts of your problem file.")
-        return f"The action '{command}' failed: the game did not accept it."
+            return "cannot-move"
+        return "not-accepted"
     return None
+
+
+def coin_feedback(command: str, observation: str) -> str | None:
+    """Precise feedback for a failed CoinCollector command, else None."""
+    kind = coin_failure(command, observation)
+    return None if kind is None else feedback.command_failed(kind, command)
 
 
 def java_available() -> bool:
