@@ -18,7 +18,7 @@ from ..pddl.errors import PddlError
 from ..pddl.loader import parse_task_text
 from ..pddl.model import Fact, Task
 from ..planner import Successors
-from .solver import DOMAIN_NAME, PROBLEM_NAME, CommandMapper, PddlSolver, SolverOutcome
+from .solver import DOMAIN_NAME, PROBLEM_NAME, CommandMapper, PddlSolver, SolverOutcome, _goal_alternatives
 from .trial_log import TrialLog
 
 
@@ -60,17 +60,29 @@ class TieBreakingSolver(PddlSolver):
         self.log = log
         self.answered = answered  # how many logged answers the replay has used (the call these files came from)
         self.decisions: list[dict[str, Any]] = []
+        self._inside = False  # solving one alternative of an (or ...) goal: the whole goal is compared once
 
     def solve(self, domain_text: str | None, problem_text: str | None) -> SolverOutcome:
-        outcome = super().solve(domain_text, problem_text)
+        if self._inside:
+            return super().solve(domain_text, problem_text)
+        self._inside = True
+        try:
+            outcome = super().solve(domain_text, problem_text)
+        finally:
+            self._inside = False
         index = self.answered() - 1
         if not outcome.ok or not outcome.plan or not domain_text or not problem_text:
             return outcome
         logged = self.log.calls[index].solver_plan if 0 <= index < len(self.log.calls) else None
         if not logged or logged == outcome.commands:
             return outcome
-        plan = realize(domain_text, problem_text, logged, self.mapper, lenient=self.lenient,
-                       max_length=len(outcome.plan))
+        # a goal (or g1 g2 ...) is reached when one alternative is
+        plan = None
+        for goal_text in _goal_alternatives(problem_text) or [problem_text]:
+            plan = realize(domain_text, goal_text, logged, self.mapper, lenient=self.lenient,
+                           max_length=len(outcome.plan))
+            if plan is not None:
+                break
         decision = {"call": index + 1, "genplan": outcome.commands, "logged": logged, "used": plan is not None}
         self.decisions.append(decision)
         if plan is None:
