@@ -21,9 +21,9 @@ from ..pddl import Domain, load_domain
 from ..pddl.encoding import PythonTask, render_task
 from ..planner import solve
 from ..prompts import PromptLibrary
-from .checks import DebugTask, ProgramChecker, TaskCheck, choose_failed_task, load_debug_tasks, solved_count, validate_model_plan
-from .config import PipelineConfig
-from .events import (
+from ..pipeline.checks import DebugTask, ProgramChecker, TaskCheck, choose_failed_task, load_debug_tasks, solved_count, validate_model_plan
+from ..pipeline.config import PipelineConfig
+from ..pipeline.events import (
     ARTIFACT_CREATED,
     NOTICE,
     RUN_FAILED,
@@ -36,8 +36,8 @@ from .events import (
     DeferredPublisher,
     EventBus,
 )
-from .gateway import Controller, ModelGateway, RunStopped
-from .store import RunStore
+from ..pipeline.gateway import Controller, ModelGateway, RunStopped
+from ..pipeline.store import RunStore
 
 Extractor = Callable[[str], Extraction]
 
@@ -154,7 +154,7 @@ class Pipeline:
             if self.config.approach == "stein":
                 self._run_stein(checker)
             else:
-                from .baseline import run_baseline
+                from .baselines import run_baseline
 
                 run_baseline(self, checker)
             status, message = "finished", ""
