@@ -32,6 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("domain_dir", nargs="?", help="a domain directory, e.g. domains/ferry")
     p.add_argument("--preset", default="F5-3", help=f"one of {', '.join(preset_names())} (default F5-3)")
+    p.add_argument("--list-presets", action="store_true", help="list the presets (name, approach, parameters) and exit")
     p.add_argument("--pipeline-config", metavar="FILE", help="a TOML file with pipeline settings (overrides --preset)")
     p.add_argument("--model", help="model name, e.g. gpt-4o")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
@@ -89,7 +90,19 @@ def _config(args: argparse.Namespace):
     return config.with_changes(split_seed=args.seed, max_concurrency=args.max_concurrency)
 
 
+def list_presets() -> int:
+    """One line per preset: its name, its approach and the parameters it sets."""
+    from ..engine.approaches.registry import preset_table
+
+    for name, (approach, params) in preset_table().items():
+        settings = " ".join(f"{k}={v}" for k, v in params.items())
+        print(f"{name:10} {approach:8} {settings}".rstrip())
+    return EXIT_OK
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.list_presets:
+        return list_presets()
     from ..engine.domainlib import DomainDir, DomainDirError
     from ..engine.llm import ModelAccessError, load_settings, make_provider
     from ..engine.llm.manual import stdin_answerer

@@ -86,7 +86,9 @@ def rerun_program(
         domain = load_domain(directory.domain_file)
         paths = directory.eval_tasks() if task_set == "eval" else directory.debug_tasks()
         tasks = load_tasks(domain, paths, directory.typed_objects, root=directory.path)
-        style = "silver" if config.approach in ("bas", "sil") else "stein"
+        from genplan.engine.approaches.registry import get as get_approach
+
+        style = get_approach(config.approach).feedback_style
         program = Program.from_source(source, functions=(config.function_name,))
         orderings = DEFAULT_ORDERINGS if task_set == "eval" else DEBUG_ORDERINGS
 

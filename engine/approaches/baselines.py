@@ -13,14 +13,7 @@ from ..pipeline.events import SELECTION_MADE, STEP_STARTED
 from .stein import assistant, code_extractor, user
 
 if TYPE_CHECKING:
-    from .stein import Pipeline
-
-
-def run_baseline(pipeline: "Pipeline", checker: ProgramChecker) -> None:
-    if pipeline.config.approach == "bas":
-        run_bas(pipeline, checker)
-    else:
-        run_sil(pipeline, checker)
+    from .context import RunContext as Pipeline
 
 
 def _prompt_task_pddl(pipeline: "Pipeline") -> list[str]:
@@ -28,13 +21,13 @@ def _prompt_task_pddl(pipeline: "Pipeline") -> list[str]:
 
 
 def run_bas(p: "Pipeline", checker: ProgramChecker) -> None:
-    p.bus.publish(STEP_STARTED, phase="baseline-summary")
+    p.publish(STEP_STARTED, phase="baseline-summary")
     tasks = _prompt_task_pddl(p)
     summary_msgs = [p.system(), user(p.render("summary", domain_pddl=p.domain.source, example_tasks=tasks))]
     summary, history, _ = p.ask_extract("baseline.summary", summary_msgs, extract_nl, "nl")
     summary = summary or history[-1].content
     p.artifact("nl_domain", "nl/summary.md", summary)
-    p.bus.publish(STEP_STARTED, phase="baseline-strategy")
+    p.publish(STEP_STARTED, phase="baseline-strategy")
     strategy_msgs = [
         p.system(),
         user(p.render("strategy", domain_pddl=p.domain.source, example_tasks=tasks, summary=summary)),
@@ -47,7 +40,7 @@ def run_bas(p: "Pipeline", checker: ProgramChecker) -> None:
     functions = (p.config.function_name,)
     spec = p.code_spec(example_task.python, example_plan)
     base = [p.system(), user(p.render("code", summary=summary, strategy=strategy.text, **spec))]
-    p.bus.publish(STEP_STARTED, phase="code", candidate=1)
+    p.publish(STEP_STARTED, phase="code", candidate=1)
     code, history, _ = p.ask_extract("baseline.code", base, code_extractor(functions), "code")
     if code is None:
         return
@@ -70,7 +63,7 @@ def run_bas(p: "Pipeline", checker: ProgramChecker) -> None:
         current = p.add_program(1, code, history[-1].content, checker)
     best = p.best(p.programs)
     if best is not None:
-        p.bus.publish(SELECTION_MADE, kind="program", version=best.label, solved=best.solved, total=len(p.tasks), file=best.file)
+        p.publish(SELECTION_MADE, kind="program", version=best.label, solved=best.solved, total=len(p.tasks), file=best.file)
 
 
 def _silver_fix_variables(p: "Pipeline", failed: TaskCheck) -> dict[str, Any]:
@@ -99,17 +92,17 @@ def run_sil(p: "Pipeline", checker: ProgramChecker) -> None:
     checker.tasks = [t for t in p.tasks if t.name in prompt_names] + [t for t in p.tasks if t.name not in prompt_names]
     training = [render_problem_abbreviated(t.problem) for t in p.prompt_tasks()]
     messages = [p.system(), user(p.render("summary", domain_pddl=p.domain.source, training_tasks=training))]
-    p.bus.publish(STEP_STARTED, phase="baseline-summary")
+    p.publish(STEP_STARTED, phase="baseline-summary")
     summary, messages, _ = p.ask_extract("baseline.summary", messages, extract_nl, "nl")
     p.artifact("nl_domain", "nl/summary.md", summary or messages[-1].content)
-    p.bus.publish(STEP_STARTED, phase="baseline-strategy")
+    p.publish(STEP_STARTED, phase="baseline-strategy")
     strategy, messages, _ = p.ask_extract(
         "baseline.strategy", [*messages, user(p.render("strategy"))], extract_nl, "strategy"
     )
     if strategy is not None:
         p.add_strategy(strategy, messages[-1].content)
     functions = (p.config.function_name,)
-    p.bus.publish(STEP_STARTED, phase="code", candidate=1)
+    p.publish(STEP_STARTED, phase="code", candidate=1)
     messages = [*messages, user(p.render("code", typed_objects=p.domain_dir.typed_objects))]
     code, messages, _ = p.ask_extract("baseline.code", messages, code_extractor(functions), "code")
     if code is None:
@@ -127,5 +120,5 @@ def run_sil(p: "Pipeline", checker: ProgramChecker) -> None:
     # Silver et al. keep the last program; check it on all debug tasks for the record
     final = p.programs[-1]
     final.checks = checker.check(final.text)
-    p.store.write_json(f"results/program-{final.label}-all.json", [c.to_dict() for c in final.checks])
-    p.bus.publish(SELECTION_MADE, kind="program", version=final.label, solved=final.solved, total=len(p.tasks), file=final.file)
+    p.write_result(f"results/program-{final.label}-all.json", [c.to_dict() for c in final.checks])
+    p.publish(SELECTION_MADE, kind="program", version=final.label, solved=final.solved, total=len(p.tasks), file=final.file)

@@ -17,6 +17,7 @@ from typing import Any, Callable
 from ..domainlib import DomainDir
 from ..extract import Extraction, extract_code, extract_nl, extract_plan, extract_strategy
 from ..llm import AnswerCancelled, ChatMessage, ChatRequest, Provider
+from ..llm.types import register_steps
 from ..pddl import Domain, load_domain
 from ..pddl.encoding import PythonTask, render_task
 from ..planner import solve
@@ -38,6 +39,7 @@ from ..pipeline.events import (
 )
 from ..pipeline.gateway import Controller, ModelGateway, RunStopped
 from ..pipeline.store import RunStore
+from . import registry
 
 Extractor = Callable[[str], Extraction]
 
@@ -126,9 +128,11 @@ class Pipeline:
         self.bus = EventBus(store.append_event, already_logged=store.last_seq())
         self.gateway = ModelGateway(provider, store, self.bus, controller)
         self.prompts = prompts or PromptLibrary()
-        base_variant = {"stein": "stein", "bas": "baseline", "sil": "silver"}[config.approach]
+        self.approach = registry.get(config.approach)
+        register_steps(self.approach.steps)
+        base_variant = self.approach.prompt_set
         self.variant = f"{base_variant}-reasoning" if reasoning else base_variant
-        self.feedback_style = "silver" if config.approach in ("bas", "sil") else "stein"
+        self.feedback_style = self.approach.feedback_style
         self.controller = controller
         self.domain: Domain = load_domain(domain_dir.domain_file)
         self.tasks: list[DebugTask] = load_debug_tasks(self.domain, domain_dir.debug_tasks(), domain_dir.typed_objects)
@@ -151,12 +155,7 @@ class Pipeline:
             self.domain, self.tasks, self.config.program_timeout_s, self.config.function_name, self.feedback_style
         )
         try:
-            if self.config.approach == "stein":
-                self._run_stein(checker)
-            else:
-                from .baselines import run_baseline
-
-                run_baseline(self, checker)
+            self.approach.entry_function()(self, checker)
             status, message = "finished", ""
         except (RunStopped, AnswerCancelled) as exc:  # a person stopped it, in step mode or when answering
             status, message = "stopped", str(exc)
@@ -174,7 +173,7 @@ class Pipeline:
 
     def _result(self, status: str, message: str, seconds: float) -> RunResult:
         # Silver et al. use the last program; everyone else selects on the debug tasks
-        best = self.programs[-1] if self.config.approach == "sil" and self.programs else self.best(self.programs)
+        best = self.programs[-1] if self.approach.select_last and self.programs else self.best(self.programs)
         return RunResult(
             run_dir=self.store.path,
             status=status,
@@ -196,6 +195,13 @@ class Pipeline:
             if best is None or version.solved >= best.solved:
                 best = version
         return best
+
+    # ================================================================== the run context (see context.py)
+    def publish(self, event_type: str, /, **data: Any) -> None:
+        self.bus.publish(event_type, **data)
+
+    def write_result(self, relative: str, data: Any) -> None:
+        self.store.write_json(relative, data)
 
     # ================================================================== model access
     def system(self) -> ChatMessage:
@@ -278,6 +284,9 @@ class Pipeline:
         return relative
 
     # ================================================================== stein
+    def run_stein(self, checker: ProgramChecker) -> None:
+        self._run_stein(checker)
+
     def _run_stein(self, checker: ProgramChecker) -> None:
         self.nl_phase()
         if self.config.strategy_rounds > 0:
@@ -531,3 +540,8 @@ class Pipeline:
         best = self.best(self.programs)
         if best is not None:
             self.bus.publish(SELECTION_MADE, kind="program", version=best.label, solved=best.solved, total=len(self.tasks), file=best.file)
+
+
+def run_stein(ctx: Pipeline, checker: ProgramChecker) -> None:
+    """The registry's entry point for Stein et al.'s pipeline."""
+    ctx.run_stein(checker)

@@ -31,6 +31,15 @@ STEPS: tuple[str, ...] = (
     "pddlego.plangen",  # PlanGen: the next command, chosen by the model
 )
 
+# Steps of approaches registered at run time (engine/approaches/registry.py); see register_steps.
+_REGISTERED_STEPS: set[str] = set()
+
+
+def register_steps(steps: "tuple[str, ...] | list[str]") -> None:
+    """Make an approach's own steps known (a run context does this before its approach asks anything)."""
+    _REGISTERED_STEPS.update(steps)
+
+
 ROLES = ("system", "user", "assistant")
 
 # Sampling parameters a single request may override (on top of ModelSettings).
@@ -80,8 +89,9 @@ class ChatRequest:
     params: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.step not in STEPS:
-            raise ValueError(f"unknown pipeline step {self.step!r}; expected one of {', '.join(STEPS)}")
+        if self.step not in STEPS and self.step not in _REGISTERED_STEPS:
+            known = ", ".join([*STEPS, *sorted(_REGISTERED_STEPS)])
+            raise ValueError(f"unknown pipeline step {self.step!r}; expected one of {known}")
         unknown = sorted(set(self.params) - set(REQUEST_PARAMS))
         if unknown:
             raise ValueError(

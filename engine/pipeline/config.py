@@ -1,9 +1,5 @@
-"""Pipeline configurations and the paper's presets.
-
-Numbers are the paper's: F5-3 (N=5 initial programs, K_C=3 code debugging rounds), F3-6 (N=3, K_C=6),
-both with K_S=5 strategy debugging rounds and a 45 s program time limit; the ablations of F3-6: -MC (N=1),
--SD (K_S=0), -CR (revise code without reflection); Bas (the paper's re-implementation of the baseline) and
-Sil (Silver et al.: one conversation, four fixes, 30 s).
+"""Pipeline configurations; the presets are data carried by the approach records
+(engine/approaches/registry.py), turned into configurations here.
 """
 
 from __future__ import annotations
@@ -13,7 +9,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-APPROACHES = ("stein", "bas", "sil")
+from ..approaches import registry
 
 # Which debug tasks (instance/task index) are the two prompt tasks, per split seed — as in the paper's
 # published splits: seed 1 uses tasks 4 and 5, seed 2 tasks 0 and 1, seed 3 tasks 2 and 3.
@@ -41,8 +37,8 @@ class PipelineConfig:
 
     def __post_init__(self) -> None:
         problems = []
-        if self.approach not in APPROACHES:
-            problems.append(f"approach must be one of {', '.join(APPROACHES)}, not '{self.approach}'")
+        if self.approach not in registry.APPROACHES:
+            problems.append(f"approach must be one of {', '.join(registry.APPROACHES)}, not '{self.approach}'")
         for name in ("strategy_rounds", "code_rounds", "silver_fixes", "extraction_retries"):
             if getattr(self, name) < 0:
                 problems.append(f"{name} must be >= 0")
@@ -76,43 +72,30 @@ class PipelineConfig:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
-_F36 = PipelineConfig(preset="F3-6", strategy_rounds=5, code_rounds=6, initial_programs=3)
-PRESETS: dict[str, PipelineConfig] = {
-    "F5-3": PipelineConfig(preset="F5-3", strategy_rounds=5, code_rounds=3, initial_programs=5),
-    "F3-6": _F36,
-    "F3-6-MC": replace(_F36, preset="F3-6-MC", initial_programs=1),
-    "F3-6-SD": replace(_F36, preset="F3-6-SD", strategy_rounds=0),
-    "F3-6-CR": replace(_F36, preset="F3-6-CR", code_reflection=False),
-    # The re-implemented baseline: summary -> strategy -> code as separate steps, Silver's feedback,
-    # no reflection and no strategy debugging; the program is selected on the debug tasks.
-    "Bas": PipelineConfig(
-        preset="Bas", approach="bas", strategy_rounds=0, code_rounds=4, initial_programs=1, code_reflection=False
-    ),
-    # Silver et al.: one conversation, get_plan, four fixes, 30 s, the last program is the result.
-    "Sil": PipelineConfig(
-        preset="Sil",
-        approach="sil",
-        strategy_rounds=0,
-        code_rounds=4,
-        initial_programs=1,
-        code_reflection=False,
-        program_timeout_s=30.0,
-        function_name="get_plan",
-    ),
-}
+def presets() -> dict[str, PipelineConfig]:
+    """Every registered approach's presets as configurations, in registration order."""
+    return {
+        name: PipelineConfig(preset=name, approach=approach, **params)
+        for name, (approach, params) in registry.preset_table().items()
+    }
+
+
+#: The built-in presets (a registered approach's presets are found by load_preset too).
+PRESETS: dict[str, PipelineConfig] = presets()
 ALIASES = {"-MC": "F3-6-MC", "-SD": "F3-6-SD", "-CR": "F3-6-CR", "MC": "F3-6-MC", "SD": "F3-6-SD", "CR": "F3-6-CR"}
 
 
 def preset_names() -> list[str]:
-    return list(PRESETS)
+    return list(registry.preset_table())
 
 
 def load_preset(name: str) -> PipelineConfig:
     key = ALIASES.get(name, name)
-    for preset in PRESETS:
+    known = presets()
+    for preset in known:
         if preset.lower() == key.lower():
-            return PRESETS[preset]
-    raise ConfigError(f"unknown preset '{name}' (known: {', '.join(PRESETS)})")
+            return known[preset]
+    raise ConfigError(f"unknown preset '{name}' (known: {', '.join(known)})")
 
 
 def load_config_file(path: str | Path) -> PipelineConfig:
