@@ -41,17 +41,29 @@ class RunMeta:
     extra: dict[str, Any] = field(default_factory=dict)  # e.g. "batch", "edited"
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], run_id: str = "") -> "RunMeta":
+    def from_dict(cls, data: Any, run_id: str = "") -> "RunMeta":
+        """Tolerant of old and hand-edited files: a value of the wrong type counts as missing."""
+        data = data if isinstance(data, dict) else {}
+
+        def text(key: str) -> str | None:
+            value = data.get(key)
+            return str(value) if isinstance(value, (str, int, float)) and value != "" else None
+
+        def mapping(key: str) -> dict[str, Any]:
+            value = data.get(key)
+            return dict(value) if isinstance(value, dict) else {}
+
+        forked_at = data.get("forked_at")
         return cls(
-            run_id=str(data.get("run_id") or run_id),
-            status=str(data.get("status") or "running"),
-            created=str(data.get("created") or ""),
-            domain_dir=data.get("domain_dir"),
-            config=dict(data.get("config") or {}),
-            model=dict(data.get("model") or {}),
-            source=data.get("source"),
-            forked_from=data.get("forked_from"),
-            forked_at=data.get("forked_at"),
+            run_id=text("run_id") or run_id,
+            status=text("status") or "",  # unknown (a hand-made or partial run.json)
+            created=text("created") or "",
+            domain_dir=text("domain_dir"),
+            config=mapping("config"),
+            model=mapping("model"),
+            source=text("source"),
+            forked_from=text("forked_from"),
+            forked_at=forked_at if isinstance(forked_at, int) and not isinstance(forked_at, bool) else None,
             extra={k: v for k, v in data.items() if k not in _KNOWN},
         )
 
@@ -68,6 +80,14 @@ def read_meta(run_dir: Path) -> RunMeta:
     """The typed ``run.json`` of a run directory (FileNotFoundError when it is not one)."""
     store = RunStore.open(Path(run_dir))
     return RunMeta.from_dict(store.meta(), run_id=store.path.name)
+
+
+def read_meta_or_none(run_dir: Path) -> RunMeta | None:
+    """The typed ``run.json``, or None when it is missing or not JSON (listing runs never fails on one)."""
+    try:
+        return read_meta(run_dir)
+    except (OSError, ValueError):
+        return None
 
 
 def start_run(

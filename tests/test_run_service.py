@@ -44,7 +44,7 @@ def test_a_legacy_run_opens_with_typed_meta(tmp_path: Path) -> None:
 
 def test_meta_keeps_unknown_keys_and_fills_defaults() -> None:
     meta = runs.RunMeta.from_dict({"batch": {"preset": "Sil"}, "forked_from": "/x", "forked_at": 3}, run_id="r1")
-    assert (meta.run_id, meta.status, meta.extra, meta.is_fork, meta.forked_at) == ("r1", "running",
+    assert (meta.run_id, meta.status, meta.extra, meta.is_fork, meta.forked_at) == ("r1", "",
                                                                                       {"batch": {"preset": "Sil"}}, True, 3)
     assert meta.pipeline_config() == runs.PipelineConfig()
 

@@ -38,7 +38,7 @@ class RunContext(Protocol):
         self,
         step: str,
         messages: "list[ChatMessage]",
-        extractor: "Callable[[str], Extraction]",
+        extractor: "Callable[[str], Extraction[Any]]",
         expected: str,
         ids: list[int] | None = None,
         publish: Callable[..., Any] | None = None,
