@@ -16,10 +16,10 @@ from .pipeline.config import PipelineConfig
 from .pipeline.store import RunStore
 
 if TYPE_CHECKING:
-    from .approaches.stein import Pipeline
     from .domainlib import DomainDir
     from .llm import Provider
     from .pipeline.gateway import Controller
+    from .pipeline.runner import Pipeline
     from .prompts import PromptLibrary
 
 _KNOWN = ("run_id", "status", "created", "domain_dir", "config", "model", "source", "forked_from", "forked_at")
@@ -41,7 +41,7 @@ class RunMeta:
     extra: dict[str, Any] = field(default_factory=dict)  # e.g. "batch", "edited"
 
     @classmethod
-    def from_dict(cls, data: Any, run_id: str = "") -> "RunMeta":
+    def from_dict(cls, data: Any, run_id: str = "") -> RunMeta:
         """Tolerant of old and hand-edited files: a value of the wrong type counts as missing."""
         data = data if isinstance(data, dict) else {}
 
@@ -92,7 +92,7 @@ def read_meta_or_none(run_dir: Path) -> RunMeta | None:
 
 def start_run(
     root: Path,
-    domain_dir: "DomainDir",
+    domain_dir: DomainDir,
     config: PipelineConfig,
     model: dict[str, Any],
     *,
@@ -122,15 +122,15 @@ def fork_from_edit(run_dir: Path, relative: str, kind: str, text: str) -> RunSto
 
 def make_pipeline(
     store: RunStore,
-    domain_dir: "DomainDir",
+    domain_dir: DomainDir,
     config: PipelineConfig,
-    provider: "Provider",
+    provider: Provider,
     *,
-    controller: "Controller | None" = None,
-    prompts: "PromptLibrary | None" = None,
+    controller: Controller | None = None,
+    prompts: PromptLibrary | None = None,
     reasoning: bool = False,
-) -> "Pipeline":
+) -> Pipeline:
     """The run context for the run's approach (the registry decides what runs)."""
-    from .approaches.stein import Pipeline
+    from .pipeline.runner import Pipeline
 
     return Pipeline(domain_dir, config, provider, store, controller=controller, prompts=prompts, reasoning=reasoning)

@@ -8,13 +8,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from support.ferry_model import FERRY
+from support.scripted_server import ScriptedServer
+from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 
 from genplan.engine import runs
 from genplan.engine.domainlib import DomainDir
 from genplan.engine.pipeline import load_preset
-from support.ferry_model import FERRY
-from support.scripted_server import ScriptedServer
-from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 
 LEGACY = Path(__file__).parent / "data" / "runs" / "legacy-bas"
 

@@ -7,10 +7,12 @@ the results for display.
 
 from __future__ import annotations
 
+import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .messages import RerunEnded, RerunProgress
 
@@ -36,9 +38,8 @@ def run_config(run_dir: Path | None) -> Any:
 
     if run_dir is not None:
         try:
-            from genplan.engine.runs import read_meta
-
-            return PipelineConfig.from_dict(read_meta(run_dir).config)
+            meta = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+            return PipelineConfig.from_dict(meta.get("config") or {})
         except (OSError, ValueError, TypeError, ConfigError):
             pass  # an old or hand-edited run.json: the defaults
     return load_preset("F5-3")
@@ -86,9 +87,7 @@ def rerun_program(
         domain = load_domain(directory.domain_file)
         paths = directory.eval_tasks() if task_set == "eval" else directory.debug_tasks()
         tasks = load_tasks(domain, paths, directory.typed_objects, root=directory.path)
-        from genplan.engine.approaches.registry import get as get_approach
-
-        style = get_approach(config.approach).feedback_style
+        style = "silver" if config.approach in ("bas", "sil") else "stein"
         program = Program.from_source(source, functions=(config.function_name,))
         orderings = DEFAULT_ORDERINGS if task_set == "eval" else DEBUG_ORDERINGS
 

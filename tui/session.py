@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from textual.message import Message
 
@@ -144,9 +145,9 @@ class PipelineSession:
         return not self.settings.is_configured
 
     def run(self) -> Any:
+        from genplan.engine import runs
         from genplan.engine.domainlib import DomainDir
         from genplan.engine.llm import make_provider
-        from genplan.engine import runs
         from genplan.engine.pipeline import RunStore
 
         directory = DomainDir.open(self.domain_path)

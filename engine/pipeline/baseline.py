@@ -8,26 +8,26 @@ from typing import TYPE_CHECKING, Any
 from ..extract import extract_nl, extract_strategy
 from ..pddl.encoding import render_problem_abbreviated
 from ..sandbox.outcome import TIMEOUT, WRONG_TYPE
-from ..pipeline.checks import ProgramChecker, TaskCheck, choose_failed_task
-from ..pipeline.events import SELECTION_MADE, STEP_STARTED
-from .stein import assistant, code_extractor, user
+from .checks import ProgramChecker, TaskCheck, choose_failed_task
+from .events import SELECTION_MADE, STEP_STARTED
+from .runner import assistant, code_extractor, user
 
 if TYPE_CHECKING:
-    from .context import RunContext as Pipeline
+    from .runner import Pipeline
 
 
-def _prompt_task_pddl(pipeline: "Pipeline") -> list[str]:
+def _prompt_task_pddl(pipeline: Pipeline) -> list[str]:
     return [t.pddl for t in pipeline.prompt_tasks()]
 
 
-def run_bas(p: "Pipeline", checker: ProgramChecker) -> None:
-    p.publish(STEP_STARTED, phase="baseline-summary")
+def run_bas(p: Pipeline, checker: ProgramChecker) -> None:
+    p.bus.publish(STEP_STARTED, phase="baseline-summary")
     tasks = _prompt_task_pddl(p)
     summary_msgs = [p.system(), user(p.render("summary", domain_pddl=p.domain.source, example_tasks=tasks))]
     summary, history, _ = p.ask_extract("baseline.summary", summary_msgs, extract_nl, "nl")
     summary = summary or history[-1].content
     p.artifact("nl_domain", "nl/summary.md", summary)
-    p.publish(STEP_STARTED, phase="baseline-strategy")
+    p.bus.publish(STEP_STARTED, phase="baseline-strategy")
     strategy_msgs = [
         p.system(),
         user(p.render("strategy", domain_pddl=p.domain.source, example_tasks=tasks, summary=summary)),
@@ -40,7 +40,7 @@ def run_bas(p: "Pipeline", checker: ProgramChecker) -> None:
     functions = (p.config.function_name,)
     spec = p.code_spec(example_task.python, example_plan)
     base = [p.system(), user(p.render("code", summary=summary, strategy=strategy.text, **spec))]
-    p.publish(STEP_STARTED, phase="code", candidate=1)
+    p.bus.publish(STEP_STARTED, phase="code", candidate=1)
     code, history, _ = p.ask_extract("baseline.code", base, code_extractor(functions), "code")
     if code is None:
         return
@@ -63,10 +63,10 @@ def run_bas(p: "Pipeline", checker: ProgramChecker) -> None:
         current = p.add_program(1, code, history[-1].content, checker)
     best = p.best(p.programs)
     if best is not None:
-        p.publish(SELECTION_MADE, kind="program", version=best.label, solved=best.solved, total=len(p.tasks), file=best.file)
+        p.bus.publish(SELECTION_MADE, kind="program", version=best.label, solved=best.solved, total=len(p.tasks), file=best.file)
 
 
-def _silver_fix_variables(p: "Pipeline", failed: TaskCheck) -> dict[str, Any]:
+def _silver_fix_variables(p: Pipeline, failed: TaskCheck) -> dict[str, Any]:
     task = next(t for t in p.tasks if t.name == failed.task)
     variables: dict[str, Any] = {"task_pddl": task.pddl, "traceback": "", "output": failed.output, "message": "", "operators": []}
     if failed.python_error:
@@ -85,24 +85,24 @@ def _silver_fix_variables(p: "Pipeline", failed: TaskCheck) -> dict[str, Any]:
     return variables
 
 
-def run_sil(p: "Pipeline", checker: ProgramChecker) -> None:
+def run_sil(p: Pipeline, checker: ProgramChecker) -> None:
     """One conversation; training tasks checked in order (the two prompt tasks first), stopping at the first
     failure; up to four fixes; each answer extends the previous program; the last program is the result."""
     prompt_names = {t.name for t in p.prompt_tasks()}
     checker.tasks = [t for t in p.tasks if t.name in prompt_names] + [t for t in p.tasks if t.name not in prompt_names]
     training = [render_problem_abbreviated(t.problem) for t in p.prompt_tasks()]
     messages = [p.system(), user(p.render("summary", domain_pddl=p.domain.source, training_tasks=training))]
-    p.publish(STEP_STARTED, phase="baseline-summary")
+    p.bus.publish(STEP_STARTED, phase="baseline-summary")
     summary, messages, _ = p.ask_extract("baseline.summary", messages, extract_nl, "nl")
     p.artifact("nl_domain", "nl/summary.md", summary or messages[-1].content)
-    p.publish(STEP_STARTED, phase="baseline-strategy")
+    p.bus.publish(STEP_STARTED, phase="baseline-strategy")
     strategy, messages, _ = p.ask_extract(
         "baseline.strategy", [*messages, user(p.render("strategy"))], extract_nl, "strategy"
     )
     if strategy is not None:
         p.add_strategy(strategy, messages[-1].content)
     functions = (p.config.function_name,)
-    p.publish(STEP_STARTED, phase="code", candidate=1)
+    p.bus.publish(STEP_STARTED, phase="code", candidate=1)
     messages = [*messages, user(p.render("code", typed_objects=p.domain_dir.typed_objects))]
     code, messages, _ = p.ask_extract("baseline.code", messages, code_extractor(functions), "code")
     if code is None:
@@ -120,5 +120,5 @@ def run_sil(p: "Pipeline", checker: ProgramChecker) -> None:
     # Silver et al. keep the last program; check it on all debug tasks for the record
     final = p.programs[-1]
     final.checks = checker.check(final.text)
-    p.write_result(f"results/program-{final.label}-all.json", [c.to_dict() for c in final.checks])
-    p.publish(SELECTION_MADE, kind="program", version=final.label, solved=final.solved, total=len(p.tasks), file=final.file)
+    p.store.write_json(f"results/program-{final.label}-all.json", [c.to_dict() for c in final.checks])
+    p.bus.publish(SELECTION_MADE, kind="program", version=final.label, solved=final.solved, total=len(p.tasks), file=final.file)

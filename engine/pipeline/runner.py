@@ -1,0 +1,537 @@
+"""The strategy-refinement pipeline (Stein et al.): NL -> pseudocode -> strategy debugging -> code
+candidates -> code debugging with reflection -> selection on the debug tasks.
+
+The pipeline talks only to the gateway (model), the checks (validator, sandbox), the store (files) and the
+event bus; it never knows who watches.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..approaches import get_approach
+from ..domainlib import DomainDir
+from ..extract import Extraction, extract_code, extract_nl, extract_plan, extract_strategy
+from ..llm import AnswerCancelled, ChatMessage, ChatRequest, Provider
+from ..pddl import Domain, load_domain
+from ..pddl.encoding import PythonTask, render_task
+from ..planner import solve
+from ..prompts import PromptLibrary
+from .checks import DebugTask, ProgramChecker, TaskCheck, choose_failed_task, load_debug_tasks, solved_count, validate_model_plan
+from .config import PipelineConfig
+from .events import (
+    ARTIFACT_CREATED,
+    NOTICE,
+    RUN_FAILED,
+    RUN_FINISHED,
+    RUN_STARTED,
+    SELECTION_MADE,
+    STEP_FINISHED,
+    STEP_STARTED,
+    VALIDATION_RESULT,
+    DeferredPublisher,
+    EventBus,
+)
+from .gateway import Controller, ModelGateway, RunStopped
+from .runlock import RunLock
+from .store import RunStore
+
+Extractor = Callable[[str], Extraction[Any]]
+
+
+def code_extractor(functions: tuple[str, ...], previous: str | None = None) -> Extractor:
+    """Extraction of a program's source (the extractor also returns where it found it; we keep the code)."""
+
+    def extract(text: str) -> Extraction[Any]:
+        got = extract_code(text, functions, previous_code=previous)
+        return Extraction(got.value.code if got.value is not None else None, got.reason)
+
+    return extract
+
+
+def user(text: str) -> ChatMessage:
+    return ChatMessage("user", text)
+
+
+def assistant(text: str) -> ChatMessage:
+    return ChatMessage("assistant", text)
+
+
+@dataclass
+class Version:
+    """A strategy or program version with its check results."""
+
+    kind: str  # "strategy" | "program"
+    label: str  # "v01" / "c1-v00"
+    text: str
+    file: str
+    checks: list[TaskCheck] = field(default_factory=list)
+    response_text: str = ""  # the model answer it came from (kept in the conversation)
+
+    @property
+    def solved(self) -> int:
+        return solved_count(self.checks)
+
+
+@dataclass
+class RunResult:
+    run_dir: Path
+    status: str
+    selected_program: Path | None
+    debug_solved: int
+    debug_total: int
+    strategy_versions: int
+    programs_generated: int
+    totals: dict[str, Any]
+    wall_seconds: float
+    message: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "run_dir": str(self.run_dir),
+            "status": self.status,
+            "selected_program": str(self.selected_program) if self.selected_program else None,
+            "debug_solved": self.debug_solved,
+            "debug_total": self.debug_total,
+            "strategy_versions": self.strategy_versions,
+            "programs_generated": self.programs_generated,
+            "llm_calls": self.totals.get("calls", 0),
+            "cache_hits": self.totals.get("cache_hits", 0),
+            "resumed_responses": self.totals.get("resumed", 0),
+            "tokens_in": self.totals.get("tokens_in", 0),
+            "tokens_out": self.totals.get("tokens_out", 0),
+            "cost_usd": round(self.totals.get("cost_usd", 0.0), 6),
+            "wall_seconds": round(self.wall_seconds, 3),
+            "message": self.message,
+        }
+
+
+class Pipeline:
+    def __init__(
+        self,
+        domain_dir: DomainDir,
+        config: PipelineConfig,
+        provider: Provider,
+        store: RunStore,
+        controller: Controller | None = None,
+        prompts: PromptLibrary | None = None,
+        reasoning: bool = False,
+    ) -> None:
+        self.domain_dir = domain_dir
+        self.config = config
+        self.store = store
+        self.bus = EventBus(store.append_event, already_logged=store.last_seq())
+        self.gateway = ModelGateway(provider, store, self.bus, controller)
+        self.prompts = prompts or PromptLibrary()
+        self.approach = get_approach(config.approach)
+        base_variant = self.approach.prompt_variant
+        self.variant = f"{base_variant}-reasoning" if reasoning else base_variant
+        self.feedback_style = self.approach.feedback_style
+        self.controller = controller
+        self.domain: Domain = load_domain(domain_dir.domain_file)
+        self.tasks: list[DebugTask] = load_debug_tasks(self.domain, domain_dir.debug_tasks(), domain_dir.typed_objects)
+        self.strategies: list[Version] = []
+        self.programs: list[Version] = []
+        self.domain_nl = ""
+        self._answer = threading.local()  # per thread: the id of the last answer extracted
+
+    # ================================================================== running
+    def run(self) -> RunResult:
+        with RunLock(self.store.path):  # one process at a time per run directory (RunBusy otherwise)
+            self.store.claim()
+            return self._run()
+
+    def _run(self) -> RunResult:
+        start = time.monotonic()
+        self.bus.publish(
+            RUN_STARTED,
+            domain=self.domain_dir.name,
+            preset=self.config.preset,
+            approach=self.config.approach,
+            debug_tasks=[t.name for t in self.tasks],
+        )
+        checker = ProgramChecker(
+            self.domain, self.tasks, self.config.program_timeout_s, self.config.function_name, self.feedback_style
+        )
+        try:
+            self.approach.run(self, checker)
+            status, message = "finished", ""
+        except (RunStopped, AnswerCancelled) as exc:  # a person stopped it, in step mode or when answering
+            status, message = "stopped", str(exc)
+        except Exception as exc:
+            status, message = "failed", f"{type(exc).__name__}: {exc}"
+            self.bus.publish(RUN_FAILED, message=message)
+            raise
+        finally:
+            checker.close()
+        result = self._result(status, message, time.monotonic() - start)
+        self.store.write_json("summary.json", result.to_dict())
+        self.store.update_meta(status=status)
+        self.bus.publish(RUN_FINISHED, **result.to_dict())
+        return result
+
+    def _result(self, status: str, message: str, seconds: float) -> RunResult:
+        # Silver et al. use the last program; everyone else selects on the debug tasks
+        best = self.programs[-1] if self.approach.select_last and self.programs else self.best(self.programs)
+        return RunResult(
+            run_dir=self.store.path,
+            status=status,
+            selected_program=self.store.file(best.file) if best else None,
+            debug_solved=best.solved if best else 0,
+            debug_total=len(self.tasks),
+            strategy_versions=len(self.strategies),
+            programs_generated=len(self.programs),
+            totals=self.gateway.totals.to_dict(),
+            wall_seconds=seconds,
+            message=message,
+        )
+
+    @staticmethod
+    def best(versions: list[Version]) -> Version | None:
+        """Most debug tasks solved; ties go to the later version (the paper's rule)."""
+        best: Version | None = None
+        for version in versions:
+            if best is None or version.solved >= best.solved:
+                best = version
+        return best
+
+    # ================================================================== model access
+    def system(self) -> ChatMessage:
+        return ChatMessage("system", self.prompts.render("system", self.variant))
+
+    def render(self, name: str, **variables: Any) -> str:
+        return self.prompts.render(name, self.variant, **variables)
+
+    def reserve_ids(self) -> list[int]:
+        return [self.gateway.next_id() for _ in range(1 + self.config.extraction_retries)]
+
+    def ask_extract(
+        self,
+        step: str,
+        messages: list[ChatMessage],
+        extractor: Extractor,
+        expected: str,
+        ids: list[int] | None = None,
+        publish: Callable[..., Any] | None = None,
+        **context: Any,
+    ) -> tuple[Any, list[ChatMessage], str]:
+        """Ask, extract; an answer with nothing usable is fed back once. Returns (value|None, history, reason)."""
+        ids = ids or self.reserve_ids()
+        reason = ""
+        for attempt, request_id in enumerate(ids):
+            response = self.gateway.ask(request_id, ChatRequest(step, list(messages)), publish=publish, context=context)
+            if response.truncated:
+                (publish or self.bus.publish)(
+                    NOTICE, level="warning", request_id=request_id,
+                    message=f"{step}: the answer was cut off by the token limit (max_tokens)",
+                )
+            messages = [*messages, assistant(response.text)]
+            got = extractor(response.text)
+            self._answer.id = request_id  # which answer the next artefact comes from (for forking)
+            if got.ok:
+                return got.value, messages, ""
+            reason = got.reason
+            (publish or self.bus.publish)(
+                NOTICE, level="warning", message=f"{step}: nothing usable in the answer ({reason})", request_id=request_id
+            )
+            if attempt + 1 < len(ids):
+                messages = [*messages, user(self.render("extraction_failed", expected=expected, reason=reason))]
+        return None, messages, reason
+
+    @property
+    def concurrency(self) -> int:
+        """Step mode needs one request at a time (a person answers them in order); a controller that is
+        only watching at the moment lets independent requests run concurrently."""
+        if self.controller is None:
+            return self.config.max_concurrency
+        wants_to_pause = getattr(self.controller, "wants_to_pause", None)
+        return self.config.max_concurrency if wants_to_pause is not None and not wants_to_pause() else 1
+
+    def concurrently(self, jobs: list[Callable[[DeferredPublisher], Any]]) -> list[Any]:
+        """Run independent jobs at once; their logged events are flushed in job order afterwards."""
+        publishers = [DeferredPublisher(self.bus) for _ in jobs]
+        if self.concurrency == 1 or len(jobs) == 1:
+            results = []
+            for job, pub in zip(jobs, publishers):
+                results.append(job(pub))
+                pub.flush()
+            return results
+        with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+            futures = [pool.submit(job, pub) for job, pub in zip(jobs, publishers)]
+            results = [f.result() for f in futures]
+        for pub in publishers:
+            pub.flush()
+        return results
+
+    @property
+    def last_answer_id(self) -> int | None:
+        return getattr(self._answer, "id", None)
+
+    def artifact(self, kind: str, relative: str, text: str, request_id: int | None = None, **data: Any) -> str:
+        """Write an artefact; its event names the request whose answer it came from, so that an edited
+        version can continue the run from exactly there (see store.fork_run)."""
+        self.store.write_text(relative, text)
+        request_id = request_id if request_id is not None else self.last_answer_id
+        self.bus.publish(ARTIFACT_CREATED, kind=kind, file=relative, request_id=request_id, **data)
+        return relative
+
+    # ================================================================== stein
+    def run_stein(self, checker: ProgramChecker) -> None:
+        self.nl_phase()
+        if self.config.strategy_rounds > 0:
+            strategy = self.strategy_phase()
+        else:
+            strategy = self.first_strategy()
+            self.select_strategy()
+        if strategy is None:
+            self.bus.publish(NOTICE, level="error", message="no strategy could be obtained; the run stops")
+            return
+        self.code_phase(checker, strategy)
+
+    # ---------------------------------------------------------------- 1) NL
+    def nl_phase(self) -> None:
+        self.bus.publish(STEP_STARTED, phase="nl")
+        first = [self.system(), user(self.render("nl_domain", domain_pddl=self.domain.source))]
+        text, history, _ = self.ask_extract("nl.domain", first, extract_nl, "nl")
+        self.domain_nl = text or history[-1].content
+        self.artifact("nl_domain", "nl/domain.md", self.domain_nl)
+        id_blocks = [self.reserve_ids() for _ in self.tasks]
+
+        def describe(task: DebugTask, ids: list[int]) -> Callable[[DeferredPublisher], tuple[str, int | None]]:
+            def job(pub: DeferredPublisher) -> tuple[str, int | None]:
+                messages = [*history, user(self.render("nl_task", task_pddl=task.pddl))]
+                value, after, _ = self.ask_extract("nl.task", messages, extract_nl, "nl", ids, pub.publish, task=task.name)
+                return value or after[-1].content, self.last_answer_id
+
+            return job
+
+        descriptions = self.concurrently([describe(t, ids) for t, ids in zip(self.tasks, id_blocks)])
+        for task, (description, answer_id) in zip(self.tasks, descriptions):
+            task.nl = description
+            self.artifact("nl_task", f"nl/{task.name}.md", description, request_id=answer_id, task=task.name)
+        self.bus.publish(STEP_FINISHED, phase="nl")
+
+    # ---------------------------------------------------------------- 2) strategy
+    def prompt_tasks(self) -> list[DebugTask]:
+        # the source's own split (the paper's seed_splits.json) wins over the built-in table
+        indices = self.domain_dir.prompt_task_indices(self.config.split_seed) or self.config.prompt_task_indices
+        return [self.tasks[i] for i in indices if i < len(self.tasks)] or self.tasks[:2]
+
+    def first_strategy(self) -> Version | None:
+        self.bus.publish(STEP_STARTED, phase="strategy", round=0)
+        messages = [
+            self.system(),
+            user(self.render("strategy_generate", domain_nl=self.domain_nl, example_tasks=[t.nl for t in self.prompt_tasks()])),
+        ]
+        text, history, _ = self.ask_extract("strategy.generate", messages, extract_strategy, "strategy")
+        if text is None:
+            return None
+        return self.add_strategy(text, history[-1].content)
+
+    def add_strategy(self, text: str, response_text: str) -> Version:
+        label = f"v{len(self.strategies) + 1:02d}"
+        file = self.artifact("strategy", f"strategies/{label}.md", text, version=label)
+        version = Version("strategy", label, text, file, response_text=response_text)
+        self.strategies.append(version)
+        return version
+
+    def strategy_phase(self) -> Version | None:
+        current = self.first_strategy()
+        failed_before: str | None = None
+        for round_number in range(self.config.strategy_rounds + 1):
+            if current is None:
+                break
+            conversations = self.validate_strategy(current)
+            if current.solved == len(self.tasks) or round_number == self.config.strategy_rounds:
+                break
+            failed = choose_failed_task(current.checks, failed_before)
+            assert failed is not None
+            failed_before = failed.task
+            self.bus.publish(STEP_STARTED, phase="strategy", round=round_number + 1, task=failed.task)
+            history = conversations[failed.task]
+            reflect_messages = [
+                *history,
+                user(self.render("strategy_reflect", plan=failed.output or [], feedback=failed.message)),
+            ]
+            reflection, after, _ = self.ask_extract(
+                "strategy.reflect", reflect_messages, extract_nl, "nl", task=failed.task, version=current.label
+            )
+            reflection = reflection or after[-1].content
+            self.artifact(
+                "reflection",
+                f"reflections/strategy-{current.label}-{failed.task}.md",
+                reflection,
+                about="strategy",
+                version=current.label,
+                task=failed.task,
+            )
+            revise = [*after, user(self.render("strategy_revise"))]
+            text, history_after, _ = self.ask_extract(
+                "strategy.revise", revise, extract_strategy, "strategy", version=current.label
+            )
+            if text is None:
+                break
+            current = self.add_strategy(text, history_after[-1].content)
+        return self.select_strategy()
+
+    def select_strategy(self) -> Version | None:
+        best = self.best(self.strategies)
+        if best is not None:
+            self.bus.publish(SELECTION_MADE, kind="strategy", version=best.label, solved=best.solved, total=len(self.tasks))
+        return best
+
+    def validate_strategy(self, version: Version) -> dict[str, list[ChatMessage]]:
+        """2.2: the model plans every debug task by following the strategy; the validator checks the plans."""
+        self.bus.publish(STEP_STARTED, phase="strategy-validation", version=version.label)
+        actions = [a.lifted() for a in self.domain.actions.values()]
+        names = list(self.domain.actions)
+        id_blocks = [self.reserve_ids() for _ in self.tasks]
+
+        def plan_job(task: DebugTask, ids: list[int]) -> Callable[[DeferredPublisher], tuple[TaskCheck, list[ChatMessage]]]:
+            def job(pub: DeferredPublisher) -> tuple[TaskCheck, list[ChatMessage]]:
+                messages = [
+                    self.system(),
+                    user(
+                        self.render(
+                            "strategy_plan", domain_nl=self.domain_nl, task_nl=task.nl, pseudocode=version.text, actions=actions
+                        )
+                    ),
+                ]
+                plan, history, reason = self.ask_extract(
+                    "strategy.plan", messages, lambda t: extract_plan(t, names), "plan", ids, pub.publish,
+                    task=task.name, version=version.label,
+                )
+                return validate_model_plan(self.domain, task, plan, self.feedback_style, reason), history
+
+            return job
+
+        outcomes = self.concurrently([plan_job(t, ids) for t, ids in zip(self.tasks, id_blocks)])
+        version.checks = [check for check, _ in outcomes]
+        for check in version.checks:
+            self.bus.publish(
+                VALIDATION_RESULT, what="strategy", version=version.label, task=check.task, valid=check.solved,
+                kind=check.kind, message=check.message, plan=check.output,
+            )
+        self.store.write_json(f"results/strategy-{version.label}.json", [c.to_dict() for c in version.checks])
+        self.bus.publish(STEP_FINISHED, phase="strategy-validation", version=version.label, solved=version.solved)
+        return {check.task: history for check, history in outcomes}
+
+    # ---------------------------------------------------------------- 3) code
+    def example(self) -> tuple[DebugTask, list[str]]:
+        """A debug task with a correct plan: one the model planned correctly during strategy validation if
+        any (latest strategies first), else the optimal planner's plan for the first prompt task."""
+        for version in reversed(self.strategies):
+            for check in version.checks:
+                if check.solved and check.output:
+                    return next(t for t in self.tasks if t.name == check.task), check.output
+        task = self.prompt_tasks()[0]
+        reference = self.domain_dir.reference_plan(task.path, "optimal")  # a shipped plan spares the planner
+        if reference is not None:
+            from ..pddl.plans import load_plan
+
+            self.bus.publish(NOTICE, level="info", message=f"example plan for {task.name}: {reference.name}")
+            return task, [step.pddl() for step in load_plan(reference)]
+        result = solve(self.domain, task.problem, optimal=True, timeout=60.0)
+        self.bus.publish(NOTICE, level="info", message=f"example plan for {task.name}: {result.summary()}")
+        return task, result.plan or []
+
+    def example_encoding(self, task: DebugTask, candidate: int) -> PythonTask:
+        """Candidate 1 sees the file order; later candidates see objects and goal freshly shuffled."""
+        if candidate == 1:
+            return task.python
+        import random
+
+        rng = random.Random(1000 * self.config.split_seed + candidate)
+        objects, goal = list(task.python.objects), list(task.python.goal)
+        rng.shuffle(objects)
+        rng.shuffle(goal)
+        return PythonTask(objects, list(task.python.init), goal)
+
+    def code_spec(self, example_task: PythonTask, example_plan: list[str]) -> dict[str, Any]:
+        return {
+            "typed_objects": self.domain_dir.typed_objects,
+            "predicates": [p.pddl() for p in self.domain.predicates.values()],
+            "actions": [a.lifted() for a in self.domain.actions.values()],
+            "example_task": render_task(example_task),
+            "example_plan": example_plan,
+        }
+
+    def add_program(
+        self, candidate: int, code: str, response_text: str, checker: ProgramChecker, stop_at_first_failure: bool = False
+    ) -> Version:
+        label = f"c{candidate}-v{sum(p.label.startswith(f'c{candidate}-') for p in self.programs):02d}"
+        file = self.artifact("program", f"programs/{label}.py", code, version=label, candidate=candidate)
+        version = Version("program", label, code, file, response_text=response_text)
+        self.bus.publish(STEP_STARTED, phase="program-check", version=label)
+        version.checks = checker.check(code, stop_at_first_failure)
+        for check in version.checks:
+            self.bus.publish(
+                VALIDATION_RESULT, what="program", version=label, task=check.task, valid=check.solved,
+                kind=check.kind, message=check.message, plan=check.output,
+            )
+        self.store.write_json(f"results/program-{label}.json", [c.to_dict() for c in version.checks])
+        self.bus.publish(STEP_FINISHED, phase="program-check", version=label, solved=version.solved)
+        self.programs.append(version)
+        return version
+
+    def feedback_variables(self, version: Version, failed: TaskCheck) -> dict[str, Any]:
+        by_name = {t.name: t for t in self.tasks}
+        solved = [{"task": by_name[c.task].python_text, "plan": c.output} for c in version.checks if c.solved]
+        return {
+            "solved": solved,
+            "failed_task": by_name[failed.task].python_text,
+            "output": failed.output,
+            "feedback": failed.message,
+        }
+
+    def code_phase(self, checker: ProgramChecker, strategy: Version) -> None:
+        example_task, example_plan = self.example()
+        functions = (self.config.function_name,)
+        for candidate in range(1, self.config.initial_programs + 1):
+            self.bus.publish(STEP_STARTED, phase="code", candidate=candidate)
+            spec = self.code_spec(self.example_encoding(example_task, candidate), example_plan)
+            base = [self.system(), user(self.render("code_generate", domain_nl=self.domain_nl, pseudocode=strategy.text, **spec))]
+            code, history, _ = self.ask_extract(
+                "code.generate", base, code_extractor(functions), "code", candidate=candidate
+            )
+            if code is None:
+                continue
+            current = self.add_program(candidate, code, history[-1].content, checker)
+            failed_before: str | None = None
+            for _ in range(self.config.code_rounds):
+                failed = choose_failed_task(current.checks, failed_before)
+                if failed is None:
+                    break
+                failed_before = failed.task
+                variables = self.feedback_variables(current, failed)
+                conversation = [*base, assistant(current.response_text)]
+                if self.config.code_reflection:
+                    reflect = [*conversation, user(self.render("code_reflect", **variables))]
+                    reflection, after, _ = self.ask_extract(
+                        "code.reflect", reflect, extract_nl, "nl", task=failed.task, version=current.label
+                    )
+                    self.artifact(
+                        "reflection", f"reflections/code-{current.label}.md", reflection or after[-1].content,
+                        about="program", version=current.label, task=failed.task,
+                    )
+                    revise = [*after, user(self.render("code_revise"))]
+                else:
+                    revise = [*conversation, user(self.render("code_revise_direct", **variables))]
+                code, history, _ = self.ask_extract(
+                    "code.revise", revise, code_extractor(functions, current.text), "code",
+                    task=failed.task, version=current.label,
+                )
+                if code is None:
+                    break
+                current = self.add_program(candidate, code, history[-1].content, checker)
+            if any(p.solved == len(self.tasks) for p in self.programs):
+                break
+        best = self.best(self.programs)
+        if best is not None:
+            self.bus.publish(SELECTION_MADE, kind="program", version=best.label, solved=best.solved, total=len(self.tasks), file=best.file)
