@@ -124,11 +124,12 @@ def run(args: argparse.Namespace) -> int:
     if args.list_presets:
         print(list_presets())
         return EXIT_OK
+    from ..engine import runs
     from ..engine.domainlib import DomainDir, DomainDirError
     from ..engine.llm import ModelAccessError, load_settings, make_provider
     from ..engine.llm.manual import stdin_answerer
     from ..engine.llm.settings import SettingsError
-    from ..engine.pipeline import Pipeline, RunStore
+    from ..engine.pipeline import RunStore
     from ..engine.prompts import PromptLibrary
 
     # everything the user gave is checked before anything is created or asked
@@ -138,13 +139,12 @@ def run(args: argparse.Namespace) -> int:
         require_input_dir("--prompts", args.prompts)
     try:
         if args.resume:
-            store = RunStore.open(Path(args.resume))
-            meta = store.meta()
-            domain_dir = DomainDir.open(meta["domain_dir"])
-            from ..engine.pipeline import PipelineConfig
-
-            config = PipelineConfig.from_dict(meta["config"])
-            recorded = {k: v for k, v in meta.get("model", {}).items() if k not in ("prices",)}
+            store, meta = runs.open_run(Path(args.resume))
+            if meta.domain_dir is None:
+                raise BadInput(f"{store.path}/run.json: names no domain directory")
+            domain_dir = DomainDir.open(meta.domain_dir)
+            config = meta.pipeline_config()
+            recorded = {k: v for k, v in meta.model.items() if k not in ("prices",)}
             cli_model = {**recorded, **{k: v for k, v in _model_flags(args).items() if v is not None}}
         else:
             if not args.domain_dir:
@@ -160,17 +160,11 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput(str(exc)) from None
     if not args.resume:
         root = Path(args.out) if args.out else RunStore.runs_dir(domain_dir.path)
-        store = RunStore.create(
-            root,
-            {
-                "domain_dir": str(domain_dir.path.resolve()),
-                "config": config.to_dict(),
-                "model": settings.to_dict(),
-            },
-        )
+        store = runs.start_run(root, domain_dir, config, settings.to_dict())
     if not settings.is_configured and not args.quiet:
         print("genplan: no model configured: you answer each request by hand (end with a line '.')", file=sys.stderr)
-    pipeline = Pipeline(domain_dir, config, provider, store, prompts=prompts, reasoning=bool(settings.reasoning))
+    pipeline = runs.make_pipeline(store, domain_dir, config, provider, prompts=prompts,
+                                  reasoning=bool(settings.reasoning))
     from ..engine.sandbox.redact import register_secret
 
     register_secret(settings.resolve_api_key())  # never in what a program's output carries to the model or files

@@ -182,8 +182,9 @@ def _results_order(results: VersionResults) -> tuple[Any, ...]:
 
 def run_overview(run_dir: Path) -> RunOverview:
     """Read one run directory (run.json, summary.json, results/)."""
-    meta = _read_json(run_dir / "run.json")
-    meta = meta if isinstance(meta, dict) else {}
+    from .runs import RunMeta, read_meta_or_none
+
+    meta = read_meta_or_none(run_dir) or RunMeta(run_id=run_dir.name, status="")
     summary = _read_json(run_dir / "summary.json")
     summary = summary if isinstance(summary, dict) else {}
     results = read_results(run_dir)
@@ -192,19 +193,20 @@ def run_overview(run_dir: Path) -> RunOverview:
         for outcome in version.outcomes:
             if outcome.task not in tasks and not version.all_tasks:
                 tasks.append(outcome.task)
-    forked = meta.get("forked_from")
-    forked_at = meta.get("forked_at")
+    forked = meta.forked_from
+    forked_at = meta.forked_at
     selected = summary.get("selected_program")
-    config = meta.get("config")
+    config = meta.config
+    edited = meta.extra.get("edited_version")
     return RunOverview(
         run_id=run_dir.name,
         path=run_dir,
-        status=str(summary.get("status") or meta.get("status") or "?"),
-        preset=str(config.get("preset", "?")) if isinstance(config, dict) else "?",
-        created=str(meta.get("created", "")),
-        forked_from=Path(str(forked)).name if forked else None,
-        forked_at=int(forked_at) if isinstance(forked_at, int) else None,
-        edited_version=str(meta["edited_version"]) if meta.get("edited_version") else None,
+        status=str(summary.get("status") or meta.status or "?"),
+        preset=str(config.get("preset", "?")),
+        created=meta.created,
+        forked_from=Path(forked).name if forked else None,
+        forked_at=forked_at,
+        edited_version=str(edited) if edited else None,
         results=results,
         tasks=tuple(tasks),
         selected_program=Path(str(selected)).stem if selected else None,

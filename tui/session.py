@@ -145,9 +145,10 @@ class PipelineSession:
         return not self.settings.is_configured
 
     def run(self) -> Any:
+        from genplan.engine import runs
         from genplan.engine.domainlib import DomainDir
         from genplan.engine.llm import make_provider
-        from genplan.engine.pipeline import Pipeline, RunStore
+        from genplan.engine.pipeline import RunStore
 
         directory = DomainDir.open(self.domain_path)
         provider = make_provider(
@@ -165,24 +166,17 @@ class PipelineSession:
                                             reasoning=bool(getattr(self.settings, "reasoning", False)))
         if self.run_dir is not None and self.start_from is not None:
             # "continue from here": a new run that keeps every answer before the edited version
-            from genplan.engine.pipeline.store import continue_from_edit
-
             kind, path, text = self.start_from
             source = RunStore.open(self.run_dir)
-            self.store = continue_from_edit(source, str(Path(path).relative_to(source.path)), kind, text)
+            self.store = runs.fork_from_edit(source.path, str(Path(path).relative_to(source.path)), kind, text)
         elif self.run_dir is not None:
-            self.store = RunStore.open(self.run_dir)
+            self.store, _ = runs.open_run(self.run_dir)
         else:
-            meta = {
-                "domain_dir": str(self.domain_path.resolve()),
-                "config": self.config.to_dict(),
-                "model": self.settings.to_dict(),
-                "source": "genplan-tui",
-            }
-            self.store = RunStore.create(RunStore.runs_dir(self.domain_path), meta)
+            self.store = runs.start_run(RunStore.runs_dir(self.domain_path), directory, self.config,
+                                        self.settings.to_dict(), source="genplan-tui")
         self.post(RunCreated(self.store.path))
-        pipeline = Pipeline(directory, self.config, provider, self.store, controller=self.controller,
-                            reasoning=bool(getattr(self.settings, "reasoning", False)))
+        pipeline = runs.make_pipeline(self.store, directory, self.config, provider, controller=self.controller,
+                                      reasoning=bool(getattr(self.settings, "reasoning", False)))
         pipeline.bus.subscribe(self.sink)
         return pipeline.run()
 

@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import runs
 from ..domainlib import DomainDir
 from ..evaluation import Evaluation, Evaluator, PlannerComparison, load_tasks
 from ..llm import ModelAccessError, ModelSettings, make_provider
 from ..pddl import load_domain
 from ..pddl.plans import load_plan
-from ..pipeline import Pipeline, PipelineConfig, RunStore
+from ..pipeline import PipelineConfig, RunStore
 from ..pipeline.store import write_json_atomic
 from ..planner import SOLVED, PlannerResult, solve
 from ..sandbox import Limits, Program, Sandbox
@@ -133,8 +134,7 @@ class Outcome:
 def run_status(run_dir: Path) -> str | None:
     """The status in run.json, or None when there is no run yet."""
     try:
-        status = json.loads((run_dir / "run.json").read_text(encoding="utf-8")).get("status")
-        return status if isinstance(status, str) else None
+        return runs.read_meta(run_dir).status or None
     except (OSError, json.JSONDecodeError):
         return None
 
@@ -156,7 +156,8 @@ def execute_run(job: RunJob) -> Outcome:
     started = time.monotonic()
     try:
         provider = make_provider(job.settings, cache_dir=job.cache_dir, no_cache=job.no_cache)
-        pipeline = Pipeline(DomainDir.open(job.domain_path), job.config, provider, store, reasoning=job.settings.reasoning)
+        pipeline = runs.make_pipeline(store, DomainDir.open(job.domain_path), job.config, provider,
+                                      reasoning=job.settings.reasoning)
         result = pipeline.run()
     except Exception as exc:  # noqa: BLE001 - one failing run must not stop the batch; rerunning resumes it
         message = f"{type(exc).__name__}: {exc}" if not isinstance(exc, ModelAccessError) else str(exc)

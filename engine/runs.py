@@ -1,0 +1,136 @@
+"""The run service: start, resume, fork-from-edit and open a run, for every front end (CLI, TUI, batch).
+
+``run.json`` is read and written by the store only; this module turns it into a typed ``RunMeta`` and
+assembles store + provider + run context the same way for everyone. Run directories written before
+``RunMeta`` existed are plain dicts with the same keys: ``RunMeta.from_dict`` accepts them (missing keys
+get defaults, unknown keys are kept in ``extra``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .pipeline.config import PipelineConfig
+from .pipeline.store import RunStore
+
+if TYPE_CHECKING:
+    from .domainlib import DomainDir
+    from .llm import Provider
+    from .pipeline.gateway import Controller
+    from .pipeline.runner import Pipeline
+    from .prompts import PromptLibrary
+
+_KNOWN = ("run_id", "status", "created", "domain_dir", "config", "model", "source", "forked_from", "forked_at")
+
+
+@dataclass(frozen=True)
+class RunMeta:
+    """What ``run.json`` records: what was run, with which model (never the key), and how it ended."""
+
+    run_id: str
+    status: str = "running"
+    created: str = ""
+    domain_dir: str | None = None
+    config: dict[str, Any] = field(default_factory=dict)
+    model: dict[str, Any] = field(default_factory=dict)
+    source: str | None = None  # e.g. "genplan-tui"
+    forked_from: str | None = None
+    forked_at: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # e.g. "batch", "edited"
+
+    @classmethod
+    def from_dict(cls, data: Any, run_id: str = "") -> RunMeta:
+        """Tolerant of old and hand-edited files: a value of the wrong type counts as missing."""
+        data = data if isinstance(data, dict) else {}
+
+        def text(key: str) -> str | None:
+            value = data.get(key)
+            return str(value) if isinstance(value, (str, int, float)) and value != "" else None
+
+        def mapping(key: str) -> dict[str, Any]:
+            value = data.get(key)
+            return dict(value) if isinstance(value, dict) else {}
+
+        forked_at = data.get("forked_at")
+        return cls(
+            run_id=text("run_id") or run_id,
+            status=text("status") or "",  # unknown (a hand-made or partial run.json)
+            created=text("created") or "",
+            domain_dir=text("domain_dir"),
+            config=mapping("config"),
+            model=mapping("model"),
+            source=text("source"),
+            forked_from=text("forked_from"),
+            forked_at=forked_at if isinstance(forked_at, int) and not isinstance(forked_at, bool) else None,
+            extra={k: v for k, v in data.items() if k not in _KNOWN},
+        )
+
+    def pipeline_config(self) -> PipelineConfig:
+        """The configuration the run used (defaults for a run.json without one)."""
+        return PipelineConfig.from_dict(self.config) if self.config else PipelineConfig()
+
+    @property
+    def is_fork(self) -> bool:
+        return self.forked_from is not None
+
+
+def read_meta(run_dir: Path) -> RunMeta:
+    """The typed ``run.json`` of a run directory (FileNotFoundError when it is not one)."""
+    store = RunStore.open(Path(run_dir))
+    return RunMeta.from_dict(store.meta(), run_id=store.path.name)
+
+
+def read_meta_or_none(run_dir: Path) -> RunMeta | None:
+    """The typed ``run.json``, or None when it is missing or not JSON (listing runs never fails on one)."""
+    try:
+        return read_meta(run_dir)
+    except (OSError, ValueError):
+        return None
+
+
+def start_run(
+    root: Path,
+    domain_dir: DomainDir,
+    config: PipelineConfig,
+    model: dict[str, Any],
+    *,
+    source: str | None = None,
+    extra: dict[str, Any] | None = None,
+    run_id: str | None = None,
+) -> RunStore:
+    """A new run directory under ``root`` with its ``run.json``."""
+    meta: dict[str, Any] = {"domain_dir": str(domain_dir.path.resolve()), "config": config.to_dict(), "model": model}
+    if source is not None:
+        meta["source"] = source
+    return RunStore.create(Path(root), {**meta, **(extra or {})}, run_id=run_id)
+
+
+def open_run(run_dir: Path) -> tuple[RunStore, RunMeta]:
+    """An existing run, to resume or replay."""
+    store = RunStore.open(Path(run_dir))
+    return store, RunMeta.from_dict(store.meta(), run_id=store.path.name)
+
+
+def fork_from_edit(run_dir: Path, relative: str, kind: str, text: str) -> RunStore:
+    """A new run that keeps every answer before the edited artefact and continues from the edit."""
+    from .pipeline.store import continue_from_edit
+
+    return continue_from_edit(RunStore.open(Path(run_dir)), relative, kind, text)
+
+
+def make_pipeline(
+    store: RunStore,
+    domain_dir: DomainDir,
+    config: PipelineConfig,
+    provider: Provider,
+    *,
+    controller: Controller | None = None,
+    prompts: PromptLibrary | None = None,
+    reasoning: bool = False,
+) -> Pipeline:
+    """The run context for the run's approach (the registry decides what runs)."""
+    from .pipeline.runner import Pipeline
+
+    return Pipeline(domain_dir, config, provider, store, controller=controller, prompts=prompts, reasoning=reasoning)
