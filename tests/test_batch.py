@@ -295,3 +295,18 @@ def test_ray_executor_without_ray_is_one_clear_error(monkeypatch: pytest.MonkeyP
 
     with pytest.raises(BatchError, match=r"genplan\[ray\]"):
         RayExecutor("auto").execute([], lambda _p: None)
+
+
+def test_every_approach_is_evaluated_at_the_papers_45_seconds(tmp_path: Path) -> None:
+    """Sil debugs at its own 30 s, but the evaluation protocol gives every approach the same 45 s."""
+    from genplan.engine.batch.results import plan_work
+
+    with ScriptedServer() as server:
+        experiment = load_experiment(write_experiment(tmp_path, server, pipeline=""))
+        custom = load_experiment(write_experiment(tmp_path, server, pipeline="", extra="eval_timeout_s = 12"))
+    work = plan_work(experiment, tmp_path / "batch")
+    by_preset = {w.entry.config.preset: w for w in work}
+    assert by_preset["Sil"].entry.config.program_timeout_s == 30.0  # debugging keeps Silver's limit
+    assert {w.evaluation.time_limit for w in work if w.evaluation} == {45.0}
+    assert experiment.evaluation.orderings == 4
+    assert {w.evaluation.time_limit for w in plan_work(custom, tmp_path / "b2") if w.evaluation} == {12.0}

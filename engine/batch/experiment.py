@@ -51,6 +51,7 @@ class EvalSpec:
     task_set: str = "eval"
     limit: int = 0  # evaluate on the first `limit` tasks only (0: all)
     orderings: int = 4
+    time_limit_s: float = 45.0  # per task and ordering, for every approach (the paper's protocol; Sil included)
     jobs: int = 0  # evaluations at once (0: one per core)
     compare_planner: bool = True
     planner_timeout_s: float = 45.0
@@ -92,6 +93,7 @@ _EXPERIMENT_KEYS = {
     "eval_tasks": str,
     "eval_limit": int,
     "orderings": int,
+    "eval_timeout_s": (int, float),
     "eval_jobs": int,
     "compare_planner": bool,
     "planner_timeout_s": (int, float),
@@ -321,6 +323,7 @@ class _Checker:
             task_set=values.get("eval_tasks", "eval"),
             limit=values.get("eval_limit", 0),
             orderings=values.get("orderings", 4),
+            time_limit_s=float(values.get("eval_timeout_s", 45.0)),
             jobs=values.get("eval_jobs", 0),
             compare_planner=values.get("compare_planner", True),
             planner_timeout_s=float(values.get("planner_timeout_s", 45.0)),
@@ -336,6 +339,8 @@ class _Checker:
         ):
             if value < minimum:
                 self.problem(f"[experiment] {key} must be at least {minimum}, got {value}")
+        if not spec.time_limit_s > 0:
+            self.problem(f"[experiment] eval_timeout_s must be positive, got {spec.time_limit_s}")
         if not spec.planner_timeout_s > 0:
             self.problem(f"[experiment] planner_timeout_s must be positive, got {spec.planner_timeout_s}")
         if spec.enabled and spec.task_set in TASK_SETS:
