@@ -24,7 +24,7 @@ import json
 import re
 import sys
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -406,6 +406,56 @@ class DomainDir:
         ):
             raise DomainDirError(self.generator_file, f"{attribute} must be a list of (seed, sizes dict)")
         return [(seed, dict(sizes)) for seed, sizes in specs]
+
+
+DEBUG_DRAW_SMALLEST = 16  # the paper: object number and optimal plan length among the 16 smallest values
+DEBUG_DRAW_PLANNER_TIMEOUT_S = 20.0
+
+
+def draw_debug_tasks(
+    domain: DomainDir,
+    seed: int,
+    count: int = BARE_DEBUG_TASKS,
+    plan_length: Callable[[Path], int | None] | None = None,
+) -> list[Path]:
+    """``count`` debug tasks drawn at random (seeded) among the domain's smallest tasks, as the paper does.
+
+    The pool is every task of the source (debug and evaluation tasks). A task qualifies when the optimal
+    planner solves it and both its object number and its optimal plan length are among the
+    ``DEBUG_DRAW_SMALLEST`` smallest distinct values of the pool (the paper's Appendix). ``plan_length``
+    gives a task's optimal plan length (None: unsolved); by default the shipped optimal plan, else the
+    optimal planner. The same domain and seed always draw the same tasks, in a seeded random order (the
+    prompt tasks are chosen by index among them). Fewer than ``count`` qualifying tasks: all of them."""
+    import random
+
+    from .pddl.loader import load_domain, load_problem
+
+    pool = sorted({*domain.debug_tasks(), *domain.eval_tasks()}, key=lambda p: (natural_key(p), str(p)))
+    if not pool:
+        return []
+    pddl_domain = load_domain(domain.domain_file)
+    objects = {task: len(load_problem(task, pddl_domain).objects) for task in pool}
+    small_objects = set(sorted(set(objects.values()))[:DEBUG_DRAW_SMALLEST])
+    candidates = [task for task in pool if objects[task] in small_objects]
+    measure = plan_length or (lambda task: _optimal_plan_length(domain, pddl_domain, task))
+    lengths = {task: measure(task) for task in candidates}
+    solved = {task: length for task, length in lengths.items() if length is not None}
+    small_lengths = set(sorted(set(solved.values()))[:DEBUG_DRAW_SMALLEST])
+    qualifying = [task for task, length in solved.items() if length in small_lengths]
+    rng = random.Random(f"{domain.name}:{seed}")
+    return rng.sample(qualifying, min(count, len(qualifying)))
+
+
+def _optimal_plan_length(domain: DomainDir, pddl_domain: Any, task: Path) -> int | None:
+    from .pddl.loader import load_problem
+    from .pddl.plans import load_plan
+    from .planner import solve
+
+    shipped = domain.reference_plan(task, "optimal")
+    if shipped is not None:
+        return len(load_plan(shipped))
+    result = solve(pddl_domain, load_problem(task, pddl_domain), optimal=True, timeout=DEBUG_DRAW_PLANNER_TIMEOUT_S)
+    return len(result.plan) if result.solved and result.plan is not None else None
 
 
 def list_domains(root: Path | str) -> list[DomainDir]:
