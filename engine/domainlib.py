@@ -348,7 +348,7 @@ class DomainDir:
         sys.modules[module_name] = module
         try:
             spec.loader.exec_module(module)
-        except Exception as exc:  # noqa: BLE001 - any failure of user code becomes one clear line
+        except Exception as exc:
             sys.modules.pop(module_name, None)
             raise DomainDirError(source, f"import failed: {type(exc).__name__}: {exc}") from exc
         parameters = getattr(module, "PARAMETERS", None)
@@ -388,7 +388,7 @@ class DomainDir:
         module = self.load_generator()
         try:
             text = module.generate(seed, **complete)
-        except Exception as exc:  # noqa: BLE001 - generator errors (e.g. impossible sizes) as one line
+        except Exception as exc:
             raise DomainDirError(self.generator_file, f"generate failed: {type(exc).__name__}: {exc}") from exc
         if not isinstance(text, str):
             raise DomainDirError(self.generator_file, "generate() did not return a string")
