@@ -110,6 +110,7 @@ class DomainDir:
     layout: str = GENPLAN
     domain_path: Path | None = None  # bare sources: the domain file, which may have any name
     task_paths: tuple[Path, ...] = ()  # bare sources: the problem files
+    variant: str = ""  # domain.toml's variant: "costume", "anonymized" or "" (an original domain)
     _generator: dict[str, ModuleType] = field(default_factory=dict, repr=False, compare=False)
 
     # ----------------------------------------------------------------- opening
@@ -165,6 +166,7 @@ class DomainDir:
             layout=layout,
             domain_path=domain_file if layout == BARE else None,
             task_paths=task_paths,
+            variant=_optional(meta, "variant", str, toml_file) or "",
         )
 
     @classmethod
@@ -186,6 +188,11 @@ class DomainDir:
                 where = root if domain_file.name == "domain.pddl" else domain_file
                 raise DomainDirError(where, f"no problem files found; {EXPECTED}")
         return cls._from_meta(root, domain_file, meta, BARE, tuple(found))
+
+    @property
+    def anonymized(self) -> bool:
+        """Every name is numbered (``genplan anonymize``): the prompts must not rely on names meaning anything."""
+        return self.variant == "anonymized"
 
     # ------------------------------------------------------------------- files
     @property
