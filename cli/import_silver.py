@@ -30,7 +30,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..engine.domainlib import DomainDir, DomainDirError
     from ..engine.pipeline import Pipeline, RunStore, load_preset
-    from ..engine.silver.replay import SilverLogError, SilverReplayProvider, read_conversation
+    from ..engine.silver.replay import (
+        SilverLogError,
+        SilverReplayProvider,
+        read_conversation,
+    )
 
     try:
         conversation = read_conversation(args.conversation)

@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from genplan.cli.main import main
 from genplan.engine.pipeline import RunStore
 from genplan.engine.silver.replay import ENVIRONMENTS, read_conversation

@@ -15,7 +15,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..llm.types import ChatRequest, ChatResponse, DeltaCallback, ModelAccessError, RetryCallback
+from ..llm.types import (
+    ChatRequest,
+    ChatResponse,
+    DeltaCallback,
+    ModelAccessError,
+    RetryCallback,
+)
 
 REPLAY_MODEL = "replay"
 # Silver's cache env names -> the benchmark domain (Stein et al.'s names; "Forest" in Silver's tables is hiking)
