@@ -128,8 +128,14 @@ def test_grid_runs_evaluates_and_a_rerun_skips_everything(tmp_path: Path, monkey
             evaluation = json.loads((run_dir / "evaluation.json").read_text())
             assert evaluation["coverage"] == 1.0 and evaluation["tasks"] == 3 and evaluation["orderings"] == 4
             assert all(r["planner"]["status"] == "solved" for r in evaluation["results"])
-        # the planner ran once per task, shared by every program of the domain
+            # both planners of the paper's Tables 6 and 7: GBFS + FF and A* + LM-cut
+            assert all(r["optimal_planner"]["status"] == "solved" for r in evaluation["results"])
+            assert all(r["optimal_planner"]["length_ratio"] >= r["planner"]["length_ratio"] - 1e-9
+                       for r in evaluation["results"])  # an optimal plan is never longer
+            assert evaluation["optimal_planner"]["tasks_compared"] == 3
+        # each planner ran once per task, shared by every program of the domain
         assert len(list((batch_dir / "planner" / "ferry").glob("*.json"))) == 3
+        assert len(list((batch_dir / "planner-optimal" / "ferry").glob("*.json"))) == 3
         assert (batch_dir / "experiment.toml").read_text() == path.read_text()
 
         asked = len(server.requests)

@@ -54,6 +54,7 @@ class EvalSpec:
     time_limit_s: float = 45.0  # per task and ordering, for every approach (the paper's protocol; Sil included)
     jobs: int = 0  # evaluations at once (0: one per core)
     compare_planner: bool = True
+    compare_optimal: bool = True  # also A* + LM-cut (the paper's Tables 6 and 7 report both planners)
     planner_timeout_s: float = 45.0
     memory_mb: int = 2048
 
@@ -96,6 +97,7 @@ _EXPERIMENT_KEYS = {
     "eval_timeout_s": (int, float),
     "eval_jobs": int,
     "compare_planner": bool,
+    "compare_optimal": bool,
     "planner_timeout_s": (int, float),
     "memory_mb": int,
     "max_concurrent_runs": int,
@@ -326,6 +328,7 @@ class _Checker:
             time_limit_s=float(values.get("eval_timeout_s", 45.0)),
             jobs=values.get("eval_jobs", 0),
             compare_planner=values.get("compare_planner", True),
+            compare_optimal=values.get("compare_optimal", True),
             planner_timeout_s=float(values.get("planner_timeout_s", 45.0)),
             memory_mb=values.get("memory_mb", 2048),
         )
