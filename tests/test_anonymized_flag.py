@@ -38,3 +38,24 @@ def test_original_and_costumed_domains_do_not(scripted_server: ScriptedServer, t
     assert MEANINGLESS not in first_prompt(scripted_server, DOMAINS / "ferry", tmp_path / "a")
     scripted_server.clear()
     assert MEANINGLESS not in first_prompt(scripted_server, DOMAINS / "ferry-costumed", tmp_path / "b")
+
+
+SILVER_DOMAINS = ("delivery", "hiking", "gripper", "miconic", "ferry", "spanner", "heavy")
+
+
+def test_all_of_silvers_domains_ship_costumed_and_anonymized() -> None:
+    import tomllib
+
+    anonymized = {}
+    for folder in DOMAINS.glob("anonymized*"):
+        domain = DomainDir.open(folder)
+        assert domain.anonymized and domain.name == folder.name
+        meta = tomllib.loads((folder / "domain.toml").read_text())
+        anonymized[meta["costume_of"]] = folder
+        # no trace of the original story in what the model is shown
+        text = (folder / "domain.pddl").read_text().lower() + (folder / "debug" / "task-00.pddl").read_text().lower()
+        assert meta["costume_of"] not in text
+    assert set(anonymized) == set(SILVER_DOMAINS)
+    for name in SILVER_DOMAINS:
+        costumed = DomainDir.open(DOMAINS / f"{name}-costumed")
+        assert costumed.variant == "costume" and not costumed.anonymized
