@@ -17,6 +17,7 @@ _COMMAND_MODULES = [
     "anonymize",
     "eval",
     "batch",
+    "reproduce",
     "report",
     "generalize",
     "import",
