@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model", required=True, help="the model name")
     p.add_argument("--base-url", help="an OpenAI-compatible endpoint (default: OpenAI's)")
     p.add_argument("--api-key-env", help="the environment variable holding the API key")
-    p.add_argument("--presets", default=",".join(("F5-3", "F3-6", "Bas", "Sil")),
+    p.add_argument("--presets", default="F5-3,F3-6,Bas,Sil",
                    help="comma-separated presets or config files (default: F5-3,F3-6,Bas,Sil)")
     p.add_argument("--seeds", default="1,2,3", help="comma-separated split seeds (default 1,2,3)")
     p.add_argument("--out", metavar="DIR", help="the batch directory (default: reproduce-<DATA_DIR name>)")
