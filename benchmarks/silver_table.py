@@ -58,11 +58,17 @@ def main() -> int:
         return 2
 
     work = args.work or Path(tempfile.mkdtemp(prefix="silver-table-"))
+    work.mkdir(parents=True, exist_ok=True)
     rows: dict[str, list[dict[str, object]]] = {}
     started = time.monotonic()
-    for folder in sorted(cache.iterdir(), key=lambda p: (p.name.rsplit("_", 2)[0], int(p.name.rsplit("_", 2)[1]))):
+    # seed by seed over the environments, so that a partial table already covers every domain
+    for folder in sorted(cache.iterdir(), key=lambda p: (int(p.name.rsplit("_", 2)[1]), p.name.rsplit("_", 2)[0])):
         conversation = read_conversation(folder)
         if conversation.experiment != args.experiment or conversation.ablated or conversation.domain is None:
+            continue
+        done = work / f"row-{folder.name}-{args.timeout:g}-{args.orderings}.json"
+        if done.is_file():  # rerunning with the same --work resumes
+            rows.setdefault(conversation.domain, []).append(json.loads(done.read_text()))
             continue
         domain_dir = DomainDir.open(benchmarks / conversation.domain)
         out = io.StringIO()
@@ -86,6 +92,8 @@ def main() -> int:
         row = {"seed": conversation.seed, "coverage": coverage, "calls": summary["llm_calls"],
                "debug": f"{summary['debug_solved']}/{summary['debug_total']}", "errors": categories}
         rows.setdefault(conversation.domain, []).append(row)
+        done.write_text(json.dumps(row))
+        args.out.write_text(render(rows, args), encoding="utf-8")  # the table so far
         print(f"{folder.name}: coverage {coverage:.2f}, {summary['llm_calls']} calls, debug {row['debug']}, "
               f"errors {categories} ({time.monotonic() - started:.0f} s)", file=sys.stderr)
     text = render(rows, args)
