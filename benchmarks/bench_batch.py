@@ -25,9 +25,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from genplan.engine.batch import grid, load_experiment, run_batch  # noqa: E402
 from support.multi_domain_model import DomainRouter, ferry_models  # noqa: E402
 from support.scripted_server import ScriptedServer  # noqa: E402
+
+from genplan.engine.batch import grid, load_experiment, run_batch  # noqa: E402
 
 DELAY_S = 0.5
 DOMAINS = ROOT / "domains"

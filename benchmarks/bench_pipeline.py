@@ -15,11 +15,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from support.ferry_model import FERRY, FerryModel  # noqa: E402
+from support.scripted_server import ScriptedServer  # noqa: E402
+
 from genplan.engine.domainlib import DomainDir  # noqa: E402
 from genplan.engine.llm import ModelSettings, make_provider  # noqa: E402
 from genplan.engine.pipeline import Pipeline, RunStore, load_preset  # noqa: E402
-from support.ferry_model import FERRY, FerryModel  # noqa: E402
-from support.scripted_server import ScriptedServer  # noqa: E402
 
 DELAY_S = 0.5
 

@@ -160,7 +160,8 @@ def bench_throughput(orderings: int, jobs: int) -> None:
     solved = sum(r.solved for r in results)
     actions = sum((r.plan_length or 0) * len(r.orderings) for r in results)
     print(f"  {len(tasks)} eval tasks x {orderings} orderings, {jobs} jobs: {solved}/{len(tasks)} solved")
-    print(f"  evaluation {elapsed:.2f} s = {runs / elapsed:.1f} runs/s ({1000 * elapsed / runs:.1f} ms per run incl. validation of {actions} actions)")
+    print(f"  evaluation {elapsed:.2f} s = {runs / elapsed:.1f} runs/s "
+          f"({1000 * elapsed / runs:.1f} ms per run incl. validation of {actions} actions)")
     print(f"  (loading and encoding the task files, not part of the above: {loading:.2f} s)")
 
 

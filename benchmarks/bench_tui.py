@@ -107,10 +107,11 @@ with ScriptedServer() as server:
 
 async def measure_blocking(workdir: Path) -> dict[str, float]:
     """The model server runs in its own process, as a real one would: only the TUI's work is measured."""
+    from support.ferry_model import FERRY
+
     from genplan.tui.app import GenplanApp, LaunchOptions
     from genplan.tui.artifacts import Version
     from genplan.tui.screens.rerun import RerunScreen
-    from support.ferry_model import FERRY
 
     domain = workdir / "ferry"
     shutil.copytree(FERRY, domain, ignore=shutil.ignore_patterns(".genplan"))
@@ -173,8 +174,9 @@ async def measure_blocking(workdir: Path) -> dict[str, float]:
 async def idle_baseline(workdir: Path, seconds: float = 3.0) -> tuple[float, float]:
     """The longest heartbeat lateness of the idle app (what the machine itself adds), and of the idle app
     switching to another screen and back a few times (what a full repaint costs Textual on this machine)."""
-    from genplan.tui.app import GenplanApp, LaunchOptions
     from support.ferry_model import FERRY
+
+    from genplan.tui.app import GenplanApp, LaunchOptions
 
     domain = workdir / "idle-ferry"
     shutil.copytree(FERRY, domain, ignore=shutil.ignore_patterns(".genplan"))
@@ -223,7 +225,7 @@ def fake_runs(domain: Path, runs: int = TREE_RUNS) -> None:
                                                  "config": {"preset": "F5-3"}, "model": {"model": "m"}}))
         (run / "events.jsonl").write_text("")
 
-        def results(name: str, solved: int) -> None:
+        def results(name: str, solved: int, run: Path = run) -> None:
             records = [{"task": t, "solved": i < solved, "kind": None if i < solved else "goal-not-reached",
                         "message": "" if i < solved else f"The goal is not reached on {t}.",
                         "output": ["(board c0 l0)", "(sail l0 l1)"]} for i, t in enumerate(tasks)]
@@ -244,10 +246,11 @@ def fake_runs(domain: Path, runs: int = TREE_RUNS) -> None:
 
 
 async def measure_tree(workdir: Path) -> dict[str, float]:
+    from support.ferry_model import FERRY
+
     from genplan.tui.app import GenplanApp, LaunchOptions
     from genplan.tui.widgets.panels import VersionsPanel
     from genplan.tui.widgets.results_matrix import ResultsPanel
-    from support.ferry_model import FERRY
 
     domain = workdir / "ferry"
     shutil.copytree(FERRY, domain, ignore=shutil.ignore_patterns(".genplan"))

@@ -96,7 +96,8 @@ def main() -> int:
         seconds = (time.monotonic() - started) / max(1, len(files))
         summary.append((condition, len(files), same, csv_n, csv_ok, csv_ours, seconds))
         print(f"{condition}: {same}/{len(files)} as logged", file=sys.stderr)
-    print("| condition | trials | as logged (outcome and calls) | in CoinCollector.csv | success rate (csv) | success rate (genplan) | s/trial |")
+    print("| condition | trials | as logged (outcome and calls) | in CoinCollector.csv | success rate (csv) "
+          "| success rate (genplan) | s/trial |")
     print("|---|---|---|---|---|---|---|")
     for condition, n, same, csv_n, csv_ok, csv_ours, seconds in summary:
         print(f"| {condition} | {n} | {same} ({100 * same / max(1, n):.0f} %) | {csv_n} | "

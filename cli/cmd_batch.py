@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..engine.batch import (
     BatchError,
+    Executor,
     ExperimentError,
     LocalExecutor,
     Progress,
@@ -23,7 +24,7 @@ from ..engine.batch import (
     run_batch,
     with_max_concurrent_runs,
 )
-from .common import EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, error
+from .common import EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, error, require_output_dir
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -56,9 +57,10 @@ def run(args: argparse.Namespace) -> int:
     if args.max_concurrent_runs is not None and args.max_concurrent_runs < 1:
         return error(f"--max-concurrent-runs must be at least 1, got {args.max_concurrent_runs}")
     experiment = with_max_concurrent_runs(experiment, args.max_concurrent_runs)
-    batch_dir = Path(args.out) if args.out else default_batch_dir(experiment)
+    batch_dir = require_output_dir("--out", args.out) if args.out else default_batch_dir(experiment)
     if args.dry_run:
         return _dry_run(experiment, batch_dir)
+    executor: Executor
     if args.ray:
         executor = RayExecutor(args.ray, experiment.max_concurrent_runs, env_vars=api_key_environment(experiment))
     else:

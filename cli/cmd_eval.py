@@ -5,18 +5,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import threading
 import time
 from pathlib import Path
 
 from ..engine.domainlib import DomainDir, DomainDirError
-from ..engine.evaluation import DEFAULT_ORDERINGS, Evaluation, Evaluator, TaskResult, load_tasks
+from ..engine.evaluation import DEFAULT_ORDERINGS, Evaluation, Evaluator, OrderingResult, TaskResult, load_tasks
 from ..engine.pddl import PddlError, load_domain
 from ..engine.sandbox import Limits, Program, ProgramError, Sandbox, SandboxError
 from ..engine.sandbox.limits import DEFAULT_TIME_LIMIT, MIB
+from ..engine.sandbox.outcome import SYNTAX_ERROR
 from ..engine.sandbox.runner import format_layers
-from .common import EXIT_NEGATIVE, EXIT_OK, error
+from .common import EXIT_NEGATIVE, EXIT_OK, MAX_ORDERINGS, error, require_between, require_seconds
 
 TASK_SETS = ("debug", "eval", "probes")
 
@@ -104,10 +106,8 @@ def _select_task_files(domain_dir: DomainDir, selection: list[str]) -> list[Path
 
 
 def _check_options(args: argparse.Namespace) -> None:
-    if not (args.timeout > 0):
-        raise _BadInput(f"--timeout must be positive, got {args.timeout:g}")
-    if args.orderings < 1:
-        raise _BadInput(f"--orderings must be at least 1, got {args.orderings}")
+    require_seconds("--timeout", args.timeout)
+    require_between("--orderings", args.orderings, 1, MAX_ORDERINGS)
     if args.jobs < 0:
         raise _BadInput(f"--jobs must not be negative, got {args.jobs}")
     if args.memory < 64:
@@ -166,6 +166,15 @@ def _first_line(text: str, limit: int = 160) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
+def _failure_summary(failure: OrderingResult) -> str:
+    """The first line of the failure's message; for a syntax error, the error and its line."""
+    outcome = failure.outcome
+    if outcome.kind == SYNTAX_ERROR and outcome.exception:
+        where = re.search(r"line (\d+)", outcome.traceback or "")
+        return f"{outcome.exception} (line {where.group(1)})" if where else outcome.exception
+    return _first_line(failure.message)
+
+
 def print_report(evaluation: Evaluation, out=None) -> None:
     out = out or sys.stdout
     width = max((len(r.name) for r in evaluation.results), default=4)
@@ -173,7 +182,7 @@ def print_report(evaluation: Evaluation, out=None) -> None:
         length = "-" if r.plan_length is None else str(r.plan_length)
         line = f"{r.name:<{width}}  {r.status:<6}  {r.runtime:8.3f}s  len {length:>5}"
         if not r.solved and r.failure is not None:
-            line += f"  ordering {r.failure.ordering}: {r.error_kind}: {_first_line(r.message)}"
+            line += f"  ordering {r.failure.ordering}: {r.error_kind}: {_failure_summary(r.failure)}"
         if r.planner is not None:
             p = r.planner
             ratio = f"{p.runtime_ratio:.3g}" if p.runtime_ratio is not None else "-"
@@ -211,10 +220,9 @@ def print_report(evaluation: Evaluation, out=None) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         _check_options(args)
+        # a program that does not parse is evaluated like any other (a model wrote it): every run reports the
+        # syntax error with its line, and nothing is solved; only unreadable or binary files are refused
         program = Program.from_file(args.program)
-        problem = program.syntax_problem()
-        if problem:
-            raise _BadInput(f"{args.program}: {problem}")
         explicit = [Path(t) for t in args.tasks if t not in TASK_SETS and Path(t).is_file()]
         bare_file = Path(args.domain_dir).is_file()
         domain_dir = DomainDir.open(args.domain_dir, tasks=explicit if bare_file and explicit else None)

@@ -27,7 +27,7 @@ from ..engine.pddl import PddlError
 from ..engine.report import to_markdown, to_terminal
 from ..engine.sandbox import Limits, Program, ProgramError, SandboxError
 from ..engine.sandbox.limits import DEFAULT_TIME_LIMIT, MIB
-from .common import EXIT_NEGATIVE, EXIT_OK, error
+from .common import EXIT_NEGATIVE, EXIT_OK, MAX_ORDERINGS, error, require_between, require_seconds
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -77,6 +77,8 @@ def _progress(result: StepResult) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    require_seconds("--timeout", args.timeout)
+    require_between("--orderings", args.orderings, 1, MAX_ORDERINGS)
     try:
         if args.tasks_per_size < 1 or args.orderings < 1 or args.jobs < 0 or not args.timeout > 0 or args.memory < 64:
             raise GeneralizeError(

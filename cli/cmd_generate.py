@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..engine.domainlib import DomainDir, DomainDirError
-from .common import EXIT_OK, BadInput, run_guarded
+from .common import EXIT_OK, MAX_SIZE, BadInput, require_between, run_guarded
 
 
 def _size(text: str) -> tuple[str, int]:
@@ -14,9 +14,10 @@ def _size(text: str) -> tuple[str, int]:
     if not sep or not name:
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got '{text}'")
     try:
-        return name.strip(), int(value)
+        number = int(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"the size '{name}' needs a whole number, got '{value}'") from None
+    return name.strip(), number
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,6 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    for name, value in args.size:
+        require_between(f"--size {name}", value, 0, MAX_SIZE)
     try:
         ddir = DomainDir.open(args.domain_dir)
         if args.list_sizes:

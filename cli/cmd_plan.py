@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ..engine.planner import solve
-from .common import EXIT_NEGATIVE, EXIT_OK, load_task, print_json, run_guarded
+from .common import EXIT_NEGATIVE, EXIT_OK, load_task, print_json, require_seconds, run_guarded
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    require_seconds("--timeout", args.timeout)
     domain, problem = load_task(args.domain, args.problem)
     result = solve(domain, problem, args.optimal, args.timeout, args.memory, args.planner)
     if args.json:

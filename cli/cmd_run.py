@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
 import sys
 import time
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from ..engine.pipeline.config import ConfigError, load_config_file, load_preset, preset_names
-from .common import EXIT_OK, BadInput, error, run_guarded
+from .common import EXIT_OK, BadInput, error, require_input_dir, require_output_dir, run_guarded
 
 if TYPE_CHECKING:
     from ..engine.domainlib import DomainDir
     from ..engine.pipeline.events import Event
+    from ..engine.pipeline.store import RunStore
 
 # The model client (openai) and the pipeline are imported when a run starts, not when `genplan` parses
 # its arguments: every other command would otherwise pay for them.
@@ -31,7 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "environment variables, then these flags. Exit code 0 when the run finished, whatever its coverage.",
     )
     p.add_argument("domain_dir", nargs="?", help="a domain directory, e.g. domains/ferry")
-    p.add_argument("--preset", default="F5-3", help=f"one of {', '.join(preset_names())} (default F5-3)")
+    p.add_argument("--preset", default="F5-3", help=f"one of {', '.join(preset_names())} (default F5-3; see --list-presets)")
+    p.add_argument("--list-presets", action="store_true", help="list every approach's presets with their settings and exit")
     p.add_argument("--pipeline-config", metavar="FILE", help="a TOML file with pipeline settings (overrides --preset)")
     p.add_argument("--model", help="model name, e.g. gpt-4o")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
@@ -58,13 +61,13 @@ class Progress:
     def __init__(self) -> None:
         self.start = time.monotonic()
 
-    def __call__(self, event: "Event") -> None:
+    def __call__(self, event: Event) -> None:
         line = self.describe(event)
         if line:
             print(f"[{time.monotonic() - self.start:7.1f}s] {line}", file=sys.stderr, flush=True)
 
     @staticmethod
-    def describe(event: "Event") -> str | None:
+    def describe(event: Event) -> str | None:
         d = event.data
         if event.type == "step.started":
             details = " ".join(f"{k}={v}" for k, v in d.items() if k != "phase")
@@ -73,6 +76,9 @@ class Progress:
             tokens = f"{d.get('tokens_in') or 0}+{d.get('tokens_out') or 0} tokens"
             source = " (cache)" if d.get("cached") else " (human)" if d.get("human") else ""
             return f"   {d.get('step')} #{d.get('request_id')}: {tokens}, {d.get('latency_s')} s{source}"
+        if event.type == "request.retry":
+            return (f"   {d.get('step')} #{d.get('request_id')}: attempt {d.get('attempt')} failed "
+                    f"({d.get('reason')}); retrying in {d.get('delay_s')} s")
         if event.type == "validation.result":
             mark = "ok  " if d.get("valid") else "FAIL"
             message = (d.get("message") or "").splitlines()[0][:100] if not d.get("valid") else ""
@@ -89,7 +95,35 @@ def _config(args: argparse.Namespace):
     return config.with_changes(split_seed=args.seed, max_concurrency=args.max_concurrency)
 
 
+def _stopped(args: argparse.Namespace, store: RunStore, message: str) -> int:
+    """A run that had to stop: one line (or, with --json, one object) naming the cause and how to resume."""
+    resume = f"genplan run --resume {store.path}"
+    with contextlib.suppress(OSError):  # the disk may be the problem
+        store.update_meta(status="failed")
+    if args.json:
+        print(json.dumps({"status": "failed", "message": message, "resume": resume}))
+    return error(f"{message} (resume with: {resume})")
+
+
+def list_presets() -> str:
+    """One line per preset: its approach and the settings that differ between presets."""
+    from ..engine.approaches import APPROACHES
+
+    lines = [f"{'preset':8} {'approach':9} {'N':>2} {'K_S':>3} {'K_C':>3} {'reflection':10} {'limit':>6}  function"]
+    for approach in APPROACHES.values():
+        for name in approach.presets:
+            c = load_preset(name)
+            lines.append(f"{name:8} {approach.name:9} {c.initial_programs:>2} {c.strategy_rounds:>3} {c.code_rounds:>3} "
+                         f"{'yes' if c.code_reflection else 'no':10} {c.program_timeout_s:>5g}s  {c.function_name}")
+    lines.append("")
+    lines += [f"{a.name}: {a.title}" for a in APPROACHES.values()]
+    return "\n".join(lines)
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.list_presets:
+        print(list_presets())
+        return EXIT_OK
     from ..engine.domainlib import DomainDir, DomainDirError
     from ..engine.llm import ModelAccessError, load_settings, make_provider
     from ..engine.llm.manual import stdin_answerer
@@ -97,6 +131,11 @@ def run(args: argparse.Namespace) -> int:
     from ..engine.pipeline import Pipeline, RunStore
     from ..engine.prompts import PromptLibrary
 
+    # everything the user gave is checked before anything is created or asked
+    if args.out:
+        require_output_dir("--out", args.out)
+    if args.prompts:
+        require_input_dir("--prompts", args.prompts)
     try:
         if args.resume:
             store = RunStore.open(Path(args.resume))
@@ -142,8 +181,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = pipeline.run()
     except ModelAccessError as exc:
-        store.update_meta(status="failed")
-        return error(f"the model could not be used: {exc} (resume with: genplan run --resume {store.path})")
+        return _stopped(args, store, f"the model could not be used: {exc}")
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        where = f" ({exc.filename})" if exc.filename else ""
+        return _stopped(args, store, f"no space left on the device of the run directory{where}; free some space")
     summary = result.to_dict()
     if args.eval and result.selected_program is not None:
         summary["eval_coverage"] = _evaluate(result.selected_program, domain_dir, config)
@@ -177,7 +220,7 @@ def _model_flags(args: argparse.Namespace) -> dict:
     }
 
 
-def _evaluate(program: Path, domain_dir: "DomainDir", config) -> float:
+def _evaluate(program: Path, domain_dir: DomainDir, config) -> float:
     """Coverage on the eval tasks: 4 orderings, the run's time limit, both cores."""
     import os
 

@@ -3,18 +3,56 @@
 from __future__ import annotations
 
 import json
+import math
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from ..engine.domainlib import DomainDir, DomainDirError
+from ..engine.errors import GenplanError
 from ..engine.pddl import Domain, PddlError, Problem, load_domain, load_problem
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
 
+# Upper bounds of numeric flags: beyond them a value is a typo, and would only grow time or memory unboundedly.
+MAX_SECONDS = 86_400.0  # a day
+MAX_ORDERINGS = 1_000
+MAX_SIZE = 100_000  # objects of one kind in a generated task
 
-class BadInput(Exception):
+
+class BadInput(GenplanError):
     """Raised by commands for a one-line user error (exit code 2)."""
+
+
+def require_seconds(flag: str, value: float) -> None:
+    """A time limit: positive, finite and at most a day (BadInput otherwise)."""
+    if not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
+        raise BadInput(f"{flag} must be a positive number of seconds, at most {MAX_SECONDS:g}; got {value:g}")
+
+
+def require_between(flag: str, value: int, low: int, high: int) -> None:
+    if not low <= value <= high:
+        raise BadInput(f"{flag} must be between {low} and {high}; got {value}")
+
+
+def require_output_dir(flag: str, path: str | Path) -> Path:
+    """A directory genplan may create or write into: not an existing file, and under a writable directory."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise BadInput(f"{flag} {target}: exists and is not a directory")
+    existing = target
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise BadInput(f"{flag} {target}: {existing} is not a writable directory")
+    return target
+
+
+def require_input_dir(flag: str, path: str | Path) -> Path:
+    if not Path(path).is_dir():
+        raise BadInput(f"{flag} {path}: no such directory")
+    return Path(path)
 
 
 def error(message: str) -> int:

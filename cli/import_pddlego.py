@@ -32,6 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--planner", choices=["auto", "fast-downward", "builtin"], default="auto",
                         help="auto (default): genplan's own optimal search for the small worlds models write, "
                         "Fast Downward when that takes over 2 s; or always one of them")
+    parser.add_argument("--ties", choices=["logged", "genplan"], default="logged",
+                        help="equally short plans of the same files: execute the one the log records, after genplan "
+                        "has checked it against the files (default), or always genplan's own")
     parser.add_argument("--seed", type=int, help="the CoinCollector seed (default: from the log's position)")
     parser.add_argument("--json", action="store_true", help="print the result(s) as JSON")
 
@@ -60,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     for index, log in enumerate(logs, 1):
         try:
-            result = import_trial(log, out / "runs", environment=args.env, seed=args.seed, planner=args.planner)
+            result = import_trial(log, out / "runs", environment=args.env, seed=args.seed, planner=args.planner,
+                                  ties=args.ties)
         except (TrialLogError, ImportError_, EnvironmentUnavailable) as exc:
             return error(str(exc))
         record_import(out, result)
@@ -76,6 +80,6 @@ def run(args: argparse.Namespace) -> int:
             results[0].pop("log")
         print(json.dumps(results[0] if len(results) == 1 else results, indent=2))
     else:
-        same = sum((r["outcome"], r["calls"]) == (r["log"]["outcome"], r["log"]["calls"]) for r in results)
-        print(f"{same} of {len(results)} trials end as logged (outcome and number of calls); runs in {out}")
+        as_logged = sum((r["outcome"], r["calls"]) == (r["log"]["outcome"], r["log"]["calls"]) for r in results)
+        print(f"{as_logged} of {len(results)} trials end as logged (outcome and number of calls); runs in {out}")
     return EXIT_OK

@@ -6,6 +6,8 @@ import argparse
 import importlib
 import sys
 
+from ..engine.errors import GenplanError
+
 # Each module defines register(sub) adding a parser whose defaults include func(args) -> int.
 _COMMAND_MODULES = [
     "validate",
@@ -51,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args))
+    except GenplanError as exc:  # a problem with what the user gave: one line, never a traceback
+        print(f"genplan: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("genplan: interrupted", file=sys.stderr)
         return 130

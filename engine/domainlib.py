@@ -30,6 +30,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .errors import GenplanError
+
 TASK_SETS = ("debug", "eval", "probes")
 # Task files of the sets produced by the generator: debug/task-00.pddl, eval/task-000.pddl.
 TASK_FILE_DIGITS = {"debug": 2, "eval": 3}
@@ -42,7 +44,7 @@ EXPECTED = (
 )
 
 
-class DomainDirError(Exception):
+class DomainDirError(GenplanError):
     """A domain directory (or its generator) is unusable; str() is one line naming the path."""
 
     def __init__(self, path: Path | str, problem: str) -> None:

@@ -259,7 +259,7 @@ class Evaluation:
         return {category: counts.get(category, 0) for category in CATEGORIES}
 
     def error_kinds(self) -> dict[str, int]:
-        return dict(Counter(r.error_kind for r in self.results if r.failure is not None))
+        return dict(Counter(r.error_kind or "" for r in self.results if r.failure is not None))
 
     def planner_summary(self, optimal: bool = False) -> dict[str, Any] | None:
         """Ratios against the satisficing planner (GBFS + FF), or with ``optimal`` against A* + LM-cut."""
@@ -446,7 +446,7 @@ class Evaluator:
         done: dict[int, TaskResult] = {}
         executor = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="genplan-eval")
         try:
-            futures: dict[Future, int] = {
+            futures: dict[Future[Any], int] = {
                 executor.submit(self.run_task, program, task, orderings, cancel): index
                 for index, task in enumerate(self.tasks)
             }

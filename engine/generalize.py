@@ -16,11 +16,13 @@ import math
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .domainlib import DomainDir, DomainDirError
+from .errors import GenplanError
 from .evaluation import DEFAULT_ORDERINGS, Evaluator, TaskResult, load_tasks
 from .pddl import PddlError, load_domain
 from .report import COUNT, NUMBER, PERCENT, SECONDS, TEXT, Table
@@ -32,7 +34,7 @@ DEFAULT_SEED = 50_000  # far from the seeds of the debug (1..) and eval (1000..)
 SOLVED, FAILED, GENERATOR_ERROR, NOT_RUN = "solved", "failed", "generator-error", "not-run"
 
 
-class GeneralizeError(Exception):
+class GeneralizeError(GenplanError):
     """Bad sizes or an unusable domain (one line)."""
 
 

@@ -134,7 +134,7 @@ def keep_one_goal_open(
 def ramp(first: int, last: int, index: int, power: float = 1.5, count: int = EVAL_TASKS) -> int:
     """A size for eval task ``index`` of ``count``: ``first`` at index 0, ``last`` at index count-1, and in
     between growing like (index / (count-1)) ** power, so that sizes rise slowly at first."""
-    return first + round((last - first) * (index / (count - 1)) ** power)
+    return first + int(round((last - first) * (index / (count - 1)) ** power))
 
 
 def eval_specs(first_seed: int, sizes_of: Callable[[int], dict[str, int]], count: int = EVAL_TASKS) -> list[TaskSpec]:

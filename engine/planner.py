@@ -18,13 +18,13 @@ import sys
 import tempfile
 import time
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
-from typing import Iterator
 
 from .pddl import Domain, Problem, Task, load_domain, load_problem
-from .pddl.model import Action, Fact
+from .pddl.model import Action, Fact, Literal
 from .pddl.plans import parse_plan_text
 from .pddl.writer import domain_to_pddl, problem_to_pddl
 
@@ -178,7 +178,7 @@ def _run_in_own_group(command: list[str], cwd: Path, timeout: float) -> tuple[in
 @dataclass
 class _Node:
     state: frozenset[Fact]
-    parent: "_Node | None" = None
+    parent: _Node | None = None
     action: str | None = None
     depth: int = 0
     order: int = field(default=0)
@@ -215,11 +215,11 @@ class Successors:
                 yield "(" + " ".join([action.name, *args]) + ")", frozenset((state - deleted) | added)
 
     @staticmethod
-    def _holds(lit, binding: dict[str, str], state: frozenset[Fact]) -> bool:
+    def _holds(lit: Literal, binding: dict[str, str], state: frozenset[Fact]) -> bool:
         if lit.predicate == "=":
             left, right = (binding.get(a, a) for a in lit.args)
-            return (left == right) == lit.positive
-        return (lit.ground(binding) in state) == lit.positive
+            return bool((left == right) == lit.positive)
+        return bool((lit.ground(binding) in state) == lit.positive)
 
     def _bindings(self, action: Action, by_pred: dict[str, list[Fact]]) -> Iterator[dict[str, str]]:
         positives = [lit for lit in action.preconditions if lit.positive and lit.predicate != "="]

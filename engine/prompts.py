@@ -22,6 +22,8 @@ from typing import Any
 
 import jinja2
 
+from .errors import GenplanError
+
 PACKAGE = "genplan.prompts"
 SUFFIX = ".j2"
 REASONING_SUFFIX = "-reasoning"
@@ -68,7 +70,7 @@ STEP_TEMPLATES: dict[str, str] = {
 }
 
 
-class PromptError(Exception):
+class PromptError(GenplanError):
     """A prompt could not be rendered; ``str(err)`` is one line naming the template file."""
 
 

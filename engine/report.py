@@ -22,17 +22,19 @@ import csv
 import io
 import json
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 from xml.sax.saxutils import escape
 
+from .errors import GenplanError
 from .sandbox.outcome import CATEGORIES
 
 PERCENT, COUNT, NUMBER, RATIO, SECONDS, TEXT = "percent", "count", "number", "ratio", "seconds", "text"
 
 
-class ReportError(Exception):
+class ReportError(GenplanError):
     """The batch directory cannot be read (one line)."""
 
 

@@ -32,6 +32,7 @@ from typing import Any
 import tomli_w
 
 from .domainlib import DomainDir, DomainDirError, natural_key
+from .errors import GenplanError
 from .pddl import PddlError, load_domain, load_problem, parse_problem_text
 from .pddl.fastproblem import parse_problem_fast
 from .pddl.model import OBJECT, Action, Domain, Fact, Literal, Parameter, Predicate, Problem
@@ -59,7 +60,7 @@ MAPPING_FILE = "costume.toml"
 ANONYMOUS_DOMAIN = "domain1"
 
 
-class VariantError(Exception):
+class VariantError(GenplanError):
     """A mapping or variant that cannot be used; ``problems`` holds one line per problem."""
 
     def __init__(self, problems: list[str]) -> None:
@@ -93,7 +94,7 @@ class Renaming:
         }
 
     def inverse(self) -> Renaming:
-        inverted = {}
+        inverted: dict[str, Any] = {}
         for kind, table in self.tables().items():
             back = {new: old for old, new in table.items()}
             if len(back) != len(table):
@@ -397,7 +398,7 @@ class Costume:
         if problems:
             raise VariantError(problems)
         names = [c for c, _ in domain.constants] + ([o for o, _ in problem.objects] if problem else [])
-        tables = {c: dict(self.tables[c]) for c in ("actions", "predicates", "types", "variables")}
+        tables: dict[str, Any] = {c: dict(self.tables[c]) for c in ("actions", "predicates", "types", "variables")}
         existing = _domain_names(domain)
         for category, table in tables.items():
             for kept in existing[category]:
@@ -631,11 +632,11 @@ def plan_variant(
         files[f"{task_set}/{path.name}"] = problem_to_pddl(rename_problem(problem, renaming))
     for task_set, path in _task_files(base):
         if path.suffix == ".plan":
-            renaming = renamings.get(path.with_suffix(".pddl"))
-            if renaming is None:
+            plan_renaming = renamings.get(path.with_suffix(".pddl"))
+            if plan_renaming is None:
                 raise VariantError([f"{path}: a plan file without a task file of the same name"])
             steps = [s.pddl() for s in parse_plan_text(path.read_text(encoding="utf-8"), path)]
-            files[f"{task_set}/{path.name}"] = plan_to_text(rename_plan(steps, renaming))
+            files[f"{task_set}/{path.name}"] = plan_to_text(rename_plan(steps, plan_renaming))
     base_rel = Path(os.path.relpath(base.path.resolve(), out.resolve())).as_posix()
     files["domain.toml"] = tomli_w.dumps({**meta, "base_dir": base_rel}, multiline_strings=True)
     if any(task_set == "probes" for task_set, _, _ in tasks):

@@ -6,12 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.scripted_server import ScriptedServer
+
 from genplan.engine.autotos.executor import SandboxExecutor
 from genplan.engine.autotos.generators import generate_24game
 from genplan.engine.autotos.loop import Settings
 from genplan.engine.autotos.session import run_autotos
 from genplan.engine.llm import ModelSettings, OpenAIProvider
-from support.scripted_server import ScriptedServer
 
 CORRECT_SUCC = '''```python
 def successors(state):

@@ -4,6 +4,7 @@ generated instance (validated, optimal where the paper asks for it); the data is
 from __future__ import annotations
 
 import pytest
+
 from genplan.engine.autotos.domains import blocks_children, game24_children
 from genplan.engine.autotos.executor import SandboxExecutor
 from genplan.engine.autotos.generators import GENERATORS, solvable_24

@@ -9,6 +9,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+
 from genplan.cli.main import main as genplan_main
 from genplan.engine.autotos.logfile import LogFormatError, parse_log, parse_log_text
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from genplan.engine.autotos.executor import SandboxExecutor
 from genplan.engine.autotos.loop import Settings
 from genplan.engine.autotos.pddl_family import PddlTasks, build_pddl_domain

@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
+from support.multi_domain_model import DomainRouter, ferry_models
+from support.scripted_server import ScriptedServer
 
 from genplan.engine.batch import (
     ExperimentError,
@@ -22,8 +24,6 @@ from genplan.engine.batch import (
     load_experiment,
     run_batch,
 )
-from support.multi_domain_model import DomainRouter, ferry_models
-from support.scripted_server import ScriptedServer
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux only")
 
@@ -152,7 +152,8 @@ def test_run_ids_follow_what_determines_a_run(tmp_path: Path) -> None:
         first = grid(load_experiment(write_experiment(tmp_path, server)))
         same = grid(load_experiment(write_experiment(tmp_path, server)))
         changed = grid(load_experiment(write_experiment(tmp_path, server, pipeline=TINY_PIPELINE + "max_concurrency = 2\n")))
-        other = grid(load_experiment(write_experiment(tmp_path, server, pipeline=TINY_PIPELINE.replace("code_rounds = 1", "code_rounds = 2"))))
+        two_rounds = TINY_PIPELINE.replace("code_rounds = 1", "code_rounds = 2")
+        other = grid(load_experiment(write_experiment(tmp_path, server, pipeline=two_rounds)))
     assert [e.run_id for e in first] == [e.run_id for e in same]
     assert len({e.run_id for e in first}) == 4
     assert [e.run_id for e in first] == [e.run_id for e in changed]  # concurrency does not change the run
@@ -316,3 +317,14 @@ def test_every_approach_is_evaluated_at_the_papers_45_seconds(tmp_path: Path) ->
     assert {w.evaluation.time_limit for w in work if w.evaluation} == {45.0}
     assert experiment.evaluation.orderings == 4
     assert {w.evaluation.time_limit for w in plan_work(custom, tmp_path / "b2") if w.evaluation} == {12.0}
+
+
+def test_an_unreachable_ray_address_is_one_line_at_once(tmp_path: Path) -> None:
+    with ScriptedServer() as server:
+        path = write_experiment(tmp_path, server)
+        started = time.monotonic()
+        done = genplan("batch", str(path), "--ray", "127.0.0.1:1", "--out", str(tmp_path / "batch"), home=tmp_path)
+    assert time.monotonic() - started < 30
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert lines[-1].startswith("genplan: cannot connect to the Ray cluster at 127.0.0.1:1:") and "Traceback" not in done.stderr

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import psutil
 import pytest
+from support.ferry_model import CORRECT_PROGRAM
 
 from genplan.cli.main import main
-from support.ferry_model import CORRECT_PROGRAM
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux only")
 
@@ -83,21 +83,17 @@ def test_compare_planner(solver: Path, capsys) -> None:
     ("setup", "expected"),
     [
         ("missing_program", "no such file"),
-        ("not_python", "not a Python program"),
         ("binary_program", "not a Python program"),
         ("missing_domain", "not a directory"),
         ("no_tasks", "no task files"),
         ("bad_task_path", "no such task set, file or directory"),
-        ("bad_orderings", "--orderings must be at least 1"),
+        ("bad_orderings", "--orderings must be between 1 and 1000"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(setup: str, expected: str, solver: Path, tmp_path: Path, capsys) -> None:
     program, domain, extra = str(solver), str(FERRY), ["--tasks", "debug"]
     if setup == "missing_program":
         program = str(tmp_path / "nope.py")
-    elif setup == "not_python":
-        program = str(tmp_path / "notes.py")
-        Path(program).write_text("Here is my plan: first sail, then board.\n")
     elif setup == "binary_program":
         program = str(tmp_path / "blob.py")
         Path(program).write_bytes(bytes(range(256)))
@@ -172,3 +168,18 @@ def _programs_running(marker: Path) -> bool:
         except psutil.NoSuchProcess:
             pass
     return busy >= 2
+
+
+@pytest.mark.parametrize("text", [
+    "def generate_solution(objects, init, goal):\n    return [\n",  # a model's program that breaks off
+    "Here is my plan: first sail, then board.\n",  # prose where code was expected
+])
+def test_a_program_that_does_not_parse_is_a_result_not_bad_input(text: str, tmp_path: Path, capsys) -> None:
+    program = tmp_path / "answer.py"
+    program.write_text(text)
+    code = main(["eval", str(program), str(FERRY), "--tasks", "debug", "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 1  # a negative result, not a user error
+    assert "coverage: 0/6 tasks" in out
+    assert out.count("syntax-error: SyntaxError: ") == 6 and "(line " in out
+

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from genplan.engine.pddl import Domain, Problem, load_domain, load_problem
 from genplan.engine.pddl.plans import load_plan
 from genplan.engine.pddl.validate import (

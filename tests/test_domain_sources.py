@@ -21,12 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.scripted_server import RecordedRequest, ScriptedServer
+
 from genplan.cli.main import main as cli_main
 from genplan.engine.domainlib import BARE, GENPLAN, PAPER, DomainDir, DomainDirError
 from genplan.engine.pddl import load_domain, load_problem
 from genplan.engine.pddl.encoding import encode_task
 from genplan.engine.pddl.plans import load_plan
-from support.scripted_server import RecordedRequest, ScriptedServer
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -408,8 +409,9 @@ def test_the_tui_opens_a_paper_directory(benchmarks: Path, name: str) -> None:
 
 
 async def test_the_tui_app_on_a_copied_paper_directory(paper_copy: Path, tmp_path: Path) -> None:
-    from genplan.tui.widgets.panels import TasksPanel
     from test_tui_support import config_for, make_app, ready
+
+    from genplan.tui.widgets.panels import TasksPanel
 
     app = make_app(paper_copy, config_for(tmp_path, None))
     async with app.run_test(size=(100, 30)) as pilot:

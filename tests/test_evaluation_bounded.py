@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from genplan.engine.domainlib import DomainDir
 from genplan.engine.evaluation import Evaluator, load_tasks, plan_length_cap
 from genplan.engine.pddl import load_domain

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.ferry_model import CORRECT_PROGRAM, FERRY
 
 from genplan.engine.domainlib import DomainDir, DomainDirError
 from genplan.engine.generalize import (
@@ -23,7 +24,6 @@ from genplan.engine.generalize import (
     size_ladders,
 )
 from genplan.engine.sandbox import Limits, Program
-from support.ferry_model import CORRECT_PROGRAM, FERRY
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux only")
 

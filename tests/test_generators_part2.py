@@ -22,14 +22,14 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-from genplan.engine.domainlib import DomainDir
-from genplan.engine.pddl import Domain, Problem, load_domain, load_problem
-from genplan.engine.pddl.validate import PlanValidator
 from support.beluga_policy import plan_beluga
 from support.goldminer_policy import plan_goldminer
 from support.minigrid_policy import plan_minigrid
 from support.rovers_policy import plan_rovers
+
+from genplan.engine.domainlib import DomainDir
+from genplan.engine.pddl import Domain, Problem, load_domain, load_problem
+from genplan.engine.pddl.validate import PlanValidator
 
 DOMAINS_ROOT = Path(__file__).resolve().parents[1] / "domains"
 PART2 = ("delivery", "heavy", "hiking", "visitall", "satellite", "transport",

@@ -10,9 +10,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from genplan.engine.pddl import Problem, load_problem
-from genplan.engine.pddl.validate import validate_plan
-from genplan.engine.planner import solve
 from test_generators_part2 import (
     STRATEGIES,
     committed_tasks,
@@ -25,6 +22,10 @@ from test_generators_part2 import (
     quick_parse,
     read_task,
 )
+
+from genplan.engine.pddl import Problem, load_problem
+from genplan.engine.pddl.validate import validate_plan
+from genplan.engine.planner import solve
 
 
 def _numbers(cell: str) -> tuple[int, int]:

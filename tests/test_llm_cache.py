@@ -6,6 +6,7 @@ import json
 import threading
 
 import pytest
+from support.scripted_server import Reply, ScriptedServer
 
 from genplan.engine.llm import (
     CachingProvider,
@@ -17,7 +18,6 @@ from genplan.engine.llm import (
     ResponseCache,
     make_provider,
 )
-from support.scripted_server import Reply, ScriptedServer
 
 
 def settings_for(server: ScriptedServer, **changes) -> ModelSettings:

@@ -6,6 +6,7 @@ import threading
 import time
 
 import pytest
+from support.scripted_server import Reply, ScriptedServer
 
 from genplan.engine.llm import (
     STEP_HEADER,
@@ -18,7 +19,6 @@ from genplan.engine.llm import (
     RetryNotice,
 )
 from genplan.engine.llm.client import PLACEHOLDER_KEY, is_local_url
-from support.scripted_server import Reply, ScriptedServer
 
 
 def settings_for(server: ScriptedServer, **changes) -> ModelSettings:
@@ -312,3 +312,24 @@ def test_a_provider_needs_a_model():
     with pytest.raises(ModelAccessError) as caught:
         OpenAIProvider(ModelSettings(base_url="http://127.0.0.1:9/v1"))
     assert caught.value.kind == "no-model"
+
+
+# --- broken streams are retried, like any other transport failure ------------------------------
+
+@pytest.mark.parametrize("kind", ["not-json", "not-utf8", "null-delta"])
+def test_a_broken_stream_is_retried_to_the_same_answer(scripted_server, kind: str) -> None:
+    scripted_server.enqueue(Reply.broken_stream(kind), Reply.answer("the whole answer"))
+    notices: list[RetryNotice] = []
+    response = OpenAIProvider(settings_for(scripted_server)).complete(ask(), on_retry=notices.append)
+    if kind == "null-delta":  # a chunk without a delta carries nothing: skipped, no retry needed
+        assert response.text == "an answer whose stream breaks" and response.attempts == 1
+        return
+    assert response.text == "the whole answer" and response.attempts == 2
+    assert len(notices) == 1 and "the answer stream was broken" in notices[0].reason
+
+
+def test_a_long_retry_after_is_capped_and_the_notice_says_so(scripted_server):
+    scripted_server.enqueue(Reply.rate_limited(retry_after=3600), "done")
+    notices: list[RetryNotice] = []
+    OpenAIProvider(settings_for(scripted_server, retry_max_delay_s=0.05)).complete(ask(), on_retry=notices.append)
+    assert "the server asked to wait 3600 s, genplan waits at most retry_max_delay_s = 0.05 s" in notices[0].reason

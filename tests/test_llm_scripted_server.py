@@ -7,8 +7,9 @@ import time
 import urllib.error
 import urllib.request
 
-from genplan.engine.llm import ChatMessage, ChatRequest, ModelSettings, OpenAIProvider
 from support.scripted_server import Reply, ScriptedServer
+
+from genplan.engine.llm import ChatMessage, ChatRequest, ModelSettings, OpenAIProvider
 
 
 def post(server: ScriptedServer, body: dict, step: str | None = None) -> tuple[int, str]:

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from genplan.engine.pddl import (
     PddlError,
     Repair,

@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from genplan.engine.pddl import (
     Domain,
     Problem,

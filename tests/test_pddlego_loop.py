@@ -10,6 +10,8 @@ import json
 from pathlib import Path
 
 import pytest
+from support.scripted_server import ScriptedServer
+
 from genplan.engine.llm import ModelSettings, OpenAIProvider
 from genplan.engine.pddlego.environment import (
     CoinCollector,
@@ -19,7 +21,6 @@ from genplan.engine.pddlego.environment import (
 from genplan.engine.pddlego.loop import PddlegoConfig, repeats_at_end
 from genplan.engine.pddlego.runner import TrialSpec, run_trial
 from genplan.engine.pddlego.solver import PddlSolver, coin_command
-from support.scripted_server import ScriptedServer
 
 pytestmark = pytest.mark.skipif(not java_available(), reason="CoinCollector needs a Java runtime (java not on PATH)")
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from genplan.engine.llm import ChatMessage, ChatRequest
-from genplan.engine.pipeline import Decision, RunStore, load_preset
-from genplan.engine.pipeline.store import answer_for, fork_run
 from support.ferry_model import BUGGY_PROGRAM, CORRECT_PROGRAM, FerryModel
 from support.scripted_server import ScriptedServer
 from test_pipeline_stein import make_pipeline
+
+from genplan.engine.llm import ChatMessage, ChatRequest
+from genplan.engine.pipeline import Decision, RunStore, load_preset
+from genplan.engine.pipeline.store import answer_for, fork_run
 
 
 class ScriptedPerson:

@@ -5,12 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
-from genplan.engine.domainlib import DomainDir
-from genplan.engine.llm import ModelSettings, make_provider
-from genplan.engine.pipeline import Pipeline, RunStore, load_preset
-from genplan.engine.pipeline.config import PipelineConfig
 from support.ferry_model import (
     BUGGY_PROGRAM,
     CORRECT_PROGRAM,
@@ -20,6 +14,11 @@ from support.ferry_model import (
     FerryModel,
 )
 from support.scripted_server import ScriptedServer
+
+from genplan.engine.domainlib import DomainDir
+from genplan.engine.llm import ModelSettings, make_provider
+from genplan.engine.pipeline import Pipeline, RunStore, load_preset
+from genplan.engine.pipeline.config import PipelineConfig
 
 
 def make_pipeline(server: ScriptedServer, root: Path, config: PipelineConfig, **kw) -> Pipeline:

@@ -7,9 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.ferry_model import CORRECT_PROGRAM
+
 from genplan.cli.main import main
 from genplan.engine.sandbox import confine
-from support.ferry_model import CORRECT_PROGRAM
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux only")
 FERRY = Path(__file__).resolve().parents[1] / "domains" / "ferry"

@@ -38,7 +38,8 @@ def _namespaces_available() -> bool:
 
 
 NAMESPACES = _namespaces_available()
-MODES = ["plain", pytest.param("namespaces", marks=pytest.mark.skipif(not NAMESPACES, reason="user/net/pid namespaces are not available here"))]
+MODES = ["plain", pytest.param("namespaces", marks=pytest.mark.skipif(
+    not NAMESPACES, reason="user/net/pid namespaces are not available here"))]
 
 
 @pytest.fixture(scope="module", params=MODES)
@@ -253,7 +254,8 @@ def test_signals_at_the_parent_are_refused(sandbox: Sandbox) -> None:
 
 def test_leaves_no_process_after_close() -> None:
     box = Sandbox(LIMITS)
-    outcome = box.run(Program.from_source("import time\ndef get_plan(o, i, g):\n    time.sleep(60)\n"), TASK, limits=Limits(time_limit=0.5, grace_seconds=0.2))
+    sleeper = Program.from_source("import time\ndef get_plan(o, i, g):\n    time.sleep(60)\n")
+    outcome = box.run(sleeper, TASK, limits=Limits(time_limit=0.5, grace_seconds=0.2))
     assert outcome.kind == "timeout"
     bases = [s["base"] for s in box.describe()["servers"]]
     launchers = box.process_ids()
@@ -364,7 +366,8 @@ def test_kernel_blocks_the_network(bare_namespaced: Sandbox) -> None:
     listener.setblocking(False)
     port = listener.getsockname()[1]
     try:
-        outcome = run(bare_namespaced, f"import socket\ndef generate_solution(o, i, g):\n    socket.create_connection(('127.0.0.1', {port}), timeout=1)\n")
+        source = f"import socket\ndef generate_solution(o, i, g):\n    socket.create_connection(('127.0.0.1', {port}), timeout=1)\n"
+        outcome = run(bare_namespaced, source)
         assert outcome.kind == "exception" and "unreachable" in outcome.exception.lower()
         with pytest.raises(BlockingIOError):
             listener.accept()

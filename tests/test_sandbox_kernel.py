@@ -19,6 +19,7 @@ from typing import Any
 
 import psutil
 import pytest
+
 from genplan.engine.sandbox import Limits, Program, Sandbox, confine
 from genplan.engine.sandbox.runner import clean_outcome
 

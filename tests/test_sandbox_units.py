@@ -7,8 +7,7 @@ import os
 
 import pytest
 
-from genplan.engine.sandbox import Limits, Program, ProgramError, RunOutcome
-from genplan.engine.sandbox import protocol
+from genplan.engine.sandbox import Limits, Program, ProgramError, RunOutcome, protocol
 from genplan.engine.sandbox.messages import exception_message, timeout_message, wrong_type_message
 from genplan.engine.sandbox.outcome import (
     CATEGORY_EXCEPTION,

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from genplan.tui.screens.editor import EditorScreen
 from support.ferry_model import FerryModel
 from support.scripted_server import ScriptedServer
 from test_tui_support import (  # noqa: F401
@@ -19,6 +18,8 @@ from test_tui_support import (  # noqa: F401
     wait_for,
 )
 from test_tui_versions import select_version
+
+from genplan.tui.screens.editor import EditorScreen
 
 
 def _forks(domain: Path) -> list[Path]:

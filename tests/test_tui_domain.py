@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.scripted_server import ScriptedServer
+from test_tui_support import buggy_then_fixed, config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401
 
 from genplan.tui.widgets.code_area import CodeArea
 from genplan.tui.widgets.panels import RunsTable, TasksPanel
-from support.scripted_server import ScriptedServer
-from test_tui_support import buggy_then_fixed, config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,7 @@ async def test_domain_tasks_and_runs_panels(ferry_with_run, isolated: Path) -> N
         await pilot.press("2")
         tasks = app.query_one(TasksPanel)
         labels = [t.label for t in tasks.tasks]
-        assert labels[:6] == [f"debug/task-0{i}" for i in range(6)] and any(l.startswith("eval/") for l in labels)
+        assert labels[:6] == [f"debug/task-0{i}" for i in range(6)] and any(label.startswith("eval/") for label in labels)
         await pilot.press("down")  # debug/task-01
         await wait_for(pilot, lambda: "task-01" in app.query_one("#task-pddl", CodeArea).text
                        or "s2" in app.query_one("#task-pddl", CodeArea).text, what="task-01's PDDL")

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_tui_snapshots import fixed_run
+from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
+
 from genplan.engine.edits import edits_of, text_hash
 from genplan.tui.screens.editor import EditorScreen
 from genplan.tui.widgets.panels import VersionsPanel
-from test_tui_snapshots import fixed_run
-from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 
 
 async def test_an_edit_in_the_tui_is_on_the_record(isolated: Path) -> None:  # noqa: F811

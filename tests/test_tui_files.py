@@ -6,13 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.ferry_model import CORRECT_PROGRAM
+from support.scripted_server import ScriptedServer
+from test_tui_support import buggy_then_fixed, config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401
 
 from genplan.tui.screens.rerun import RerunScreen
 from genplan.tui.widgets.code_area import CodeArea
 from genplan.tui.widgets.panels import VersionsPanel
-from support.ferry_model import CORRECT_PROGRAM
-from support.scripted_server import ScriptedServer
-from test_tui_support import buggy_then_fixed, config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401
 
 
 @pytest.fixture(scope="module")

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 from textual.binding import Binding
 from textual.command import CommandPalette
 
 from genplan.tui.app import GenplanApp
 from genplan.tui.screens.help import HelpScreen
 from genplan.tui.widgets.panels import RunTimeline, TasksPanel
-from genplan.tui.widgets.versions_tree import VersionsTree
 from genplan.tui.widgets.totals_bar import TotalsBar
-from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
+from genplan.tui.widgets.versions_tree import VersionsTree
 
 
 def action_names(bindings) -> set[str]:
@@ -88,9 +88,10 @@ async def test_small_terminal_and_resizing(isolated: Path) -> None:  # noqa: F81
 
 
 async def test_user_keymap_from_the_settings_file(isolated: Path) -> None:  # noqa: F811
+    from test_tui_snapshots import fixed_run
+
     from genplan.tui.screens.editor import EditorScreen
     from genplan.tui.widgets.panels import VersionsPanel
-    from test_tui_snapshots import fixed_run
 
     domain = ferry_copy(isolated)
     fixed_run(domain)

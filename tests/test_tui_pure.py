@@ -9,6 +9,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from pygments.token import Comment, Keyword, Name, Operator
+from support.ferry_model import FERRY
+from test_tui_support import isolated  # noqa: F401 - fixture
 
 from genplan.engine.pddl import load_domain, load_problem
 from genplan.engine.pipeline import events as engine_events
@@ -21,10 +24,6 @@ from genplan.tui.pddl_lexer import PddlLexer
 from genplan.tui.plan_trace import FAILED, NOT_RUN, parse_plan_lines, trace_plan
 from genplan.tui.replay import MAX_GAP_S, Replayer
 from genplan.tui.watcher import interesting
-from support.ferry_model import FERRY
-from test_tui_support import isolated  # noqa: F401 - fixture
-
-from pygments.token import Comment, Keyword, Name, Operator
 
 
 # ------------------------------------------------------------------ PDDL lexer and highlighting
@@ -282,4 +281,4 @@ def test_command_line_errors_are_one_line(tmp_path: Path, capsys) -> None:
     assert main([str(FERRY), "--run", "no-such-run"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 3 and all(line.startswith("genplan-tui: ") for line in err)
-    assert "no domain.pddl" in err[1] and "no such run" in err[2]
+    assert "missing domain.pddl" in err[1] and "no such run" in err[2]

@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.scripted_server import ScriptedServer
+from test_tui_support import buggy_then_fixed, config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401
 
 from genplan.tui.widgets.panels import RunResults, RunTimeline
 from genplan.tui.widgets.stream_view import StreamView
-from support.scripted_server import ScriptedServer
-from test_tui_support import buggy_then_fixed, config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,9 @@ import gc
 import sys
 from pathlib import Path
 
-from genplan.tui import responsiveness
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
+
+from genplan.tui import responsiveness
 
 
 async def test_app_freezes_its_long_lived_heap_and_gives_it_back(isolated: Path) -> None:  # noqa: F811
@@ -50,10 +51,11 @@ async def test_timeline_is_redrawn_at_most_every_interval_and_catches_up(isolate
     redraws every visible row on any change) is synced at most every TIMELINE_INTERVAL_S meanwhile."""
     import time
 
-    from genplan.tui import app as app_module
-    from genplan.tui.widgets.timeline import Timeline
     from support.scripted_server import ScriptedServer
     from test_tui_support import buggy_then_fixed, record_run
+
+    from genplan.tui import app as app_module
+    from genplan.tui.widgets.timeline import Timeline
 
     domain = ferry_copy(isolated)
     with ScriptedServer() as server:

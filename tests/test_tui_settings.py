@@ -8,11 +8,11 @@ import stat
 import tomllib
 from pathlib import Path
 
+from test_tui_support import ferry_copy, isolated, ready, wait_for  # noqa: F401
 from textual.widgets import Checkbox, Input, Select
 
-from genplan.tui.screens.settings import SettingsScreen
-from test_tui_support import ferry_copy, isolated, ready, wait_for  # noqa: F401
 from genplan.tui.app import GenplanApp, LaunchOptions
+from genplan.tui.screens.settings import SettingsScreen
 
 
 async def test_settings_screen_saves_the_config_file(isolated: Path, monkeypatch) -> None:  # noqa: F811

@@ -12,13 +12,13 @@ import os
 from pathlib import Path
 
 import pytest
+from support.ferry_model import BUGGY_PROGRAM, CORRECT_PROGRAM
+from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 
 from genplan.tui.screens.compare import CompareScreen
 from genplan.tui.screens.plan_stepper import PlanStepperScreen
 from genplan.tui.widgets.code_area import CodeArea
 from genplan.tui.widgets.panels import VersionsPanel
-from support.ferry_model import BUGGY_PROGRAM, CORRECT_PROGRAM
-from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 UPDATE = os.environ.get("GENPLAN_UPDATE_SNAPSHOTS") == "1"

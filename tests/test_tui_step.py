@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from support.ferry_model import FerryModel
+from support.scripted_server import ScriptedServer
+from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
+
 from genplan.tui.screens.editor import EditorScreen
 from genplan.tui.screens.pick import TextEntryScreen
 from genplan.tui.screens.step import RequestScreen
 from genplan.tui.widgets.code_area import CodeArea
-from support.ferry_model import FerryModel
-from support.scripted_server import ScriptedServer
-from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 
 
 def request_screen(app) -> RequestScreen | None:

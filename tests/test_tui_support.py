@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
-
-from genplan.tui.app import GenplanApp, LaunchOptions
 from support.ferry_model import BUGGY_PROGRAM, CORRECT_PROGRAM, FERRY, FerryModel
 from support.scripted_server import ScriptedServer
+
+from genplan.tui.app import GenplanApp, LaunchOptions
 
 
 @pytest.fixture

@@ -6,14 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from genplan.tui.external_editor import edit_text
-from genplan.tui.screens.compare import CompareScreen
-from genplan.tui.screens.editor import EditorScreen
-from genplan.tui.screens.plan_stepper import PlanStepperScreen
-from genplan.tui.screens.rerun import RerunScreen
-from genplan.tui.widgets.diff_view import DiffView
-from genplan.tui.widgets.panels import VersionsPanel
 from support.ferry_model import CORRECT_PROGRAM, FerryModel
 from support.scripted_server import ScriptedServer
 from test_tui_support import (  # noqa: F401 - fixtures
@@ -26,6 +18,14 @@ from test_tui_support import (  # noqa: F401 - fixtures
     record_run,
     wait_for,
 )
+
+from genplan.tui.external_editor import edit_text
+from genplan.tui.screens.compare import CompareScreen
+from genplan.tui.screens.editor import EditorScreen
+from genplan.tui.screens.plan_stepper import PlanStepperScreen
+from genplan.tui.screens.rerun import RerunScreen
+from genplan.tui.widgets.diff_view import DiffView
+from genplan.tui.widgets.panels import VersionsPanel
 
 
 @pytest.fixture(scope="module")

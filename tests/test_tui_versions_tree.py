@@ -8,12 +8,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-from genplan.engine.versions import check_category, run_overview, version_place
-from genplan.tui.outcomes import LOOKS, PASS_LOOK
-from genplan.tui.screens.feedback import FeedbackScreen
-from genplan.tui.screens.plan_stepper import PlanStepperScreen
-from genplan.tui.widgets.panels import VersionsPanel
-from genplan.tui.widgets.results_matrix import MatrixTable, ResultsPanel
 from support.ferry_model import CORRECT_PROGRAM, CRASHING_PROGRAM, FerryModel
 from support.scripted_server import ScriptedServer
 from test_tui_snapshots import check_snapshot, settle
@@ -27,6 +21,13 @@ from test_tui_support import (  # noqa: F401
     record_run,
     wait_for,
 )
+
+from genplan.engine.versions import check_category, run_overview, version_place
+from genplan.tui.outcomes import LOOKS, PASS_LOOK
+from genplan.tui.screens.feedback import FeedbackScreen
+from genplan.tui.screens.plan_stepper import PlanStepperScreen
+from genplan.tui.widgets.panels import VersionsPanel
+from genplan.tui.widgets.results_matrix import MatrixTable, ResultsPanel
 
 
 @pytest.fixture(scope="module")

@@ -7,16 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from genplan.tui.diffing import word_changes
-from genplan.tui.run_state import TimelineEntry
-from genplan.tui.screens.compare import CompareScreen
-from genplan.tui.screens.feedback import FeedbackScreen
-from genplan.tui.screens.plan_stepper import PlanStepperScreen
-from genplan.tui.widgets.diff_view import DiffView
-from genplan.tui.widgets.key_bar import KeyBar
-from genplan.tui.widgets.panels import VersionsPanel
-from genplan.tui.widgets.text_view import TextView
-from genplan.tui.widgets.timeline import entry_cells
 from support.scripted_server import ScriptedServer
 from test_tui_support import (  # noqa: F401
     buggy_then_fixed,
@@ -28,6 +18,17 @@ from test_tui_support import (  # noqa: F401
     record_run,
     wait_for,
 )
+
+from genplan.tui.diffing import word_changes
+from genplan.tui.run_state import TimelineEntry
+from genplan.tui.screens.compare import CompareScreen
+from genplan.tui.screens.feedback import FeedbackScreen
+from genplan.tui.screens.plan_stepper import PlanStepperScreen
+from genplan.tui.widgets.diff_view import DiffView
+from genplan.tui.widgets.key_bar import KeyBar
+from genplan.tui.widgets.panels import VersionsPanel
+from genplan.tui.widgets.text_view import TextView
+from genplan.tui.widgets.timeline import entry_cells
 
 LONG = ("For every car that is not yet at its goal location, sail the ferry to the car, board it, sail to the "
         "goal location and debark it there; repeat until no car is left.")
@@ -184,9 +185,10 @@ async def test_r_pressed_while_loading_starts_the_run_once_loaded(isolated: Path
 
 
 async def test_an_outside_change_never_pops_a_rerun_over_the_editor(recorded, isolated: Path) -> None:  # noqa: F811
+    from support.ferry_model import CORRECT_PROGRAM
+
     from genplan.tui.screens.editor import EditorScreen
     from genplan.tui.screens.rerun import RerunScreen
-    from support.ferry_model import CORRECT_PROGRAM
 
     domain, run = recorded
     app = make_app(domain, config_for(isolated, None), watch_files=True)
@@ -214,15 +216,18 @@ async def test_an_outside_change_never_pops_a_rerun_over_the_editor(recorded, is
 
 
 def test_unpriced_calls_are_counted_and_explained() -> None:
+    from rich.text import Text
+
     from genplan.engine.pipeline.events import Event
     from genplan.tui.run_state import RunState
-    from genplan.tui.widgets.totals_bar import UNPRICED_NOTE, format_cost
+    from genplan.tui.widgets.totals_bar import UNPRICED_NOTE, UNPRICED_NOTE_MARKUP, format_cost
 
     state = RunState()
     state.apply(Event("response.received", {"request_id": "1", "tokens_in": 10, "tokens_out": 5, "cost_usd": 0.001}, 1, 1.0))
     assert format_cost(state) == "$0.0010"
     state.apply(Event("response.received", {"request_id": "2", "tokens_in": 10, "tokens_out": 5}, 2, 2.0))
     assert format_cost(state) == "$0.0010 +1 unpriced" and "[prices" in UNPRICED_NOTE
+    assert Text.from_markup(UNPRICED_NOTE_MARKUP).plain == UNPRICED_NOTE  # shown as written, "[prices]" included
 
 
 def _options(parser) -> dict[str, object]:
@@ -273,8 +278,9 @@ async def test_seed_and_no_cache_reach_the_run(isolated: Path) -> None:  # noqa:
 
 async def test_requests_and_the_step_header_name_their_task(scripted_server: ScriptedServer,
                                                              isolated: Path) -> None:  # noqa: F811
-    from genplan.tui.screens.step import RequestScreen
     from support.ferry_model import FerryModel
+
+    from genplan.tui.screens.step import RequestScreen
 
     scripted_server.respond_with(FerryModel())
     app = make_app(ferry_copy(isolated), config_for(isolated, scripted_server), step=True)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from genplan.tui.widgets.panels import RunResults, RunTimeline
-from genplan.tui.widgets.stream_view import StreamView
-from genplan.tui.widgets.totals_bar import TotalsBar
 from support.ferry_model import BUGGY_PROGRAM, CORRECT_PROGRAM, FerryModel
 from support.scripted_server import Reply, ScriptedServer
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
+
+from genplan.tui.widgets.panels import RunResults, RunTimeline
+from genplan.tui.widgets.stream_view import StreamView
+from genplan.tui.widgets.totals_bar import TotalsBar
 
 SLOW_TEXT = "SYNTHETIC domain description, streamed slowly. " * 12
 

@@ -12,6 +12,15 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from test_conformance_shared import (
+    BENCHMARKS,
+    DEBUG_INSTANCES,
+    DOMAINS,
+    MUTATIONS,
+    PLAN_SETS,
+    mutate,
+)
+
 from genplan.engine.pddl import (
     Literal,
     load_domain,
@@ -21,14 +30,6 @@ from genplan.engine.pddl import (
 )
 from genplan.engine.pddl.plans import load_plan, parse_action
 from genplan.engine.pddl.validate import PlanValidator
-from test_conformance_shared import (
-    BENCHMARKS,
-    DEBUG_INSTANCES,
-    DOMAINS,
-    MUTATIONS,
-    PLAN_SETS,
-    mutate,
-)
 
 
 def both(validator: PlanValidator, plan: list[str], require_parentheses: bool = True) -> tuple[bool, bool]:

@@ -376,7 +376,8 @@ def test_kept_names_stay_and_may_not_be_taken(tmp_path: Path) -> None:
 def test_new_object_names_from_the_generator_must_be_covered(tmp_path: Path) -> None:
     costume = _costume("ferry")
     problem = task("ferry", "debug/task-00.pddl")
-    odd = Problem(problem.name, problem.domain_name, None, [("q0", "object"), *problem.objects], problem.init, problem.goal_pos, problem.goal_neg)
+    objects = [("q0", "object"), *problem.objects]
+    odd = Problem(problem.name, problem.domain_name, None, objects, problem.init, problem.goal_pos, problem.goal_neg)
     with pytest.raises(VariantError, match="the word 'q' is neither renamed"):
         costume.renaming_for(base_domain("ferry"), odd)
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
@@ -19,15 +20,15 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import OptionList, Static, TabbedContent, TabPane
 
-from .actions import bindings
-
 from . import messages as msg
+from .actions import bindings
+from .app_runs import RunsMixin
+from .app_versions import VersionsMixin
 from .artifacts import VersionIndex, runs_root
 from .domain_info import DomainInfo, TaskInfo, load_domain_info, nl_description
 from .run_state import RunState, TimelineEntry, Update
-from .app_runs import RunsMixin
-from .app_versions import VersionsMixin
 from .session import EventQueue, PipelineSession
+from .widgets.key_bar import KeyBar
 from .widgets.panels import (
     DomainPanel,
     RunPanel,
@@ -40,11 +41,10 @@ from .widgets.panels import (
     VersionsPanel,
 )
 from .widgets.results_matrix import MatrixTable, ResultsPanel
-from .widgets.versions_tree import VersionsTree
 from .widgets.stream_view import StreamView
 from .widgets.timeline import Timeline
 from .widgets.totals_bar import TotalsBar
-from .widgets.key_bar import KeyBar
+from .widgets.versions_tree import VersionsTree
 
 DRAIN_INTERVAL_S = 0.05
 UI_SWITCH_INTERVAL_S = 0.001
@@ -315,10 +315,10 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self.main.query_one(TotalsBar).show(self.run_state, mode=self.mode, source=self.source_label(),
                                        live=self.live, status=status)
         if self.run_state is not None and not self.run_state.totals.cost_known and not self._unpriced_told:
-            from .widgets.totals_bar import UNPRICED_NOTE
+            from .widgets.totals_bar import UNPRICED_NOTE_MARKUP
 
             self._unpriced_told = True
-            self.notify(UNPRICED_NOTE, title="Cost", timeout=12)
+            self.notify(UNPRICED_NOTE_MARKUP, title="Cost", timeout=12)
         # Which keys apply changed? Only then redraw the footer (it rebuilds all its keys).
         applicable = (self._replaying(), self.replayer is not None, bool(self.pending), self.session is not None)
         if applicable != self._applicable:

@@ -6,7 +6,7 @@ so a TextArea (which would otherwise need tree-sitter) and a Rich ``Text`` rende
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from pygments.lexer import Lexer
 from pygments.token import Comment, Generic, Keyword, Name, Number, Operator, String, Token, _TokenType
@@ -83,7 +83,7 @@ def language_for(path: str) -> str:
     return "text"
 
 
-@lru_cache(maxsize=None)
+@cache
 def lexer_for(language: str | None) -> Lexer | None:
     if language == "pddl":
         from .pddl_lexer import PddlLexer

@@ -18,7 +18,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="genplan-tui",
         description="Watch, step through and correct genplan's pipeline on a PDDL domain directory.",
     )
-    parser.add_argument("domain_dir", metavar="DOMAIN_DIR", help="a domain directory of any layout (genplan's, the paper's benchmark layout, domain.pddl with problem files)")
+    parser.add_argument("domain_dir", metavar="DOMAIN_DIR", help="a domain directory of any layout "
+                        "(genplan's, the paper's benchmark layout, domain.pddl with problem files)")
     parser.add_argument("--run", metavar="ID", help="reopen a run of this domain (its id or directory)")
     parser.add_argument("--replay", metavar="RUN", help="play a recorded run back event by event")
     parser.add_argument("--speed", type=float, default=1.0, help="replay speed factor (default 1)")

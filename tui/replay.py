@@ -7,9 +7,10 @@ recorded answer (``responses/NNNN-<step>.md``) is handed out in pieces, as the m
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .run_state import RESPONSE_RECEIVED, TEXT_DELTA
 

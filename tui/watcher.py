@@ -7,8 +7,9 @@ events are filtered to the files we show and debounced per path.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 DEBOUNCE_S = 0.25
 WATCHED_SUFFIXES = (".pddl", ".md", ".py", ".toml")

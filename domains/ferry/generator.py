@@ -45,7 +45,7 @@ def generate(seed: int, locations: int = 3, cars: int = 2) -> str:
     goal = {car: rng.choice(locs) for car in car_names}
     keep_one_goal_open(rng, start, goal, locs)
 
-    init = [f"(location {l})" for l in locs] + [f"(car {c})" for c in car_names]
+    init = [f"(location {loc})" for loc in locs] + [f"(car {c})" for c in car_names]
     init += [f"(not-eq {a} {b})" for a in locs for b in locs if a != b]
     init += ["(empty-ferry)", f"(at-ferry {ferry_at})"]
     init += [f"(at {c} {start[c]})" for c in car_names]

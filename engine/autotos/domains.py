@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import GenplanError
 from . import harness
 
 DOMAINS = ("24game", "blocksworld", "prontoqa", "crossword", "sokoban")
@@ -23,7 +24,7 @@ FOLDERS = {"24game": "twentyfourgame", "blocksworld": "blocksworld", "prontoqa":
            "crossword": "crossword5by5", "sokoban": "sokoban"}
 
 
-class DataError(Exception):
+class DataError(GenplanError):
     """The data directory lacks what a domain needs (one line)."""
 
 

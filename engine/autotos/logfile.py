@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import GenplanError
+
 _HEADER = re.compile(r"^(AutoToS prompt:|Model response:|System message:)[ \t]*\n", re.MULTILINE)
 _MARKER = re.compile(
     r"^(Goal Iteration \d+ - Goal Soundness Test|Successor Iteration \d+|Soundness test|Completeness test"
@@ -31,7 +33,7 @@ MODEL_NAMES = {
 }
 
 
-class LogFormatError(Exception):
+class LogFormatError(GenplanError):
     """The file is not an AutoToS log (one line)."""
 
 

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import concurrent.futures as futures
 import os
+import re
+import socket
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
+from ..errors import GenplanError
 from ..sandbox import Sandbox
 from .jobs import Entry, EvalJob, Outcome, RunJob, execute_evaluation, execute_run
 
 
-class BatchError(Exception):
+class BatchError(GenplanError):
     """The batch cannot be carried out (one line)."""
 
 
@@ -68,7 +72,7 @@ class LocalExecutor(Executor):
         run_pool = futures.ThreadPoolExecutor(max(1, self.max_concurrent_runs), thread_name_prefix="genplan-run")
         eval_pool = futures.ThreadPoolExecutor(self.eval_workers, thread_name_prefix="genplan-evaluation")
         sandbox = Sandbox()  # its servers start on the first evaluation
-        pending: dict[futures.Future, tuple[Work, str]] = {}
+        pending: dict[futures.Future[Any], tuple[Work, str]] = {}
 
         def evaluate(item: Work) -> bool:
             if item.evaluation is None:
@@ -108,11 +112,28 @@ class LocalExecutor(Executor):
         return outcomes
 
 
-def _result_of(future: futures.Future, item: Work, kind: str) -> Outcome:
+def _result_of(future: futures.Future[Any], item: Work, kind: str) -> Outcome:
     try:
-        return future.result()
+        outcome: Outcome = future.result()
+        return outcome
     except Exception as exc:  # noqa: BLE001 - a worker that died (e.g. out of memory) fails only its entry
         return Outcome(kind, "failed", str(item.entry.run_dir), f"{type(exc).__name__}: {exc}")
+
+
+def check_reachable(address: str, timeout_s: float = 5.0) -> None:
+    """BatchError at once when a ``host:port`` (or ``ray://host:port``) Ray address accepts no connection.
+    Other forms ("auto", "local") are left to Ray."""
+    match = re.fullmatch(r"(?:ray://)?\[?([^\]/]+?)\]?:(\d+)", address.strip())
+    if match is None:
+        return
+    host, port = match.group(1), int(match.group(2))
+    try:
+        with socket.create_connection((host, port), timeout=timeout_s):
+            pass
+    except OSError as exc:
+        raise BatchError(
+            f"cannot connect to the Ray cluster at {address}: {exc.strerror or exc} (is `ray start --head` running there?)"
+        ) from None
 
 
 class RayExecutor(Executor):
@@ -136,6 +157,7 @@ class RayExecutor(Executor):
             raise BatchError("--ray needs the optional dependency ray (pip install 'genplan[ray]')") from None
         started_here = not ray.is_initialized()
         if started_here:
+            check_reachable(self.address)  # ray.init would retry an unreachable address for minutes
             try:
                 ray.init(
                     address=self.address,

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..domainlib import DomainDir, DomainDirError
+from ..errors import GenplanError
 from ..llm import ModelAccessError, ModelSettings, SettingsError
 from ..llm.client import resolve_key
 from ..llm.settings import SETTING_NAMES, apply_text_values
@@ -21,7 +22,7 @@ LABEL_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
 TASK_SETS = ("eval", "debug", "probes")
 
 
-class ExperimentError(Exception):
+class ExperimentError(GenplanError):
     """An unusable experiment file; ``problems`` lists every problem found (each one line)."""
 
     def __init__(self, path: Path | str, problems: list[str]) -> None:
@@ -85,7 +86,7 @@ class Experiment:
         }
 
 
-_EXPERIMENT_KEYS = {
+_EXPERIMENT_KEYS: dict[str, type | tuple[type, ...]] = {
     "name": str,
     "domains": list,
     "presets": list,

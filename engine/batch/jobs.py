@@ -17,11 +17,11 @@ from typing import Any
 from ..domainlib import DomainDir
 from ..evaluation import Evaluation, Evaluator, PlannerComparison, load_tasks
 from ..llm import ModelAccessError, ModelSettings, make_provider
+from ..pddl import load_domain
+from ..pddl.plans import load_plan
 from ..pipeline import Pipeline, PipelineConfig, RunStore
 from ..pipeline.store import write_json_atomic
 from ..planner import SOLVED, PlannerResult, solve
-from ..pddl import load_domain
-from ..pddl.plans import load_plan
 from ..sandbox import Limits, Program, Sandbox
 from ..sandbox.limits import MIB
 from .experiment import EvalSpec, Experiment, ModelSpec, task_files
@@ -133,7 +133,8 @@ class Outcome:
 def run_status(run_dir: Path) -> str | None:
     """The status in run.json, or None when there is no run yet."""
     try:
-        return json.loads((run_dir / "run.json").read_text(encoding="utf-8")).get("status")
+        status = json.loads((run_dir / "run.json").read_text(encoding="utf-8")).get("status")
+        return status if isinstance(status, str) else None
     except (OSError, json.JSONDecodeError):
         return None
 
@@ -220,7 +221,7 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
         domain, tasks = domain_tasks(job.domain_path, job.spec.task_set, job.spec.limit)
         program_file = selected_program(run_dir)
         if program_file is None:
-            record = {"program": None, "tasks": len(tasks), "solved": 0, "coverage": 0.0, "results": []}
+            record: dict[str, Any] = {"program": None, "tasks": len(tasks), "solved": 0, "coverage": 0.0, "results": []}
             write_json_atomic(target, {**record, "status": "no-program", "task_set": job.spec.task_set})
             return Outcome("evaluation", "no-program", job.run_dir, data=record)
         program = Program.from_file(program_file, functions=(job.function,))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from .code_merge import add_helpers, patch_previous, without_usage
 from .code_segments import Segment, code_segments, parse_python

@@ -11,7 +11,7 @@ import re
 import textwrap
 from dataclasses import dataclass
 
-from .common import fence_lines, fenced_blocks
+from .common import MAX_BLOCKS, fence_lines, fenced_blocks
 
 # Far larger than any program a model writes (the longest in the shared logs is ~30 KB); longer
 # text is reported as not parsing instead of being handed to the parser.
@@ -176,14 +176,20 @@ def _code_regions(lines: list[str], skip: set[int]) -> list[tuple[int, int]]:
     return regions
 
 
+MAX_SEGMENTS = MAX_BLOCKS  # code blocks and code regions parsed, the last ones
+
+
 def code_segments(text: str) -> list[Segment]:
-    """Fenced blocks and code regions outside fences, in the order they appear."""
+    """Fenced blocks and code regions outside fences (the last MAX_SEGMENTS), in the order they appear."""
     lines = text.split("\n")
     blocks = fenced_blocks(text)
-    segments = [Segment.of(b.body, b.start, b.end) for b in blocks if b.body.strip()]
-    for start, end in _code_regions(lines, fence_lines(blocks)):
-        segments.append(_region_segment(lines, start, end))
-    return sorted(segments, key=lambda s: s.start)
+    spans: list[tuple[int, int, str | None]] = [(b.start, b.end, b.body) for b in blocks if b.body.strip()]
+    spans += [(start, end, None) for start, end in _code_regions(lines, fence_lines(blocks))]
+    spans.sort(key=lambda span: span[0])
+    return [
+        Segment.of(body, start, end) if body is not None else _region_segment(lines, start, end)
+        for start, end, body in spans[-MAX_SEGMENTS:]
+    ]
 
 
 _MAX_RESTARTS = 20  # later start lines tried for a region that does not parse (bounds the work)

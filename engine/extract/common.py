@@ -13,6 +13,10 @@ from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
+# An answer with more fenced blocks than this is junk (a model repeating itself): extractors look at its last
+# ones only, as the last candidate wins anyway, so that their time is bounded per answer rather than per block.
+MAX_BLOCKS = 64
+
 
 @dataclass(frozen=True)
 class Extraction(Generic[T]):
@@ -67,7 +71,7 @@ def clean_answer(text: str) -> str:
     pieces.append(text[position:])
     text = "".join(pieces)
     last_end = None
-    for last_end in _REASONING_END.finditer(text):
+    for last_end in _REASONING_END.finditer(text):  # noqa: B007 - only the last match is wanted
         pass
     if last_end is not None:
         cut = last_end.end()

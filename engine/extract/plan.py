@@ -4,10 +4,10 @@ models write them."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
-from .common import Extraction, clean_answer, fail, fence_lines, fenced_blocks
+from .common import MAX_BLOCKS, Extraction, clean_answer, fail, fence_lines, fenced_blocks
 
 _BULLET = re.compile(
     r"""^(?:
@@ -171,7 +171,7 @@ def extract_plan(text: str, action_names: Iterable[str] | None = None) -> Extrac
     names = list(action_names) if action_names is not None else None
     blocks = fenced_blocks(text)
     fenced = [
-        _plan_from_lines(b.body.split("\n"), names, f"the fenced block at line {b.start}") for b in blocks
+        _plan_from_lines(b.body.split("\n"), names, f"the fenced block at line {b.start}") for b in blocks[-MAX_BLOCKS:]
     ]
     plans = [c for c in fenced if _looks_like_plan(c)]
     if plans:

@@ -11,18 +11,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import tempfile
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from .settings import ModelSettings
 from .types import ChatRequest, ChatResponse, DeltaCallback, Provider, RetryCallback
 
 CACHE_FORMAT = 1
+
+log = logging.getLogger(__name__)
 
 
 def is_deterministic(params: Mapping[str, Any]) -> bool:
@@ -34,7 +38,9 @@ def cache_key(model: str, base_url: str | None, messages: list[dict[str, Any]],
               params: Mapping[str, Any]) -> str:
     material = {"model": model, "base_url": base_url, "messages": messages, "params": dict(params)}
     canonical = json.dumps(material, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    # surrogatepass: a lone surrogate (from text a program printed) must not make a request unhashable;
+    # any other text hashes exactly as before, so existing caches stay valid
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass
@@ -95,6 +101,7 @@ class CachingProvider:
             raise ValueError("CachingProvider needs the model settings (pass settings=...)")
         self.settings: ModelSettings = found
         self.stats = CacheStats()
+        self.write_failed = False  # set once the cache could not be written: later answers are not stored
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
 
@@ -138,9 +145,16 @@ class CachingProvider:
                 "messages": [message.to_dict() for message in request.messages],
                 "params": self.settings.sampling_params(request.params),
             }
-            self.cache.put(key, replace(response, cached=False), described)
-            with self._locks_guard:
-                self.stats.stores += 1
+            if not self.write_failed:
+                try:
+                    self.cache.put(key, replace(response, cached=False), described)
+                except OSError as exc:  # a full disk, a read-only or vanished cache: the cache is optional
+                    self.write_failed = True
+                    log.warning("the response cache %s cannot be written (%s); going on without storing answers",
+                                self.cache.directory, exc.strerror or exc)
+                else:
+                    with self._locks_guard:
+                        self.stats.stores += 1
             return response
 
     def _lock_for(self, key: str) -> threading.Lock:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import email.utils
 import ipaddress
+import json
 import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 import openai
@@ -57,6 +59,11 @@ class _Answer:
     usage: Usage | None
     finish_reason: str | None
     model: str
+
+
+def _one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    return text[:200] + ("..." if len(text) > 200 else "")
 
 
 def is_local_url(url: str) -> bool:
@@ -199,10 +206,13 @@ class OpenAIProvider:
                         kind="retries-exhausted",
                     ) from None
                 delay = self._delay(attempt, failure.retry_after_s)
-                log.info("step %s, attempt %d failed (%s); retrying in %.2fs",
-                            request.step, attempt, failure.reason, delay)
+                reason = failure.reason
+                if failure.retry_after_s is not None and failure.retry_after_s > delay:
+                    reason += (f"; the server asked to wait {failure.retry_after_s:g} s, genplan waits at most "
+                               f"retry_max_delay_s = {delay:g} s")
+                log.info("step %s, attempt %d failed (%s); retrying in %.2fs", request.step, attempt, reason, delay)
                 if on_retry is not None:
-                    on_retry(RetryNotice(attempt=attempt, delay_s=delay, reason=failure.reason))
+                    on_retry(RetryNotice(attempt=attempt, delay_s=delay, reason=reason))
                 time.sleep(delay)
 
         cost = estimate_cost(answer.model, answer.usage, self.settings.prices)
@@ -265,6 +275,10 @@ class OpenAIProvider:
         except openai.OpenAIError as err:
             self._raise_for(err)
             raise  # _raise_for always raises; this keeps type checkers content
+        except (json.JSONDecodeError, UnicodeDecodeError) as err:
+            # a broken stream becomes a retry here, as a broken connection does above (the client wraps those):
+            # a data line that is no JSON, bytes that are no UTF-8
+            raise _Transient(f"the answer stream was broken ({type(err).__name__}: {_one_line(err)})") from None
 
     def _streamed(self, arguments: dict[str, Any], on_delta: DeltaCallback | None,
                   on_reasoning: DeltaCallback | None) -> _Answer:
@@ -282,8 +296,10 @@ class OpenAIProvider:
                     model = chunk.model
                 if chunk.usage is not None:
                     usage = _usage_of(chunk.usage)
-                for choice in chunk.choices:
-                    if choice.index != 0:
+                for choice in chunk.choices or ():
+                    if choice.index != 0 or choice.delta is None:
+                        if choice.index == 0 and choice.finish_reason:
+                            finish_reason = choice.finish_reason
                         continue
                     piece = _reasoning_of(choice.delta)
                     if piece:
@@ -360,4 +376,4 @@ class OpenAIProvider:
         if retry_after_s is not None:
             return min(retry_after_s, ceiling)
         backoff = min(self.settings.retry_base_delay_s * 2 ** (attempt - 1), ceiling)
-        return backoff * (0.5 + 0.5 * self._rng())  # jitter spreads out concurrent retries
+        return float(backoff * (0.5 + 0.5 * self._rng()))  # jitter spreads out concurrent retries

@@ -9,8 +9,9 @@ the table (typically local ones) get no estimate (None), never a guess.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from .types import Usage
 

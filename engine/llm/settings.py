@@ -29,13 +29,15 @@ import math
 import os
 import tempfile
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import platformdirs
 import tomli_w
 
+from ..errors import GenplanError
 from .pricing import Price
 
 APP_NAME = "genplan"
@@ -45,7 +47,7 @@ MAX_TOKENS_FIELDS = ("auto", "max_tokens", "max_completion_tokens")
 NONE_WORD = "none"
 
 
-class SettingsError(ValueError):
+class SettingsError(GenplanError, ValueError):
     """A bad setting; ``str(err)`` is one line naming where it came from."""
 
 
@@ -244,6 +246,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
             return tomllib.load(handle)
     except tomllib.TOMLDecodeError as err:
         raise SettingsError(f"{path}: not valid TOML: {err}") from None
+    except UnicodeDecodeError:
+        raise SettingsError(f"{path}: not a text file (TOML must be UTF-8)") from None
     except OSError as err:
         raise SettingsError(f"{path}: cannot read: {err.strerror or err}") from None
 
@@ -286,7 +290,7 @@ def _apply_file(settings: ModelSettings, path: Path) -> ModelSettings:
     return _finish(replace(settings, **changes), where=f"{path}: [llm]")
 
 
-def apply_text_values(settings: ModelSettings, values: Mapping[str, Any], *, where) -> ModelSettings:
+def apply_text_values(settings: ModelSettings, values: Mapping[str, Any], *, where: Callable[[str], str]) -> ModelSettings:
     """``settings`` with the named values changed. Values may be text (as environment variables and
     command lines give them) or already typed; each is converted and range-checked, and errors name the
     place through ``where(name)``. Raises SettingsError."""

@@ -6,8 +6,11 @@ because the run store writes requests and responses to files.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
+
+from ..errors import GenplanError
 
 # The pipeline steps a request can belong to; sent as the ``X-Genplan-Step`` header.
 STEP_HEADER = "X-Genplan-Step"
@@ -37,7 +40,7 @@ ROLES = ("system", "user", "assistant")
 REQUEST_PARAMS = ("temperature", "max_tokens", "seed", "top_p", "extra_body")
 
 
-class ModelAccessError(Exception):
+class ModelAccessError(GenplanError):
     """A model request failed for good; ``str(err)`` is one line meant for the user.
 
     ``kind`` says why: "auth", "not-found", "bad-request", "missing-key", "no-model",
@@ -58,6 +61,12 @@ class ChatMessage:
     def __post_init__(self) -> None:
         if self.role not in ROLES:
             raise ValueError(f"unknown chat role {self.role!r}; expected one of {', '.join(ROLES)}")
+        # Text that cannot be encoded (lone surrogates, e.g. from what a program printed) is escaped here, once,
+        # so that hashing, the request files, the cache and the HTTP body all see the same valid text.
+        try:
+            self.content.encode("utf-8")
+        except UnicodeEncodeError:
+            object.__setattr__(self, "content", self.content.encode("utf-8", "backslashreplace").decode("utf-8"))
 
     def to_dict(self) -> dict[str, Any]:
         return {"role": self.role, "content": self.content}

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import random
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .model import Problem, Domain
+from .model import Domain, Problem
 
 ObjectItem = str | tuple[str, str]
 
@@ -24,10 +25,10 @@ class PythonTask:
     init: list[tuple[str, ...]]
     goal: list[Any]
 
-    def as_sets(self) -> tuple[set, set, set]:
+    def as_sets(self) -> tuple[set[Any], set[Any], set[Any]]:
         return set(self.objects), set(self.init), set(self.goal)
 
-    def to_dict(self) -> dict[str, list]:
+    def to_dict(self) -> dict[str, list[Any]]:
         return {"objects": list(self.objects), "init": list(self.init), "goal": list(self.goal)}
 
 
@@ -65,7 +66,7 @@ def render_task(task: PythonTask) -> str:
     )
 
 
-def _abbreviate(items: list[Any], key, limit: int) -> list[Any]:
+def _abbreviate(items: list[Any], key: Callable[[Any], Any], limit: int) -> list[Any]:
     """Keep at most `limit` items per group (type or predicate), marking each cut with an Ellipsis."""
     groups: OrderedDict[Any, list[Any]] = OrderedDict()
     for item in items:

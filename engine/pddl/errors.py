@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..errors import GenplanError
 
-class PddlError(Exception):
+
+class PddlError(GenplanError):
     """A domain, problem or plan file that we cannot use. ``str()`` is the one-line user message."""
 
     def __init__(self, path: str | Path | None, message: str, line: int | None = None) -> None:

@@ -1,10 +1,12 @@
 """Is a plan valid? Answered by Python functions compiled from the domain's actions (most plans are valid).
 
-For every action we generate the source of one small function ``op(state, a0, a1, ...)`` that checks the
-argument types, the static and equality preconditions (against the task's static facts, which never
-change), the fluent preconditions, and then applies the effects to ``state`` (deletes, then adds). A plan
-step costs one dictionary lookup and one call. The source is generated from names only through ``repr``,
-so no PDDL text can become code; it is compiled once per domain and bound to each task's facts.
+For every action we generate the source of one small function ``op(args)`` that checks the argument types,
+the static and equality preconditions (against the task's static facts, which never change), the fluent
+preconditions, and then applies the effects (deletes, then adds). The state is kept per predicate, one set
+per fluent predicate: a unary fact is its bare argument, a nullary fact the member ``0``, longer ones the
+tuple of their arguments, so most checks hash a name instead of building a tuple. A plan step costs one
+dictionary lookup and one call. The source is generated from names only through ``repr``, so no PDDL text
+can become code; it is compiled once per domain and bound to each task's facts.
 
 Anything unusual (a malformed, unknown or inapplicable step, a missed goal) answers False; the validator
 then runs its step-by-step validation, which explains the failure. Both give the same verdicts
@@ -13,45 +15,21 @@ then runs its step-by-step validation, which explains the failure. Both give the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, cast
 
 from .model import Action, Domain, Fact, Task
 from .plans import PlanStep, parse_action
 
-Op = Callable[..., bool]
+Op = Callable[[tuple[str, ...]], bool]
 
 
-def _action_source(index: int, action: Action, statics: frozenset[str]) -> str:
-    """``def op_<index>(state, args)`` for one action. ``T<i>_<k>`` are the objects parameter k allows, ``S``
-    the static facts, ``OK<i>`` the argument tuples whose types and static preconditions already passed
-    (they never change within a task, so each distinct step is checked against them once)."""
-    names = {p.name: f"a{k}" for k, p in enumerate(action.parameters)}
-
-    def term(arg: str) -> str:
-        return names.get(arg, repr(arg))
-
-    def fact(predicate: str, arguments: tuple[str, ...]) -> str:
-        parts = [repr(predicate), *(term(a) for a in arguments)]
-        return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
-
-    unpack = f"    ({', '.join(names.values())}{',' if len(names) == 1 else ''}) = args" if names else "    () = args"
-    lines = [f"def op_{index}(state, args):", unpack, f"    if args not in OK{index}:"]
-    once = [f"        if a{k} not in T{index}_{k}: return False" for k in range(len(action.parameters))]
-    fluent: list[str] = []
-    for lit in action.preconditions:
-        if lit.predicate == "=":
-            left, right = (term(a) for a in lit.args)
-            once.append(f"        if {left} {'!=' if lit.positive else '=='} {right}: return False")
-        elif lit.predicate in statics:
-            once.append(f"        if {fact(lit.predicate, lit.args)} {'not in' if lit.positive else 'in'} S: return False")
-        else:
-            fluent.append(f"    if {fact(lit.predicate, lit.args)} {'not in' if lit.positive else 'in'} state: return False")
-    lines += [*once, f"        OK{index}.add(args)", *fluent]
-    lines += [f"    state.discard({fact(lit.predicate, lit.args)})" for lit in action.del_effects]
-    lines += [f"    state.add({fact(lit.predicate, lit.args)})" for lit in action.add_effects]
-    lines.append("    return True")
-    return "\n".join(lines)
+def fact_key(arguments: Sequence[str]) -> Hashable:
+    """How a fact with these arguments is stored in its predicate's set (see the module docstring)."""
+    if not arguments:
+        return 0
+    return arguments[0] if len(arguments) == 1 else tuple(arguments)
 
 
 class CompiledDomain:
@@ -61,15 +39,67 @@ class CompiledDomain:
         self.domain = domain
         self.statics = statics
         self.actions = list(domain.actions.values())
-        sources = [_action_source(i, action, statics) for i, action in enumerate(self.actions)]
+        # the fluent predicates, each with its set F<i> (predicates used in actions but never declared too)
+        used = [lit.predicate for a in self.actions for lit in (*a.preconditions, *a.add_effects, *a.del_effects)]
+        self.fluents: dict[str, int] = {}
+        for name in [*domain.predicates, *used]:
+            if name not in statics and name != "=" and name not in self.fluents:
+                self.fluents[name] = len(self.fluents)
+        sources = [self._action_source(i, action) for i, action in enumerate(self.actions)]
         parameters = ["S"] + [f"T{i}_{k}" for i, a in enumerate(self.actions) for k in range(a.arity)]
         parameters += [f"OK{i}" for i in range(len(self.actions))]
+        parameters += [f"F{i}" for i in range(len(self.fluents))]
         body = "\n".join("    " + line for source in sources for line in source.splitlines())
         returns = ", ".join(f"op_{i}" for i in range(len(self.actions)))
-        factory = f"def factory({', '.join(parameters)}):\n{body or '    pass'}\n    return ({returns}{',' if len(self.actions) == 1 else ''})\n"
+        trailing_comma = "," if len(self.actions) == 1 else ""
+        factory = f"def factory({', '.join(parameters)}):\n{body or '    pass'}\n    return ({returns}{trailing_comma})\n"
         namespace: dict[str, Any] = {}
         exec(compile(factory, f"<genplan ops of {domain.name}>", "exec"), {"__builtins__": {}}, namespace)  # noqa: S102 - generated from repr'd names only
         self._factory: Callable[..., tuple[Op, ...]] = namespace["factory"]
+
+    def _action_source(self, index: int, action: Action) -> str:
+        """``def op_<index>(args)`` for one action. ``T<i>_<k>`` are the objects parameter k allows, ``S`` the
+        static facts, ``OK<i>`` the argument tuples whose types and static preconditions already passed (they
+        never change within a task, so each distinct step is checked against them once), ``F<j>`` the state
+        of fluent predicate j."""
+        names = {p.name: f"a{k}" for k, p in enumerate(action.parameters)}
+
+        def term(arg: str) -> str:
+            return names.get(arg, repr(arg))
+
+        def full_fact(predicate: str, arguments: tuple[str, ...]) -> str:
+            parts = [repr(predicate), *(term(a) for a in arguments)]
+            return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+
+        def key(arguments: tuple[str, ...]) -> str:
+            if not arguments:
+                return "0"
+            if len(arguments) == 1:
+                return term(arguments[0])
+            return "(" + ", ".join(term(a) for a in arguments) + ")"
+
+        def state(predicate: str) -> str:
+            return f"F{self.fluents[predicate]}"
+
+        unpack = f"    ({', '.join(names.values())}{',' if len(names) == 1 else ''}) = args" if names else "    () = args"
+        lines = [f"def op_{index}(args):", unpack, f"    if args not in OK{index}:"]
+        once = [f"        if a{k} not in T{index}_{k}: return False" for k in range(len(action.parameters))]
+        fluent: list[str] = []
+        for lit in action.preconditions:
+            if lit.predicate == "=":
+                left, right = (term(a) for a in lit.args)
+                once.append(f"        if {left} {'!=' if lit.positive else '=='} {right}: return False")
+            elif lit.predicate in self.statics:
+                test = "not in" if lit.positive else "in"
+                once.append(f"        if {full_fact(lit.predicate, lit.args)} {test} S: return False")
+            else:
+                test = "not in" if lit.positive else "in"
+                fluent.append(f"    if {key(lit.args)} {test} {state(lit.predicate)}: return False")
+        lines += [*once, f"        OK{index}.add(args)", *fluent]
+        lines += [f"    {state(lit.predicate)}.discard({key(lit.args)})" for lit in action.del_effects]
+        lines += [f"    {state(lit.predicate)}.add({key(lit.args)})" for lit in action.add_effects]
+        lines.append("    return True")
+        return "\n".join(lines)
 
     def bind(self, task: Task) -> FastCheck:
         return FastCheck(self, task)
@@ -82,7 +112,6 @@ class FastCheck:
         domain, statics = compiled.domain, compiled.statics
         init = task.problem.init
         static_facts = frozenset(f for f in init if f[0] in statics)
-        self.fluent_init = frozenset(f for f in init if f[0] not in statics)
         object_types = task.object_types
         by_type: dict[str, list[str]] = {}
         for name, type_name in object_types.items():
@@ -99,15 +128,36 @@ class FastCheck:
                         for name in names
                     )
                 sets.append(allowed[param.types])
-        functions = compiled._factory(static_facts, *sets, *(set() for _ in compiled.actions))
+        # the state, one set per fluent predicate (also those only the task mentions), and its initial content
+        self._state: dict[str, set[Hashable]] = {name: set() for name in compiled.fluents}
+        initial: dict[str, set[Hashable]] = {}
+        for f in init:
+            if f[0] not in statics:
+                initial.setdefault(f[0], set()).add(fact_key(f[1:]))
+                self._state.setdefault(f[0], set())
+        self._initial = [(self._state[name], frozenset(keys)) for name, keys in initial.items()]
+        self._goals = self._grouped(task.problem.goal_pos, statics)
+        self._goals_negated = self._grouped(task.problem.goal_neg, statics)
+        functions = compiled._factory(
+            static_facts, *sets, *(set() for _ in compiled.actions), *(self._state[name] for name in compiled.fluents)
+        )
         self.ops: dict[str, Op] = {action.name: function for action, function in zip(compiled.actions, functions)}
         goal_pos, goal_neg = task.problem.goal_pos, task.problem.goal_neg
-        self.goal_pos = frozenset(f for f in goal_pos if f[0] not in statics)
-        self.goal_neg = frozenset(f for f in goal_neg if f[0] not in statics)
         self.static_goal_holds = all(f in static_facts for f in goal_pos if f[0] in statics) and not any(
             f in static_facts for f in goal_neg if f[0] in statics
         )
         self._parsed: dict[str, PlanStep] = {}
+        self._lock = threading.Lock()  # the state sets are shared by the ops: one plan at a time
+
+    def _grouped(self, facts: Sequence[Fact] | frozenset[Fact],
+                 statics: frozenset[str]) -> list[tuple[set[Hashable], frozenset[Hashable]]]:
+        """Goal facts as (the state set of their predicate, their keys)."""
+        grouped: dict[str, set[Hashable]] = {}
+        for f in facts:
+            if f[0] not in statics:
+                grouped.setdefault(f[0], set()).add(fact_key(f[1:]))
+                self._state.setdefault(f[0], set())
+        return [(self._state[name], frozenset(keys)) for name, keys in grouped.items()]
 
     def valid(self, plan: Sequence[str] | Sequence[PlanStep]) -> bool:
         if not self.static_goal_holds:
@@ -115,15 +165,21 @@ class FastCheck:
         # strings are parsed (once per distinct string); a list mixing both is left to the detailed path
         steps = cast("Sequence[PlanStep]", plan) if not plan or isinstance(plan[0], PlanStep) else self._parse(plan)
         get = self.ops.get
-        state: set[Fact] = set(self.fluent_init)
-        try:
-            for step in steps:
-                # an unknown action (None) is a TypeError, a wrong number of arguments a ValueError
-                if step.problem is not None or not get(step.name)(state, step.args):  # type: ignore[arg-type, misc]
-                    return False
-        except (TypeError, ValueError, AttributeError):
-            return False
-        return self.goal_pos <= state and self.goal_neg.isdisjoint(state)
+        with self._lock:
+            for current in self._state.values():
+                current.clear()
+            for current, keys in self._initial:
+                current.update(keys)
+            try:
+                for step in steps:
+                    # an unknown action (None) is a TypeError, a wrong number of arguments a ValueError
+                    if step.problem is not None or not get(step.name)(step.args):  # type: ignore[arg-type, misc]
+                        return False
+            except (TypeError, ValueError, AttributeError):
+                return False
+            return all(keys <= current for current, keys in self._goals) and all(
+                current.isdisjoint(keys) for current, keys in self._goals_negated
+            )
 
     def _parse(self, plan: Sequence[Any]) -> list[PlanStep]:
         parsed = self._parsed

@@ -13,12 +13,13 @@ import re
 from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
+from typing import Any
 
 from .model import OBJECT, Domain, Fact, Problem
 
 # A node is a lower-cased symbol (str) or a list of nodes: no line numbers are kept on this path, because
 # a file with anything to report goes to the full loader, which reports it with its line.
-Node = str | list
+Node = str | list[Any]
 _COMMENT = re.compile(r";[^\n]*")
 _TOKEN = re.compile(r"[()]|[^\s()]+")
 # The :init section of a generated task is a long run of flat atoms; regular expressions find and split it
@@ -46,7 +47,7 @@ def parse_problem_fast(text: str, domain: Domain, path: str | Path | None = None
     header = tree[1]
     if not (isinstance(header, list) and len(header) == 2 and header[0] == "problem" and isinstance(header[1], str)):
         return None
-    sections: dict[str, list] = {}
+    sections: dict[str, list[Any]] = {}
     for node in tree[2:]:
         head = node[0] if isinstance(node, list) and node else None
         if head not in (":domain", ":objects", ":init", ":goal") or head in sections:
@@ -99,13 +100,13 @@ def parse_problem_fast(text: str, domain: Domain, path: str | Path | None = None
     )
 
 
-def _read(text: str) -> list | None:
+def _read(text: str) -> list[Any] | None:
     """The one top-level list of the (lower-cased, comment-free) text, or None (unbalanced, empty, trailing)."""
-    stack: list[list] = []
-    root: list | None = None
+    stack: list[list[Any]] = []
+    root: list[Any] | None = None
     for token in _TOKEN.findall(text):
         if token == "(":
-            node: list = []
+            node: list[Any] = []
             if stack:
                 stack[-1].append(node)
             elif root is not None:
@@ -124,7 +125,7 @@ def _read(text: str) -> list | None:
     return root if root is not None and not stack else None
 
 
-def _typed_list(items: list) -> list[tuple[str, str]] | None:
+def _typed_list(items: list[Any]) -> list[tuple[str, str]] | None:
     result: list[tuple[str, str]] = []
     pending: list[str] = []
     index = 0
@@ -206,7 +207,7 @@ def _bulk_facts(atoms: list[str], check: _FactCheck) -> list[Fact] | None:
     return facts
 
 
-def _goal(section: list, check: _FactCheck) -> tuple[list[Fact], list[Fact]] | None:
+def _goal(section: list[Any], check: _FactCheck) -> tuple[list[Fact], list[Fact]] | None:
     if len(section) != 2 or not isinstance(section[1], list) or not section[1]:
         return None
     formula = section[1]

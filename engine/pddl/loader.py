@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sys
-from functools import lru_cache
+from collections.abc import Callable, Iterator
+from functools import cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -38,7 +39,7 @@ def read_text(path: str | Path) -> str:
         raise PddlError(path, f"cannot be read ({exc.strerror})") from None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _grammar(start: str) -> Lark:
     """The `pddl` package's grammar, compiled once per process (compiling costs ~0.1 s per parser object).
 
@@ -77,7 +78,7 @@ def _run_package_parser(parser: Callable[[str], Any], text: str, path: str | Pat
         raise PddlError(path, f"the PDDL parser rejected the file: {message[:300]}") from None
     finally:
         if had_limit:
-            sys.tracebacklimit = saved_limit  # type: ignore[assignment]
+            sys.tracebacklimit = saved_limit
         elif hasattr(sys, "tracebacklimit"):
             del sys.tracebacklimit
 
@@ -121,7 +122,7 @@ def _section(tree: SList, name: str) -> SList | None:
     return None
 
 
-def _typed_names(items: list, path: str | Path | None) -> list[tuple[str, str, int]]:
+def _typed_names(items: list[Any], path: str | Path | None) -> list[tuple[str, str, int]]:
     """Parse ``a b - t c - u d`` into (name, type, line); untyped names are objects."""
     result: list[tuple[str, str, int]] = []
     pending: list[Atom] = []
@@ -272,7 +273,7 @@ def _check_declared_names(tree: SList, types: dict[str, str | None], path: str |
                         raise PddlError(path, f"unknown constant '{arg.text}' in action '{name}'", arg.line)
 
 
-def _literal_nodes(node: SList):
+def _literal_nodes(node: SList) -> Iterator[SList]:
     """The atoms of a conjunction of (negated) atoms; other constructs were refused by the normalizer."""
     if node.head() in ("and", "not"):
         for item in node.sublists():
@@ -542,14 +543,14 @@ def _check_problem(
         if obj in types and obj not in dict(domain.constants):
             raise PddlError(path, f"object '{obj}' is declared twice", line)
         types[obj] = typ
-    lines = {}
+    lines: dict[tuple[str, ...], int | None] = {}
     for node in (init_node.items[1:] if init_node else []):
         if isinstance(node, SList):
             lines.setdefault(tuple(i.text for i in node.items if isinstance(i, Atom)), node.line)
     for section, facts in (("init", problem.init), ("goal", [*problem.goal_pos, *problem.goal_neg])):
         for fact in facts:
-            line = lines.get(fact) if section == "init" else _find_line(goal_node, fact[0], goal_node.line, fact[1:])
-            _check_fact(fact, domain, types, path, line, section)
+            fact_line = lines.get(fact) if section == "init" else _find_line(goal_node, fact[0], goal_node.line, fact[1:])
+            _check_fact(fact, domain, types, path, fact_line, section)
 
 
 def _check_fact(

@@ -92,7 +92,7 @@ class Domain:
     actions: dict[str, Action]  # file order
     source: str = ""  # the original file text, shown in prompts
     warnings: list[str] = field(default_factory=list)
-    repairs: list["Repair"] = field(default_factory=list)  # lenient mode only: what was changed, and why
+    repairs: list[Repair] = field(default_factory=list)  # lenient mode only: what was changed, and why
     action_origins: dict[str, str] = field(default_factory=dict)  # lenient: split action -> name written
 
     def original_action(self, name: str) -> str:
@@ -110,7 +110,7 @@ class Domain:
         return frozenset(set(self.predicates) - changed)
 
     @cached_property
-    def compiled_actions(self) -> "CompiledDomain":
+    def compiled_actions(self) -> CompiledDomain:
         """The actions as generated Python functions, for fast plan checking (compiled once per domain)."""
         from .fastcheck import CompiledDomain
 
@@ -144,7 +144,7 @@ class Problem:
     goal_neg: list[Fact]
     source: str = ""
     warnings: list[str] = field(default_factory=list)
-    repairs: list["Repair"] = field(default_factory=list)  # lenient mode only
+    repairs: list[Repair] = field(default_factory=list)  # lenient mode only
 
 
 @dataclass

@@ -24,7 +24,7 @@ class Atom:
 class SList:
     """A parenthesised list with the line of its opening parenthesis."""
 
-    items: list["SList | Atom"] = field(default_factory=list)
+    items: list[SList | Atom] = field(default_factory=list)
     line: int = 0
 
     def head(self) -> str | None:
@@ -32,7 +32,7 @@ class SList:
             return self.items[0].text
         return None
 
-    def sublists(self) -> list["SList"]:
+    def sublists(self) -> list[SList]:
         return [item for item in self.items if isinstance(item, SList)]
 
 

@@ -8,6 +8,7 @@ messages use VAL's "time", which counts from 1.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Any
 from typing import Literal as TypingLiteral
 
 from .fastcheck import FastCheck
@@ -69,7 +70,7 @@ class ValidationResult:
     def table13_id(self) -> str | None:
         return TABLE13_ID.get(self.kind or "")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -127,7 +128,8 @@ class PlanValidator:
     def _resolve(self, step: PlanStep, index: int, require_parentheses: bool) -> tuple[Action, dict[str, str]]:
         shown = step.raw.strip()
         if step.name is None or (step.problem is not None and (require_parentheses or step.parenthesized)):
-            raise _Failure(self._fail(MALFORMED, index, shown, self._syntax_message(shown, index, (step.problem or "it is not an action") + ".")))
+            because = (step.problem or "it is not an action") + "."
+            raise _Failure(self._fail(MALFORMED, index, shown, self._syntax_message(shown, index, because)))
         action = self.domain.actions.get(step.name)
         if action is None:
             msg = self._syntax_message(shown, index, f"{step.name} does not match any possible actions.")

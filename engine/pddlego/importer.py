@@ -24,6 +24,7 @@ from .environment import (
 from .loop import PddlegoConfig
 from .runner import ReplayProvider, TrialSpec, run_trial
 from .solver import PddlSolver, alfworld_command, coin_command
+from .tiebreak import TieBreakingSolver
 from .trial_log import TrialLog, parse_trial_log
 
 _TRIAL = re.compile(r"_(\d+)_(\d+)\.txt$")
@@ -101,12 +102,13 @@ class ImportResult:
 
 
 def import_trial(path: str | Path, root: Path, *, environment: str = "auto", seed: int | None = None,
-                 solver: PddlSolver | None = None, planner: str = "auto") -> ImportResult:
+                 solver: PddlSolver | None = None, planner: str = "auto", ties: str = "logged") -> ImportResult:
     """Replay the trial log at ``path`` into a new run under ``root``.
 
     ``environment``: "auto" (the real game where it runs here, else the logged one), "real" or "logged";
     ``planner``: "auto" (genplan's own search, Fast Downward for what it cannot finish quickly),
-    "fast-downward" or "builtin".
+    "fast-downward" or "builtin"; ``ties``: "logged" (where genplan's plan and the logged one are equally good
+    plans of the same files, execute the logged one; see tiebreak.py) or "genplan" (always genplan's own plan).
     """
     log = parse_trial_log(path)
     env: TextEnvironment
@@ -133,7 +135,12 @@ def import_trial(path: str | Path, root: Path, *, environment: str = "auto", see
                        "steps": log.steps}},
     )
     provider = ReplayProvider(log.answers(), model=log.model)
-    store, result = run_trial(env, provider, spec, root, solver or PddlSolver(mapper, planner=planner))
+    if solver is None:
+        solver = (TieBreakingSolver(mapper, log, lambda: provider.used, planner=planner) if ties == "logged"
+                  else PddlSolver(mapper, planner=planner))
+    store, result = run_trial(env, provider, spec, root, solver)
+    if isinstance(solver, TieBreakingSolver) and solver.decisions:
+        store.write_json("tie_breaks.json", solver.decisions)  # every plan taken from the log, and why
     metrics = result.to_dict()
     return ImportResult(store.path, result.outcome, result.reason, result.calls, result.steps,
                         metrics["solver_errors"], metrics["simulation_errors"],

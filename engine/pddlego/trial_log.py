@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import GenplanError
+
 _MARKER = re.compile(
     r"^(?:====Step (?P<step>\d+)==== ?$"
     r"|----Larger Loop No\. (?P<outer>\d+)---- ?$"
@@ -95,7 +97,7 @@ class TrialLog:
         return texts
 
 
-class TrialLogError(ValueError):
+class TrialLogError(GenplanError, ValueError):
     pass
 
 

@@ -30,11 +30,41 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .config import PRESETS, ConfigError, PipelineConfig, load_config_file, load_preset, preset_names
-    from .events import Event, EventBus
-    from .gateway import Controller, Decision, ModelGateway, RunStopped
-    from .runner import Pipeline, RunResult
-    from .store import RunStore
+    from .config import (
+        PRESETS as PRESETS,
+    )
+    from .config import (
+        ConfigError as ConfigError,
+    )
+    from .config import (
+        PipelineConfig as PipelineConfig,
+    )
+    from .config import (
+        load_config_file as load_config_file,
+    )
+    from .config import (
+        load_preset as load_preset,
+    )
+    from .config import (
+        preset_names as preset_names,
+    )
+    from .events import Event as Event
+    from .events import EventBus as EventBus
+    from .gateway import (
+        Controller as Controller,
+    )
+    from .gateway import (
+        Decision as Decision,
+    )
+    from .gateway import (
+        ModelGateway as ModelGateway,
+    )
+    from .gateway import (
+        RunStopped as RunStopped,
+    )
+    from .runner import Pipeline as Pipeline
+    from .runner import RunResult as RunResult
+    from .store import RunStore as RunStore
 
 
 def __getattr__(name: str) -> Any:

@@ -16,18 +16,11 @@ if TYPE_CHECKING:
     from .runner import Pipeline
 
 
-def run_baseline(pipeline: "Pipeline", checker: ProgramChecker) -> None:
-    if pipeline.config.approach == "bas":
-        run_bas(pipeline, checker)
-    else:
-        run_sil(pipeline, checker)
-
-
-def _prompt_task_pddl(pipeline: "Pipeline") -> list[str]:
+def _prompt_task_pddl(pipeline: Pipeline) -> list[str]:
     return [t.pddl for t in pipeline.prompt_tasks()]
 
 
-def run_bas(p: "Pipeline", checker: ProgramChecker) -> None:
+def run_bas(p: Pipeline, checker: ProgramChecker) -> None:
     p.bus.publish(STEP_STARTED, phase="baseline-summary")
     tasks = _prompt_task_pddl(p)
     summary_msgs = [p.system(), user(p.render("summary", domain_pddl=p.domain.source, example_tasks=tasks))]
@@ -73,7 +66,7 @@ def run_bas(p: "Pipeline", checker: ProgramChecker) -> None:
         p.bus.publish(SELECTION_MADE, kind="program", version=best.label, solved=best.solved, total=len(p.tasks), file=best.file)
 
 
-def _silver_fix_variables(p: "Pipeline", failed: TaskCheck) -> dict[str, Any]:
+def _silver_fix_variables(p: Pipeline, failed: TaskCheck) -> dict[str, Any]:
     task = next(t for t in p.tasks if t.name == failed.task)
     variables: dict[str, Any] = {"task_pddl": task.pddl, "traceback": "", "output": failed.output, "message": "", "operators": []}
     if failed.python_error:
@@ -92,7 +85,7 @@ def _silver_fix_variables(p: "Pipeline", failed: TaskCheck) -> dict[str, Any]:
     return variables
 
 
-def run_sil(p: "Pipeline", checker: ProgramChecker) -> None:
+def run_sil(p: Pipeline, checker: ProgramChecker) -> None:
     """One conversation; training tasks checked in order (the two prompt tasks first), stopping at the first
     failure; up to four fixes; each answer extends the previous program; the last program is the result."""
     prompt_names = {t.name for t in p.prompt_tasks()}

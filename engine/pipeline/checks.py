@@ -10,9 +10,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..evaluation import EvalTask, Evaluator, TaskResult, failure_rank, pick_failure
 from ..pddl import Domain, Problem
 from ..pddl.encoding import PythonTask, encode_task, render_task
-from ..evaluation import EvalTask, Evaluator, TaskResult, failure_rank, pick_failure
 from ..pddl.validate import SYNTAX_KINDS, PlanValidator
 from ..sandbox.limits import Limits
 from ..sandbox.outcome import OUTPUT_ERROR_KINDS, PYTHON_ERROR_KINDS

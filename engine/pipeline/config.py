@@ -1,4 +1,5 @@
-"""Pipeline configurations and the paper's presets.
+"""Pipeline configurations and the presets of the registered approaches (kept with each approach in
+engine/approaches/).
 
 Numbers are the paper's: F5-3 (N=5 initial programs, K_C=3 code debugging rounds), F3-6 (N=3, K_C=6),
 both with K_S=5 strategy debugging rounds and a 45 s program time limit; the ablations of F3-6: -MC (N=1),
@@ -8,19 +9,23 @@ Sil (Silver et al.: one conversation, four fixes, 30 s).
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-APPROACHES = ("stein", "bas", "sil")
+from ..approaches import APPROACHES, approach_names
+from ..errors import GenplanError
+
+_KIND_WORDS = {int: "a whole number", float: "a number", str: "a string", bool: "true or false"}
 
 # Which debug tasks (instance/task index) are the two prompt tasks, per split seed — as in the paper's
 # published splits: seed 1 uses tasks 4 and 5, seed 2 tasks 0 and 1, seed 3 tasks 2 and 3.
 PROMPT_TASKS_BY_SEED = {1: (4, 5), 2: (0, 1), 3: (2, 3)}
 
 
-class ConfigError(Exception):
+class ConfigError(GenplanError):
     """A bad preset or configuration value (one line)."""
 
 
@@ -40,9 +45,11 @@ class PipelineConfig:
     silver_fixes: int = 4
 
     def __post_init__(self) -> None:
-        problems = []
+        problems = self._type_problems()
+        if problems:  # the range checks below would only fail confusingly on a value of the wrong type
+            raise ConfigError("; ".join(problems))
         if self.approach not in APPROACHES:
-            problems.append(f"approach must be one of {', '.join(APPROACHES)}, not '{self.approach}'")
+            problems.append(f"approach must be one of {', '.join(approach_names())}, not '{self.approach}'")
         for name in ("strategy_rounds", "code_rounds", "silver_fixes", "extraction_retries"):
             if getattr(self, name) < 0:
                 problems.append(f"{name} must be >= 0")
@@ -50,12 +57,24 @@ class PipelineConfig:
             problems.append("initial_programs must be >= 1")
         if self.max_concurrency < 1:
             problems.append("max_concurrency must be >= 1")
-        if self.program_timeout_s <= 0:
-            problems.append("program_timeout_s must be > 0")
+        if not (math.isfinite(self.program_timeout_s) and 0 < self.program_timeout_s <= 86_400):
+            problems.append(f"program_timeout_s must be a positive number of seconds (at most 86400), not {self.program_timeout_s}")
         if self.split_seed not in PROMPT_TASKS_BY_SEED:
             problems.append(f"split_seed must be one of {sorted(PROMPT_TASKS_BY_SEED)}")
         if problems:
             raise ConfigError("; ".join(problems))
+
+    def _type_problems(self) -> list[str]:
+        problems = []
+        for spec in fields(self):
+            value, wanted = getattr(self, spec.name), spec.type
+            if wanted == "float" and isinstance(value, int) and not isinstance(value, bool):
+                object.__setattr__(self, spec.name, float(value))  # 45 in a TOML file means 45.0
+                continue
+            kinds = {"int": int, "float": float, "str": str, "bool": bool}[str(wanted)]
+            if not isinstance(value, kinds) or (kinds is int and isinstance(value, bool)):
+                problems.append(f"{spec.name} must be {_KIND_WORDS[kinds]}, not {value!r}")
+        return problems
 
     @property
     def prompt_task_indices(self) -> tuple[int, int]:
@@ -65,54 +84,45 @@ class PipelineConfig:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "PipelineConfig":
+    def from_dict(cls, data: dict[str, Any]) -> PipelineConfig:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
             raise ConfigError(f"unknown pipeline setting(s): {', '.join(unknown)}")
         return cls(**data)
 
-    def with_changes(self, **changes: Any) -> "PipelineConfig":
+    def with_changes(self, **changes: Any) -> PipelineConfig:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
-_F36 = PipelineConfig(preset="F3-6", strategy_rounds=5, code_rounds=6, initial_programs=3)
-PRESETS: dict[str, PipelineConfig] = {
-    "F5-3": PipelineConfig(preset="F5-3", strategy_rounds=5, code_rounds=3, initial_programs=5),
-    "F3-6": _F36,
-    "F3-6-MC": replace(_F36, preset="F3-6-MC", initial_programs=1),
-    "F3-6-SD": replace(_F36, preset="F3-6-SD", strategy_rounds=0),
-    "F3-6-CR": replace(_F36, preset="F3-6-CR", code_reflection=False),
-    # The re-implemented baseline: summary -> strategy -> code as separate steps, Silver's feedback,
-    # no reflection and no strategy debugging; the program is selected on the debug tasks.
-    "Bas": PipelineConfig(
-        preset="Bas", approach="bas", strategy_rounds=0, code_rounds=4, initial_programs=1, code_reflection=False
-    ),
-    # Silver et al.: one conversation, get_plan, four fixes, 30 s, the last program is the result.
-    "Sil": PipelineConfig(
-        preset="Sil",
-        approach="sil",
-        strategy_rounds=0,
-        code_rounds=4,
-        initial_programs=1,
-        code_reflection=False,
-        program_timeout_s=30.0,
-        function_name="get_plan",
-    ),
-}
+def all_presets() -> dict[str, PipelineConfig]:
+    """Every registered approach's presets (name -> configuration), in registration order."""
+    presets: dict[str, PipelineConfig] = {}
+    for approach in APPROACHES.values():
+        for name, parameters in approach.presets.items():
+            presets[name] = PipelineConfig(
+                preset=name, approach=approach.name, function_name=approach.function_name, **parameters
+            )
+    return presets
+
+
+# The built-in presets (F5-3, F3-6 and its ablations, Bas, Sil); approaches registered later add theirs to
+# all_presets(), which load_preset and preset_names consult.
+PRESETS: dict[str, PipelineConfig] = all_presets()
 ALIASES = {"-MC": "F3-6-MC", "-SD": "F3-6-SD", "-CR": "F3-6-CR", "MC": "F3-6-MC", "SD": "F3-6-SD", "CR": "F3-6-CR"}
 
 
 def preset_names() -> list[str]:
-    return list(PRESETS)
+    return list(all_presets())
 
 
 def load_preset(name: str) -> PipelineConfig:
     key = ALIASES.get(name, name)
-    for preset in PRESETS:
+    presets = all_presets()
+    for preset in presets:
         if preset.lower() == key.lower():
-            return PRESETS[preset]
-    raise ConfigError(f"unknown preset '{name}' (known: {', '.join(PRESETS)})")
+            return presets[preset]
+    raise ConfigError(f"unknown preset '{name}' (known: {', '.join(presets)})")
 
 
 def load_config_file(path: str | Path) -> PipelineConfig:

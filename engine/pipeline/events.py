@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 # Event types. Keep these names stable: run directories on disk contain them.
 RUN_STARTED = "run.started"
@@ -22,12 +23,13 @@ REQUEST_SENT = "request.sent"  # data: request_id, step, file (the request JSON)
 TEXT_DELTA = "text.delta"  # data: request_id, text (live only: not written to the log)
 RESPONSE_RECEIVED = "response.received"  # data: request_id, step, file, usage, cached, latency_s, cost_usd
 REQUEST_PAUSED = "request.paused"  # the controller holds a request for a person (step mode)
+REQUEST_RETRY = "request.retry"  # data: request_id, step, attempt, delay_s, reason (live only: a wait is not a result)
 VALIDATION_RESULT = "validation.result"  # data: what (strategy/program), version, task, valid, kind, message
 ARTIFACT_CREATED = "artifact.created"  # data: kind (nl_domain/nl_task/strategy/reflection/program), version, file
 SELECTION_MADE = "selection.made"  # data: kind (strategy/program), version, solved, total
 NOTICE = "notice"  # data: level, message (retries, extraction failures, fallbacks)
 
-LIVE_ONLY = frozenset({TEXT_DELTA, REQUEST_PAUSED})
+LIVE_ONLY = frozenset({TEXT_DELTA, REQUEST_PAUSED, REQUEST_RETRY})
 
 
 @dataclass
@@ -41,7 +43,7 @@ class Event:
         return json.dumps(asdict(self), sort_keys=True, default=str)
 
     @classmethod
-    def from_json(cls, line: str) -> "Event":
+    def from_json(cls, line: str) -> Event:
         raw = json.loads(line)
         return cls(type=raw["type"], data=raw.get("data", {}), seq=raw.get("seq", 0), time=raw.get("time", 0.0))
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
-from ..llm import ChatMessage, ChatRequest, ChatResponse, Provider
-from .events import REQUEST_PAUSED, REQUEST_SENT, RESPONSE_RECEIVED, TEXT_DELTA, EventBus
+from ..llm import ChatMessage, ChatRequest, ChatResponse, Provider, RetryNotice
+from .events import REQUEST_PAUSED, REQUEST_RETRY, REQUEST_SENT, RESPONSE_RECEIVED, TEXT_DELTA, EventBus
 from .store import RunStore
 
 
@@ -31,19 +32,19 @@ class Decision:
     answer: str | None = None
 
     @classmethod
-    def send(cls) -> "Decision":
+    def send(cls) -> Decision:
         return cls("send")
 
     @classmethod
-    def edit(cls, messages: list[ChatMessage]) -> "Decision":
+    def edit(cls, messages: list[ChatMessage]) -> Decision:
         return cls("edit", messages=messages)
 
     @classmethod
-    def answer_with(cls, text: str) -> "Decision":
+    def answer_with(cls, text: str) -> Decision:
         return cls("answer", answer=text)
 
     @classmethod
-    def stop(cls) -> "Decision":
+    def stop(cls) -> Decision:
         return cls("stop")
 
 
@@ -77,7 +78,8 @@ def messages_hash(messages: list[ChatMessage], params: dict[str, Any]) -> str:
     canonical = json.dumps(
         {"messages": [m.to_dict() for m in messages], "params": params}, sort_keys=True, ensure_ascii=False
     )
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    # surrogatepass: a lone surrogate must not make a run unresumable; other text hashes as before
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass
@@ -148,7 +150,11 @@ class ModelGateway:
         def delta(text: str) -> None:
             self.bus.publish(TEXT_DELTA, request_id=request_id, step=request.step, text=text)
 
-        response = self.provider.complete(request, on_delta=delta)
+        def retry(notice: RetryNotice) -> None:
+            self.bus.publish(REQUEST_RETRY, request_id=request_id, step=request.step, attempt=notice.attempt,
+                             delay_s=round(notice.delay_s, 3), reason=notice.reason)
+
+        response = self.provider.complete(request, on_delta=delta, on_retry=retry)
         return self._record(request_id, stem, request, response, original_hash, False, publish)
 
     # ------------------------------------------------------------------ internals

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
+from ..approaches import get_approach
 from ..domainlib import DomainDir
 from ..extract import Extraction, extract_code, extract_nl, extract_plan, extract_strategy
 from ..llm import AnswerCancelled, ChatMessage, ChatRequest, Provider
@@ -37,15 +39,16 @@ from .events import (
     EventBus,
 )
 from .gateway import Controller, ModelGateway, RunStopped
+from .runlock import RunLock
 from .store import RunStore
 
-Extractor = Callable[[str], Extraction]
+Extractor = Callable[[str], Extraction[Any]]
 
 
 def code_extractor(functions: tuple[str, ...], previous: str | None = None) -> Extractor:
     """Extraction of a program's source (the extractor also returns where it found it; we keep the code)."""
 
-    def extract(text: str) -> Extraction:
+    def extract(text: str) -> Extraction[Any]:
         got = extract_code(text, functions, previous_code=previous)
         return Extraction(got.value.code if got.value is not None else None, got.reason)
 
@@ -126,9 +129,10 @@ class Pipeline:
         self.bus = EventBus(store.append_event, already_logged=store.last_seq())
         self.gateway = ModelGateway(provider, store, self.bus, controller)
         self.prompts = prompts or PromptLibrary()
-        base_variant = {"stein": "stein", "bas": "baseline", "sil": "silver"}[config.approach]
+        self.approach = get_approach(config.approach)
+        base_variant = self.approach.prompt_variant
         self.variant = f"{base_variant}-reasoning" if reasoning else base_variant
-        self.feedback_style = "silver" if config.approach in ("bas", "sil") else "stein"
+        self.feedback_style = self.approach.feedback_style
         self.controller = controller
         self.domain: Domain = load_domain(domain_dir.domain_file)
         self.tasks: list[DebugTask] = load_debug_tasks(self.domain, domain_dir.debug_tasks(), domain_dir.typed_objects)
@@ -139,6 +143,11 @@ class Pipeline:
 
     # ================================================================== running
     def run(self) -> RunResult:
+        with RunLock(self.store.path):  # one process at a time per run directory (RunBusy otherwise)
+            self.store.claim()
+            return self._run()
+
+    def _run(self) -> RunResult:
         start = time.monotonic()
         self.bus.publish(
             RUN_STARTED,
@@ -151,12 +160,7 @@ class Pipeline:
             self.domain, self.tasks, self.config.program_timeout_s, self.config.function_name, self.feedback_style
         )
         try:
-            if self.config.approach == "stein":
-                self._run_stein(checker)
-            else:
-                from .baseline import run_baseline
-
-                run_baseline(self, checker)
+            self.approach.run(self, checker)
             status, message = "finished", ""
         except (RunStopped, AnswerCancelled) as exc:  # a person stopped it, in step mode or when answering
             status, message = "stopped", str(exc)
@@ -174,7 +178,7 @@ class Pipeline:
 
     def _result(self, status: str, message: str, seconds: float) -> RunResult:
         # Silver et al. use the last program; everyone else selects on the debug tasks
-        best = self.programs[-1] if self.config.approach == "sil" and self.programs else self.best(self.programs)
+        best = self.programs[-1] if self.approach.select_last and self.programs else self.best(self.programs)
         return RunResult(
             run_dir=self.store.path,
             status=status,
@@ -278,7 +282,7 @@ class Pipeline:
         return relative
 
     # ================================================================== stein
-    def _run_stein(self, checker: ProgramChecker) -> None:
+    def run_stein(self, checker: ProgramChecker) -> None:
         self.nl_phase()
         if self.config.strategy_rounds > 0:
             strategy = self.strategy_phase()

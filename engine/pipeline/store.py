@@ -20,11 +20,13 @@ import json
 import os
 import secrets
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from .events import Event
+from .runlock import INTERRUPTED, owner, owner_alive
 
 RUNS_SUBDIR = Path(".genplan") / "runs"
 
@@ -62,22 +64,40 @@ class RunStore:
 
     # ------------------------------------------------------------------ creation
     @classmethod
-    def create(cls, root: Path, meta: dict[str, Any], run_id: str | None = None) -> "RunStore":
+    def create(cls, root: Path, meta: dict[str, Any], run_id: str | None = None) -> RunStore:
         """A new run directory under `root` (a domain's `.genplan/runs` or an --out directory)."""
         run_id = run_id or new_run_id()
         path = Path(root) / run_id
         path.mkdir(parents=True, exist_ok=False)
         store = cls(path)
-        store.write_json("run.json", {"run_id": run_id, "status": "running", "created": _now(), **meta})
+        store.write_json("run.json", {"run_id": run_id, "status": "running", "created": _now(), **meta, **owner()})
         (path / "events.jsonl").touch()
         return store
 
     @classmethod
-    def open(cls, path: Path) -> "RunStore":
+    def open(cls, path: Path) -> RunStore:
         path = Path(path)
         if not (path / "run.json").exists():
             raise FileNotFoundError(f"{path}: not a genplan run directory (no run.json)")
-        return cls(path)
+        store = cls(path)
+        store.correct_status()
+        return store
+
+    def correct_status(self) -> str:
+        """The run's status, after marking a 'running' run whose process is gone as interrupted."""
+        try:
+            meta = self.meta()
+        except (OSError, json.JSONDecodeError):
+            return "?"
+        status = str(meta.get("status", "?"))
+        if status == "running" and owner_alive(meta) is False:
+            self.update_meta(status=INTERRUPTED)
+            return INTERRUPTED
+        return status
+
+    def claim(self) -> None:
+        """This process now works on the run (a resume): its status is running again, owned by us."""
+        self.update_meta(status="running", **owner())
 
     @staticmethod
     def runs_dir(domain_dir: Path) -> Path:
@@ -85,7 +105,11 @@ class RunStore:
 
     @classmethod
     def list_runs(cls, domain_dir: Path) -> list[RunInfo]:
-        root = cls.runs_dir(domain_dir)
+        return cls.list_runs_in(cls.runs_dir(domain_dir))
+
+    @classmethod
+    def list_runs_in(cls, root: Path) -> list[RunInfo]:
+        """The runs directly under ``root``; a run whose process died is reported (and marked) interrupted."""
         infos: list[RunInfo] = []
         if not root.is_dir():
             return infos
@@ -97,11 +121,14 @@ class RunStore:
                 meta = json.loads(meta_file.read_text())
             except (OSError, json.JSONDecodeError):
                 continue
+            status = meta.get("status", "?")
+            if status == "running" and owner_alive(meta) is False:
+                status = cls(child).correct_status()
             infos.append(
                 RunInfo(
                     run_id=child.name,
                     path=child,
-                    status=meta.get("status", "?"),
+                    status=status,
                     preset=meta.get("config", {}).get("preset", "?"),
                     model=meta.get("model", {}).get("model"),
                     created=meta.get("created", ""),
@@ -130,7 +157,8 @@ class RunStore:
         return (self.path / relative).exists()
 
     def meta(self) -> dict[str, Any]:
-        return self.read_json("run.json")
+        meta: dict[str, Any] = self.read_json("run.json")
+        return meta
 
     def update_meta(self, **changes: Any) -> None:
         meta = self.meta()

@@ -31,11 +31,26 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .limits import DEFAULT_TIME_LIMIT, Limits
-    from .messages import run_feedback
-    from .outcome import RunOutcome, run_category
-    from .program import DEFAULT_FUNCTIONS, Program, ProgramError
-    from .runner import ForkServer, Sandbox, SandboxError, task_lists
+    from .limits import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
+    from .limits import Limits as Limits
+    from .messages import run_feedback as run_feedback
+    from .outcome import RunOutcome as RunOutcome
+    from .outcome import run_category as run_category
+    from .program import DEFAULT_FUNCTIONS as DEFAULT_FUNCTIONS
+    from .program import Program as Program
+    from .program import ProgramError as ProgramError
+    from .runner import (
+        ForkServer as ForkServer,
+    )
+    from .runner import (
+        Sandbox as Sandbox,
+    )
+    from .runner import (
+        SandboxError as SandboxError,
+    )
+    from .runner import (
+        task_lists as task_lists,
+    )
 
 
 def __getattr__(name: str) -> Any:

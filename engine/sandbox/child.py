@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 import types
+from typing import Any
 
 from . import confine, guard
 from .limits import Limits, apply_rlimits
@@ -56,7 +57,7 @@ def _bounded_repr(value: object) -> str:
     return text
 
 
-def _to_tuples(item):
+def _to_tuples(item: Any) -> Any:
     """JSON arrays back to the tuples the program expects (facts, typed objects, ('not', fact))."""
     if isinstance(item, list):
         return tuple(_to_tuples(x) for x in item)
@@ -81,13 +82,14 @@ def _redirect_fds(result_fd: int, output_fd: int, devnull_fd: int, request_fd: i
 
 
 def _python_streams() -> None:
-    sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
+    sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")  # type: ignore[misc]
     out = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8", errors="backslashreplace")
     err = io.TextIOWrapper(
         io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="backslashreplace", line_buffering=True
     )
-    sys.stdout = sys.__stdout__ = out
-    sys.stderr = sys.__stderr__ = err
+    # the originals too: a program that restores sys.__stdout__ must still write into the pipe
+    sys.stdout = sys.__stdout__ = out  # type: ignore[misc]
+    sys.stderr = sys.__stderr__ = err  # type: ignore[misc]
 
 
 # The watchdog's deadline; unknown (infinite) while the child waits for its request.
@@ -111,12 +113,12 @@ def _start_watchdog(server_pid: int) -> None:
 def _flush_streams() -> None:
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         try:
-            stream.flush()
+            stream.flush()  # type: ignore[union-attr]
         except BaseException:  # noqa: BLE001 - the program may have closed or replaced them
             pass
 
 
-def _send(record: dict) -> None:
+def _send(record: dict[str, Any]) -> None:
     data = json.dumps(record, ensure_ascii=True).encode("ascii")
     view = memoryview(data)
     while view:
@@ -144,7 +146,7 @@ def run_child(
     server_pid: int,
     read_roots: tuple[str, ...],
     loaded_denied: tuple[str, ...] = (),
-    layers: dict | None = None,
+    layers: dict[str, Any] | None = None,
 ) -> None:
     """Entry point right after fork. Prepares what does not depend on the request, confines itself (kernel
     layers, see confine.py), waits for the request (so the server can fork a spare child ahead of time), runs
@@ -193,7 +195,7 @@ def prepare_server_process(base: str) -> None:
     sys.argv[:] = [PROGRAM_FILE]
 
 
-def _prepare_process(run_dir: str, server_pid: int, read_roots: tuple[str, ...], layers: dict) -> None:
+def _prepare_process(run_dir: str, server_pid: int, read_roots: tuple[str, ...], layers: dict[str, Any]) -> None:
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the only handler the server installs
     signal.signal(signal.SIGINT, signal.default_int_handler)  # the server's interrupt -> KeyboardInterrupt
@@ -208,7 +210,7 @@ def _prepare_process(run_dir: str, server_pid: int, read_roots: tuple[str, ...],
     _start_watchdog(server_pid)
 
 
-def _run(request: dict, run_dir: str, read_roots: tuple[str, ...], loaded_denied: tuple[str, ...]) -> int:
+def _run(request: dict[str, Any], run_dir: str, read_roots: tuple[str, ...], loaded_denied: tuple[str, ...]) -> int:
     limits = Limits.from_dict(request.get("limits", {}))
     _hard_deadline[0] = time.monotonic() + limits.time_limit + limits.grace_seconds + 5.0
     notes = apply_rlimits(limits, no_new_tasks=True)
@@ -221,7 +223,7 @@ def _run(request: dict, run_dir: str, read_roots: tuple[str, ...], loaded_denied
     module = types.ModuleType(PROGRAM_MODULE)
     module.__file__ = PROGRAM_FILE
     sys.modules[PROGRAM_MODULE] = module
-    record: dict = {"notes": notes}
+    record: dict[str, Any] = {"notes": notes}
 
     if request.get("audit_hook", True):  # switched off only by tests of the kernel-level layers
         guard.install(guard.Policy(os.path.realpath(run_dir), read_roots, limits.max_files_created), loaded_denied)
@@ -261,7 +263,7 @@ def _run(request: dict, run_dir: str, read_roots: tuple[str, ...], loaded_denied
     return _finish(record)
 
 
-def _describe_exception(exc: BaseException, hidden: tuple[str, ...]) -> dict:
+def _describe_exception(exc: BaseException, hidden: tuple[str, ...]) -> dict[str, Any]:
     """Traceback and last line of the program's exception. An exception object whose attributes lie (a
     ``__getattribute__``, ``__traceback__`` or ``__cause__`` that raises or returns junk) is still reported as
     an exception of its real type, never as a failure of the harness."""
@@ -277,7 +279,7 @@ def _describe_exception(exc: BaseException, hidden: tuple[str, ...]) -> dict:
     return {"traceback": line, "exception": line}
 
 
-def _task_inputs(request: dict) -> tuple[set, set, set]:
+def _task_inputs(request: dict[str, Any]) -> tuple[set[Any], set[Any], set[Any]]:
     """The program's arguments: sets of strings and tuples, as the paper's encoding has them."""
     return tuple(set(_to_tuples(x) for x in request[key]) for key in ("objects", "init", "goal"))  # type: ignore[return-value]
 
@@ -308,7 +310,7 @@ def _rehearse(run_dir: str, read_roots: tuple[str, ...]) -> None:
         pass
 
 
-def rehearsal(run_dir: str, read_roots: tuple[str, ...]) -> dict:
+def rehearsal(run_dir: str, read_roots: tuple[str, ...]) -> dict[str, Any]:
     """The rehearsed run; returns its record. Leaves nothing the program could notice (no module, no
     linecache entry, no audit hook, no limits)."""
     request = json.loads(_REHEARSAL_REQUEST)
@@ -317,7 +319,7 @@ def rehearsal(run_dir: str, read_roots: tuple[str, ...]) -> dict:
     hook = guard.make_hook(guard.Policy(os.path.realpath(run_dir), read_roots, limits.max_files_created))
     compiled = compile(request["source"], PROGRAM_FILE, "exec", dont_inherit=True)
     hook("compile", (None, PROGRAM_FILE))
-    namespace: dict = {"__name__": PROGRAM_MODULE}
+    namespace: dict[str, Any] = {"__name__": PROGRAM_MODULE}
     hook("exec", (compiled,))
     exec(compiled, namespace)
     value = namespace["generate_solution"](*inputs)
@@ -328,7 +330,7 @@ def rehearsal(run_dir: str, read_roots: tuple[str, ...]) -> dict:
     return record
 
 
-def _check_returned(value: object, limits: Limits) -> dict:
+def _check_returned(value: object, limits: Limits) -> dict[str, Any]:
     """Trust the value only if it is exactly a list of exactly str (no subclasses with custom behaviour)."""
     if type(value) is not list or not all(type(item) is str for item in value):
         return {"kind": "wrong-type", "returned": _bounded_repr(value), "returned_type": type(value).__name__}
@@ -341,7 +343,7 @@ def _check_returned(value: object, limits: Limits) -> dict:
     return {"kind": "plan", "plan": list(value)}
 
 
-def _finish(record: dict) -> int:
+def _finish(record: dict[str, Any]) -> int:
     """Flush and close the output, then send the record and close the channel: the server sees the end
     of the run right away instead of after the (slow) teardown of the process."""
     _flush_streams()

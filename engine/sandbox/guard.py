@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 # Imports refused by top-level package name.
 DENIED_MODULES = frozenset(
@@ -121,7 +123,7 @@ def _deny(what: str) -> PermissionError:
     return PermissionError(f"the genplan sandbox does not allow {what}")
 
 
-def make_hook(policy: Policy):
+def make_hook(policy: Policy) -> Callable[[str, tuple[Any, ...]], None]:
     """Build the audit hook for ``policy``; its state lives in this closure."""
     private = policy.private_dir
     roots = policy.read_roots
@@ -130,7 +132,7 @@ def make_hook(policy: Policy):
     fsdecode = os.fsdecode
     readlink = os.readlink
 
-    def resolve(path, dir_fd=None) -> str | None:
+    def resolve(path: Any, dir_fd: object = None) -> str | None:
         if isinstance(path, int) or path is None:
             return None  # an already open descriptor (it passed these checks when it was opened)
         try:
@@ -146,19 +148,19 @@ def make_hook(policy: Policy):
             return True
         return any(_inside(real, root) for root in roots)
 
-    def check_write(path, dir_fd=None) -> None:
+    def check_write(path: Any, dir_fd: object = None) -> None:
         real = resolve(path, dir_fd)
         if real is None or _inside(real, private) or real in _SPECIAL_WRITE_FILES:
             return
         raise _deny(f"changing files outside its private directory ({fsdecode(path)})")
 
-    def check_read(path, dir_fd=None) -> None:
+    def check_read(path: Any, dir_fd: object = None) -> None:
         real = resolve(path, dir_fd)
         if real is None or readable(real):
             return
         raise _deny(f"reading {fsdecode(path)}")
 
-    def hook(event: str, args: tuple) -> None:
+    def hook(event: str, args: tuple[Any, ...]) -> None:
         if event == "open":
             path, _mode, flags = args
             if isinstance(path, int):

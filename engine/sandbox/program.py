@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import GenplanError
+
 # The paper's name first, then the baseline's (Silver et al.).
 DEFAULT_FUNCTIONS = ("generate_solution", "get_plan")
 MAX_SOURCE_BYTES = 4 * 1024 * 1024
 
 
-class ProgramError(Exception):
+class ProgramError(GenplanError):
     """A program file we cannot use; str() is one line naming the file."""
 
     def __init__(self, path: str | Path, problem: str) -> None:

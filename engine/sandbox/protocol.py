@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import struct
+from typing import Any
 
 _HEADER = struct.Struct(">I")
 MAX_FRAME = 1 << 30  # 1 GiB; far above any legitimate message
@@ -18,7 +19,7 @@ class ProtocolError(Exception):
     pass
 
 
-def encode(message: dict) -> bytes:
+def encode(message: dict[str, Any]) -> bytes:
     data = json.dumps(message, ensure_ascii=True, separators=(",", ":")).encode("ascii")
     return _HEADER.pack(len(data)) + data
 
@@ -37,7 +38,7 @@ def enlarge_pipe(fd: int, size: int = 1 << 20) -> None:
         pass
 
 
-def write_frame(fd: int, message: dict) -> None:
+def write_frame(fd: int, message: dict[str, Any]) -> None:
     write_all(fd, encode(message))
 
 
@@ -65,7 +66,7 @@ def read_exact(fd: int, size: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def read_frame(fd: int) -> dict | None:
+def read_frame(fd: int) -> dict[str, Any] | None:
     """Blocking read of one frame; None at end of file."""
     header = read_exact(fd, _HEADER.size)
     if header is None:
@@ -79,7 +80,7 @@ def read_frame(fd: int) -> dict | None:
     return _decode(body)
 
 
-def _decode(body: bytes) -> dict:
+def _decode(body: bytes) -> dict[str, Any]:
     try:
         message = json.loads(body)
     except (ValueError, UnicodeDecodeError) as exc:
@@ -95,7 +96,7 @@ class FrameBuffer:
     def __init__(self) -> None:
         self._buffer = bytearray()
 
-    def feed(self, data: bytes) -> list[dict]:
+    def feed(self, data: bytes) -> list[dict[str, Any]]:
         return [_decode(body) for body in self.feed_raw(data)]
 
     def feed_raw(self, data: bytes) -> list[bytes]:
@@ -115,5 +116,5 @@ class FrameBuffer:
         return messages
 
 
-def decode(body: bytes) -> dict:
+def decode(body: bytes) -> dict[str, Any]:
     return _decode(body)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import select
 import shutil
 import signal
@@ -16,7 +17,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +26,7 @@ from .launcher import LaunchPlan, namespace_tools, plan_launch, requested_isolat
 from .limits import Limits
 from .outcome import SANDBOX_ERROR, RunOutcome
 from .program import Program
-from .server import FINISH_BACKSTOP
+from .server import FINISH_BACKSTOP, remove_tree
 
 READY_TIMEOUT = 20.0
 # Kernel layers a test may switch off with Sandbox(disable_layers=...) to check the others on their own.
@@ -44,10 +45,10 @@ class SandboxError(Exception):
 
 @dataclass
 class _Pending:
-    reply: dict | None = None
+    reply: dict[str, Any] | None = None
 
 
-def task_lists(task: Any) -> tuple[list, list, list]:
+def task_lists(task: Any) -> tuple[list[Any], list[Any], list[Any]]:
     """Objects, init and goal as lists, from a PythonTask, a dict or an (objects, init, goal) triple."""
     if hasattr(task, "objects") and hasattr(task, "init") and hasattr(task, "goal"):
         parts = (task.objects, task.init, task.goal)
@@ -60,13 +61,49 @@ def task_lists(task: Any) -> tuple[list, list, list]:
     return tuple(list(p) for p in parts)  # type: ignore[return-value]
 
 
+_STALE_DIR = re.compile(r"genplan-sandbox-(\d+)-\w+")
+_swept = False
+
+
+def sweep_stale_dirs(root: str | None = None, *, again: bool = False) -> list[str]:
+    """Remove the sandbox directories of genplan processes that died without cleaning up (kill -9); done
+    once per process, when its first sandbox starts. A directory's name carries the pid of its owner."""
+    global _swept
+    if _swept and not again:
+        return []
+    _swept = True
+    removed: list[str] = []
+    try:
+        entries = list(os.scandir(root or tempfile.gettempdir()))
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _STALE_DIR.fullmatch(entry.name)
+        if match is None or not entry.is_dir(follow_symlinks=False) or _alive(int(match.group(1))):
+            continue
+        remove_tree(entry.path)
+        removed.append(entry.path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
 class ForkServer:
     """One running server process. Answers are read by whichever waiting caller holds the reader role
     (leader/follower), so the usual case, one request in flight, needs no extra thread hand-off."""
 
     def __init__(self, hash_seed: int, namespaced: bool, disabled: tuple[str, ...] = ()) -> None:
         self.hash_seed = hash_seed
-        self.base = tempfile.mkdtemp(prefix="genplan-sandbox-")
+        sweep_stale_dirs()
+        self.base = tempfile.mkdtemp(prefix=f"genplan-sandbox-{os.getpid()}-")
         self._log = tempfile.TemporaryFile(prefix="genplan-sandbox-log-")
         self._write_lock = threading.Lock()
         self._cond = threading.Condition()
@@ -102,7 +139,7 @@ class ForkServer:
         self.alive = True
 
     # --------------------------------------------------------------- startup
-    def _await_ready(self) -> dict:
+    def _await_ready(self) -> dict[str, Any]:
         deadline = time.monotonic() + READY_TIMEOUT
         while True:
             remaining = deadline - time.monotonic()
@@ -130,7 +167,7 @@ class ForkServer:
         return lines[-1] if lines else "no output"
 
     # ------------------------------------------------------------------ runs
-    def submit(self, header: dict, body: bytes) -> tuple[int, _Pending]:
+    def submit(self, header: dict[str, Any], body: bytes) -> tuple[int, _Pending]:
         pending = _Pending()
         with self._cond:
             if not self.alive:
@@ -146,7 +183,7 @@ class ForkServer:
             raise SandboxError(f"the sandbox server stopped: {exc}") from exc
         return request_id, pending
 
-    def wait(self, request_id: int, pending: _Pending, timeout: float) -> dict | None:
+    def wait(self, request_id: int, pending: _Pending, timeout: float) -> dict[str, Any] | None:
         """The answer to ``request_id``, or None if the server died or did not answer in time."""
         deadline = time.monotonic() + timeout
         while True:
@@ -230,10 +267,11 @@ class ForkServer:
         """Hard stop: the server's whole session (and, with namespaces, everything inside them)."""
         self._mark_dead()
         if self.process.poll() is None:
-            for action in (
+            actions: tuple[Callable[[], None], ...] = (
                 lambda: os.killpg(self.process.pid, signal.SIGKILL),
                 lambda: self.process.kill(),
-            ):
+            )
+            for action in actions:
                 try:
                     action()
                 except (ProcessLookupError, PermissionError, OSError):
@@ -432,7 +470,7 @@ class Sandbox:
             server.close()
 
 
-def outcome_from_reply(reply: dict, limits: Limits, hash_seed: int) -> RunOutcome:
+def outcome_from_reply(reply: dict[str, Any], limits: Limits, hash_seed: int) -> RunOutcome:
     """Build the record from a server answer, accepting only well-typed fields."""
     from .outcome import KINDS
 

@@ -23,12 +23,16 @@ import signal
 import stat
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from . import child, confine, guard, protocol
 from .limits import Limits
 from .tracebacks import clean_fault_dump
+
+if TYPE_CHECKING:
+    from resource import struct_rusage
 
 # Loaded once here so that the children do not read them from disk on every run.
 PRELOAD = (
@@ -89,9 +93,9 @@ class Run:
     killed_at: float | None = None
     stop_reason: str | None = None  # "output-limit", "result-too-large"
     status: int | None = None
-    rusage: object | None = None
+    rusage: struct_rusage | None = None
     ended: float | None = None
-    record: dict | None = None
+    record: dict[str, Any] | None = None
     fault: str | None = None
     # The newest pid of the machine when the program got its request (root without namespaces only):
     # every process the program starts gets a later pid, which lets the sweep look at those alone.
@@ -117,7 +121,7 @@ class Server:
         self.runs: dict[int, Run] = {}  # running, by child pid
         self.dying: dict[int, Run] = {}  # answered and killed, not yet reaped
         self.spares: list[Spare] = []  # forked, prepared, waiting for a request (oldest first)
-        self.awaiting_body: dict | None = None
+        self.awaiting_body: dict[str, Any] | None = None
         self.counter = 0
         self.closing = False
         self.last_sweep = 0.0
@@ -186,7 +190,7 @@ class Server:
             timeout = min(timeout, SWEEP_INTERVAL)
         return timeout
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         return {
             "pid": self.pid,
             "namespaced": self.namespaced,
@@ -282,7 +286,7 @@ class Server:
             ran_program=False,
         )
 
-    def start(self, request: dict, body: bytes) -> None:
+    def start(self, request: dict[str, Any], body: bytes) -> None:
         if self.closing:
             return
         request_id = request.get("id")
@@ -381,7 +385,10 @@ class Server:
     def kill(self, run: Run) -> None:
         if run.killed_at is None:
             run.killed_at = time.monotonic()
-        for action in (lambda: os.killpg(run.pid, signal.SIGKILL), lambda: os.kill(run.pid, signal.SIGKILL)):
+        actions: tuple[Callable[[], None], ...] = (
+            lambda: os.killpg(run.pid, signal.SIGKILL), lambda: os.kill(run.pid, signal.SIGKILL)
+        )
+        for action in actions:
             try:
                 action()
             except (ProcessLookupError, PermissionError):
@@ -503,13 +510,13 @@ class Server:
             _kill_group_quietly(run.pid)
             remove_tree(run.run_dir)
 
-    def response(self, run: Run) -> dict:
+    def response(self, run: Run) -> dict[str, Any]:
         ended = run.ended or time.monotonic()
         wall = max(0.0, ended - run.started)
         record, fault = run.record, run.fault
         if record is None and fault is None and run.result:
             record, fault = parse_child_result(bytes(run.result))
-        out = {
+        out: dict[str, Any] = {
             "op": "result",
             "id": run.request_id,
             "wall_time": wall,
@@ -561,14 +568,14 @@ class Server:
                 out["traceback"] = fault
         return out
 
-    def send(self, message: dict) -> None:
+    def send(self, message: dict[str, Any]) -> None:
         protocol.write_frame(1, message)
 
 
 # ------------------------------------------------------------------ helpers
 
 
-def parse_child_result(data: bytes) -> tuple[dict | None, str | None]:
+def parse_child_result(data: bytes) -> tuple[dict[str, Any] | None, str | None]:
     """The child's JSON record (checked and bounded) or the faulthandler dump of a fatal crash."""
     if not data:
         return None, None
@@ -584,10 +591,10 @@ def parse_child_result(data: bytes) -> tuple[dict | None, str | None]:
     return sanitize_record(raw), None
 
 
-def sanitize_record(raw: object) -> dict | None:
+def sanitize_record(raw: object) -> dict[str, Any] | None:
     if not isinstance(raw, dict) or raw.get("kind") not in CHILD_KINDS:
         return None
-    record: dict = {"kind": raw["kind"]}
+    record: dict[str, Any] = {"kind": raw["kind"]}
     if raw["kind"] == "plan":
         plan = raw.get("plan")
         if not isinstance(plan, list) or not all(isinstance(a, str) for a in plan):
@@ -671,7 +678,7 @@ def _oldest_possible_pid(watched: list[Run], now: float) -> int | None:
     marks = [run.pids_after for run in watched]
     if any(mark is None for mark in marks) or any(now - run.started > SWEEP_INTERVAL for run in watched):
         return None
-    oldest = min(marks)  # type: ignore[type-var]
+    oldest = min(mark for mark in marks if mark is not None)
     newest = _last_pid()
     if newest is None or newest < oldest:
         return None
@@ -714,7 +721,7 @@ def _kill_quietly(pid: int) -> None:
 def remove_tree(path: str) -> None:
     """Remove a run directory whatever the program did to its permissions (never follows symlinks)."""
 
-    def make_writable(_function, failed_path, _exc) -> None:
+    def make_writable(_function: object, failed_path: str, _exc: object) -> None:
         try:
             parent = os.path.dirname(failed_path)
             os.chmod(parent, stat.S_IRWXU)

@@ -9,9 +9,9 @@ the task and answered with a plan computed by our own planner.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from genplan.engine.pddl import load_domain, load_problem
 from genplan.engine.planner import solve
@@ -87,7 +87,7 @@ class FerryModel:
                 return special
         step = request.step or ""
         last = request.messages[-1]["content"]
-        n = self.count(step)
+        self.count(step)  # seen[step] is read by the tests
         if step == "nl.domain":
             return "SYNTHETIC: a ferry carries one car at a time between locations."
         if step == "nl.task":

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 import threading
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
-from typing import Callable
 
 from genplan.engine.pddl import load_domain, load_problem
 from genplan.engine.planner import solve
@@ -37,7 +37,7 @@ _PDDL_DOMAIN = re.compile(r"\(:?domain\s+([^\s()]+)\s*\)", re.I)
 DESCRIBING_STEPS = ("nl.domain", "baseline.summary")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _optimal_plans(domain_dir: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     root = Path(domain_dir)
     domain = load_domain(root / "domain.pddl")

@@ -31,9 +31,10 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Iterable
+from typing import Any
 
 STEP_HEADER = "x-genplan-step"
 DEFAULT_MODEL = "scripted-model"
@@ -58,6 +59,7 @@ class Reply:
     usage: dict[str, int] | None = None  # prompt/completion/reasoning tokens; None: counted words
     chunk_chars: int = 8  # stream the text in pieces of this many characters
     chunk_delay_s: float = 0.0  # pause between stream chunks
+    raw_lines: dict[int, bytes] = field(default_factory=dict)  # stream index -> raw bytes sent before that event
 
     @classmethod
     def answer(cls, text: str, *, reasoning: str | None = None, **options: Any) -> Reply:
@@ -95,6 +97,19 @@ class Reply:
     def dropped(cls, after_chunks: int = 0, text: str = "this answer never arrives in full") -> Reply:
         """Close the connection: at once (0), or mid-stream after ``after_chunks`` chunks."""
         return cls(text=text, drop_after_chunks=after_chunks)
+
+    @classmethod
+    def broken_stream(cls, kind: str, text: str = "an answer whose stream breaks") -> Reply:
+        """A stream with one broken event after the first piece: ``not-json`` (a data line that is no JSON),
+        ``not-utf8`` (bytes that are no UTF-8) or ``null-delta`` (a chunk whose delta is null)."""
+        raw = {
+            "not-json": b"data: {this is not json\n\n",
+            "not-utf8": b"data: \xff\xfe\xfd\n\n",
+            "null-delta": json.dumps({"id": "chatcmpl-broken", "object": "chat.completion.chunk", "created": 0,
+                                      "model": "m", "choices": [{"index": 0, "delta": None, "finish_reason": None}]}
+                                     ).join([b"data: ".decode(), "\n\n"]).encode(),
+        }[kind]
+        return cls(text=text, raw_lines={2: raw})
 
     @classmethod
     def slow(cls, text: str, delay_s: float) -> Reply:
@@ -439,6 +454,8 @@ class _Handler(BaseHTTPRequestHandler):
             if reply.drop_after_chunks is not None and index >= reply.drop_after_chunks:
                 self._drop()
                 return
+            if index in reply.raw_lines:
+                self._write_chunk(reply.raw_lines[index])
             self._write_chunk(f"data: {json.dumps(event)}\n\n".encode())
             script._sleep(reply.chunk_delay_s)
         self._write_chunk(b"data: [DONE]\n\n")

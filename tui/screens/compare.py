@@ -8,7 +8,6 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ..actions import bindings
-
 from ..artifacts import Version
 from ..diffing import diff_stats
 from ..widgets.diff_view import DiffView

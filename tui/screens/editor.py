@@ -10,7 +10,6 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ..actions import bindings
-
 from ..external_editor import edit_text, editor_command
 from ..widgets.code_area import CodeArea
 from ..widgets.key_bar import KeyBar

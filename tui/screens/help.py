@@ -6,7 +6,6 @@ from textual.app import ComposeResult
 from textual.screen import ModalScreen
 
 from ..actions import bindings
-
 from ..widgets.key_bar import KeyBar
 from ..widgets.markdown_view import MarkdownView
 

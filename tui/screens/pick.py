@@ -9,7 +9,6 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from ..actions import bindings
-
 from ..widgets.code_area import CodeArea
 from ..widgets.key_bar import KeyBar
 

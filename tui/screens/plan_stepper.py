@@ -9,7 +9,6 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from ..actions import bindings
-
 from ..plan_trace import FAILED, NOT_RUN, PlanTrace
 from ..widgets.key_bar import KeyBar
 

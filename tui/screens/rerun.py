@@ -11,11 +11,10 @@ from textual.screen import Screen
 from textual.widgets import DataTable, ProgressBar, Static
 
 from ..actions import bindings
-
 from ..outcomes import category_of, outcome_text
-from ..widgets.text_view import TextView
-from ..widgets.results_table import first_line
 from ..widgets.key_bar import KeyBar
+from ..widgets.results_table import first_line
+from ..widgets.text_view import TextView
 
 
 class RerunScreen(Screen[None]):

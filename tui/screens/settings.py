@@ -13,7 +13,6 @@ from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from ..actions import bindings
-
 from ..config import LIMIT_FIELDS, RunPrefs, save_tui_settings
 from ..widgets.key_bar import KeyBar
 

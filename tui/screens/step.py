@@ -12,11 +12,10 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..actions import bindings
-
 from ..widgets.code_area import CodeArea
+from ..widgets.key_bar import KeyBar
 from .editor import EditorScreen, EditResult
 from .pick import TextEntryScreen
-from ..widgets.key_bar import KeyBar
 
 
 @dataclass

@@ -11,7 +11,6 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..actions import bindings
-
 from ..diffing import DiffRow, change_indices, side_by_side
 from ..highlight import highlight_lines
 from .text_view import wrap_line

@@ -10,7 +10,6 @@ from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
 
 from ..actions import bindings
-
 from ..artifacts import Version
 from ..domain_info import DomainInfo, TaskInfo
 from .code_area import CodeArea

@@ -15,7 +15,6 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..actions import bindings
-
 from ..highlight import SYNTAX_STYLES, line_highlights
 
 GUTTER_STYLE = Style(color="#6E7681")

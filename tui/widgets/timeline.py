@@ -20,9 +20,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..actions import bindings
-
-from ..run_state import RunState, TimelineEntry, Update
 from ..outcomes import category_of, look
+from ..run_state import RunState, TimelineEntry, Update
 from .totals_bar import format_seconds, format_tokens
 
 STATUS_STYLES = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.markup import escape
 from rich.text import Text
 from textual.widgets import Static
 
@@ -42,6 +43,10 @@ UNPRICED_NOTE = ("Cost: some calls have no price — their model is neither in g
                  "priced. Set the model's prices per million tokens under [prices.\"MODEL\"] (docs/models.md).")
 
 
+# Notifications and tooltips read markup, where "[prices]" would vanish as an unknown tag
+UNPRICED_NOTE_MARKUP = escape(UNPRICED_NOTE)
+
+
 class TotalsBar(Static):
     """Hovering shows what "+N unpriced" means; the app also says it once per run (UNPRICED_NOTE)."""
 
@@ -70,5 +75,5 @@ class TotalsBar(Static):
             text.append(f" {status}")
         text.append(" │ ", style="dim")
         text.append(source, style="dim")
-        self.tooltip = UNPRICED_NOTE if state is not None and not state.totals.cost_known else None
+        self.tooltip = UNPRICED_NOTE_MARKUP if state is not None and not state.totals.cost_known else None
         self.update(text, layout=False)  # one line, always: no layout pass for the whole screen

@@ -1,0 +1,76 @@
+"""Who runs a run directory: a lock so that one process at a time works on it, and the owner's identity so
+that a run whose process died is not shown as running forever.
+
+The lock is an ``flock`` on ``run.lock`` in the run directory: the kernel releases it when the process ends,
+however it ends (kill -9 included), so a stale lock never blocks a resume. ``run.json`` records the owning
+process (pid and start time); a later open that finds ``"status": "running"`` with that process gone marks
+the run ``interrupted``.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+from ..errors import GenplanError
+
+LOCK_FILE = "run.lock"
+INTERRUPTED = "interrupted"
+
+
+class RunBusy(GenplanError):
+    """Another process is working on this run directory."""
+
+
+def owner() -> dict[str, Any]:
+    """This process, as recorded in run.json."""
+    return {"pid": os.getpid(), "pid_started": psutil.Process().create_time()}
+
+
+def owner_alive(meta: dict[str, Any]) -> bool | None:
+    """Whether the process recorded in ``meta`` still runs (None: nothing recorded, by an older genplan)."""
+    pid, started = meta.get("pid"), meta.get("pid_started")
+    if not isinstance(pid, int) or not isinstance(started, (int, float)):
+        return None
+    try:
+        created = float(psutil.Process(pid).create_time())
+        return abs(created - started) < 0.01  # the same process, not another one that reuses the pid
+    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+        return False
+
+
+class RunLock:
+    """Held while a process works on a run directory (``with RunLock(path): ...``)."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self.run_dir = Path(run_dir)
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        fd = os.open(self.run_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
+            os.close(fd)
+            raise RunBusy(f"{self.run_dir}: already running (pid {holder}); wait for it or stop it first") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> RunLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()

@@ -1,0 +1,113 @@
+"""Approaches as records in one registry: the built-in three, their presets, `--list-presets`, and a toy
+approach registered from this file that the CLI and a batch run without any change to their code."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from support.ferry_model import CORRECT_PROGRAM, FERRY
+from support.scripted_server import Reply, ScriptedServer
+
+from genplan.cli.main import main
+from genplan.engine.approaches import APPROACHES, Approach, UnknownApproach, get_approach, register
+from genplan.engine.batch import load_experiment, run_batch
+from genplan.engine.pipeline.checks import ProgramChecker
+from genplan.engine.pipeline.config import ConfigError, PipelineConfig, load_preset, preset_names
+from genplan.engine.pipeline.runner import Pipeline, code_extractor, user
+from genplan.engine.prompts import PromptLibrary
+
+TOY_PROMPT = "TOY: write generate_solution(objects, init, goal) for this domain."
+
+
+def test_the_built_in_approaches_carry_one_vocabulary() -> None:
+    assert list(APPROACHES)[:3] == ["stein", "bas", "sil"]
+    library = PromptLibrary()
+    for approach in APPROACHES.values():
+        library.resolve("system", approach.prompt_variant)  # its prompt set exists
+        assert approach.feedback_style in ("stein", "silver")
+    assert get_approach("sil").select_last and get_approach("sil").function_name == "get_plan"
+    assert not get_approach("stein").select_last
+    with pytest.raises(UnknownApproach, match="unknown approach 'nope'"):
+        get_approach("nope")
+
+
+def test_presets_are_the_papers_numbers_and_come_from_the_approaches() -> None:
+    assert preset_names()[:7] == ["F5-3", "F3-6", "F3-6-MC", "F3-6-SD", "F3-6-CR", "Bas", "Sil"]
+    f53, f36 = load_preset("F5-3"), load_preset("F3-6")
+    assert (f53.initial_programs, f53.code_rounds, f53.strategy_rounds) == (5, 3, 5)
+    assert (f36.initial_programs, f36.code_rounds, f36.strategy_rounds) == (3, 6, 5)
+    assert load_preset("-SD").strategy_rounds == 0 and load_preset("-MC").initial_programs == 1
+    assert load_preset("-CR").code_reflection is False
+    sil = load_preset("Sil")
+    assert (sil.approach, sil.function_name, sil.program_timeout_s) == ("sil", "get_plan", 30.0)
+    assert load_preset("Bas").approach == "bas"
+    with pytest.raises(ConfigError, match="approach must be one of stein, bas, sil"):
+        PipelineConfig(approach="nope")
+
+
+def test_list_presets(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--list-presets"]) == 0
+    out = capsys.readouterr().out
+    for name in preset_names():
+        assert f"\n{name} " in out
+    assert "Sil      sil        1   0   4 no            30s  get_plan" in out
+
+
+# ------------------------------------------------------------------ a toy approach: ask once, check, stop
+def toy_run(pipeline: Pipeline, checker: ProgramChecker) -> None:
+    messages = [pipeline.system(), user(f"{TOY_PROMPT}\n\n{pipeline.domain.source}")]
+    code, messages, _ = pipeline.ask_extract("code.generate", messages, code_extractor(("generate_solution",)), "code")
+    if code is not None:
+        pipeline.add_program(1, code, messages[-1].content, checker)
+
+
+@pytest.fixture
+def toy() -> Iterator[Approach]:
+    approach = register(Approach(
+        name="toy", title="ask once, check, stop", prompt_variant="stein", feedback_style="stein",
+        function_name="generate_solution", run=toy_run, presets={"Toy": {"strategy_rounds": 0, "code_rounds": 0}},
+    ))
+    yield approach
+    del APPROACHES["toy"]
+
+
+def toy_server(server: ScriptedServer) -> None:
+    def respond(request: object) -> Reply:
+        return Reply.answer(f"Here it is.\n\n```python\n{CORRECT_PROGRAM.strip()}\n```\n")
+    server.respond_with(respond)
+
+
+def test_a_toy_approach_runs_through_the_cli(toy: Approach, scripted_server: ScriptedServer, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    toy_server(scripted_server)
+    code = main(["run", str(FERRY), "--preset", "Toy", "--model", scripted_server.model, "--base-url",
+                 scripted_server.base_url, "--out", str(tmp_path / "runs"), "--json", "--quiet", "--no-cache"])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["llm_calls"] == 1 == len(scripted_server.requests)
+    assert TOY_PROMPT in json.dumps(scripted_server.requests[0].body)
+    assert summary["debug_solved"] == summary["debug_total"] == 6
+    assert json.loads((Path(summary["run_dir"]) / "run.json").read_text())["config"]["approach"] == "toy"
+
+
+def test_a_toy_approach_runs_in_a_batch(toy: Approach, tmp_path: Path) -> None:
+    with ScriptedServer() as server:
+        toy_server(server)
+        experiment = tmp_path / "experiment.toml"
+        experiment.write_text(
+            "[experiment]\nname = \"toy\"\n"
+            f"domains = [\"{FERRY}\"]\npresets = [\"Toy\"]\nseeds = [1]\neval_limit = 2\norderings = 1\n\n"
+            "[[models]]\nname = \"synthetic\"\n"
+            f"model = \"{server.model}\"\nbase_url = \"{server.base_url}\"\ntemperature = 0\n",
+            encoding="utf-8",
+        )
+        result = run_batch(load_experiment(experiment), tmp_path / "batch", no_cache=True)
+        assert result.complete and result.ran == 1 and result.evaluated == 1
+        assert len(server.requests) == 1
+        entry = json.loads((tmp_path / "batch" / "batch.json").read_text())["entries"][0]
+        assert entry["run_status"] == "finished"

@@ -1,0 +1,75 @@
+"""The static checks CI runs through the test command: ruff on every file, mypy (the engine with every
+--strict check, the CLI in mypy's default mode) and the import-linter contracts of pyproject.toml.
+
+mypy and import-linter need the sources under their installed names (``genplan.engine`` lives in ``engine/``
+through a package-dir mapping that neither tool follows), so they run on a copy laid out as the package.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PARTS = ("engine", "tui", "cli", "prompts")
+
+
+def tool(name: str) -> str:
+    path = Path(sys.executable).parent / name
+    if not path.exists():
+        pytest.fail(f"{name} is not installed in this environment: pip install -e '.[test]' installs it")
+    return str(path)
+
+
+def package_tree(root: Path) -> Path:
+    """The sources copied as ``root/genplan/{engine,tui,cli,prompts}``."""
+    package = root / "genplan"
+    package.mkdir(parents=True)
+    shutil.copy(ROOT / "genplan_pkg" / "__init__.py", package / "__init__.py")
+    for part in PARTS:
+        shutil.copytree(ROOT / part, package / part, ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def check(command: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command, cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return package_tree(tmp_path_factory.mktemp("package"))
+
+
+def test_ruff_finds_nothing() -> None:
+    result = check([tool("ruff"), "check", "--no-cache", "."], ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_finds_nothing_in_the_engine_and_the_cli(tree: Path) -> None:
+    command = [tool("mypy"), "--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", str(tree / ".mypy_cache"),
+               "-p", "genplan.engine", "-p", "genplan.cli"]
+    result = check(command, tree, MYPYPATH=str(tree))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Success" in result.stdout
+
+
+def test_import_contracts_are_kept(tree: Path) -> None:
+    result = check([tool("lint-imports"), "--config", str(ROOT / "pyproject.toml"), "--no-cache"], tree,
+                   PYTHONPATH=str(tree))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "3 kept, 0 broken" in result.stdout
+
+
+def test_import_contracts_catch_the_engine_importing_textual(tmp_path: Path) -> None:
+    broken = package_tree(tmp_path)
+    planner = broken / "genplan" / "engine" / "planner.py"
+    planner.write_text(planner.read_text(encoding="utf-8") + "\nimport textual  # noqa\n", encoding="utf-8")
+    result = check([tool("lint-imports"), "--config", str(ROOT / "pyproject.toml"), "--no-cache"], broken,
+                   PYTHONPATH=str(broken))
+    assert result.returncode != 0
+    assert "the engine never imports the TUI, the CLI or Textual BROKEN" in result.stdout
