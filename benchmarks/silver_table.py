@@ -50,6 +50,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "silver-table.md")
     parser.add_argument("--work", type=Path, help="where the imported runs go (default: a temporary directory)")
+    parser.add_argument("--render-only", action="store_true",
+                        help="only write the table from the conversations already evaluated in --work")
     args = parser.parse_args()
     cache = args.shared / "model-responses" / "silver2024"
     benchmarks = args.shared / "benchmarks"
@@ -69,6 +71,8 @@ def main() -> int:
         done = work / f"row-{folder.name}-{args.timeout:g}-{args.orderings}.json"
         if done.is_file():  # rerunning with the same --work resumes
             rows.setdefault(conversation.domain, []).append(json.loads(done.read_text()))
+            continue
+        if args.render_only:
             continue
         domain_dir = DomainDir.open(benchmarks / conversation.domain)
         out = io.StringIO()
@@ -129,6 +133,21 @@ def render(rows: dict[str, list[dict[str, object]]], args: argparse.Namespace) -
         lines.append(f"| {name} | {domain} | {len(found)} | {statistics.mean(values):.2f} | {max(values):.2f} | {published[name]:.2f} |")
     for name in ("Gripper", "Ferry"):
         lines.append(f"| {name} | {name.lower()} | 0 (not in the released cache) | – | – | {published[name]:.2f} |")
+    total = sum(len(found) for found in rows.values())
+    lines += [
+        "",
+        f"{total} of the 50 conversations of this experiment evaluated.",
+        "",
+        "**What maps and what does not.** The cache's environments are pg3-trapnewspapers (Delivery; the shared",
+        "`delivery` is the same `trapnewspapers` PDDL domain), pg3-hiking (Silver's Forest; shared `hiking`),",
+        "pg3-spannerlearning (Spanner; shared `spanner`), pg3-heavypack (Heavy; shared `heavy`) and pg3-manymiconic",
+        "(Miconic). pg3-manymiconic is PG3's many-buildings Miconic, while the shared `miconic` is the standard",
+        "one-building domain: the recorded programs (and the fixes, which answered feedback on other tasks) expect",
+        "buildings, so Miconic's numbers here say little about the conversations. Gripper and Ferry are in",
+        "Silver's Table 1 but not in the released cache. The `-ablated` conversations (No Names) are not imported:",
+        "their PDDL names (operator1, predicate1, ...) are not those of genplan's anonymized variants, so the",
+        "recorded programs would not match any shared domain.",
+    ]
     lines += ["", "Per conversation (seed: coverage, calls genplan made, debug tasks solved by the final program, failed tasks per error category):", ""]
     for domain, found in rows.items():
         parts = [f"{r['seed']}: {float(r['coverage']):.2f} / {r['calls']} calls / {r['debug']} {r['errors'] or ''}" for r in found]  # type: ignore[arg-type]
