@@ -28,7 +28,7 @@ from genplan.engine.domainlib import DomainDir
 from genplan.engine.evaluation import evaluate_program
 from genplan.engine.sandbox import Limits as SandboxLimits
 from genplan.engine.sandbox.program import Program
-from genplan.engine.silver.replay import ENVIRONMENTS, TABLE_NAMES, read_conversation
+from genplan.engine.silver.replay import TABLE_NAMES, read_conversation
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
