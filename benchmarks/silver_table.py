@@ -148,7 +148,8 @@ def render(rows: dict[str, list[dict[str, object]]], args: argparse.Namespace) -
         "their PDDL names (operator1, predicate1, ...) are not those of genplan's anonymized variants, so the",
         "recorded programs would not match any shared domain.",
     ]
-    lines += ["", "Per conversation (seed: coverage, calls genplan made, debug tasks solved by the final program, failed tasks per error category):", ""]
+    lines += ["", "Per conversation (seed: coverage, calls genplan made, debug tasks solved by the final program, "
+              "failed tasks per error category):", ""]
     for domain, found in rows.items():
         parts = [f"{r['seed']}: {float(r['coverage']):.2f} / {r['calls']} calls / {r['debug']} {r['errors'] or ''}" for r in found]  # type: ignore[arg-type]
         lines.append(f"- {TABLE_NAMES[domain]} ({domain}): " + "; ".join(parts))
