@@ -12,6 +12,7 @@ import importlib
 IMPORTERS: dict[str, str] = {
     "autotos": "import_autotos",
     "pddlego": "import_pddlego",
+    "silver": "import_silver",
 }
 
 

@@ -19,6 +19,7 @@ _COMMAND_MODULES = [
     "anonymize",
     "eval",
     "batch",
+    "reproduce",
     "report",
     "generalize",
     "import",

@@ -24,7 +24,7 @@ import json
 import re
 import sys
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -112,6 +112,7 @@ class DomainDir:
     layout: str = GENPLAN
     domain_path: Path | None = None  # bare sources: the domain file, which may have any name
     task_paths: tuple[Path, ...] = ()  # bare sources: the problem files
+    variant: str = ""  # domain.toml's variant: "costume", "anonymized" or "" (an original domain)
     _generator: dict[str, ModuleType] = field(default_factory=dict, repr=False, compare=False)
 
     # ----------------------------------------------------------------- opening
@@ -167,6 +168,7 @@ class DomainDir:
             layout=layout,
             domain_path=domain_file if layout == BARE else None,
             task_paths=task_paths,
+            variant=_optional(meta, "variant", str, toml_file) or "",
         )
 
     @classmethod
@@ -188,6 +190,11 @@ class DomainDir:
                 where = root if domain_file.name == "domain.pddl" else domain_file
                 raise DomainDirError(where, f"no problem files found; {EXPECTED}")
         return cls._from_meta(root, domain_file, meta, BARE, tuple(found))
+
+    @property
+    def anonymized(self) -> bool:
+        """Every name is numbered (``genplan anonymize``): the prompts must not rely on names meaning anything."""
+        return self.variant == "anonymized"
 
     # ------------------------------------------------------------------- files
     @property
@@ -350,7 +357,7 @@ class DomainDir:
         sys.modules[module_name] = module
         try:
             spec.loader.exec_module(module)
-        except Exception as exc:  # noqa: BLE001 - any failure of user code becomes one clear line
+        except Exception as exc:
             sys.modules.pop(module_name, None)
             raise DomainDirError(source, f"import failed: {type(exc).__name__}: {exc}") from exc
         parameters = getattr(module, "PARAMETERS", None)
@@ -390,7 +397,7 @@ class DomainDir:
         module = self.load_generator()
         try:
             text = module.generate(seed, **complete)
-        except Exception as exc:  # noqa: BLE001 - generator errors (e.g. impossible sizes) as one line
+        except Exception as exc:
             raise DomainDirError(self.generator_file, f"generate failed: {type(exc).__name__}: {exc}") from exc
         if not isinstance(text, str):
             raise DomainDirError(self.generator_file, "generate() did not return a string")
@@ -408,6 +415,56 @@ class DomainDir:
         ):
             raise DomainDirError(self.generator_file, f"{attribute} must be a list of (seed, sizes dict)")
         return [(seed, dict(sizes)) for seed, sizes in specs]
+
+
+DEBUG_DRAW_SMALLEST = 16  # the paper: object number and optimal plan length among the 16 smallest values
+DEBUG_DRAW_PLANNER_TIMEOUT_S = 20.0
+
+
+def draw_debug_tasks(
+    domain: DomainDir,
+    seed: int,
+    count: int = BARE_DEBUG_TASKS,
+    plan_length: Callable[[Path], int | None] | None = None,
+) -> list[Path]:
+    """``count`` debug tasks drawn at random (seeded) among the domain's smallest tasks, as the paper does.
+
+    The pool is every task of the source (debug and evaluation tasks). A task qualifies when the optimal
+    planner solves it and both its object number and its optimal plan length are among the
+    ``DEBUG_DRAW_SMALLEST`` smallest distinct values of the pool (the paper's Appendix). ``plan_length``
+    gives a task's optimal plan length (None: unsolved); by default the shipped optimal plan, else the
+    optimal planner. The same domain and seed always draw the same tasks, in a seeded random order (the
+    prompt tasks are chosen by index among them). Fewer than ``count`` qualifying tasks: all of them."""
+    import random
+
+    from .pddl.loader import load_domain, load_problem
+
+    pool = sorted({*domain.debug_tasks(), *domain.eval_tasks()}, key=lambda p: (natural_key(p), str(p)))
+    if not pool:
+        return []
+    pddl_domain = load_domain(domain.domain_file)
+    objects = {task: len(load_problem(task, pddl_domain).objects) for task in pool}
+    small_objects = set(sorted(set(objects.values()))[:DEBUG_DRAW_SMALLEST])
+    candidates = [task for task in pool if objects[task] in small_objects]
+    measure = plan_length or (lambda task: _optimal_plan_length(domain, pddl_domain, task))
+    lengths = {task: measure(task) for task in candidates}
+    solved = {task: length for task, length in lengths.items() if length is not None}
+    small_lengths = set(sorted(set(solved.values()))[:DEBUG_DRAW_SMALLEST])
+    qualifying = [task for task, length in solved.items() if length in small_lengths]
+    rng = random.Random(f"{domain.name}:{seed}")
+    return rng.sample(qualifying, min(count, len(qualifying)))
+
+
+def _optimal_plan_length(domain: DomainDir, pddl_domain: Any, task: Path) -> int | None:
+    from .pddl.loader import load_problem
+    from .pddl.plans import load_plan
+    from .planner import solve
+
+    shipped = domain.reference_plan(task, "optimal")
+    if shipped is not None:
+        return len(load_plan(shipped))
+    result = solve(pddl_domain, load_problem(task, pddl_domain), optimal=True, timeout=DEBUG_DRAW_PLANNER_TIMEOUT_S)
+    return len(result.plan) if result.solved and result.plan is not None else None
 
 
 def list_domains(root: Path | str) -> list[DomainDir]:

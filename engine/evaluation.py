@@ -170,7 +170,8 @@ class TaskResult:
     task: EvalTask
     orderings: list[OrderingResult] = field(default_factory=list)
     orderings_wanted: int = 1
-    planner: PlannerComparison | None = None
+    planner: PlannerComparison | None = None  # the satisficing planner (GBFS + FF)
+    optimal_planner: PlannerComparison | None = None  # the optimal planner (A* + LM-cut)
 
     @property
     def name(self) -> str:
@@ -229,6 +230,7 @@ class TaskResult:
             "plan_length": self.plan_length,
             "orderings": [o.to_dict() for o in self.orderings],
             "planner": self.planner.to_dict() if self.planner else None,
+            "optimal_planner": self.optimal_planner.to_dict() if self.optimal_planner else None,
         }
 
 
@@ -259,8 +261,10 @@ class Evaluation:
     def error_kinds(self) -> dict[str, int]:
         return dict(Counter(r.error_kind or "" for r in self.results if r.failure is not None))
 
-    def planner_summary(self) -> dict[str, Any] | None:
-        compared = [r.planner for r in self.results if r.planner is not None]
+    def planner_summary(self, optimal: bool = False) -> dict[str, Any] | None:
+        """Ratios against the satisficing planner (GBFS + FF), or with ``optimal`` against A* + LM-cut."""
+        found = [r.optimal_planner if optimal else r.planner for r in self.results]
+        compared = [c for c in found if c is not None]
         if not compared:
             return None
         runtime = [c.runtime_ratio for c in compared if c.runtime_ratio is not None]
@@ -289,6 +293,7 @@ class Evaluation:
             "error_table": self.error_table(),
             "error_kinds": self.error_kinds(),
             "planner": self.planner_summary(),
+            "optimal_planner": self.planner_summary(optimal=True),
             "results": [r.to_dict() for r in self.results],
         }
 

@@ -111,6 +111,7 @@ class BatchData:
     approaches: dict[str, str]  # preset label -> stein / bas / sil
     runs: list[RunRecord]
     planner: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)  # (domain, task) -> result
+    optimal_planner: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)  # A* + LM-cut, same keys
 
     def runs_of(self, domain: str | None = None, preset: str | None = None, model: str | None = None) -> list[RunRecord]:
         return [
@@ -139,11 +140,8 @@ def load_batch(batch_dir: str | Path) -> BatchData:
         raise ReportError(f"{root}: not a batch directory (no readable batch.json)")
     experiment = batch.get("experiment", {})
     runs = [_run_record(root, entry) for entry in batch.get("entries", [])]
-    planner: dict[tuple[str, str], dict[str, Any]] = {}
-    for file in sorted((root / "planner").glob("*/*.json")):
-        result = _read_json(file)
-        if isinstance(result, dict) and "task" in result:
-            planner[(file.parent.name, result["task"])] = result
+    planner = _planner_results(root / "planner")
+    optimal_planner = _planner_results(root / "planner-optimal")
     return BatchData(
         batch_dir=root,
         name=experiment.get("name", root.name),
@@ -154,7 +152,17 @@ def load_batch(batch_dir: str | Path) -> BatchData:
         approaches={p["label"]: p.get("config", {}).get("approach", "stein") for p in experiment.get("presets", [])},
         runs=runs,
         planner=planner,
+        optimal_planner=optimal_planner,
     )
+
+
+def _planner_results(folder: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for file in sorted(folder.glob("*/*.json")):
+        result = _read_json(file)
+        if isinstance(result, dict) and "task" in result:
+            found[(file.parent.name, result["task"])] = result
+    return found
 
 
 def _run_record(root: Path, entry: dict[str, Any]) -> RunRecord:
@@ -351,13 +359,13 @@ def best_run(runs: list[RunRecord]) -> RunRecord | None:
     return evaluated[0] if evaluated else None
 
 
-def common_tasks(data: BatchData, model: str, preset: str, domain: str) -> list[CommonTask]:
+def common_tasks(data: BatchData, model: str, preset: str, domain: str, optimal: bool = False) -> list[CommonTask]:
     run = best_run(data.runs_of(domain, preset, model))
     if run is None:
         return []
     common = []
     for task, outcome in run.tasks().items():
-        planned = data.planner.get((domain, task))
+        planned = (data.optimal_planner if optimal else data.planner).get((domain, task))
         if not outcome.solved or not planned or planned.get("status") != "solved" or outcome.plan_length is None:
             continue
         common.append(
@@ -368,7 +376,8 @@ def common_tasks(data: BatchData, model: str, preset: str, domain: str) -> list[
     return common
 
 
-def planner_table(data: BatchData) -> Table:
+def planner_table(data: BatchData, optimal: bool = False) -> Table:
+    """Tables 6 and 7 of the paper: the satisficing planner (GBFS + FF), or with ``optimal`` A* + LM-cut."""
     rows = []
 
     def row(model: str, preset: str, domain: str, tasks: list[CommonTask]) -> list[Any]:
@@ -388,13 +397,14 @@ def planner_table(data: BatchData) -> Table:
     for model, preset in data.combinations():
         everything: list[CommonTask] = []
         for domain in data.domains:
-            tasks = common_tasks(data, model, preset, domain)
+            tasks = common_tasks(data, model, preset, domain, optimal)
             everything += tasks
             rows.append(row(model, preset, domain, tasks))
         rows.append(row(model, preset, "all", everything))
     return Table(
-        "planner",
-        "Best run's program vs the satisficing planner (GBFS + FF) on the commonly solved tasks",
+        "planner-optimal" if optimal else "planner",
+        f"Best run's program vs the {'optimal planner (A* + LM-cut)' if optimal else 'satisficing planner (GBFS + FF)'}"
+        " on the commonly solved tasks",
         ["model", "preset", "domain", "N", "runtime ratio", "program <= planner time %", "length ratio",
          "program <= planner length %"],
         [TEXT, TEXT, TEXT, COUNT, RATIO, PERCENT, RATIO, PERCENT],
@@ -439,6 +449,8 @@ def all_tables(data: BatchData) -> list[Table]:
     if trials and all(run.trial is not None for run in data.runs):
         return [pddlego_table(data)]
     tables = [coverage_table(data), error_table(data), budget_table(data), budget_by_domain_table(data), planner_table(data)]
+    if data.optimal_planner:
+        tables.append(planner_table(data, optimal=True))
     return tables + [pddlego_table(data)] if trials else tables
 
 

@@ -128,8 +128,14 @@ def test_grid_runs_evaluates_and_a_rerun_skips_everything(tmp_path: Path, monkey
             evaluation = json.loads((run_dir / "evaluation.json").read_text())
             assert evaluation["coverage"] == 1.0 and evaluation["tasks"] == 3 and evaluation["orderings"] == 4
             assert all(r["planner"]["status"] == "solved" for r in evaluation["results"])
-        # the planner ran once per task, shared by every program of the domain
+            # both planners of the paper's Tables 6 and 7: GBFS + FF and A* + LM-cut
+            assert all(r["optimal_planner"]["status"] == "solved" for r in evaluation["results"])
+            assert all(r["optimal_planner"]["length_ratio"] >= r["planner"]["length_ratio"] - 1e-9
+                       for r in evaluation["results"])  # an optimal plan is never longer
+            assert evaluation["optimal_planner"]["tasks_compared"] == 3
+        # each planner ran once per task, shared by every program of the domain
         assert len(list((batch_dir / "planner" / "ferry").glob("*.json"))) == 3
+        assert len(list((batch_dir / "planner-optimal" / "ferry").glob("*.json"))) == 3
         assert (batch_dir / "experiment.toml").read_text() == path.read_text()
 
         asked = len(server.requests)
@@ -296,6 +302,21 @@ def test_ray_executor_without_ray_is_one_clear_error(monkeypatch: pytest.MonkeyP
 
     with pytest.raises(BatchError, match=r"genplan\[ray\]"):
         RayExecutor("auto").execute([], lambda _p: None)
+
+
+def test_every_approach_is_evaluated_at_the_papers_45_seconds(tmp_path: Path) -> None:
+    """Sil debugs at its own 30 s, but the evaluation protocol gives every approach the same 45 s."""
+    from genplan.engine.batch.results import plan_work
+
+    with ScriptedServer() as server:
+        experiment = load_experiment(write_experiment(tmp_path, server, pipeline=""))
+        custom = load_experiment(write_experiment(tmp_path, server, pipeline="", extra="eval_timeout_s = 12"))
+    work = plan_work(experiment, tmp_path / "batch")
+    by_preset = {w.entry.config.preset: w for w in work}
+    assert by_preset["Sil"].entry.config.program_timeout_s == 30.0  # debugging keeps Silver's limit
+    assert {w.evaluation.time_limit for w in work if w.evaluation} == {45.0}
+    assert experiment.evaluation.orderings == 4
+    assert {w.evaluation.time_limit for w in plan_work(custom, tmp_path / "b2") if w.evaluation} == {12.0}
 
 
 def test_an_unreachable_ray_address_is_one_line_at_once(tmp_path: Path) -> None:

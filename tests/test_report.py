@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from genplan.engine.report import (
+    all_tables,
     budget_by_domain_table,
     budget_table,
     coverage_table,
@@ -221,3 +222,25 @@ def test_report_command(batch_dir: Path, tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=120,
     )
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "not a batch directory" in bad.stderr
+
+
+def test_optimal_planner_table_beside_the_satisficing_one(batch_dir: Path) -> None:
+    """Tables 6 and 7 of the paper compare with both planners; A* + LM-cut results live in planner-optimal/."""
+    data = load_batch(batch_dir)
+    assert "planner-optimal" not in {t.name for t in all_tables(data)}  # older batches: no empty table
+    for (domain, task), record in data.planner.items():
+        folder = batch_dir / "planner-optimal" / domain
+        folder.mkdir(parents=True, exist_ok=True)
+        optimal = {**record, "planner": "astar-lmcut", "seconds": record["seconds"] * 2}
+        if optimal["plan_length"]:
+            optimal["plan_length"] = max(1, optimal["plan_length"] - 1)
+        (folder / f"{task.replace('/', '_')}.json").write_text(json.dumps(optimal))
+    data = load_batch(batch_dir)
+    tables = {t.name: t for t in all_tables(data)}
+    satisficing, optimal_table = tables["planner"], tables["planner-optimal"]
+    assert "A* + LM-cut" in optimal_table.title
+    sat_row = satisficing.row("m1", "F5-3", "all")
+    opt_row = optimal_table.row("m1", "F5-3", "all")
+    assert opt_row[3] == sat_row[3]  # the same commonly solved tasks
+    assert opt_row[4] == pytest.approx(sat_row[4] / 2)  # the optimal planner took twice as long
+    assert opt_row[6] > sat_row[6]  # and found shorter plans

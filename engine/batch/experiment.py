@@ -52,8 +52,10 @@ class EvalSpec:
     task_set: str = "eval"
     limit: int = 0  # evaluate on the first `limit` tasks only (0: all)
     orderings: int = 4
+    time_limit_s: float = 45.0  # per task and ordering, for every approach (the paper's protocol; Sil included)
     jobs: int = 0  # evaluations at once (0: one per core)
     compare_planner: bool = True
+    compare_optimal: bool = True  # also A* + LM-cut (the paper's Tables 6 and 7 report both planners)
     planner_timeout_s: float = 45.0
     memory_mb: int = 2048
 
@@ -93,8 +95,10 @@ _EXPERIMENT_KEYS: dict[str, type | tuple[type, ...]] = {
     "eval_tasks": str,
     "eval_limit": int,
     "orderings": int,
+    "eval_timeout_s": (int, float),
     "eval_jobs": int,
     "compare_planner": bool,
+    "compare_optimal": bool,
     "planner_timeout_s": (int, float),
     "memory_mb": int,
     "max_concurrent_runs": int,
@@ -322,8 +326,10 @@ class _Checker:
             task_set=values.get("eval_tasks", "eval"),
             limit=values.get("eval_limit", 0),
             orderings=values.get("orderings", 4),
+            time_limit_s=float(values.get("eval_timeout_s", 45.0)),
             jobs=values.get("eval_jobs", 0),
             compare_planner=values.get("compare_planner", True),
+            compare_optimal=values.get("compare_optimal", True),
             planner_timeout_s=float(values.get("planner_timeout_s", 45.0)),
             memory_mb=values.get("memory_mb", 2048),
         )
@@ -337,6 +343,8 @@ class _Checker:
         ):
             if value < minimum:
                 self.problem(f"[experiment] {key} must be at least {minimum}, got {value}")
+        if not spec.time_limit_s > 0:
+            self.problem(f"[experiment] eval_timeout_s must be positive, got {spec.time_limit_s}")
         if not spec.planner_timeout_s > 0:
             self.problem(f"[experiment] planner_timeout_s must be positive, got {spec.planner_timeout_s}")
         if spec.enabled and spec.task_set in TASK_SETS:

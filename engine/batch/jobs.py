@@ -235,6 +235,11 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
                 domain, results, Path(job.planner_dir), job.spec.planner_timeout_s,
                 reference=lambda task: source.reference_plan(task, "satisficing"),
             )
+            if job.spec.compare_optimal:  # the paper's Tables 6 and 7 report both planners
+                attach_planner_results(
+                    domain, results, optimal_planner_dir(Path(job.planner_dir)), job.spec.planner_timeout_s,
+                    reference=lambda task: source.reference_plan(task, "optimal"), optimal=True,
+                )
         evaluation = Evaluation(
             program=str(program_file.relative_to(run_dir) if program_file.is_relative_to(run_dir) else program_file),
             domain=domain.name,
@@ -259,15 +264,21 @@ def _compact(evaluation: dict[str, Any]) -> dict[str, Any]:
     return evaluation
 
 
+def optimal_planner_dir(planner_dir: Path) -> Path:
+    """BATCH_DIR/planner/<domain> -> BATCH_DIR/planner-optimal/<domain>."""
+    return planner_dir.parent.parent / "planner-optimal" / planner_dir.name
+
+
 def attach_planner_results(
     domain: Any,
     results: list[Any],
     planner_dir: Path,
     timeout: float,
     reference: Callable[[Path], Path | None] | None = None,
+    optimal: bool = False,
 ) -> None:
-    """The satisficing planner on every task the program solved, each task planned once per batch;
-    ``reference`` gives a task's shipped satisficing plan, which is used instead where there is one."""
+    """The satisficing planner (``optimal``: A* + LM-cut) on every task the program solved, each task planned
+    once per batch; ``reference`` gives a task's shipped plan of that kind, used instead where there is one."""
     for result in results:
         if not result.solved:
             continue
@@ -280,7 +291,7 @@ def attach_planner_results(
                 steps = [s.pddl() for s in load_plan(shipped)]
                 planned = PlannerResult(SOLVED, steps, f"reference plan ({shipped.parent.name})", 0.0)
             else:
-                planned = solve(domain, result.task.problem, optimal=False, timeout=timeout)
+                planned = solve(domain, result.task.problem, optimal=optimal, timeout=timeout)
             known = {
                 "task": result.name,
                 "planner": planned.planner,
@@ -292,7 +303,7 @@ def attach_planner_results(
             write_json_atomic(cache, known)
         solved = known["status"] == "solved"
         length = known["plan_length"]
-        result.planner = PlannerComparison(
+        comparison = PlannerComparison(
             known["planner"],
             known["status"],
             known["seconds"],
@@ -300,3 +311,7 @@ def attach_planner_results(
             result.runtime / known["seconds"] if solved and known["seconds"] > 0 else None,
             result.plan_length / length if solved and length and result.plan_length is not None else None,
         )
+        if optimal:
+            result.optimal_planner = comparison
+        else:
+            result.planner = comparison

@@ -95,7 +95,7 @@ def plan_work(
                 domain_path=str(entry.domain.path.resolve()),
                 planner_dir=str((batch_dir / "planner" / entry.domain.name).resolve()),
                 spec=experiment.evaluation,
-                time_limit=entry.config.program_timeout_s,
+                time_limit=experiment.evaluation.time_limit_s,  # not the debugging limit (Sil debugs at 30 s)
                 function=entry.config.function_name,
                 jobs=eval_jobs,
             )

@@ -297,7 +297,7 @@ class Pipeline:
     # ---------------------------------------------------------------- 1) NL
     def nl_phase(self) -> None:
         self.bus.publish(STEP_STARTED, phase="nl")
-        first = [self.system(), user(self.render("nl_domain", domain_pddl=self.domain.source))]
+        first = [self.system(), user(self.render("nl_domain", domain_pddl=self.domain.source, anonymized=self.domain_dir.anonymized))]
         text, history, _ = self.ask_extract("nl.domain", first, extract_nl, "nl")
         self.domain_nl = text or history[-1].content
         self.artifact("nl_domain", "nl/domain.md", self.domain_nl)

@@ -1,0 +1,13 @@
+(define (problem anonymized1-4dc26ea1)
+  (:domain anonymized1)
+  (:objects object1 - type1 object2 - type1 object3 - type1 object4 - type2)
+  (:init
+    (predicate1 object2)
+    (predicate2 object2)
+    (predicate5 object2)
+    (predicate5 object3)
+    (predicate4 object3)
+    (predicate6 object4)
+  )
+  (:goal (and (predicate3 object3)))
+)

@@ -1,0 +1,25 @@
+(define (domain anonymized1)
+  (:requirements :strips :typing)
+  (:types type1 - object type2 - object)
+  (:predicates
+    (predicate1 ?var1 - type1)
+    (predicate2 ?var1 - type1)
+    (predicate3 ?var1 - type1)
+    (predicate4 ?var1 - type1)
+    (predicate5 ?var1 - type1)
+    (predicate6 ?var2 - type2)
+    (predicate7 ?var2 - type2)
+  )
+  (:action action1
+    :parameters (?var2 - type2 ?var1 - type1)
+    :precondition (and (predicate1 ?var1) (predicate2 ?var1) (predicate6 ?var2))
+    :effect (and (predicate7 ?var2) (not (predicate6 ?var2))))
+  (:action action2
+    :parameters (?var3 - type1 ?var4 - type1)
+    :precondition (and (predicate1 ?var3) (predicate5 ?var3))
+    :effect (and (predicate1 ?var4) (not (predicate1 ?var3))))
+  (:action action3
+    :parameters (?var2 - type2 ?var1 - type1)
+    :precondition (and (predicate1 ?var1) (predicate7 ?var2))
+    :effect (and (predicate3 ?var1) (not (predicate7 ?var2)) (not (predicate4 ?var1))))
+)

@@ -1,0 +1,11 @@
+(define (problem anonymized4-7ed2a253)
+  (:domain anonymized4)
+  (:objects object1 - type2 object2 - type2 object3 - type1)
+  (:init
+    (predicate3 object1 object2)
+    (predicate1 object3 object1)
+    (predicate2 object3 object2)
+    (predicate6 object2)
+  )
+  (:goal (and (predicate5 object3)))
+)

@@ -1,0 +1,13 @@
+(define (problem anonymized4-a721010d)
+  (:domain anonymized4)
+  (:objects object1 - type2 object2 - type2 object3 - type2 object4 - type1)
+  (:init
+    (predicate3 object1 object2)
+    (predicate3 object1 object3)
+    (predicate3 object2 object3)
+    (predicate1 object4 object1)
+    (predicate2 object4 object3)
+    (predicate6 object1)
+  )
+  (:goal (and (predicate5 object4)))
+)

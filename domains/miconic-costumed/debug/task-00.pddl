@@ -1,0 +1,11 @@
+(define (problem miconic-costumed-7ed2a253)
+  (:domain miconic-costumed)
+  (:objects station0 - station station1 - station hiker0 - hiker)
+  (:init
+    (higher-than station0 station1)
+    (waits-at hiker0 station0)
+    (heads-for hiker0 station1)
+    (car-at station1)
+  )
+  (:goal (and (arrived hiker0)))
+)

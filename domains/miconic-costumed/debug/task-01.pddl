@@ -1,0 +1,13 @@
+(define (problem miconic-costumed-a721010d)
+  (:domain miconic-costumed)
+  (:objects station0 - station station1 - station station2 - station hiker0 - hiker)
+  (:init
+    (higher-than station0 station1)
+    (higher-than station0 station2)
+    (higher-than station1 station2)
+    (waits-at hiker0 station0)
+    (heads-for hiker0 station2)
+    (car-at station0)
+  )
+  (:goal (and (arrived hiker0)))
+)

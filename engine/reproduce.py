@@ -1,0 +1,122 @@
+"""`genplan reproduce`: the paper's experiment grid over a directory of domains in the paper's layout.
+
+Builds an ordinary experiment file (docs/experiments.md) for every domain directory under DATA_DIR, so the
+grid runs, resumes and is evaluated by the batch machinery; then the batch report's tables, plus one table
+beside the published numbers when the user gives them:
+
+    domain,preset,mean,best        # CSV with a header; coverage in percent (0-100); best may be empty
+    ferry,F5-3,98.3,100
+
+or the same in TOML: ``[[coverage]]`` tables with ``domain``, ``preset``, ``mean`` and optional ``best``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from statistics import mean
+from typing import Any
+
+from .domainlib import DomainDir, DomainDirError
+from .report import PERCENT, TEXT, BatchData, Table
+
+PAPER_PRESETS = ("F5-3", "F3-6", "Bas", "Sil")
+
+
+class ReproduceError(Exception):
+    """Bad input for `genplan reproduce` (one line)."""
+
+
+@dataclass(frozen=True)
+class Published:
+    domain: str
+    preset: str
+    mean: float
+    best: float | None
+
+
+def find_domains(data_dir: Path) -> list[DomainDir]:
+    """Every domain directory directly under ``data_dir`` (in name order)."""
+    if not data_dir.is_dir():
+        raise ReproduceError(f"{data_dir}: not a directory")
+    found: list[DomainDir] = []
+    for folder in sorted(p for p in data_dir.iterdir() if p.is_dir()):
+        try:
+            found.append(DomainDir.open(folder))
+        except DomainDirError:
+            continue
+    if not found:
+        raise ReproduceError(f"{data_dir}: no domain directories in it (expected the paper's layout: <domain>/domain.pddl, problems_pddl/)")
+    return found
+
+
+def _toml_value(value: Any) -> str:
+    return json.dumps(value)  # strings, numbers, booleans and lists of them are the same in TOML and JSON
+
+
+def experiment_text(
+    name: str,
+    domains: list[DomainDir],
+    presets: list[str],
+    seeds: list[int],
+    model: dict[str, Any],
+    experiment: dict[str, Any] | None = None,
+    pipeline: dict[str, Any] | None = None,
+) -> str:
+    lines = ["# written by genplan reproduce; rerun the same command to resume", "[experiment]",
+             f"name = {_toml_value(name)}",
+             f"domains = {_toml_value([str(d.path.resolve()) for d in domains])}",
+             f"presets = {_toml_value(presets)}", f"seeds = {_toml_value(seeds)}"]
+    lines += [f"{key} = {_toml_value(value)}" for key, value in (experiment or {}).items()]
+    if pipeline:
+        lines += ["", "[pipeline]"] + [f"{key} = {_toml_value(value)}" for key, value in pipeline.items()]
+    lines += ["", "[[models]]"] + [f"{key} = {_toml_value(value)}" for key, value in model.items() if value is not None]
+    return "\n".join(lines) + "\n"
+
+
+def load_published(path: Path) -> list[Published]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ReproduceError(f"{path}: cannot be read ({exc.strerror})") from None
+    rows: list[dict[str, Any]]
+    if path.suffix == ".toml":
+        try:
+            rows = list(tomllib.loads(text).get("coverage", []))
+        except tomllib.TOMLDecodeError as exc:
+            raise ReproduceError(f"{path}: not valid TOML ({exc})") from None
+    else:
+        rows = list(csv.DictReader(text.splitlines()))
+    found = []
+    for number, row in enumerate(rows, 1):
+        try:
+            best = row.get("best")
+            found.append(Published(str(row["domain"]), str(row["preset"]), float(row["mean"]),
+                                   float(best) if best not in (None, "") else None))
+        except (KeyError, TypeError, ValueError):
+            raise ReproduceError(f"{path}: row {number}: needs domain, preset, mean (percent) and optional best") from None
+    return found
+
+
+def published_table(data: BatchData, published: list[Published]) -> Table:
+    """Coverage (average and best of seeds) beside the published numbers, per domain and preset."""
+    rows: list[list[Any]] = []
+    for item in published:
+        model_rows = {r.model for r in data.runs} or {""}
+        for model in sorted(model_rows):
+            runs = [r for r in data.runs if r.domain == item.domain and r.preset == item.preset and r.model == model]
+            values = [r.coverage for r in runs if r.coverage is not None]
+            ours_mean = mean(values) if values else None
+            ours_best = max(values) if values else None
+            rows.append([item.domain, item.preset, model, ours_mean, item.mean, ours_best, item.best])
+    return Table(
+        "published",
+        "Coverage beside the published numbers (average and best of seeds)",
+        ["domain", "preset", "model", "genplan mean", "published mean", "genplan best", "published best"],
+        [TEXT, TEXT, TEXT, PERCENT, PERCENT, PERCENT, PERCENT],
+        rows,
+        ["published: as given with --published; empty genplan cells: the entry is not in this grid or not evaluated"],
+    )
