@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 APPROACHES = ("stein", "bas", "sil")
+CODE_HISTORIES = ("conversation", "latest")
+FAILURE_SELECTIONS = ("reference", "file-order")
 
 # Which debug tasks (instance/task index) are the two prompt tasks, per split seed — as in the paper's
 # published splits: seed 1 uses tasks 4 and 5, seed 2 tasks 0 and 1, seed 3 tasks 2 and 3.
@@ -38,6 +40,16 @@ class PipelineConfig:
     function_name: str = "generate_solution"
     extraction_retries: int = 1  # an unusable answer is fed back this many times
     silver_fixes: int = 4
+    # Where the paper's text and its reference code disagree, the default follows the code; each switch
+    # below is one line in an experiment file (see docs/reproduction.md).
+    debug_orderings: int = 4  # code debugging: solved only if all random orderings succeed (text: 1)
+    code_history: str = "conversation"  # code debugging keeps the whole conversation | "latest" program only
+    final_strategy_check: bool = True  # re-plan the 2 prompt tasks with the chosen strategy (2 calls)
+    validate_unrefined_strategy: bool = True  # K_S = 0 (-SD, Bas) still validates the first strategy once
+    failure_selection: str = "reference"  # sticky per error group, Python errors first, seeded | "file-order"
+    shuffle_all_candidates: bool = True  # N > 1: every candidate's example shuffled, distinct orderings
+    typed_action_hints: bool = True  # action hints say "?x is of type t"
+    bas_example_plan: bool = False  # Bas's code prompt shows its example task without a plan
 
     def __post_init__(self) -> None:
         problems = []
@@ -52,6 +64,12 @@ class PipelineConfig:
             problems.append("max_concurrency must be >= 1")
         if self.program_timeout_s <= 0:
             problems.append("program_timeout_s must be > 0")
+        if self.debug_orderings < 1:
+            problems.append("debug_orderings must be >= 1")
+        if self.code_history not in CODE_HISTORIES:
+            problems.append(f"code_history must be one of {', '.join(CODE_HISTORIES)}")
+        if self.failure_selection not in FAILURE_SELECTIONS:
+            problems.append(f"failure_selection must be one of {', '.join(FAILURE_SELECTIONS)}")
         if self.split_seed not in PROMPT_TASKS_BY_SEED:
             problems.append(f"split_seed must be one of {sorted(PROMPT_TASKS_BY_SEED)}")
         if problems:
@@ -83,10 +101,12 @@ PRESETS: dict[str, PipelineConfig] = {
     "F3-6-MC": replace(_F36, preset="F3-6-MC", initial_programs=1),
     "F3-6-SD": replace(_F36, preset="F3-6-SD", strategy_rounds=0),
     "F3-6-CR": replace(_F36, preset="F3-6-CR", code_reflection=False),
-    # The re-implemented baseline: summary -> strategy -> code as separate steps, Silver's feedback,
-    # no reflection and no strategy debugging; the program is selected on the debug tasks.
+    # The re-implemented baseline: NL descriptions -> NL strategy (validated once, never refined) -> code
+    # with an example task without a plan, Silver's feedback, no reflection; selected on the debug tasks.
+    # 5 fix rounds as in the reference configuration (Table 8's maximum of 21 calls implies 6).
     "Bas": PipelineConfig(
-        preset="Bas", approach="bas", strategy_rounds=0, code_rounds=4, initial_programs=1, code_reflection=False
+        preset="Bas", approach="bas", strategy_rounds=0, code_rounds=5, initial_programs=1, code_reflection=False,
+        final_strategy_check=False,
     ),
     # Silver et al.: one conversation, get_plan, four fixes, 30 s, the last program is the result.
     "Sil": PipelineConfig(
@@ -98,6 +118,8 @@ PRESETS: dict[str, PipelineConfig] = {
         code_reflection=False,
         program_timeout_s=30.0,
         function_name="get_plan",
+        debug_orderings=1,  # Silver et al. debug on one ordering
+        final_strategy_check=False,
     ),
 }
 ALIASES = {"-MC": "F3-6-MC", "-SD": "F3-6-SD", "-CR": "F3-6-CR", "MC": "F3-6-MC", "SD": "F3-6-SD", "CR": "F3-6-CR"}
