@@ -12,7 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from genplan.engine.pipeline import load_preset
 from support.ferry_model import BUGGY_PROGRAM, FerryModel
 from support.scripted_server import ScriptedServer

@@ -7,7 +7,12 @@ from dataclasses import dataclass, field
 
 from genplan.engine.pddl import load_domain
 from genplan.engine.pddl.encoding import PythonTask
-from genplan.engine.pipeline.failures import PLAN_GROUP, PYTHON_GROUP, FailureSelector, error_group
+from genplan.engine.pipeline.failures import (
+    PLAN_GROUP,
+    PYTHON_GROUP,
+    FailureSelector,
+    error_group,
+)
 from genplan.engine.pipeline.hints import action_hint
 from genplan.engine.pipeline.orderings import candidate_examples
 from support.ferry_model import FERRY

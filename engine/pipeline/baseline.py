@@ -23,7 +23,7 @@ def run_baseline(pipeline: "Pipeline", checker: ProgramChecker) -> None:
         run_sil(pipeline, checker)
 
 
-def bas_strategy(text: str) -> Extraction:
+def bas_strategy(text: str) -> Extraction[str]:
     """Bas's strategy may be plain prose: a labelled or fenced strategy if there is one, else the answer."""
     return extract_strategy(text, fallback_to_text=True)
 
@@ -61,7 +61,7 @@ def run_bas(p: "Pipeline", checker: ProgramChecker) -> None:
     conversation = history
     for _ in range(p.config.code_rounds):
         failed = selector.choose(current.checks)
-        if not isinstance(failed, TaskCheck):
+        if failed is None:
             break
         task = next(t for t in p.tasks if t.name == failed.task)
         if p.config.code_history == "latest":

@@ -10,8 +10,9 @@ most urgent failure in task order.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from ..sandbox.outcome import OUTPUT_ERROR_KINDS, PYTHON_ERROR_KINDS
 
@@ -28,6 +29,9 @@ class Failure(Protocol):
     def kind(self) -> str | None: ...
     @property
     def details(self) -> dict[str, object]: ...
+
+
+F = TypeVar("F", bound=Failure)
 
 
 def error_group(check: Failure) -> str:
@@ -51,7 +55,7 @@ class FailureSelector:
     def __post_init__(self) -> None:
         self._rng = random.Random(self.seed)
 
-    def choose(self, checks: list[Failure]) -> Failure | None:
+    def choose(self, checks: Sequence[F]) -> F | None:
         failures = [c for c in checks if not c.solved]
         if not failures:
             return None
@@ -59,7 +63,7 @@ class FailureSelector:
         self.previous_task, self.previous_group = chosen.task, error_group(chosen)
         return chosen
 
-    def _sticky(self, failures: list[Failure]) -> Failure | None:
+    def _sticky(self, failures: list[F]) -> F | None:
         for check in failures:
             if check.task != self.previous_task:
                 continue
@@ -67,7 +71,7 @@ class FailureSelector:
                 return check
         return None
 
-    def _fresh(self, failures: list[Failure]) -> Failure:
+    def _fresh(self, failures: list[F]) -> F:
         python = [c for c in failures if error_group(c) == PYTHON_GROUP]
         pool = python or failures
         if self.rule == "file-order":

@@ -380,7 +380,7 @@ class Pipeline:
             if current.solved == len(self.tasks) or round_number == self.config.strategy_rounds:
                 break
             failed = selector.choose(current.checks)
-            assert isinstance(failed, TaskCheck)
+            assert failed is not None
             self.bus.publish(STEP_STARTED, phase="strategy", round=round_number + 1, task=failed.task)
             history = conversations[failed.task]
             reflect_messages = [
@@ -544,7 +544,7 @@ class Pipeline:
             conversation = history
             for _ in range(self.config.code_rounds):
                 failed = selector.choose(current.checks)
-                if not isinstance(failed, TaskCheck):
+                if failed is None:
                     break
                 variables = self.feedback_variables(current, failed)
                 if self.config.code_history == "latest":
