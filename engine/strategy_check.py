@@ -68,7 +68,7 @@ def run_check(store: RunStore, text: str, provider: Any, controller: Any = None,
     """Replay the NL phase from disk, then validate ``text`` on the debug tasks (the only requests sent)."""
     from .llm import AnswerCancelled
     from .pipeline.gateway import RunStopped
-    from .pipeline.runner import Pipeline, Version
+    from .approaches.stein import Pipeline, Version
 
     meta = store.meta()
     domain = DomainDir.open(meta["domain_dir"])

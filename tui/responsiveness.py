@@ -21,8 +21,8 @@ from dataclasses import dataclass
 # What a session imports on first use: a run (pipeline, model client), a rerun (evaluation, sandbox), the
 # screens opened from the main one.
 WARM_MODULES = (
-    "genplan.engine.pipeline.runner",
-    "genplan.engine.pipeline.baseline",
+    "genplan.engine.approaches.stein",
+    "genplan.engine.approaches.baselines",
     "genplan.engine.llm.client",
     "genplan.engine.evaluation",
     "genplan.engine.sandbox.runner",

@@ -22,8 +22,8 @@ _EXPORTS = {
     "Decision": "gateway",
     "ModelGateway": "gateway",
     "RunStopped": "gateway",
-    "Pipeline": "runner",
-    "RunResult": "runner",
+    "Pipeline": "..approaches.stein",
+    "RunResult": "..approaches.stein",
     "RunStore": "store",
 }
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .config import PRESETS, ConfigError, PipelineConfig, load_config_file, load_preset, preset_names
     from .events import Event, EventBus
     from .gateway import Controller, Decision, ModelGateway, RunStopped
-    from .runner import Pipeline, RunResult
+    from ..approaches.stein import Pipeline, RunResult
     from .store import RunStore
 
 
@@ -41,4 +41,6 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if module.startswith(".."):  # moved to engine/approaches
+        return getattr(importlib.import_module(module[1:], __package__.rpartition(".")[0]), name)
     return getattr(importlib.import_module(f"{__name__}.{module}"), name)

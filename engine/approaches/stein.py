@@ -21,12 +21,12 @@ from ..pddl import Domain, load_domain
 from ..pddl.encoding import PythonTask, render_task
 from ..planner import solve
 from ..prompts import PromptLibrary
-from .checks import DebugTask, ProgramChecker, TaskCheck, load_debug_tasks, solved_count, validate_model_plan
-from .config import PipelineConfig
-from .failures import FailureSelector
-from .hints import action_hints
-from .orderings import candidate_examples
-from .events import (
+from ..pipeline.checks import DebugTask, ProgramChecker, TaskCheck, load_debug_tasks, solved_count, validate_model_plan
+from ..pipeline.config import PipelineConfig
+from ..pipeline.failures import FailureSelector
+from ..pipeline.hints import action_hints
+from ..pipeline.orderings import candidate_examples
+from ..pipeline.events import (
     ARTIFACT_CREATED,
     NOTICE,
     RUN_FAILED,
@@ -39,8 +39,8 @@ from .events import (
     DeferredPublisher,
     EventBus,
 )
-from .gateway import Controller, ModelGateway, RunStopped
-from .store import RunStore
+from ..pipeline.gateway import Controller, ModelGateway, RunStopped
+from ..pipeline.store import RunStore
 
 Extractor = Callable[[str], Extraction]
 
@@ -159,7 +159,7 @@ class Pipeline:
             if self.config.approach == "stein":
                 self._run_stein(checker)
             else:
-                from .baseline import run_baseline
+                from .baselines import run_baseline
 
                 run_baseline(self, checker)
             status, message = "finished", ""

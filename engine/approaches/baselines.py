@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 from ..extract import Extraction, extract_nl, extract_strategy
 from ..pddl.encoding import render_problem_abbreviated
 from ..sandbox.outcome import TIMEOUT, WRONG_TYPE
-from .checks import ProgramChecker, TaskCheck
-from .events import SELECTION_MADE, STEP_STARTED
-from .runner import assistant, code_extractor, user
+from ..pipeline.checks import ProgramChecker, TaskCheck
+from ..pipeline.events import SELECTION_MADE, STEP_STARTED
+from .stein import assistant, code_extractor, user
 
 if TYPE_CHECKING:
-    from .runner import Pipeline
+    from .stein import Pipeline
 
 
 def run_baseline(pipeline: "Pipeline", checker: ProgramChecker) -> None:
