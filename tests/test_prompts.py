@@ -367,10 +367,18 @@ def test_baseline_fix_has_no_step_numbers_and_no_solved_tasks(lib):
     assert "# step" not in text and SOLVED_PY not in text and "Fix the code" in text
 
 
-def test_baseline_code_uses_summary_and_strategy_and_python_tasks(lib):
-    text = lib.render("baseline.code", "baseline", **EXAMPLE)
-    assert "SUMMARY-TEXT" in text and "STRATEGY-TEXT" in text and TASK_PY in text
-    assert "DOMAIN-NL" not in text and "(define" not in text
+def test_baseline_code_uses_nl_domain_and_strategy_and_python_task_without_plan(lib):
+    text = lib.render("baseline.code", "baseline", **{**EXAMPLE, "example_plan": None})
+    assert "DOMAIN-NL" in text and "STRATEGY-TEXT" in text and TASK_PY in text
+    assert "(define" not in text and "A correct output" not in text and "'(sail l0 l1)'" not in text
+    with_plan = lib.render("baseline.code", "baseline", **EXAMPLE)  # the bas_example_plan ablation
+    assert "A correct output" in with_plan and "'(sail l0 l1)'" in with_plan
+
+
+def test_baseline_strategy_uses_nl_descriptions_and_allows_prose(lib):
+    text = lib.render("baseline.strategy", "baseline", **EXAMPLE)
+    assert "DOMAIN-NL" in text and "EXAMPLE-TASK-ONE" in text and "EXAMPLE-TASK-TWO" in text
+    assert "(define" not in text and "If it helps" in text
 
 
 def test_silver_protocol(lib):

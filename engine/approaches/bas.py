@@ -25,5 +25,8 @@ APPROACH = register(Approach(
     feedback_style="silver",
     function_name="generate_solution",
     run=run,
-    presets={"Bas": {"strategy_rounds": 0, "code_rounds": 4, "initial_programs": 1, "code_reflection": False}},
+    # 5 fix rounds as in the reference configuration (Table 8's maximum of 21 calls implies 6); the strategy is
+    # validated once and never refined, and no final strategy check re-plans the prompt tasks
+    presets={"Bas": {"strategy_rounds": 0, "code_rounds": 5, "initial_programs": 1, "code_reflection": False,
+                     "final_strategy_check": False}},
 ))

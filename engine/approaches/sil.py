@@ -27,5 +27,6 @@ APPROACH = register(Approach(
     run=run,
     select_last=True,
     presets={"Sil": {"strategy_rounds": 0, "code_rounds": 4, "initial_programs": 1, "code_reflection": False,
-                     "program_timeout_s": 30.0}},
+                     "program_timeout_s": 30.0, "debug_orderings": 1,  # Silver et al. debug on one ordering
+                     "final_strategy_check": False}},
 ))

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..extract import extract_nl, extract_strategy
+from ..extract import Extraction, extract_nl, extract_strategy
 from ..pddl.encoding import render_problem_abbreviated
 from ..sandbox.outcome import TIMEOUT, WRONG_TYPE
-from .checks import ProgramChecker, TaskCheck, choose_failed_task
+from .checks import ProgramChecker, TaskCheck
 from .events import SELECTION_MADE, STEP_STARTED
 from .runner import assistant, code_extractor, user
 
@@ -16,50 +16,55 @@ if TYPE_CHECKING:
     from .runner import Pipeline
 
 
-def _prompt_task_pddl(pipeline: Pipeline) -> list[str]:
-    return [t.pddl for t in pipeline.prompt_tasks()]
+def bas_strategy(text: str) -> Extraction[str]:
+    """Bas's strategy may be plain prose: a labelled or fenced strategy if there is one, else the answer."""
+    return extract_strategy(text, fallback_to_text=True)
 
 
-def run_bas(p: Pipeline, checker: ProgramChecker) -> None:
-    p.bus.publish(STEP_STARTED, phase="baseline-summary")
-    tasks = _prompt_task_pddl(p)
-    summary_msgs = [p.system(), user(p.render("summary", domain_pddl=p.domain.source, example_tasks=tasks))]
-    summary, history, _ = p.ask_extract("baseline.summary", summary_msgs, extract_nl, "nl")
-    summary = summary or history[-1].content
-    p.artifact("nl_domain", "nl/summary.md", summary)
+def run_bas(p: "Pipeline", checker: ProgramChecker) -> None:
+    """Stein et al.'s Bas: NL descriptions of the domain and the debug tasks (as in the main pipeline) ->
+    an NL strategy from those -> validated once, never refined -> code whose example task has no plan ->
+    direct fixes with Silver's feedback; the program is selected on the debug tasks."""
+    p.nl_phase()
     p.bus.publish(STEP_STARTED, phase="baseline-strategy")
     strategy_msgs = [
         p.system(),
-        user(p.render("strategy", domain_pddl=p.domain.source, example_tasks=tasks, summary=summary)),
+        user(p.render("strategy", domain_nl=p.domain_nl, example_tasks=[t.nl for t in p.prompt_tasks()])),
     ]
-    strategy_text, history, _ = p.ask_extract("baseline.strategy", strategy_msgs, extract_strategy, "strategy")
+    strategy_text, history, _ = p.ask_extract("baseline.strategy", strategy_msgs, bas_strategy, "strategy")
     if strategy_text is None:
         return
     strategy = p.add_strategy(strategy_text, history[-1].content)
-    example_task, example_plan = p.example()
+    if p.config.validate_unrefined_strategy:
+        p.validate_strategy(strategy)  # Table 8: Bas's 15 calls at least include one validation round
+    p.select_strategy()
+    if p.config.bas_example_plan:
+        example_task, example_plan = p.example()
+        spec = p.code_spec(example_task.python, example_plan)
+    else:
+        spec = p.code_spec(p.prompt_tasks()[0].python, None)
     functions = (p.config.function_name,)
-    spec = p.code_spec(example_task.python, example_plan)
-    base = [p.system(), user(p.render("code", summary=summary, strategy=strategy.text, **spec))]
+    base = [p.system(), user(p.render("code", domain_nl=p.domain_nl, strategy=strategy.text, **spec))]
     p.bus.publish(STEP_STARTED, phase="code", candidate=1)
     code, history, _ = p.ask_extract("baseline.code", base, code_extractor(functions), "code")
     if code is None:
         return
     current = p.add_program(1, code, history[-1].content, checker)
-    previous_failed: str | None = None
+    selector = p.failure_selector(1)
+    conversation = history
     for _ in range(p.config.code_rounds):
-        failed = choose_failed_task(current.checks, previous_failed)
+        failed = selector.choose(current.checks)
         if failed is None:
             break
-        previous_failed = failed.task
         task = next(t for t in p.tasks if t.name == failed.task)
-        fix = [
-            *base,
-            assistant(current.response_text),
-            user(p.render("fix", failed_task=task.python_text, output=failed.output, feedback=failed.message)),
-        ]
+        if p.config.code_history == "latest":
+            conversation = [*base, assistant(current.response_text)]
+        failed_input = str(failed.details.get("python_input") or task.python_text)
+        fix = [*conversation, user(p.render("fix", failed_task=failed_input, output=failed.output, feedback=failed.message))]
         code, history, _ = p.ask_extract("baseline.fix", fix, code_extractor(functions, current.text), "code")
         if code is None:
             break
+        conversation = history
         current = p.add_program(1, code, history[-1].content, checker)
     best = p.best(p.programs)
     if best is not None:

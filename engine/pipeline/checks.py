@@ -73,8 +73,11 @@ def validate_model_plan(domain: Domain, task: DebugTask, plan: list[str] | None,
 class ProgramChecker:
     """Runs program versions on the debug tasks through the evaluation engine (one sandbox, reused)."""
 
-    def __init__(self, domain: Domain, tasks: list[DebugTask], timeout_s: float, function: str, style: str) -> None:
+    def __init__(
+        self, domain: Domain, tasks: list[DebugTask], timeout_s: float, function: str, style: str, orderings: int = 1
+    ) -> None:
         self.domain = domain
+        self.orderings = orderings
         self.function = function
         self.style = "silver" if style == "silver" else "stein"
         self.evaluator = Evaluator(domain, [], limits=Limits(time_limit=timeout_s), style=self.style)
@@ -94,14 +97,17 @@ class ProgramChecker:
         self.evaluator.close()
 
     def check(self, source: str, stop_at_first_failure: bool = False) -> list[TaskCheck]:
-        """Each debug task once, in file order (the paper's debugging runs one ordering)."""
+        """Each debug task under ``orderings`` random orderings (the reference code uses 4: a task counts as
+        solved only if all of them succeed; the first failing ordering is the one reported)."""
         program = Program.from_source(source, functions=(self.function,))
-        results = self.evaluator.evaluate(program, orderings=1, stop_at_first_failure=stop_at_first_failure)
+        results = self.evaluator.evaluate(
+            program, orderings=self.orderings, stop_at_first_failure=stop_at_first_failure
+        )
         return [self._as_check(r) for r in results]
 
     @staticmethod
     def _as_check(result: TaskResult) -> TaskCheck:
-        run = result.orderings[0]
+        run = result.failure or result.orderings[0]
         outcome, validation = run.outcome, run.validation
         details: dict[str, Any] = {"stdout": outcome.stdout[-2000:]}
         if validation is None:
@@ -110,14 +116,15 @@ class ProgramChecker:
             details.update(step=validation.step, action=validation.action, syntax=validation.kind in SYNTAX_KINDS)
         return TaskCheck(
             result.name,
-            run.valid,
-            None if run.valid else run.kind,
+            result.solved,
+            None if result.solved else run.kind,
             run.message,
             outcome.plan,
             python_error=outcome.kind in PYTHON_ERROR_KINDS,
             wrong_output=outcome.kind in OUTPUT_ERROR_KINDS,
             runtime=outcome.runtime,
-            details=details,
+            # the input the failing run saw: feedback shows the task in that ordering
+            details={**details, "ordering": run.ordering, "python_input": render_task(result.task.ordering(run.ordering))},
         )
 
 

@@ -19,6 +19,8 @@ from ..approaches import APPROACHES, approach_names
 from ..errors import GenplanError
 
 _KIND_WORDS = {int: "a whole number", float: "a number", str: "a string", bool: "true or false"}
+CODE_HISTORIES = ("conversation", "latest")
+FAILURE_SELECTIONS = ("reference", "file-order")
 
 # Which debug tasks (instance/task index) are the two prompt tasks, per split seed — as in the paper's
 # published splits: seed 1 uses tasks 4 and 5, seed 2 tasks 0 and 1, seed 3 tasks 2 and 3.
@@ -43,6 +45,16 @@ class PipelineConfig:
     function_name: str = "generate_solution"
     extraction_retries: int = 1  # an unusable answer is fed back this many times
     silver_fixes: int = 4
+    # Where the paper's text and its reference code disagree, the default follows the code; each switch
+    # below is one line in an experiment file (see docs/reproduction.md).
+    debug_orderings: int = 4  # code debugging: solved only if all random orderings succeed (text: 1)
+    code_history: str = "conversation"  # code debugging keeps the whole conversation | "latest" program only
+    final_strategy_check: bool = True  # re-plan the 2 prompt tasks with the chosen strategy (2 calls)
+    validate_unrefined_strategy: bool = True  # K_S = 0 (-SD, Bas) still validates the first strategy once
+    failure_selection: str = "reference"  # sticky per error group, Python errors first, seeded | "file-order"
+    shuffle_all_candidates: bool = True  # N > 1: every candidate's example shuffled, distinct orderings
+    typed_action_hints: bool = True  # action hints say "?x is of type t"
+    bas_example_plan: bool = False  # Bas's code prompt shows its example task without a plan
 
     def __post_init__(self) -> None:
         problems = self._type_problems()
@@ -59,6 +71,12 @@ class PipelineConfig:
             problems.append("max_concurrency must be >= 1")
         if not (math.isfinite(self.program_timeout_s) and 0 < self.program_timeout_s <= 86_400):
             problems.append(f"program_timeout_s must be a positive number of seconds (at most 86400), not {self.program_timeout_s}")
+        if self.debug_orderings < 1:
+            problems.append("debug_orderings must be >= 1")
+        if self.code_history not in CODE_HISTORIES:
+            problems.append(f"code_history must be one of {', '.join(CODE_HISTORIES)}")
+        if self.failure_selection not in FAILURE_SELECTIONS:
+            problems.append(f"failure_selection must be one of {', '.join(FAILURE_SELECTIONS)}")
         if self.split_seed not in PROMPT_TASKS_BY_SEED:
             problems.append(f"split_seed must be one of {sorted(PROMPT_TASKS_BY_SEED)}")
         if problems:

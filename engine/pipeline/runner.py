@@ -23,8 +23,11 @@ from ..pddl import Domain, load_domain
 from ..pddl.encoding import PythonTask, render_task
 from ..planner import solve
 from ..prompts import PromptLibrary
-from .checks import DebugTask, ProgramChecker, TaskCheck, choose_failed_task, load_debug_tasks, solved_count, validate_model_plan
+from .checks import DebugTask, ProgramChecker, TaskCheck, load_debug_tasks, solved_count, validate_model_plan
 from .config import PipelineConfig
+from .failures import FailureSelector
+from .hints import action_hints
+from .orderings import candidate_examples
 from .events import (
     ARTIFACT_CREATED,
     NOTICE,
@@ -139,6 +142,7 @@ class Pipeline:
         self.strategies: list[Version] = []
         self.programs: list[Version] = []
         self.domain_nl = ""
+        self.final_check: dict[str, TaskCheck] = {}  # the chosen strategy's plans for the prompt tasks
         self._answer = threading.local()  # per thread: the id of the last answer extracted
 
     # ================================================================== running
@@ -157,7 +161,8 @@ class Pipeline:
             debug_tasks=[t.name for t in self.tasks],
         )
         checker = ProgramChecker(
-            self.domain, self.tasks, self.config.program_timeout_s, self.config.function_name, self.feedback_style
+            self.domain, self.tasks, self.config.program_timeout_s, self.config.function_name, self.feedback_style,
+            orderings=self.config.debug_orderings,
         )
         try:
             self.approach.run(self, checker)
@@ -288,11 +293,32 @@ class Pipeline:
             strategy = self.strategy_phase()
         else:
             strategy = self.first_strategy()
+            if strategy is not None and self.config.validate_unrefined_strategy:
+                self.validate_strategy(strategy)  # -SD: checked once, never refined; its plans may be the example
             self.select_strategy()
         if strategy is None:
             self.bus.publish(NOTICE, level="error", message="no strategy could be obtained; the run stops")
             return
+        if self.config.final_strategy_check:
+            self.final_strategy_check(strategy)
         self.code_phase(checker, strategy)
+
+    def final_strategy_check(self, strategy: Version) -> None:
+        """The reference code re-plans the two prompt tasks with the chosen strategy; a correct plan from this
+        check is the code prompt's example (2 calls: Table 8's minimum of 17)."""
+        self.bus.publish(STEP_STARTED, phase="strategy-final-check", version=strategy.label)
+        outcomes = self.plan_with_strategy(strategy, self.prompt_tasks(), "strategy.plan")
+        self.final_check = {check.task: check for check, _ in outcomes}
+        for check, _ in outcomes:
+            self.bus.publish(
+                VALIDATION_RESULT, what="strategy-final", version=strategy.label, task=check.task, valid=check.solved,
+                kind=check.kind, message=check.message, plan=check.output,
+            )
+        self.store.write_json(f"results/strategy-{strategy.label}-final.json", [c.to_dict() for c, _ in outcomes])
+        self.bus.publish(
+            STEP_FINISHED, phase="strategy-final-check", version=strategy.label,
+            solved=sum(c.solved for c, _ in outcomes),
+        )
 
     # ---------------------------------------------------------------- 1) NL
     def nl_phase(self) -> None:
@@ -341,18 +367,24 @@ class Pipeline:
         self.strategies.append(version)
         return version
 
+    def failure_selector(self, salt: int) -> FailureSelector:
+        """A fresh selection state per debugging loop, seeded by the split seed and the loop."""
+        return FailureSelector(self.config.failure_selection, seed=1000 * self.config.split_seed + salt)
+
+    def action_hints(self) -> list[str]:
+        return action_hints(list(self.domain.actions.values()), self.config.typed_action_hints)
+
     def strategy_phase(self) -> Version | None:
         current = self.first_strategy()
-        failed_before: str | None = None
+        selector = self.failure_selector(0)
         for round_number in range(self.config.strategy_rounds + 1):
             if current is None:
                 break
             conversations = self.validate_strategy(current)
             if current.solved == len(self.tasks) or round_number == self.config.strategy_rounds:
                 break
-            failed = choose_failed_task(current.checks, failed_before)
+            failed = selector.choose(current.checks)
             assert failed is not None
-            failed_before = failed.task
             self.bus.publish(STEP_STARTED, phase="strategy", round=round_number + 1, task=failed.task)
             history = conversations[failed.task]
             reflect_messages = [
@@ -389,9 +421,24 @@ class Pipeline:
     def validate_strategy(self, version: Version) -> dict[str, list[ChatMessage]]:
         """2.2: the model plans every debug task by following the strategy; the validator checks the plans."""
         self.bus.publish(STEP_STARTED, phase="strategy-validation", version=version.label)
-        actions = [a.lifted() for a in self.domain.actions.values()]
+        outcomes = self.plan_with_strategy(version, self.tasks, "strategy.plan")
+        version.checks = [check for check, _ in outcomes]
+        for check in version.checks:
+            self.bus.publish(
+                VALIDATION_RESULT, what="strategy", version=version.label, task=check.task, valid=check.solved,
+                kind=check.kind, message=check.message, plan=check.output,
+            )
+        self.store.write_json(f"results/strategy-{version.label}.json", [c.to_dict() for c in version.checks])
+        self.bus.publish(STEP_FINISHED, phase="strategy-validation", version=version.label, solved=version.solved)
+        return {check.task: history for check, history in outcomes}
+
+    def plan_with_strategy(
+        self, version: Version, tasks: list[DebugTask], step: str
+    ) -> list[tuple[TaskCheck, list[ChatMessage]]]:
+        """The model plans each task by following the strategy (one request each, concurrently)."""
+        actions = self.action_hints()
         names = list(self.domain.actions)
-        id_blocks = [self.reserve_ids() for _ in self.tasks]
+        id_blocks = [self.reserve_ids() for _ in tasks]
 
         def plan_job(task: DebugTask, ids: list[int]) -> Callable[[DeferredPublisher], tuple[TaskCheck, list[ChatMessage]]]:
             def job(pub: DeferredPublisher) -> tuple[TaskCheck, list[ChatMessage]]:
@@ -404,28 +451,24 @@ class Pipeline:
                     ),
                 ]
                 plan, history, reason = self.ask_extract(
-                    "strategy.plan", messages, lambda t: extract_plan(t, names), "plan", ids, pub.publish,
+                    step, messages, lambda t: extract_plan(t, names), "plan", ids, pub.publish,
                     task=task.name, version=version.label,
                 )
                 return validate_model_plan(self.domain, task, plan, self.feedback_style, reason), history
 
             return job
 
-        outcomes = self.concurrently([plan_job(t, ids) for t, ids in zip(self.tasks, id_blocks)])
-        version.checks = [check for check, _ in outcomes]
-        for check in version.checks:
-            self.bus.publish(
-                VALIDATION_RESULT, what="strategy", version=version.label, task=check.task, valid=check.solved,
-                kind=check.kind, message=check.message, plan=check.output,
-            )
-        self.store.write_json(f"results/strategy-{version.label}.json", [c.to_dict() for c in version.checks])
-        self.bus.publish(STEP_FINISHED, phase="strategy-validation", version=version.label, solved=version.solved)
-        return {check.task: history for check, history in outcomes}
+        return self.concurrently([plan_job(t, ids) for t, ids in zip(tasks, id_blocks)])
 
     # ---------------------------------------------------------------- 3) code
     def example(self) -> tuple[DebugTask, list[str]]:
-        """A debug task with a correct plan: one the model planned correctly during strategy validation if
-        any (latest strategies first), else the optimal planner's plan for the first prompt task."""
+        """A debug task with a correct plan: a prompt task the chosen strategy planned correctly in the final
+        check, else one the model planned correctly during strategy validation (latest strategies first),
+        else the optimal planner's plan for the first prompt task."""
+        for task in self.prompt_tasks():
+            check = self.final_check.get(task.name)
+            if check is not None and check.solved and check.output:
+                return task, check.output
         for version in reversed(self.strategies):
             for check in version.checks:
                 if check.solved and check.output:
@@ -441,23 +484,19 @@ class Pipeline:
         self.bus.publish(NOTICE, level="info", message=f"example plan for {task.name}: {result.summary()}")
         return task, result.plan or []
 
-    def example_encoding(self, task: DebugTask, candidate: int) -> PythonTask:
-        """Candidate 1 sees the file order; later candidates see objects and goal freshly shuffled."""
-        if candidate == 1:
-            return task.python
-        import random
+    def example_encodings(self, task: DebugTask) -> list[PythonTask]:
+        """The example input of each candidate (see orderings.candidate_examples)."""
+        if self.config.initial_programs == 1 and not self.config.shuffle_all_candidates:
+            return [task.python]
+        return candidate_examples(
+            task.python, self.config.initial_programs, self.config.split_seed, self.config.shuffle_all_candidates
+        )
 
-        rng = random.Random(1000 * self.config.split_seed + candidate)
-        objects, goal = list(task.python.objects), list(task.python.goal)
-        rng.shuffle(objects)
-        rng.shuffle(goal)
-        return PythonTask(objects, list(task.python.init), goal)
-
-    def code_spec(self, example_task: PythonTask, example_plan: list[str]) -> dict[str, Any]:
+    def code_spec(self, example_task: PythonTask, example_plan: list[str] | None) -> dict[str, Any]:
         return {
             "typed_objects": self.domain_dir.typed_objects,
             "predicates": [p.pddl() for p in self.domain.predicates.values()],
-            "actions": [a.lifted() for a in self.domain.actions.values()],
+            "actions": self.action_hints(),
             "example_task": render_task(example_task),
             "example_plan": example_plan,
         }
@@ -485,17 +524,18 @@ class Pipeline:
         solved = [{"task": by_name[c.task].python_text, "plan": c.output} for c in version.checks if c.solved]
         return {
             "solved": solved,
-            "failed_task": by_name[failed.task].python_text,
+            "failed_task": failed.details.get("python_input") or by_name[failed.task].python_text,
             "output": failed.output,
             "feedback": failed.message,
         }
 
     def code_phase(self, checker: ProgramChecker, strategy: Version) -> None:
         example_task, example_plan = self.example()
+        encodings = self.example_encodings(example_task)
         functions = (self.config.function_name,)
         for candidate in range(1, self.config.initial_programs + 1):
             self.bus.publish(STEP_STARTED, phase="code", candidate=candidate)
-            spec = self.code_spec(self.example_encoding(example_task, candidate), example_plan)
+            spec = self.code_spec(encodings[candidate - 1], example_plan)
             base = [self.system(), user(self.render("code_generate", domain_nl=self.domain_nl, pseudocode=strategy.text, **spec))]
             code, history, _ = self.ask_extract(
                 "code.generate", base, code_extractor(functions), "code", candidate=candidate
@@ -503,14 +543,16 @@ class Pipeline:
             if code is None:
                 continue
             current = self.add_program(candidate, code, history[-1].content, checker)
-            failed_before: str | None = None
+            selector = self.failure_selector(candidate)
+            # "conversation" (reference code): every earlier reflection, feedback and program stays in context
+            conversation = history
             for _ in range(self.config.code_rounds):
-                failed = choose_failed_task(current.checks, failed_before)
+                failed = selector.choose(current.checks)
                 if failed is None:
                     break
-                failed_before = failed.task
                 variables = self.feedback_variables(current, failed)
-                conversation = [*base, assistant(current.response_text)]
+                if self.config.code_history == "latest":
+                    conversation = [*base, assistant(current.response_text)]
                 if self.config.code_reflection:
                     reflect = [*conversation, user(self.render("code_reflect", **variables))]
                     reflection, after, _ = self.ask_extract(
@@ -529,6 +571,7 @@ class Pipeline:
                 )
                 if code is None:
                     break
+                conversation = history
                 current = self.add_program(candidate, code, history[-1].content, checker)
             if any(p.solved == len(self.tasks) for p in self.programs):
                 break
