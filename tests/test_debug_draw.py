@@ -16,7 +16,10 @@ def objects_of(domain: DomainDir, task: Path) -> int:
 
 def test_same_seed_same_draw_other_seed_other_draw() -> None:
     ferry = DomainDir.open(DOMAINS / "ferry")
-    by_length = lambda task: objects_of(ferry, task)
+
+    def by_length(task: Path) -> int:
+        return objects_of(ferry, task)
+
     first = draw_debug_tasks(ferry, 1, plan_length=by_length)
     assert first == draw_debug_tasks(ferry, 1, plan_length=by_length)
     assert len(first) == 6 and len(set(first)) == 6

@@ -10,11 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from genplan.engine.pipeline import load_preset
-from genplan.engine.pipeline.config import PipelineConfig
 from support.ferry_model import BUGGY_PROGRAM, CORRECT_PROGRAM, FerryModel
 from support.scripted_server import RecordedRequest, ScriptedServer
 from test_pipeline_stein import make_pipeline
+
+from genplan.engine.pipeline import load_preset
+from genplan.engine.pipeline.config import PipelineConfig
 
 
 def _hash_under_seed_zero(text: str) -> int:

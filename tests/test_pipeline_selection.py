@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from support.ferry_model import FERRY
+
 from genplan.engine.pddl import load_domain
 from genplan.engine.pddl.encoding import PythonTask
 from genplan.engine.pipeline.failures import (
@@ -15,7 +17,6 @@ from genplan.engine.pipeline.failures import (
 )
 from genplan.engine.pipeline.hints import action_hint
 from genplan.engine.pipeline.orderings import candidate_examples
-from support.ferry_model import FERRY
 
 DOMAINS = FERRY.parent
 

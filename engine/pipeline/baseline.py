@@ -21,7 +21,7 @@ def bas_strategy(text: str) -> Extraction[str]:
     return extract_strategy(text, fallback_to_text=True)
 
 
-def run_bas(p: "Pipeline", checker: ProgramChecker) -> None:
+def run_bas(p: Pipeline, checker: ProgramChecker) -> None:
     """Stein et al.'s Bas: NL descriptions of the domain and the debug tasks (as in the main pipeline) ->
     an NL strategy from those -> validated once, never refined -> code whose example task has no plan ->
     direct fixes with Silver's feedback; the program is selected on the debug tasks."""

@@ -25,9 +25,6 @@ from ..planner import solve
 from ..prompts import PromptLibrary
 from .checks import DebugTask, ProgramChecker, TaskCheck, load_debug_tasks, solved_count, validate_model_plan
 from .config import PipelineConfig
-from .failures import FailureSelector
-from .hints import action_hints
-from .orderings import candidate_examples
 from .events import (
     ARTIFACT_CREATED,
     NOTICE,
@@ -41,7 +38,10 @@ from .events import (
     DeferredPublisher,
     EventBus,
 )
+from .failures import FailureSelector
 from .gateway import Controller, ModelGateway, RunStopped
+from .hints import action_hints
+from .orderings import candidate_examples
 from .runlock import RunLock
 from .store import RunStore
 
