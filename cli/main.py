@@ -25,7 +25,6 @@ _COMMAND_MODULES = [
     "import",
     "pddlego",
     "init",
-    "import",
 ]
 
 
