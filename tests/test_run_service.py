@@ -53,7 +53,7 @@ def test_start_run_writes_what_open_reads(tmp_path: Path) -> None:
     config = load_preset("F3-6-MC")
     store = runs.start_run(tmp_path, DomainDir.open(FERRY), config, {"model": "m"}, source="test", extra={"note": 1})
     _, meta = runs.open_run(store.path)
-    assert (meta.status, meta.source, meta.extra, meta.model) == ("running", "test", {"note": 1}, {"model": "m"})
+    assert (meta.status, meta.source, meta.extra["note"], meta.model) == ("running", "test", 1, {"model": "m"})
     assert meta.pipeline_config() == config and meta.domain_dir == str(FERRY.resolve())
 
 

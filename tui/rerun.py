@@ -7,7 +7,6 @@ the results for display.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,8 +37,9 @@ def run_config(run_dir: Path | None) -> Any:
 
     if run_dir is not None:
         try:
-            meta = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
-            return PipelineConfig.from_dict(meta.get("config") or {})
+            from genplan.engine.runs import read_meta
+
+            return PipelineConfig.from_dict(read_meta(run_dir).config)
         except (OSError, ValueError, TypeError, ConfigError):
             pass  # an old or hand-edited run.json: the defaults
     return load_preset("F5-3")
