@@ -216,6 +216,7 @@ class Search:
         self.goal_extra = goal_extra
         self.checks = checks
         self.pst = pst
+        self.pst_on_seen = True  # also check successors equal to a state already seen
         self.deadline = deadline
         self.depth_first = depth_first
         self.expanded = 0
@@ -290,8 +291,9 @@ class Search:
                 return self._path(parents, key)
             children = self.successors(state)
             if self.checks and self.pst:
-                for child, _key, _label in children:  # every successor, duplicates of seen states included
-                    self.partial_soundness(state, child)
+                for child, child_key, _label in children:  # every successor generated at this expansion
+                    if self.pst_on_seen or child_key not in parents:
+                        self.partial_soundness(state, child)
             for child, child_key, label in children:
                 self.generated += 1
                 if child_key in parents:
@@ -360,6 +362,7 @@ def _soundness(f: Functions, request: dict[str, Any], checks: bool) -> dict[str,
         search = Search(f, to_extra(domain, instance.get("extra", [])), to_extra(domain, instance.get("goal_extra", [])), checks,
                         bool(request.get("pst")), time.monotonic() + limit, bool(request.get("depth_first")))
         search.greedy = bool(request.get("greedy"))
+        search.pst_on_seen = bool(request.get("pst_on_seen", True))
         if checks and request.get("record"):
             search.record, search.record_limit = [], int(request["record"])
         started = time.monotonic()
