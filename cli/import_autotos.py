@@ -13,7 +13,6 @@ from pathlib import Path
 
 from ..engine.autotos.domains import DOMAINS, DataError, load_domain
 from ..engine.autotos.logfile import LogFormatError, parse_log
-from ..engine.autotos.loop import Settings
 from .common import EXIT_OK, error
 
 
@@ -46,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..engine.autotos.executor import SandboxExecutor
-    from ..engine.autotos.session import import_log
+    from ..engine.autotos.session import import_log, log_settings
 
     log_path = Path(args.log)
     try:
@@ -68,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
     except DataError as exc:
         return error(str(exc))
     pst = {"on": True, "off": False}.get(args.pst, bool(log.partial_soundness))
-    settings = Settings(partial_soundness=pst, evaluate=not args.no_eval, eval_limit=args.eval_limit,
-                        eval_timeout=args.eval_timeout)
+    settings = log_settings(log, partial_soundness=pst, evaluate=not args.no_eval, eval_limit=args.eval_limit,
+                            eval_timeout=args.eval_timeout)
     if not args.quiet:
         print(f"genplan: replaying {log.calls} answers of {log_path} ({domain_name}, PST {'on' if pst else 'off'})",
               file=sys.stderr)

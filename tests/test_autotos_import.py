@@ -12,6 +12,7 @@ import pytest
 
 from genplan.cli.main import main as genplan_main
 from genplan.engine.autotos.logfile import LogFormatError, parse_log, parse_log_text
+from genplan.engine.autotos.session import log_settings
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 AUTOTOS = SHARED / "autotos"
@@ -127,3 +128,18 @@ def test_import_without_data_folder_asks_for_data(tmp_path, capsys):
     code = genplan_main(["import", "autotos", str(log), "--domain", "24game", "--runs", str(tmp_path)])
     assert code == 2
     assert "--data" in capsys.readouterr().err
+
+
+def test_the_chat_interface_runs_psts_pass_a_successor_equal_to_a_seen_state(tmp_path, capsys):
+    """The same self-loop successor ({butterfly, painted lady} -> itself): GPT-4's run got PST feedback for it,
+    DeepSeek's (chat interface) passed; each replays with its log's calls and never asks past the log."""
+    _need_logs()
+    gpt4 = LOGS / "prontoqa/gpt4-val_logs/script_log_20240804_001235.txt"
+    deepseek = LOGS / "prontoqa/deepseek-coderv2-val_logs/script_log_20240808_023643.txt"
+    assert log_settings(parse_log(gpt4)).pst_on_seen_states
+    assert not log_settings(parse_log(deepseek)).pst_on_seen_states
+    assert log_settings(parse_log(deepseek), pst_on_seen_states=True).pst_on_seen_states  # changes win
+    for path, categories in ((gpt4, {"succ soundness": 1}), (deepseek, {})):
+        result = _import(tmp_path / path.parent.name, path, "--no-eval", capsys=capsys)
+        assert result["calls"] == parse_log(path).calls and result["categories"] == categories, path
+        assert json.loads((Path(result["run_dir"]) / "run.json").read_text())["error"] is None

@@ -59,6 +59,18 @@ class RunRecorder:
         self._events.close()
 
 
+# The paper: "OpenAI models were accessed via an API, while Llama and DeepSeek were interacted with through a
+# chat user interface". Those runs' PST let a successor equal to an already seen state pass (docs/autotos.md).
+CHAT_INTERFACE_MODELS = ("deepseek", "llama")
+
+
+def log_settings(log: AutoToSLog, **changes: Any) -> Settings:
+    """The settings a published log was made with (PST as its folder says), with ``changes`` on top."""
+    chat_interface = (log.model or "").lower().startswith(CHAT_INTERFACE_MODELS)
+    made_with: dict[str, Any] = {"partial_soundness": bool(log.partial_soundness), "pst_on_seen_states": not chat_interface}
+    return Settings(**{**made_with, **changes})
+
+
 def new_run_dir(runs_dir: Path, stem: str) -> Path:
     runs_dir.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -95,7 +107,7 @@ def import_log(log: AutoToSLog, domain: SearchDomain, executor: Executor, runs_d
                settings: Settings | None = None) -> dict[str, Any]:
     """Replay one published log as a genplan run; the summary ``genplan import autotos`` prints."""
     if settings is None:
-        settings = Settings(partial_soundness=bool(log.partial_soundness))
+        settings = log_settings(log)
     provider = ReplayProvider(log)
     run_dir = new_run_dir(runs_dir, f"{domain.name}-{Path(log.path).stem}")
     outcome = run_autotos(domain, provider, executor, settings, run_dir,
