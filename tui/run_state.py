@@ -27,8 +27,8 @@ VALIDATION_RESULT, ARTIFACT_CREATED, SELECTION_MADE, NOTICE = (
 )
 ARTIFACT_EDITED = "artifact.edited"  # engine/edits.py: a person's edit, with old and new hashes
 
-RUNNING, DONE, CACHED, PAUSED, PASS, FAIL, FAILED, INFO = (
-    "running", "done", "cached", "paused", "pass", "fail", "failed", "info",
+RUNNING, DONE, CACHED, PAUSED, PASS, FAIL, FAILED, INFO, STOPPED = (
+    "running", "done", "cached", "paused", "pass", "fail", "failed", "info", "stopped",
 )
 
 
@@ -192,21 +192,24 @@ class RunState:
         self.totals.finished = event.time
         failed = event.type == RUN_FAILED
         self.status = FAILED if failed else DONE
-        run_status = _text(data.get("status"))
-        if run_status == "stopped":
-            self.status = "stopped"
-        self.error = _text(data.get("error") or data.get("message")) if failed or run_status == "stopped" else None
-        title = "run failed" if failed else "run finished"
+        stopped = not failed and _text(data.get("status")) == STOPPED
+        if stopped:
+            self.status = STOPPED
+        self.error = _text(data.get("error") or data.get("message")) if failed or stopped else None
+        title = "run failed" if failed else "run stopped" if stopped else "run finished"
         detail = self.error or ""
         if not failed and data.get("debug_total"):
             detail = f"{data.get('debug_solved')}/{data.get('debug_total')} debug tasks solved"
             if data.get("selected_program"):
                 detail += f" by {Path(str(data['selected_program'])).stem}"
-        self._add(TimelineEntry(f"run:{event.seq}", "run", title, detail, FAILED if failed else DONE,
+            if stopped and self.error:
+                detail += f" ({self.error})"
+        ended = FAILED if failed else STOPPED if stopped else DONE
+        self._add(TimelineEntry(f"run:{event.seq}", "run", title, detail, ended,
                                 seconds=self.totals.elapsed(event.time), started=event.time), update)
-        for index, entry in enumerate(self.entries):  # nothing is running any more
+        for index, entry in enumerate(self.entries):  # nothing is running any more; unanswered is not done
             if entry.status in (RUNNING, PAUSED):
-                entry.status = FAILED if failed else DONE
+                entry.status = ended
                 update.entries.append(index)
         update.status = update.totals = True
 

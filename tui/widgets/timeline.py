@@ -34,6 +34,7 @@ STATUS_STYLES = {
     "pass": "bold green",
     "fail": "bold red",
     "failed": "bold red",
+    "stopped": "magenta",
     "info": "dim",
 }
 KIND_ICONS = {
