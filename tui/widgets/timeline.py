@@ -46,6 +46,8 @@ KIND_ICONS = {
     "notice": "!",
     "edit": "✎",
     "run": "●",
+    "command": "›",  # a game command (PDDLego+)
+    "reset": "↺",  # the game reset and the successful commands replayed (PDDLego+)
 }
 # (label, width, justify) after the step column, which takes what is left of the panel.
 COLUMNS = (("status", 7, "left"), ("tokens", 6, "right"), ("time", 6, "right"))
