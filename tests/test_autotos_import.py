@@ -134,14 +134,17 @@ def test_import_without_data_folder_asks_for_data(tmp_path, capsys):
 
 
 def test_the_chat_interface_runs_psts_pass_a_successor_equal_to_a_seen_state(tmp_path, capsys):
-    """The same self-loop successor ({butterfly, painted lady} -> itself): GPT-4's run got PST feedback for it,
-    DeepSeek's (chat interface) passed; each replays with its log's calls and never asks past the log."""
+    """The same self-loop successor ({butterfly, painted lady} -> itself): GPT-4's PrOntoQA run got PST feedback
+    for it, DeepSeek's passed; each replays with its log's calls and never asks past the log. DeepSeek's
+    crossword runs did check repeated states."""
     _need_logs()
     gpt4 = LOGS / "prontoqa/gpt4-val_logs/script_log_20240804_001235.txt"
     deepseek = LOGS / "prontoqa/deepseek-coderv2-val_logs/script_log_20240808_023643.txt"
     assert log_settings(parse_log(gpt4)).pst_on_seen_states
     assert not log_settings(parse_log(deepseek)).pst_on_seen_states
     assert log_settings(parse_log(deepseek), pst_on_seen_states=True).pst_on_seen_states  # changes win
+    crossword = next((LOGS / "cw/deepseek-coderv2-val_logs").glob("*.txt"))
+    assert log_settings(parse_log(crossword)).pst_on_seen_states
     for path, categories in ((gpt4, {"succ soundness": 1}), (deepseek, {})):
         result = _import(tmp_path / path.parent.name, path, "--no-eval", capsys=capsys)
         assert result["calls"] == parse_log(path).calls and result["categories"] == categories, path

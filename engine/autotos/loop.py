@@ -30,9 +30,8 @@ Observer = Callable[[str, dict[str, Any]], None]
 @dataclass(frozen=True)
 class Settings:
     partial_soundness: bool = True  # "+PST"
-    # The paper checks every successor generated at an expansion, one equal to a state already seen included.
-    # The release's DeepSeek and Llama runs (made through a chat interface) passed successors equal to their
-    # parent that the GPT runs' PST caught: False replays those runs (docs/autotos.md).
+    # The paper checks every successor generated at an expansion, one equal to a state already seen included;
+    # False skips those, as the release's PrOntoQA runs of DeepSeek and Llama did (session.log_settings).
     pst_on_seen_states: bool = True
     max_goal_feedback: int = 9
     max_succ_feedback: int = 9

@@ -59,15 +59,16 @@ class RunRecorder:
         self._events.close()
 
 
-# The paper: "OpenAI models were accessed via an API, while Llama and DeepSeek were interacted with through a
-# chat user interface". Those runs' PST let a successor equal to an already seen state pass (docs/autotos.md).
-CHAT_INTERFACE_MODELS = ("deepseek", "llama")
+# The release's PrOntoQA runs of DeepSeek and Llama (made through a chat interface, 8-9 Aug) let a successor
+# equal to an already seen state pass the PST, which its GPT runs (API, 4 Aug) caught; the crossword runs of
+# the same models did check such successors. So only those logs are replayed without it (docs/autotos.md).
+PST_SKIPS_SEEN_STATES = {"prontoqa": ("deepseek", "llama")}
 
 
 def log_settings(log: AutoToSLog, **changes: Any) -> Settings:
     """The settings a published log was made with (PST as its folder says), with ``changes`` on top."""
-    chat_interface = (log.model or "").lower().startswith(CHAT_INTERFACE_MODELS)
-    made_with: dict[str, Any] = {"partial_soundness": bool(log.partial_soundness), "pst_on_seen_states": not chat_interface}
+    skips_seen = (log.model or "").lower().startswith(PST_SKIPS_SEEN_STATES.get(log.domain or "", ()))
+    made_with: dict[str, Any] = {"partial_soundness": bool(log.partial_soundness), "pst_on_seen_states": not skips_seen}
     return Settings(**{**made_with, **changes})
 
 
