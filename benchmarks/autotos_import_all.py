@@ -1,6 +1,6 @@
 """Import every log of the AutoToS release and compare calls and success/failure with the log.
 
-    .venv/bin/python benchmarks/autotos_import_all.py [--no-eval] [--only DOMAIN] [--out FILE]
+    .venv/bin/python benchmarks/autotos_import_all.py [--no-eval] [--only DOMAIN] [--out FILE [--resume]]
 
 Prints one line per log and a summary; with --out writes one JSON object per log (for docs/autotos.md).
 Slow (hours with evaluation: crossword DFS and Sokoban BFS dominate); needs ../shared/autotos.
@@ -29,6 +29,7 @@ def main() -> int:
     parser.add_argument("--no-eval", action="store_true")
     parser.add_argument("--only", help="one folder of clean_logs (24game, blocks, prontoqa, cw, sokoban)")
     parser.add_argument("--out", help="JSON lines file")
+    parser.add_argument("--resume", action="store_true", help="skip the logs --out already holds")
     args = parser.parse_args()
     data = Path(args.data)
     logs = sorted((data / "clean_logs").glob(f"{args.only or '*'}/*/*.txt"))
@@ -37,6 +38,9 @@ def main() -> int:
         return 2
     executor = SandboxExecutor(hash_seed=0)
     domains = {}
+    if args.resume and args.out and Path(args.out).exists():
+        done = {json.loads(line)["log"] for line in Path(args.out).read_text().splitlines() if line.strip()}
+        logs = [path for path in logs if str(path.relative_to(data / "clean_logs")) not in done]
     matched = 0
     out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115 - closed in finally
     runs = Path(tempfile.mkdtemp(prefix="autotos-import-"))

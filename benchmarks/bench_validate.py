@@ -87,7 +87,7 @@ def bench_genplan(directory: Path, grouped: dict[str, list[Path]], t: Totals) ->
     for instance, plan_files in grouped.items():
         problem_file = directory / "problems_pddl" / f"{instance}.pddl"
         start = time.process_time()
-        validator = PlanValidator(domain, load_problem(problem_file, domain), "stein")
+        validator = PlanValidator(domain, load_problem(problem_file, domain))
         t.problem_s += time.process_time() - start
         t.problems += 1
         t.problem_bytes += problem_file.stat().st_size

@@ -11,12 +11,12 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..engine.events import Event, Notice, RequestRetry, ResponseReceived, SelectionMade, StepStarted, ValidationResult
 from ..engine.pipeline.config import ConfigError, load_config_file, load_preset, preset_names
 from .common import EXIT_OK, BadInput, error, require_input_dir, require_output_dir, run_guarded
 
 if TYPE_CHECKING:
     from ..engine.domainlib import DomainDir
-    from ..engine.pipeline.events import Event
     from ..engine.pipeline.store import RunStore
 
 # The model client (openai) and the pipeline are imported when a run starts, not when `genplan` parses
@@ -68,25 +68,24 @@ class Progress:
 
     @staticmethod
     def describe(event: Event) -> str | None:
-        d = event.data
-        if event.type == "step.started":
-            details = " ".join(f"{k}={v}" for k, v in d.items() if k != "phase")
-            return f"== {d.get('phase')} {details}".rstrip()
-        if event.type == "response.received":
-            tokens = f"{d.get('tokens_in') or 0}+{d.get('tokens_out') or 0} tokens"
-            source = " (cache)" if d.get("cached") else " (human)" if d.get("human") else ""
-            return f"   {d.get('step')} #{d.get('request_id')}: {tokens}, {d.get('latency_s')} s{source}"
-        if event.type == "request.retry":
-            return (f"   {d.get('step')} #{d.get('request_id')}: attempt {d.get('attempt')} failed "
-                    f"({d.get('reason')}); retrying in {d.get('delay_s')} s")
-        if event.type == "validation.result":
-            mark = "ok  " if d.get("valid") else "FAIL"
-            message = (d.get("message") or "").splitlines()[0][:100] if not d.get("valid") else ""
-            return f"   {mark} {d.get('what')} {d.get('version')} on {d.get('task')} {message}".rstrip()
-        if event.type == "selection.made":
-            return f"-> selected {d.get('kind')} {d.get('version')}: {d.get('solved')}/{d.get('total')} debug tasks"
-        if event.type == "notice":
-            return f"   note: {d.get('message')}"
+        if isinstance(event, StepStarted):
+            details = " ".join(f"{k}={v}" for k, v in event.data.items() if k != "phase")
+            return f"== {event.phase} {details}".rstrip()
+        if isinstance(event, ResponseReceived):
+            tokens = f"{event.tokens_in or 0}+{event.tokens_out or 0} tokens"
+            source = " (cache)" if event.cached else " (human)" if event.human else ""
+            return f"   {event.step} #{event.request_id}: {tokens}, {event.latency_s} s{source}"
+        if isinstance(event, RequestRetry):
+            return (f"   {event.step} #{event.request_id}: attempt {event.attempt} failed "
+                    f"({event.reason}); retrying in {event.delay_s} s")
+        if isinstance(event, ValidationResult):
+            mark = "ok  " if event.valid else "FAIL"
+            message = (event.message or "").splitlines()[0][:100] if not event.valid and event.message else ""
+            return f"   {mark} {event.what} {event.version} on {event.task} {message}".rstrip()
+        if isinstance(event, SelectionMade):
+            return f"-> selected {event.kind} {event.version}: {event.solved}/{event.total} debug tasks"
+        if isinstance(event, Notice):
+            return f"   note: {event.message}"
         return None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..engine.feedback.plans import plan_feedback
 from ..engine.pddl.plans import load_plan
 from ..engine.pddl.validate import validate_plan
 from .common import (
@@ -53,9 +54,10 @@ def run(args: argparse.Namespace) -> int:
         plan_file = str(reference)
     domain, problem = load_task(domain_file, problem_file)
     steps = load_plan(plan_file)
-    result = validate_plan(domain, problem, steps, style=args.style)
+    result = validate_plan(domain, problem, steps)
+    message = plan_feedback(result, domain, args.style)
     if args.json:
-        print_json({**result.to_dict(), "table13": result.table13_id})
+        print_json({**result.to_dict(), "table13": result.table13_id, "message": message})
     else:
-        print(result.message)
+        print(message)
     return EXIT_OK if result.valid else EXIT_NEGATIVE

@@ -10,15 +10,13 @@ the pipeline checked, and the edit is one more version to rerun, compare or cont
 from __future__ import annotations
 
 import hashlib
-import json
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
-from .pipeline.events import Event
+from .events import ArtifactEdited, decode
 from .pipeline.store import RunStore, write_text_atomic
 
-ARTIFACT_EDITED = "artifact.edited"
 KIND_DIRS = {"strategy": ("strategies", ".md"), "reflection": ("reflections", ".md"), "program": ("programs", ".py")}
 ORIGINS = ("tui", "outside")
 _CANDIDATE = re.compile(r"^(c\d+)-")
@@ -38,9 +36,6 @@ class EditRecord:
     old_hash: str
     new_hash: str
     origin: str  # tui, outside
-
-    def to_event_data(self) -> dict[str, str]:
-        return asdict(self)
 
 
 def kind_of(relative: str) -> str | None:
@@ -89,7 +84,9 @@ def snapshot_name(run_dir: Path, relative: str) -> str:
 
 def _append(run_dir: Path, record: EditRecord, when: float) -> None:
     store = RunStore(run_dir)
-    store.append_event(Event(ARTIFACT_EDITED, record.to_event_data(), store.last_seq() + 1, when))
+    store.append_event(ArtifactEdited(kind=record.kind, edited=record.edited, file=record.file, old_hash=record.old_hash,
+                                       new_hash=record.new_hash, origin=record.origin,
+                                       seq=store.last_seq() + 1, time=when))
 
 
 def record_edit(run_dir: Path, relative: str, old_text: str, new_text: str, *, origin: str = "tui",
@@ -131,12 +128,13 @@ def edits_of(run_dir: Path) -> list[EditRecord]:
     if not log.is_file():
         return found
     for line in log.read_text(encoding="utf-8").splitlines():
-        if ARTIFACT_EDITED not in line:
+        if ArtifactEdited.TYPE not in line:  # most lines are something else: skip them undecoded
             continue
         try:
-            data = json.loads(line).get("data", {})
-            found.append(EditRecord(str(data["kind"]), str(data["edited"]), str(data["file"]), str(data["old_hash"]),
-                                    str(data["new_hash"]), str(data.get("origin", "tui"))))
-        except (ValueError, KeyError, AttributeError):
+            event = decode(line)
+        except (ValueError, KeyError, TypeError):
             continue
+        if isinstance(event, ArtifactEdited) and event.kind and event.edited and event.file:
+            found.append(EditRecord(event.kind, event.edited, event.file, event.old_hash or "",
+                                    event.new_hash or "", event.origin or "tui"))
     return found

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .feedback.plans import plan_feedback
+from .feedback.programs import run_feedback
 from .pddl import Domain, PddlError, Problem, load_domain, load_problem
 from .pddl.encoding import PythonTask, encode_task, shuffled_task
 from .pddl.validate import GOAL_NOT_REACHED, PlanValidator, ValidationResult
@@ -353,7 +355,7 @@ class Evaluator:
         with self._validator_lock:
             validator = self._validators.get(id(task))
             if validator is None:
-                validator = PlanValidator(self.domain, task.problem, self.style)  # type: ignore[arg-type]
+                validator = PlanValidator(self.domain, task.problem)
                 self._validators[id(task)] = validator
             return validator
 
@@ -370,9 +372,10 @@ class Evaluator:
             )
             outcome.plan = None
         if outcome.kind != PLAN:
-            return OrderingResult(ordering, outcome, None, outcome.feedback(self.style))
+            return OrderingResult(ordering, outcome, None, run_feedback(outcome, self.style))
         validation = self._validate(task, outcome.plan or [])
-        return OrderingResult(ordering, outcome, validation, "" if validation.valid else validation.message)
+        message = "" if validation.valid else plan_feedback(validation, self.domain, self.style)
+        return OrderingResult(ordering, outcome, validation, message)
 
     def _validate(self, task: EvalTask, plan: list[str]) -> ValidationResult:
         """Validate, remembering the last few distinct plans per task (orderings often give the same plan)."""

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from .domainlib import DomainDir
+from .events import RunFinished, RunStarted
 from .pipeline.config import PipelineConfig
-from .pipeline.events import RUN_FINISHED, RUN_STARTED
 from .pipeline.store import RunStore
 
 PURPOSE = "strategy-check"
@@ -76,9 +76,9 @@ def run_check(store: RunStore, text: str, provider: Any, controller: Any = None,
     pipeline = Pipeline(domain, config, provider, store, controller=controller, reasoning=reasoning)
     if subscriber is not None:
         pipeline.bus.subscribe(subscriber)
-    pipeline.bus.publish(RUN_STARTED, domain=domain.name, preset=config.preset, approach=config.approach,
+    pipeline.bus.publish(RunStarted(domain=domain.name, preset=config.preset, approach=config.approach,
                          purpose=PURPOSE, checks_strategy_of=meta.get("checks_strategy_of"),
-                         debug_tasks=[t.name for t in pipeline.tasks])
+                         debug_tasks=[t.name for t in pipeline.tasks]))
     started = time.monotonic()
     status, solved = "finished", 0
     try:
@@ -89,10 +89,9 @@ def run_check(store: RunStore, text: str, provider: Any, controller: Any = None,
         solved = version.solved
     except (RunStopped, AnswerCancelled):
         status = "stopped"
-    summary = {"status": status, "purpose": PURPOSE, "strategy_solved": solved, "debug_solved": solved,
-               "debug_total": len(pipeline.tasks), "selected_program": None,
-               "wall_seconds": round(time.monotonic() - started, 3)}
-    store.write_json("summary.json", summary)
+    finished = RunFinished(status=status, purpose=PURPOSE, strategy_solved=solved, debug_solved=solved,
+                           debug_total=len(pipeline.tasks), wall_seconds=round(time.monotonic() - started, 3))
+    store.write_json("summary.json", {**finished.data, "selected_program": None})
     store.update_meta(status=status)
-    pipeline.bus.publish(RUN_FINISHED, **summary)
+    pipeline.bus.publish(finished)
     return StrategyCheck(store.path, solved, len(pipeline.tasks), status)

@@ -281,7 +281,7 @@ def test_every_committed_task_is_solved_by_a_simple_strategy(name: str) -> None:
         problem = read_task(path)
         plan = STRATEGIES[name](problem)
         result = PlanValidator(pddl_domain(name), problem).validate(plan)
-        assert result.valid, f"{path}: {result.message}"
+        assert result.valid, f"{path}: {result}"
 
 
 @pytest.mark.parametrize("name", PART2)

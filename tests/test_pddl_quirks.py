@@ -51,7 +51,7 @@ def test_the_corpus_has_every_quirk_of_the_issue() -> None:
 def test_each_quirky_task_is_read_and_its_plan_is_valid(name: str) -> None:
     domain, problem = read(name)
     result = validate_plan(domain, problem, load_plan(QUIRKS / f"{name}-plan.txt"))
-    assert result.valid, result.message
+    assert result.valid, result
 
 
 @pytest.mark.parametrize("name", QUIRK_NAMES)

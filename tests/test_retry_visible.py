@@ -8,8 +8,8 @@ from pathlib import Path
 from support.scripted_server import Reply, ScriptedServer
 
 from genplan.cli.cmd_run import Progress
+from genplan.engine.events import Event, EventBus, RequestRetry
 from genplan.engine.llm import ChatMessage, ChatRequest, ModelSettings, OpenAIProvider
-from genplan.engine.pipeline.events import Event, EventBus
 from genplan.engine.pipeline.gateway import ModelGateway
 from genplan.engine.pipeline.store import RunStore
 
@@ -26,8 +26,8 @@ def test_retries_are_published_live_and_shown_by_the_cli(scripted_server: Script
     request = ChatRequest("nl.domain", [ChatMessage("user", "describe the ferry domain")])
     assert gateway.ask(gateway.next_id(), request).text == "the answer"
 
-    retries = [e for e in seen if e.type == "request.retry"]
-    assert len(retries) == 1 and retries[0].data["attempt"] == 1 and "503" in retries[0].data["reason"]
+    retries = [e for e in seen if isinstance(e, RequestRetry)]
+    assert len(retries) == 1 and retries[0].attempt == 1 and "503" in (retries[0].reason or "")
     line = Progress.describe(retries[0])
     assert line is not None and "nl.domain #1: attempt 1 failed" in line and "retrying in" in line
     logged = [json.loads(x)["type"] for x in (store.path / "events.jsonl").read_text().splitlines()]

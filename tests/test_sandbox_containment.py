@@ -17,6 +17,7 @@ from collections.abc import Iterator
 import psutil
 import pytest
 
+from genplan.engine.feedback.programs import run_feedback
 from genplan.engine.sandbox import Limits, Program, Sandbox
 from genplan.engine.sandbox.launcher import namespace_tools
 from genplan.engine.sandbox.server import SPARES
@@ -282,7 +283,7 @@ def test_printing_gigabytes_stops_the_run(sandbox: Sandbox) -> None:
     assert outcome.kind == "output-limit" and outcome.category == "exception"
     assert outcome.stdout_bytes > 8 << 20 and len(outcome.stdout) <= LIMITS.kept_output_bytes
     assert time.monotonic() - started < 10
-    assert "printed too much output" in outcome.feedback()
+    assert "printed too much output" in run_feedback(outcome)
     assert_still_working(sandbox)
 
 

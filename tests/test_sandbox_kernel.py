@@ -20,6 +20,7 @@ from typing import Any
 import psutil
 import pytest
 
+from genplan.engine.feedback.programs import run_feedback
 from genplan.engine.sandbox import Limits, Program, Sandbox, confine
 from genplan.engine.sandbox.runner import clean_outcome
 
@@ -247,7 +248,7 @@ def test_secrets_are_redacted_and_text_is_encodable(monkeypatch) -> None:
     text = json.dumps(outcome.to_dict(), ensure_ascii=False)
     text.encode("utf-8")  # no lone surrogate left
     assert SECRET not in text and "[redacted]" in outcome.stdout and "[redacted]" in outcome.exception
-    assert outcome.feedback().encode("utf-8")
+    assert run_feedback(outcome).encode("utf-8")
 
 
 def test_clean_outcome_escapes_plans_and_redacts_registered_keys() -> None:

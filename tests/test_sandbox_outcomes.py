@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from genplan.engine.feedback.programs import run_feedback
 from genplan.engine.sandbox import Limits, Program, Sandbox
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux only")
@@ -40,7 +41,7 @@ def test_returned_plan_with_inputs_as_sets(sandbox: Sandbox) -> None:
     assert outcome.stdout == "thinking...\n" and outcome.stdout_bytes == 12
     assert 0 <= outcome.runtime <= outcome.wall_time < 5
     assert outcome.peak_memory is not None and outcome.peak_memory > 1_000_000
-    assert outcome.feedback() == ""
+    assert run_feedback(outcome) == ""
 
 
 def test_typed_objects_arrive_as_tuples(sandbox: Sandbox) -> None:
@@ -76,7 +77,7 @@ def test_exception_traceback_is_cleaned(sandbox: Sandbox) -> None:
     assert lines[1] == '  File "<file-name-omitted>", line 5, in generate_solution'
     assert '  File "<file-name-omitted>", line 3, in helper' in lines
     assert "genplan" not in outcome.traceback and "/" not in outcome.traceback.replace("'", "")
-    assert outcome.feedback("stein") == "The code raised the following exception:\n" + outcome.traceback.rstrip()
+    assert run_feedback(outcome, "stein") == "The code raised the following exception:\n" + outcome.traceback.rstrip()
 
 
 def test_exception_in_module_code(sandbox: Sandbox) -> None:
@@ -95,8 +96,9 @@ def test_timeout_reports_where_the_program_was(sandbox: Sandbox) -> None:
     assert 1.0 <= outcome.wall_time < 3.0
     assert outcome.traceback.rstrip().endswith("KeyboardInterrupt")
     assert 'File "<file-name-omitted>", line' in outcome.traceback
-    assert outcome.feedback("stein").startswith("The code was interrupted because it did not terminate within the time limit (1 seconds).")
-    silver = outcome.feedback("silver")
+    assert run_feedback(outcome, "stein").startswith(
+        "The code was interrupted because it did not terminate within the time limit (1 seconds).")
+    silver = run_feedback(outcome, "silver")
     assert "KeyboardInterrupt\nThe code was interrupted because it timed out (possible infinite loop)." in silver
 
 
@@ -123,7 +125,7 @@ def test_timeout_of_a_program_that_swallows_the_interrupt(sandbox: Sandbox) -> N
 def test_wrong_output_type(sandbox: Sandbox, returned: str, shown: str) -> None:
     outcome = run(sandbox, f"def generate_solution(objects, init, goal):\n    return {returned}\n")
     assert outcome.kind == "wrong-type" and outcome.returned == shown
-    assert outcome.feedback() == (
+    assert run_feedback(outcome) == (
         f"The code returned {shown} which is not a list of actions. Please make sure that your code returns a "
         "list of actions, i.e. of type List[str]."
     )
@@ -143,14 +145,14 @@ def test_syntax_error(sandbox: Sandbox) -> None:
     assert outcome.kind == "syntax-error"
     assert outcome.exception == "SyntaxError: expected ':'"
     assert outcome.traceback.startswith('  File "<file-name-omitted>", line 1')
-    assert outcome.feedback().startswith("The code raised the following exception:\n")
+    assert run_feedback(outcome).startswith("The code raised the following exception:\n")
 
 
 def test_missing_function(sandbox: Sandbox) -> None:
     outcome = run(sandbox, "def solve(objects, init, goal):\n    return []\n")
     assert outcome.kind == "missing-function" and outcome.function == "generate_solution"
-    assert "does not define the function generate_solution(objects, init, goal)" in outcome.feedback()
-    assert "solve" in outcome.feedback()
+    assert "does not define the function generate_solution(objects, init, goal)" in run_feedback(outcome)
+    assert "solve" in run_feedback(outcome)
 
 
 def test_sys_exit_is_an_exception_and_os_exit_a_crash(sandbox: Sandbox) -> None:
@@ -158,7 +160,7 @@ def test_sys_exit_is_an_exception_and_os_exit_a_crash(sandbox: Sandbox) -> None:
     assert exited.kind == "exception" and exited.exception == "SystemExit: 3"
     crashed = run(sandbox, "import os\ndef generate_solution(o, i, g):\n    os._exit(0)\n")
     assert crashed.kind == "crash" and crashed.exit_code == 0 and crashed.category == "exception"
-    assert "os._exit" in crashed.feedback()
+    assert "os._exit" in run_feedback(crashed)
     assert run(sandbox, "def generate_solution(o, i, g):\n    return []\n").kind == "plan"
 
 
@@ -176,7 +178,7 @@ def test_c_stack_overflow_is_reported_with_the_stack(sandbox: Sandbox) -> None:
         "def generate_solution(o, i, g):\n    Node(0)\n",
     )
     assert outcome.kind == "crash" and outcome.signal == 11 and outcome.category == "exception"
-    text = outcome.feedback()
+    text = run_feedback(outcome)
     assert "too deep recursion" in text and "line 5 in __init__" in text and "<file-name-omitted>" in text
 
 

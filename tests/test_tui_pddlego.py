@@ -9,18 +9,12 @@ from pathlib import Path
 import pytest
 
 from genplan.cli.main import main
-from genplan.engine.pddlego import runner as pddlego_runner
 from genplan.engine.versions import check_category
 from genplan.tui import run_state
 from genplan.tui.replay import load_events
 
 TRIAL = (Path(__file__).resolve().parents[1].parent / "shared" / "pddlego-plus" / "output" / "CoinCollector"
          / "CC_PDDLego+_4o" / "2025-04-30_gpt-4o-2024-05-13_PDDL_detailed_11_102.txt")
-
-
-def test_the_event_names_are_the_engines() -> None:
-    assert run_state.ATTEMPT_STARTED == pddlego_runner.ATTEMPT_STARTED
-    assert run_state.COMMAND_EXECUTED == pddlego_runner.COMMAND_EXECUTED
 
 
 def test_labels_of_a_pddlego_call() -> None:

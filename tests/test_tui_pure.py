@@ -13,9 +13,8 @@ from pygments.token import Comment, Keyword, Name, Operator
 from support.ferry_model import FERRY
 from test_tui_support import isolated  # noqa: F401 - fixture
 
+from genplan.engine.events import EVENT_TYPES, Event, RequestRetry, event_from
 from genplan.engine.pddl import load_domain, load_problem
-from genplan.engine.pipeline import events as engine_events
-from genplan.engine.pipeline.events import Event
 from genplan.tui import run_state
 from genplan.tui.artifacts import Version, VersionIndex, next_version_file
 from genplan.tui.diffing import change_indices, diff_stats, side_by_side
@@ -96,14 +95,21 @@ def test_pasted_plans_drop_comments_numbers_and_blank_lines() -> None:
 
 # ------------------------------------------------------------------ run state from events
 def event(seq: int, type_: str, t: float, **data) -> Event:
-    return Event(type_, data, seq, t)
+    return event_from(type_, data, seq, t)
 
 
-def test_run_state_event_names_are_the_engines() -> None:
-    for name in ("RUN_STARTED", "RUN_FINISHED", "RUN_FAILED", "STEP_STARTED", "STEP_FINISHED", "REQUEST_SENT",
-                 "TEXT_DELTA", "RESPONSE_RECEIVED", "REQUEST_PAUSED", "VALIDATION_RESULT", "ARTIFACT_CREATED",
-                 "SELECTION_MADE", "NOTICE"):
-        assert getattr(run_state, name) == getattr(engine_events, name)
+def test_the_run_state_handles_every_kind_of_event_the_engine_publishes() -> None:
+    assert set(run_state._HANDLERS) == set(EVENT_TYPES.values())
+
+
+def test_a_retried_request_says_why_and_when_it_is_tried_again() -> None:
+    state = run_state.RunState(None)
+    state.apply(event(1, "request.sent", 1.0, request_id=4, step="code.generate", file="requests/0004-code.generate.json"))
+    update = state.apply(RequestRetry(request_id=4, step="code.generate", attempt=1, delay_s=2.5,
+                                      reason="HTTP 503", time=2.0))
+    entry = state.entry("req:4")
+    assert entry is not None and entry.status == run_state.RUNNING
+    assert entry.detail == "attempt 1 failed (HTTP 503); retrying in 2.5 s" and update.entries
 
 
 def test_run_state_builds_timeline_results_totals_and_streams(tmp_path: Path) -> None:

@@ -218,14 +218,14 @@ async def test_an_outside_change_never_pops_a_rerun_over_the_editor(recorded, is
 def test_unpriced_calls_are_counted_and_explained() -> None:
     from rich.text import Text
 
-    from genplan.engine.pipeline.events import Event
+    from genplan.engine.events import ResponseReceived
     from genplan.tui.run_state import RunState
     from genplan.tui.widgets.totals_bar import UNPRICED_NOTE, UNPRICED_NOTE_MARKUP, format_cost
 
     state = RunState()
-    state.apply(Event("response.received", {"request_id": "1", "tokens_in": 10, "tokens_out": 5, "cost_usd": 0.001}, 1, 1.0))
+    state.apply(ResponseReceived(request_id=1, tokens_in=10, tokens_out=5, cost_usd=0.001, seq=1, time=1.0))
     assert format_cost(state) == "$0.0010"
-    state.apply(Event("response.received", {"request_id": "2", "tokens_in": 10, "tokens_out": 5}, 2, 2.0))
+    state.apply(ResponseReceived(request_id=2, tokens_in=10, tokens_out=5, seq=2, time=2.0))
     assert format_cost(state) == "$0.0010 +1 unpriced" and "[prices" in UNPRICED_NOTE
     assert Text.from_markup(UNPRICED_NOTE_MARKUP).plain == UNPRICED_NOTE  # shown as written, "[prices]" included
 

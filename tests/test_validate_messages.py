@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from genplan.engine.feedback.plans import plan_feedback
 from genplan.engine.pddl import parse_domain_text, parse_problem_text
 from genplan.engine.pddl.validate import (
     GOAL_NOT_REACHED,
@@ -72,7 +73,7 @@ OPERATORS = "(move ?r ?from ?to) (pick ?r ?i ?x) (drop ?r ?i ?x)"
 def validators() -> dict[str, PlanValidator]:
     domain = parse_domain_text(DOMAIN, "lab.pddl")
     problem = parse_problem_text(PROBLEM, domain, "lab-1.pddl")
-    return {style: PlanValidator(domain, problem, style) for style in ("stein", "silver")}
+    return {style: PlanValidator(domain, problem) for style in ("stein", "silver")}
 
 
 def check(validators: dict[str, PlanValidator], plan: list[str], kind: str, step: int, stein: str, silver: str):
@@ -81,7 +82,7 @@ def check(validators: dict[str, PlanValidator], plan: list[str], kind: str, step
         result = results[style]
         assert not result.valid
         assert (result.kind, result.step) == (kind, step)
-        assert result.message == expected, style
+        assert plan_feedback(result, validators[style].domain, style) == expected, style
     return results["stein"]
 
 
@@ -90,7 +91,7 @@ def test_the_domain_is_as_intended(validators: dict[str, PlanValidator]) -> None
     assert domain.static_predicates == frozenset({"door", "locked"})
     for validator in validators.values():
         result = validator.validate(VALID_PLAN)
-        assert result.valid and result.kind is None and result.message == "The plan is valid."
+        assert result.valid and result.kind is None and plan_feedback(result, domain) == "The plan is valid."
         assert result.steps_executed == 4
 
 
@@ -271,7 +272,7 @@ def test_missing_parentheses_allowed_when_asked(validators: dict[str, PlanValida
 def test_actions_are_case_insensitive_but_shown_as_written(validators: dict[str, PlanValidator]) -> None:
     assert validators["stein"].validate([s.upper() for s in VALID_PLAN]).valid
     result = validators["stein"].validate(["(MOVE R1 A C)"])
-    assert result.message.startswith("The action (MOVE R1 A C) at step 0 is not executable")
+    assert plan_feedback(result, validators["stein"].domain).startswith("The action (MOVE R1 A C) at step 0 is not executable")
     assert result.unsatisfied_static == ["(door a c)"]
 
 

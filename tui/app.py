@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,8 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import OptionList, Static, TabbedContent, TabPane
+
+from genplan.engine.events import Event, TextDelta
 
 from . import messages as msg
 from .actions import bindings
@@ -73,15 +75,14 @@ class LaunchOptions:
     tune_gc: bool = True
 
 
-def coalesce_deltas(events: list[Any]) -> list[Any]:
+def coalesce_deltas(events: list[Event]) -> list[Event]:
     """Merge consecutive streamed fragments of one request into one event (fewer updates per frame)."""
-    merged: list[Any] = []
+    merged: list[Event] = []
     for event in events:
         previous = merged[-1] if merged else None
-        if (previous is not None and event.type == previous.type == "text.delta"
-                and event.data.get("request_id") == previous.data.get("request_id")):
-            merged[-1] = type(event)(event.type, {**previous.data, "text": previous.data.get("text", "")
-                                                  + event.data.get("text", "")}, event.seq, event.time)
+        if (isinstance(event, TextDelta) and isinstance(previous, TextDelta)
+                and event.request_id == previous.request_id):
+            merged[-1] = replace(previous, text=previous.text + event.text, seq=event.seq, time=event.time)
         else:
             merged.append(event)
     return merged

@@ -70,7 +70,7 @@ class PlanTrace:
 
 
 def trace_plan(domain: Domain, problem: Problem, plan: list[str]) -> PlanTrace:
-    result = validate_plan(domain, problem, plan, style="stein", trace=True)
+    result = validate_plan(domain, problem, plan, trace=True)
     effects = result.trace or []
     initial = sorted(fact_text(f) for f in problem.init)
     goal = [fact_text(f) for f in problem.goal_pos] + [f"(not {fact_text(f)})" for f in problem.goal_neg]

@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .run_state import RESPONSE_RECEIVED, TEXT_DELTA
+from genplan.engine.events import Event, ResponseReceived, TextDelta
 
 MAX_GAP_S = 2.0  # a long wait in the recording (a slow model, a person thinking) plays as at most this
 MIN_GAP_S = 0.02
 STREAM_PIECES = 12
 
 
-def load_events(run_dir: Path) -> list[Any]:
+def load_events(run_dir: Path) -> list[Event]:
     from genplan.engine.pipeline import RunStore
 
     return list(RunStore.open(run_dir).events())
@@ -47,7 +47,7 @@ class ReplayClock:
 class Replayer:
     """Feeds ``sink`` with the run's events; ``toggle_pause`` and ``speed`` can change while it plays."""
 
-    def __init__(self, run_dir: Path, events: list[Any], sink: Callable[[Any], Any], speed: float = 1.0) -> None:
+    def __init__(self, run_dir: Path, events: list[Event], sink: Callable[[Event], Any], speed: float = 1.0) -> None:
         self.run_dir = run_dir
         self.events = events
         self.sink = sink
@@ -87,7 +87,7 @@ class Replayer:
             index = self.position
             event = self.events[index]
             wait = self.gap(index)
-            if event.type == RESPONSE_RECEIVED:
+            if isinstance(event, ResponseReceived):
                 await self._stream_answer(event, wait)
             else:
                 await self._wait(wait)
@@ -96,15 +96,14 @@ class Replayer:
             self._emit(event)
         self.finished = True
 
-    def _emit(self, event: Any) -> None:
+    def _emit(self, event: Event) -> None:
         """Hand out one event (the rest of its recorded answer first, for a response) and move on."""
-        if event.type == RESPONSE_RECEIVED:
+        if isinstance(event, ResponseReceived):
             rid = str(event.data.get("request_id"))
             text = recorded_answer(self.run_dir, event.data)
             rest = text[self._streamed.get(rid, 0):]
             if rest:
-                self.sink(type(event)(TEXT_DELTA, {"request_id": event.data.get("request_id"), "text": rest},
-                                      event.seq, event.time))
+                self.sink(TextDelta(request_id=event.request_id, text=rest, seq=event.seq, time=event.time))
             self._streamed[rid] = len(text)
         self.sink(event)
         self.position += 1
@@ -113,7 +112,7 @@ class Replayer:
         if not self.clock.paused:
             self.toggle_pause()
 
-    def step(self) -> Any | None:
+    def step(self) -> Event | None:
         """Pause, and hand out the next event at once; returns it (None at the end)."""
         self.pause()
         if self.position >= len(self.events):
@@ -129,21 +128,21 @@ class Replayer:
         count = 0
         while (event := self.step()) is not None:
             count += 1
-            if event.type == RESPONSE_RECEIVED:
+            if isinstance(event, ResponseReceived):
                 break
         return count
 
-    def rewind_to(self, position: int) -> list[Any]:
+    def rewind_to(self, position: int) -> list[Event]:
         """Pause, and go back so that only the first ``position`` events have happened: returns them, for the
         consumer to rebuild its state from (answers already given count as fully streamed)."""
         self.pause()
         self.position = max(0, min(position, len(self.events)))
         self.finished = False
         before = self.events[: self.position]
-        self._streamed = {str(e.data.get("request_id")): 10**9 for e in before if e.type == RESPONSE_RECEIVED}
+        self._streamed = {str(e.data.get("request_id")): 10**9 for e in before if isinstance(e, ResponseReceived)}
         return before
 
-    async def _stream_answer(self, event: Any, wait: float) -> None:
+    async def _stream_answer(self, event: ResponseReceived, wait: float) -> None:
         """Spread the recorded answer over the time the request took in the recording."""
         text = recorded_answer(self.run_dir, event.data)
         if not text:
@@ -158,5 +157,4 @@ class Replayer:
             if self.position >= len(self.events) or self.events[self.position] is not event:
                 return  # the person stepped meanwhile
             self._streamed[rid] += len(piece)
-            self.sink(type(event)(TEXT_DELTA, {"request_id": event.data.get("request_id"), "text": piece},
-                                  event.seq, event.time))
+            self.sink(TextDelta(request_id=event.request_id, text=piece, seq=event.seq, time=event.time))

@@ -9,24 +9,29 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from genplan.engine.pipeline.events import Event
-
-# The engine's event type names (engine/pipeline/events.py). They are stable — run directories on disk
-# contain them — and are repeated here so that the TUI can draw its first screen before the engine
-# (which pulls in the model client) is imported; tests/test_tui_state.py checks they match.
-RUN_STARTED, RUN_FINISHED, RUN_FAILED = "run.started", "run.finished", "run.failed"
-STEP_STARTED, STEP_FINISHED = "step.started", "step.finished"
-REQUEST_SENT, TEXT_DELTA, RESPONSE_RECEIVED, REQUEST_PAUSED = (
-    "request.sent", "text.delta", "response.received", "request.paused",
+# genplan.engine.events imports only the standard library: the first screen does not wait for the engine
+from genplan.engine.events import (
+    ArtifactCreated,
+    ArtifactEdited,
+    AttemptStarted,
+    CommandExecuted,
+    Event,
+    Notice,
+    RequestPaused,
+    RequestRetry,
+    RequestSent,
+    ResponseReceived,
+    RunFailed,
+    RunFinished,
+    RunStarted,
+    SelectionMade,
+    StepFinished,
+    StepStarted,
+    TextDelta,
+    ValidationResult,
 )
-VALIDATION_RESULT, ARTIFACT_CREATED, SELECTION_MADE, NOTICE = (
-    "validation.result", "artifact.created", "selection.made", "notice",
-)
-ATTEMPT_STARTED, COMMAND_EXECUTED = "attempt.started", "command.executed"  # engine/pddlego/runner.py
-ARTIFACT_EDITED = "artifact.edited"  # engine/edits.py: a person's edit, with old and new hashes
 
 RUNNING, DONE, CACHED, PAUSED, PASS, FAIL, FAILED, INFO, STOPPED = (
     "running", "done", "cached", "paused", "pass", "fail", "failed", "info", "stopped",
@@ -194,9 +199,9 @@ class RunState:
     def apply(self, event: Event) -> Update:
         update = Update()
         data = event.data or {}
-        if event.type != TEXT_DELTA and event.time:
+        if not isinstance(event, TextDelta) and event.time:
             self.last_event_time = event.time
-        handler = _HANDLERS.get(event.type)
+        handler = _HANDLERS.get(type(event))
         if handler is not None:
             handler(self, event, data, update)
         return update
@@ -212,7 +217,7 @@ class RunState:
 
     def _run_finished(self, event: Event, data: dict, update: Update) -> None:
         self.totals.finished = event.time
-        failed = event.type == RUN_FAILED
+        failed = isinstance(event, RunFailed)
         self.status = FAILED if failed else DONE
         stopped = not failed and _text(data.get("status")) == STOPPED
         if stopped:
@@ -262,6 +267,14 @@ class RunState:
         entry.status = FAILED if data.get("error") else DONE
         entry.seconds = max(0.0, event.time - entry.started)
         update.entries.append(index)
+
+    def _retry(self, event: Event, data: dict, update: Update) -> None:
+        rid = _text(data.get("request_id"))
+        entry = self._changed(f"req:{rid}", update)
+        if entry is None:  # a concurrent request is announced after it is answered: its row comes then
+            return
+        retry = f"attempt {data.get('attempt')} failed ({_text(data.get('reason'))}); retrying in {data.get('delay_s')} s"
+        entry.detail = "; ".join(part for part in (request_context(entry.data), retry) if part)
 
     def _request_sent(self, event: Event, data: dict, update: Update) -> None:
         rid = _text(data.get("request_id"))
@@ -425,21 +438,24 @@ class RunState:
                                 data=dict(data)), update)
 
 
-_HANDLERS = {
-    RUN_STARTED: RunState._run_started,
-    RUN_FINISHED: RunState._run_finished,
-    RUN_FAILED: RunState._run_finished,
-    STEP_STARTED: RunState._step_started,
-    STEP_FINISHED: RunState._step_finished,
-    REQUEST_SENT: RunState._request_sent,
-    TEXT_DELTA: RunState._text_delta,
-    RESPONSE_RECEIVED: RunState._response,
-    REQUEST_PAUSED: RunState._paused,
-    VALIDATION_RESULT: RunState._validation,
-    ARTIFACT_CREATED: RunState._artifact,
-    SELECTION_MADE: RunState._selection,
-    ATTEMPT_STARTED: RunState._attempt,
-    COMMAND_EXECUTED: RunState._command,
-    NOTICE: RunState._notice,
-    ARTIFACT_EDITED: RunState._edited,
+# The handlers read the event's payload dict (``event.data``): logs of older versions hold values of other
+# shapes (a usage table, ids as text), which the handlers accept as they come.
+_HANDLERS: dict[type[Event], Any] = {
+    RunStarted: RunState._run_started,
+    RunFinished: RunState._run_finished,
+    RunFailed: RunState._run_finished,
+    StepStarted: RunState._step_started,
+    StepFinished: RunState._step_finished,
+    RequestSent: RunState._request_sent,
+    TextDelta: RunState._text_delta,
+    ResponseReceived: RunState._response,
+    RequestPaused: RunState._paused,
+    RequestRetry: RunState._retry,
+    ValidationResult: RunState._validation,
+    ArtifactCreated: RunState._artifact,
+    SelectionMade: RunState._selection,
+    AttemptStarted: RunState._attempt,
+    CommandExecuted: RunState._command,
+    Notice: RunState._notice,
+    ArtifactEdited: RunState._edited,
 }

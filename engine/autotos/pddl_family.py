@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..domainlib import DomainDir
+from ..feedback.plans import plan_feedback
 from ..pddl import load_domain, load_problem
 from ..pddl.model import Domain, Fact, Problem, Task
 from ..pddl.validate import validate_plan
@@ -133,7 +134,7 @@ def build_pddl_domain(tasks: PddlTasks, seed: int = 0, samples_per_task: int = 4
             return "no solution found"
         result = validate_plan(tasks.domain, instance.info["problem"], list(actions))
         if not result.valid:
-            return f"invalid plan: {result.message.splitlines()[0] if result.message else result.kind}"
+            return f"invalid plan: {plan_feedback(result, tasks.domain).splitlines()[0]}"
         optimal = instance.info.get("optimal")
         if optimal is not None and len(actions) != optimal:
             return f"plan of length {len(actions)}, optimal {optimal}"

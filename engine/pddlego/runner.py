@@ -15,18 +15,20 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from ..events import (
+    ArtifactCreated,
+    AttemptStarted,
+    CommandExecuted,
+    EventBus,
+    Notice,
+    RunFailed,
+    RunFinished,
+    RunStarted,
+    StepStarted,
+    ValidationResult,
+)
 from ..llm import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider
 from ..llm.replay import OUT_OF_ANSWERS, RecordedAnswers
-from ..pipeline.events import (
-    ARTIFACT_CREATED,
-    NOTICE,
-    RUN_FAILED,
-    RUN_FINISHED,
-    RUN_STARTED,
-    STEP_STARTED,
-    VALIDATION_RESULT,
-    EventBus,
-)
 from ..pipeline.gateway import ModelGateway
 from ..pipeline.store import RunStore
 from ..prompts import PromptLibrary
@@ -40,9 +42,6 @@ from .loop import (
     run_plangen,
 )
 from .solver import PddlSolver, SolverOutcome
-
-COMMAND_EXECUTED = "command.executed"  # data: step, attempt, command, observation, error, goal_reached
-ATTEMPT_STARTED = "attempt.started"  # data: step, attempt, replayed (commands replayed after a reset)
 
 
 def file_stem(where: CallInfo) -> str:
@@ -59,11 +58,11 @@ class RunListener:
         self._transcript: list[str] = []
 
     def step_started(self, step: int) -> None:
-        self.bus.publish(STEP_STARTED, phase="time-step", step=step)
+        self.bus.publish(StepStarted(phase="time-step", step=step))
         self._append(f"\n## Step {step}\n")
 
     def attempt_started(self, step: int, attempt: int, replayed: list[str]) -> None:
-        self.bus.publish(ATTEMPT_STARTED, step=step, attempt=attempt, replayed=len(replayed))
+        self.bus.publish(AttemptStarted(step=step, attempt=attempt, replayed=len(replayed)))
         if attempt:
             self._append(f"\n(reset; replayed {len(replayed)} commands; attempt {attempt + 1})\n")
 
@@ -74,23 +73,23 @@ class RunListener:
                 continue
             relative = f"{stem}-{kind}.pddl"
             self.store.write_text(relative, text if text.endswith("\n") else text + "\n")
-            self.bus.publish(ARTIFACT_CREATED, kind=kind, file=relative, request_id=self.last_request,
-                             step=where.step, attempt=where.attempt, retry=where.retry)
+            self.bus.publish(ArtifactCreated(kind=kind, file=relative, request_id=self.last_request,
+                             step=where.step, attempt=where.attempt, retry=where.retry))
 
     def solver_result(self, where: CallInfo, outcome: SolverOutcome) -> None:
-        self.bus.publish(VALIDATION_RESULT, what="pddl", step=where.step, attempt=where.attempt, retry=where.retry,
+        self.bus.publish(ValidationResult(what="pddl", step=where.step, attempt=where.attempt, retry=where.retry,
                          valid=outcome.ok, kind="plan" if outcome.ok else "solver-error",
-                         message=outcome.error or " ; ".join(outcome.commands or []), planner=outcome.planner)
+                         message=outcome.error or " ; ".join(outcome.commands or []), planner=outcome.planner))
 
     def command_executed(self, step: int, attempt: int, result: StepResult) -> None:
-        self.bus.publish(COMMAND_EXECUTED, step=step, attempt=attempt, command=result.command,
-                         observation=result.observation, error=result.error, goal_reached=result.goal_reached)
+        self.bus.publish(CommandExecuted(step=step, attempt=attempt, command=result.command,
+                         observation=result.observation, error=result.error, goal_reached=result.goal_reached))
         self._append(f"> {result.command}\n{result.observation.strip()}\n")
         if result.goal_reached:
             self._append("(goal reached)\n")
 
     def warning(self, step: int, message: str) -> None:
-        self.bus.publish(NOTICE, level="warning", message=message, step=step)
+        self.bus.publish(Notice(level="warning", message=message, step=step))
 
     def _append(self, text: str) -> None:
         self._transcript.append(text)
@@ -137,7 +136,7 @@ def run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, root: P
             raise
         return response.text
 
-    bus.publish(RUN_STARTED, approach=spec.approach, preset=spec.preset, environment=spec.environment)
+    bus.publish(RunStarted(approach=spec.approach, preset=spec.preset, environment=spec.environment))
     started = time.monotonic()
     prompts = prompts or PromptLibrary()
     try:
@@ -148,13 +147,13 @@ def run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, root: P
                 raise ValueError("PDDLego+ needs a solver")
             result = run_pddlego(env, ask, solver, prompts, spec.config, listener)
     except ModelAccessError as err:
-        bus.publish(RUN_FAILED, error=str(err))
+        bus.publish(RunFailed(error=str(err)))
         store.update_meta(status="failed", error=str(err))
         raise
     summary = {**result.to_dict(), "wall_seconds": round(time.monotonic() - started, 3), "totals": gateway.totals.to_dict()}
     store.write_json("trial.json", summary)
     store.write_json("summary.json", summary)
-    bus.publish(RUN_FINISHED, outcome=result.outcome, reason=result.reason, calls=result.calls, steps=result.steps)
+    bus.publish(RunFinished(outcome=result.outcome, reason=result.reason, calls=result.calls, steps=result.steps))
     store.update_meta(status="finished", outcome=result.outcome)
     return store, result
 

@@ -16,8 +16,6 @@ _EXPORTS = {
     "load_config_file": "config",
     "load_preset": "config",
     "preset_names": "config",
-    "Event": "events",
-    "EventBus": "events",
     "Controller": "gateway",
     "Decision": "gateway",
     "ModelGateway": "gateway",
@@ -48,8 +46,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .config import (
         preset_names as preset_names,
     )
-    from .events import Event as Event
-    from .events import EventBus as EventBus
     from .gateway import (
         Controller as Controller,
     )

@@ -3,13 +3,13 @@ debug tasks) and Sil (Silver et al.: one conversation, four feedback types, the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..events import SelectionMade, StepStarted
 from ..extract import Extraction, extract_nl, extract_strategy
+from ..feedback.silver import fix_variables
 from ..pddl.encoding import render_problem_abbreviated
-from ..sandbox.outcome import TIMEOUT, WRONG_TYPE
-from .checks import ProgramChecker, TaskCheck
-from .events import SELECTION_MADE, STEP_STARTED
+from .checks import ProgramChecker
 from .runner import assistant, code_extractor, user
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ def run_bas(p: Pipeline, checker: ProgramChecker) -> None:
     an NL strategy from those -> validated once, never refined -> code whose example task has no plan ->
     direct fixes with Silver's feedback; the program is selected on the debug tasks."""
     p.nl_phase()
-    p.bus.publish(STEP_STARTED, phase="baseline-strategy")
+    p.bus.publish(StepStarted(phase="baseline-strategy"))
     strategy_msgs = [
         p.system(),
         user(p.render("strategy", domain_nl=p.domain_nl, example_tasks=[t.nl for t in p.prompt_tasks()])),
@@ -45,7 +45,7 @@ def run_bas(p: Pipeline, checker: ProgramChecker) -> None:
         spec = p.code_spec(p.prompt_tasks()[0].python, None)
     functions = (p.config.function_name,)
     base = [p.system(), user(p.render("code", domain_nl=p.domain_nl, strategy=strategy.text, **spec))]
-    p.bus.publish(STEP_STARTED, phase="code", candidate=1)
+    p.bus.publish(StepStarted(phase="code", candidate=1))
     code, history, _ = p.ask_extract("baseline.code", base, code_extractor(functions), "code")
     if code is None:
         return
@@ -68,26 +68,7 @@ def run_bas(p: Pipeline, checker: ProgramChecker) -> None:
         current = p.add_program(1, code, history[-1].content, checker)
     best = p.best(p.programs)
     if best is not None:
-        p.bus.publish(SELECTION_MADE, kind="program", version=best.label, solved=best.solved, total=len(p.tasks), file=best.file)
-
-
-def _silver_fix_variables(p: Pipeline, failed: TaskCheck) -> dict[str, Any]:
-    task = next(t for t in p.tasks if t.name == failed.task)
-    variables: dict[str, Any] = {"task_pddl": task.pddl, "traceback": "", "output": failed.output, "message": "", "operators": []}
-    if failed.python_error:
-        variables["kind"] = "timeout" if failed.kind == TIMEOUT else "exception"
-        variables["traceback"] = failed.details.get("traceback") or failed.message
-    elif failed.kind == WRONG_TYPE or failed.details.get("syntax"):
-        variables["kind"] = "plan-syntax"
-        variables["operators"] = [a.lifted() for a in p.domain.actions.values()]
-        if failed.kind == WRONG_TYPE:
-            variables["message"] = "the output is not a list of action strings"
-        else:
-            variables["message"] = f"the action {failed.details.get('action')} is invalid at step {failed.details.get('step')}"
-    else:
-        variables["kind"] = "plan-semantics"
-        variables["message"] = failed.message
-    return variables
+        p.bus.publish(SelectionMade(kind="program", version=best.label, solved=best.solved, total=len(p.tasks), file=best.file))
 
 
 def run_sil(p: Pipeline, checker: ProgramChecker) -> None:
@@ -97,17 +78,17 @@ def run_sil(p: Pipeline, checker: ProgramChecker) -> None:
     checker.tasks = [t for t in p.tasks if t.name in prompt_names] + [t for t in p.tasks if t.name not in prompt_names]
     training = [render_problem_abbreviated(t.problem) for t in p.prompt_tasks()]
     messages = [p.system(), user(p.render("summary", domain_pddl=p.domain.source, training_tasks=training))]
-    p.bus.publish(STEP_STARTED, phase="baseline-summary")
+    p.bus.publish(StepStarted(phase="baseline-summary"))
     summary, messages, _ = p.ask_extract("baseline.summary", messages, extract_nl, "nl")
     p.artifact("nl_domain", "nl/summary.md", summary or messages[-1].content)
-    p.bus.publish(STEP_STARTED, phase="baseline-strategy")
+    p.bus.publish(StepStarted(phase="baseline-strategy"))
     strategy, messages, _ = p.ask_extract(
         "baseline.strategy", [*messages, user(p.render("strategy"))], extract_nl, "strategy"
     )
     if strategy is not None:
         p.add_strategy(strategy, messages[-1].content)
     functions = (p.config.function_name,)
-    p.bus.publish(STEP_STARTED, phase="code", candidate=1)
+    p.bus.publish(StepStarted(phase="code", candidate=1))
     messages = [*messages, user(p.render("code", typed_objects=p.domain_dir.typed_objects))]
     code, messages, _ = p.ask_extract("baseline.code", messages, code_extractor(functions), "code")
     if code is None:
@@ -117,7 +98,9 @@ def run_sil(p: Pipeline, checker: ProgramChecker) -> None:
         failed = next((c for c in current.checks if not c.solved), None)
         if failed is None:
             break
-        fix = [*messages, user(p.render("fix", **_silver_fix_variables(p, failed)))]
+        task = next(t for t in p.tasks if t.name == failed.task)
+        operators = [a.lifted() for a in p.domain.actions.values()]
+        fix = [*messages, user(p.render("fix", **fix_variables(failed, task.pddl, operators)))]
         code, messages, _ = p.ask_extract("baseline.fix", fix, code_extractor(functions, current.text), "code")
         if code is None:
             break
@@ -126,4 +109,4 @@ def run_sil(p: Pipeline, checker: ProgramChecker) -> None:
     final = p.programs[-1]
     final.checks = checker.check(final.text)
     p.store.write_json(f"results/program-{final.label}-all.json", [c.to_dict() for c in final.checks])
-    p.bus.publish(SELECTION_MADE, kind="program", version=final.label, solved=final.solved, total=len(p.tasks), file=final.file)
+    p.bus.publish(SelectionMade(kind="program", version=final.label, solved=final.solved, total=len(p.tasks), file=final.file))

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..evaluation import EvalTask, Evaluator, TaskResult, failure_rank, pick_failure
+from ..feedback.plans import no_plan, plan_feedback
 from ..pddl import Domain, Problem
 from ..pddl.encoding import PythonTask, encode_task, render_task
 from ..pddl.validate import SYNTAX_KINDS, PlanValidator
@@ -58,13 +59,13 @@ def solved_count(checks: list[TaskCheck]) -> int:
 def validate_model_plan(domain: Domain, task: DebugTask, plan: list[str] | None, style: str, reason: str) -> TaskCheck:
     """A plan a model wrote while following a strategy (None: nothing could be extracted, `reason` says why)."""
     if plan is None:
-        return TaskCheck(task.name, False, "no-plan", f"No plan could be found in the answer: {reason}")
-    result = PlanValidator(domain, task.problem, style).validate(plan)  # type: ignore[arg-type]
+        return TaskCheck(task.name, False, "no-plan", no_plan(reason))
+    result = PlanValidator(domain, task.problem).validate(plan)
     return TaskCheck(
         task.name,
         result.valid,
         result.kind,
-        "" if result.valid else result.message,
+        "" if result.valid else plan_feedback(result, domain, style),
         plan,
         details={"step": result.step, "unsatisfied": result.unsatisfied + result.unsatisfied_static},
     )

@@ -10,12 +10,11 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..events import EventBus, Publish, RequestPaused, RequestRetry, RequestSent, ResponseReceived, TextDelta
 from ..llm import ChatMessage, ChatRequest, ChatResponse, Provider, RetryNotice
-from .events import REQUEST_PAUSED, REQUEST_RETRY, REQUEST_SENT, RESPONSE_RECEIVED, TEXT_DELTA, EventBus
 from .store import RunStore
 
 
@@ -101,22 +100,21 @@ class ModelGateway:
     def file_stem(self, request_id: int, step: str) -> str:
         return f"{request_id:04d}-{step}"
 
-    def announce(self, request_id: int, request: ChatRequest, publish: Callable[..., Any], **context: Any) -> None:
+    def announce(self, request_id: int, request: ChatRequest, publish: Publish, **context: Any) -> None:
         stem = self.file_stem(request_id, request.step)
-        publish(
-            REQUEST_SENT,
+        publish(RequestSent(
             request_id=request_id,
             step=request.step,
             file=f"requests/{stem}.json",
             messages=len(request.messages),
             **context,
-        )
+        ))
 
     def ask(
         self,
         request_id: int,
         request: ChatRequest,
-        publish: Callable[..., Any] | None = None,
+        publish: Publish | None = None,
         context: dict[str, Any] | None = None,
     ) -> ChatResponse:
         """Send (or replay) one request. `publish` replaces the bus for the logged events of this request
@@ -135,7 +133,7 @@ class ModelGateway:
                                    resumed=True)
             return stored
         if self.controller is not None:
-            publish(REQUEST_PAUSED, request_id=request_id, step=request.step, **context)  # context: which task
+            publish(RequestPaused(request_id=request_id, step=request.step, **context))  # context: which task
             decision = self.controller.before_request(request_id, request)
             if decision.action == "stop":
                 raise RunStopped(f"stopped before request {request_id} ({request.step})")
@@ -148,11 +146,11 @@ class ModelGateway:
         self.announce(request_id, request, publish, **context)
 
         def delta(text: str) -> None:
-            self.bus.publish(TEXT_DELTA, request_id=request_id, step=request.step, text=text)
+            self.bus.publish(TextDelta(request_id=request_id, step=request.step, text=text))
 
         def retry(notice: RetryNotice) -> None:
-            self.bus.publish(REQUEST_RETRY, request_id=request_id, step=request.step, attempt=notice.attempt,
-                             delay_s=round(notice.delay_s, 3), reason=notice.reason)
+            self.bus.publish(RequestRetry(request_id=request_id, step=request.step, attempt=notice.attempt,
+                             delay_s=round(notice.delay_s, 3), reason=notice.reason))
 
         response = self.provider.complete(request, on_delta=delta, on_retry=retry)
         return self._record(request_id, stem, request, response, original_hash, False, publish)
@@ -194,7 +192,7 @@ class ModelGateway:
         response: ChatResponse,
         original_hash: str,
         human: bool,
-        publish: Callable[..., Any],
+        publish: Publish,
     ) -> ChatResponse:
         if human:
             self.store.write_json(f"requests/{stem}.json", self._request_record(request_id, request))
@@ -223,13 +221,12 @@ class ModelGateway:
         return response
 
     def _publish_response(
-        self, request_id: int, request: ChatRequest, response: ChatResponse, human: bool, publish: Callable[..., Any],
+        self, request_id: int, request: ChatRequest, response: ChatResponse, human: bool, publish: Publish,
         resumed: bool = False,
     ) -> None:
         usage = response.usage
         stem = self.file_stem(request_id, request.step)
-        publish(
-            RESPONSE_RECEIVED,
+        publish(ResponseReceived(
             request_id=request_id,
             step=request.step,
             file=f"responses/{stem}.md",
@@ -240,8 +237,8 @@ class ModelGateway:
             tokens_in=usage.input_tokens if usage else None,
             tokens_out=usage.output_tokens if usage else None,
             cost_usd=response.cost_usd,
-            **({"resumed": True} if resumed else {}),
-        )
+            resumed=resumed or None,
+        ))
 
 
 def _human_answer(text: str) -> ChatResponse:

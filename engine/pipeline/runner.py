@@ -17,6 +17,20 @@ from typing import Any
 
 from ..approaches import get_approach
 from ..domainlib import DomainDir
+from ..events import (
+    ArtifactCreated,
+    DeferredPublisher,
+    EventBus,
+    Notice,
+    Publish,
+    RunFailed,
+    RunFinished,
+    RunStarted,
+    SelectionMade,
+    StepFinished,
+    StepStarted,
+    ValidationResult,
+)
 from ..extract import Extraction, extract_code, extract_nl, extract_plan, extract_strategy
 from ..llm import AnswerCancelled, ChatMessage, ChatRequest, Provider
 from ..pddl import Domain, load_domain
@@ -25,19 +39,6 @@ from ..planner import solve
 from ..prompts import PromptLibrary
 from .checks import DebugTask, ProgramChecker, TaskCheck, load_debug_tasks, solved_count, validate_model_plan
 from .config import PipelineConfig
-from .events import (
-    ARTIFACT_CREATED,
-    NOTICE,
-    RUN_FAILED,
-    RUN_FINISHED,
-    RUN_STARTED,
-    SELECTION_MADE,
-    STEP_FINISHED,
-    STEP_STARTED,
-    VALIDATION_RESULT,
-    DeferredPublisher,
-    EventBus,
-)
 from .failures import FailureSelector
 from .gateway import Controller, ModelGateway, RunStopped
 from .hints import action_hints
@@ -153,13 +154,12 @@ class Pipeline:
 
     def _run(self) -> RunResult:
         start = time.monotonic()
-        self.bus.publish(
-            RUN_STARTED,
+        self.bus.publish(RunStarted(
             domain=self.domain_dir.name,
             preset=self.config.preset,
             approach=self.config.approach,
             debug_tasks=[t.name for t in self.tasks],
-        )
+        ))
         checker = ProgramChecker(
             self.domain, self.tasks, self.config.program_timeout_s, self.config.function_name, self.feedback_style,
             orderings=self.config.debug_orderings,
@@ -171,14 +171,14 @@ class Pipeline:
             status, message = "stopped", str(exc)
         except Exception as exc:
             status, message = "failed", f"{type(exc).__name__}: {exc}"
-            self.bus.publish(RUN_FAILED, message=message)
+            self.bus.publish(RunFailed(message=message))
             raise
         finally:
             checker.close()
         result = self._result(status, message, time.monotonic() - start)
         self.store.write_json("summary.json", result.to_dict())
         self.store.update_meta(status=status)
-        self.bus.publish(RUN_FINISHED, **result.to_dict())
+        self.bus.publish(RunFinished(**result.to_dict()))
         return result
 
     def _result(self, status: str, message: str, seconds: float) -> RunResult:
@@ -223,7 +223,7 @@ class Pipeline:
         extractor: Extractor,
         expected: str,
         ids: list[int] | None = None,
-        publish: Callable[..., Any] | None = None,
+        publish: Publish | None = None,
         **context: Any,
     ) -> tuple[Any, list[ChatMessage], str]:
         """Ask, extract; an answer with nothing usable is fed back once. Returns (value|None, history, reason)."""
@@ -232,19 +232,19 @@ class Pipeline:
         for attempt, request_id in enumerate(ids):
             response = self.gateway.ask(request_id, ChatRequest(step, list(messages)), publish=publish, context=context)
             if response.truncated:
-                (publish or self.bus.publish)(
-                    NOTICE, level="warning", request_id=request_id,
+                (publish or self.bus.publish)(Notice(
+                    level="warning", request_id=request_id,
                     message=f"{step}: the answer was cut off by the token limit (max_tokens)",
-                )
+                ))
             messages = [*messages, assistant(response.text)]
             got = extractor(response.text)
             self._answer.id = request_id  # which answer the next artefact comes from (for forking)
             if got.ok:
                 return got.value, messages, ""
             reason = got.reason
-            (publish or self.bus.publish)(
-                NOTICE, level="warning", message=f"{step}: nothing usable in the answer ({reason})", request_id=request_id
-            )
+            (publish or self.bus.publish)(Notice(
+                level="warning", message=f"{step}: nothing usable in the answer ({reason})", request_id=request_id,
+            ))
             if attempt + 1 < len(ids):
                 messages = [*messages, user(self.render("extraction_failed", expected=expected, reason=reason))]
         return None, messages, reason
@@ -283,8 +283,15 @@ class Pipeline:
         version can continue the run from exactly there (see store.fork_run)."""
         self.store.write_text(relative, text)
         request_id = request_id if request_id is not None else self.last_answer_id
-        self.bus.publish(ARTIFACT_CREATED, kind=kind, file=relative, request_id=request_id, **data)
+        self.bus.publish(ArtifactCreated(kind=kind, file=relative, request_id=request_id, **data))
         return relative
+
+    def publish_checks(self, what: str, version: str, checks: list[TaskCheck]) -> None:
+        for check in checks:
+            self.bus.publish(ValidationResult(
+                what=what, version=version, task=check.task, valid=check.solved,
+                kind=check.kind, message=check.message, plan=check.output,
+            ))
 
     # ================================================================== stein
     def run_stein(self, checker: ProgramChecker) -> None:
@@ -297,7 +304,7 @@ class Pipeline:
                 self.validate_strategy(strategy)  # -SD: checked once, never refined; its plans may be the example
             self.select_strategy()
         if strategy is None:
-            self.bus.publish(NOTICE, level="error", message="no strategy could be obtained; the run stops")
+            self.bus.publish(Notice(level="error", message="no strategy could be obtained; the run stops"))
             return
         if self.config.final_strategy_check:
             self.final_strategy_check(strategy)
@@ -306,23 +313,18 @@ class Pipeline:
     def final_strategy_check(self, strategy: Version) -> None:
         """The reference code re-plans the two prompt tasks with the chosen strategy; a correct plan from this
         check is the code prompt's example (2 calls: Table 8's minimum of 17)."""
-        self.bus.publish(STEP_STARTED, phase="strategy-final-check", version=strategy.label)
+        self.bus.publish(StepStarted(phase="strategy-final-check", version=strategy.label))
         outcomes = self.plan_with_strategy(strategy, self.prompt_tasks(), "strategy.plan")
         self.final_check = {check.task: check for check, _ in outcomes}
-        for check, _ in outcomes:
-            self.bus.publish(
-                VALIDATION_RESULT, what="strategy-final", version=strategy.label, task=check.task, valid=check.solved,
-                kind=check.kind, message=check.message, plan=check.output,
-            )
+        self.publish_checks("strategy-final", strategy.label, [check for check, _ in outcomes])
         self.store.write_json(f"results/strategy-{strategy.label}-final.json", [c.to_dict() for c, _ in outcomes])
-        self.bus.publish(
-            STEP_FINISHED, phase="strategy-final-check", version=strategy.label,
-            solved=sum(c.solved for c, _ in outcomes),
-        )
+        self.bus.publish(StepFinished(
+            phase="strategy-final-check", version=strategy.label, solved=sum(c.solved for c, _ in outcomes),
+        ))
 
     # ---------------------------------------------------------------- 1) NL
     def nl_phase(self) -> None:
-        self.bus.publish(STEP_STARTED, phase="nl")
+        self.bus.publish(StepStarted(phase="nl"))
         first = [self.system(), user(self.render("nl_domain", domain_pddl=self.domain.source, anonymized=self.domain_dir.anonymized))]
         text, history, _ = self.ask_extract("nl.domain", first, extract_nl, "nl")
         self.domain_nl = text or history[-1].content
@@ -341,7 +343,7 @@ class Pipeline:
         for task, (description, answer_id) in zip(self.tasks, descriptions):
             task.nl = description
             self.artifact("nl_task", f"nl/{task.name}.md", description, request_id=answer_id, task=task.name)
-        self.bus.publish(STEP_FINISHED, phase="nl")
+        self.bus.publish(StepFinished(phase="nl"))
 
     # ---------------------------------------------------------------- 2) strategy
     def prompt_tasks(self) -> list[DebugTask]:
@@ -350,7 +352,7 @@ class Pipeline:
         return [self.tasks[i] for i in indices if i < len(self.tasks)] or self.tasks[:2]
 
     def first_strategy(self) -> Version | None:
-        self.bus.publish(STEP_STARTED, phase="strategy", round=0)
+        self.bus.publish(StepStarted(phase="strategy", round=0))
         messages = [
             self.system(),
             user(self.render("strategy_generate", domain_nl=self.domain_nl, example_tasks=[t.nl for t in self.prompt_tasks()])),
@@ -385,7 +387,7 @@ class Pipeline:
                 break
             failed = selector.choose(current.checks)
             assert failed is not None
-            self.bus.publish(STEP_STARTED, phase="strategy", round=round_number + 1, task=failed.task)
+            self.bus.publish(StepStarted(phase="strategy", round=round_number + 1, task=failed.task))
             history = conversations[failed.task]
             reflect_messages = [
                 *history,
@@ -415,21 +417,17 @@ class Pipeline:
     def select_strategy(self) -> Version | None:
         best = self.best(self.strategies)
         if best is not None:
-            self.bus.publish(SELECTION_MADE, kind="strategy", version=best.label, solved=best.solved, total=len(self.tasks))
+            self.bus.publish(SelectionMade(kind="strategy", version=best.label, solved=best.solved, total=len(self.tasks)))
         return best
 
     def validate_strategy(self, version: Version) -> dict[str, list[ChatMessage]]:
         """2.2: the model plans every debug task by following the strategy; the validator checks the plans."""
-        self.bus.publish(STEP_STARTED, phase="strategy-validation", version=version.label)
+        self.bus.publish(StepStarted(phase="strategy-validation", version=version.label))
         outcomes = self.plan_with_strategy(version, self.tasks, "strategy.plan")
         version.checks = [check for check, _ in outcomes]
-        for check in version.checks:
-            self.bus.publish(
-                VALIDATION_RESULT, what="strategy", version=version.label, task=check.task, valid=check.solved,
-                kind=check.kind, message=check.message, plan=check.output,
-            )
+        self.publish_checks("strategy", version.label, version.checks)
         self.store.write_json(f"results/strategy-{version.label}.json", [c.to_dict() for c in version.checks])
-        self.bus.publish(STEP_FINISHED, phase="strategy-validation", version=version.label, solved=version.solved)
+        self.bus.publish(StepFinished(phase="strategy-validation", version=version.label, solved=version.solved))
         return {check.task: history for check, history in outcomes}
 
     def plan_with_strategy(
@@ -478,10 +476,10 @@ class Pipeline:
         if reference is not None:
             from ..pddl.plans import load_plan
 
-            self.bus.publish(NOTICE, level="info", message=f"example plan for {task.name}: {reference.name}")
+            self.bus.publish(Notice(level="info", message=f"example plan for {task.name}: {reference.name}"))
             return task, [step.pddl() for step in load_plan(reference)]
         result = solve(self.domain, task.problem, optimal=True, timeout=60.0)
-        self.bus.publish(NOTICE, level="info", message=f"example plan for {task.name}: {result.summary()}")
+        self.bus.publish(Notice(level="info", message=f"example plan for {task.name}: {result.summary()}"))
         return task, result.plan or []
 
     def example_encodings(self, task: DebugTask) -> list[PythonTask]:
@@ -507,15 +505,11 @@ class Pipeline:
         label = f"c{candidate}-v{sum(p.label.startswith(f'c{candidate}-') for p in self.programs):02d}"
         file = self.artifact("program", f"programs/{label}.py", code, version=label, candidate=candidate)
         version = Version("program", label, code, file, response_text=response_text)
-        self.bus.publish(STEP_STARTED, phase="program-check", version=label)
+        self.bus.publish(StepStarted(phase="program-check", version=label))
         version.checks = checker.check(code, stop_at_first_failure)
-        for check in version.checks:
-            self.bus.publish(
-                VALIDATION_RESULT, what="program", version=label, task=check.task, valid=check.solved,
-                kind=check.kind, message=check.message, plan=check.output,
-            )
+        self.publish_checks("program", label, version.checks)
         self.store.write_json(f"results/program-{label}.json", [c.to_dict() for c in version.checks])
-        self.bus.publish(STEP_FINISHED, phase="program-check", version=label, solved=version.solved)
+        self.bus.publish(StepFinished(phase="program-check", version=label, solved=version.solved))
         self.programs.append(version)
         return version
 
@@ -534,7 +528,7 @@ class Pipeline:
         encodings = self.example_encodings(example_task)
         functions = (self.config.function_name,)
         for candidate in range(1, self.config.initial_programs + 1):
-            self.bus.publish(STEP_STARTED, phase="code", candidate=candidate)
+            self.bus.publish(StepStarted(phase="code", candidate=candidate))
             spec = self.code_spec(encodings[candidate - 1], example_plan)
             base = [self.system(), user(self.render("code_generate", domain_nl=self.domain_nl, pseudocode=strategy.text, **spec))]
             code, history, _ = self.ask_extract(
@@ -577,4 +571,4 @@ class Pipeline:
                 break
         best = self.best(self.programs)
         if best is not None:
-            self.bus.publish(SELECTION_MADE, kind="program", version=best.label, solved=best.solved, total=len(self.tasks), file=best.file)
+            self.bus.publish(SelectionMade(kind="program", version=best.label, solved=best.solved, total=len(self.tasks), file=best.file))

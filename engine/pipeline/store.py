@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .events import Event
+from ..events import ArtifactCreated, Event, read_log
 from .runlock import INTERRUPTED, owner, owner_alive
 
 RUNS_SUBDIR = Path(".genplan") / "runs"
@@ -181,14 +181,7 @@ class RunStore:
         if not log.exists():
             return
         with open(log, encoding="utf-8") as handle:
-            for line in handle:
-                line = line.strip()
-                if not line:
-                    continue
-                try:
-                    yield Event.from_json(line)
-                except (json.JSONDecodeError, KeyError):
-                    continue
+            yield from read_log(handle)
 
     def last_seq(self) -> int:
         last = 0
@@ -254,10 +247,8 @@ def fork_run(source: RunStore, root: Path, request_id: int, answer: str,
 def artifact_request_id(store: RunStore, relative_file: str) -> int:
     """The request whose answer produced an artefact (strategy, reflection, program version)."""
     for event in store.events():
-        if event.type == "artifact.created" and event.data.get("file") == relative_file:
-            request_id = event.data.get("request_id")
-            if request_id is not None:
-                return int(request_id)
+        if isinstance(event, ArtifactCreated) and event.file == relative_file and event.request_id is not None:
+            return int(event.request_id)
     raise FileNotFoundError(f"{store.path / relative_file}: not a version the pipeline created in this run")
 
 

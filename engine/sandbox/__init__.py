@@ -3,7 +3,7 @@
     from genplan.engine.sandbox import Sandbox, Program, Limits
     with Sandbox(Limits(time_limit=45)) as sandbox:
         outcome = sandbox.run(Program.from_file("prog.py"), python_task, hash_seed=0)
-        outcome.kind, outcome.plan, outcome.feedback("stein")
+        outcome.kind, outcome.plan, outcome.traceback  # the text a model is shown: engine/feedback/programs.py
 
 Exports are loaded lazily: the fork server imports this package too, and everything it imports is
 visible to the untrusted programs it forks, so importing the package must not pull in subprocess & co.
@@ -25,7 +25,6 @@ _EXPORTS = {
     "DEFAULT_TIME_LIMIT": "limits",
     "RunOutcome": "outcome",
     "run_category": "outcome",
-    "run_feedback": "messages",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -33,7 +32,6 @@ __all__ = sorted(_EXPORTS)
 if TYPE_CHECKING:  # pragma: no cover
     from .limits import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
     from .limits import Limits as Limits
-    from .messages import run_feedback as run_feedback
     from .outcome import RunOutcome as RunOutcome
     from .outcome import run_category as run_category
     from .program import DEFAULT_FUNCTIONS as DEFAULT_FUNCTIONS

@@ -105,9 +105,3 @@ class RunOutcome:
     def from_dict(cls, data: dict[str, Any]) -> RunOutcome:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})
-
-    def feedback(self, style: str = "stein") -> str:
-        """The paper's feedback message for this outcome (types 1-3 of Table 13 and our extra kinds)."""
-        from .messages import run_feedback
-
-        return run_feedback(self, style)

@@ -1,4 +1,4 @@
-"""Feedback texts for runs that did not return a plan.
+"""What a model is told about a run of its program that did not return a plan.
 
 Types 1-3 follow Table 13 of Stein et al. (timeout, Python exception, wrong output type) and keep its
 structure; the "silver" style follows Silver et al. (the exception traceback, and for timeouts the
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import outcome as k
+from ..sandbox import outcome as k
 
 if TYPE_CHECKING:
-    from .outcome import RunOutcome
+    from ..sandbox.outcome import RunOutcome
 
 EXCEPTION_INTRO = "The code raised the following exception:"
 

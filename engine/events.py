@@ -1,0 +1,399 @@
+"""Typed events: what an approach publishes to watchers and appends to its run's event log.
+
+One dataclass per kind of event, told apart by its ``TYPE`` (the ``type`` of the JSON line). One line of
+``events.jsonl`` per event::
+
+    {"type": "request.sent", "data": {...fields...}, "seq": 3, "time": 1.7e9, "schema": 2}
+
+The log is append-only and flushed per event, so a run killed at any moment can be resumed and replayed.
+Watchers (the CLI's progress, the TUI, the store's fork logic) subscribe to the same objects and dispatch on
+their classes. :func:`decode` is the one reader of a line: logs written before the event classes existed
+(schema 1, the same line without ``schema``) decode to the same classes, and fields a class does not declare
+(an approach's own, or a newer writer's) are kept in ``extra`` and written back unchanged.
+
+This module imports nothing but the standard library: the TUI reads events before the engine is loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
+
+SCHEMA = 2  # 1: the log before typed events (no "schema" key); the line's shape is unchanged
+
+
+@dataclass(kw_only=True)
+class Event:
+    """The envelope every event shares; ``seq`` and ``time`` are set by the bus when it is published."""
+
+    TYPE: ClassVar[str] = ""
+    LIVE_ONLY: ClassVar[bool] = False  # shown to watchers, never logged (streamed text, waits)
+    seq: int = 0
+    time: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def type(self) -> str:
+        return self.TYPE
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The payload as the log holds it: the fields that are set, then the undeclared ones."""
+        payload = {name: getattr(self, name) for name in payload_fields(type(self))}
+        return {**{k: v for k, v in payload.items() if v is not None}, **self.extra}
+
+    def to_json(self) -> str:
+        return json.dumps({"type": self.type, "data": self.data, "seq": self.seq, "time": self.time,
+                           "schema": SCHEMA}, sort_keys=True, default=str)
+
+
+_ENVELOPE = frozenset({"seq", "time", "extra"})
+_FIELDS: dict[type[Event], tuple[str, ...]] = {}
+
+
+def payload_fields(cls: type[Event]) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls) if f.name not in _ENVELOPE)
+    return names
+
+
+# ---------------------------------------------------------------------------------------------- the run
+@dataclass(kw_only=True)
+class RunStarted(Event):
+    TYPE = "run.started"
+    approach: str | None = None
+    preset: str | None = None
+    domain: str | None = None
+    debug_tasks: list[str] | None = None
+    environment: dict[str, Any] | None = None  # PDDLego+: the text game and its settings
+    purpose: str | None = None  # a run made for one check (e.g. "strategy-check"), not a pipeline run
+    checks_strategy_of: str | None = None
+
+
+@dataclass(kw_only=True)
+class RunFinished(Event):
+    """The run's summary (the pipeline's RunResult; an own-loop approach's outcome)."""
+
+    TYPE = "run.finished"
+    status: str | None = None  # finished, stopped, failed
+    message: str | None = None
+    run_dir: str | None = None
+    selected_program: str | None = None
+    debug_solved: int | None = None
+    debug_total: int | None = None
+    strategy_versions: int | None = None
+    programs_generated: int | None = None
+    strategy_solved: int | None = None  # a strategy check's result
+    purpose: str | None = None
+    llm_calls: int | None = None
+    cache_hits: int | None = None
+    resumed_responses: int | None = None
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    cost_usd: float | None = None
+    wall_seconds: float | None = None
+    outcome: str | None = None  # PDDLego+: success / failure
+    reason: str | None = None
+    calls: int | None = None
+    steps: int | None = None
+
+
+@dataclass(kw_only=True)
+class RunFailed(Event):
+    TYPE = "run.failed"
+    message: str | None = None
+    error: str | None = None
+
+
+# --------------------------------------------------------------------------------------------- the steps
+@dataclass(kw_only=True)
+class StepStarted(Event):
+    """A phase of an approach: nl, strategy, strategy-validation, code, program-check, time-step, ..."""
+
+    TYPE = "step.started"
+    phase: str = ""
+    round: int | None = None
+    task: str | None = None
+    version: str | None = None
+    candidate: int | None = None
+    step: int | None = None  # PDDLego+: the time step in the environment
+
+
+@dataclass(kw_only=True)
+class StepFinished(Event):
+    TYPE = "step.finished"
+    phase: str = ""
+    version: str | None = None
+    solved: int | None = None
+
+
+@dataclass(kw_only=True)
+class AttemptStarted(Event):
+    """PDDLego+: the environment was reset and the commands so far replayed before another attempt."""
+
+    TYPE = "attempt.started"
+    step: int | None = None
+    attempt: int | None = None
+    replayed: int | None = None
+
+
+@dataclass(kw_only=True)
+class CommandExecuted(Event):
+    """PDDLego+: one command run in the environment and what the environment said."""
+
+    TYPE = "command.executed"
+    step: int | None = None
+    attempt: int | None = None
+    command: str | None = None
+    observation: str | None = None
+    error: str | None = None
+    goal_reached: bool | None = None
+
+
+# ------------------------------------------------------------------------------------------ the requests
+@dataclass(kw_only=True)
+class _AboutRequest(Event):
+    request_id: int | None = None
+    step: str | None = None  # the pipeline step that asks (nl.domain, strategy.plan, code.revise, ...)
+
+
+@dataclass(kw_only=True)
+class _RequestContext(_AboutRequest):
+    # what the request is about, for watchers
+    task: str | None = None
+    version: str | None = None
+    candidate: int | None = None
+
+
+@dataclass(kw_only=True)
+class RequestSent(_RequestContext):
+    TYPE = "request.sent"
+    file: str | None = None  # requests/NNNN-<step>.json
+    messages: int | None = None
+
+
+@dataclass(kw_only=True)
+class RequestPaused(_RequestContext):
+    """The controller holds the request for a person (step mode)."""
+
+    TYPE = "request.paused"
+    LIVE_ONLY = True
+
+
+@dataclass(kw_only=True)
+class TextDelta(_AboutRequest):
+    TYPE = "text.delta"
+    LIVE_ONLY = True
+    text: str = ""
+
+
+@dataclass(kw_only=True)
+class RequestRetry(_AboutRequest):
+    """A failed attempt is retried after a wait (live only: a wait is not a result)."""
+
+    TYPE = "request.retry"
+    LIVE_ONLY = True
+    attempt: int | None = None
+    delay_s: float | None = None
+    reason: str | None = None
+
+
+@dataclass(kw_only=True)
+class ResponseReceived(_AboutRequest):
+    TYPE = "response.received"
+    file: str | None = None  # responses/NNNN-<step>.md
+    cached: bool | None = None
+    human: bool | None = None  # a person's answer
+    truncated: bool | None = None
+    resumed: bool | None = None  # kept from before (a resumed run, a fork): not sent again
+    latency_s: float | None = None
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    cost_usd: float | None = None
+
+
+# ---------------------------------------------------------------------------- checks, artefacts, choices
+@dataclass(kw_only=True)
+class ValidationResult(Event):
+    """One check of one task: a strategy's plan, a program's plan, PDDLego+'s solver call."""
+
+    TYPE = "validation.result"
+    what: str | None = None  # strategy, strategy-final, program, pddl
+    version: str | None = None
+    task: str | None = None
+    valid: bool | None = None
+    kind: str | None = None  # the failure kind (Table 13 of Stein et al.), or "plan" / "solver-error"
+    message: str | None = None
+    plan: list[str] | None = None
+    step: int | None = None  # PDDLego+: where in the trial
+    attempt: int | None = None
+    retry: int | None = None
+    planner: str | None = None
+
+
+@dataclass(kw_only=True)
+class ArtifactCreated(Event):
+    """A file the approach wrote; ``request_id`` names the answer it came from (for forking after an edit)."""
+
+    TYPE = "artifact.created"
+    kind: str | None = None  # nl_domain, nl_task, strategy, reflection, program, pddl_domain, pddl_problem
+    file: str | None = None
+    request_id: int | None = None
+    version: str | None = None
+    candidate: int | None = None
+    task: str | None = None
+    about: str | None = None  # a reflection's subject: strategy or program
+    step: int | None = None
+    attempt: int | None = None
+    retry: int | None = None
+
+
+@dataclass(kw_only=True)
+class ArtifactEdited(Event):
+    """A person's edit: ``edited`` (the version changed) -> ``file`` (the new version), with both hashes."""
+
+    TYPE = "artifact.edited"
+    kind: str | None = None
+    edited: str | None = None
+    file: str | None = None
+    old_hash: str | None = None
+    new_hash: str | None = None
+    origin: str | None = None  # tui, outside
+
+
+@dataclass(kw_only=True)
+class SelectionMade(Event):
+    TYPE = "selection.made"
+    kind: str | None = None  # strategy, program
+    version: str | None = None
+    solved: int | None = None
+    total: int | None = None
+    file: str | None = None
+
+
+@dataclass(kw_only=True)
+class Notice(Event):
+    """Something a person should know: an extraction that failed, a cut-off answer, a fallback."""
+
+    TYPE = "notice"
+    level: str = "info"  # info, warning, error
+    message: str = ""
+    request_id: int | None = None
+    step: int | None = None  # PDDLego+: the time step
+
+
+@dataclass(kw_only=True)
+class UnknownEvent(Event):
+    """A line of a type this version does not know (a newer writer's): kept, shown as it is."""
+
+    name: str = ""
+
+    @property
+    def type(self) -> str:
+        return self.name
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return dict(self.extra)
+
+
+EVENT_TYPES: dict[str, type[Event]] = {cls.TYPE: cls for cls in (
+    RunStarted, RunFinished, RunFailed, StepStarted, StepFinished, AttemptStarted, CommandExecuted,
+    RequestSent, RequestPaused, TextDelta, RequestRetry, ResponseReceived,
+    ValidationResult, ArtifactCreated, ArtifactEdited, SelectionMade, Notice,
+)}
+
+
+def event_from(type_: str, data: dict[str, Any], seq: int = 0, when: float = 0.0) -> Event:
+    """The event of ``type_`` with the payload ``data``; what a class does not declare goes to ``extra``."""
+    cls = EVENT_TYPES.get(type_)
+    if cls is None:
+        return UnknownEvent(name=type_, extra=dict(data), seq=seq, time=when)
+    names = payload_fields(cls)
+    known = {k: v for k, v in data.items() if k in names}
+    extra = {k: v for k, v in data.items() if k not in names}
+    return cls(**known, extra=extra, seq=seq, time=when)
+
+
+def decode(line: str) -> Event:
+    """One line of ``events.jsonl`` (any schema) as its event; ValueError/KeyError for a line that is none."""
+    raw = json.loads(line)
+    data = raw.get("data") or {}
+    if not isinstance(data, dict):
+        raise ValueError("an event's data is not an object")
+    return event_from(str(raw["type"]), data, int(raw.get("seq", 0)), float(raw.get("time", 0.0)))
+
+
+def read_log(lines: Iterable[str]) -> Iterator[Event]:
+    """The events of a log's lines; blank lines and a torn last line (a crash mid-write) are skipped."""
+    for line in lines:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            yield decode(line)
+        except (ValueError, KeyError, TypeError):
+            continue
+
+
+# ---------------------------------------------------------------------------------------------- the bus
+Subscriber = Callable[[Event], None]
+
+
+class EventBus:
+    """Numbers events, hands them to subscribers in order, and to the log (except live-only ones).
+
+    Publishing is serialised with a lock so that events from concurrent requests keep one total order.
+    """
+
+    def __init__(self, log_writer: Callable[[Event], None] | None = None, already_logged: int = 0) -> None:
+        """`already_logged`: a resumed run replays its deterministic event sequence; the first events are
+        in the log already, so they go to subscribers only."""
+        self._subscribers: list[Subscriber] = []
+        self._log_writer = log_writer
+        self._already_logged = already_logged
+        self._seq = 0
+        self._lock = threading.RLock()
+
+    def subscribe(self, subscriber: Subscriber) -> None:
+        with self._lock:
+            self._subscribers.append(subscriber)
+
+    def publish(self, event: Event) -> Event:
+        with self._lock:
+            if not event.LIVE_ONLY:
+                self._seq += 1
+            event.seq, event.time = self._seq, time.time()
+            if self._log_writer is not None and not event.LIVE_ONLY and self._seq > self._already_logged:
+                self._log_writer(event)
+            for subscriber in list(self._subscribers):
+                subscriber(event)
+            return event
+
+
+Publish = Callable[[Event], object]
+
+
+class DeferredPublisher:
+    """Holds the logged events of one concurrent request until the coordinator flushes them in a fixed
+    order; live-only events (streamed text) go out at once."""
+
+    def __init__(self, bus: EventBus) -> None:
+        self.bus = bus
+        self._held: list[Event] = []
+
+    def publish(self, event: Event) -> None:
+        if event.LIVE_ONLY:
+            self.bus.publish(event)
+        else:
+            self._held.append(event)
+
+    def flush(self) -> None:
+        held, self._held = self._held, []
+        for event in held:
+            self.bus.publish(event)

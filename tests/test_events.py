@@ -1,0 +1,97 @@
+"""Typed events: one class per kind, one decoder, and logs written before the classes existed still read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from genplan.engine.events import (
+    EVENT_TYPES,
+    SCHEMA,
+    ArtifactCreated,
+    DeferredPublisher,
+    Event,
+    EventBus,
+    RequestSent,
+    ResponseReceived,
+    RunFinished,
+    TextDelta,
+    UnknownEvent,
+    ValidationResult,
+    decode,
+    payload_fields,
+    read_log,
+)
+from genplan.engine.pipeline.store import RunStore
+
+LEGACY = Path(__file__).parent / "data" / "runs" / "legacy-bas" / "events.jsonl"
+
+
+def test_every_kind_has_its_own_class_and_type_name() -> None:
+    assert len(EVENT_TYPES) == len(set(EVENT_TYPES.values())) == 17
+    for name, cls in EVENT_TYPES.items():
+        assert cls.TYPE == name and cls().type == name
+        assert not {"type", "data", "schema"} & set(payload_fields(cls))  # would clash with the line's keys
+
+
+@pytest.mark.parametrize("cls", sorted(EVENT_TYPES.values(), key=lambda c: c.TYPE))
+def test_each_class_survives_the_log(cls: type[Event]) -> None:
+    event = cls(seq=7, time=12.5, extra={"from_an_approach": [1, 2]})
+    line = event.to_json()
+    assert json.loads(line)["schema"] == SCHEMA
+    assert decode(line) == event
+
+
+def test_a_log_of_the_untyped_schema_decodes_to_the_classes_and_loses_nothing() -> None:
+    lines = LEGACY.read_text(encoding="utf-8").splitlines()
+    events = list(read_log(lines))
+    assert len(events) == len(lines) and not any(isinstance(e, UnknownEvent) for e in events)
+    sent = next(e for e in events if isinstance(e, RequestSent))
+    assert (sent.request_id, sent.step, sent.messages) == (1, "baseline.summary", 2)
+    assert isinstance(events[-1], RunFinished) and events[-1].status == "finished"
+    for line, event in zip(lines, events):
+        old = json.loads(line)
+        again = json.loads(event.to_json())
+        # the same line, with its schema named; a null the old writer spelled out is simply left out
+        assert again["data"] == {k: v for k, v in old["data"].items() if v is not None}
+        assert (again["type"], again["seq"], again["time"]) == (old["type"], old["seq"], old["time"])
+
+
+def test_fields_a_class_does_not_declare_are_kept() -> None:
+    line = json.dumps({"type": "response.received", "seq": 3, "time": 1.0,
+                       "data": {"request_id": 2, "usage": {"input_tokens": 5}}})  # an older writer's usage table
+    event = decode(line)
+    assert isinstance(event, ResponseReceived) and event.request_id == 2
+    assert event.extra == {"usage": {"input_tokens": 5}} and event.data["usage"] == {"input_tokens": 5}
+
+
+def test_an_unknown_kind_is_kept_as_it_came() -> None:
+    line = json.dumps({"type": "planner.called", "seq": 4, "time": 2.0, "data": {"planner": "fd"}})
+    event = decode(line)
+    assert isinstance(event, UnknownEvent) and event.type == "planner.called" and event.data == {"planner": "fd"}
+    assert json.loads(event.to_json())["data"] == {"planner": "fd"}
+
+
+def test_blank_torn_and_foreign_lines_are_skipped() -> None:
+    good = ValidationResult(what="program", version="c1-v01", task="task-00", valid=True, seq=1).to_json()
+    lines = ["", good, '{"type": "notice", "data": [1]}', "not json", good[: len(good) // 2]]
+    assert [e.seq for e in read_log(lines)] == [1]
+
+
+def test_the_bus_numbers_logs_and_hands_out_in_order(tmp_path: Path) -> None:
+    store = RunStore.create(tmp_path, {"config": {}})
+    bus = EventBus(store.append_event)
+    seen: list[Event] = []
+    bus.subscribe(seen.append)
+    deferred = DeferredPublisher(bus)
+    deferred.publish(ArtifactCreated(kind="strategy", file="strategies/v01.md", request_id=3))
+    deferred.publish(TextDelta(request_id=3, text="Pseu"))  # live: at once, before the held one
+    assert [type(e) for e in seen] == [TextDelta]
+    deferred.flush()
+    bus.publish(RunFinished(status="finished"))
+    assert [type(e) for e in seen] == [TextDelta, ArtifactCreated, RunFinished]
+    logged = list(store.events())
+    assert [(type(e), e.seq) for e in logged] == [(ArtifactCreated, 1), (RunFinished, 2)]  # no streamed text
+    assert logged[0] == seen[1]
