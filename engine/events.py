@@ -168,6 +168,9 @@ class _RequestContext(_AboutRequest):
     task: str | None = None
     version: str | None = None
     candidate: int | None = None
+    time_step: int | None = None  # PDDLego+: where in the trial
+    attempt: int | None = None
+    retry: int | None = None
 
 
 @dataclass(kw_only=True)

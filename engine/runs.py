@@ -73,6 +73,12 @@ class RunMeta:
         return PipelineConfig.from_stored(self.config)
 
     @property
+    def approach(self) -> str | None:
+        """The approach that made the run (a pipeline run names it in its config, an own-loop run at the top)."""
+        named = self.config.get("approach") or self.extra.get("approach")
+        return str(named) if named else None
+
+    @property
     def is_fork(self) -> bool:
         return self.forked_from is not None
 

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..runs import read_meta
 from .importer import ImportResult
 
 BATCH_FILE = "batch.json"
@@ -31,13 +32,14 @@ def record_import(out: Path, result: ImportResult) -> None:
 
 def record_run(out: Path, run_dir: Path) -> None:
     """Add (or replace) the entry of the trial run in ``run_dir`` in ``OUT/batch.json``."""
-    meta = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
-    environment = meta.get("environment", {})
+    meta = read_meta(run_dir)
+    environment = meta.extra.get("environment") or {}
     domain = environment.get("name", "coincollector")
-    preset = meta.get("config", {}).get("preset", meta.get("approach", "pddlego"))
-    model = meta.get("model", {}).get("model") or "unknown"
-    entry = {"domain": domain, "preset": preset, "model": model, "seed": int(meta.get("trial", 0)),
-             "condition": meta.get("condition", ""), "group": environment.get("group", ""),
+    approach = meta.approach or "pddlego"
+    preset = meta.config.get("preset", approach)
+    model = meta.model.get("model") or "unknown"
+    entry = {"domain": domain, "preset": preset, "model": model, "seed": int(meta.extra.get("trial", 0)),
+             "condition": meta.extra.get("condition", ""), "group": environment.get("group", ""),
              "run_dir": os.path.relpath(run_dir, out)}
     batch_path = out / BATCH_FILE
     batch = _load(batch_path)
@@ -46,7 +48,6 @@ def record_run(out: Path, run_dir: Path) -> None:
                != (domain, preset, model, entry["seed"], entry["condition"])]
     entries.append(entry)
     entries.sort(key=lambda e: (e["domain"], e["preset"], e["model"], e["seed"]))
-    approach = meta.get("approach", "pddlego")
 
     def unique(key: str) -> list[str]:
         return sorted({str(e[key]) for e in entries})
