@@ -200,8 +200,8 @@ def _result(name: str, kind: str | None) -> TaskResult:
     if kind is None:
         result.orderings.append(OrderingResult(0, RunOutcome(kind="plan", plan=[]), ValidationResult(valid=True)))
     elif kind in ("goal-not-reached", "unsatisfied-precondition"):
-        validation = ValidationResult(valid=False, kind=kind, message=f"{name} {kind}")
-        result.orderings.append(OrderingResult(0, RunOutcome(kind="plan", plan=[]), validation, validation.message))
+        validation = ValidationResult(valid=False, kind=kind)
+        result.orderings.append(OrderingResult(0, RunOutcome(kind="plan", plan=[]), validation, f"{name} {kind}"))
     else:
         result.orderings.append(OrderingResult(0, RunOutcome(kind=kind), None, f"{name} {kind}"))
     return result

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from genplan.engine.feedback.plans import plan_feedback
 from genplan.engine.pddl.model import Domain, Problem, Task
 from genplan.engine.pddl.validate import (
     GOAL_NOT_REACHED,
@@ -35,6 +36,7 @@ class PlanTrace:
     result: ValidationResult
     states: list[frozenset[str]]  # states[i] = the state before step i; one more entry after the last executed
     static: frozenset[str] = frozenset()  # facts of static predicates (the engine's Problem.static_facts)
+    message: str = ""  # the engine's feedback for an invalid plan, as a model would read it
 
     @property
     def failing_step(self) -> int | None:
@@ -84,7 +86,9 @@ def trace_plan(domain: Domain, problem: Problem, plan: list[str]) -> PlanTrace:
         unsatisfied = [*result.unsatisfied_static, *result.unsatisfied] if failed else []
         steps.append(StepView(index, plan[index].strip(), FAILED if failed else NOT_RUN, unsatisfied=unsatisfied))
     static = frozenset(fact_text(f) for f in Task(domain, problem).static_facts)
-    return PlanTrace(steps=steps, initial_state=initial, goal=goal, result=result, states=states, static=static)
+    message = "" if result.valid else plan_feedback(result, domain)
+    return PlanTrace(steps=steps, initial_state=initial, goal=goal, result=result, states=states, static=static,
+                     message=message)
 
 
 def parse_plan_lines(text: str) -> list[str]:

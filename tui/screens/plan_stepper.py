@@ -42,8 +42,8 @@ class PlanStepperScreen(Screen[None]):
     def _summary(self) -> Text:
         text = Text(self.title_text, style="bold")
         text.append(f" — {self.trace.summary}", style="green" if self.trace.result.valid else "red")
-        if not self.trace.result.valid and self.trace.result.message:
-            text.append("\n" + self.trace.result.message, style="italic")
+        if self.trace.message:
+            text.append("\n" + self.trace.message, style="italic")
         return text
 
     def on_mount(self) -> None:
@@ -84,7 +84,7 @@ class PlanStepperScreen(Screen[None]):
                 for fact in step.unsatisfied:
                     detail.append(f"  ✗ {fact}\n", style="bold red")
                 if trace.result.kind not in ("unsatisfied-precondition", "unsatisfied-static-precondition"):
-                    detail.append(f"  {trace.result.message}\n", style="red")
+                    detail.append(f"  {trace.message}\n", style="red")
             elif step.status == NOT_RUN:
                 detail.append("\nNot executed: the plan failed before this step.\n", style="dim")
             else:
