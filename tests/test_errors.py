@@ -24,7 +24,7 @@ from genplan.engine.pipeline.config import ConfigError
 from genplan.engine.prompts import PromptError
 from genplan.engine.report import ReportError
 from genplan.engine.sandbox.program import ProgramError
-from genplan.engine.variants import VariantError
+from genplan.engine.variants.renaming import VariantError
 
 USER_ERRORS = [
     BadInput, DataError, LogFormatError, BatchError, ExperimentError, DomainDirError, GeneralizeError, SettingsError,
