@@ -22,7 +22,7 @@ from genplan.engine.pddl import PddlError
 from genplan.engine.pddlego.trial_log import TrialLogError
 from genplan.engine.pipeline.config import ConfigError
 from genplan.engine.prompts import PromptError
-from genplan.engine.report import ReportError
+from genplan.engine.report.data import ReportError
 from genplan.engine.sandbox.program import ProgramError
 from genplan.engine.variants.renaming import VariantError
 
