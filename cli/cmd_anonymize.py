@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..engine.variants import ANONYMOUS_DOMAIN, VariantError, build_anonymized_dir
+from ..engine.variants.build import build_anonymized_dir
+from ..engine.variants.renaming import ANONYMOUS_DOMAIN, VariantError
 from .common import EXIT_BAD_INPUT, EXIT_OK, error
 
 

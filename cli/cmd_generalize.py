@@ -24,7 +24,7 @@ from ..engine.generalize import (
     size_ladders,
 )
 from ..engine.pddl import PddlError
-from ..engine.report import to_markdown, to_terminal
+from ..engine.report.render import to_markdown, to_terminal
 from ..engine.sandbox import Limits, Program, ProgramError, SandboxError
 from ..engine.sandbox.limits import DEFAULT_TIME_LIMIT, MIB
 from .common import EXIT_NEGATIVE, EXIT_OK, MAX_ORDERINGS, error, require_between, require_seconds

@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..engine.report import ReportError, all_tables, load_batch, to_json, to_markdown, to_terminal, write_report
+from ..engine.report.data import ReportError, load_batch
+from ..engine.report.paper_tables import all_tables
+from ..engine.report.render import to_json, to_markdown, to_terminal
+from ..engine.report.write import write_report
 from .common import EXIT_OK, error
 
 

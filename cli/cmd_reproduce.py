@@ -50,7 +50,10 @@ def _parse_value(text: str) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..engine.report import all_tables, load_batch, to_terminal, write_report
+    from ..engine.report.data import load_batch
+    from ..engine.report.paper_tables import all_tables
+    from ..engine.report.render import to_terminal
+    from ..engine.report.write import write_report
     from ..engine.reproduce import (
         ReproduceError,
         experiment_text,

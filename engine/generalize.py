@@ -25,7 +25,7 @@ from .domainlib import DomainDir, DomainDirError
 from .errors import GenplanError
 from .evaluation import DEFAULT_ORDERINGS, Evaluator, TaskResult, load_tasks
 from .pddl import PddlError, load_domain
-from .report import COUNT, NUMBER, PERCENT, SECONDS, TEXT, Table
+from .report.table import COUNT, NUMBER, PERCENT, SECONDS, TEXT, Table
 from .sandbox import Limits, Program, Sandbox
 
 DEFAULT_SCALE = (1.0, 2.0, 4.0)

@@ -21,7 +21,8 @@ from statistics import mean
 from typing import Any
 
 from .domainlib import DomainDir, DomainDirError
-from .report import PERCENT, TEXT, BatchData, Table
+from .report.data import BatchData
+from .report.table import PERCENT, TEXT, Table
 
 PAPER_PRESETS = ("F5-3", "F3-6", "Bas", "Sil")
 

@@ -9,7 +9,7 @@ from support.scripted_server import RecordedRequest, Reply, ScriptedServer
 from genplan.engine.domainlib import DomainDir
 from genplan.engine.llm import ModelSettings, make_provider
 from genplan.engine.pipeline import Pipeline, RunStore, load_preset
-from genplan.engine.variants import build_anonymized_dir
+from genplan.engine.variants.build import build_anonymized_dir
 
 DOMAINS = Path(__file__).resolve().parents[1] / "domains"
 MEANINGLESS = "deliberately meaningless"

@@ -22,9 +22,9 @@ from genplan.engine.pddl import PddlError
 from genplan.engine.pddlego.trial_log import TrialLogError
 from genplan.engine.pipeline.config import ConfigError
 from genplan.engine.prompts import PromptError
-from genplan.engine.report import ReportError
+from genplan.engine.report.data import ReportError
 from genplan.engine.sandbox.program import ProgramError
-from genplan.engine.variants import VariantError
+from genplan.engine.variants.renaming import VariantError
 
 USER_ERRORS = [
     BadInput, DataError, LogFormatError, BatchError, ExperimentError, DomainDirError, GeneralizeError, SettingsError,

@@ -17,7 +17,8 @@ from genplan.engine.domainlib import DomainDir
 from genplan.engine.pddl import Domain, load_domain, load_problem
 from genplan.engine.pddl.validate import validate_plan
 from genplan.engine.planner import solve
-from genplan.engine.variants import load_mapping, rename_plan
+from genplan.engine.variants.mapping import load_mapping
+from genplan.engine.variants.renaming import rename_plan
 
 DOMAINS_ROOT = Path(__file__).resolve().parents[1] / "domains"
 # The domains whose probe sets follow the paper's "generalization beyond generator" notes.

@@ -12,19 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from genplan.engine.report import (
+from genplan.engine.report.charts import scatter_svg
+from genplan.engine.report.data import load_batch
+from genplan.engine.report.paper_tables import (
     all_tables,
     budget_by_domain_table,
     budget_table,
     coverage_table,
     error_table,
-    load_batch,
     planner_table,
-    scatter_svg,
-    to_markdown,
-    to_terminal,
-    write_report,
 )
+from genplan.engine.report.render import to_markdown, to_terminal
+from genplan.engine.report.write import write_report
 
 SVG = "{http://www.w3.org/2000/svg}"
 TASKS = [f"eval/task-{i:03d}" for i in range(4)]
@@ -200,7 +199,7 @@ def test_scatter_points_sit_on_log_axes_with_the_diagonal() -> None:
 
 
 def test_markdown_escapes_pipes_and_marks_missing_values() -> None:
-    from genplan.engine.report import PERCENT, TEXT, Table
+    from genplan.engine.report.table import PERCENT, TEXT, Table
 
     table = Table("t", "A title", ["name", "coverage"], [TEXT, PERCENT], [["a|b", None], ["c", 12.345]], ["a note"])
     lines = to_markdown([table]).splitlines()

@@ -22,12 +22,12 @@ from genplan.engine.pddl.plans import parse_action
 from genplan.engine.pddl.validate import SYNTAX_KINDS, validate_plan
 from genplan.engine.pddl.writer import domain_to_pddl, problem_to_pddl
 from genplan.engine.planner import solve
-from genplan.engine.variants import (
+from genplan.engine.variants.build import build_costume_dir
+from genplan.engine.variants.mapping import load_mapping
+from genplan.engine.variants.renaming import (
     VariantError,
     anonymize_renaming,
-    build_costume_dir,
     domain_text,
-    load_mapping,
     rename_domain,
     rename_literal_text,
     rename_plan,

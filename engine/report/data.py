@@ -1,0 +1,168 @@
+"""Reading a batch directory: the grid's runs as they are on disk, and the planners' results."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import GenplanError
+from ..runs import read_meta_or_none
+
+
+class ReportError(GenplanError):
+    """The batch directory cannot be read (one line)."""
+
+
+@dataclass
+class TaskOutcome:
+    solved: bool
+    runtime: float
+    plan_length: int | None
+
+
+@dataclass
+class RunRecord:
+    """One entry of the grid as it is on disk."""
+
+    domain: str
+    preset: str
+    model: str
+    seed: int
+    run_dir: Path
+    status: str | None  # run.json status; None: never started
+    calls: int = 0
+    tokens: int = 0  # input + output (output includes reasoning tokens)
+    seconds: float | None = None  # generation time, summed over the sessions of a resumed run
+    evaluation: dict[str, Any] | None = None
+    trial: dict[str, Any] | None = None  # PDDLego+ / PlanGen runs: trial.json (outcome, steps, error counts)
+
+    @property
+    def evaluated(self) -> bool:
+        return self.evaluation is not None
+
+    @property
+    def coverage(self) -> float | None:
+        """Percent of the evaluation tasks solved: 0 for a run that failed without a program; None while
+        there is nothing to count (not run or not evaluated yet)."""
+        if self.evaluation is None:
+            return 0.0 if self.status == "failed" else None
+        return 100.0 * float(self.evaluation.get("coverage") or 0.0)
+
+    @property
+    def incomplete(self) -> bool:
+        """The generation stopped without a program (the paper's "incomplete run")."""
+        if self.status is None:
+            return False
+        if self.status not in ("finished", "stopped"):
+            return True
+        return self.evaluation is not None and self.evaluation.get("status") == "no-program"
+
+    @property
+    def error_categories(self) -> set[str]:
+        """Error types that occurred on at least one evaluation task."""
+        table = (self.evaluation or {}).get("error_table") or {}
+        return {category for category, count in table.items() if count}
+
+    def tasks(self) -> dict[str, TaskOutcome]:
+        out = {}
+        for result in (self.evaluation or {}).get("results", []):
+            out[result["task"]] = TaskOutcome(
+                result.get("status") == "solved", float(result.get("runtime") or 0.0), result.get("plan_length")
+            )
+        return out
+
+
+@dataclass
+class BatchData:
+    batch_dir: Path
+    name: str
+    domains: list[str]
+    presets: list[str]
+    models: list[str]
+    seeds: list[int]
+    approaches: dict[str, str]  # preset label -> stein / bas / sil
+    runs: list[RunRecord]
+    planner: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)  # (domain, task) -> result
+    optimal_planner: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)  # A* + LM-cut, same keys
+
+    def runs_of(self, domain: str | None = None, preset: str | None = None, model: str | None = None) -> list[RunRecord]:
+        return [
+            r
+            for r in self.runs
+            if (domain is None or r.domain == domain)
+            and (preset is None or r.preset == preset)
+            and (model is None or r.model == model)
+        ]
+
+    def combinations(self) -> list[tuple[str, str]]:
+        return [(model, preset) for model in self.models for preset in self.presets]
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None
+
+
+def load_batch(batch_dir: str | Path) -> BatchData:
+    root = Path(batch_dir)
+    batch = _read_json(root / "batch.json")
+    if not isinstance(batch, dict):
+        raise ReportError(f"{root}: not a batch directory (no readable batch.json)")
+    experiment = batch.get("experiment", {})
+    runs = [_run_record(root, entry) for entry in batch.get("entries", [])]
+    planner = _planner_results(root / "planner")
+    optimal_planner = _planner_results(root / "planner-optimal")
+    return BatchData(
+        batch_dir=root,
+        name=experiment.get("name", root.name),
+        domains=[d["name"] for d in experiment.get("domains", [])],
+        presets=[p["label"] for p in experiment.get("presets", [])],
+        models=[m["label"] for m in experiment.get("models", [])],
+        seeds=list(experiment.get("seeds", [])),
+        approaches={p["label"]: p.get("config", {}).get("approach", "stein") for p in experiment.get("presets", [])},
+        runs=runs,
+        planner=planner,
+        optimal_planner=optimal_planner,
+    )
+
+
+def _planner_results(folder: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for file in sorted(folder.glob("*/*.json")):
+        result = _read_json(file)
+        if isinstance(result, dict) and "task" in result:
+            found[(file.parent.name, result["task"])] = result
+    return found
+
+
+def _run_record(root: Path, entry: dict[str, Any]) -> RunRecord:
+    run_dir = root / entry["run_dir"]
+    meta = read_meta_or_none(run_dir)
+    record = RunRecord(
+        domain=entry["domain"],
+        preset=entry["preset"],
+        model=entry["model"],
+        seed=int(entry["seed"]),
+        run_dir=run_dir,
+        status=(meta.status or None) if meta is not None else None,
+    )
+    # Calls and tokens from the answers on disk: complete even when the run was resumed.
+    for file in sorted((run_dir / "responses").glob("*.json")):
+        response = (_read_json(file) or {}).get("response") or {}
+        record.calls += 1
+        usage = response.get("usage") or {}
+        record.tokens += int(usage.get("input_tokens") or 0) + int(usage.get("output_tokens") or 0)
+    if meta is not None and "batch_seconds" in meta.extra:
+        record.seconds = float(meta.extra["batch_seconds"])
+    else:
+        summary = _read_json(run_dir / "summary.json") or {}
+        record.seconds = summary.get("wall_seconds")
+    evaluation = _read_json(run_dir / "evaluation.json")
+    record.evaluation = evaluation if isinstance(evaluation, dict) else None
+    trial = _read_json(run_dir / "trial.json")
+    record.trial = trial if isinstance(trial, dict) else None
+    return record
