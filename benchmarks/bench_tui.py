@@ -285,7 +285,7 @@ async def measure_tree(workdir: Path) -> dict[str, float]:
         phase = "open tree"
         await pilot.press("5")
         await pilot.pause(0.2)
-        for node in list(panel.tree.root.children):  # open every run, one after another, as a person would
+        for node in list(panel.versions_tree.root.children):  # open every run, one after another, as a person would
             node.expand()
             await pilot.pause(0.02)
         await pilot.pause(0.2)

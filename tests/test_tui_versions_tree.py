@@ -77,7 +77,7 @@ async def test_tree_groups_counts_and_filter(runs: Path, isolated: Path) -> None
         await pilot.press("5")
         panel = app.query_one(VersionsPanel)
         await wait_for(pilot, lambda: panel.versions, what="the tree")
-        tree = panel.tree
+        tree = panel.versions_tree
         runs_shown = [str(node.label).split()[0] for node in tree.root.children]
         assert runs_shown == ["run-b", "run-a"]  # newest first
         run_a = tree.root.children[1]
@@ -154,7 +154,7 @@ async def test_snapshot_versions_tree(runs: Path, isolated: Path, size: tuple[in
         await pilot.press("5")
         panel = app.query_one(VersionsPanel)
         await wait_for(pilot, lambda: panel.versions, what="the tree")
-        panel.tree.root.children[1].expand()
+        panel.versions_tree.root.children[1].expand()
         assert panel.select("run-a/program/c1-v00")
         await settle(pilot, app)
         check_snapshot(app, f"versions_tree_{size[0]}x{size[1]}")
