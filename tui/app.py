@@ -166,15 +166,18 @@ class GenplanApp(RunsMixin, VersionsMixin):
 
     @work(thread=True, exclusive=True, group="runs")
     def load_runs(self) -> None:
+        """The runs first, then every version in them: reading all the versions of many runs takes a while
+        (a second with 50 runs of 20 versions on a busy machine), and the Runs view need not wait for it."""
         from genplan.engine.pipeline import RunStore
         from genplan.engine.versions import domain_overview
 
         from .widgets.versions_tree import arrange_by_run
 
         runs = RunStore.list_runs(self.domain_dir)
+        overviews = domain_overview(runs_root(self.domain_dir))
+        self.post_message(msg.RunsFound(runs, overviews))
         versions = self.version_index.scan()
-        self.post_message(msg.RunsListed(runs, versions, domain_overview(runs_root(self.domain_dir)),
-                                         arrange_by_run(versions)))
+        self.post_message(msg.RunsListed(runs, versions, overviews, arrange_by_run(versions)))
 
     @work(thread=True, exclusive=True, group="settings")
     def load_settings(self) -> None:
@@ -207,13 +210,18 @@ class GenplanApp(RunsMixin, VersionsMixin):
             self.start_watcher()
         self.start_deferred()
 
+    def on_runs_found(self, message: msg.RunsFound) -> None:
+        """Only the Runs view: the app takes the runs in with their versions (on_runs_listed)."""
+        if not self.screen_stack:
+            return  # shutting down
+        self.main.query_one(RunsPanel).show(message.runs, {o.run_id: o for o in message.overviews})
+
     def on_runs_listed(self, message: msg.RunsListed) -> None:
         if not self.screen_stack:
             return  # shutting down
         first = not self.runs and self.run_state is None
         self.runs = message.runs
         self.overviews = {o.run_id: o for o in message.overviews}
-        self.main.query_one(RunsPanel).show(self.runs, self.overviews)
         panel = self.main.query_one(VersionsPanel)
         panel.show(message.versions, message.overviews, message.arranged)
         self.show_run_header()
