@@ -15,6 +15,12 @@ UI's event loop is blocked while a run streams and a 10,000-line program output 
    and the results matrix are opened, every run is expanded, the cursor walks the tree (the matrix follows
    the run under it) and the filter is toggled. Goal: the event loop blocked under 100 ms (median and worst
    of --tree-runs measurements). ``--only-tree`` runs this part alone.
+4. Many runs: a domain with 50 runs of 20 versions each, made from one run recorded by the real pipeline
+   (copied under new run ids, each with 8 edits made through engine.edits), against the same domain with
+   one such run (the reference, measured in the same script). The real `genplan-tui` in a pseudo-terminal:
+   the first frame, the domain shown, then 3 typed (the Runs view listing the runs) and 5 (the Versions tree
+   listing them); the ratio of each time with 50 runs to the time with 1 (median of --many-runs), and the
+   absolute first screen with 50 runs (goal: under 1.5 s). ``--only-many-runs`` runs this part alone.
 """
 
 from __future__ import annotations
@@ -44,7 +50,10 @@ HEARTBEAT_S = 0.005
 
 
 # ------------------------------------------------------------------ 1. start-up
-def time_startup(domain: Path, env: dict[str, str]) -> tuple[float, float]:
+def drive_tui(domain: Path, env: dict[str, str], steps: list[tuple[bytes, bytes]]) -> list[float]:
+    """The real `genplan-tui domain` in a 100x30 pseudo-terminal. Each step types its keys (none: b"") and
+    waits until its marker is in what the app wrote after them (after the start, without keys); returns the seconds since the start at
+    which each marker appeared (nan for a marker not seen within 60 s, and for the steps after it)."""
     command = Path(sys.executable).parent / "genplan-tui"
     main_fd, child_fd = pty.openpty()
     fcntl.ioctl(child_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
@@ -52,19 +61,20 @@ def time_startup(domain: Path, env: dict[str, str]) -> tuple[float, float]:
     process = subprocess.Popen([str(command), str(domain)], stdin=child_fd, stdout=child_fd, stderr=child_fd,
                                env=env, close_fds=True, start_new_session=True)
     os.close(child_fd)
-    seen = b""
-    first = domain_shown = None
+    times: list[float] = []
+    seen = b""  # since the start, or since the last keys typed
     try:
-        while domain_shown is None and time.perf_counter() - started < 60:
-            ready, _, _ = select.select([main_fd], [], [], 0.05)
-            if not ready:
-                continue
-            seen += os.read(main_fd, 65536)
-            now = time.perf_counter() - started
-            if first is None and b"Tasks" in seen:
-                first = now
-            if b"define" in seen:
-                domain_shown = now
+        for keys, marker in steps:
+            if keys:
+                os.write(main_fd, keys)
+                seen = b""
+            while marker not in seen and time.perf_counter() - started < 60:
+                ready, _, _ = select.select([main_fd], [], [], 0.05)
+                if ready:
+                    seen += os.read(main_fd, 65536)
+            if marker not in seen:
+                break
+            times.append(time.perf_counter() - started)
         os.write(main_fd, b"q")
         quit_by = time.perf_counter() + 30
         while process.poll() is None and time.perf_counter() < quit_by:  # keep reading: a full pty blocks it
@@ -78,7 +88,13 @@ def time_startup(domain: Path, env: dict[str, str]) -> tuple[float, float]:
         if process.poll() is None:
             process.kill()
         os.close(main_fd)
-    return first or float("nan"), domain_shown or float("nan")
+    return times + [float("nan")] * (len(steps) - len(times))
+
+
+def time_startup(domain: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Seconds to the first frame (the panel tabs) and to the domain's PDDL on screen."""
+    first, shown = drive_tui(domain, env, [(b"", b"Tasks"), (b"", b"define")])
+    return first, shown
 
 
 # ------------------------------------------------------------------ 2. responsiveness
@@ -285,7 +301,7 @@ async def measure_tree(workdir: Path) -> dict[str, float]:
         phase = "open tree"
         await pilot.press("5")
         await pilot.pause(0.2)
-        for node in list(panel.tree.root.children):  # open every run, one after another, as a person would
+        for node in list(panel.versions_tree.root.children):  # open every run, one after another, as a person would
             node.expand()
             await pilot.pause(0.02)
         await pilot.pause(0.2)
@@ -315,6 +331,96 @@ async def measure_tree(workdir: Path) -> dict[str, float]:
             "versions": versions, "worst_step": max(worst, key=lambda k: worst[k])}
 
 
+# ------------------------------------------------------------------ 4. many runs: first screen, Runs and Versions
+MANY_RUNS = 50
+EDITS = (("strategies/v03.md", 3), ("programs/c1-v03.py", 3), ("reflections/code-c1-v02.md", 2))  # 8 per run
+
+
+def record_template(workdir: Path) -> Path:
+    """One run made by the real pipeline (F5-3 on ferry against the scripted server, as the TUI tests record
+    them): a strategy that fails twice (3 strategies, 2 strategy reflections) and programs that fail three
+    times (4 program versions, 3 code reflections), with its requests, responses, results and event log."""
+    from support.ferry_model import BUGGY_PROGRAM, CORRECT_PROGRAM, CRASHING_PROGRAM, FERRY, FerryModel
+    from support.scripted_server import ScriptedServer
+    from test_tui_support import record_run
+
+    domain = workdir / "template-ferry"
+    shutil.copytree(FERRY, domain, ignore=shutil.ignore_patterns(".genplan"))
+    with ScriptedServer() as server:
+        return record_run(domain, server, FerryModel(
+            strategy_plan_mistakes=2, programs=[BUGGY_PROGRAM, CRASHING_PROGRAM, BUGGY_PROGRAM, CORRECT_PROGRAM]))
+
+
+def copy_runs(template: Path, domain: Path, runs: int) -> list[str]:
+    """``runs`` copies of the template under ``domain``, each under a run id of the store's form (its paths
+    and id rewritten in run.json, summary.json and the event log), and 8 edits of each made through
+    engine.edits (new versions of its last strategy and program, and of a code reflection): 20 versions a
+    run. Returns the run ids, oldest first."""
+    from genplan.engine.edits import record_edit
+
+    root = domain / ".genplan" / "runs"
+    ids = []
+    for number in range(runs):
+        run_id = f"20261101-{number // 60:02d}{number % 60:02d}00-{number:04x}"
+        run = root / run_id
+        shutil.copytree(template, run)
+        for name in ("run.json", "summary.json", "events.jsonl"):
+            file = run / name
+            file.write_text(file.read_text().replace(str(template), str(run)).replace(template.name, run_id))
+        for relative, times in EDITS:
+            for edit in range(times):
+                old = (run / relative).read_text()
+                note = "# " if relative.endswith(".py") else ""
+                record_edit(run, relative, old, f"{old}\n{note}edit {edit + 1} of run {number}\n")
+        ids.append(run_id)
+    return ids
+
+
+def time_views(domain: Path, env: dict[str, str], newest: str, runs: int) -> list[float]:
+    """The first frame, the domain shown, then 3 typed: the Runs view listing the newest run, then 5: the
+    Versions tree listing every run. Seconds since the start of each."""
+    return drive_tui(domain, env, [(b"", b"Tasks"), (b"", b"define"), (b"3", newest.encode()),
+                                   (b"5", f"{runs} runs \u00b7 f: only the open run".encode())])
+
+
+def measure_many_runs(work: Path, env: dict[str, str], repeat: int) -> None:
+    """The same measurements on a domain with 50 runs of 20 versions and on one with a single such run (the
+    reference, measured here and now): what the 49 more runs cost, as a ratio."""
+    from support.ferry_model import FERRY
+
+    from genplan.tui.artifacts import scan_run
+
+    template = record_template(work)
+    domains = {}
+    for runs in (1, MANY_RUNS):
+        domain = work / f"ferry-{runs}-runs"
+        shutil.copytree(FERRY, domain, ignore=shutil.ignore_patterns(".genplan"))
+        ids = copy_runs(template, domain, runs)
+        domains[runs] = (domain, ids[-1])
+    versions = sum(len(scan_run(run)) for run in (domains[MANY_RUNS][0] / ".genplan" / "runs").iterdir())
+    print(f"many runs: {MANY_RUNS} copies of a recorded F5-3 run with 8 edits each ({versions // MANY_RUNS} versions "
+          f"a run), "
+          f"against 1 such run; median of {repeat}, alternating ({os.cpu_count()} cores, load average "
+          f"{os.getloadavg()[0]:.1f})")
+    figures: dict[int, list[list[float]]] = {1: [], MANY_RUNS: []}
+    for runs in (1, MANY_RUNS):
+        time_views(domains[runs][0], env, domains[runs][1], runs)  # warm the file cache
+    for _ in range(repeat):
+        for runs in (1, MANY_RUNS):
+            figures[runs].append(time_views(domains[runs][0], env, domains[runs][1], runs))
+    steps = ("first screen", "domain shown", "3 typed: the Runs view lists the runs",
+             "5 typed: the Versions tree lists them")
+    # the first two since the start; a view's own time from its key (typed once the step before was seen)
+    own = {runs: [[t[0], t[1], t[2] - t[1], t[3] - t[2]] for t in figures[runs]] for runs in figures}
+    median = {runs: [statistics.median(t[i] for t in own[runs]) for i in range(len(steps))] for runs in own}
+    for i, step in enumerate(steps):
+        many, one = median[MANY_RUNS][i], median[1][i]
+        print(f"  {step}: {MANY_RUNS} runs {many:.3f} s, 1 run {one:.3f} s, ratio {many / one:.2f}")
+    first = median[MANY_RUNS][0]
+    print(f"  first screen with {MANY_RUNS} runs / goal ({FIRST_SCREEN_GOAL_S} s) = {first / FIRST_SCREEN_GOAL_S:.2f}; "
+          f"the Versions tree listed {statistics.median(t[3] for t in figures[MANY_RUNS]):.3f} s after the start")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5, help="start-up measurements (median reported)")
@@ -322,12 +428,19 @@ def main() -> int:
                         help="responsiveness measurements (each one's longest block, their median and the worst)")
     parser.add_argument("--tree-runs", type=int, default=5, help="Versions tree / results matrix measurements")
     parser.add_argument("--only-tree", action="store_true", help="measure only the Versions tree and matrix")
+    parser.add_argument("--many-runs", type=int, default=5,
+                        help="measurements of the first screen and views with 50 runs and with 1 (median reported)")
+    parser.add_argument("--only-many-runs", action="store_true", help="measure only the first screen and views "
+                        "with many runs")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="genplan-bench-tui-") as folder:
         work = Path(folder)
         env = {**os.environ, "TERM": "xterm-256color", "XDG_CONFIG_HOME": str(work / "config"),
                "XDG_CACHE_HOME": str(work / "cache")}
         os.environ.update({"XDG_CONFIG_HOME": env["XDG_CONFIG_HOME"], "XDG_CACHE_HOME": env["XDG_CACHE_HOME"]})
+        if args.only_many_runs:
+            measure_many_runs(work, env, args.many_runs)
+            return 0
         tree = []
         if args.tree_runs:
             idle, repaint = asyncio.run(idle_baseline(work))
@@ -351,6 +464,8 @@ def main() -> int:
         shown = statistics.median(r[1] for r in runs)
         print(f"start-up, median of {args.repeat}: first screen {first:.3f} s, domain PDDL shown {shown:.3f} s")
         print(f"  first screen / goal ({FIRST_SCREEN_GOAL_S} s) = {first / FIRST_SCREEN_GOAL_S:.2f}")
+        if args.many_runs:
+            measure_many_runs(work, env, args.many_runs)
         idle, repaint = asyncio.run(idle_baseline(work))
         load = os.getloadavg()[0]
         print(f"machine: {os.cpu_count()} cores, load average {load:.1f}; idle app's longest lateness "

@@ -1,5 +1,5 @@
 """The static checks CI runs through the test command: ruff on every file, mypy (the engine with every
---strict check, the CLI in mypy's default mode) and the import-linter contracts of pyproject.toml.
+--strict check, the CLI and the TUI in mypy's default mode) and the import-linter contracts of pyproject.toml.
 
 mypy and import-linter need the sources under their installed names (``genplan.engine`` lives in ``engine/``
 through a package-dir mapping that neither tool follows), so they run on a copy laid out as the package.
@@ -50,9 +50,9 @@ def test_ruff_finds_nothing() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_mypy_finds_nothing_in_the_engine_and_the_cli(tree: Path) -> None:
+def test_mypy_finds_nothing_in_the_engine_the_cli_and_the_tui(tree: Path) -> None:
     command = [tool("mypy"), "--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", str(tree / ".mypy_cache"),
-               "-p", "genplan.engine", "-p", "genplan.cli"]
+               "-p", "genplan.engine", "-p", "genplan.cli", "-p", "genplan.tui"]
     result = check(command, tree, MYPYPATH=str(tree))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Success" in result.stdout

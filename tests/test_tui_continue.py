@@ -60,7 +60,7 @@ async def test_continue_from_an_edited_strategy(tmp_path: Path, isolated: Path) 
             assert [e.step for e in answered] == ["strategy.generate"]
             kept = [e for e in app.run_state.entries if e.kind == "request" and e.status == "kept"]
             assert kept and app.run_state.totals.calls == len(server.requests) - asked_before
-            tree = app.query_one(VersionsPanel).tree
+            tree = app.query_one(VersionsPanel).versions_tree
             label = next(str(n.label) for n in tree.root.children if str(n.label).startswith(fork.name))
             assert f"⑂ fork of {first.name}, edited strategies/v01.md" in label
         assert (fork / "strategies" / "v01.md").read_text().strip() == "1. my own strategy (version 7)"

@@ -49,7 +49,7 @@ async def test_an_edit_in_the_tui_is_on_the_record(isolated: Path) -> None:  # n
 
 
 def _leaves(panel: VersionsPanel) -> list:
-    found, stack = [], list(panel.tree.root.children)
+    found, stack = [], list(panel.versions_tree.root.children)
     while stack:
         node = stack.pop()
         found.append(node)

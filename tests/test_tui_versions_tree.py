@@ -5,6 +5,7 @@ runs made by the real pipeline against the scripted server. Also their SVG snaps
 from __future__ import annotations
 
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -23,10 +24,11 @@ from test_tui_support import (  # noqa: F401
 )
 
 from genplan.engine.versions import check_category, run_overview, version_place
+from genplan.tui.artifacts import VersionIndex
 from genplan.tui.outcomes import LOOKS, PASS_LOOK
 from genplan.tui.screens.feedback import FeedbackScreen
 from genplan.tui.screens.plan_stepper import PlanStepperScreen
-from genplan.tui.widgets.panels import VersionsPanel
+from genplan.tui.widgets.panels import RunsTable, VersionsPanel
 from genplan.tui.widgets.results_matrix import MatrixTable, ResultsPanel
 
 
@@ -77,7 +79,7 @@ async def test_tree_groups_counts_and_filter(runs: Path, isolated: Path) -> None
         await pilot.press("5")
         panel = app.query_one(VersionsPanel)
         await wait_for(pilot, lambda: panel.versions, what="the tree")
-        tree = panel.tree
+        tree = panel.versions_tree
         runs_shown = [str(node.label).split()[0] for node in tree.root.children]
         assert runs_shown == ["run-b", "run-a"]  # newest first
         run_a = tree.root.children[1]
@@ -104,6 +106,26 @@ async def test_tree_groups_counts_and_filter(runs: Path, isolated: Path) -> None
         assert "only run run-a" in str(app.query_one("#versions-filter").render())
         await pilot.press("f")
         assert len(tree.root.children) == 2
+
+
+async def test_the_runs_view_lists_the_runs_before_their_versions_are_read(
+        runs: Path, isolated: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    domain = copy_of(runs, isolated)
+    read = threading.Event()
+    scan = VersionIndex.scan
+    monkeypatch.setattr(VersionIndex, "scan", lambda index: read.wait(20) and scan(index))
+    app = make_app(domain, config_for(isolated, None))
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            table = app.query_one(RunsTable)
+            await wait_for(pilot, lambda: table.row_count == 2, what="the runs listed")
+            panel = app.query_one(VersionsPanel)
+            assert not panel.versions  # their versions are still being read
+            read.set()
+            await wait_for(pilot, lambda: panel.versions, what="the versions")
+            assert app.runs and len(panel.model.overviews) == 2
+    finally:
+        read.set()
 
 
 async def test_matrix_cells_open_plan_or_feedback(runs: Path, isolated: Path) -> None:  # noqa: F811
@@ -154,7 +176,7 @@ async def test_snapshot_versions_tree(runs: Path, isolated: Path, size: tuple[in
         await pilot.press("5")
         panel = app.query_one(VersionsPanel)
         await wait_for(pilot, lambda: panel.versions, what="the tree")
-        panel.tree.root.children[1].expand()
+        panel.versions_tree.root.children[1].expand()
         assert panel.select("run-a/program/c1-v00")
         await settle(pilot, app)
         check_snapshot(app, f"versions_tree_{size[0]}x{size[1]}")

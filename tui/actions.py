@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 
 @dataclass(frozen=True)
@@ -166,7 +166,7 @@ ACTIONS: tuple[Action, ...] = (
 BY_ID = {action.id: action for action in ACTIONS}
 
 
-def bindings(place: str) -> list[Binding]:
+def bindings(place: str) -> list[BindingType]:
     """The Textual bindings of one place, with their ids (so that a keymap can change their keys)."""
     return [Binding(a.keys, a.action, a.description, show=a.show, key_display=a.key_display, id=a.id)
             for a in ACTIONS if a.place == place and a.bind]

@@ -1,23 +1,23 @@
 """The genplan TUI application: panels, modes, and the glue between the engine and the views.
 
-State is owned here and changed only on the UI thread. Long work (loading, the pipeline, reruns,
-settings that import the model client) runs in workers and comes back as messages or queued events.
+The state is declared in app_state.py and changed only on the UI thread. Long work (loading, the pipeline,
+reruns, settings that import the model client) runs in workers and comes back as messages or queued events.
 """
 
 from __future__ import annotations
 
 import sys
-import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from textual import on, work
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import OptionList, Static, TabbedContent, TabPane
 
 from genplan.engine.events import Event, TextDelta
@@ -26,10 +26,9 @@ from . import messages as msg
 from .actions import bindings
 from .app_runs import RunsMixin
 from .app_versions import VersionsMixin
-from .artifacts import VersionIndex, runs_root
-from .domain_info import DomainInfo, TaskInfo, load_domain_info, nl_description
-from .run_state import RunState, TimelineEntry, Update
-from .session import EventQueue, PipelineSession
+from .artifacts import runs_root
+from .domain_info import TaskInfo, load_domain_info, nl_description
+from .run_state import TimelineEntry, Update
 from .widgets.key_bar import KeyBar
 from .widgets.panels import (
     DomainPanel,
@@ -96,52 +95,10 @@ def resolve_run(domain_dir: Path, run: str) -> Path:
     return runs_root(domain_dir) / run
 
 
-class GenplanApp(RunsMixin, VersionsMixin, App[None]):
+class GenplanApp(RunsMixin, VersionsMixin):
     TITLE = "genplan"
     CSS_PATH = "app.tcss"
     BINDINGS = bindings("app")
-
-    def __init__(self, options: LaunchOptions) -> None:
-        super().__init__()
-        self.options = options
-        self.domain_dir = options.domain_dir.resolve()
-        self.domain_info: DomainInfo | None = None
-        self.version_index = VersionIndex(self.domain_dir)
-        self.runs: list[Any] = []
-        self.settings: Any = None
-        self.prefs: Any = None
-        self.settings_error: str | None = None
-        self.stepping = threading.Event()
-        if options.step:
-            self.stepping.set()
-        self.events = EventQueue()
-        self.run_state: RunState | None = None
-        self.run_dir: Path | None = None
-        self.live = False  # the shown run is running in this process
-        self.replayer: Any = None
-        self.session: PipelineSession | None = None
-        self.pending: list[Any] = []  # StepRequested / AnswerRequested not yet decided
-        self._request_screen_open = False
-        self._watcher: Any = None
-        self._rerun_jobs: dict[int, dict[str, Any]] = {}
-        self._next_job = 0
-        self.first_screen_at: float | None = None
-        self._after_save: tuple[Path, Any] | None = None
-        self._applicable: tuple[bool, bool, bool] | None = None
-        self._switch_interval = sys.getswitchinterval()  # what to do once a saved version is indexed
-        self._gc_state: Any = None  # responsiveness.GcState once the heap is frozen
-        self.heap_freezes = 0  # at mount, then after the warm-up
-        self._timeline_pending: set[int] = set()  # entries changed since the timeline was last synced
-        self._timeline_synced = 0.0
-        self._exiting = False
-        self._replay_playing = False  # the replay worker's loop is running
-        self.keymap: dict[str, str] = {}  # the user's [keymap] (binding id -> keys)
-        self._unpriced_told = False  # "+N unpriced" in the totals was explained once
-        self._deferred_start: tuple[Any, Any] | None = None  # r pressed before the settings were loaded
-        self.status_note = "loading"
-        self.overviews: dict[str, Any] = {}  # run id -> engine.versions.RunOverview
-        self._overview_due: dict[str, Any] = {}  # run id -> timer of a pending re-read
-        self._matrix_wanted: str | None = None  # the matrix's run, chosen while the Results tab was hidden
 
     # ================================================================== layout
     def compose(self) -> ComposeResult:
@@ -210,15 +167,18 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
 
     @work(thread=True, exclusive=True, group="runs")
     def load_runs(self) -> None:
+        """The runs first, then every version in them: reading all the versions of many runs takes a while
+        (a second with 50 runs of 20 versions on a busy machine), and the Runs view need not wait for it."""
         from genplan.engine.pipeline import RunStore
         from genplan.engine.versions import domain_overview
 
         from .widgets.versions_tree import arrange_by_run
 
         runs = RunStore.list_runs(self.domain_dir)
+        overviews = domain_overview(runs_root(self.domain_dir))
+        self.post_message(msg.RunsFound(runs, overviews))
         versions = self.version_index.scan()
-        self.post_message(msg.RunsListed(runs, versions, domain_overview(runs_root(self.domain_dir)),
-                                         arrange_by_run(versions)))
+        self.post_message(msg.RunsListed(runs, versions, overviews, arrange_by_run(versions)))
 
     @work(thread=True, exclusive=True, group="settings")
     def load_settings(self) -> None:
@@ -251,13 +211,18 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
             self.start_watcher()
         self.start_deferred()
 
+    def on_runs_found(self, message: msg.RunsFound) -> None:
+        """Only the Runs view: the app takes the runs in with their versions (on_runs_listed)."""
+        if not self.screen_stack:
+            return  # shutting down
+        self.main.query_one(RunsPanel).show(message.runs, {o.run_id: o for o in message.overviews})
+
     def on_runs_listed(self, message: msg.RunsListed) -> None:
         if not self.screen_stack:
             return  # shutting down
         first = not self.runs and self.run_state is None
         self.runs = message.runs
         self.overviews = {o.run_id: o for o in message.overviews}
-        self.main.query_one(RunsPanel).show(self.runs, self.overviews)
         panel = self.main.query_one(VersionsPanel)
         panel.show(message.versions, message.overviews, message.arranged)
         self.show_run_header()
@@ -488,7 +453,7 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         stream.show(None, entry.title, entry.detail or entry.title)
 
     @work(thread=True, exclusive=True, group="read-for-view")
-    def read_for_view(self, target: str, title: str, read: Any, request_id: str | None = None) -> None:
+    def read_for_view(self, target: str, title: str, read: Callable[[], str], request_id: str | None = None) -> None:
         """File reads happen here, never on the event loop (a busy disk can stall them)."""
         self.post_message(msg.TextLoaded(target, title, read(), request_id))
 
@@ -543,8 +508,8 @@ class GenplanApp(RunsMixin, VersionsMixin, App[None]):
         self.main.query_one(TabbedContent).active = tab
         if tab == "results":
             self.matrix_shown()
-        focus_targets = {"tasks": TaskList, "runs": RunsTable, "run": RunTimeline, "versions": VersionsTree,
-                         "results": MatrixTable}
+        focus_targets: dict[str, type[Widget]] = {"tasks": TaskList, "runs": RunsTable, "run": RunTimeline,
+                                                  "versions": VersionsTree, "results": MatrixTable}
         target = focus_targets.get(tab)
         if target is not None:
             self.main.query_one(target).focus()

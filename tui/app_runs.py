@@ -1,25 +1,30 @@
 """The app's run handling: opening and replaying runs, driving the pipeline, step mode and manual answers.
 
-A mixin of GenplanApp (see app.py): it uses the app's state and views; nothing here runs on its own.
+A part of GenplanApp (see app.py): it uses the app's state (declared in app_state.py) and views; nothing
+here runs on its own.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.widgets import TabbedContent
 
 from . import messages as msg
+from .app_state import AppState
 from .artifacts import runs_root
 from .run_state import RunState
 from .session import PipelineSession
 from .widgets.panels import RunPanel, RunResults, RunsPanel, VersionsPanel
 from .widgets.stream_view import StreamView
 
+if TYPE_CHECKING:
+    from .screens.step import StepChoice
 
-class RunsMixin:
+
+class RunsMixin(AppState):
     # ================================================================== runs
     def open_run(self, run_dir: Path, replay: bool = False) -> None:
         if not (run_dir / "run.json").is_file():
@@ -190,10 +195,11 @@ class RunsMixin:
         except Exception as exc:  # noqa: BLE001 - ConfigError from a hand-edited file
             self.notify(str(exc), severity="error")
             return
-        if run_dir is not None or strategy_check is not None:
+        from_run = run_dir if run_dir is not None else strategy_check[0] if strategy_check else None
+        if from_run is not None:
             from .rerun import run_config
 
-            config = run_config(run_dir if run_dir is not None else strategy_check[0])
+            config = run_config(from_run)
         if not self.settings.is_configured:
             self.notify("No model is configured: you will answer every request yourself (manual provider). "
                         "Press s to set a model.", title="Manual provider", timeout=8)
@@ -296,14 +302,14 @@ class RunsMixin:
         self.open_next_question()
 
     def open_next_question(self) -> None:
-        from .screens.step import RequestScreen, StepChoice
+        from .screens.step import RequestScreen
 
         if self._request_screen_open or not self.pending:
             return
         self.drain_events()  # the request's own announcement may still be queued
         question = self.pending[0]
         manual = isinstance(question, msg.AnswerRequested)
-        request_id = None if manual else question.request_id
+        request_id = question.request_id if isinstance(question, msg.StepRequested) else None
         self._request_screen_open = True
 
         def decided(choice: StepChoice | None) -> None:
@@ -322,7 +328,8 @@ class RunsMixin:
             if state is not None else ""
         self.push_screen(RequestScreen(request_id, question.request, manual=manual, about=about), decided)
 
-    def _decide(self, question: Any, action: str, choice: Any = None) -> None:
+    def _decide(self, question: msg.StepRequested | msg.AnswerRequested, action: str,
+                choice: StepChoice | None = None) -> None:
         from genplan.engine.pipeline import Decision
 
         if question in self.pending:
@@ -336,8 +343,10 @@ class RunsMixin:
                 self.stepping.clear()
                 decision = Decision.send()
             elif action == "edit":
+                assert choice is not None and choice.messages is not None  # the request screen's edit
                 decision = Decision.edit(list(choice.messages))
             elif action == "answer":
+                assert choice is not None  # the request screen's answer
                 decision = Decision.answer_with(choice.answer or "")
             elif action == "stop":
                 decision = Decision.stop()

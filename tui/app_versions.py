@@ -1,27 +1,34 @@
 """The app's work on versions: edit, compare, history, rerun, the plan stepper, and files changed outside.
 
-A mixin of GenplanApp (see app.py): it uses the app's state and views; nothing here runs on its own.
+A part of GenplanApp (see app.py): it uses the app's state (declared in app_state.py) and views; nothing
+here runs on its own.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.widgets import TabbedContent
 
 from . import messages as msg
+from .app_state import AppState
 from .artifacts import Version, runs_root
 from .domain_info import TaskInfo
 from .widgets.panels import RunResults, RunTimeline, TasksPanel, VersionsPanel
 from .widgets.results_matrix import ResultsPanel
 
+if TYPE_CHECKING:
+    from .screens.rerun import RerunScreen
+    from .widgets.versions_tree import NodeRef
+
 OVERVIEW_DELAY_S = 0.3  # results files come in bursts: read a run's overview once they settle
 
 
-class VersionsMixin:
+class VersionsMixin(AppState):
     # ================================================================== versions
     def version_highlighted(self) -> None:
         panel = self.main.query_one(VersionsPanel)
@@ -34,7 +41,7 @@ class VersionsMixin:
         if run_id is not None and run_id != self.matrix_run_id():
             self.show_matrix(run_id)
 
-    def node_summary(self, ref: Any) -> str:
+    def node_summary(self, ref: NodeRef | None) -> str:
         """What the preview says when a run or a group (not a version) is chosen in the tree."""
         if ref is None:
             return ""
@@ -115,9 +122,6 @@ class VersionsMixin:
             self.notify("No run is open: open one in 3 Runs (enter) to see only its versions.", severity="warning")
             return
         panel.toggle_filter()
-
-    def _matrix_task(self, name: str) -> Any:
-        return self._task_named(name)
 
     def action_open_matrix_cell(self) -> None:
         """Enter on a matrix cell: its plan in the plan stepper, or (no plan) its feedback."""
@@ -220,7 +224,7 @@ class VersionsMixin:
         def done(result: EditResult | None) -> None:
             if result is None:
                 return
-            then: Any = None
+            then: Callable[[Version], object] | None = None
             if result.action == "continue":
                 run_dir = runs_root(self.domain_dir) / version.run_id
                 # the edit replaces the answer the edited version came from; the run continues from there
@@ -234,7 +238,8 @@ class VersionsMixin:
         self.push_screen(EditorScreen(f"Edit {version.label}", version.read(), version.syntax,
                                       can_continue=can_continue, hint=hint), done)
 
-    def save_new_version(self, version: Version, text: str, then: Any = None) -> Path | None:
+    def save_new_version(self, version: Version, text: str,
+                         then: Callable[[Version], object] | None = None) -> Path | None:
         """Write ``text`` as the next version of ``version``'s artefact, on the record (engine.edits: a new
         file, the original untouched, an ``artifact.edited`` event); ``then(new_version)`` once indexed."""
         from genplan.engine.edits import record_edit
@@ -326,9 +331,9 @@ class VersionsMixin:
         if job is not None and job["screen"].is_attached:
             job["screen"].finish(message.error)
 
-    def rerun_current_on(self, task_set: str, screen: Any) -> None:
+    def rerun_current_on(self, task_set: str, screen: RerunScreen) -> None:
         """From a rerun screen: the same program on another task set."""
-        version = getattr(screen, "version", None)
+        version = screen.version
         if version is None:
             return
         screen.dismiss(None)

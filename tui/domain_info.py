@@ -62,7 +62,7 @@ class DomainInfo:
             if self.directory.notes:
                 parts.append(f"*Notes:* {self.directory.notes.strip()}")
             parts.append(f"Programs receive objects as {'(name, type) pairs' if self.typed_objects else 'names'}.")
-        counts = {}
+        counts: dict[str, int] = {}
         for task in self.tasks:
             counts[task.task_set] = counts.get(task.task_set, 0) + 1
         if counts:

@@ -176,4 +176,4 @@ def highlight_text(text: str, language: str | None, styles: dict[str, Style] | N
 
 def highlight_lines(text: str, language: str | None) -> list[Text]:
     """One highlighted Text per line of ``text``."""
-    return highlight_text(text, language).split("\n", allow_blank=True)
+    return list(highlight_text(text, language).split("\n", allow_blank=True))

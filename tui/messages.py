@@ -16,6 +16,14 @@ class DomainLoaded(Message):
 
 
 @dataclass
+class RunsFound(Message):
+    """The runs, before their versions are read (the Runs view shows them at once); RunsListed follows."""
+
+    runs: list[Any]  # store.RunInfo
+    overviews: list[Any]  # engine.versions.RunOverview, one per run
+
+
+@dataclass
 class RunsListed(Message):
     runs: list[Any]  # store.RunInfo
     versions: list[Any]  # artifacts.Version

@@ -26,13 +26,13 @@ class EventQueue:
     """Thread-safe hand-over of engine events to the UI; the UI takes them in batches."""
 
     def __init__(self) -> None:
-        self._items: deque = deque()
+        self._items: deque[Any] = deque()
 
     def put(self, event: Any) -> None:
         self._items.append(event)  # deque.append is atomic
 
     def take(self, limit: int) -> list[Any]:
-        items = []
+        items: list[Any] = []
         while self._items and len(items) < limit:
             items.append(self._items.popleft())
         return items
@@ -158,8 +158,8 @@ class PipelineSession:
         if self.strategy_check is not None:
             from genplan.engine import strategy_check
 
-            source, relative, text = self.strategy_check
-            self.store = strategy_check.prepare(source, relative, self.domain_path)
+            source_run, relative, text = self.strategy_check
+            self.store = strategy_check.prepare(source_run, relative, self.domain_path)
             self.post(RunCreated(self.store.path))
             return strategy_check.run_check(self.store, text, provider, controller=self.controller,
                                             subscriber=self.sink,

@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, ProgressBar, Static
 
 from ..actions import bindings
+from ..artifacts import Version
 from ..outcomes import category_of, outcome_text
 from ..widgets.key_bar import KeyBar
 from ..widgets.results_table import first_line
@@ -36,6 +37,7 @@ class RerunScreen(Screen[None]):
         self.checks: list[tuple[Any, Path]] = []
         self.finished = False
         self.error: str | None = None
+        self.version: Version | None = None  # the program version rerun (the app sets it)
 
     def compose(self) -> ComposeResult:
         with Vertical():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
@@ -132,7 +133,7 @@ class RunsPanel(Vertical):
         table = self.query_one(RunsTable)
         if table.row_count == 0:
             return None
-        return table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
+        return table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key.value
 
 
 class RunTimeline(Timeline):
@@ -191,7 +192,7 @@ class VersionsPanel(Horizontal):
         yield CodeArea("", read_only=True, soft_wrap=True, id="version-preview")
 
     @property
-    def tree(self) -> VersionsTree:
+    def versions_tree(self) -> VersionsTree:
         return self.query_one(VersionsTree)
 
     def show(self, versions: list[Version], overviews: list | None = None,
@@ -209,14 +210,14 @@ class VersionsPanel(Horizontal):
         self._relist()
         if selected is not None and self.select(selected.key):
             return
-        tree = self.tree
+        tree = self.versions_tree
         if self.current_run in self._run_nodes:
             tree.move_cursor(self._run_nodes[self.current_run])
         elif self._run_nodes and tree.cursor_line < 0:
             tree.move_cursor(next(iter(self._run_nodes.values())))
 
     def _relist(self) -> None:
-        tree = self.tree
+        tree = self.versions_tree
         tree.clear()
         self._run_nodes.clear()
         self._built.clear()
@@ -286,7 +287,7 @@ class VersionsPanel(Horizontal):
         previous, self.current_run = self.current_run, run_id
         for rid in (previous, run_id):
             node = self._run_nodes.get(rid) if rid else None
-            if node is not None:
+            if rid and node is not None:
                 node.set_label(run_label(rid, self.model.overviews.get(rid), rid == run_id))
         if self.only_current:
             self._relist()
@@ -303,7 +304,7 @@ class VersionsPanel(Horizontal):
             self.select(selected.key)
 
     def selected_node(self) -> NodeRef | None:
-        node = self.tree.cursor_node
+        node = self.versions_tree.cursor_node
         return node.data if node is not None else None
 
     def selected(self) -> Version | None:
@@ -328,7 +329,7 @@ class VersionsPanel(Horizontal):
         while parent is not None:
             parent.expand()
             parent = parent.parent
-        tree = self.tree
+        tree = self.versions_tree
         _ = tree.last_line  # lay the lines out, so that the node knows its line
         tree.move_cursor(found)
         return True
