@@ -111,10 +111,19 @@ def list_presets() -> str:
 
     lines = [f"{'preset':8} {'approach':9} {'N':>2} {'K_S':>3} {'K_C':>3} {'reflection':10} {'limit':>6}  function"]
     for approach in APPROACHES.values():
+        if approach.kind != "pipeline":
+            continue
         for name in approach.presets:
             c = load_preset(name)
             lines.append(f"{name:8} {approach.name:9} {c.initial_programs:>2} {c.strategy_rounds:>3} {c.code_rounds:>3} "
                          f"{'yes' if c.code_reflection else 'no':10} {c.program_timeout_s:>5g}s  {c.function_name}")
+    own = [(name, a) for a in APPROACHES.values() if a.kind != "pipeline" for name in a.presets]
+    if own:
+        lines += ["", "approaches with their own loop (`genplan run DOMAIN_DIR --preset P` runs those marked *):"]
+        for name, approach in own:
+            settings = ", ".join(f"{k}={v}" for k, v in approach.presets[name].items()) or "-"
+            mark = "*" if approach.runs_domain_dirs else " "
+            lines.append(f"{name:17} {approach.name:9} {settings:26} {mark} {approach.command} --preset {name}")
     lines.append("")
     lines += [f"{a.name}: {a.title}" for a in APPROACHES.values()]
     return "\n".join(lines)
@@ -124,6 +133,10 @@ def run(args: argparse.Namespace) -> int:
     if args.list_presets:
         print(list_presets())
         return EXIT_OK
+    if not args.resume and not args.pipeline_config:
+        own_loop = _own_loop_run(args)
+        if own_loop is not None:
+            return own_loop
     from ..engine import runs
     from ..engine.domainlib import DomainDir, DomainDirError
     from ..engine.llm import ModelAccessError, load_settings, make_provider
@@ -190,6 +203,31 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(_human_summary(summary))
     return EXIT_OK if result.status in ("finished", "stopped") else 1
+
+
+def _own_loop_run(args: argparse.Namespace) -> int | None:
+    """A preset of an approach with its own loop: run it here when it takes a domain directory (AutoToS's PDDL
+    family), else say in one line which command runs it. None: a pipeline preset (or no such preset)."""
+    from ..engine.approaches import OWN_LOOP, preset_owner
+
+    owner = preset_owner(args.preset)
+    if owner is None or owner[0].kind != OWN_LOOP:
+        return None
+    approach, preset = owner
+    if not approach.runs_domain_dirs:
+        raise BadInput(f"preset {preset} belongs to {approach.name}, which has its own command: "
+                       f"{approach.command} --preset {preset}")
+    if not args.domain_dir:
+        raise BadInput("a DOMAIN_DIR is needed")
+    require_input_dir("DOMAIN_DIR", args.domain_dir)
+    from .cmd_autotos import run_autotos_command
+
+    # the pipeline's own flags (--seed, --prompts, --max-concurrency, --reasoning) do not apply here
+    parameters = {**approach.presets[preset], "preset": preset, "evaluate": bool(args.eval)}
+    from ..engine.pipeline.store import RunStore
+
+    root = Path(args.out) if args.out else RunStore.runs_dir(Path(args.domain_dir))
+    return run_autotos_command(args.domain_dir, args, parameters, root)
 
 
 def _sandbox_layers() -> str:
