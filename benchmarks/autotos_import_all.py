@@ -18,8 +18,7 @@ from pathlib import Path
 from genplan.engine.autotos.domains import load_domain
 from genplan.engine.autotos.executor import SandboxExecutor
 from genplan.engine.autotos.logfile import parse_log
-from genplan.engine.autotos.loop import Settings
-from genplan.engine.autotos.session import import_log
+from genplan.engine.autotos.session import import_log, log_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,7 +46,7 @@ def main() -> int:
             domain = domains.get(log.domain) or domains.setdefault(log.domain, load_domain(log.domain, data))
             started = time.monotonic()
             summary = import_log(log, domain, executor, runs,
-                                 Settings(partial_soundness=bool(log.partial_soundness), evaluate=not args.no_eval))
+                                 log_settings(log, evaluate=not args.no_eval))
             same_calls = summary["calls"] == log.calls and not summary["divergences"] and (
                 not summary["wanted_more"] or args.no_eval and not log.evaluated and log.stopped is None)
             same_result = args.no_eval or (summary["success"], summary["failure"]) == (log.success, log.failure)

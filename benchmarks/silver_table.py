@@ -82,6 +82,7 @@ def main() -> int:
             print(f"{folder.name}: import failed ({code})", file=sys.stderr)
             continue
         summary = json.loads(out.getvalue())
+        opens = reads_as_the_tui_reads_it(Path(summary["run_dir"]), summary["llm_calls"])
         coverage = 0.0
         categories: dict[str, int] = {}
         if summary["selected_program"]:
@@ -93,7 +94,7 @@ def main() -> int:
             )
             coverage = evaluation.coverage
             categories = {k: v for k, v in evaluation.error_table().items() if v}
-        row = {"seed": conversation.seed, "coverage": coverage, "calls": summary["llm_calls"],
+        row = {"seed": conversation.seed, "coverage": coverage, "calls": summary["llm_calls"], "opens": opens,
                "debug": f"{summary['debug_solved']}/{summary['debug_total']}", "errors": categories}
         rows.setdefault(conversation.domain, []).append(row)
         done.write_text(json.dumps(row))
@@ -104,6 +105,19 @@ def main() -> int:
     args.out.write_text(text, encoding="utf-8")
     print(text)
     return 0
+
+
+def reads_as_the_tui_reads_it(run_dir: Path, calls: int) -> bool:
+    """The run's event log, applied to the TUI's run state as the app does when it opens a run: it ends done,
+    with one timeline request per call genplan made."""
+    from genplan.tui.replay import load_events
+    from genplan.tui.run_state import RunState
+
+    state = RunState(run_dir)
+    for event in load_events(run_dir):
+        state.apply(event)
+    requests = [entry for entry in state.entries if entry.kind == "request"]
+    return state.status == "done" and len(requests) == calls
 
 
 def render(rows: dict[str, list[dict[str, object]]], args: argparse.Namespace) -> str:
@@ -136,7 +150,9 @@ def render(rows: dict[str, list[dict[str, object]]], args: argparse.Namespace) -
     total = sum(len(found) for found in rows.values())
     lines += [
         "",
-        f"{total} of the 50 conversations of this experiment evaluated.",
+        f"{total} of the 50 conversations of this experiment evaluated; "
+        f"{sum(1 for found in rows.values() for r in found if r.get('opens'))} of their runs read back as the TUI "
+        "reads a run (event log applied to its run state: status done, one timeline request per call).",
         "",
         "**What maps and what does not.** The cache's environments are pg3-trapnewspapers (Delivery; the shared",
         "`delivery` is the same `trapnewspapers` PDDL domain), pg3-hiking (Silver's Forest; shared `hiking`),",

@@ -152,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
         require_input_dir("--prompts", args.prompts)
     try:
         if args.resume:
-            store, meta = runs.open_run(Path(args.resume))
+            store, meta = runs.open_to_continue(Path(args.resume))
             if meta.domain_dir is None:
                 raise BadInput(f"{store.path}/run.json: names no domain directory")
             domain_dir = DomainDir.open(meta.domain_dir)

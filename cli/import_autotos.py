@@ -13,7 +13,6 @@ from pathlib import Path
 
 from ..engine.autotos.domains import DOMAINS, DataError, load_domain
 from ..engine.autotos.logfile import LogFormatError, parse_log
-from ..engine.autotos.loop import Settings
 from .common import EXIT_OK, error
 
 
@@ -38,6 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--eval-limit", type=int, metavar="N", help="evaluate only the first N instances")
     parser.add_argument("--eval-timeout", type=float, default=600.0, metavar="S",
                         help="time limit per evaluation search in seconds (default 600, the paper's)")
+    parser.add_argument("--search-timeout", type=float, default=600.0, metavar="S",
+                        help="time limit per unit-test search in seconds (default 600, the paper's); a search that "
+                        "reaches it is the 'search timeout' feedback")
     parser.add_argument("--hash-seed", type=int, default=0, metavar="N",
                         help="PYTHONHASHSEED of the sandboxed runs (set order; default 0)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -46,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..engine.autotos.executor import SandboxExecutor
-    from ..engine.autotos.session import import_log
+    from ..engine.autotos.session import import_log, log_settings
 
     log_path = Path(args.log)
     try:
@@ -63,13 +65,15 @@ def run(args: argparse.Namespace) -> int:
         return error("--eval-limit must not be negative")
     if args.eval_timeout <= 0:
         return error("--eval-timeout must be positive")
+    if args.search_timeout <= 0:
+        return error("--search-timeout must be positive")
     try:
         domain = load_domain(domain_name, data)
     except DataError as exc:
         return error(str(exc))
     pst = {"on": True, "off": False}.get(args.pst, bool(log.partial_soundness))
-    settings = Settings(partial_soundness=pst, evaluate=not args.no_eval, eval_limit=args.eval_limit,
-                        eval_timeout=args.eval_timeout)
+    settings = log_settings(log, partial_soundness=pst, evaluate=not args.no_eval, eval_limit=args.eval_limit,
+                            eval_timeout=args.eval_timeout, soundness_timeout=args.search_timeout)
     if not args.quiet:
         print(f"genplan: replaying {log.calls} answers of {log_path} ({domain_name}, PST {'on' if pst else 'off'})",
               file=sys.stderr)

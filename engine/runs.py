@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .pipeline.config import PipelineConfig
+from .errors import GenplanError
+from .pipeline.config import BEFORE_REPRODUCTION_SETTINGS, PipelineConfig
 from .pipeline.store import RunStore
 
 if TYPE_CHECKING:
@@ -69,11 +70,20 @@ class RunMeta:
 
     def pipeline_config(self) -> PipelineConfig:
         """The configuration the run used (defaults for a run.json without one)."""
-        return PipelineConfig.from_dict(self.config) if self.config else PipelineConfig()
+        return PipelineConfig.from_stored(self.config)
 
     @property
     def is_fork(self) -> bool:
         return self.forked_from is not None
+
+    @property
+    def made_before_reproduction(self) -> bool:
+        """Made before the reproduction settings existed (its config names none of them)."""
+        return bool(self.config) and not set(BEFORE_REPRODUCTION_SETTINGS) & set(self.config)
+
+
+class NotResumable(GenplanError):
+    """The run opens and replays, but today's code cannot continue it."""
 
 
 def read_meta(run_dir: Path) -> RunMeta:
@@ -113,11 +123,29 @@ def open_run(run_dir: Path) -> tuple[RunStore, RunMeta]:
     return store, RunMeta.from_dict(store.meta(), run_id=store.path.name)
 
 
+def open_to_continue(run_dir: Path) -> tuple[RunStore, RunMeta]:
+    """An existing run, to resume: its recorded answers are given back in order and the rest is asked."""
+    store, meta = open_run(run_dir)
+    _require_continuable(store.path, meta)
+    return store, meta
+
+
+def _require_continuable(path: Path, meta: RunMeta) -> None:
+    # Bas changed its steps to the paper's (NL descriptions, no PDDL summary): an earlier Bas run's answers
+    # belong to steps today's Bas never asks, so continuing it would silently start over.
+    if meta.made_before_reproduction and meta.pipeline_config().approach == "bas":
+        raise NotResumable(f"{path}: made by genplan's earlier Bas (a PDDL summary, no NL descriptions); Bas now follows "
+                           "the paper (docs/reproduction.md), so this run opens and replays but cannot be continued; "
+                           "start a new run")
+
+
 def fork_from_edit(run_dir: Path, relative: str, kind: str, text: str) -> RunStore:
     """A new run that keeps every answer before the edited artefact and continues from the edit."""
     from .pipeline.store import continue_from_edit
 
-    return continue_from_edit(RunStore.open(Path(run_dir)), relative, kind, text)
+    store, meta = open_run(run_dir)
+    _require_continuable(store.path, meta)
+    return continue_from_edit(store, relative, kind, text)
 
 
 def make_pipeline(

@@ -72,7 +72,7 @@ def run_check(store: RunStore, text: str, provider: Any, controller: Any = None,
 
     meta = store.meta()
     domain = DomainDir.open(meta["domain_dir"])
-    config = PipelineConfig.from_dict(meta["config"])
+    config = PipelineConfig.from_stored(meta["config"])
     pipeline = Pipeline(domain, config, provider, store, controller=controller, reasoning=reasoning)
     if subscriber is not None:
         pipeline.bus.subscribe(subscriber)

@@ -17,8 +17,9 @@ from .sandbox.outcome import CATEGORY_GOAL, CATEGORY_INVALID_ACTION, run_categor
 
 PASS = "pass"
 NO_PLAN = "no plan"  # the model's answer held no plan to check
+SOLVER_ERROR = "solver error"  # PDDLego+: the model's PDDL did not parse or the planner found no plan
 # Kinds the checks write that are neither a sandbox outcome nor a validator error.
-_OTHER_CATEGORIES = {"no-plan": NO_PLAN}
+_OTHER_CATEGORIES = {"no-plan": NO_PLAN, "solver-error": SOLVER_ERROR}
 _RESULT_FILE = re.compile(r"^(?P<what>[a-z]+)-(?P<label>.+?)(?P<all>-all)?$")
 _CANDIDATE = re.compile(r"(?:^|-)(c\d+)(?:-|$)")
 _STRATEGY_LABEL = re.compile(r"^v\d+")

@@ -12,6 +12,7 @@ import pytest
 
 from genplan.cli.main import main as genplan_main
 from genplan.engine.autotos.logfile import LogFormatError, parse_log, parse_log_text
+from genplan.engine.autotos.session import log_settings
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 AUTOTOS = SHARED / "autotos"
@@ -83,7 +84,8 @@ def _import(tmp_path: Path, log: Path, *extra: str, capsys) -> dict:
 # One log per domain with feedback rounds of several kinds (calls decided by genplan's own checks).
 REPLAYS = [
     "24game/gpt4-mini-val_logs/script_log_20240802_235031.txt",  # exception, PST, completeness rounds
-    "blocks/llama3.1-70b-noval_logs/script_log_20240809_005653.txt",  # goal, input changed, exception, timeout
+    # goal, input changed, exception, and a search that never ends (the log's "Timeout occurred during search")
+    "blocks/llama3.1-70b-noval_logs/script_log_20240809_005653.txt",
     "sokoban/llama3.1-70b-val_logs",  # first log of the folder
     "prontoqa/gpt4-mini-val_logs/script_log_20240804_001109.txt",
 ]
@@ -96,8 +98,10 @@ def test_replayed_calls_equal_the_logs(tmp_path, capsys, relative):
     if path.is_dir():
         path = min(path.glob("*.txt"))
     log = parse_log(path)
-    result = _import(tmp_path, path, "--no-eval", capsys=capsys)
+    result = _import(tmp_path, path, "--no-eval", "--search-timeout", "20", capsys=capsys)
     assert result["calls"] == log.calls
+    if "005653" in relative:  # the collector no longer cuts the endless search short as a per-call timeout
+        assert result["categories"].get("search timeout") == 1 and "succ timeout" not in result["categories"]
     run_dir = Path(result["run_dir"])
     events = [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines()]
     rounds = [e for e in events if e["event"] == "autotos.round"]
@@ -127,3 +131,21 @@ def test_import_without_data_folder_asks_for_data(tmp_path, capsys):
     code = genplan_main(["import", "autotos", str(log), "--domain", "24game", "--runs", str(tmp_path)])
     assert code == 2
     assert "--data" in capsys.readouterr().err
+
+
+def test_the_chat_interface_runs_psts_pass_a_successor_equal_to_a_seen_state(tmp_path, capsys):
+    """The same self-loop successor ({butterfly, painted lady} -> itself): GPT-4's PrOntoQA run got PST feedback
+    for it, DeepSeek's passed; each replays with its log's calls and never asks past the log. DeepSeek's
+    crossword runs did check repeated states."""
+    _need_logs()
+    gpt4 = LOGS / "prontoqa/gpt4-val_logs/script_log_20240804_001235.txt"
+    deepseek = LOGS / "prontoqa/deepseek-coderv2-val_logs/script_log_20240808_023643.txt"
+    assert log_settings(parse_log(gpt4)).pst_on_seen_states
+    assert not log_settings(parse_log(deepseek)).pst_on_seen_states
+    assert log_settings(parse_log(deepseek), pst_on_seen_states=True).pst_on_seen_states  # changes win
+    crossword = next((LOGS / "cw/deepseek-coderv2-val_logs").glob("*.txt"))
+    assert log_settings(parse_log(crossword)).pst_on_seen_states
+    for path, categories in ((gpt4, {"succ soundness": 1}), (deepseek, {})):
+        result = _import(tmp_path / path.parent.name, path, "--no-eval", capsys=capsys)
+        assert result["calls"] == parse_log(path).calls and result["categories"] == categories, path
+        assert json.loads((Path(result["run_dir"]) / "run.json").read_text())["error"] is None

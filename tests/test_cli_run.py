@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from support.ferry_model import FERRY, FerryModel
+from support.ferry_model import CLEAN_RUN_CALLS, FERRY, FerryModel
 from support.scripted_server import ScriptedServer
 
 
@@ -95,13 +95,13 @@ def test_kill_9_then_resume_repeats_no_request(tmp_path: Path) -> None:
         proc.wait()
         run_dir = next(out.iterdir())
         answered = {p.name for p in (run_dir / "responses").glob("*.json")}
-        assert 8 <= len(answered) < 15
+        assert 8 <= len(answered) < CLEAN_RUN_CALLS
         server.clear()
         model.seen.clear()
         done = genplan("run", "--resume", str(run_dir), "--json", "--no-cache", home=tmp_path)
         assert done.returncode == 0, done.stderr
         summary = json.loads(done.stdout)
         assert summary["debug_solved"] == 6
-        # every answer on disk was reused, and only the missing ones were asked (a clean run asks 15)
+        # every answer on disk was reused, and only the missing ones were asked (a clean run asks CLEAN_RUN_CALLS)
         assert summary["resumed_responses"] == len(answered)
-        assert len(server.requests) == 15 - len(answered)
+        assert len(server.requests) == CLEAN_RUN_CALLS - len(answered)

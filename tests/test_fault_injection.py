@@ -12,10 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from support.ferry_model import FERRY, FerryModel
+from support.ferry_model import CLEAN_RUN_CALLS, FERRY, FerryModel
 from support.scripted_server import RecordedRequest, Reply, ScriptedServer
-
-CLEAN_RUN_CALLS = 15  # F5-3 on ferry with the synthetic model
 
 
 def genplan(*args: str, home: Path) -> subprocess.CompletedProcess[str]:

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.ferry_model import FERRY, FerryModel
+from support.ferry_model import CLEAN_RUN_CALLS, FERRY, FerryModel
 from support.scripted_server import Reply, ScriptedServer
 
 from genplan.engine.llm import ChatMessage, ChatRequest, ModelSettings, OpenAIProvider
@@ -68,7 +68,7 @@ def test_a_full_disk_stops_the_run_with_one_line_and_a_resume_completes_it(tmp_p
         assert last.startswith("genplan: no space left on the device of the run directory"), first_err
         assert "(resume with: genplan run --resume " in last
         on_disk = len(list((tmp_path / "runs").glob("*/responses/*.json")))
-        assert 0 < on_disk < 15  # the disk filled up mid-run
+        assert 0 < on_disk < CLEAN_RUN_CALLS  # the disk filled up mid-run
         asked_first = len(server.requests)
 
         run_dir = next((tmp_path / "runs").iterdir())  # the run, copied off the full disk
@@ -77,9 +77,9 @@ def test_a_full_disk_stops_the_run_with_one_line_and_a_resume_completes_it(tmp_p
         assert second.returncode == 0, second.stderr
         summary = json.loads(second.stdout)
         assert summary["debug_solved"] == 6
-        # every answer that reached the disk was reused; only the others were asked (a clean run asks 15)
+        # every answer that reached the disk was reused; only the others were asked (a clean run asks CLEAN_RUN_CALLS)
         assert summary["resumed_responses"] == on_disk
-        assert len(server.requests) - asked_first == 15 - on_disk
+        assert len(server.requests) - asked_first == CLEAN_RUN_CALLS - on_disk
 
 
 def test_an_unwritable_cache_is_skipped_with_one_warning(scripted_server: ScriptedServer, tmp_path: Path,

@@ -1,10 +1,12 @@
 """The run service (engine/runs.py): typed RunMeta, and a run directory written before the change
-(tests/data/runs/legacy-bas, made by main's code at a97888e) still opens, resumes and replays."""
+(tests/data/runs/legacy-bas, made by main's code at a97888e) still opens and replays; since Bas follows the paper's
+steps it is refused, in one line, when asked to continue."""
 
 from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, 
 from genplan.engine import runs
 from genplan.engine.domainlib import DomainDir
 from genplan.engine.pipeline import load_preset
+from genplan.engine.pipeline.config import BEFORE_REPRODUCTION_SETTINGS, PipelineConfig
 
 LEGACY = Path(__file__).parent / "data" / "runs" / "legacy-bas"
 
@@ -35,7 +38,9 @@ def test_a_legacy_run_opens_with_typed_meta(tmp_path: Path) -> None:
     store, meta = runs.open_run(run_dir)
     assert store.path == run_dir
     assert (meta.run_id, meta.status, meta.domain_dir) == ("legacy-bas", "finished", str(FERRY))
-    assert meta.pipeline_config() == load_preset("Bas")
+    # made with genplan's earlier Bas: 4 fix rounds, and the behaviour from before the reproduction settings
+    assert meta.made_before_reproduction
+    assert meta.pipeline_config() == replace(load_preset("Bas"), code_rounds=4, **BEFORE_REPRODUCTION_SETTINGS)
     assert meta.model["model"] and "api_key" not in meta.model and not meta.is_fork
     assert runs.read_meta(run_dir) == meta
     with pytest.raises(FileNotFoundError):
@@ -53,26 +58,37 @@ def test_start_run_writes_what_open_reads(tmp_path: Path) -> None:
     config = load_preset("F3-6-MC")
     store = runs.start_run(tmp_path, DomainDir.open(FERRY), config, {"model": "m"}, source="test", extra={"note": 1})
     _, meta = runs.open_run(store.path)
-    assert (meta.status, meta.source, meta.extra, meta.model) == ("running", "test", {"note": 1}, {"model": "m"})
+    assert (meta.status, meta.source, meta.extra["note"], meta.model) == ("running", "test", 1, {"model": "m"})
     assert meta.pipeline_config() == config and meta.domain_dir == str(FERRY.resolve())
 
 
-def test_a_legacy_run_resumes_without_asking_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_legacy_bas_run_cannot_be_continued_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Bas now asks the paper's steps (docs/reproduction.md); the legacy run's answers belong to the old ones."""
     from genplan.cli.main import main
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     run_dir = legacy_copy(tmp_path, FERRY)
+    before = sorted(p.relative_to(run_dir) for p in run_dir.rglob("*"))
     with ScriptedServer() as server:  # no replies: any request would fail the run
-        code = main(["run", "--resume", str(run_dir), "--base-url", server.base_url, "--json", "--quiet",
-                     "--no-cache"])
-        summary = json.loads(capsys.readouterr().out)
+        code = main(["run", "--resume", str(run_dir), "--base-url", server.base_url, "--json", "--quiet", "--no-cache"])
         assert server.requests == []
-    assert code == 0 and summary["status"] == "finished"
-    assert summary["resumed_responses"] == 4 and summary["llm_calls"] == 0
-    assert summary["debug_solved"] == summary["debug_total"] == 6
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "cannot be continued" in err[0] and "start a new run" in err[0]
+    assert sorted(p.relative_to(run_dir) for p in run_dir.rglob("*")) == before
     assert runs.read_meta(run_dir).status == "finished"
+    with pytest.raises(runs.NotResumable):
+        runs.fork_from_edit(run_dir, "programs/c1-v00.py", "program", "def generate_solution(o, i, g):\n    return []\n")
+
+
+def test_stored_configs_keep_the_behaviour_they_were_made_with() -> None:
+    old = {"approach": "stein", "preset": "F5-3", "code_rounds": 3}
+    assert PipelineConfig.from_stored(old) == replace(PipelineConfig(code_rounds=3), **BEFORE_REPRODUCTION_SETTINGS)
+    # a run that names any of the newer settings was made with today's defaults for the others
+    assert PipelineConfig.from_stored({**old, "debug_orderings": 2}) == PipelineConfig(code_rounds=3, debug_orderings=2)
+    assert PipelineConfig.from_stored({}) == PipelineConfig()
+    assert not runs.RunMeta.from_dict({"config": load_preset("F5-3").to_dict()}).made_before_reproduction
 
 
 async def test_a_legacy_run_replays_in_the_tui(isolated: Path) -> None:  # noqa: F811

@@ -125,3 +125,14 @@ async def test_unknown_keymap_id_is_one_clear_error(isolated: Path) -> None:  # 
         await ready(pilot, app)
         assert app.settings_error is not None and "unknown binding id 'version.edit'" in app.settings_error
         assert "versions.edit" in app.settings_error  # did you mean
+
+
+def test_the_help_names_every_panel_and_its_key() -> None:
+    from genplan.tui.actions import ACTIONS
+    from genplan.tui.screens.help import INTRO
+
+    tabs = [a for a in ACTIONS if a.id.startswith("app.tab-")]
+    assert len(tabs) >= 6
+    assert f"(keys 1-{len(tabs)})" in INTRO
+    for tab in tabs:
+        assert f"*{tab.description}*" in INTRO, tab.description

@@ -282,3 +282,21 @@ def test_command_line_errors_are_one_line(tmp_path: Path, capsys) -> None:
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 3 and all(line.startswith("genplan-tui: ") for line in err)
     assert "missing domain.pddl" in err[1] and "no such run" in err[2]
+
+
+def test_a_stopped_run_says_so_and_its_unanswered_requests_are_not_done(tmp_path: Path) -> None:
+    state = run_state.RunState(tmp_path)
+    for e in [
+        event(1, "run.started", 100.0, domain="ferry", preset="F5-3"),
+        event(2, "request.sent", 100.1, request_id=1, step="nl.domain", file="requests/0001-nl.domain.json"),
+        event(3, "response.received", 101.0, request_id=1, step="nl.domain", file="responses/0001-nl.domain.md"),
+        event(4, "request.sent", 101.1, request_id=2, step="nl.task", file="requests/0002-nl.task.json"),
+        event(5, "run.finished", 102.0, status="stopped", debug_solved=0, debug_total=6,
+              message="the request was cancelled by the person answering it"),
+    ]:
+        state.apply(e)
+    assert state.status == "stopped"
+    statuses = {e.title: e.status for e in state.entries if e.kind in ("request", "run")}
+    assert statuses == {"run started": "info", "nl.domain": "done", "nl.task": "stopped", "run stopped": "stopped"}
+    last = state.entries[-1]
+    assert last.detail == "0/6 debug tasks solved (the request was cancelled by the person answering it)"

@@ -38,7 +38,9 @@ def test_row_text_lays_out_the_columns() -> None:
     line = row_text(entry_cells(entry), 60).plain
     assert len(line) == 60
     assert line.startswith("  ⇄ strategy.plan task-03")
-    assert line.endswith("running   1.2k   2.5s")
+    assert line.endswith("running    1.2k   2.5s")
+    answered = TimelineEntry("k", "request", "code.generate", status="answered")
+    assert "answered" in row_text(entry_cells(answered), 44).plain  # the longest status fits whole
     long = TimelineEntry("k", "check", "check program c1-v01", detail="task-05 (a long note)", status="pass")
     narrow = row_text(entry_cells(long), 56).plain
     assert len(narrow) == 56 and "…" in narrow and narrow.rstrip().endswith("pass")  # the step gives way

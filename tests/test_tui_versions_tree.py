@@ -68,7 +68,9 @@ async def test_tree_groups_counts_and_filter(runs: Path, isolated: Path) -> None
     domain = copy_of(runs, isolated)
     overview = run_overview(domain / ".genplan" / "runs" / "run-a")
     assert [(r.what, r.label, r.solved) for r in overview.results] == [
-        ("strategy", "v01", 5), ("strategy", "v02", 6), ("program", "c1-v00", 2), ("program", "c1-v01", 6)]
+        ("strategy", "v01", 5), ("strategy", "v02", 6),
+        ("strategy", "v02-final", 2),  # the final check of the chosen strategy on the 2 prompt tasks
+        ("program", "c1-v00", 2), ("program", "c1-v01", 6)]
     app = make_app(domain, config_for(isolated, None))
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
@@ -116,12 +118,12 @@ async def test_matrix_cells_open_plan_or_feedback(runs: Path, isolated: Path) ->
                        what="the matrix of run-a")
         table = app.query_one(MatrixTable)
         assert app.focused is table
-        assert [r.label for r in matrix.rows] == ["v01", "v02", "c1-v00", "c1-v01"]
+        assert [r.label for r in matrix.rows] == ["v01", "v02", "v02-final", "c1-v00", "c1-v01"]
         assert [str(c.label) for c in table.columns.values()][2:] == [f"task-0{i}" for i in range(6)]
         # program c1-v00 on task-02 failed with an invalid action: its cell says so, not ✓
-        cell = str(table.get_cell_at((2, 4)))
+        cell = str(table.get_cell_at((3, 4)))
         assert cell == "✗ action"
-        assert str(table.get_cell_at((3, 4))) == "✓ pass"
+        assert str(table.get_cell_at((4, 4))) == "✓ pass"
         matrix.select("program", "c1-v00", "task-02")
         await pilot.pause()
         assert "invalid action" in matrix.query_one("#matrix-detail").text

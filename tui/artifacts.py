@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from genplan.engine.domainlib import natural_key
+from genplan.engine.edits import KIND_DIRS
 
-KIND_DIRS = {"strategy": ("strategies", ".md"), "reflection": ("reflections", ".md"), "program": ("programs", ".py")}
 _CANDIDATE = re.compile(r"^(c\d+)-")
 
 

@@ -28,6 +28,7 @@ LOOKS = {
     "timeout": Look("⧖", "time", "bold yellow"),
     "wrong type": Look("≠", "type", "bold yellow"),
     "no plan": Look("∅", "noplan", "bold red"),
+    "solver error": Look("⊘", "solver", "bold red"),
     "sandbox error": Look("‼", "sandbox", "bold white on red"),
 }
 UNKNOWN_LOOK = Look("✗", "fail", "bold red")

@@ -7,7 +7,6 @@ the results for display.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,12 +33,13 @@ class RerunRow:
 
 def run_config(run_dir: Path | None) -> Any:
     """The PipelineConfig a run used (for the time limit, function name and feedback style)."""
-    from genplan.engine.pipeline import ConfigError, PipelineConfig, load_preset
+    from genplan.engine.pipeline import ConfigError, load_preset
 
     if run_dir is not None:
         try:
-            meta = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
-            return PipelineConfig.from_dict(meta.get("config") or {})
+            from genplan.engine.runs import read_meta
+
+            return read_meta(run_dir).pipeline_config()
         except (OSError, ValueError, TypeError, ConfigError):
             pass  # an old or hand-edited run.json: the defaults
     return load_preset("F5-3")

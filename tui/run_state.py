@@ -25,10 +25,11 @@ REQUEST_SENT, TEXT_DELTA, RESPONSE_RECEIVED, REQUEST_PAUSED = (
 VALIDATION_RESULT, ARTIFACT_CREATED, SELECTION_MADE, NOTICE = (
     "validation.result", "artifact.created", "selection.made", "notice",
 )
+ATTEMPT_STARTED, COMMAND_EXECUTED = "attempt.started", "command.executed"  # engine/pddlego/runner.py
 ARTIFACT_EDITED = "artifact.edited"  # engine/edits.py: a person's edit, with old and new hashes
 
-RUNNING, DONE, CACHED, PAUSED, PASS, FAIL, FAILED, INFO = (
-    "running", "done", "cached", "paused", "pass", "fail", "failed", "info",
+RUNNING, DONE, CACHED, PAUSED, PASS, FAIL, FAILED, INFO, STOPPED = (
+    "running", "done", "cached", "paused", "pass", "fail", "failed", "info", "stopped",
 )
 
 
@@ -105,8 +106,29 @@ def _text(value: Any) -> str:
 
 
 def request_context(data: dict[str, Any]) -> str:
-    """What a request is about, as the engine says it: its task, version, candidate."""
-    return " ".join(_text(data.get(name)) for name in ("task", "version", "candidate") if data.get(name))
+    """What a request is about, as the engine says it: its task, version, candidate; for PDDLego+ the time
+    step, the attempt after a reset (outer loop) and the retry after a solver error (inner loop)."""
+    parts = [_text(data.get(name)) for name in ("task", "version", "candidate") if data.get(name)]
+    return " ".join(parts + time_step_parts(data))
+
+
+def time_step_parts(data: dict[str, Any]) -> list[str]:
+    """["step 3", "attempt 2", "retry 1"] from a PDDLego+ event (attempts counted from 1, retries from 0)."""
+    step = data.get("time_step", data.get("step"))
+    if not isinstance(step, int) or isinstance(step, bool):
+        return []
+    parts = [f"step {step}"]
+    attempt, retry = data.get("attempt"), data.get("retry")
+    if isinstance(attempt, int) and attempt > 0:
+        parts.append(f"attempt {attempt + 1}")
+    if isinstance(retry, int) and retry > 0:
+        parts.append(f"retry {retry}")
+    return parts
+
+
+def time_step_label(data: dict[str, Any]) -> str:
+    """The stem of a PDDLego+ call's files (``s01-a0-r2``), naming its solver check."""
+    return f"s{int(data.get('step', 0)):02d}-a{int(data.get('attempt', 0))}-r{int(data.get('retry', 0))}"
 
 
 class RunState:
@@ -192,27 +214,31 @@ class RunState:
         self.totals.finished = event.time
         failed = event.type == RUN_FAILED
         self.status = FAILED if failed else DONE
-        run_status = _text(data.get("status"))
-        if run_status == "stopped":
-            self.status = "stopped"
-        self.error = _text(data.get("error") or data.get("message")) if failed or run_status == "stopped" else None
-        title = "run failed" if failed else "run finished"
+        stopped = not failed and _text(data.get("status")) == STOPPED
+        if stopped:
+            self.status = STOPPED
+        self.error = _text(data.get("error") or data.get("message")) if failed or stopped else None
+        title = "run failed" if failed else "run stopped" if stopped else "run finished"
         detail = self.error or ""
         if not failed and data.get("debug_total"):
             detail = f"{data.get('debug_solved')}/{data.get('debug_total')} debug tasks solved"
             if data.get("selected_program"):
                 detail += f" by {Path(str(data['selected_program'])).stem}"
-        self._add(TimelineEntry(f"run:{event.seq}", "run", title, detail, FAILED if failed else DONE,
+            if stopped and self.error:
+                detail += f" ({self.error})"
+        ended = FAILED if failed else STOPPED if stopped else DONE
+        self._add(TimelineEntry(f"run:{event.seq}", "run", title, detail, ended,
                                 seconds=self.totals.elapsed(event.time), started=event.time), update)
-        for index, entry in enumerate(self.entries):  # nothing is running any more
+        for index, entry in enumerate(self.entries):  # nothing is running any more; unanswered is not done
             if entry.status in (RUNNING, PAUSED):
-                entry.status = FAILED if failed else DONE
+                entry.status = ended
                 update.entries.append(index)
         update.status = update.totals = True
 
     def _step_started(self, event: Event, data: dict, update: Update) -> None:
         phase = _text(data.get("phase") or data.get("step") or "step")
         parts = [f"{name} {data[name]}" for name in ("round", "candidate", "version") if data.get(name) is not None]
+        parts += time_step_parts(data) if data.get("phase") else []
         key = f"phase:{phase}:{data.get('round')}:{data.get('candidate')}:{data.get('version')}"
         # Phases such as "strategy round N" have no finish event: the next round ends the previous one.
         for other_key, index in list(self._phases.items()):
@@ -340,6 +366,8 @@ class RunState:
         what = _text(data.get("what") or "plan")
         version = _text(data.get("version"))
         task = _text(data.get("task"))
+        if not version and not task and time_step_parts(data):  # a PDDLego+ solver check: one per call
+            version, task = time_step_label(data), "solver"
         valid = bool(data.get("valid"))
         plan = data.get("plan") if isinstance(data.get("plan"), list) else None
         result = CheckResult(task, valid, data.get("kind"), _text(data.get("message")), plan)
@@ -375,6 +403,21 @@ class RunState:
         self._add(TimelineEntry(f"edit:{event.seq}", "edit", title, detail, DONE, started=event.time, file=file,
                                 data=dict(data)), update)
 
+    def _attempt(self, event: Event, data: dict, update: Update) -> None:
+        attempt = data.get("attempt")
+        if isinstance(attempt, int) and attempt > 0:  # the first attempt of a step needs no row
+            detail = f"{' '.join(time_step_parts(data))}: replayed {data.get('replayed', 0)} commands"
+            self._add(TimelineEntry(f"attempt:{event.seq}", "reset", "reset", detail, INFO, started=event.time,
+                                    data=dict(data)), update)
+
+    def _command(self, event: Event, data: dict, update: Update) -> None:
+        observation = _text(data.get("observation")).strip().splitlines()
+        detail = "goal reached" if data.get("goal_reached") else (observation[0] if observation else "")
+        error = data.get("error")
+        self._add(TimelineEntry(f"command:{event.seq}", "command", _text(data.get("command")),
+                                _text(error) if error else detail, FAIL if error else PASS, started=event.time,
+                                data=dict(data)), update)
+
     def _notice(self, event: Event, data: dict, update: Update) -> None:
         level = _text(data.get("level") or "info")
         self._add(TimelineEntry(f"notice:{event.seq}", "notice", level, _text(data.get("message")),
@@ -395,6 +438,8 @@ _HANDLERS = {
     VALIDATION_RESULT: RunState._validation,
     ARTIFACT_CREATED: RunState._artifact,
     SELECTION_MADE: RunState._selection,
+    ATTEMPT_STARTED: RunState._attempt,
+    COMMAND_EXECUTED: RunState._command,
     NOTICE: RunState._notice,
     ARTIFACT_EDITED: RunState._edited,
 }

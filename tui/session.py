@@ -170,7 +170,7 @@ class PipelineSession:
             source = RunStore.open(self.run_dir)
             self.store = runs.fork_from_edit(source.path, str(Path(path).relative_to(source.path)), kind, text)
         elif self.run_dir is not None:
-            self.store, _ = runs.open_run(self.run_dir)
+            self.store, _ = runs.open_to_continue(self.run_dir)
         else:
             self.store = runs.start_run(RunStore.runs_dir(self.domain_path), directory, self.config,
                                         self.settings.to_dict(), source="genplan-tui")

@@ -30,6 +30,9 @@ Observer = Callable[[str, dict[str, Any]], None]
 @dataclass(frozen=True)
 class Settings:
     partial_soundness: bool = True  # "+PST"
+    # The paper checks every successor generated at an expansion, one equal to a state already seen included;
+    # False skips those, as the release's PrOntoQA runs of DeepSeek and Llama did (session.log_settings).
+    pst_on_seen_states: bool = True
     max_goal_feedback: int = 9
     max_succ_feedback: int = 9
     call_timeout: float = 1.0  # seconds per succ / goal call
@@ -164,6 +167,7 @@ class AutoToS:
         instances = [_instance_json(i) for i in self.domain.unit_instances]
         checks_transitions = self.domain.check_transitions is not None
         request = self._request("soundness", instances=instances, pst=self.settings.partial_soundness,
+                                pst_on_seen=self.settings.pst_on_seen_states,
                                 search_timeout=self.settings.soundness_timeout, depth_first=self.domain.depth_first,
                                 record=self.settings.record_transitions if checks_transitions else 0)
         result = self._blame(self.executor.run(request, self.settings.soundness_timeout * len(instances) + 30.0), "succ")

@@ -65,6 +65,19 @@ class RunRecorder:
         self._events.close()
 
 
+# The release's PrOntoQA runs of DeepSeek and Llama (made through a chat interface, 8-9 Aug) let a successor
+# equal to an already seen state pass the PST, which its GPT runs (API, 4 Aug) caught; the crossword runs of
+# the same models did check such successors. So only those logs are replayed without it (docs/autotos.md).
+PST_SKIPS_SEEN_STATES = {"prontoqa": ("deepseek", "llama")}
+
+
+def log_settings(log: AutoToSLog, **changes: Any) -> Settings:
+    """The settings a published log was made with (PST as its folder says), with ``changes`` on top."""
+    skips_seen = (log.model or "").lower().startswith(PST_SKIPS_SEEN_STATES.get(log.domain or "", ()))
+    made_with: dict[str, Any] = {"partial_soundness": bool(log.partial_soundness), "pst_on_seen_states": not skips_seen}
+    return Settings(**{**made_with, **changes})
+
+
 def new_run_dir(runs_dir: Path, stem: str) -> Path:
     runs_dir.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -116,7 +129,7 @@ def import_log(log: AutoToSLog, domain: SearchDomain, executor: Executor, runs_d
                settings: Settings | None = None) -> dict[str, Any]:
     """Replay one published log as a genplan run; the summary ``genplan import autotos`` prints."""
     if settings is None:
-        settings = Settings(partial_soundness=bool(log.partial_soundness))
+        settings = log_settings(log)
     provider = ReplayProvider(log)
     run_dir = new_run_dir(runs_dir, f"{domain.name}-{Path(log.path).stem}")
     outcome = run_autotos(domain, provider, executor, settings, run_dir,

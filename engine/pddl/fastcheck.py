@@ -1,12 +1,13 @@
-"""Is a plan valid? Answered by Python functions compiled from the domain's actions (most plans are valid).
+"""Is a plan valid? Answered by a Python function compiled from the domain's actions (most plans are valid).
 
-For every action we generate the source of one small function ``op(args)`` that checks the argument types,
-the static and equality preconditions (against the task's static facts, which never change), the fluent
-preconditions, and then applies the effects (deletes, then adds). The state is kept per predicate, one set
-per fluent predicate: a unary fact is its bare argument, a nullary fact the member ``0``, longer ones the
-tuple of their arguments, so most checks hash a name instead of building a tuple. A plan step costs one
-dictionary lookup and one call. The source is generated from names only through ``repr``, so no PDDL text
-can become code; it is compiled once per domain and bound to each task's facts.
+For a domain we generate the source of one function ``check(steps)``: a loop over the plan with one branch
+per action, which checks the step's argument types, static and equality preconditions (against the task's
+static facts, which never change; each distinct step once), the fluent preconditions, and then applies the
+effects (deletes, then adds). The state is kept per predicate, one set per predicate: a unary fact is its
+bare argument, a nullary fact the member ``0``, longer ones the tuple of their arguments, so most checks
+hash a name instead of building a tuple. Everything is inlined: a plan step costs no call. The source is
+generated from names only through ``repr``, so no PDDL text can become code; it is compiled once per domain
+and bound to each task's facts.
 
 Anything unusual (a malformed, unknown or inapplicable step, a missed goal) answers False; the validator
 then runs its step-by-step validation, which explains the failure. Both give the same verdicts
@@ -22,7 +23,7 @@ from typing import Any, cast
 from .model import Action, Domain, Fact, Task
 from .plans import PlanStep, parse_action
 
-Op = Callable[[tuple[str, ...]], bool]
+Check = Callable[[Sequence[PlanStep]], bool]
 
 
 def fact_key(arguments: Sequence[str]) -> Hashable:
@@ -45,31 +46,46 @@ class CompiledDomain:
         for name in [*domain.predicates, *used]:
             if name not in statics and name != "=" and name not in self.fluents:
                 self.fluents[name] = len(self.fluents)
-        sources = [self._action_source(i, action) for i, action in enumerate(self.actions)]
-        parameters = ["S"] + [f"T{i}_{k}" for i, a in enumerate(self.actions) for k in range(a.arity)]
+        # the static predicates the actions test, each with its set P<i> of keys (as the fluents' sets)
+        self.static_tests: dict[str, int] = {}
+        for action in self.actions:
+            for lit in action.preconditions:
+                if lit.predicate in statics and lit.predicate not in self.static_tests:
+                    self.static_tests[lit.predicate] = len(self.static_tests)
+        parameters = [f"P{i}" for i in range(len(self.static_tests))]
+        parameters += [f"T{i}_{k}" for i, a in enumerate(self.actions) for k in range(a.arity)]
         parameters += [f"OK{i}" for i in range(len(self.actions))]
         parameters += [f"F{i}" for i in range(len(self.fluents))]
-        body = "\n".join("    " + line for source in sources for line in source.splitlines())
-        returns = ", ".join(f"op_{i}" for i in range(len(self.actions)))
-        trailing_comma = "," if len(self.actions) == 1 else ""
-        factory = f"def factory({', '.join(parameters)}):\n{body or '    pass'}\n    return ({returns}{trailing_comma})\n"
+        factory = f"def factory({', '.join(parameters)}):\n{self._check_source()}\n    return check\n"
         namespace: dict[str, Any] = {}
-        exec(compile(factory, f"<genplan ops of {domain.name}>", "exec"), {"__builtins__": {}}, namespace)  # noqa: S102 - generated from repr'd names only
-        self._factory: Callable[..., tuple[Op, ...]] = namespace["factory"]
+        exec(compile(factory, f"<genplan plan check of {domain.name}>", "exec"), {"__builtins__": {}}, namespace)  # noqa: S102 - generated from repr'd names only
+        self._factory: Callable[..., Check] = namespace["factory"]
 
-    def _action_source(self, index: int, action: Action) -> str:
-        """``def op_<index>(args)`` for one action. ``T<i>_<k>`` are the objects parameter k allows, ``S`` the
-        static facts, ``OK<i>`` the argument tuples whose types and static preconditions already passed (they
-        never change within a task, so each distinct step is checked against them once), ``F<j>`` the state
-        of fluent predicate j."""
+    def _check_source(self) -> str:
+        """``def check(steps)``: one loop over the plan, each action's test and effects inlined in a branch on
+        the step's name (a call per step would cost as much as the test itself)."""
+        lines = [
+            "def check(steps):",
+            "    for step in steps:",
+            "        if step.problem is not None: return False",
+            "        name = step.name",
+            "        args = step.args",
+        ]
+        for index, action in enumerate(self.actions):
+            lines.append(f"        {'if' if index == 0 else 'elif'} name == {action.name!r}:")
+            lines += ["            " + line for line in self._action_lines(index, action)]
+        lines += [f"        {'else:' if self.actions else 'if True:'}", "            return False", "    return True"]
+        return "\n".join("    " + line for line in lines)
+
+    def _action_lines(self, index: int, action: Action) -> list[str]:
+        """One action's test and effects on ``args``. ``T<i>_<k>`` are the objects parameter k allows, ``P<j>``
+        the keys of static predicate j's facts, ``OK<i>`` the argument tuples whose types and static
+        preconditions already passed (they never change within a task, so each distinct step is checked
+        against them once), ``F<j>`` the state of fluent predicate j."""
         names = {p.name: f"a{k}" for k, p in enumerate(action.parameters)}
 
         def term(arg: str) -> str:
             return names.get(arg, repr(arg))
-
-        def full_fact(predicate: str, arguments: tuple[str, ...]) -> str:
-            parts = [repr(predicate), *(term(a) for a in arguments)]
-            return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
 
         def key(arguments: tuple[str, ...]) -> str:
             if not arguments:
@@ -81,25 +97,23 @@ class CompiledDomain:
         def state(predicate: str) -> str:
             return f"F{self.fluents[predicate]}"
 
-        unpack = f"    ({', '.join(names.values())}{',' if len(names) == 1 else ''}) = args" if names else "    () = args"
-        lines = [f"def op_{index}(args):", unpack, f"    if args not in OK{index}:"]
-        once = [f"        if a{k} not in T{index}_{k}: return False" for k in range(len(action.parameters))]
+        # a wrong number of arguments fails the unpacking (ValueError), which the caller answers with False
+        unpack = f"({', '.join(names.values())}{',' if len(names) == 1 else ''}) = args" if names else "() = args"
+        once = [f"    if a{k} not in T{index}_{k}: return False" for k in range(len(action.parameters))]
         fluent: list[str] = []
         for lit in action.preconditions:
+            test = "not in" if lit.positive else "in"
             if lit.predicate == "=":
                 left, right = (term(a) for a in lit.args)
-                once.append(f"        if {left} {'!=' if lit.positive else '=='} {right}: return False")
+                once.append(f"    if {left} {'!=' if lit.positive else '=='} {right}: return False")
             elif lit.predicate in self.statics:
-                test = "not in" if lit.positive else "in"
-                once.append(f"        if {full_fact(lit.predicate, lit.args)} {test} S: return False")
+                once.append(f"    if {key(lit.args)} {test} P{self.static_tests[lit.predicate]}: return False")
             else:
-                test = "not in" if lit.positive else "in"
-                fluent.append(f"    if {key(lit.args)} {test} {state(lit.predicate)}: return False")
-        lines += [*once, f"        OK{index}.add(args)", *fluent]
-        lines += [f"    {state(lit.predicate)}.discard({key(lit.args)})" for lit in action.del_effects]
-        lines += [f"    {state(lit.predicate)}.add({key(lit.args)})" for lit in action.add_effects]
-        lines.append("    return True")
-        return "\n".join(lines)
+                fluent.append(f"if {key(lit.args)} {test} {state(lit.predicate)}: return False")
+        lines = [unpack, f"if args not in OK{index}:", *once, f"    OK{index}.add(args)", *fluent]
+        lines += [f"{state(lit.predicate)}.discard({key(lit.args)})" for lit in action.del_effects]
+        lines += [f"{state(lit.predicate)}.add({key(lit.args)})" for lit in action.add_effects]
+        return lines
 
     def bind(self, task: Task) -> FastCheck:
         return FastCheck(self, task)
@@ -138,10 +152,14 @@ class FastCheck:
         self._initial = [(self._state[name], frozenset(keys)) for name, keys in initial.items()]
         self._goals = self._grouped(task.problem.goal_pos, statics)
         self._goals_negated = self._grouped(task.problem.goal_neg, statics)
-        functions = compiled._factory(
-            static_facts, *sets, *(set() for _ in compiled.actions), *(self._state[name] for name in compiled.fluents)
+        static_keys: dict[str, set[Hashable]] = {name: set() for name in compiled.static_tests}
+        for f in static_facts:
+            if f[0] in static_keys:
+                static_keys[f[0]].add(fact_key(f[1:]))
+        self._check = compiled._factory(
+            *(frozenset(static_keys[name]) for name in compiled.static_tests), *sets,
+            *(set() for _ in compiled.actions), *(self._state[name] for name in compiled.fluents),
         )
-        self.ops: dict[str, Op] = {action.name: function for action, function in zip(compiled.actions, functions)}
         goal_pos, goal_neg = task.problem.goal_pos, task.problem.goal_neg
         self.static_goal_holds = all(f in static_facts for f in goal_pos if f[0] in statics) and not any(
             f in static_facts for f in goal_neg if f[0] in statics
@@ -164,18 +182,15 @@ class FastCheck:
             return False
         # strings are parsed (once per distinct string); a list mixing both is left to the detailed path
         steps = cast("Sequence[PlanStep]", plan) if not plan or isinstance(plan[0], PlanStep) else self._parse(plan)
-        get = self.ops.get
         with self._lock:
             for current in self._state.values():
                 current.clear()
             for current, keys in self._initial:
                 current.update(keys)
             try:
-                for step in steps:
-                    # an unknown action (None) is a TypeError, a wrong number of arguments a ValueError
-                    if step.problem is not None or not get(step.name)(step.args):  # type: ignore[arg-type, misc]
-                        return False
-            except (TypeError, ValueError, AttributeError):
+                if not self._check(steps):
+                    return False
+            except (TypeError, ValueError, AttributeError):  # a wrong number of arguments, an odd step
                 return False
             return all(keys <= current for current, keys in self._goals) and all(
                 current.isdisjoint(keys) for current, keys in self._goals_negated

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..llm import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider
+from ..llm.replay import OUT_OF_ANSWERS, RecordedAnswers
 from ..pipeline.events import (
     ARTIFACT_CREATED,
     NOTICE,
@@ -42,7 +43,6 @@ from .solver import PddlSolver, SolverOutcome
 
 COMMAND_EXECUTED = "command.executed"  # data: step, attempt, command, observation, error, goal_reached
 ATTEMPT_STARTED = "attempt.started"  # data: step, attempt, replayed (commands replayed after a reset)
-OUT_OF_ANSWERS = "out-of-answers"  # a replayed trial asked more than the log answered
 
 
 def file_stem(where: CallInfo) -> str:
@@ -159,27 +159,12 @@ def run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, root: P
     return store, result
 
 
-class ReplayProvider:
+class ReplayProvider(RecordedAnswers):
     """Answers with a recorded trial's answers, in order; one more request is an error of kind
     ``out-of-answers`` (the replay asked more than the original run did)."""
 
-    def __init__(self, answers: list[str], model: str = "replay") -> None:
-        self._answers = list(answers)
-        self._next = 0
-        self.model = model
-        self._lock = threading.Lock()
+    source = "recorded trial"
 
     @property
     def used(self) -> int:
-        return self._next
-
-    def complete(self, request: ChatRequest, on_delta: Any = None, *, on_reasoning: Any = None,
-                 on_retry: Any = None) -> ChatResponse:
-        with self._lock:
-            if self._next >= len(self._answers):
-                raise ModelAccessError(f"the recorded trial has only {len(self._answers)} answers", kind=OUT_OF_ANSWERS)
-            text = self._answers[self._next]
-            self._next += 1
-        if on_delta is not None:
-            on_delta(text)
-        return ChatResponse(text=text, model=self.model, cost_usd=0.0)
+        return self.position

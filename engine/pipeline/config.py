@@ -109,9 +109,34 @@ class PipelineConfig:
             raise ConfigError(f"unknown pipeline setting(s): {', '.join(unknown)}")
         return cls(**data)
 
+    @classmethod
+    def from_stored(cls, data: dict[str, Any]) -> PipelineConfig:
+        """The configuration a run directory records. A run made before the reproduction settings existed
+        (docs/reproduction.md) ran with the behaviour :data:`BEFORE_REPRODUCTION_SETTINGS` selects, so those
+        values, not today's defaults, fill in what its run.json does not name."""
+        if not data:
+            return cls()
+        if not set(BEFORE_REPRODUCTION_SETTINGS) & set(data):
+            data = {**BEFORE_REPRODUCTION_SETTINGS, **data}
+        return cls.from_dict(data)
+
     def with_changes(self, **changes: Any) -> PipelineConfig:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
+
+# What genplan did before these settings existed: one ordering in code debugging, the latest program only,
+# no final strategy check, no validation of an unrefined strategy, failures in file order, candidate 1 in
+# file order, untyped action hints, Bas's example with a plan.
+BEFORE_REPRODUCTION_SETTINGS: dict[str, Any] = {
+    "debug_orderings": 1,
+    "code_history": "latest",
+    "final_strategy_check": False,
+    "validate_unrefined_strategy": False,
+    "failure_selection": "file-order",
+    "shuffle_all_candidates": False,
+    "typed_action_hints": False,
+    "bas_example_plan": True,
+}
 
 def all_presets() -> dict[str, PipelineConfig]:
     """Every registered approach's presets (name -> configuration), in registration order."""

@@ -10,20 +10,13 @@ answers than the log holds ends the run with a clear error.
 from __future__ import annotations
 
 import re
-import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..llm.types import (
-    ChatRequest,
-    ChatResponse,
-    DeltaCallback,
-    ModelAccessError,
-    RetryCallback,
-)
+from ..llm.replay import REPLAY_MODEL, RecordedAnswers, ReplayExhausted
 
-REPLAY_MODEL = "replay"
+__all__ = ["ENVIRONMENTS", "REPLAY_MODEL", "TABLE_NAMES", "ReplayExhausted", "SilverConversation", "SilverLogError",
+           "SilverReplayProvider", "read_conversation"]
 # Silver's cache env names -> the benchmark domain (Stein et al.'s names; "Forest" in Silver's tables is hiking)
 ENVIRONMENTS = {
     "pg3-trapnewspapers": "delivery",
@@ -77,40 +70,11 @@ def read_conversation(folder: str | Path) -> SilverConversation:
     return SilverConversation(path, match["env"], int(match["seed"]), match["exp"], responses)
 
 
-class ReplayExhausted(ModelAccessError):
-    """genplan asked for more answers than the conversation holds."""
-
-    def __init__(self, answers: int) -> None:
-        super().__init__(f"the conversation holds {answers} answers and genplan asked for more", kind="replay-exhausted")
-
-
-class SilverReplayProvider:
+class SilverReplayProvider(RecordedAnswers):
     """A Provider whose answers are the conversation's responses, in order."""
 
+    source = "conversation"
+
     def __init__(self, conversation: SilverConversation) -> None:
+        super().__init__(conversation.responses)
         self.conversation = conversation
-        self.position = 0
-        self._lock = threading.Lock()
-
-    @property
-    def unused(self) -> int:
-        return len(self.conversation.responses) - self.position
-
-    def complete(
-        self,
-        request: ChatRequest,
-        on_delta: DeltaCallback | None = None,
-        *,
-        on_reasoning: DeltaCallback | None = None,
-        on_retry: RetryCallback | None = None,
-    ) -> ChatResponse:
-        started = time.monotonic()
-        with self._lock:
-            if self.position >= len(self.conversation.responses):
-                raise ReplayExhausted(len(self.conversation.responses))
-            text = self.conversation.responses[self.position]
-            self.position += 1
-        if text and on_delta is not None:
-            on_delta(text)
-        return ChatResponse(text=text, model=REPLAY_MODEL, usage=None, finish_reason="stop",
-                            latency_s=time.monotonic() - started, cost_usd=0.0)

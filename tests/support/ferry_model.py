@@ -18,6 +18,10 @@ from genplan.engine.planner import solve
 
 from .scripted_server import RecordedRequest, Reply
 
+# Calls of a clean F5-3 run on ferry with FerryModel and no response cache: Table 8's minimum for F5-3
+# (NL domain 1 + NL tasks 6 + strategy 1 + validation 6 + final strategy check 2 + program 1).
+CLEAN_RUN_CALLS = 17
+
 FERRY = Path(__file__).resolve().parents[2] / "domains" / "ferry"
 
 CORRECT_PROGRAM = '''

@@ -17,10 +17,11 @@ pipeline describes the domain and debug tasks in natural language, writes a pseu
 debugs it by letting the model plan the debug tasks and checking those plans, then writes programs,
 runs them on the debug tasks and repairs them after a reflection on what went wrong.
 
-**Panels** (keys 1-5): *Domain* (the PDDL domain), *Tasks* (each task's PDDL, its natural-language
+**Panels** (keys 1-6): *Domain* (the PDDL domain), *Tasks* (each task's PDDL, its natural-language
 description once a run wrote one, and its Python encoding), *Runs* (the runs of this domain), *Run*
 (timeline, the model's answer as it arrives, the debug results), *Versions* (every strategy,
-reflection and program of all runs: edit, compare, history, rerun).
+reflection and program of all runs, as a tree per run: edit, compare, history, rerun), *Results* (the
+matrix of versions × debug tasks; enter on a cell opens that plan or that feedback).
 
 **Modes**: *watch* sends every request as the pipeline makes it; *step* pauses before each request so
 you can send it, edit the prompt, answer it yourself or stop. With no model configured, you answer

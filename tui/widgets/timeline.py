@@ -34,6 +34,7 @@ STATUS_STYLES = {
     "pass": "bold green",
     "fail": "bold red",
     "failed": "bold red",
+    "stopped": "magenta",
     "info": "dim",
 }
 KIND_ICONS = {
@@ -45,9 +46,11 @@ KIND_ICONS = {
     "notice": "!",
     "edit": "✎",
     "run": "●",
+    "command": "›",  # a game command (PDDLego+)
+    "reset": "↺",  # the game reset and the successful commands replayed (PDDLego+)
 }
 # (label, width, justify) after the step column, which takes what is left of the panel.
-COLUMNS = (("status", 7, "left"), ("tokens", 6, "right"), ("time", 6, "right"))
+COLUMNS = (("status", 8, "left"), ("tokens", 6, "right"), ("time", 6, "right"))  # "answered", "stopped"
 # Below this width only the status follows the step (at 80 columns the timeline has about 44).
 ALL_COLUMNS_WIDTH = 56
 

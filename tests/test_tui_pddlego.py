@@ -1,0 +1,61 @@
+"""A PDDLego+ run as the TUI shows it: time steps, outer attempts and inner retries named, the game's
+commands in the timeline, one solver check per call (replayed from a trial of the PDDLego+ release)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from genplan.cli.main import main
+from genplan.engine.pddlego import runner as pddlego_runner
+from genplan.engine.versions import check_category
+from genplan.tui import run_state
+from genplan.tui.replay import load_events
+
+TRIAL = (Path(__file__).resolve().parents[1].parent / "shared" / "pddlego-plus" / "output" / "CoinCollector"
+         / "CC_PDDLego+_4o" / "2025-04-30_gpt-4o-2024-05-13_PDDL_detailed_11_102.txt")
+
+
+def test_the_event_names_are_the_engines() -> None:
+    assert run_state.ATTEMPT_STARTED == pddlego_runner.ATTEMPT_STARTED
+    assert run_state.COMMAND_EXECUTED == pddlego_runner.COMMAND_EXECUTED
+
+
+def test_labels_of_a_pddlego_call() -> None:
+    assert run_state.time_step_parts({"time_step": 3, "attempt": 1, "retry": 2}) == ["step 3", "attempt 2", "retry 2"]
+    assert run_state.time_step_parts({"step": 0, "attempt": 0, "retry": 0}) == ["step 0"]
+    assert run_state.time_step_parts({"step": "nl.task", "task": "task-00"}) == []  # a pipeline request
+    assert run_state.request_context({"task": "task-03"}) == "task-03"
+    assert run_state.time_step_label({"step": 1, "attempt": 0, "retry": 2}) == "s01-a0-r2"
+
+
+def test_an_imported_trial_reads_with_steps_retries_and_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    if not TRIAL.is_file():
+        pytest.skip(f"the PDDLego+ release is not beside the checkout ({TRIAL})")
+    assert main(["import", "pddlego", str(TRIAL), "--env", "logged", "--out", str(tmp_path), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    run = Path(summary["run_dir"])
+    state = run_state.RunState(run)
+    events = load_events(run)
+    for event in events:
+        state.apply(event)
+    kinds = [e.type for e in events]
+    steps = [e for e in state.entries if e.kind == "phase" and e.title == "time-step"]
+    assert [e.detail for e in steps] == [f"step {n}" for n in range(len(steps))] and steps
+    requests = [e for e in state.entries if e.kind == "request"]
+    assert len(requests) == summary["calls"] and all(e.detail.startswith("step ") for e in requests)
+    if summary["solver_errors"]:
+        assert any("retry 1" in e.detail for e in requests)  # the inner loop is visible
+    commands = [e for e in state.entries if e.kind == "command"]
+    assert len(commands) == kinds.count("command.executed") > 0
+    resets = [e for e in state.entries if e.kind == "reset"]
+    assert len(resets) == sum(1 for e in events if e.type == "attempt.started" and e.data["attempt"] > 0)
+    assert all("replayed" in e.detail and "attempt" in e.detail for e in resets)
+    checks = [e for e in state.entries if e.kind == "check"]
+    assert len(checks) == kinds.count("validation.result") == len({e.key for e in checks})
+    assert len(state.results) == len(checks)  # one result per solver call, none overwritten
+    failed = [e for e in checks if e.status == "fail"]
+    assert len(failed) >= summary["solver_errors"] > 0  # the paper counts one per outer attempt; the timeline shows every call
+    assert all(check_category(e.data["kind"], False) == "solver error" for e in failed)
