@@ -9,9 +9,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .common import EXIT_OK, BadInput, error, require_output_dir, require_seconds, run_guarded
+from ..engine.autotos.domains import DOMAINS as PAPER_DOMAINS
+from .common import EXIT_OK, BadInput, error, open_source, require_output_dir, require_seconds, run_guarded
 
-PAPER_DOMAINS = ("24game", "blocksworld", "prontoqa", "crossword", "sokoban")  # as engine/autotos/domains.DOMAINS
 SUMMARY_KEYS = ("run_dir", "calls", "success", "failure", "categories")  # as `genplan import autotos --json`
 
 
@@ -45,6 +45,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="time limit per evaluation search in seconds (default 600, the paper's)")
     p.add_argument("--call-timeout", type=float, default=1.0, metavar="S",
                    help="time limit per succ / goal call in the unit tests (default 1, the paper's)")
+    p.add_argument("--search-timeout", type=float, default=600.0, metavar="S",
+                   help="time limit per unit-test search in seconds (default 600, the paper's); a search that "
+                   "reaches it is the 'search timeout' feedback")
     p.add_argument("--hash-seed", type=int, default=0, metavar="N",
                    help="PYTHONHASHSEED of the sandboxed runs (set order; default 0)")
     p.add_argument("--model", help="model name, e.g. gpt-4o")
@@ -77,15 +80,25 @@ def parameters_of(args: argparse.Namespace, preset: str) -> dict[str, Any]:
         raise BadInput("--eval-limit must not be negative")
     require_seconds("--eval-timeout", args.eval_timeout)
     require_seconds("--call-timeout", args.call_timeout)
+    require_seconds("--search-timeout", args.search_timeout)
     if args.generate is not None and args.generate < 1:
         raise BadInput(f"--generate must be at least 1; got {args.generate}")
+    if args.data is not None and args.generate is not None:
+        raise BadInput("give either --data DIR (the paper's instances) or --generate N (genplan's), not both")
+    if args.data is not None and not Path(args.data).is_dir():
+        raise BadInput(f"--data {args.data}: no such directory")
+    if args.target in PAPER_DOMAINS and args.data is None:
+        from ..engine.autotos.generators import GENERATORS
+
+        if args.target not in GENERATORS:
+            raise BadInput(f"genplan has no instance generator for {args.target}; give --data DIR (the AutoToS data folder)")
     parameters: dict[str, Any] = dict(get_approach("autotos").presets[preset])
     if getattr(args, "pst", False):
         parameters["partial_soundness"] = True
     parameters.update(preset=preset, data=args.data, generate=args.generate, gen_seed=args.gen_seed,
                       planner=args.planner, hash_seed=args.hash_seed, evaluate=not args.no_eval,
                       eval_limit=args.eval_limit, eval_timeout=args.eval_timeout, search=args.search,
-                      call_timeout=args.call_timeout)
+                      call_timeout=args.call_timeout, soundness_timeout=args.search_timeout)
     return parameters
 
 
@@ -94,15 +107,19 @@ def model_flags(args: argparse.Namespace) -> dict[str, Any]:
             "temperature": args.temperature, "max_tokens": getattr(args, "max_tokens", None)}
 
 
-def run_autotos_command(target: str, args: argparse.Namespace, parameters: dict[str, Any], runs_dir: Path) -> int:
-    """Run the registered autotos approach on ``target`` and print its summary (shared with `genplan run`)."""
+def run_own_loop_command(approach_name: str, target: str, args: argparse.Namespace, parameters: dict[str, Any],
+                         runs_dir: Path) -> int:
+    """Run a registered AutoToS-like approach (``autotos``) on ``target`` through its entry and print its
+    summary; shared with `genplan run DOMAIN_DIR --preset AutoToS`."""
     from ..engine.approaches import RunContext, get_approach
     from ..engine.llm import ModelAccessError, load_settings, make_provider
     from ..engine.llm.settings import SettingsError
     from ..engine.sandbox.redact import register_secret
 
-    if target not in PAPER_DOMAINS and not Path(target).is_dir():
-        raise BadInput(f"{target}: neither an AutoToS domain ({', '.join(PAPER_DOMAINS)}) nor a domain directory")
+    if target not in PAPER_DOMAINS:
+        if not Path(target).is_dir():
+            raise BadInput(f"{target}: neither an AutoToS domain ({', '.join(PAPER_DOMAINS)}) nor a domain directory")
+        open_source(target)  # a directory that is no domain directory: one line now, not after the first progress
     require_output_dir("--runs" if hasattr(args, "runs") else "--out", runs_dir)
     try:
         settings = load_settings(args.config_file, cli=model_flags(args))
@@ -118,8 +135,8 @@ def run_autotos_command(target: str, args: argparse.Namespace, parameters: dict[
         if not args.quiet:
             print(f"[{time.monotonic() - started:7.1f}s] {line}", file=sys.stderr, flush=True)
 
-    approach = get_approach("autotos")
-    assert approach.entry is not None
+    approach = get_approach(approach_name)
+    assert approach.entry is not None, f"{approach_name} is an own-loop approach"
     context = RunContext(target, provider, runs_dir, parameters, settings.to_dict(), progress)
     summary = approach.entry(context)
     result = {k: summary[k] for k in SUMMARY_KEYS}
@@ -129,7 +146,9 @@ def run_autotos_command(target: str, args: argparse.Namespace, parameters: dict[
         print(f"run: {result['run_dir']}")
         print(f"calls: {result['calls']}")
         if result["success"] is None:
-            print(f"no evaluation (stopped: {summary['stopped'] or summary['error'] or 'evaluation off'})")
+            why = (f"{summary['stopped']} feedback rounds spent" if summary["stopped"]
+                   else "the run ended early" if summary.get("error") else "evaluation off")
+            print(f"no evaluation ({why})")
         else:
             print(f"success: {result['success']}, failure: {result['failure']}")
         for name, count in sorted(result["categories"].items()):
@@ -141,4 +160,4 @@ def run_autotos_command(target: str, args: argparse.Namespace, parameters: dict[
 
 def run(args: argparse.Namespace) -> int:
     preset = "AutoToS+PST" if args.pst else args.preset
-    return run_autotos_command(args.target, args, parameters_of(args, preset), Path(args.runs))
+    return run_own_loop_command("autotos", args.target, args, parameters_of(args, preset), Path(args.runs))

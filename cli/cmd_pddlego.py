@@ -11,13 +11,14 @@ from typing import Any
 
 from .common import EXIT_OK, BadInput, run_guarded
 
+COMMAND = "genplan pddlego"
 
 
 def presets() -> list[str]:
-    """The presets of the registered pddlego and plangen approaches (pddlego-detailed, pddlego-simple, plangen)."""
+    """The presets of the registered approaches this command runs (pddlego-detailed, pddlego-simple, plangen)."""
     from ..engine.approaches import APPROACHES
 
-    return [name for approach in ("pddlego", "plangen") for name in APPROACHES[approach].presets]
+    return [name for approach in APPROACHES.values() if approach.command == COMMAND for name in approach.presets]
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine.pipeline.config import ConfigError, load_config_file, load_preset, preset_names
-from .common import EXIT_OK, BadInput, error, require_input_dir, require_output_dir, run_guarded
+from .common import EXIT_OK, BadInput, error, require_input_dir, require_output_dir, run_guarded, warn
 
 if TYPE_CHECKING:
     from ..engine.domainlib import DomainDir
@@ -30,10 +30,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Run the strategy-refinement pipeline (or a baseline) on DOMAIN_DIR's debug tasks and "
         "select the best program. Every prompt, answer, strategy and program is written to the run directory "
         "(default DOMAIN_DIR/.genplan/runs/<id>/). Model settings come from the config file, then GENPLAN_* "
-        "environment variables, then these flags. Exit code 0 when the run finished, whatever its coverage.",
+        "environment variables, then these flags. Exit code 0 when the run finished, whatever its coverage. "
+        "With --preset AutoToS or AutoToS+PST, AutoToS runs on DOMAIN_DIR instead (as `genplan autotos DOMAIN_DIR`; "
+        "see docs/autotos.md).",
     )
     p.add_argument("domain_dir", nargs="?", help="a domain directory, e.g. domains/ferry")
-    p.add_argument("--preset", default="F5-3", help=f"one of {', '.join(preset_names())} (default F5-3; see --list-presets)")
+    p.add_argument("--preset", default="F5-3",
+                   help=f"one of {', '.join(preset_names())} (default F5-3), or a preset of an approach with its own "
+                   "loop (AutoToS, AutoToS+PST: run on DOMAIN_DIR through the approach's entry); see --list-presets")
     p.add_argument("--list-presets", action="store_true", help="list every approach's presets with their settings and exit")
     p.add_argument("--pipeline-config", metavar="FILE", help="a TOML file with pipeline settings (overrides --preset)")
     p.add_argument("--model", help="model name, e.g. gpt-4o")
@@ -47,9 +51,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-concurrency", type=int, help="parallel model requests (default 6: one per debug task)")
     p.add_argument("--prompts", metavar="DIR", help="a directory with your own prompt templates")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
-    p.add_argument("--out", metavar="DIR", help="put the run directory under DIR")
+    p.add_argument("--out", metavar="DIR", help="put the run directory under DIR (default DOMAIN_DIR/.genplan/runs/; "
+                   "runs/ for an own-loop preset such as AutoToS)")
     p.add_argument("--resume", metavar="RUN", help="continue the run in this directory (never repeats a completed request)")
-    p.add_argument("--eval", action="store_true", help="evaluate the selected program on the eval tasks afterwards")
+    p.add_argument("--eval", action="store_true", help="evaluate the selected program on the eval tasks afterwards "
+                   "(an AutoToS preset: search every eval task with the final functions)")
     p.add_argument("--json", action="store_true", help="print one JSON summary object on stdout")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.set_defaults(func=lambda args: run_guarded(run, args))
@@ -206,8 +212,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _own_loop_run(args: argparse.Namespace) -> int | None:
-    """A preset of an approach with its own loop: run it here when it takes a domain directory (AutoToS's PDDL
-    family), else say in one line which command runs it. None: a pipeline preset (or no such preset)."""
+    """A preset of an approach with its own loop: run it here through the approach's entry when it takes a
+    domain directory (AutoToS's PDDL family), else say in one line which command runs it. None: a pipeline
+    preset (or no such preset: the pipeline's preset lookup says so)."""
     from ..engine.approaches import OWN_LOOP, preset_owner
 
     owner = preset_owner(args.preset)
@@ -220,14 +227,16 @@ def _own_loop_run(args: argparse.Namespace) -> int | None:
     if not args.domain_dir:
         raise BadInput("a DOMAIN_DIR is needed")
     require_input_dir("DOMAIN_DIR", args.domain_dir)
-    from .cmd_autotos import run_autotos_command
+    ignored = [flag for flag, given in (("--seed", args.seed != 1), ("--prompts", args.prompts),
+                                        ("--max-concurrency", args.max_concurrency), ("--reasoning", args.reasoning))
+               if given]
+    if ignored:
+        warn(f"{', '.join(ignored)}: not used by {approach.name}'s own loop (preset {preset})")
+    from .cmd_autotos import run_own_loop_command
 
-    # the pipeline's own flags (--seed, --prompts, --max-concurrency, --reasoning) do not apply here
     parameters = {**approach.presets[preset], "preset": preset, "evaluate": bool(args.eval)}
-    from ..engine.pipeline.store import RunStore
-
-    root = Path(args.out) if args.out else RunStore.runs_dir(Path(args.domain_dir))
-    return run_autotos_command(args.domain_dir, args, parameters, root)
+    # own-loop runs are not pipeline runs: they go to runs/ (or --out), not DOMAIN_DIR/.genplan/runs/
+    return run_own_loop_command(approach.name, args.domain_dir, args, parameters, Path(args.out or "runs"))
 
 
 def _sandbox_layers() -> str:

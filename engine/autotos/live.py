@@ -88,9 +88,11 @@ def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mappin
     say = progress or (lambda _line: None)
     started = time.monotonic()
     say(f"preparing {target} (instances, unit tests{', optimal plans' if target not in DOMAINS else ''}) ...")
+    # without an evaluation a domain directory's eval tasks are not loaded (each costs an optimal plan)
+    eval_limit = settings.eval_limit if settings.evaluate else 0
     domain = open_search_domain(target, parameters.get("data"), parameters.get("generate"),
                                 int(parameters.get("gen_seed") or 0), str(parameters.get("planner") or "auto"),
-                                settings.eval_limit)
+                                eval_limit)
     say(f"{len(domain.unit_instances)} unit-test instances, {len(domain.goal_cases)} goal cases, "
         f"{len(domain.completeness_cases)} successor sets, {len(domain.eval_instances)} evaluation instances "
         f"({time.monotonic() - started:.1f} s)")
