@@ -6,13 +6,19 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from .common import EXIT_OK, BadInput, run_guarded
 
-PRESETS = ["pddlego-detailed", "pddlego-simple", "plangen"]
+COMMAND = "genplan pddlego"
+
+
+def presets() -> list[str]:
+    """The presets of the registered approaches this command runs (pddlego-detailed, pddlego-simple, plangen)."""
+    from ..engine.approaches import APPROACHES
+
+    return [name for approach in APPROACHES.values() if approach.command == COMMAND for name in approach.presets]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "chooses the commands itself. Each trial is a run under OUT/runs and OUT/batch.json lists them, so "
         "`genplan report OUT` shows success rate, errors and steps. See docs/pddlego.md.",
     )
-    p.add_argument("--preset", choices=PRESETS, default="pddlego-detailed",
+    p.add_argument("--preset", choices=presets(), default="pddlego-detailed",
                    help="pddlego-detailed (goal template and hints; default), pddlego-simple, or plangen")
     p.add_argument("--fixed-domain", metavar="FILE", help="a domain file the model may not change (it writes the problem only)")
     p.add_argument("--locations", type=int, default=11, help="rooms in the house (default 11; the paper uses 3-11)")
@@ -54,64 +60,50 @@ def parse_seeds(text: str) -> list[int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..engine.approaches import RunContext, preset_owner
     from ..engine.llm import ModelAccessError, load_settings, make_provider
     from ..engine.llm.settings import SettingsError
     from ..engine.pddlego.batch import record_run
-    from ..engine.pddlego.environment import (
-        CoinCollector,
-        CoinCollectorConfig,
-        EnvironmentUnavailable,
-    )
-    from ..engine.pddlego.loop import PRESETS as LOOP_PRESETS
-    from ..engine.pddlego.loop import PddlegoConfig
-    from ..engine.pddlego.runner import TrialSpec, run_trial
-    from ..engine.pddlego.solver import PddlSolver, coin_command
     from ..engine.prompts import PromptError, PromptLibrary
 
     seeds = parse_seeds(args.seeds)
     if not 1 <= args.locations <= 11:
         raise BadInput("--locations: CoinCollector has 1 to 11 rooms")
-    config = LOOP_PRESETS.get(args.preset, PddlegoConfig())
     fixed = None
     if args.fixed_domain:
         try:
             fixed = Path(args.fixed_domain).read_text(encoding="utf-8")
         except OSError as exc:
             raise BadInput(f"{args.fixed_domain}: cannot be read ({exc.strerror})") from None
-    config = replace(config, fixed_domain=fixed, max_steps=args.max_steps)
     try:
         settings = load_settings(args.config_file, cli={"model": args.model, "base_url": args.base_url,
                                                         "api_key_env": args.api_key_env, "temperature": args.temperature})
         provider = make_provider(settings, no_cache=args.no_cache)
-        prompts = PromptLibrary(args.prompts) if args.prompts else PromptLibrary()
+        if args.prompts:
+            PromptLibrary(args.prompts)  # a bad --prompts directory is an error before the first game
     except (SettingsError, ModelAccessError, PromptError) as exc:
         raise BadInput(str(exc)) from None
-    approach = "plangen" if args.preset == "plangen" else "pddlego"
+    owner = preset_owner(args.preset)
+    assert owner is not None  # argparse's choices are the registered presets
+    approach, preset = owner
+    assert approach.entry is not None
     out = Path(args.out)
     results: list[dict[str, Any]] = []
     for seed in seeds:
-        try:
-            env = CoinCollector(CoinCollectorConfig(num_locations=args.locations, seed=seed))
-        except EnvironmentUnavailable as exc:
-            raise BadInput(str(exc)) from None
-        spec = TrialSpec(approach, config, {"name": "coincollector", "kind": "real", "seed": seed,
-                                            "num_locations": args.locations, "group": str(args.locations)},
-                         preset=args.preset + ("-fixed-domain" if fixed else ""), model=settings.model or "manual",
-                         extra={"trial": seed})
+        parameters = {**approach.presets[preset], "preset": preset, "seed": seed, "locations": args.locations,
+                      "max_steps": args.max_steps, "fixed_domain": fixed, "prompts": args.prompts}
+        context = RunContext("coincollector", provider, out / "runs", parameters, {"model": settings.model})
         started = time.monotonic()
         try:
-            store, result = run_trial(env, provider, spec, out / "runs", PddlSolver(coin_command), prompts)
+            summary = approach.entry(context)
         except ModelAccessError as exc:
             raise BadInput(str(exc)) from None
-        record_run(out, store.path)
-        summary = {"run_dir": str(store.path), "seed": seed, **result.to_dict()}
-        summary.pop("record")
-        summary.pop("commands")
+        record_run(out, Path(summary["run_dir"]))
         results.append(summary)
         if not args.json:
-            print(f"seed {seed}: {result.outcome}{' (' + result.reason + ')' if result.reason else ''} in "
-                  f"{result.steps} steps, {result.calls} calls, {time.monotonic() - started:.1f} s -> {store.path}",
-                  file=sys.stderr)
+            reason = f" ({summary['reason']})" if summary.get("reason") else ""
+            print(f"seed {seed}: {summary['outcome']}{reason} in {summary['steps']} steps, {summary['calls']} calls, "
+                  f"{time.monotonic() - started:.1f} s -> {summary['run_dir']}", file=sys.stderr)
     if args.json:
         print(json.dumps(results, indent=2))
     else:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..engine.events import Event, Notice, RequestRetry, ResponseReceived, SelectionMade, StepStarted, ValidationResult
 from ..engine.pipeline.config import ConfigError, load_config_file, load_preset, preset_names
-from .common import EXIT_OK, BadInput, error, require_input_dir, require_output_dir, run_guarded
+from .common import EXIT_OK, BadInput, error, require_input_dir, require_output_dir, run_guarded, warn
 
 if TYPE_CHECKING:
     from ..engine.domainlib import DomainDir
@@ -30,10 +30,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Run the strategy-refinement pipeline (or a baseline) on DOMAIN_DIR's debug tasks and "
         "select the best program. Every prompt, answer, strategy and program is written to the run directory "
         "(default DOMAIN_DIR/.genplan/runs/<id>/). Model settings come from the config file, then GENPLAN_* "
-        "environment variables, then these flags. Exit code 0 when the run finished, whatever its coverage.",
+        "environment variables, then these flags. Exit code 0 when the run finished, whatever its coverage. "
+        "With --preset AutoToS or AutoToS+PST, AutoToS runs on DOMAIN_DIR instead (as `genplan autotos DOMAIN_DIR`; "
+        "see docs/autotos.md).",
     )
     p.add_argument("domain_dir", nargs="?", help="a domain directory, e.g. domains/ferry")
-    p.add_argument("--preset", default="F5-3", help=f"one of {', '.join(preset_names())} (default F5-3; see --list-presets)")
+    p.add_argument("--preset", default="F5-3",
+                   help=f"one of {', '.join(preset_names())} (default F5-3), or a preset of an approach with its own "
+                   "loop (AutoToS, AutoToS+PST: run on DOMAIN_DIR through the approach's entry); see --list-presets")
     p.add_argument("--list-presets", action="store_true", help="list every approach's presets with their settings and exit")
     p.add_argument("--pipeline-config", metavar="FILE", help="a TOML file with pipeline settings (overrides --preset)")
     p.add_argument("--model", help="model name, e.g. gpt-4o")
@@ -47,9 +51,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-concurrency", type=int, help="parallel model requests (default 6: one per debug task)")
     p.add_argument("--prompts", metavar="DIR", help="a directory with your own prompt templates")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
-    p.add_argument("--out", metavar="DIR", help="put the run directory under DIR")
+    p.add_argument("--out", metavar="DIR", help="put the run directory under DIR (default DOMAIN_DIR/.genplan/runs/; "
+                   "runs/ for an own-loop preset such as AutoToS)")
     p.add_argument("--resume", metavar="RUN", help="continue the run in this directory (never repeats a completed request)")
-    p.add_argument("--eval", action="store_true", help="evaluate the selected program on the eval tasks afterwards")
+    p.add_argument("--eval", action="store_true", help="evaluate the selected program on the eval tasks afterwards "
+                   "(an AutoToS preset: search every eval task with the final functions)")
     p.add_argument("--json", action="store_true", help="print one JSON summary object on stdout")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.set_defaults(func=lambda args: run_guarded(run, args))
@@ -110,10 +116,19 @@ def list_presets() -> str:
 
     lines = [f"{'preset':8} {'approach':9} {'N':>2} {'K_S':>3} {'K_C':>3} {'reflection':10} {'limit':>6}  function"]
     for approach in APPROACHES.values():
+        if approach.kind != "pipeline":
+            continue
         for name in approach.presets:
             c = load_preset(name)
             lines.append(f"{name:8} {approach.name:9} {c.initial_programs:>2} {c.strategy_rounds:>3} {c.code_rounds:>3} "
                          f"{'yes' if c.code_reflection else 'no':10} {c.program_timeout_s:>5g}s  {c.function_name}")
+    own = [(name, a) for a in APPROACHES.values() if a.kind != "pipeline" for name in a.presets]
+    if own:
+        lines += ["", "approaches with their own loop (`genplan run DOMAIN_DIR --preset P` runs those marked *):"]
+        for name, approach in own:
+            settings = ", ".join(f"{k}={v}" for k, v in approach.presets[name].items()) or "-"
+            mark = "*" if approach.runs_domain_dirs else " "
+            lines.append(f"{name:17} {approach.name:9} {settings:26} {mark} {approach.command} --preset {name}")
     lines.append("")
     lines += [f"{a.name}: {a.title}" for a in APPROACHES.values()]
     return "\n".join(lines)
@@ -123,6 +138,10 @@ def run(args: argparse.Namespace) -> int:
     if args.list_presets:
         print(list_presets())
         return EXIT_OK
+    if not args.resume and not args.pipeline_config:
+        own_loop = _own_loop_run(args)
+        if own_loop is not None:
+            return own_loop
     from ..engine import runs
     from ..engine.domainlib import DomainDir, DomainDirError
     from ..engine.llm import ModelAccessError, load_settings, make_provider
@@ -189,6 +208,34 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(_human_summary(summary))
     return EXIT_OK if result.status in ("finished", "stopped") else 1
+
+
+def _own_loop_run(args: argparse.Namespace) -> int | None:
+    """A preset of an approach with its own loop: run it here through the approach's entry when it takes a
+    domain directory (AutoToS's PDDL family), else say in one line which command runs it. None: a pipeline
+    preset (or no such preset: the pipeline's preset lookup says so)."""
+    from ..engine.approaches import OWN_LOOP, preset_owner
+
+    owner = preset_owner(args.preset)
+    if owner is None or owner[0].kind != OWN_LOOP:
+        return None
+    approach, preset = owner
+    if not approach.runs_domain_dirs:
+        raise BadInput(f"preset {preset} belongs to {approach.name}, which has its own command: "
+                       f"{approach.command} --preset {preset}")
+    if not args.domain_dir:
+        raise BadInput("a DOMAIN_DIR is needed")
+    require_input_dir("DOMAIN_DIR", args.domain_dir)
+    ignored = [flag for flag, given in (("--seed", args.seed != 1), ("--prompts", args.prompts),
+                                        ("--max-concurrency", args.max_concurrency), ("--reasoning", args.reasoning))
+               if given]
+    if ignored:
+        warn(f"{', '.join(ignored)}: not used by {approach.name}'s own loop (preset {preset})")
+    from .cmd_autotos import run_own_loop_command
+
+    parameters = {**approach.presets[preset], "preset": preset, "evaluate": bool(args.eval)}
+    # own-loop runs are not pipeline runs: they go to runs/ (or --out), not DOMAIN_DIR/.genplan/runs/
+    return run_own_loop_command(approach.name, args.domain_dir, args, parameters, Path(args.out or "runs"))
 
 
 def _sandbox_layers() -> str:

@@ -91,7 +91,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"run: {result['run_dir']}")
         print(f"calls: {result['calls']} (log: {log.calls})")
         if result["success"] is None:
-            print(f"no evaluation (stopped: {summary['stopped'] or 'log exhausted'})")
+            why = (f"{summary['stopped']} feedback rounds spent" if summary["stopped"]
+                   else "log exhausted" if summary["wanted_more"] else "evaluation off")
+            print(f"no evaluation ({why})")
         else:
             print(f"success: {result['success']}, failure: {result['failure']}")
         for name, count in sorted(result["categories"].items()):

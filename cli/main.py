@@ -24,6 +24,7 @@ _COMMAND_MODULES = [
     "generalize",
     "import",
     "pddlego",
+    "autotos",
     "init",
 ]
 

@@ -3,6 +3,8 @@ approach registered from this file that the CLI and a batch run without any chan
 
 from __future__ import annotations
 
+import importlib
+import importlib.resources
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,8 +14,19 @@ from support.ferry_model import CORRECT_PROGRAM, FERRY
 from support.scripted_server import Reply, ScriptedServer
 
 from genplan.cli.main import main
-from genplan.engine.approaches import APPROACHES, Approach, UnknownApproach, get_approach, register
+from genplan.engine.approaches import (
+    APPROACHES,
+    OWN_LOOP,
+    PIPELINE,
+    Approach,
+    RunContext,
+    UnknownApproach,
+    get_approach,
+    preset_owner,
+    register,
+)
 from genplan.engine.batch import load_experiment, run_batch
+from genplan.engine.errors import GenplanError
 from genplan.engine.pipeline.checks import ProgramChecker
 from genplan.engine.pipeline.config import ConfigError, PipelineConfig, load_preset, preset_names
 from genplan.engine.pipeline.runner import Pipeline, code_extractor, user
@@ -25,9 +38,14 @@ TOY_PROMPT = "TOY: write generate_solution(objects, init, goal) for this domain.
 def test_the_built_in_approaches_carry_one_vocabulary() -> None:
     assert list(APPROACHES)[:3] == ["stein", "bas", "sil"]
     library = PromptLibrary()
+    prompts = importlib.resources.files("genplan.prompts")
     for approach in APPROACHES.values():
-        library.resolve("system", approach.prompt_variant)  # its prompt set exists
-        assert approach.feedback_style in ("stein", "silver")
+        assert prompts.joinpath(approach.prompt_variant).is_dir()  # its prompt set exists
+        if approach.kind == PIPELINE:
+            library.resolve("system", approach.prompt_variant)
+            assert approach.feedback_style in ("stein", "silver")
+        else:  # an own-loop approach's feedback is made in engine/feedback/<style>.py
+            importlib.import_module(f"genplan.engine.feedback.{approach.feedback_style}")
     assert get_approach("sil").select_last and get_approach("sil").function_name == "get_plan"
     assert not get_approach("stein").select_last
     with pytest.raises(UnknownApproach, match="unknown approach 'nope'"):
@@ -54,6 +72,42 @@ def test_list_presets(capsys: pytest.CaptureFixture[str]) -> None:
     for name in preset_names():
         assert f"\n{name} " in out
     assert "Sil      sil        1   0   4 no            30s  get_plan" in out
+
+
+def test_the_own_loop_approaches_are_registered_with_an_entry_and_listed(capsys: pytest.CaptureFixture[str]) -> None:
+    own = {a.name: a for a in APPROACHES.values() if a.kind == OWN_LOOP}
+    assert list(own) == ["autotos", "pddlego", "plangen"]
+    assert all(callable(a.entry) and a.run is None for a in own.values())
+    assert own["autotos"].command == "genplan autotos" and own["autotos"].runs_domain_dirs
+    assert own["pddlego"].command == own["plangen"].command == "genplan pddlego"
+    assert not own["pddlego"].runs_domain_dirs
+    assert preset_owner("autotos+pst") == (own["autotos"], "AutoToS+PST")
+    assert preset_owner("PlanGen") == (own["plangen"], "plangen")
+    assert own["autotos"].presets == {"AutoToS": {"partial_soundness": False},
+                                      "AutoToS+PST": {"partial_soundness": True}}
+    # their presets are no pipeline settings
+    assert not {"AutoToS", "AutoToS+PST", "pddlego-detailed", "pddlego-simple", "plangen"} & set(preset_names())
+    with pytest.raises(ConfigError, match="approach must be one of stein, bas, sil, not 'autotos'"):
+        PipelineConfig(approach="autotos")
+    with pytest.raises(ValueError, match="an own-loop approach needs an entry function"):
+        Approach(name="x", title="x", prompt_variant="stein", feedback_style="stein", function_name="", kind=OWN_LOOP)
+
+    assert main(["run", "--list-presets"]) == 0
+    out = capsys.readouterr().out
+    lines = {line.split()[0]: line for line in out.splitlines() if line.strip()}
+    assert "genplan autotos --preset AutoToS+PST" in lines["AutoToS+PST"] and "*" in lines["AutoToS+PST"]
+    assert "partial_soundness=False" in lines["AutoToS"]
+    for preset in ("pddlego-detailed", "pddlego-simple", "plangen"):
+        assert f"genplan pddlego --preset {preset}" in lines[preset] and "*" not in lines[preset]
+    assert "autotos: AutoToS: successor function and goal test" in out
+
+
+def test_the_pddlego_entry_refuses_an_unknown_environment_in_one_line() -> None:
+    entry = get_approach("pddlego").entry
+    assert entry is not None
+    context = RunContext("alfworld", provider=None, runs_dir=Path("unused"), parameters={})  # type: ignore[arg-type]
+    with pytest.raises(GenplanError, match="alfworld: not an environment pddlego plays"):
+        entry(context)
 
 
 # ------------------------------------------------------------------ a toy approach: ask once, check, stop

@@ -108,6 +108,8 @@ def test_replayed_calls_equal_the_logs(tmp_path, capsys, relative):
     assert len(rounds) == sum(result["categories"].values())
     assert all(r["feedback"].strip() for r in rounds)
     assert (run_dir / "versions" / "succ-1.py").exists() and (run_dir / "versions" / "goal-1.py").exists()
+    # no evaluation asked for is not a replay that wanted more answers than the log holds
+    assert json.loads((run_dir / "import.json").read_text())["wanted_more"] is False
 
 
 def test_import_with_evaluation_gives_the_logs_success_and_failure(tmp_path, capsys):

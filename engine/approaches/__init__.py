@@ -3,26 +3,57 @@ searches).
 
 An :class:`Approach` names everything that used to be spread over three vocabularies: the prompt set
 (``prompts/<variant>/``), the feedback style of its checks, the function its programs must define, how the
-result is selected, and its presets (name -> parameters, shown by ``genplan run --list-presets``). Its ``run``
-function drives one run on a :class:`~genplan.engine.pipeline.runner.Pipeline`. The built-in approaches are
-Stein et al.'s pipeline (``stein``) and the two baselines (``bas``, ``sil``); :func:`register` adds more (a test
-registers a toy approach this way).
+result is selected, and its presets (name -> parameters, shown by ``genplan run --list-presets``).
+
+Two kinds of approach plug in here:
+
+- ``pipeline`` approaches (Stein et al.'s ``stein``, the baselines ``bas`` and ``sil``, a test's toy approach):
+  their ``run`` function drives one run on a :class:`~genplan.engine.pipeline.runner.Pipeline`, and their
+  presets are :class:`~genplan.engine.pipeline.config.PipelineConfig` fields.
+- ``own-loop`` approaches (``autotos``, ``pddlego``, ``plangen``): methods with a loop of their own. Their
+  ``entry`` takes a narrow :class:`RunContext` (what to run on, the model provider, where runs go, the preset's
+  parameters, a progress line sink) and returns the run's summary; their presets are that loop's parameters.
+  ``command`` names the CLI command that runs them; ``runs_domain_dirs`` says whether ``genplan run DOMAIN_DIR
+  --preset P`` can hand a PDDL domain directory to the entry.
+
+:func:`register` adds more (a test registers a toy approach this way).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GenplanError
 
 if TYPE_CHECKING:
+    from ..llm.types import Provider
     from ..pipeline.checks import ProgramChecker
     from ..pipeline.runner import Pipeline
 
 RunFunction = Callable[["Pipeline", "ProgramChecker"], None]
+
+PIPELINE = "pipeline"  # runs on the Pipeline (strategy / code phases, program checks)
+OWN_LOOP = "own-loop"  # runs its own loop through ``entry(RunContext)``
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What an own-loop approach gets for one run, and nothing more."""
+
+    target: str  # what to run on: a domain directory, an AutoToS domain name, an environment name
+    provider: Provider  # the model (with the provider stack's retries and cache)
+    runs_dir: Path  # where the run directory is made
+    parameters: Mapping[str, Any]  # the preset's parameters, overridden by the user's options
+    model: Mapping[str, Any] = field(default_factory=dict)  # the model settings, for the run's record
+    progress: Callable[[str], None] = lambda _line: None  # one line per step worth telling a person
+
+
+# an own-loop approach's entry: one run, its summary (at least "run_dir")
+EntryFunction = Callable[[RunContext], dict[str, Any]]
 
 
 class UnknownApproach(GenplanError):
@@ -36,10 +67,23 @@ class Approach:
     prompt_variant: str  # the template directory under prompts/ ("-reasoning" is added for reasoning models)
     feedback_style: str  # "stein" (Table 13 of Stein et al.) or "silver" (Silver et al.'s four types)
     function_name: str  # the entry function every program of this approach defines
-    run: RunFunction
+    run: RunFunction | None = None  # a pipeline approach's run on the Pipeline
     select_last: bool = False  # the last program is the result (Silver et al.), not the best on the debug tasks
-    # preset name -> PipelineConfig fields (besides preset, approach and function_name, which are implied)
+    # preset name -> PipelineConfig fields (besides preset, approach and function_name, which are implied);
+    # for an own-loop approach: the parameters its entry reads
     presets: dict[str, dict[str, Any]] = field(default_factory=dict)
+    kind: str = PIPELINE
+    entry: EntryFunction | None = None  # an own-loop approach's run
+    command: str | None = None  # the CLI command that runs an own-loop approach, e.g. "genplan autotos"
+    runs_domain_dirs: bool = False  # `genplan run DOMAIN_DIR --preset P` hands the directory to ``entry``
+
+    def __post_init__(self) -> None:
+        if self.kind == PIPELINE and self.run is None:
+            raise ValueError(f"approach {self.name}: a pipeline approach needs a run function")
+        if self.kind == OWN_LOOP and self.entry is None:
+            raise ValueError(f"approach {self.name}: an own-loop approach needs an entry function")
+        if self.kind not in (PIPELINE, OWN_LOOP):
+            raise ValueError(f"approach {self.name}: kind must be {PIPELINE!r} or {OWN_LOOP!r}, not {self.kind!r}")
 
 
 APPROACHES: dict[str, Approach] = {}
@@ -62,6 +106,21 @@ def approach_names() -> list[str]:
     return list(APPROACHES)
 
 
+def pipeline_approach_names() -> list[str]:
+    """The approaches a PipelineConfig may name."""
+    return [a.name for a in APPROACHES.values() if a.kind == PIPELINE]
+
+
+def preset_owner(preset: str) -> tuple[Approach, str] | None:
+    """The approach that defines a preset of this name (case does not matter) and the preset's own spelling;
+    None when no approach does."""
+    for approach in APPROACHES.values():
+        for name in approach.presets:
+            if name.lower() == preset.lower():
+                return approach, name
+    return None
+
+
 # the built-in approaches register themselves, in the order listings show them
-for _module in ("stein", "bas", "sil"):
+for _module in ("stein", "bas", "sil", "autotos", "pddlego"):
     importlib.import_module(f"{__name__}.{_module}")

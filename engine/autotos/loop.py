@@ -89,6 +89,7 @@ class Outcome:
     stopped: str | None = None  # "goal" / "succ": an iteration limit ended the run before evaluation
     first_sound_call: int | None = None  # calls when soundness first passed
     evaluation: Evaluation | None = None
+    error: str | None = None  # the model could not be used (replay out of answers, endpoint failing): run cut short
 
     @property
     def categories(self) -> dict[str, int]:

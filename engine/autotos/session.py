@@ -13,13 +13,13 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from ..llm.types import ChatMessage, ChatRequest, Provider
+from ..llm.types import ChatMessage, ChatRequest, ModelAccessError, Provider
 from . import messages
 from .domains import SearchDomain
 from .executor import Executor
 from .logfile import AutoToSLog
-from .loop import AutoToS, Outcome, Settings
-from .replay import ReplayExhausted, ReplayProvider
+from .loop import AutoToS, Observer, Outcome, Settings
+from .replay import ReplayProvider
 
 
 class Conversation:
@@ -39,13 +39,19 @@ class Conversation:
 class RunRecorder:
     """Writes the event log and the function versions of one run as they happen."""
 
-    def __init__(self, run_dir: Path) -> None:
+    def __init__(self, run_dir: Path, watcher: Observer | None = None) -> None:
         self.run_dir = run_dir
+        self.watcher = watcher  # told of every event after it is on disk (e.g. CLI progress)
         (run_dir / "versions").mkdir(parents=True, exist_ok=True)
         self._events = (run_dir / "events.jsonl").open("a", encoding="utf-8")
         self._started = time.monotonic()
 
     def __call__(self, kind: str, data: dict[str, Any]) -> None:
+        self._record(kind, data)
+        if self.watcher is not None:
+            self.watcher(kind, data)
+
+    def _record(self, kind: str, data: dict[str, Any]) -> None:
         record = {"t": round(time.monotonic() - self._started, 3), "event": f"autotos.{kind}", **data}
         self._events.write(json.dumps(record, default=repr) + "\n")
         self._events.flush()
@@ -86,15 +92,18 @@ def new_run_dir(runs_dir: Path, stem: str) -> Path:
 
 
 def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, settings: Settings, run_dir: Path,
-                extra_info: dict[str, Any] | None = None) -> Outcome:
-    recorder = RunRecorder(run_dir)
+                extra_info: dict[str, Any] | None = None, watcher: Observer | None = None) -> Outcome:
+    """One AutoToS run into ``run_dir``. When the model cannot be used (a replay out of answers, an endpoint
+    still failing after the provider's retries) the run ends there and ``outcome.error`` says why."""
+    recorder = RunRecorder(run_dir, watcher)
     conversation = Conversation(provider)
     loop = AutoToS(domain, conversation.ask, executor, settings, observer=recorder)
     error = None
     try:
         outcome = loop.run()
-    except ReplayExhausted as exc:
+    except ModelAccessError as exc:
         outcome, error = loop.outcome, str(exc)
+        outcome.error = error
         recorder("error", {"message": error})
     finally:
         recorder.close()
@@ -102,6 +111,18 @@ def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, se
             "error": error, **(extra_info or {})}
     (run_dir / "run.json").write_text(json.dumps(info, indent=2, default=repr), encoding="utf-8")
     return outcome
+
+
+def summary_of(run_dir: Path, outcome: Outcome) -> dict[str, Any]:
+    """The summary ``genplan import autotos --json`` and ``genplan autotos --json`` print."""
+    evaluation = outcome.evaluation
+    return {
+        "run_dir": str(run_dir),
+        "calls": outcome.calls,
+        "success": evaluation.solved if evaluation else None,
+        "failure": evaluation.failed if evaluation else None,
+        "categories": outcome.categories,
+    }
 
 
 def import_log(log: AutoToSLog, domain: SearchDomain, executor: Executor, runs_dir: Path,
@@ -113,21 +134,16 @@ def import_log(log: AutoToSLog, domain: SearchDomain, executor: Executor, runs_d
     run_dir = new_run_dir(runs_dir, f"{domain.name}-{Path(log.path).stem}")
     outcome = run_autotos(domain, provider, executor, settings, run_dir,
                           {"imported_from": log.path, "model": log.model})
-    evaluation = outcome.evaluation
     summary = {
-        "run_dir": str(run_dir),
-        "calls": outcome.calls,
-        "success": evaluation.solved if evaluation else None,
-        "failure": evaluation.failed if evaluation else None,
-        "categories": outcome.categories,
+        **summary_of(run_dir, outcome),
         "log_calls": log.calls,
         "log_success": log.success,
         "log_failure": log.failure,
         "stopped": outcome.stopped,
         "divergences": provider.divergences,
-        # genplan asked for more answers than the log holds: its checks failed where the original run's passed
-        "wanted_more": provider.position >= len(log.exchanges) and outcome.calls == log.calls
-        and (outcome.evaluation is None and outcome.stopped is None),
+        # genplan asked for more answers than the log holds (the replay ended with ReplayExhausted): its checks
+        # failed where the original run's passed
+        "wanted_more": outcome.error is not None,
     }
     (run_dir / "import.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
     return summary

@@ -41,12 +41,6 @@ class PddlegoConfig:
     repeat_threshold: int = 3  # warn when the same command sequence ends the history this many times
 
 
-PRESETS: dict[str, PddlegoConfig] = {
-    "pddlego-detailed": PddlegoConfig(style="detailed"),
-    "pddlego-simple": PddlegoConfig(style="simple"),
-}
-
-
 class StopTrial(Exception):
     """Raised by ``Ask`` when no answer can be had (e.g. a replayed log has no more answers): the trial
     ends as a failure with ``reason``, keeping what it recorded so far."""

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from ..approaches import APPROACHES, approach_names
+from ..approaches import APPROACHES, PIPELINE, pipeline_approach_names
 from ..errors import GenplanError
 
 _KIND_WORDS = {int: "a whole number", float: "a number", str: "a string", bool: "true or false"}
@@ -60,8 +60,8 @@ class PipelineConfig:
         problems = self._type_problems()
         if problems:  # the range checks below would only fail confusingly on a value of the wrong type
             raise ConfigError("; ".join(problems))
-        if self.approach not in APPROACHES:
-            problems.append(f"approach must be one of {', '.join(approach_names())}, not '{self.approach}'")
+        if self.approach not in pipeline_approach_names():
+            problems.append(f"approach must be one of {', '.join(pipeline_approach_names())}, not '{self.approach}'")
         for name in ("strategy_rounds", "code_rounds", "silver_fixes", "extraction_retries"):
             if getattr(self, name) < 0:
                 problems.append(f"{name} must be >= 0")
@@ -142,6 +142,8 @@ def all_presets() -> dict[str, PipelineConfig]:
     """Every registered approach's presets (name -> configuration), in registration order."""
     presets: dict[str, PipelineConfig] = {}
     for approach in APPROACHES.values():
+        if approach.kind != PIPELINE:  # own-loop approaches' presets are not pipeline settings
+            continue
         for name, parameters in approach.presets.items():
             presets[name] = PipelineConfig(
                 preset=name, approach=approach.name, function_name=approach.function_name, **parameters

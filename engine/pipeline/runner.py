@@ -164,8 +164,10 @@ class Pipeline:
             self.domain, self.tasks, self.config.program_timeout_s, self.config.function_name, self.feedback_style,
             orderings=self.config.debug_orderings,
         )
+        run = self.approach.run
+        assert run is not None, f"{self.approach.name} is no pipeline approach"  # PipelineConfig names only those
         try:
-            self.approach.run(self, checker)
+            run(self, checker)
             status, message = "finished", ""
         except (RunStopped, AnswerCancelled) as exc:  # a person stopped it, in step mode or when answering
             status, message = "stopped", str(exc)

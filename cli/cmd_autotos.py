@@ -1,0 +1,163 @@
+"""genplan autotos TARGET: AutoToS with a model, on one of the paper's domains or a PDDL domain directory."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from ..engine.autotos.domains import DOMAINS as PAPER_DOMAINS
+from .common import EXIT_OK, BadInput, error, open_source, require_output_dir, require_seconds, run_guarded
+
+SUMMARY_KEYS = ("run_dir", "calls", "success", "failure", "categories")  # as `genplan import autotos --json`
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "autotos",
+        help="AutoToS with a model: successor function and goal test checked by unit tests, then search",
+        description="Run AutoToS with a model: it writes a successor function and a goal test; genplan's unit "
+        "tests (goal cases, soundness by search, completeness) feed failures back until both pass, then plain "
+        "search solves every evaluation instance. TARGET is one of the paper's domains (" + ", ".join(PAPER_DOMAINS)
+        + "; instances from --data DIR, else genplan's own generators) or a PDDL domain directory (tests from "
+        "genplan's simulator). The run directory holds the event log and every succ / goal version. "
+        "See docs/autotos.md.",
+    )
+    p.add_argument("target", help="a paper domain (24game, blocksworld, prontoqa, crossword, sokoban) or a domain "
+                   "directory, e.g. domains/ferry")
+    p.add_argument("--preset", default="AutoToS", type=_preset,
+                   help="AutoToS (default) or AutoToS+PST (with the partial soundness test)")
+    p.add_argument("--pst", action="store_true", help="with the partial soundness test (the preset AutoToS+PST)")
+    p.add_argument("--data", metavar="DIR", help="the AutoToS data folder (with twentyfourgame/, blocksworld/, ...)")
+    p.add_argument("--generate", type=int, metavar="N",
+                   help="evaluation instances from genplan's generator (default: the generator's own number)")
+    p.add_argument("--gen-seed", type=int, default=0, metavar="S", help="seed of genplan's generator (default 0)")
+    p.add_argument("--search", choices=["bfs", "gbfs"], default="bfs",
+                   help="evaluation search: bfs (default; DFS for crosswords) or gbfs (greedy, goal count; PDDL family)")
+    p.add_argument("--planner", choices=["auto", "fast-downward", "builtin"], default="auto",
+                   help="the optimal planner for a PDDL domain's unit tests and optimal lengths (default auto)")
+    p.add_argument("--no-eval", action="store_true", help="stop after the unit tests (no evaluation)")
+    p.add_argument("--eval-limit", type=int, metavar="N", help="evaluate only the first N instances")
+    p.add_argument("--eval-timeout", type=float, default=600.0, metavar="S",
+                   help="time limit per evaluation search in seconds (default 600, the paper's)")
+    p.add_argument("--call-timeout", type=float, default=1.0, metavar="S",
+                   help="time limit per succ / goal call in the unit tests (default 1, the paper's)")
+    p.add_argument("--search-timeout", type=float, default=600.0, metavar="S",
+                   help="time limit per unit-test search in seconds (default 600, the paper's); a search that "
+                   "reaches it is the 'search timeout' feedback")
+    p.add_argument("--hash-seed", type=int, default=0, metavar="N",
+                   help="PYTHONHASHSEED of the sandboxed runs (set order; default 0)")
+    p.add_argument("--model", help="model name, e.g. gpt-4o")
+    p.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
+    p.add_argument("--api-key-env", help="name of the environment variable holding the API key (default OPENAI_API_KEY)")
+    p.add_argument("--config-file", help="model settings file (default: the user config dir's genplan/config.toml)")
+    p.add_argument("--temperature", type=float, help="sampling temperature (default 0)")
+    p.add_argument("--max-tokens", type=int, help="answer length limit")
+    p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
+    p.add_argument("--runs", metavar="DIR", default="runs", help="where the run directory is made (default runs/)")
+    p.add_argument("--json", action="store_true", help="print run_dir, calls, success, failure, categories as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.set_defaults(func=lambda args: run_guarded(run, args))
+
+
+def _preset(text: str) -> str:
+    from ..engine.approaches import get_approach
+
+    for name in get_approach("autotos").presets:
+        if name.lower() == text.lower():
+            return name
+    raise argparse.ArgumentTypeError(f"unknown AutoToS preset {text!r} (AutoToS or AutoToS+PST)")
+
+
+def parameters_of(args: argparse.Namespace, preset: str) -> dict[str, Any]:
+    """The preset's parameters with the user's options over them (checked: BadInput for nonsense)."""
+    from ..engine.approaches import get_approach
+
+    if args.eval_limit is not None and args.eval_limit < 0:
+        raise BadInput("--eval-limit must not be negative")
+    require_seconds("--eval-timeout", args.eval_timeout)
+    require_seconds("--call-timeout", args.call_timeout)
+    require_seconds("--search-timeout", args.search_timeout)
+    if args.generate is not None and args.generate < 1:
+        raise BadInput(f"--generate must be at least 1; got {args.generate}")
+    if args.data is not None and args.generate is not None:
+        raise BadInput("give either --data DIR (the paper's instances) or --generate N (genplan's), not both")
+    if args.data is not None and not Path(args.data).is_dir():
+        raise BadInput(f"--data {args.data}: no such directory")
+    if args.target in PAPER_DOMAINS and args.data is None:
+        from ..engine.autotos.generators import GENERATORS
+
+        if args.target not in GENERATORS:
+            raise BadInput(f"genplan has no instance generator for {args.target}; give --data DIR (the AutoToS data folder)")
+    parameters: dict[str, Any] = dict(get_approach("autotos").presets[preset])
+    if getattr(args, "pst", False):
+        parameters["partial_soundness"] = True
+    parameters.update(preset=preset, data=args.data, generate=args.generate, gen_seed=args.gen_seed,
+                      planner=args.planner, hash_seed=args.hash_seed, evaluate=not args.no_eval,
+                      eval_limit=args.eval_limit, eval_timeout=args.eval_timeout, search=args.search,
+                      call_timeout=args.call_timeout, soundness_timeout=args.search_timeout)
+    return parameters
+
+
+def model_flags(args: argparse.Namespace) -> dict[str, Any]:
+    return {"model": args.model, "base_url": args.base_url, "api_key_env": args.api_key_env,
+            "temperature": args.temperature, "max_tokens": getattr(args, "max_tokens", None)}
+
+
+def run_own_loop_command(approach_name: str, target: str, args: argparse.Namespace, parameters: dict[str, Any],
+                         runs_dir: Path) -> int:
+    """Run a registered AutoToS-like approach (``autotos``) on ``target`` through its entry and print its
+    summary; shared with `genplan run DOMAIN_DIR --preset AutoToS`."""
+    from ..engine.approaches import RunContext, get_approach
+    from ..engine.llm import ModelAccessError, load_settings, make_provider
+    from ..engine.llm.settings import SettingsError
+    from ..engine.sandbox.redact import register_secret
+
+    if target not in PAPER_DOMAINS:
+        if not Path(target).is_dir():
+            raise BadInput(f"{target}: neither an AutoToS domain ({', '.join(PAPER_DOMAINS)}) nor a domain directory")
+        open_source(target)  # a directory that is no domain directory: one line now, not after the first progress
+    require_output_dir("--runs" if hasattr(args, "runs") else "--out", runs_dir)
+    try:
+        settings = load_settings(args.config_file, cli=model_flags(args))
+        if not settings.is_configured:
+            raise BadInput("no model configured: give --model (and --base-url for a local endpoint) or a config file")
+        provider = make_provider(settings, no_cache=args.no_cache)
+    except (SettingsError, ModelAccessError) as exc:
+        raise BadInput(str(exc)) from None
+    register_secret(settings.resolve_api_key())  # never in what a function's output carries to the model or files
+    started = time.monotonic()
+
+    def progress(line: str) -> None:
+        if not args.quiet:
+            print(f"[{time.monotonic() - started:7.1f}s] {line}", file=sys.stderr, flush=True)
+
+    approach = get_approach(approach_name)
+    assert approach.entry is not None, f"{approach_name} is an own-loop approach"
+    context = RunContext(target, provider, runs_dir, parameters, settings.to_dict(), progress)
+    summary = approach.entry(context)
+    result = {k: summary[k] for k in SUMMARY_KEYS}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"run: {result['run_dir']}")
+        print(f"calls: {result['calls']}")
+        if result["success"] is None:
+            why = (f"{summary['stopped']} feedback rounds spent" if summary["stopped"]
+                   else "the run ended early" if summary.get("error") else "evaluation off")
+            print(f"no evaluation ({why})")
+        else:
+            print(f"success: {result['success']}, failure: {result['failure']}")
+        for name, count in sorted(result["categories"].items()):
+            print(f"  {name}: {count}")
+    if summary.get("error"):
+        return error(f"the model could not be used: {summary['error']} (run directory {result['run_dir']})")
+    return EXIT_OK
+
+
+def run(args: argparse.Namespace) -> int:
+    preset = "AutoToS+PST" if args.pst else args.preset
+    return run_own_loop_command("autotos", args.target, args, parameters_of(args, preset), Path(args.runs))

@@ -1,0 +1,80 @@
+"""PDDLego+ and its PlanGen baseline in a text environment (engine/pddlego/): PDDLego+ has the model write
+and refine PDDL from the observations, genplan plans and executes; PlanGen has the model choose the commands.
+One entry run is one trial in one CoinCollector game (``target``: the environment, ``coincollector``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from . import OWN_LOOP, Approach, RunContext, register
+
+ENVIRONMENTS = ("coincollector",)
+
+
+def _trial(context: RunContext, approach: str) -> dict[str, Any]:
+    from dataclasses import replace
+
+    from ..errors import GenplanError
+    from ..pddlego.environment import CoinCollector, CoinCollectorConfig, EnvironmentUnavailable
+    from ..pddlego.loop import PddlegoConfig
+    from ..pddlego.runner import TrialSpec, run_trial
+    from ..pddlego.solver import PddlSolver, coin_command
+    from ..prompts import PromptLibrary
+
+    if context.target not in ENVIRONMENTS:
+        raise GenplanError(f"{context.target}: not an environment {approach} plays (known: {', '.join(ENVIRONMENTS)})")
+    p = context.parameters
+    locations, seed = int(p.get("locations", 11)), int(p.get("seed", 0))
+    fixed = p.get("fixed_domain")
+    config = replace(PddlegoConfig(), style=str(p.get("style", "detailed")), fixed_domain=fixed,
+                     max_steps=int(p.get("max_steps", 20)))
+    try:
+        env = CoinCollector(CoinCollectorConfig(num_locations=locations, seed=seed))
+    except EnvironmentUnavailable as exc:
+        raise GenplanError(str(exc)) from None
+    preset = str(p.get("preset") or approach)
+    spec = TrialSpec(approach, config, {"name": context.target, "kind": "real", "seed": seed,
+                                        "num_locations": locations, "group": str(locations)},
+                     preset=preset + ("-fixed-domain" if fixed else ""), model=str(context.model.get("model") or "manual"),
+                     extra={"trial": seed})
+    prompts = PromptLibrary(p["prompts"]) if p.get("prompts") else PromptLibrary()
+    context.progress(f"{approach}: CoinCollector game {seed} ({locations} rooms)")
+    store, result = run_trial(env, context.provider, spec, context.runs_dir, PddlSolver(coin_command), prompts)
+    summary = {"run_dir": str(Path(store.path)), "seed": seed, **result.to_dict()}
+    summary.pop("record")
+    summary.pop("commands")
+    return summary
+
+
+def pddlego_entry(context: RunContext) -> dict[str, Any]:
+    return _trial(context, "pddlego")
+
+
+def plangen_entry(context: RunContext) -> dict[str, Any]:
+    return _trial(context, "plangen")
+
+
+PDDLEGO = register(Approach(
+    name="pddlego",
+    title="PDDLego+: the model writes and refines PDDL from text observations; planner and game give feedback",
+    prompt_variant="pddlego",
+    feedback_style="pddlego",  # solver errors (inner loop) and simulation errors (outer loop)
+    function_name="",  # no program: the artefacts are PDDL domain and problem files
+    kind=OWN_LOOP,
+    entry=pddlego_entry,
+    command="genplan pddlego",
+    presets={"pddlego-detailed": {"style": "detailed"}, "pddlego-simple": {"style": "simple"}},
+))
+
+PLANGEN = register(Approach(
+    name="plangen",
+    title="PlanGen: the model chooses the game commands itself (PDDLego+'s baseline)",
+    prompt_variant="pddlego",
+    feedback_style="pddlego",
+    function_name="",
+    kind=OWN_LOOP,
+    entry=plangen_entry,
+    command="genplan pddlego",
+    presets={"plangen": {}},
+))

@@ -1,0 +1,119 @@
+"""AutoToS against a live model: open the search domain the user named, run the loop in the sandbox, and
+record the run exactly as an imported one (``session.run_autotos``), so both open and compare the same way.
+
+The target is one of the paper's domains (``24game``, ``blocksworld``, ``prontoqa``, ``crossword``,
+``sokoban``) — read from the release's data with ``data``, else made by genplan's own generators — or a PDDL
+domain directory (the PDDL family: tests from genplan's simulator).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from ..llm.types import Provider
+from .domains import DOMAINS, DataError, SearchDomain, load_domain
+from .generators import GENERATORS
+from .loop import Settings
+
+# The parameters a run takes besides the loop's Settings fields (names as the CLI flags, with '_').
+DOMAIN_PARAMETERS = ("data", "generate", "gen_seed", "planner", "hash_seed")
+SETTINGS_FIELDS = frozenset(f.name for f in fields(Settings))
+
+
+def open_search_domain(target: str, data: str | Path | None = None, generate: int | None = None,
+                       gen_seed: int = 0, planner: str = "auto", eval_limit: int | None = None) -> SearchDomain:
+    """The search domain of ``target``; DataError (one line) for anything the user must fix."""
+    if target in DOMAINS:
+        if data is not None:
+            if generate is not None:
+                raise DataError("give either --data DIR (the paper's instances) or --generate N (genplan's), not both")
+            if not Path(data).is_dir():
+                raise DataError(f"--data {data}: no such directory")
+            return load_domain(target, data)
+        generator = GENERATORS.get(target)
+        if generator is None:
+            raise DataError(f"genplan has no instance generator for {target}; give --data DIR (the AutoToS data folder)")
+        if generate is not None and generate < 1:
+            raise DataError(f"--generate must be at least 1; got {generate}")
+        return generator(seed=gen_seed, evaluation=generate) if generate is not None else generator(seed=gen_seed)
+    if Path(target).is_dir():
+        if data is not None or generate is not None:
+            raise DataError("--data and --generate are for the paper's domains; a domain directory brings its own tasks")
+        from .pddl_family import build_pddl_domain, pddl_tasks_from_dir
+
+        return build_pddl_domain(pddl_tasks_from_dir(target, planner=planner, eval_limit=eval_limit))
+    raise DataError(f"{target}: neither an AutoToS domain ({', '.join(DOMAINS)}) nor a domain directory")
+
+
+def settings_from(parameters: Mapping[str, Any]) -> Settings:
+    """The loop's settings: the Settings fields among the parameters (unset ones keep the paper's values)."""
+    return Settings(**{k: v for k, v in parameters.items() if k in SETTINGS_FIELDS and v is not None})
+
+
+def describe(kind: str, data: Mapping[str, Any]) -> str | None:
+    """One progress line for a recorded AutoToS event (None: nothing worth a line)."""
+    if kind == "prompt":
+        return f"call {data.get('call')}: asking for {data.get('target')}"
+    if kind == "version":
+        name = f"{data.get('target')}-{data.get('number')}"
+        found = f"function {data.get('name')}" if data.get("name") else "no function found in the answer"
+        return f"   {name}: {found}"
+    if kind == "round":
+        return (f"   round {data.get('number')} ({data.get('phase')} check failed: {data.get('category')}); "
+                f"feedback to {data.get('target')}")
+    if kind == "passed":
+        return f"   {data.get('check')} tests passed"
+    if kind == "stopped":
+        return f"   stopped: {data.get('rounds')} feedback rounds for {data.get('target')} spent"
+    if kind == "evaluation":
+        return (f"evaluation: {data.get('done')}/{data.get('total')} instances searched, {data.get('solved')} solved "
+                f"({float(data.get('seconds') or 0):.1f} s)")
+    if kind == "error":
+        return f"   the run ended early: {data.get('message')}"
+    return None
+
+
+def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mapping[str, Any],
+             model: Mapping[str, Any] | None = None, progress: Callable[[str], None] | None = None,
+             preset: str | None = None) -> dict[str, Any]:
+    """One AutoToS run with a model; the summary of ``genplan import autotos`` plus ``stopped`` and ``error``."""
+    from .executor import SandboxExecutor
+    from .session import new_run_dir, run_autotos, summary_of
+
+    settings = settings_from(parameters)
+    say = progress or (lambda _line: None)
+    started = time.monotonic()
+    say(f"preparing {target} (instances, unit tests{', optimal plans' if target not in DOMAINS else ''}) ...")
+    # without an evaluation a domain directory's eval tasks are not loaded (each costs an optimal plan)
+    eval_limit = settings.eval_limit if settings.evaluate else 0
+    domain = open_search_domain(target, parameters.get("data"), parameters.get("generate"),
+                                int(parameters.get("gen_seed") or 0), str(parameters.get("planner") or "auto"),
+                                eval_limit)
+    say(f"{len(domain.unit_instances)} unit-test instances, {len(domain.goal_cases)} goal cases, "
+        f"{len(domain.completeness_cases)} successor sets, {len(domain.eval_instances)} evaluation instances "
+        f"({time.monotonic() - started:.1f} s)")
+    stem = domain.name if target in DOMAINS else f"{domain.name}-{Path(target).resolve().name}"
+    run_dir = new_run_dir(runs_dir, stem)
+    say(f"run directory {run_dir}")
+
+    def watch(kind: str, data: dict[str, Any]) -> None:
+        line = describe(kind, data)
+        if line:
+            say(line)
+
+    source: dict[str, Any] = {"data": str(parameters["data"])} if parameters.get("data") else {
+        "generated": {"seed": int(parameters.get("gen_seed") or 0), "evaluation": parameters.get("generate")}}
+    if target not in DOMAINS:
+        source = {"domain_dir": str(Path(target).resolve())}
+    executor = SandboxExecutor(hash_seed=int(parameters.get("hash_seed") or 0))
+    try:
+        outcome = run_autotos(domain, provider, executor, settings, run_dir,
+                              {"model": dict(model or {}), "preset": preset, "source": source, "live": True},
+                              watcher=watch)
+    finally:
+        executor.close()
+    return {**summary_of(run_dir, outcome), "stopped": outcome.stopped, "error": outcome.error}

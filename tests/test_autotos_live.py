@@ -1,0 +1,146 @@
+"""`genplan autotos` and `genplan run DOMAIN_DIR --preset AutoToS`: AutoToS with a model, through the approach
+registry's entry. The model is the real ``openai`` client talking to a scripted OpenAI-compatible server on
+127.0.0.1; its answers are a published AutoToS run's (../shared/autotos/clean_logs) or hand-written ones."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from support.scripted_server import ScriptedServer
+from test_autotos_pddl import FERRY, GOAL
+
+from genplan.cli.main import main
+from genplan.engine.autotos.logfile import parse_log
+
+ROOT = Path(__file__).resolve().parents[1]
+AUTOTOS = ROOT.parent / "shared" / "autotos"
+LOGS = AUTOTOS / "clean_logs"
+# exception, soundness and five completeness rounds before both functions pass: 10 calls
+LOG_24GAME = LOGS / "24game" / "gpt4-mini-val_logs" / "script_log_20240802_235031.txt"
+
+
+@pytest.fixture
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No user config or response cache of the machine takes part."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    return tmp_path
+
+
+def _model(server: ScriptedServer) -> list[str]:
+    return ["--model", server.model, "--base-url", server.base_url, "--no-cache"]
+
+
+def _events(run_dir: Path) -> list[dict]:
+    return [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines()]
+
+
+def test_a_live_run_given_a_logged_runs_answers_takes_the_logs_calls(
+        scripted_server: ScriptedServer, isolated: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    if not LOG_24GAME.is_file():
+        pytest.skip(f"the AutoToS release is absent ({LOG_24GAME} not found beside the checkout)")
+    log = parse_log(LOG_24GAME)
+    assert log.partial_soundness and log.calls == 10
+    scripted_server.enqueue(*[exchange.response for exchange in log.exchanges])
+    code = main(["autotos", "24game", "--data", str(AUTOTOS), "--preset", "AutoToS+PST", *_model(scripted_server),
+                 "--eval-limit", "30", "--runs", str(isolated / "runs"), "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    result = json.loads(captured.out)
+    # genplan's own unit tests asked for the same functions, as often, as the original run's did
+    assert result["calls"] == log.calls == len(scripted_server.requests)
+    assert scripted_server.steps() == [f"autotos.{exchange.target}" for exchange in log.exchanges]
+    assert scripted_server.pending() == 0
+    assert result["categories"] == {"succ exception": 2, "succ soundness": 1, "succ completeness": 5}
+    assert (result["success"], result["failure"]) == (30, 0)
+    # one conversation: every request carries the whole history (system prompt, then prompt / answer pairs)
+    assert [len(r.messages) for r in scripted_server.requests] == [2 + 2 * k for k in range(log.calls)]
+    assert scripted_server.requests[1].messages[2]["content"] == log.exchanges[0].response
+    # the progress lines tell what happens, one per step
+    assert "call 10: asking for succ" in captured.err and "completeness tests passed" in captured.err
+    assert "evaluation: 30/30 instances searched, 30 solved" in captured.err
+    run_dir = Path(result["run_dir"])
+    info = json.loads((run_dir / "run.json").read_text())
+    assert (info["approach"], info["preset"], info["live"], info["error"]) == ("autotos", "AutoToS+PST", True, None)
+    assert info["settings"]["partial_soundness"] is True and info["model"]["model"] == scripted_server.model
+    assert info["source"] == {"data": str(AUTOTOS)}
+    assert "api_key" not in info["model"]
+    assert sorted(p.name for p in (run_dir / "versions").glob("*.py")) == [
+        "goal-1.py", *(f"succ-{k}.py" for k in range(1, 10))]
+    assert sum(e["event"] == "autotos.round" for e in _events(run_dir)) == 8
+
+
+def test_genplan_run_with_an_autotos_preset_runs_the_pddl_family_end_to_end(
+        scripted_server: ScriptedServer, isolated: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    scripted_server.on_step("autotos.succ", [FERRY])
+    scripted_server.on_step("autotos.goal", [GOAL])
+    code = main(["run", str(ROOT / "domains" / "ferry"), "--preset", "autotos", *_model(scripted_server),
+                 "--out", str(isolated / "runs")])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert scripted_server.steps() == ["autotos.succ", "autotos.goal"]
+    assert "succ(state, objects)" in scripted_server.requests[0].messages[-1]["content"]
+    assert "calls: 2" in captured.out and "no evaluation (evaluation off)" in captured.out
+    assert "0 evaluation instances" in captured.err  # without --eval no eval task is planned for
+    (run_dir,) = (isolated / "runs").iterdir()
+    assert run_dir.name.startswith("autotos-pddl-ferry-")
+    info = json.loads((run_dir / "run.json").read_text())
+    assert (info["preset"], info["source"]) == ("AutoToS", {"domain_dir": str((ROOT / "domains" / "ferry").resolve())})
+    assert info["result"]["rounds"] == [] and info["settings"]["partial_soundness"] is False
+    events = [e["event"] for e in _events(run_dir)]
+    assert events.count("autotos.passed") == 3  # goal, soundness, completeness
+    assert not (ROOT / "domains" / "ferry" / ".genplan" / "runs" / run_dir.name).exists()
+
+
+def _one_line(capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
+    """The one line on stderr (and what went to stdout)."""
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("genplan: "), captured.err
+    assert "Traceback" not in captured.err + captured.out
+    return lines[0], captured.out
+
+
+def test_a_bad_domain_name_is_one_line_and_exit_2(
+        scripted_server: ScriptedServer, isolated: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["autotos", "24gmae", *_model(scripted_server), "--runs", str(isolated / "runs")])
+    assert code == 2
+    line, _ = _one_line(capsys)
+    assert "24gmae: neither an AutoToS domain (24game, blocksworld, prontoqa, crossword, sokoban)" in line
+    assert scripted_server.requests == [] and not (isolated / "runs").exists()
+
+
+@pytest.mark.parametrize("argv,expected", [
+    (["autotos", "24game", "--data", "/nonexistent/autotos"], "--data /nonexistent/autotos: no such directory"),
+    (["autotos", "crossword"], "no instance generator for crossword; give --data DIR"),
+    (["autotos", "24game", "--search-timeout", "0"], "--search-timeout must be a positive number of seconds"),
+    (["autotos", "24game", "--generate", "0"], "--generate must be at least 1; got 0"),
+    (["autotos", "docs"], "docs"),  # a directory, but no domain directory
+    (["run", "domains/ferry", "--preset", "plangen"], "preset plangen belongs to plangen, which has its own command: "
+                                                      "genplan pddlego --preset plangen"),
+])
+def test_user_errors_are_one_line_and_exit_2(scripted_server: ScriptedServer, isolated: Path,
+                                             capsys: pytest.CaptureFixture[str], argv: list[str], expected: str,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    runs = ["--runs" if argv[0] == "autotos" else "--out", str(isolated / "runs")]
+    assert main([*argv, *_model(scripted_server), *runs, "--quiet"]) == 2
+    assert expected in _one_line(capsys)[0]
+    assert scripted_server.requests == []
+
+
+def test_an_endpoint_that_refuses_ends_the_run_in_one_line(
+        scripted_server: ScriptedServer, isolated: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    scripted_server.enqueue("```python\ndef successor_states(state):\n    return []\n```")  # then nothing: HTTP 400
+    code = main(["autotos", "24game", *_model(scripted_server), "--runs", str(isolated / "runs"), "--json", "--quiet"])
+    assert code == 2
+    line, out = _one_line(capsys)
+    assert line.startswith("genplan: the model could not be used:") and "HTTP 400" in line
+    assert json.loads(out)["calls"] == 1  # the summary of what was done still goes to stdout
+    (run_dir,) = (isolated / "runs").iterdir()
+    info = json.loads((run_dir / "run.json").read_text())
+    assert info["result"]["calls"] == 1 and "HTTP 400" in info["error"]
+    assert _events(run_dir)[-1]["event"] == "autotos.error"
