@@ -50,6 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "reaches it is the 'search timeout' feedback")
     p.add_argument("--hash-seed", type=int, default=0, metavar="N",
                    help="PYTHONHASHSEED of the sandboxed runs (set order; default 0)")
+    p.add_argument("--memory", type=float, default=2.0, metavar="GIB",
+                   help="address-space limit of each sandboxed test in GiB (default 2)")
     p.add_argument("--model", help="model name, e.g. gpt-4o")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
     p.add_argument("--api-key-env", help="name of the environment variable holding the API key (default OPENAI_API_KEY)")
@@ -81,6 +83,8 @@ def parameters_of(args: argparse.Namespace, preset: str) -> dict[str, Any]:
     require_seconds("--eval-timeout", args.eval_timeout)
     require_seconds("--call-timeout", args.call_timeout)
     require_seconds("--search-timeout", args.search_timeout)
+    if args.memory < 0.0625:
+        raise BadInput(f"--memory must be at least 0.0625 GiB (64 MiB); got {args.memory}")
     if args.generate is not None and args.generate < 1:
         raise BadInput(f"--generate must be at least 1; got {args.generate}")
     if args.data is not None and args.generate is not None:
@@ -96,7 +100,8 @@ def parameters_of(args: argparse.Namespace, preset: str) -> dict[str, Any]:
     if getattr(args, "pst", False):
         parameters["partial_soundness"] = True
     parameters.update(preset=preset, data=args.data, generate=args.generate, gen_seed=args.gen_seed,
-                      planner=args.planner, hash_seed=args.hash_seed, evaluate=not args.no_eval,
+                      planner=args.planner, hash_seed=args.hash_seed, memory_gib=args.memory,
+                      evaluate=not args.no_eval,
                       eval_limit=args.eval_limit, eval_timeout=args.eval_timeout, search=args.search,
                       call_timeout=args.call_timeout, soundness_timeout=args.search_timeout)
     return parameters

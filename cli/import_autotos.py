@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..engine.autotos.domains import DOMAINS, DataError, load_domain
 from ..engine.autotos.logfile import LogFormatError, parse_log
+from ..engine.sandbox.limits import GIB
 from .common import EXIT_OK, error
 
 
@@ -42,6 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "reaches it is the 'search timeout' feedback")
     parser.add_argument("--hash-seed", type=int, default=0, metavar="N",
                         help="PYTHONHASHSEED of the sandboxed runs (set order; default 0)")
+    parser.add_argument("--memory", type=float, default=2.0, metavar="GIB",
+                        help="address-space limit of each sandboxed test in GiB (default 2); a crossword successor "
+                        "function that keeps millions of states may need more")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
 
@@ -67,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
         return error("--eval-timeout must be positive")
     if args.search_timeout <= 0:
         return error("--search-timeout must be positive")
+    if args.memory < 0.0625:
+        return error("--memory must be at least 0.0625 GiB (64 MiB)")
     try:
         domain = load_domain(domain_name, data)
     except DataError as exc:
@@ -77,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"genplan: replaying {log.calls} answers of {log_path} ({domain_name}, PST {'on' if pst else 'off'})",
               file=sys.stderr)
-    executor = SandboxExecutor(hash_seed=args.hash_seed)
+    executor = SandboxExecutor(hash_seed=args.hash_seed, memory_bytes=int(args.memory * GIB))
     try:
         summary = import_log(log, domain, executor, Path(args.runs), settings)
     finally:

@@ -11,6 +11,10 @@ import pytest
 from support.scripted_server import ScriptedServer
 from test_autotos_pddl import FERRY, GOAL
 
+# the ferry successor function, holding 200 MiB from its first call on (made once: each call has 1 s)
+FERRY_HUNGRY = FERRY.replace(
+    "    out = []\n", "    out = []\n    succ.ballast = getattr(succ, 'ballast', None) or bytearray(200 << 20)\n", 1)
+
 from genplan.cli.main import main
 from genplan.engine.autotos.logfile import parse_log
 
@@ -118,6 +122,7 @@ def test_a_bad_domain_name_is_one_line_and_exit_2(
     (["autotos", "crossword"], "no instance generator for crossword; give --data DIR"),
     (["autotos", "24game", "--search-timeout", "0"], "--search-timeout must be a positive number of seconds"),
     (["autotos", "24game", "--generate", "0"], "--generate must be at least 1; got 0"),
+    (["autotos", "24game", "--memory", "0.01"], "--memory must be at least 0.0625 GiB (64 MiB); got 0.01"),
     (["autotos", "docs"], "docs"),  # a directory, but no domain directory
     (["run", "domains/ferry", "--preset", "plangen"], "preset plangen belongs to plangen, which has its own command: "
                                                       "genplan pddlego --preset plangen"),
@@ -144,3 +149,18 @@ def test_an_endpoint_that_refuses_ends_the_run_in_one_line(
     info = json.loads((run_dir / "run.json").read_text())
     assert info["result"]["calls"] == 1 and "HTTP 400" in info["error"]
     assert _events(run_dir)[-1]["event"] == "autotos.error"
+
+
+@pytest.mark.parametrize("memory,calls", [("2", 2), ("0.25", 3)])
+def test_memory_sets_the_sandboxed_tests_address_space(
+        scripted_server: ScriptedServer, isolated: Path, capsys: pytest.CaptureFixture[str],
+        memory: str, calls: int) -> None:
+    scripted_server.on_step("autotos.succ", [FERRY_HUNGRY, FERRY])
+    scripted_server.on_step("autotos.goal", [GOAL])
+    code = main(["autotos", str(ROOT / "domains" / "ferry"), "--memory", memory, "--no-eval", *_model(scripted_server),
+                 "--runs", str(isolated / "runs"), "--json", "--quiet"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert json.loads(captured.out)["calls"] == calls, scripted_server.requests[-1].messages[-1]["content"][:600]
+    if calls == 3:  # in a quarter GiB the 200 MiB do not fit beside Python: the model hears of the MemoryError
+        assert "MemoryError" in scripted_server.requests[2].messages[-1]["content"]

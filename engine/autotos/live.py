@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from ..llm.types import Provider
+from ..sandbox.limits import GIB
 from .domains import DOMAINS, DataError, SearchDomain, load_domain
 from .generators import GENERATORS
 from .loop import Settings
 
 # The parameters a run takes besides the loop's Settings fields (names as the CLI flags, with '_').
-DOMAIN_PARAMETERS = ("data", "generate", "gen_seed", "planner", "hash_seed")
+DOMAIN_PARAMETERS = ("data", "generate", "gen_seed", "planner", "hash_seed", "memory_gib")
 SETTINGS_FIELDS = frozenset(f.name for f in fields(Settings))
 
 
@@ -109,7 +110,9 @@ def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mappin
         "generated": {"seed": int(parameters.get("gen_seed") or 0), "evaluation": parameters.get("generate")}}
     if target not in DOMAINS:
         source = {"domain_dir": str(Path(target).resolve())}
-    executor = SandboxExecutor(hash_seed=int(parameters.get("hash_seed") or 0))
+    memory = parameters.get("memory_gib")
+    executor = SandboxExecutor(hash_seed=int(parameters.get("hash_seed") or 0),
+                               memory_bytes=int(float(memory) * GIB) if memory else None)
     try:
         outcome = run_autotos(domain, provider, executor, settings, run_dir,
                               {"model": dict(model or {}), "preset": preset, "source": source, "live": True},
