@@ -103,6 +103,13 @@ async def test_manual_provider_when_no_model_is_configured(isolated: Path) -> No
                        what="the next question")
         assert request_screen(app).request.step == "nl.task"
         assert (app.run_dir / "nl" / "domain.md").read_text() == "SYNTHETIC: my own description of the domain."
+        # six nl.task requests wait at once: the screen names the one it answers, not the last one announced
+        screen = request_screen(app)
+        assert screen.request_id is not None and screen.about.startswith("task-")
+        problem = (domain / "debug" / f"{screen.about}.pddl").read_text().split("(define (problem ")[1].split(")")[0]
+        assert f"(define (problem {problem})" in screen.request.messages[-1].content
+        assert f"request {screen.request_id} · nl.task for {screen.about}" in str(
+            screen.query_one("#request-title").render())
         await pilot.press("escape")  # leaves the answer box at once: "later", the run waits
         assert request_screen(app) is None and app.pending
         await pilot.press("a")

@@ -309,7 +309,7 @@ class RunsMixin(AppState):
         self.drain_events()  # the request's own announcement may still be queued
         question = self.pending[0]
         manual = isinstance(question, msg.AnswerRequested)
-        request_id = question.request_id if isinstance(question, msg.StepRequested) else None
+        request_id = question.request_id
         self._request_screen_open = True
 
         def decided(choice: StepChoice | None) -> None:
@@ -321,8 +321,8 @@ class RunsMixin(AppState):
             self._decide(question, choice.action, choice)
             self.call_after_refresh(self.open_next_question)
 
-        # the task it concerns, as the engine announced it (a held request: its pause event; a manual one: the
-        # request announced last, of the same step)
+        # the task it concerns, as the engine announced it in the request's pause event (both a held request and a
+        # manual one carry the request's id)
         state = self.run_state
         about = state.request_about(None if request_id is None else str(request_id), question.request.step) \
             if state is not None else ""

@@ -59,6 +59,7 @@ class AnswerRequested(Message):
 
     request: Any  # ChatRequest
     future: Future
+    request_id: int | None = None  # the run's id of the request, when the engine's gateway sent it
 
 
 @dataclass

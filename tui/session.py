@@ -70,6 +70,12 @@ class StepController:
         self.pending = pending
         self.stopped = threading.Event()
         self.manual = False  # with the manual provider the person decides on the answer screen instead
+        self._sending = threading.local()  # the request id each engine thread is about to send
+
+    def current_request(self) -> int | None:
+        """The id of the request this thread is sending (the manual answerer names it: requests run in
+        parallel while the person only watches, so "the last one announced" may be another task's)."""
+        return getattr(self._sending, "request_id", None)
 
     def wants_to_pause(self) -> bool:
         """While the person only watches, the engine may send independent requests concurrently."""
@@ -78,6 +84,7 @@ class StepController:
     def before_request(self, request_id: int, request: Any):
         from genplan.engine.pipeline import Decision
 
+        self._sending.request_id = request_id
         if self.stopped.is_set():
             return Decision.stop()
         if self.manual or not self.stepping.is_set():
@@ -88,15 +95,15 @@ class StepController:
         return future.result()
 
 
-def manual_answerer(post: Post, pending: PendingQuestions, stopped: threading.Event) -> Callable[[Any], str | None]:
+def manual_answerer(post: Post, pending: PendingQuestions, controller: StepController) -> Callable[[Any], str | None]:
     """The ManualProvider's answerer: the TUI shows the prompt and waits for the typed or pasted answer."""
 
     def answer(request: Any) -> str | None:
-        if stopped.is_set():
+        if controller.stopped.is_set():
             return None
         future: Future = Future()
         pending.add(future, None)
-        post(AnswerRequested(request, future))
+        post(AnswerRequested(request, future, controller.current_request()))
         return future.result()
 
     return answer
@@ -153,7 +160,7 @@ class PipelineSession:
         directory = DomainDir.open(self.domain_path)
         provider = make_provider(
             self.settings, no_cache=self.no_cache,
-            manual_answer=manual_answerer(self.post, self.pending, self.controller.stopped),
+            manual_answer=manual_answerer(self.post, self.pending, self.controller),
         )
         if self.strategy_check is not None:
             from genplan.engine import strategy_check
