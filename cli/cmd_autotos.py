@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.autotos.domains import DOMAINS as PAPER_DOMAINS
+from .autotos_options import add_limit_arguments, check_limits
 from .common import EXIT_OK, BadInput, error, open_source, require_output_dir, require_seconds, run_guarded
 
 SUMMARY_KEYS = ("run_dir", "calls", "success", "failure", "categories")  # as `genplan import autotos --json`
@@ -39,19 +40,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="evaluation search: bfs (default; DFS for crosswords) or gbfs (greedy, goal count; PDDL family)")
     p.add_argument("--planner", choices=["auto", "fast-downward", "builtin"], default="auto",
                    help="the optimal planner for a PDDL domain's unit tests and optimal lengths (default auto)")
-    p.add_argument("--no-eval", action="store_true", help="stop after the unit tests (no evaluation)")
-    p.add_argument("--eval-limit", type=int, metavar="N", help="evaluate only the first N instances")
-    p.add_argument("--eval-timeout", type=float, default=600.0, metavar="S",
-                   help="time limit per evaluation search in seconds (default 600, the paper's)")
     p.add_argument("--call-timeout", type=float, default=1.0, metavar="S",
                    help="time limit per succ / goal call in the unit tests (default 1, the paper's)")
-    p.add_argument("--search-timeout", type=float, default=600.0, metavar="S",
-                   help="time limit per unit-test search in seconds (default 600, the paper's); a search that "
-                   "reaches it is the 'search timeout' feedback")
-    p.add_argument("--hash-seed", type=int, default=0, metavar="N",
-                   help="PYTHONHASHSEED of the sandboxed runs (set order; default 0)")
-    p.add_argument("--memory", type=float, default=2.0, metavar="GIB",
-                   help="address-space limit of each sandboxed test in GiB (default 2)")
+    add_limit_arguments(p)
     p.add_argument("--model", help="model name, e.g. gpt-4o")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
     p.add_argument("--api-key-env", help="name of the environment variable holding the API key (default OPENAI_API_KEY)")
@@ -78,13 +69,8 @@ def parameters_of(args: argparse.Namespace, preset: str) -> dict[str, Any]:
     """The preset's parameters with the user's options over them (checked: BadInput for nonsense)."""
     from ..engine.approaches import get_approach
 
-    if args.eval_limit is not None and args.eval_limit < 0:
-        raise BadInput("--eval-limit must not be negative")
-    require_seconds("--eval-timeout", args.eval_timeout)
+    check_limits(args)
     require_seconds("--call-timeout", args.call_timeout)
-    require_seconds("--search-timeout", args.search_timeout)
-    if args.memory < 0.0625:
-        raise BadInput(f"--memory must be at least 0.0625 GiB (64 MiB); got {args.memory}")
     if args.generate is not None and args.generate < 1:
         raise BadInput(f"--generate must be at least 1; got {args.generate}")
     if args.data is not None and args.generate is not None:

@@ -14,7 +14,8 @@ from pathlib import Path
 from ..engine.autotos.domains import DOMAINS, DataError, load_domain
 from ..engine.autotos.logfile import LogFormatError, parse_log
 from ..engine.sandbox.limits import GIB
-from .common import EXIT_OK, error
+from .autotos_options import add_limit_arguments, check_limits
+from .common import EXIT_OK, BadInput, error
 
 
 def _default_data(log: Path) -> Path | None:
@@ -34,18 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pst", choices=["auto", "on", "off"], default="auto",
                         help="partial soundness test: auto (from the log's folder: val = on), on, off")
     parser.add_argument("--runs", metavar="DIR", default="runs", help="where the run directory is made (default runs/)")
-    parser.add_argument("--no-eval", action="store_true", help="stop after the unit tests (no evaluation)")
-    parser.add_argument("--eval-limit", type=int, metavar="N", help="evaluate only the first N instances")
-    parser.add_argument("--eval-timeout", type=float, default=600.0, metavar="S",
-                        help="time limit per evaluation search in seconds (default 600, the paper's)")
-    parser.add_argument("--search-timeout", type=float, default=600.0, metavar="S",
-                        help="time limit per unit-test search in seconds (default 600, the paper's); a search that "
-                        "reaches it is the 'search timeout' feedback")
-    parser.add_argument("--hash-seed", type=int, default=0, metavar="N",
-                        help="PYTHONHASHSEED of the sandboxed runs (set order; default 0)")
-    parser.add_argument("--memory", type=float, default=2.0, metavar="GIB",
-                        help="address-space limit of each sandboxed test in GiB (default 2); a crossword successor "
-                        "function that keeps millions of states may need more")
+    add_limit_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
 
@@ -65,14 +55,10 @@ def run(args: argparse.Namespace) -> int:
     data = Path(args.data) if args.data else _default_data(log_path)
     if data is None:
         return error("no data folder: give --data DIR (the AutoToS data with twentyfourgame/, blocksworld/, ...)")
-    if args.eval_limit is not None and args.eval_limit < 0:
-        return error("--eval-limit must not be negative")
-    if args.eval_timeout <= 0:
-        return error("--eval-timeout must be positive")
-    if args.search_timeout <= 0:
-        return error("--search-timeout must be positive")
-    if args.memory < 0.0625:
-        return error("--memory must be at least 0.0625 GiB (64 MiB)")
+    try:
+        check_limits(args)
+    except BadInput as exc:
+        return error(str(exc))
     try:
         domain = load_domain(domain_name, data)
     except DataError as exc:

@@ -1,0 +1,35 @@
+"""The options `genplan autotos` and `genplan import autotos` share: the limits of the unit tests, the
+evaluation and the sandboxed runs (the paper's values are the defaults)."""
+
+from __future__ import annotations
+
+import argparse
+
+from .common import BadInput, require_seconds
+
+MIN_MEMORY_GIB = 0.0625  # 64 MiB, the sandbox's floor
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-eval", action="store_true", help="stop after the unit tests (no evaluation)")
+    parser.add_argument("--eval-limit", type=int, metavar="N", help="evaluate only the first N instances")
+    parser.add_argument("--eval-timeout", type=float, default=600.0, metavar="S",
+                        help="time limit per evaluation search in seconds (default 600, the paper's)")
+    parser.add_argument("--search-timeout", type=float, default=600.0, metavar="S",
+                        help="time limit per unit-test search in seconds (default 600, the paper's); a search that "
+                        "reaches it is the 'search timeout' feedback")
+    parser.add_argument("--hash-seed", type=int, default=0, metavar="N",
+                        help="PYTHONHASHSEED of the sandboxed runs (set order; default 0)")
+    parser.add_argument("--memory", type=float, default=2.0, metavar="GIB",
+                        help="address-space limit of each sandboxed test in GiB (default 2); a successor function "
+                        "that keeps millions of states (some crossword answers) may need more")
+
+
+def check_limits(args: argparse.Namespace) -> None:
+    """BadInput (one line) for limits that make no sense."""
+    if args.eval_limit is not None and args.eval_limit < 0:
+        raise BadInput("--eval-limit must not be negative")
+    require_seconds("--eval-timeout", args.eval_timeout)
+    require_seconds("--search-timeout", args.search_timeout)
+    if not args.memory >= MIN_MEMORY_GIB:
+        raise BadInput(f"--memory must be at least {MIN_MEMORY_GIB} GiB (64 MiB); got {args.memory:g}")
