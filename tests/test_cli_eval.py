@@ -137,7 +137,12 @@ def test_ctrl_c_stops_cleanly_and_leaves_no_process(tmp_path: Path) -> None:
             time.sleep(0.1)
         assert _programs_running(private_tmp), "the programs never started"
         os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=20)
+        try:
+            out, err = proc.communicate(timeout=20)
+        except subprocess.TimeoutExpired as exc:  # say where it hangs: seen twice in full-suite runs only
+            threads = _thread_dump(proc.pid)
+            pytest.fail(f"no exit 20 s after Ctrl-C; stderr: {exc.stderr!r}; processes: {_tree(proc.pid)}; "
+                        f"threads: {threads}")
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -145,6 +150,23 @@ def test_ctrl_c_stops_cleanly_and_leaves_no_process(tmp_path: Path) -> None:
     assert b"interrupted" in err and b"Traceback" not in err
     time.sleep(0.3)
     assert _sandbox_processes(private_tmp) == []
+
+
+def _tree(pid: int) -> list[str]:
+    try:
+        root = psutil.Process(pid)
+        return [f"{p.pid} {p.status()} {' '.join(p.cmdline())[:120]}" for p in [root, *root.children(recursive=True)]]
+    except psutil.Error as exc:
+        return [repr(exc)]
+
+
+def _thread_dump(pid: int) -> str:
+    """The Python stacks of a hung process, when py-spy is installed (else why not)."""
+    spy = shutil.which("py-spy")
+    if spy is None:
+        return "(py-spy not installed)"
+    done = subprocess.run([spy, "dump", "--pid", str(pid)], capture_output=True, text=True, timeout=30)
+    return done.stdout[-4000:] or done.stderr[-1000:]
 
 
 def _sandbox_processes(marker: Path) -> list[int]:

@@ -131,8 +131,6 @@ class PlanValidator:
         # an invalid plan (or a trace): step by step, with the messages and details of the first failure
         return self._validate_in_detail(plan, require_parentheses, trace)
 
-
-
     def _validate_in_detail(
         self, plan: list[str] | list[PlanStep], require_parentheses: bool, trace: bool
     ) -> ValidationResult:
