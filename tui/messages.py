@@ -5,36 +5,48 @@ from __future__ import annotations
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.message import Message
+
+if TYPE_CHECKING:  # only for the checker: the messages module loads before the engine does
+    from genplan.engine.llm.settings import ModelSettings
+    from genplan.engine.llm.types import ChatRequest
+    from genplan.engine.pipeline.runner import RunResult
+    from genplan.engine.pipeline.store import RunInfo
+    from genplan.engine.versions import RunOverview
+
+    from .artifacts import Version
+    from .config import RunPrefs
+    from .domain_info import DomainInfo
+    from .rerun import RerunRow
 
 
 @dataclass
 class DomainLoaded(Message):
-    info: Any  # domain_info.DomainInfo
+    info: DomainInfo
 
 
 @dataclass
 class RunsFound(Message):
     """The runs, before their versions are read (the Runs view shows them at once); RunsListed follows."""
 
-    runs: list[Any]  # store.RunInfo
-    overviews: list[Any]  # engine.versions.RunOverview, one per run
+    runs: list[RunInfo]
+    overviews: list[RunOverview]  # one per run
 
 
 @dataclass
 class RunsListed(Message):
-    runs: list[Any]  # store.RunInfo
-    versions: list[Any]  # artifacts.Version
-    overviews: list[Any]  # engine.versions.RunOverview, one per run
-    arranged: dict[str, Any]  # run id -> versions_tree.arrange(...) of its versions (done in the worker)
+    runs: list[RunInfo]
+    versions: list[Version]
+    overviews: list[RunOverview]  # one per run
+    arranged: dict[str, list[tuple[str, str | None, Version]]]  # run id -> versions_tree.arrange(...) (in the worker)
 
 
 @dataclass
 class SettingsLoaded(Message):
-    settings: Any  # ModelSettings
-    prefs: Any  # config.RunPrefs
+    settings: ModelSettings
+    prefs: RunPrefs
     error: str | None
 
 
@@ -49,7 +61,7 @@ class StepRequested(Message):
     """Step mode: the pipeline holds a request until the person decides (resolve ``future`` with a Decision)."""
 
     request_id: int
-    request: Any  # ChatRequest
+    request: ChatRequest
     future: Future
 
 
@@ -57,7 +69,7 @@ class StepRequested(Message):
 class AnswerRequested(Message):
     """Manual provider: a person answers the request (resolve ``future`` with the text, or None to stop)."""
 
-    request: Any  # ChatRequest
+    request: ChatRequest
     future: Future
     request_id: int | None = None  # the run's id of the request, when the engine's gateway sent it
 
@@ -69,7 +81,7 @@ class RunCreated(Message):
 
 @dataclass
 class PipelineEnded(Message):
-    result: Any | None  # RunResult
+    result: RunResult | None
     error: str | None
 
 
@@ -78,7 +90,7 @@ class RerunProgress(Message):
     job: int
     index: int
     total: int
-    check: Any  # checks.TaskCheck
+    check: RerunRow
     task_path: Path
 
 
@@ -92,7 +104,7 @@ class RerunEnded(Message):
 class VersionFound(Message):
     """A file of a run became a new version (indexed in a worker)."""
 
-    version: Any  # artifacts.Version
+    version: Version
     from_watcher: bool
 
 
@@ -110,4 +122,4 @@ class TextLoaded(Message):
 class OverviewLoaded(Message):
     """A run's versions and results were read again (engine.versions.RunOverview)."""
 
-    overview: Any
+    overview: RunOverview
