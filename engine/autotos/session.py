@@ -168,13 +168,12 @@ def preset_of(settings: Settings) -> str:
 def outcome_text(outcome: Outcome) -> str:
     """One line: how the unit tests ended and how the evaluation went."""
     if outcome.stopped:
-        text = f"{outcome.stopped} still failed its unit tests when its feedback rounds were spent"
+        text = f"feedback rounds of {outcome.stopped} spent after {outcome.calls} calls"
     else:
-        text = f"succ and goal passed the unit tests after {outcome.calls} calls"
+        text = f"unit tests passed after {outcome.calls} calls"
     evaluation = outcome.evaluation
     if evaluation is not None:
-        total = evaluation.solved + evaluation.failed
-        text += f"; {evaluation.solved}/{total} evaluation instances solved"
+        text += f"; {evaluation.solved}/{evaluation.solved + evaluation.failed} solved"
     return text
 
 
