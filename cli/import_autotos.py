@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from ..engine.autotos.domains import DOMAINS, DataError, load_domain
 from ..engine.autotos.logfile import LogFormatError, parse_log
@@ -38,6 +39,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_limit_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
+
+
+def _progress(event: Any) -> None:
+    """One stderr line per event worth one (the calls, the unit-test rounds, the evaluation)."""
+    from ..engine.autotos.live import describe
+
+    line = describe(event)
+    if line:
+        print(line, file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
     executor = SandboxExecutor(hash_seed=args.hash_seed, memory_bytes=int(args.memory * GIB))
     try:
-        summary = import_log(log, domain, executor, Path(args.runs), settings)
+        summary = import_log(log, domain, executor, Path(args.runs), settings, None if args.quiet else _progress)
     finally:
         executor.close()
     result = {k: summary[k] for k in ("run_dir", "calls", "success", "failure", "categories")}

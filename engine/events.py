@@ -9,7 +9,10 @@ The log is append-only and flushed per event, so a run killed at any moment can 
 Watchers (the CLI's progress, the TUI, the store's fork logic) subscribe to the same objects and dispatch on
 their classes. :func:`decode` is the one reader of a line: logs written before the event classes existed
 (schema 1, the same line without ``schema``) decode to the same classes, and fields a class does not declare
-(an approach's own, or a newer writer's) are kept in ``extra`` and written back unchanged.
+(an approach's own, or a newer writer's) are kept in ``extra`` and written back unchanged. AutoToS runs made
+before they used these classes logged ``{"t": ..., "event": "autotos.<kind>", ...}``: those lines decode to the
+events that now stand for them (a prompt to ``RequestSent``, a version to ``ArtifactCreated``, a round to
+``FeedbackRound``, ...).
 
 This module imports nothing but the standard library: the TUI reads events before the engine is loaded.
 """
@@ -290,6 +293,50 @@ class Notice(Event):
     step: int | None = None  # PDDLego+: the time step
 
 
+# ------------------------------------------------------------------------------ AutoToS's unit tests
+@dataclass(kw_only=True)
+class FeedbackRound(Event):
+    """AutoToS: a unit test of the successor function or the goal test failed; its feedback goes to the model
+    (the next request asks for ``target`` again)."""
+
+    TYPE = "feedback.round"
+    number: int | None = None  # 1-based, over both functions
+    phase: str | None = None  # the check that failed: goal, soundness, completeness
+    target: str | None = None  # the function asked for again: succ, goal
+    check: str | None = None  # the harness's failure kind (goal-wrong, pst, incomplete, succ-exception, ...)
+    category: str | None = None  # the paper's feedback category (succ soundness, goal exception, ...)
+    failure: dict[str, Any] | None = None  # the failing test as the harness reported it
+    feedback: str | None = None  # the text the model gets
+
+
+@dataclass(kw_only=True)
+class ChecksPassed(Event):
+    """AutoToS: one kind of unit test passed (goal, soundness, completeness)."""
+
+    TYPE = "checks.passed"
+    check: str | None = None
+
+
+@dataclass(kw_only=True)
+class FeedbackLimit(Event):
+    """AutoToS: the feedback rounds of ``target`` are spent; the run stops without functions that pass."""
+
+    TYPE = "feedback.limit"
+    target: str | None = None
+    rounds: int | None = None
+
+
+@dataclass(kw_only=True)
+class EvaluationProgress(Event):
+    """AutoToS: the evaluation instances searched so far with the final functions."""
+
+    TYPE = "evaluation.progress"
+    done: int | None = None
+    total: int | None = None
+    solved: int | None = None
+    seconds: float | None = None
+
+
 @dataclass(kw_only=True)
 class UnknownEvent(Event):
     """A line of a type this version does not know (a newer writer's): kept, shown as it is."""
@@ -309,6 +356,7 @@ EVENT_TYPES: dict[str, type[Event]] = {cls.TYPE: cls for cls in (
     RunStarted, RunFinished, RunFailed, StepStarted, StepFinished, AttemptStarted, CommandExecuted,
     RequestSent, RequestPaused, TextDelta, RequestRetry, ResponseReceived,
     ValidationResult, ArtifactCreated, ArtifactEdited, SelectionMade, Notice,
+    FeedbackRound, ChecksPassed, FeedbackLimit, EvaluationProgress,
 )}
 
 
@@ -323,9 +371,33 @@ def event_from(type_: str, data: dict[str, Any], seq: int = 0, when: float = 0.0
     return cls(**known, extra=extra, seq=seq, time=when)
 
 
+def _legacy_autotos(raw: dict[str, Any]) -> Event:
+    """A line of an AutoToS run made before it used the typed events: ``{"t": seconds since the start,
+    "event": "autotos.<kind>", ...fields}``, as the event that now stands for it."""
+    name = str(raw["event"])
+    data = {k: v for k, v in raw.items() if k not in ("t", "event")}
+    when = float(raw.get("t") or 0.0)
+    kind = name.removeprefix("autotos.")
+    if kind == "prompt":
+        return event_from(RequestSent.TYPE, {"request_id": data.pop("call", None),
+                                             "step": f"autotos.{data.get('target')}", **data}, 0, when)
+    if kind == "version":
+        version = f"{data.get('target')}-{data.get('number')}"
+        return event_from(ArtifactCreated.TYPE, {"kind": "function", "version": version,
+                                                 "file": f"versions/{version}.py", **data}, 0, when)
+    if kind == "error":
+        return event_from(RunFailed.TYPE, {"error": data.pop("message", None), **data}, 0, when)
+    legacy: dict[str, type[Event]] = {"round": FeedbackRound, "passed": ChecksPassed, "stopped": FeedbackLimit,
+                                      "evaluation": EvaluationProgress}
+    cls = legacy.get(kind)
+    return event_from(cls.TYPE if cls is not None else name, data, 0, when)
+
+
 def decode(line: str) -> Event:
     """One line of ``events.jsonl`` (any schema) as its event; ValueError/KeyError for a line that is none."""
     raw = json.loads(line)
+    if "type" not in raw and str(raw.get("event", "")).startswith("autotos."):
+        return _legacy_autotos(raw)
     data = raw.get("data") or {}
     if not isinstance(data, dict):
         raise ValueError("an event's data is not an object")

@@ -137,6 +137,17 @@ def open_to_continue(run_dir: Path) -> tuple[RunStore, RunMeta]:
 
 
 def _require_continuable(path: Path, meta: RunMeta) -> None:
+    # An own-loop approach's run (AutoToS, PDDLego+) is made by its own command; the pipeline cannot go on with it.
+    if meta.approach is not None:
+        from .approaches import OWN_LOOP, UnknownApproach, get_approach
+
+        try:
+            approach = get_approach(meta.approach)
+        except UnknownApproach:
+            approach = None
+        if approach is not None and approach.kind == OWN_LOOP:
+            raise NotResumable(f"{path}: a run of {meta.approach}, which runs its own loop; it opens and replays, but "
+                               f"is not continued (a new run: {approach.command or 'its own command'})")
     # Bas changed its steps to the paper's (NL descriptions, no PDDL summary): an earlier Bas run's answers
     # belong to steps today's Bas never asks, so continuing it would silently start over.
     if meta.made_before_reproduction and meta.pipeline_config().approach == "bas":

@@ -75,6 +75,9 @@ def version_place(kind: str, name: str) -> Place:
             return Place("code", match.group(1) if match else None, number, 1)
     if kind in ("nl_domain", "nl_task"):
         return Place("description")
+    if kind == "function":  # AutoToS: succ-N (the successor function), goal-N (the goal test)
+        target, _, count = base.partition("-")
+        return Place(target, None, int(count) if count.isdigit() else 0, after)
     return Place("other", None, number, after)
 
 

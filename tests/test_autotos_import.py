@@ -13,6 +13,7 @@ import pytest
 from genplan.cli.main import main as genplan_main
 from genplan.engine.autotos.logfile import LogFormatError, parse_log, parse_log_text
 from genplan.engine.autotos.session import log_settings
+from genplan.engine.events import FeedbackRound, read_log
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 AUTOTOS = SHARED / "autotos"
@@ -103,10 +104,10 @@ def test_replayed_calls_equal_the_logs(tmp_path, capsys, relative):
     if "005653" in relative:  # the collector no longer cuts the endless search short as a per-call timeout
         assert result["categories"].get("search timeout") == 1 and "succ timeout" not in result["categories"]
     run_dir = Path(result["run_dir"])
-    events = [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines()]
-    rounds = [e for e in events if e["event"] == "autotos.round"]
+    events = list(read_log((run_dir / "events.jsonl").read_text().splitlines()))
+    rounds = [e for e in events if isinstance(e, FeedbackRound)]
     assert len(rounds) == sum(result["categories"].values())
-    assert all(r["feedback"].strip() for r in rounds)
+    assert all((r.feedback or "").strip() and r.category and r.failure for r in rounds)
     assert (run_dir / "versions" / "succ-1.py").exists() and (run_dir / "versions" / "goal-1.py").exists()
     # no evaluation asked for is not a replay that wanted more answers than the log holds
     assert json.loads((run_dir / "import.json").read_text())["wanted_more"] is False

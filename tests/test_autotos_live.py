@@ -17,6 +17,7 @@ FERRY_HUNGRY = FERRY.replace(
 
 from genplan.cli.main import main
 from genplan.engine.autotos.logfile import parse_log
+from genplan.engine.events import ChecksPassed, Event, FeedbackRound, RunFailed, UnknownEvent, read_log
 
 ROOT = Path(__file__).resolve().parents[1]
 AUTOTOS = ROOT.parent / "shared" / "autotos"
@@ -38,8 +39,11 @@ def _model(server: ScriptedServer) -> list[str]:
     return ["--model", server.model, "--base-url", server.base_url, "--no-cache"]
 
 
-def _events(run_dir: Path) -> list[dict]:
-    return [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines()]
+def _events(run_dir: Path) -> list[Event]:
+    """The run's typed events (every line one of engine/events.py's classes, none unknown)."""
+    events = list(read_log((run_dir / "events.jsonl").read_text().splitlines()))
+    assert not any(isinstance(e, UnknownEvent) for e in events)
+    return events
 
 
 def test_a_live_run_given_a_logged_runs_answers_takes_the_logs_calls(
@@ -69,12 +73,12 @@ def test_a_live_run_given_a_logged_runs_answers_takes_the_logs_calls(
     run_dir = Path(result["run_dir"])
     info = json.loads((run_dir / "run.json").read_text())
     assert (info["approach"], info["preset"], info["live"], info["error"]) == ("autotos", "AutoToS+PST", True, None)
-    assert info["settings"]["partial_soundness"] is True and info["model"]["model"] == scripted_server.model
+    assert info["config"]["partial_soundness"] is True and info["model"]["model"] == scripted_server.model
     assert info["source"] == {"data": str(AUTOTOS)}
     assert "api_key" not in info["model"]
     assert sorted(p.name for p in (run_dir / "versions").glob("*.py")) == [
         "goal-1.py", *(f"succ-{k}.py" for k in range(1, 10))]
-    assert sum(e["event"] == "autotos.round" for e in _events(run_dir)) == 8
+    assert sum(isinstance(e, FeedbackRound) for e in _events(run_dir)) == 8
 
 
 def test_genplan_run_with_an_autotos_preset_runs_the_pddl_family_end_to_end(
@@ -93,9 +97,9 @@ def test_genplan_run_with_an_autotos_preset_runs_the_pddl_family_end_to_end(
     assert run_dir.name.startswith("autotos-pddl-ferry-")
     info = json.loads((run_dir / "run.json").read_text())
     assert (info["preset"], info["source"]) == ("AutoToS", {"domain_dir": str((ROOT / "domains" / "ferry").resolve())})
-    assert info["result"]["rounds"] == [] and info["settings"]["partial_soundness"] is False
-    events = [e["event"] for e in _events(run_dir)]
-    assert events.count("autotos.passed") == 3  # goal, soundness, completeness
+    assert info["result"]["rounds"] == [] and info["config"]["partial_soundness"] is False
+    passed = [e.check for e in _events(run_dir) if isinstance(e, ChecksPassed)]
+    assert passed == ["goal", "soundness", "completeness"]
     assert not (ROOT / "domains" / "ferry" / ".genplan" / "runs" / run_dir.name).exists()
 
 
@@ -148,7 +152,8 @@ def test_an_endpoint_that_refuses_ends_the_run_in_one_line(
     (run_dir,) = (isolated / "runs").iterdir()
     info = json.loads((run_dir / "run.json").read_text())
     assert info["result"]["calls"] == 1 and "HTTP 400" in info["error"]
-    assert _events(run_dir)[-1]["event"] == "autotos.error"
+    last = _events(run_dir)[-1]
+    assert isinstance(last, RunFailed) and "HTTP 400" in (last.error or "") and info["status"] == "failed"
 
 
 @pytest.mark.parametrize("memory,calls", [("2", 2), ("0.25", 3)])

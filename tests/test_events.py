@@ -11,11 +11,16 @@ from genplan.engine.events import (
     EVENT_TYPES,
     SCHEMA,
     ArtifactCreated,
+    ChecksPassed,
     DeferredPublisher,
+    EvaluationProgress,
     Event,
     EventBus,
+    FeedbackLimit,
+    FeedbackRound,
     RequestSent,
     ResponseReceived,
+    RunFailed,
     RunFinished,
     TextDelta,
     UnknownEvent,
@@ -30,7 +35,7 @@ LEGACY = Path(__file__).parent / "data" / "runs" / "legacy-bas" / "events.jsonl"
 
 
 def test_every_kind_has_its_own_class_and_type_name() -> None:
-    assert len(EVENT_TYPES) == len(set(EVENT_TYPES.values())) == 17
+    assert len(EVENT_TYPES) == len(set(EVENT_TYPES.values())) == 21
     for name, cls in EVENT_TYPES.items():
         assert cls.TYPE == name and cls().type == name
         assert not {"type", "data", "schema"} & set(payload_fields(cls))  # would clash with the line's keys
@@ -57,6 +62,44 @@ def test_a_log_of_the_untyped_schema_decodes_to_the_classes_and_loses_nothing() 
         # the same line, with its schema named; a null the old writer spelled out is simply left out
         assert again["data"] == {k: v for k, v in old["data"].items() if v is not None}
         assert (again["type"], again["seq"], again["time"]) == (old["type"], old["seq"], old["time"])
+
+
+# What AutoToS runs logged before they used the event classes (engine/autotos/session.py's old RunRecorder)
+AUTOTOS_LEGACY = [
+    {"t": 0.002, "event": "autotos.prompt", "target": "succ", "prompt": "Give a successor function", "call": 1},
+    {"t": 0.004, "event": "autotos.version", "target": "succ", "number": 1, "name": "get_successor_states",
+     "source": "def get_successor_states(state):\n    return []\n", "answer": "```python\n...\n```"},
+    {"t": 0.51, "event": "autotos.passed", "check": "goal"},
+    {"t": 0.93, "event": "autotos.round", "number": 1, "phase": "soundness", "target": "succ",
+     "check": "succ-exception", "category": "succ exception",
+     "failure": {"failure": "succ-exception", "state": [1, 1, 10], "error": "IndexError"},
+     "feedback": "Testing the successor function raised an exception: IndexError"},
+    {"t": 9.5, "event": "autotos.stopped", "target": "goal", "rounds": 9},
+    {"t": 12.0, "event": "autotos.evaluation", "done": 64, "total": 1362, "solved": 60, "seconds": 2.5},
+    {"t": 12.5, "event": "autotos.error", "message": "the replay has no more answers"},
+]
+
+
+def test_an_autotos_log_of_the_untyped_lines_decodes_to_the_classes() -> None:
+    events = list(read_log(json.dumps(line) for line in AUTOTOS_LEGACY))
+    assert [type(e) for e in events] == [RequestSent, ArtifactCreated, ChecksPassed, FeedbackRound, FeedbackLimit,
+                                         EvaluationProgress, RunFailed]
+    sent, version, passed, round_, limit, progress, failed = events
+    assert (sent.request_id, sent.step, sent.time, sent.extra["prompt"]) == (1, "autotos.succ", 0.002,
+                                                                             "Give a successor function")
+    assert (version.kind, version.version, version.file) == ("function", "succ-1", "versions/succ-1.py")
+    assert version.extra["source"].startswith("def get_successor_states")  # nothing of the line is lost
+    assert passed.check == "goal"
+    assert (round_.number, round_.phase, round_.target, round_.check, round_.category) == (
+        1, "soundness", "succ", "succ-exception", "succ exception")
+    assert round_.failure == AUTOTOS_LEGACY[3]["failure"] and round_.feedback.startswith("Testing the successor")
+    assert (limit.target, limit.rounds) == ("goal", 9)
+    assert (progress.done, progress.total, progress.solved, progress.seconds) == (64, 1362, 60, 2.5)
+    assert failed.error == "the replay has no more answers"
+    # written again, each is a line of today's schema that decodes to the same event
+    assert [decode(e.to_json()) for e in events] == events
+    unknown = decode(json.dumps({"t": 1.0, "event": "autotos.something-newer", "x": 1}))
+    assert isinstance(unknown, UnknownEvent) and unknown.type == "autotos.something-newer" and unknown.data == {"x": 1}
 
 
 def test_fields_a_class_does_not_declare_are_kept() -> None:

@@ -26,9 +26,8 @@ from . import messages as msg
 from .actions import bindings
 from .app_runs import RunsMixin
 from .app_versions import VersionsMixin
-from .artifacts import runs_root
-from .domain_info import TaskInfo, load_domain_info, nl_description
-from .run_state import TimelineEntry, Update
+from .domain_info import TaskInfo, load_domain_info, nl_description, runs_only_info
+from .run_state import TimelineEntry, Update, round_text
 from .widgets.key_bar import KeyBar
 from .widgets.panels import (
     DomainPanel,
@@ -59,6 +58,10 @@ TABS = ("domain", "tasks", "runs", "run", "versions", "results")
 @dataclass
 class LaunchOptions:
     domain_dir: Path
+    # where the runs are: None for the domain's .genplan/runs/; a directory of runs of `genplan autotos`,
+    # `genplan import autotos`, `genplan pddlego`, `genplan run --out`, ...
+    runs_dir: Path | None = None
+    no_domain: bool = False  # opened on runs alone (domain_dir is then the runs directory): no domain to load
     run: str | None = None
     replay: str | None = None
     speed: float = 1.0
@@ -87,12 +90,12 @@ def coalesce_deltas(events: list[Event]) -> list[Event]:
     return merged
 
 
-def resolve_run(domain_dir: Path, run: str) -> Path:
-    """A run given as a directory, or as the id of a run of this domain."""
+def resolve_run(runs_dir: Path, run: str) -> Path:
+    """A run given as a directory, or as the id of a run in ``runs_dir`` (the domain's, or the one given)."""
     candidate = Path(run)
     if (candidate / "run.json").is_file():
         return candidate
-    return runs_root(domain_dir) / run
+    return runs_dir / run
 
 
 class GenplanApp(RunsMixin, VersionsMixin):
@@ -163,6 +166,9 @@ class GenplanApp(RunsMixin, VersionsMixin):
 
     @work(thread=True, exclusive=True, group="domain")
     def load_domain(self) -> None:
+        if self.options.no_domain:
+            self.post_message(msg.DomainLoaded(runs_only_info(self.runs_dir)))
+            return
         self.post_message(msg.DomainLoaded(load_domain_info(self.domain_dir)))
 
     @work(thread=True, exclusive=True, group="runs")
@@ -174,8 +180,8 @@ class GenplanApp(RunsMixin, VersionsMixin):
 
         from .widgets.versions_tree import arrange_by_run
 
-        runs = RunStore.list_runs(self.domain_dir)
-        overviews = domain_overview(runs_root(self.domain_dir))
+        runs = RunStore.list_runs_in(self.runs_dir)
+        overviews = domain_overview(self.runs_dir)
         self.post_message(msg.RunsFound(runs, overviews))
         versions = self.version_index.scan()
         self.post_message(msg.RunsListed(runs, versions, overviews, arrange_by_run(versions)))
@@ -202,8 +208,11 @@ class GenplanApp(RunsMixin, VersionsMixin):
         info = message.info
         self.domain_info = info
         self.main.query_one(DomainPanel).show(info)
+        if self.options.runs_dir is not None:
+            self.main.query_one("#runs-title", Static).update(
+                f"Runs in {self.runs_dir} (enter opens, y replays, c resumes an unfinished run)")
         self.main.query_one(TasksPanel).show_tasks(info.tasks)
-        if info.error:
+        if info.error and not self.options.no_domain:
             self.notify(info.error, title="Domain", severity="error", timeout=10)
         self.status_note = "ready"
         self.refresh_totals()
@@ -230,9 +239,9 @@ class GenplanApp(RunsMixin, VersionsMixin):
         self.update_task_view()
         if first and self.run_state is None:
             if self.options.replay:
-                self.open_run(resolve_run(self.domain_dir, self.options.replay), replay=True)
+                self.open_run(resolve_run(self.runs_dir, self.options.replay), replay=True)
             elif self.options.run:
-                self.open_run(resolve_run(self.domain_dir, self.options.run))
+                self.open_run(resolve_run(self.runs_dir, self.options.run))
 
     def on_settings_loaded(self, message: msg.SettingsLoaded) -> None:
         if not self.screen_stack:
@@ -449,6 +458,9 @@ class GenplanApp(RunsMixin, VersionsMixin):
             if isinstance(data.get("plan"), list):
                 lines += ["```", *[str(a) for a in data["plan"]], "```"]
             stream.show(None, entry.title, "\n".join(lines))
+            return
+        if entry.kind == "round":  # AutoToS: the failed unit test and the feedback the model got, as the engine wrote it
+            stream.show(None, entry.title, round_text(entry))
             return
         stream.show(None, entry.title, entry.detail or entry.title)
 

@@ -14,7 +14,6 @@ from textual.widgets import TabbedContent
 
 from . import messages as msg
 from .app_state import AppState
-from .artifacts import runs_root
 from .run_state import RunState
 from .session import PipelineSession
 from .widgets.panels import RunPanel, RunResults, RunsPanel, VersionsPanel
@@ -151,12 +150,12 @@ class RunsMixin(AppState):
     def action_open_selected_run(self) -> None:
         run_id = self.main.query_one(RunsPanel).selected()
         if run_id:
-            self.open_run(runs_root(self.domain_dir) / run_id)
+            self.open_run(self.runs_dir / run_id)
 
     def action_replay_selected_run(self) -> None:
         run_id = self.main.query_one(RunsPanel).selected()
         if run_id:
-            self.open_run(runs_root(self.domain_dir) / run_id, replay=True)
+            self.open_run(self.runs_dir / run_id, replay=True)
 
     # ================================================================== the pipeline
     def action_start_run(self) -> None:
@@ -166,7 +165,7 @@ class RunsMixin(AppState):
         run_dir = self.run_dir
         if self.main.query_one(TabbedContent).active == "runs":
             run_id = self.main.query_one(RunsPanel).selected()
-            run_dir = runs_root(self.domain_dir) / run_id if run_id else run_dir
+            run_dir = self.runs_dir / run_id if run_id else run_dir
         if run_dir is None:
             self.notify("Open a run first (3 Runs, enter).", severity="warning")
             return

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypedDict
 
 from textual.app import App
 
-from .artifacts import Version, VersionIndex
+from .artifacts import Version, VersionIndex, runs_root
 from .messages import AnswerRequested, StepRequested
 from .session import EventQueue
 
@@ -54,7 +54,8 @@ class AppState(App[None]):
         self.options = options
         self.domain_dir = options.domain_dir.resolve()
         self.domain_info: DomainInfo | None = None
-        self.version_index = VersionIndex(self.domain_dir)
+        self.runs_dir = (options.runs_dir or runs_root(self.domain_dir)).resolve()
+        self.version_index = VersionIndex(self.domain_dir, self.runs_dir)
         self.runs: list[RunInfo] = []
         self.overviews: dict[str, RunOverview] = {}  # run id -> its overview (results, status, fork)
         self._overview_due: dict[str, Timer] = {}  # run id -> timer of a pending re-read

@@ -16,7 +16,7 @@ from textual.widgets import TabbedContent
 
 from . import messages as msg
 from .app_state import AppState
-from .artifacts import Version, runs_root
+from .artifacts import Version
 from .domain_info import TaskInfo
 from .widgets.panels import RunResults, RunTimeline, TasksPanel, VersionsPanel
 from .widgets.results_matrix import ResultsPanel
@@ -97,7 +97,7 @@ class VersionsMixin(AppState):
         from genplan.engine.versions import run_overview
 
         self._overview_due.pop(run_id, None)
-        run_dir = runs_root(self.domain_dir) / run_id
+        run_dir = self.runs_dir / run_id
         if (run_dir / "run.json").is_file():
             self.post_message(msg.OverviewLoaded(run_overview(run_dir)))
 
@@ -214,6 +214,10 @@ class VersionsMixin(AppState):
         if version is None:
             self.notify("Select a strategy, reflection or program version first.", severity="warning")
             return
+        if version.kind == "function":
+            self.notify("AutoToS's functions are not edited here: c compares two of them, h shows their history.",
+                        severity="warning")
+            return
         can_continue = supports_start_from()
         next_step = {"reflection": "the revision request", "strategy": "validation",
                      "program": "debugging"}[version.kind]
@@ -226,7 +230,7 @@ class VersionsMixin(AppState):
                 return
             then: Callable[[Version], object] | None = None
             if result.action == "continue":
-                run_dir = runs_root(self.domain_dir) / version.run_id
+                run_dir = self.runs_dir / version.run_id
                 # the edit replaces the answer the edited version came from; the run continues from there
                 then = lambda saved: self.start_pipeline(  # noqa: E731
                     run_dir=run_dir, start_from=(version.kind, version.path, result.text)
@@ -244,7 +248,7 @@ class VersionsMixin(AppState):
         file, the original untouched, an ``artifact.edited`` event); ``then(new_version)`` once indexed."""
         from genplan.engine.edits import record_edit
 
-        run_dir = runs_root(self.domain_dir) / version.run_id
+        run_dir = self.runs_dir / version.run_id
         try:
             record = record_edit(run_dir, str(version.path.relative_to(run_dir)), version.read(), text)
         except (OSError, ValueError) as exc:
@@ -268,6 +272,9 @@ class VersionsMixin(AppState):
             self.rerun_program(version)
         elif version.kind == "strategy":
             self.rerun_strategy(version)
+        elif version.kind == "function":
+            self.notify("AutoToS's functions are not rerun here (genplan autotos runs their unit tests).",
+                        severity="warning")
         else:
             self.notify("A reflection cannot be rerun; edit it and continue from it instead.", severity="warning")
 
@@ -281,7 +288,7 @@ class VersionsMixin(AppState):
         cancel = threading.Event()
         self._rerun_jobs[job] = {"screen": screen, "cancel": cancel, "version": version}
         self.push_screen(screen)
-        self.run_rerun(job, version.read(), task_set, runs_root(self.domain_dir) / version.run_id, cancel)
+        self.run_rerun(job, version.read(), task_set, self.runs_dir / version.run_id, cancel)
 
     @work(thread=True, group="rerun")
     def run_rerun(self, job: int, source: str, task_set: str, run_dir: Path, cancel: threading.Event) -> None:
@@ -301,7 +308,7 @@ class VersionsMixin(AppState):
             self.notify("Still loading the settings; try again in a moment.", severity="warning")
             return
         count = requests_needed(DomainDir.open(self.domain_dir))
-        run_dir = runs_root(self.domain_dir) / version.run_id
+        run_dir = self.runs_dir / version.run_id
         relative = str(version.path.relative_to(run_dir))
         text = version.read()
         if self.settings.is_configured:

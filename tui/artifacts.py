@@ -1,6 +1,7 @@
 """The versions of strategies, reflections and programs found in a domain's run directories.
 
-A run directory keeps ``strategies/vNN.md``, ``reflections/*.md`` and ``programs/cN-vNN.py``. A file
+A run directory keeps ``strategies/vNN.md``, ``reflections/*.md`` and ``programs/cN-vNN.py``; an AutoToS run
+``versions/succ-N.py`` and ``versions/goal-N.py`` (kind ``function``). A file
 changed in place outside the TUI becomes a further version of the same artefact (``v02+1``), kept
 as a snapshot, so that nothing the user saw disappears when a file is overwritten.
 """
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from genplan.engine.domainlib import natural_key
-from genplan.engine.edits import KIND_DIRS
+from genplan.engine.edits import KIND_DIRS, VERSION_DIRS
 
 _CANDIDATE = re.compile(r"^(c\d+)-")
 
@@ -47,7 +48,7 @@ class Version:
 
     @property
     def syntax(self) -> str:
-        return "python" if self.kind == "program" else "markdown"
+        return "python" if self.kind in ("program", "function") else "markdown"
 
     @property
     def key(self) -> str:
@@ -78,7 +79,7 @@ def kind_of(path: Path, run_dir: Path) -> str | None:
         return None
     if len(relative.parts) != 2:
         return None
-    for kind, (directory, suffix) in KIND_DIRS.items():
+    for kind, (directory, suffix) in VERSION_DIRS.items():
         if relative.parts[0] == directory and relative.suffix == suffix:
             return kind
     return None
@@ -89,7 +90,7 @@ def scan_run(run_dir: Path) -> list[Version]:
 
     edited = {run_dir / record.file: Path(record.edited).stem for record in edits_of(run_dir)}
     versions = []
-    for kind, (directory, suffix) in KIND_DIRS.items():
+    for kind, (directory, suffix) in VERSION_DIRS.items():
         folder = run_dir / directory
         if not folder.is_dir():
             continue
@@ -104,14 +105,15 @@ class VersionIndex:
 
     Thread-safe: files are read in worker threads (never on the UI's event loop)."""
 
-    def __init__(self, domain_dir: Path) -> None:
+    def __init__(self, domain_dir: Path, runs_dir: Path | None = None) -> None:
         self.domain_dir = domain_dir
+        self.runs_dir = runs_dir if runs_dir is not None else runs_root(domain_dir)
         self._versions: dict[str, Version] = {}
         self._last_text: dict[Path, str] = {}
         self._lock = threading.RLock()
 
     def scan(self) -> list[Version]:
-        root = runs_root(self.domain_dir)
+        root = self.runs_dir
         if root.is_dir():
             for run_dir in sorted(p for p in root.iterdir() if p.is_dir()):
                 for version in scan_run(run_dir):
@@ -149,7 +151,7 @@ class VersionIndex:
             return self._file_changed(path)
 
     def _file_changed(self, path: Path) -> Version | None:
-        root = runs_root(self.domain_dir)
+        root = self.runs_dir
         try:
             run_id = path.relative_to(root).parts[0]
         except (ValueError, IndexError):
@@ -171,7 +173,7 @@ class VersionIndex:
             version = Version(kind, run_id, path.stem, path, edit_of=edit_of)
             self._last_text[path] = text
             return version if self._add(version) else None
-        if previous == text:
+        if previous == text or kind not in KIND_DIRS:  # AutoToS's functions are not edited
             return None
         # Written over outside genplan: the engine puts the original back and keeps the new text as the
         # version name+N, and logs the edit (engine.edits) — nothing the run checked is lost.

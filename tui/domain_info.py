@@ -39,6 +39,7 @@ class DomainInfo:
     domain_text: str
     tasks: list[TaskInfo] = field(default_factory=list)
     error: str | None = None  # one line: why the domain could not be loaded
+    note: str | None = None  # shown instead of the error (the TUI was opened on runs alone)
 
     @property
     def name(self) -> str:
@@ -55,7 +56,9 @@ class DomainInfo:
     def describe(self) -> str:
         """Markdown: name, description, notes and task counts."""
         parts = [f"# {self.name}"]
-        if self.error:
+        if self.note:
+            parts.append(self.note)
+        elif self.error:
             parts.append(f"**Cannot load this domain:** {self.error}")
         if self.directory is not None:
             parts.append(self.directory.description.strip())
@@ -85,6 +88,15 @@ class DomainInfo:
         if self.domain is None:
             raise PddlError(self.path / "domain.pddl", self.error or "the domain could not be loaded")
         return load_problem(task.path, self.domain)
+
+
+def runs_only_info(runs_dir: Path) -> DomainInfo:
+    """What the Domain panel says when the TUI was opened on a directory of runs rather than a domain."""
+    note = (f"No domain: these are the runs in `{runs_dir}` (e.g. of `genplan autotos` or `genplan import autotos`). "
+            "They open (**3 Runs**, enter), replay (y) and compare their versions (**5 Versions**); "
+            "starting a pipeline run needs a domain directory.")
+    return DomainInfo(path=runs_dir, directory=None, domain=None, domain_text="", error="no domain to run on",
+                      note=note)
 
 
 def load_domain_info(path: Path) -> DomainInfo:

@@ -19,7 +19,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Watch, step through and correct genplan's pipeline on a PDDL domain directory.",
     )
     parser.add_argument("domain_dir", metavar="DOMAIN_DIR", help="a domain directory of any layout "
-                        "(genplan's, the paper's benchmark layout, domain.pddl with problem files)")
+                        "(genplan's, the paper's benchmark layout, domain.pddl with problem files); or a directory "
+                        "of runs (e.g. the runs/ of genplan autotos or genplan import autotos), or one run")
+    parser.add_argument("--runs", metavar="DIR", type=Path,
+                        help="list the runs in DIR instead of the domain's .genplan/runs/")
     parser.add_argument("--run", metavar="ID", help="reopen a run of this domain (its id or directory)")
     parser.add_argument("--replay", metavar="RUN", help="play a recorded run back event by event")
     parser.add_argument("--speed", type=float, default=1.0, help="replay speed factor (default 1)")
@@ -41,18 +44,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def runs_of(path: Path) -> tuple[Path, Path | None] | None:
+    """``(runs directory, run or None)`` when ``path`` is one run directory or a directory of runs, else None."""
+    if (path / "run.json").is_file():
+        return path.parent, path
+    if path.is_dir() and any((child / "run.json").is_file() for child in path.iterdir()):
+        return path, None
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from genplan.engine.domainlib import DomainDir, DomainDirError
 
     domain_dir = Path(args.domain_dir)
+    runs_dir: Path | None = args.runs
+    no_domain = False
     if domain_dir.is_file():
         domain_dir = domain_dir.parent  # a bare domain file: its directory, with the problems beside it
+    if runs_dir is not None and not runs_dir.is_dir():
+        print(f"genplan-tui: --runs {runs_dir}: no such directory", file=sys.stderr)
+        return 2
     try:
         DomainDir.open(domain_dir)  # any layout: genplan's, the paper's benchmark layout, bare files
     except DomainDirError as exc:
-        print(f"genplan-tui: {exc}", file=sys.stderr)
-        return 2
+        runs_only = runs_of(domain_dir)
+        if runs_only is None:
+            print(f"genplan-tui: {exc}", file=sys.stderr)
+            return 2
+        # runs without a domain (an AutoToS domain such as the 24 Game has none): the runs and their versions open
+        runs_dir, run = runs_only
+        no_domain = True
+        if run is not None and args.run is None and args.replay is None:
+            args.run = str(run)
     if args.speed <= 0:
         print("genplan-tui: --speed must be positive", file=sys.stderr)
         return 2
@@ -60,13 +84,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"genplan-tui: {args.config_file}: config file does not exist", file=sys.stderr)
         return 2
     from .app import GenplanApp, LaunchOptions, resolve_run
+    from .artifacts import runs_root
 
     for run in (args.run, args.replay):
-        if run is not None and not (resolve_run(domain_dir, run) / "run.json").is_file():
-            print(f"genplan-tui: {run}: no such run of {domain_dir} (see its .genplan/runs/)", file=sys.stderr)
+        if run is not None and not (resolve_run(runs_dir or runs_root(domain_dir), run) / "run.json").is_file():
+            where = runs_dir or f"{domain_dir} (see its .genplan/runs/)"
+            print(f"genplan-tui: {run}: no such run in {where}", file=sys.stderr)
             return 2
     options = LaunchOptions(
         domain_dir=domain_dir,
+        runs_dir=runs_dir,
+        no_domain=no_domain,
         run=args.run,
         replay=args.replay,
         speed=args.speed,

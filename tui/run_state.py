@@ -16,8 +16,12 @@ from genplan.engine.events import (
     ArtifactCreated,
     ArtifactEdited,
     AttemptStarted,
+    ChecksPassed,
     CommandExecuted,
+    EvaluationProgress,
     Event,
+    FeedbackLimit,
+    FeedbackRound,
     Notice,
     RequestPaused,
     RequestRetry,
@@ -41,7 +45,7 @@ RUNNING, DONE, CACHED, PAUSED, PASS, FAIL, FAILED, INFO, STOPPED = (
 @dataclass
 class TimelineEntry:
     key: str
-    kind: str  # phase, request, check, artifact, selection, notice, run
+    kind: str  # phase, request, check, artifact, selection, notice, run; AutoToS: round, passed, limit, evaluation
     title: str
     detail: str = ""
     status: str = INFO
@@ -224,7 +228,7 @@ class RunState:
             self.status = STOPPED
         self.error = _text(data.get("error") or data.get("message")) if failed or stopped else None
         title = "run failed" if failed else "run stopped" if stopped else "run finished"
-        detail = self.error or ""
+        detail = self.error or ("" if failed else _text(data.get("message")))  # e.g. how an AutoToS run ended
         if not failed and data.get("debug_total"):
             detail = f"{data.get('debug_solved')}/{data.get('debug_total')} debug tasks solved"
             if data.get("selected_program"):
@@ -437,6 +441,67 @@ class RunState:
                                 FAIL if level in ("error", "warning") else INFO, started=event.time,
                                 data=dict(data)), update)
 
+    # ------------------------------------------------------------------ AutoToS's unit tests
+    def _feedback_round(self, event: Event, data: dict, update: Update) -> None:
+        """A failed unit test: which check, the paper's category, the failing test; the feedback is in ``data``."""
+        found = data.get("failure")
+        failure: dict[str, Any] = found if isinstance(found, dict) else {}
+        parts = [_text(data.get("category") or data.get("check"))]
+        if failure.get("state") is not None:
+            parts.append(f"on {failure_value(failure['state'])}")
+        if data.get("target"):
+            parts.append(f"→ {data['target']}")
+        title = f"round {data.get('number')}: {_text(data.get('phase') or 'unit')} failed"
+        self._add(TimelineEntry(f"round:{data.get('number')}", "round", title, " ".join(parts), FAIL,
+                                started=event.time, data=dict(data)), update)
+
+    def _checks_passed(self, event: Event, data: dict, update: Update) -> None:
+        self._add(TimelineEntry(f"passed:{event.seq}", "passed", f"{_text(data.get('check'))} tests passed", "", PASS,
+                                started=event.time, data=dict(data)), update)
+
+    def _feedback_limit(self, event: Event, data: dict, update: Update) -> None:
+        detail = f"{data.get('rounds')} feedback rounds for {_text(data.get('target'))} spent"
+        self._add(TimelineEntry(f"limit:{event.seq}", "limit", "feedback limit", detail, STOPPED, started=event.time,
+                                data=dict(data)), update)
+
+    def _evaluation(self, event: Event, data: dict, update: Update) -> None:
+        """One row for the whole evaluation, brought up to date by each report of progress."""
+        done, total = data.get("done"), data.get("total")
+        detail = f"{done}/{total} instances searched, {data.get('solved')} solved"
+        entry = self._changed("evaluation", update)
+        if entry is None:
+            entry = self._add(TimelineEntry("evaluation", "evaluation", "evaluation", started=event.time), update)
+        entry.detail = detail
+        entry.status = DONE if done == total else RUNNING
+        seconds = data.get("seconds")
+        entry.seconds = float(seconds) if isinstance(seconds, (int, float)) else None
+        entry.data = dict(data)
+
+
+def round_text(entry: TimelineEntry) -> str:
+    """An AutoToS round as the Answer view shows it (Markdown): the check, its category, the failing test as the
+    harness reported it and the feedback the model got, word for word."""
+    import json
+
+    data = entry.data
+    lines = [f"check `{_text(data.get('check'))}` · category *{_text(data.get('category'))}* · "
+             f"feedback to `{_text(data.get('target'))}`", ""]
+    failure = data.get("failure")
+    if isinstance(failure, dict) and failure:
+        lines += ["The failing test:", "", "```text"]
+        for key, value in failure.items():
+            shown = value if isinstance(value, str) else json.dumps(value, default=str)
+            lines.append(f"{key}: {shown.rstrip()}")
+        lines += ["```", ""]
+    lines += ["The feedback the model got:", "", "```text", _text(data.get("feedback")).rstrip("\n"), "```"]
+    return "\n".join(lines)
+
+
+def failure_value(value: Any, width: int = 40) -> str:
+    """A failing test's state as one short line (the whole of it is shown with the round's feedback)."""
+    text = " ".join(str(value).split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
 
 # The handlers read the event's payload dict (``event.data``): logs of older versions hold values of other
 # shapes (a usage table, ids as text), which the handlers accept as they come.
@@ -458,4 +523,8 @@ _HANDLERS: dict[type[Event], Any] = {
     CommandExecuted: RunState._command,
     Notice: RunState._notice,
     ArtifactEdited: RunState._edited,
+    FeedbackRound: RunState._feedback_round,
+    ChecksPassed: RunState._checks_passed,
+    FeedbackLimit: RunState._feedback_limit,
+    EvaluationProgress: RunState._evaluation,
 }

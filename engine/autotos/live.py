@@ -14,6 +14,16 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from ..events import (
+    ArtifactCreated,
+    ChecksPassed,
+    EvaluationProgress,
+    Event,
+    FeedbackLimit,
+    FeedbackRound,
+    RequestSent,
+    RunFailed,
+)
 from ..llm.types import Provider
 from ..sandbox.limits import GIB
 from .domains import DOMAINS, DataError, SearchDomain, load_domain
@@ -55,26 +65,27 @@ def settings_from(parameters: Mapping[str, Any]) -> Settings:
     return Settings(**{k: v for k, v in parameters.items() if k in SETTINGS_FIELDS and v is not None})
 
 
-def describe(kind: str, data: Mapping[str, Any]) -> str | None:
-    """One progress line for a recorded AutoToS event (None: nothing worth a line)."""
-    if kind == "prompt":
-        return f"call {data.get('call')}: asking for {data.get('target')}"
-    if kind == "version":
-        name = f"{data.get('target')}-{data.get('number')}"
-        found = f"function {data.get('name')}" if data.get("name") else "no function found in the answer"
-        return f"   {name}: {found}"
-    if kind == "round":
-        return (f"   round {data.get('number')} ({data.get('phase')} check failed: {data.get('category')}); "
-                f"feedback to {data.get('target')}")
-    if kind == "passed":
-        return f"   {data.get('check')} tests passed"
-    if kind == "stopped":
-        return f"   stopped: {data.get('rounds')} feedback rounds for {data.get('target')} spent"
-    if kind == "evaluation":
-        return (f"evaluation: {data.get('done')}/{data.get('total')} instances searched, {data.get('solved')} solved "
-                f"({float(data.get('seconds') or 0):.1f} s)")
-    if kind == "error":
-        return f"   the run ended early: {data.get('message')}"
+def describe(event: Event) -> str | None:
+    """One progress line for an event of an AutoToS run (None: nothing worth a line)."""
+    data = event.data
+    if isinstance(event, RequestSent):
+        return f"call {event.request_id}: asking for {str(event.step or '').removeprefix('autotos.')}"
+    if isinstance(event, ArtifactCreated) and event.kind == "function":
+        function = data.get("function", data.get("name"))
+        found = f"function {function}" if function else "no function found in the answer"
+        return f"   {event.version}: {found}"
+    if isinstance(event, FeedbackRound):
+        return (f"   round {event.number} ({event.phase} check failed: {event.category}); "
+                f"feedback to {event.target}")
+    if isinstance(event, ChecksPassed):
+        return f"   {event.check} tests passed"
+    if isinstance(event, FeedbackLimit):
+        return f"   stopped: {event.rounds} feedback rounds for {event.target} spent"
+    if isinstance(event, EvaluationProgress):
+        return (f"evaluation: {event.done}/{event.total} instances searched, {event.solved} solved "
+                f"({float(event.seconds or 0):.1f} s)")
+    if isinstance(event, RunFailed):
+        return f"   the run ended early: {event.error or event.message}"
     return None
 
 
@@ -101,8 +112,8 @@ def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mappin
     run_dir = new_run_dir(runs_dir, stem)
     say(f"run directory {run_dir}")
 
-    def watch(kind: str, data: dict[str, Any]) -> None:
-        line = describe(kind, data)
+    def watch(event: Event) -> None:
+        line = describe(event)
         if line:
             say(line)
 

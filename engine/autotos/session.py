@@ -1,25 +1,47 @@
 """Running AutoToS against a model provider and recording the run as plain files.
 
-A run directory holds ``run.json`` (settings and result), ``events.jsonl`` (append-only, one typed event
-per line: prompt, version, round, passed, stopped, evaluation), and ``versions/{succ,goal}-N.py`` (every
-version of both functions, comparable like program versions).
+A run directory holds ``run.json`` (what was run: approach ``autotos``, preset, settings, model; then the status
+and the result), ``events.jsonl`` (the typed events of ``engine/events.py``, as every approach writes them:
+each model call, each unit-test round with its failing test and feedback, the checks that passed, the
+evaluation's progress), ``requests/NNNN-<succ|goal>.md`` (each prompt) and ``versions/{succ,goal}-N.py`` with
+``versions/{succ,goal}-N.answer.txt`` (every version of both functions and the answer it came from), so that
+the TUI opens, replays and compares an AutoToS run as any other.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from ..llm.types import ChatMessage, ChatRequest, ModelAccessError, Provider
+from ..events import (
+    ArtifactCreated,
+    ChecksPassed,
+    EvaluationProgress,
+    Event,
+    EventBus,
+    FeedbackLimit,
+    FeedbackRound,
+    RequestSent,
+    ResponseReceived,
+    RunFailed,
+    RunFinished,
+    RunStarted,
+)
+from ..llm.types import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider
+from ..pipeline.runlock import owner
+from ..pipeline.store import RunStore
 from . import messages
 from .domains import SearchDomain
 from .executor import Executor
 from .logfile import AutoToSLog
-from .loop import AutoToS, Observer, Outcome, Settings
+from .loop import AutoToS, Outcome, Settings
 from .replay import ReplayProvider
+
+Watcher = Callable[[Event], None]
 
 
 class Conversation:
@@ -28,41 +50,89 @@ class Conversation:
     def __init__(self, provider: Provider) -> None:
         self.provider = provider
         self.messages = [ChatMessage("system", messages.system_prompt())]
+        self.last_response: ChatResponse | None = None
 
     def ask(self, target: str, prompt: str) -> str:
         self.messages.append(ChatMessage("user", prompt))
         response = self.provider.complete(ChatRequest(f"autotos.{target}", list(self.messages)))
+        self.last_response = response
         self.messages.append(ChatMessage("assistant", response.text))
         return response.text
 
 
 class RunRecorder:
-    """Writes the event log and the function versions of one run as they happen."""
+    """Turns what the loop observes into the run's typed events and files, as they happen.
 
-    def __init__(self, run_dir: Path, watcher: Observer | None = None) -> None:
+    The loop reports ``(kind, data)``: ``prompt`` (a request), ``version`` (the answer and the function found
+    in it), ``round`` (a failed unit test and its feedback), ``passed``, ``stopped`` (the feedback limit) and
+    ``evaluation`` (progress). Each becomes one or two events on the run's bus; the log gets them first, then
+    the watchers (e.g. the CLI's progress lines)."""
+
+    def __init__(self, run_dir: Path, watcher: Watcher | None = None,
+                 conversation: Conversation | None = None) -> None:
         self.run_dir = run_dir
-        self.watcher = watcher  # told of every event after it is on disk (e.g. CLI progress)
+        self.store = RunStore(run_dir)
         (run_dir / "versions").mkdir(parents=True, exist_ok=True)
-        self._events = (run_dir / "events.jsonl").open("a", encoding="utf-8")
-        self._started = time.monotonic()
+        (run_dir / "events.jsonl").touch()
+        self.bus = EventBus(self.store.append_event)
+        if watcher is not None:
+            self.bus.subscribe(watcher)
+        self.conversation = conversation
+        self._call: int | None = None  # the request whose answer comes next
+        self._step = ""
+        self._sent = 0.0
+
+    def publish(self, event: Event) -> Event:
+        return self.bus.publish(event)
 
     def __call__(self, kind: str, data: dict[str, Any]) -> None:
-        self._record(kind, data)
-        if self.watcher is not None:
-            self.watcher(kind, data)
+        if kind == "prompt":
+            self._prompt(data)
+        elif kind == "version":
+            self._version(data)
+        elif kind == "round":
+            self.publish(FeedbackRound(number=data.get("number"), phase=data.get("phase"), target=data.get("target"),
+                                       check=data.get("check"), category=data.get("category"),
+                                       failure=data.get("failure"), feedback=data.get("feedback")))
+        elif kind == "passed":
+            self.publish(ChecksPassed(check=data.get("check")))
+        elif kind == "stopped":
+            self.publish(FeedbackLimit(target=data.get("target"), rounds=data.get("rounds")))
+        elif kind == "evaluation":
+            self.publish(EvaluationProgress(done=data.get("done"), total=data.get("total"), solved=data.get("solved"),
+                                            seconds=round(float(data.get("seconds") or 0.0), 3)))
 
-    def _record(self, kind: str, data: dict[str, Any]) -> None:
-        record = {"t": round(time.monotonic() - self._started, 3), "event": f"autotos.{kind}", **data}
-        self._events.write(json.dumps(record, default=repr) + "\n")
-        self._events.flush()
-        if kind == "version":
-            name = f"{data['target']}-{data['number']}"
-            body = data["source"] if data["source"] is not None else "# no function could be extracted\n"
-            (self.run_dir / "versions" / f"{name}.py").write_text(body, encoding="utf-8")
-            (self.run_dir / "versions" / f"{name}.answer.txt").write_text(data["answer"], encoding="utf-8")
+    def _prompt(self, data: dict[str, Any]) -> None:
+        call, target = int(data["call"]), str(data["target"])
+        self._call, self._step, self._sent = call, f"autotos.{target}", time.monotonic()
+        relative = f"requests/{call:04d}-{target}.md"
+        self.store.write_text(relative, str(data["prompt"]))
+        number = 1 + sum(1 for p in (self.run_dir / "versions").glob(f"{target}-*.py"))
+        self.publish(RequestSent(request_id=call, step=self._step, file=relative, version=f"{target}-{number}",
+                                 messages=len(self.conversation.messages) + 1 if self.conversation else None))
+
+    def _version(self, data: dict[str, Any]) -> None:
+        name = f"{data['target']}-{data['number']}"
+        body = data["source"] if data["source"] is not None else "# no function could be extracted\n"
+        self.store.write_text(f"versions/{name}.py", body)
+        self.store.write_text(f"versions/{name}.answer.txt", data["answer"])
+        response = self.conversation.last_response if self.conversation is not None else None
+        usage = response.usage if response is not None else None
+        self.publish(ResponseReceived(
+            request_id=self._call, step=self._step, file=f"versions/{name}.answer.txt",
+            cached=response.cached if response is not None else None,
+            truncated=response.truncated or None if response is not None else None,
+            latency_s=round(response.latency_s, 3) if response is not None and response.latency_s else
+            round(time.monotonic() - self._sent, 3),
+            tokens_in=usage.input_tokens if usage is not None else None,
+            tokens_out=usage.output_tokens if usage is not None else None,
+            cost_usd=response.cost_usd if response is not None else None))
+        artifact = ArtifactCreated(kind="function", file=f"versions/{name}.py", version=name, request_id=self._call)
+        artifact.extra["function"] = data.get("name")  # None: no function of that name in the answer
+        self.publish(artifact)
 
     def close(self) -> None:
-        self._events.close()
+        pass
 
 
 # The release's PrOntoQA runs of DeepSeek and Llama (made through a chat interface, 8-9 Aug) let a successor
@@ -91,25 +161,59 @@ def new_run_dir(runs_dir: Path, stem: str) -> Path:
     raise FileExistsError(f"cannot make a new run directory in {runs_dir}")
 
 
+def preset_of(settings: Settings) -> str:
+    return "AutoToS+PST" if settings.partial_soundness else "AutoToS"
+
+
+def outcome_text(outcome: Outcome) -> str:
+    """One line: how the unit tests ended and how the evaluation went."""
+    if outcome.stopped:
+        text = f"feedback rounds of {outcome.stopped} spent after {outcome.calls} calls"
+    else:
+        text = f"unit tests passed after {outcome.calls} calls"
+    evaluation = outcome.evaluation
+    if evaluation is not None:
+        text += f"; {evaluation.solved}/{evaluation.solved + evaluation.failed} solved"
+    return text
+
+
 def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, settings: Settings, run_dir: Path,
-                extra_info: dict[str, Any] | None = None, watcher: Observer | None = None) -> Outcome:
-    """One AutoToS run into ``run_dir``. When the model cannot be used (a replay out of answers, an endpoint
-    still failing after the provider's retries) the run ends there and ``outcome.error`` says why."""
-    recorder = RunRecorder(run_dir, watcher)
+                extra_info: dict[str, Any] | None = None, watcher: Watcher | None = None) -> Outcome:
+    """One AutoToS run into ``run_dir`` (which exists). When the model cannot be used (a replay out of answers,
+    an endpoint still failing after the provider's retries) the run ends there and ``outcome.error`` says why."""
+    info = dict(extra_info or {})
+    model = info.pop("model", None)
+    preset = info.get("preset") or preset_of(settings)
+    store = RunStore(run_dir)
+    store.write_json("run.json", {
+        "run_id": run_dir.name, "status": "running", "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "approach": "autotos", "domain": domain.name, "preset": preset,
+        "config": {"approach": "autotos", "preset": preset, **asdict(settings)},
+        "model": dict(model) if isinstance(model, dict) else {"model": model} if model else {},
+        **{k: v for k, v in info.items() if k != "preset"}, **owner()})
     conversation = Conversation(provider)
+    recorder = RunRecorder(run_dir, watcher, conversation)
+    recorder.publish(RunStarted(approach="autotos", preset=preset, domain=domain.name))
     loop = AutoToS(domain, conversation.ask, executor, settings, observer=recorder)
     error = None
+    started = time.monotonic()
     try:
         outcome = loop.run()
     except ModelAccessError as exc:
         outcome, error = loop.outcome, str(exc)
         outcome.error = error
-        recorder("error", {"message": error})
-    finally:
-        recorder.close()
-    info = {"approach": "autotos", "domain": domain.name, "settings": asdict(settings), "result": outcome.to_dict(),
-            "error": error, **(extra_info or {})}
-    (run_dir / "run.json").write_text(json.dumps(info, indent=2, default=repr), encoding="utf-8")
+    except BaseException as exc:  # a broken sandbox, ctrl+c: the run says how it ended, then the error goes on
+        recorder.publish(RunFailed(error=f"{type(exc).__name__}: {exc}"))
+        store.update_meta(status="failed", result=loop.outcome.to_dict(), error=f"{type(exc).__name__}: {exc}")
+        raise
+    wall = round(time.monotonic() - started, 3)
+    if error is not None:
+        recorder.publish(RunFailed(error=error, message=f"the run ended early: {error}"))
+    else:
+        recorder.publish(RunFinished(status="finished", outcome="stopped" if outcome.stopped else "passed",
+                                     message=outcome_text(outcome), calls=outcome.calls, wall_seconds=wall))
+    recorder.close()
+    store.update_meta(status="failed" if error is not None else "finished", result=outcome.to_dict(), error=error)
     return outcome
 
 
@@ -126,14 +230,14 @@ def summary_of(run_dir: Path, outcome: Outcome) -> dict[str, Any]:
 
 
 def import_log(log: AutoToSLog, domain: SearchDomain, executor: Executor, runs_dir: Path,
-               settings: Settings | None = None) -> dict[str, Any]:
+               settings: Settings | None = None, watcher: Watcher | None = None) -> dict[str, Any]:
     """Replay one published log as a genplan run; the summary ``genplan import autotos`` prints."""
     if settings is None:
         settings = log_settings(log)
     provider = ReplayProvider(log)
     run_dir = new_run_dir(runs_dir, f"{domain.name}-{Path(log.path).stem}")
     outcome = run_autotos(domain, provider, executor, settings, run_dir,
-                          {"imported_from": log.path, "model": log.model})
+                          {"imported_from": str(log.path), "model": log.model}, watcher)
     summary = {
         **summary_of(run_dir, outcome),
         "log_calls": log.calls,

@@ -121,16 +121,20 @@ class RunStore:
                 meta = json.loads(meta_file.read_text())
             except (OSError, json.JSONDecodeError):
                 continue
+            if not isinstance(meta, dict):
+                continue
             status = meta.get("status", "?")
             if status == "running" and owner_alive(meta) is False:
                 status = cls(child).correct_status()
+            config, model = meta.get("config"), meta.get("model")  # an AutoToS run of before: no config, a model name
+            preset = config.get("preset") if isinstance(config, dict) else None
             infos.append(
                 RunInfo(
                     run_id=child.name,
                     path=child,
                     status=status,
-                    preset=meta.get("config", {}).get("preset", "?"),
-                    model=meta.get("model", {}).get("model"),
+                    preset=str(preset or meta.get("preset") or meta.get("approach") or "?"),
+                    model=model.get("model") if isinstance(model, dict) else model if isinstance(model, str) else None,
                     created=meta.get("created", ""),
                 )
             )

@@ -112,7 +112,8 @@ def run_header(run_id: str | None, overview: object) -> Text:
 
 class RunsPanel(Vertical):
     def compose(self) -> ComposeResult:
-        yield Static("Runs of this domain (enter opens, y replays, c resumes an unfinished run)", classes="panel-title")
+        yield Static("Runs of this domain (enter opens, y replays, c resumes an unfinished run)", classes="panel-title",
+                     id="runs-title")
         yield RunsTable(id="runs-table", cursor_type="row")
 
     def on_mount(self) -> None:

@@ -48,6 +48,10 @@ KIND_ICONS = {
     "run": "●",
     "command": "›",  # a game command (PDDLego+)
     "reset": "↺",  # the game reset and the successful commands replayed (PDDLego+)
+    "round": "✗",  # a unit test failed; its feedback went to the model (AutoToS)
+    "passed": "✓",  # a kind of unit test passed (AutoToS)
+    "limit": "■",  # the feedback rounds of a function are spent (AutoToS)
+    "evaluation": "Σ",  # the evaluation instances searched (AutoToS)
 }
 # (label, width, justify) after the step column, which takes what is left of the panel.
 COLUMNS = (("status", 8, "left"), ("tokens", 6, "right"), ("time", 6, "right"))  # "answered", "stopped"

@@ -18,7 +18,8 @@ from ..actions import bindings
 from ..artifacts import Version
 from ..outcomes import count_text
 
-PHASE_TITLES = {"description": "descriptions", "strategy": "strategy", "code": "code", "other": "other"}
+PHASE_TITLES = {"description": "descriptions", "strategy": "strategy", "code": "code", "other": "other",
+                "succ": "successor function", "goal": "goal test"}  # the last two: AutoToS's functions
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ def run_label(run_id: str, overview: Any, current: bool) -> Text:
 
 def version_label(version: Version, overview: Any, marked: bool) -> Text:
     text = Text("● " if marked else "", style="bold cyan")
-    if version.kind not in ("strategy", "program"):  # the phase says which these are
+    if version.kind not in ("strategy", "program", "function"):  # the phase says which these are
         text.append(f"{version.kind.replace('_', ' ')} ", style="dim")
     text.append(version.name, style="bold" if version.kind != "reflection" else "")
     results = overview.results_of(version.kind, version.name) if overview is not None else None
@@ -106,7 +107,7 @@ def arrange(versions: list[Version]) -> list[tuple[str, str | None, Version]]:
     """(phase, candidate, version) in tree order: phases in the approach's order, candidates by number, and
     within them each version followed by the reflection on it and any edit snapshots."""
     places = {version.key: _place(version) for version in versions}
-    phases = {"description": 0, "strategy": 1, "code": 2, "other": 3}
+    phases = {"description": 0, "strategy": 1, "code": 2, "succ": 3, "goal": 4, "other": 5}
 
     def position(version: Version) -> tuple[Any, ...]:
         place = places[version.key]
