@@ -100,6 +100,7 @@ async def test_the_run_is_listed_opens_and_its_versions_compare(imported, isolat
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
         assert app.domain_info is not None and "No domain" in app.domain_info.describe()
+        assert not app.query_one("#domain-code").display  # no empty PDDL editor under the note
         await pilot.press("3")
         await wait_for(pilot, lambda: app.query_one(RunsPanel).selected() == run_dir.name, what="the run in 3 Runs")
         assert str(runs) in str(app.query_one("#runs-title").render())

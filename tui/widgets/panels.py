@@ -35,7 +35,9 @@ class DomainPanel(Vertical):
 
     def show(self, info: DomainInfo) -> None:
         self.query_one("#domain-description", MarkdownView).update(info.describe(), follow=False)
-        self.query_one("#domain-code", CodeArea).load_text(info.domain_text)
+        code = self.query_one("#domain-code", CodeArea)
+        code.load_text(info.domain_text)
+        code.display = bool(info.domain_text)  # a directory of runs has no PDDL: no empty editor below the note
 
 
 class TaskList(OptionList):
@@ -279,7 +281,8 @@ class VersionsPanel(Horizontal):
         if self.only_current:
             text = f"only run {self.current_run or '(none open)'} · f: all runs"
         else:
-            text = f"{len(self._run_nodes)} runs · f: only the open run"
+            count = len(self._run_nodes)
+            text = f"{count} run{'' if count == 1 else 's'} · f: only the open run"
         self.query_one("#versions-filter", Static).update(text)
 
     def set_current_run(self, run_id: str | None) -> None:
