@@ -18,9 +18,10 @@ from .events import ArtifactEdited, decode
 from .pipeline.store import RunStore, write_text_atomic
 
 KIND_DIRS = {"strategy": ("strategies", ".md"), "reflection": ("reflections", ".md"), "program": ("programs", ".py")}
-# Every kind of version a run keeps: the editable ones, and AutoToS's successor functions and goal tests
-# (versions/succ-N.py, versions/goal-N.py), which are compared and browsed but not edited.
-VERSION_DIRS = {**KIND_DIRS, "function": ("versions", ".py")}
+# Every kind of version a run keeps: the editable ones, AutoToS's successor functions and goal tests
+# (versions/succ-N.py, versions/goal-N.py) and PDDLego+'s domain and problem files (pddl/sNN-aN-rN-domain.pddl,
+# -problem.pddl), which are compared and browsed but not edited.
+VERSION_DIRS = {**KIND_DIRS, "function": ("versions", ".py"), "pddl": ("pddl", ".pddl")}
 ORIGINS = ("tui", "outside")
 _CANDIDATE = re.compile(r"^(c\d+)-")
 

@@ -53,6 +53,17 @@ class Place:
 
 
 _NUMBER = re.compile(r"(?:^|-)v(\d+)")
+_PDDL_FILE = re.compile(r"^s(\d+)-a(\d+)-r(\d+)-(domain|problem)$")
+
+
+def _pddl_place(base: str, after: int) -> Place:
+    """A PDDLego+ file: its phase is which file (pddl-domain, pddl-problem), its position (time step,
+    attempt after a reset, retry after a solver error) the order in which the model wrote it."""
+    match = _PDDL_FILE.match(base)
+    if match is None:
+        return Place("other", None, 0, after)
+    step, attempt, retry, which = match.groups()
+    return Place(f"pddl-{which}", None, int(step) * 10_000 + int(attempt) * 100 + int(retry), after)
 
 
 def version_place(kind: str, name: str) -> Place:
@@ -75,6 +86,8 @@ def version_place(kind: str, name: str) -> Place:
             return Place("code", match.group(1) if match else None, number, 1)
     if kind in ("nl_domain", "nl_task"):
         return Place("description")
+    if kind == "pddl":  # PDDLego+: sNN-aN-rN-domain / -problem, in the order the model wrote them
+        return _pddl_place(base, after)
     if kind == "function":  # AutoToS: succ-N (the successor function), goal-N (the goal test)
         target, _, count = base.partition("-")
         return Place(target, None, int(count) if count.isdigit() else 0, after)

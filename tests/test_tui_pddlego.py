@@ -1,5 +1,6 @@
 """A PDDLego+ run as the TUI shows it: time steps, outer attempts and inner retries named, the game's
-commands in the timeline, one solver check per call (replayed from a trial of the PDDLego+ release)."""
+commands in the timeline, one solver check per call, and the domain and problem files as versions that compare
+step by step (replayed from a trial of the PDDLego+ release)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,15 @@ import json
 from pathlib import Path
 
 import pytest
+from test_tui_support import config_for, isolated, make_app, ready, wait_for  # noqa: F401
 
 from genplan.cli.main import main
 from genplan.engine.versions import check_category
 from genplan.tui import run_state
 from genplan.tui.replay import load_events
+from genplan.tui.screens.compare import CompareScreen
+from genplan.tui.widgets.panels import VersionsPanel
+from genplan.tui.widgets.versions_tree import arrange
 
 TRIAL = (Path(__file__).resolve().parents[1].parent / "shared" / "pddlego-plus" / "output" / "CoinCollector"
          / "CC_PDDLego+_4o" / "2025-04-30_gpt-4o-2024-05-13_PDDL_detailed_11_102.txt")
@@ -53,3 +58,35 @@ def test_an_imported_trial_reads_with_steps_retries_and_commands(tmp_path: Path,
     failed = [e for e in checks if e.status == "fail"]
     assert len(failed) >= summary["solver_errors"] > 0  # the paper counts one per outer attempt; the timeline shows every call
     assert all(check_category(e.data["kind"], False) == "solver error" for e in failed)
+
+
+async def test_the_trials_pddl_files_are_versions_that_compare_step_by_step(
+        tmp_path: Path, isolated: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+    if not TRIAL.is_file():
+        pytest.skip(f"the PDDLego+ release is not beside the checkout ({TRIAL})")
+    assert main(["import", "pddlego", str(TRIAL), "--env", "logged", "--out", str(tmp_path / "out"), "--json"]) == 0
+    run = Path(json.loads(capsys.readouterr().out)["run_dir"])
+    written = sorted(p.stem for p in (run / "pddl").glob("*.pddl"))
+    assert any(name.endswith("-domain") for name in written) and any(name.endswith("-problem") for name in written)
+    app = make_app(run.parent, config_for(isolated, None), runs_dir=run.parent, no_domain=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("5")
+        panel = app.query_one(VersionsPanel)
+        await wait_for(pilot, lambda: panel.versions, what="the versions")
+        versions = app.version_index.of_run(run.name)
+        assert sorted(v.name for v in versions) == written and {v.kind for v in versions} == {"pddl"}
+        domains = [v for v in arrange(versions) if v[0] == "pddl-domain"]
+        assert [v.name for _p, _c, v in domains] == [n for n in written if n.endswith("-domain")]  # in writing order
+        assert all(v.syntax == "pddl" for v in versions)
+        second = domains[1][2]
+        assert panel.select(second.key)
+        await pilot.pause()
+        await pilot.press("c")  # the domain file against the one the model wrote before it
+        await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen), what="the compare screen")
+        assert domains[0][2].name in str(app.screen.query_one("#compare-left").render())
+        assert second.name in str(app.screen.query_one("#compare-right").render())
+        await pilot.press("escape")
+        await pilot.press("e")  # read and compared only: no editor opens
+        await pilot.pause()
+        assert len(app.screen_stack) == 1

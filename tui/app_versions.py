@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from .screens.rerun import RerunScreen
     from .widgets.versions_tree import NodeRef
 
+# versions kept for reading and comparing only: what the warning calls them
+NOT_EDITED = {"function": "AutoToS's functions", "pddl": "PDDLego+'s domain and problem files"}
 OVERVIEW_DELAY_S = 0.3  # results files come in bursts: read a run's overview once they settle
 
 
@@ -214,9 +216,9 @@ class VersionsMixin(AppState):
         if version is None:
             self.notify("Select a strategy, reflection or program version first.", severity="warning")
             return
-        if version.kind == "function":
-            self.notify("AutoToS's functions are not edited here: c compares two of them, h shows their history.",
-                        severity="warning")
+        if version.kind in NOT_EDITED:
+            self.notify(f"{NOT_EDITED[version.kind]} are not edited here: c compares two of them, h shows their "
+                        "history.", severity="warning")
             return
         can_continue = supports_start_from()
         next_step = {"reflection": "the revision request", "strategy": "validation",
@@ -275,6 +277,8 @@ class VersionsMixin(AppState):
         elif version.kind == "function":
             self.notify("AutoToS's functions are not rerun here (genplan autotos runs their unit tests).",
                         severity="warning")
+        elif version.kind == "pddl":
+            self.notify("PDDLego+'s files are not rerun here (genplan pddlego plays the game).", severity="warning")
         else:
             self.notify("A reflection cannot be rerun; edit it and continue from it instead.", severity="warning")
 

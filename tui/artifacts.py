@@ -1,7 +1,8 @@
 """The versions of strategies, reflections and programs found in a domain's run directories.
 
 A run directory keeps ``strategies/vNN.md``, ``reflections/*.md`` and ``programs/cN-vNN.py``; an AutoToS run
-``versions/succ-N.py`` and ``versions/goal-N.py`` (kind ``function``). A file
+``versions/succ-N.py`` and ``versions/goal-N.py`` (kind ``function``); a PDDLego+ trial
+``pddl/sNN-aN-rN-domain.pddl`` and ``-problem.pddl`` (kind ``pddl``). A file
 changed in place outside the TUI becomes a further version of the same artefact (``v02+1``), kept
 as a snapshot, so that nothing the user saw disappears when a file is overwritten.
 """
@@ -48,7 +49,7 @@ class Version:
 
     @property
     def syntax(self) -> str:
-        return "python" if self.kind in ("program", "function") else "markdown"
+        return {"program": "python", "function": "python", "pddl": "pddl"}.get(self.kind, "markdown")
 
     @property
     def key(self) -> str:

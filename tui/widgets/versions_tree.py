@@ -19,7 +19,8 @@ from ..artifacts import Version
 from ..outcomes import count_text
 
 PHASE_TITLES = {"description": "descriptions", "strategy": "strategy", "code": "code", "other": "other",
-                "succ": "successor function", "goal": "goal test"}  # the last two: AutoToS's functions
+                "succ": "successor function", "goal": "goal test",  # AutoToS's functions
+                "pddl-domain": "domain file (PDDL)", "pddl-problem": "problem file (PDDL)"}  # PDDLego+'s files
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ def run_label(run_id: str, overview: Any, current: bool) -> Text:
 
 def version_label(version: Version, overview: Any, marked: bool) -> Text:
     text = Text("● " if marked else "", style="bold cyan")
-    if version.kind not in ("strategy", "program", "function"):  # the phase says which these are
+    if version.kind not in ("strategy", "program", "function", "pddl"):  # the phase says which these are
         text.append(f"{version.kind.replace('_', ' ')} ", style="dim")
     text.append(version.name, style="bold" if version.kind != "reflection" else "")
     results = overview.results_of(version.kind, version.name) if overview is not None else None
@@ -107,7 +108,8 @@ def arrange(versions: list[Version]) -> list[tuple[str, str | None, Version]]:
     """(phase, candidate, version) in tree order: phases in the approach's order, candidates by number, and
     within them each version followed by the reflection on it and any edit snapshots."""
     places = {version.key: _place(version) for version in versions}
-    phases = {"description": 0, "strategy": 1, "code": 2, "succ": 3, "goal": 4, "other": 5}
+    phases = {"description": 0, "strategy": 1, "code": 2, "succ": 3, "goal": 4, "pddl-domain": 5, "pddl-problem": 6,
+              "other": 7}
 
     def position(version: Version) -> tuple[Any, ...]:
         place = places[version.key]
