@@ -144,6 +144,7 @@ class RunOverview:
     selected_program: str | None = None  # file stem of the program the run selected
     debug_solved: int | None = None
     debug_total: int | None = None
+    outcome: str | None = None  # an own-loop run's result in a few words ("failure (solver)", "20/20 solved")
 
     def results_for(self, what: str, label: str) -> VersionResults | None:
         key = (what, label)
@@ -229,7 +230,23 @@ def run_overview(run_dir: Path) -> RunOverview:
         selected_program=Path(str(selected)).stem if selected else None,
         debug_solved=summary.get("debug_solved") if isinstance(summary.get("debug_solved"), int) else None,
         debug_total=summary.get("debug_total") if isinstance(summary.get("debug_total"), int) else None,
+        outcome=_own_loop_outcome(run_dir, meta.extra.get("result")),
     )
+
+
+def _own_loop_outcome(run_dir: Path, result: Any) -> str | None:
+    """A PDDLego+ trial's outcome (trial.json), or an AutoToS run's evaluation (run.json's result)."""
+    trial = _read_json(run_dir / "trial.json")
+    outcome = trial.get("outcome") if isinstance(trial, dict) else None
+    if isinstance(outcome, str):
+        reason = trial.get("reason")
+        return outcome + (f" ({reason})" if isinstance(reason, str) and reason else "")
+    evaluation = result.get("evaluation") if isinstance(result, dict) else None
+    if isinstance(evaluation, dict):
+        solved, failed = evaluation.get("solved"), evaluation.get("failed")
+        if isinstance(solved, int) and isinstance(failed, int):
+            return f"{solved}/{solved + failed} solved"
+    return None
 
 
 def domain_overview(runs_dir: Path) -> list[RunOverview]:

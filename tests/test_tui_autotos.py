@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from test_tui_support import config_for, isolated, make_app, ready, wait_for  # noqa: F401
+from textual.coordinate import Coordinate
 
 from genplan.cli.main import main as genplan_main
 from genplan.engine.events import EvaluationProgress, FeedbackRound, RequestSent, UnknownEvent
@@ -19,7 +20,7 @@ from genplan.tui.main import runs_of
 from genplan.tui.replay import load_events
 from genplan.tui.screens.compare import CompareScreen
 from genplan.tui.widgets.diff_view import DiffView
-from genplan.tui.widgets.panels import RunsPanel, RunTimeline, VersionsPanel
+from genplan.tui.widgets.panels import RunsPanel, RunsTable, RunTimeline, VersionsPanel
 from genplan.tui.widgets.stream_view import StreamView
 
 AUTOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "autotos"
@@ -104,6 +105,8 @@ async def test_the_run_is_listed_opens_and_its_versions_compare(imported, isolat
         await pilot.press("3")
         await wait_for(pilot, lambda: app.query_one(RunsPanel).selected() == run_dir.name, what="the run in 3 Runs")
         assert str(runs) in str(app.query_one("#runs-title").render())
+        solved = f"{summary['success']}/{summary['success'] + summary['failure']} solved"  # the evaluation's count
+        assert str(app.query_one(RunsTable).get_cell_at(Coordinate(0, 1))) == f"finished · {solved}"
         await pilot.press("enter")
         state = app.run_state
         await wait_for(pilot, lambda: state is not None and state.status == "done" and not app.events

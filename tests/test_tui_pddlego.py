@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 from test_tui_support import config_for, isolated, make_app, ready, wait_for  # noqa: F401
+from textual.coordinate import Coordinate
 
 from genplan.cli.main import main
 from genplan.engine.versions import check_category
 from genplan.tui import run_state
 from genplan.tui.replay import load_events
 from genplan.tui.screens.compare import CompareScreen
-from genplan.tui.widgets.panels import VersionsPanel
+from genplan.tui.widgets.panels import RunsPanel, RunsTable, VersionsPanel
 from genplan.tui.widgets.versions_tree import arrange
 
 TRIAL = (Path(__file__).resolve().parents[1].parent / "shared" / "pddlego-plus" / "output" / "CoinCollector"
@@ -69,8 +70,13 @@ async def test_the_trials_pddl_files_are_versions_that_compare_step_by_step(
     written = sorted(p.stem for p in (run / "pddl").glob("*.pddl"))
     assert any(name.endswith("-domain") for name in written) and any(name.endswith("-problem") for name in written)
     app = make_app(run.parent, config_for(isolated, None), runs_dir=run.parent, no_domain=True)
+    trial = json.loads((run / "trial.json").read_text())
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
+        await pilot.press("3")  # the trial's outcome beside its status
+        await wait_for(pilot, lambda: app.query_one(RunsPanel).selected() == run.name, what="the trial in 3 Runs")
+        status = str(app.query_one(RunsTable).get_cell_at(Coordinate(0, 1)))
+        assert status == f"finished · {trial['outcome']} ({trial['reason']})"
         await pilot.press("5")
         panel = app.query_one(VersionsPanel)
         await wait_for(pilot, lambda: panel.versions, what="the versions")

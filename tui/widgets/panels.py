@@ -129,7 +129,10 @@ class RunsPanel(Vertical):
         for run in reversed(runs):  # newest first
             style = {"finished": "green", "failed": "red", "running": "yellow", "stopped": "magenta"}.get(run.status, "")
             overview = (overviews or {}).get(run.run_id)
-            table.add_row(run.run_id, Text(run.status, style=style), run.preset, run.model or "manual",
+            status = Text(run.status, style=style)
+            if overview is not None and overview.outcome:  # an own-loop run's result: a trial's, an evaluation's
+                status.append(f" · {overview.outcome}")
+            table.add_row(run.run_id, status, run.preset, run.model or "manual",
                           run.created, fork_text(overview), key=run.run_id)
 
     def selected(self) -> str | None:

@@ -69,6 +69,7 @@ class VersionsPanelModel:
         return sorted(set(self.versions) | set(self.overviews), reverse=True)
 
 
+OUTCOME_STYLES = {"success": "green", "failure": "red"}
 STATUS_GLYPHS = {"finished": ("✓", "green"), "failed": ("✗", "red"), "running": ("⟳", "yellow"),
                  "stopped": ("■", "magenta")}
 
@@ -82,6 +83,8 @@ def run_label(run_id: str, overview: Any, current: bool) -> Text:
     if overview.debug_total:
         text.append(" ")
         text.append_text(count_text(overview.debug_solved, overview.debug_total))
+    if overview.outcome:  # an own-loop run: the trial's outcome, the evaluation's count
+        text.append(f" {overview.outcome}", style=OUTCOME_STYLES.get(overview.outcome.split()[0], ""))
     if overview.forked_from:
         edited = f", edited {overview.edited_version}" if overview.edited_version else ""
         text.append(f"  ⑂ fork of {overview.forked_from}{edited}", style="italic cyan")
