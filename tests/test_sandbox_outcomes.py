@@ -164,6 +164,16 @@ def test_sys_exit_is_an_exception_and_os_exit_a_crash(sandbox: Sandbox) -> None:
     assert run(sandbox, "def generate_solution(o, i, g):\n    return []\n").kind == "plan"
 
 
+@pytest.mark.parametrize("status,detail", [
+    (71, "closed the file descriptors the harness needs"),  # EXIT_CHANNEL_LOST
+    (72, "ran out of memory (the address-space limit)"),  # EXIT_OUT_OF_MEMORY: no memory left to report it
+])
+def test_the_harness_exit_statuses_are_explained(sandbox: Sandbox, status: int, detail: str) -> None:
+    # (a program can fake them with os._exit; it only mislabels its own failure)
+    outcome = run(sandbox, f"import os\ndef generate_solution(o, i, g):\n    os._exit({status})\n")
+    assert outcome.kind == "crash" and outcome.exit_code == status and detail in outcome.detail
+
+
 def test_recursion_blowups_are_exceptions(sandbox: Sandbox) -> None:
     outcome = run(sandbox, "def f(n):\n    return f(n + 1)\ndef generate_solution(o, i, g):\n    return f(0)\n")
     assert outcome.kind == "exception" and outcome.exception.startswith("RecursionError")

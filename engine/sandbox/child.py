@@ -32,6 +32,7 @@ RESULT_FD = 3
 # would only mislabel its own failure).
 EXIT_HARNESS_FAILURE = 70
 EXIT_CHANNEL_LOST = 71
+EXIT_OUT_OF_MEMORY = 72  # a MemoryError outside the program, and no memory left to report it
 EXIT_WATCHDOG = 124
 PROGRAM_FILE = "<program>"
 PROGRAM_MODULE = "genplan_program"
@@ -164,10 +165,11 @@ def run_child(
         code = _run(request, run_dir, read_roots, loaded_denied)
     except BaseException as exc:  # noqa: BLE001 - report harness failures instead of dying silently
         code = EXIT_HARNESS_FAILURE
+        out_of_memory = isinstance(exc, MemoryError)
         try:
             _send({"kind": "sandbox-error", "detail": f"harness failure in the child: {type(exc).__name__}: {exc}"})
-        except BaseException:  # noqa: BLE001 - typically the program closed the result channel
-            code = EXIT_CHANNEL_LOST
+        except BaseException:  # noqa: BLE001 - typically the program closed the result channel, or no memory is left
+            code = EXIT_OUT_OF_MEMORY if out_of_memory else EXIT_CHANNEL_LOST
     finally:
         os._exit(code)
 

@@ -633,6 +633,8 @@ def _crash_detail(exit_code: int | None, signum: int | None, run: Run) -> str:
         if signum == signal.SIGKILL and run.killed_at is not None:
             return "the program closed the channel the harness reports its result on"
         return f"the Python process was killed by {name}"
+    if exit_code == child.EXIT_OUT_OF_MEMORY:
+        return "the process ran out of memory (the address-space limit) and could not report its result"
     if exit_code == child.EXIT_CHANNEL_LOST:
         return "the program closed the file descriptors the harness needs to report its result"
     if exit_code == child.EXIT_WATCHDOG:
