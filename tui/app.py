@@ -366,8 +366,10 @@ class GenplanApp(RunsMixin, VersionsMixin):
         now = time.monotonic()
         if now - self._timeline_synced < TIMELINE_INTERVAL_S:
             return
-        timeline = self.main.query_one(RunPanel).query_one(RunTimeline)
-        timeline.sync(self.run_state, Update(entries=sorted(self._timeline_pending)))
+        timelines = self.main.query_one(RunPanel).query(RunTimeline)
+        if not timelines:
+            return  # the app is closing: the panel's children are already gone (a drain tick can still come)
+        timelines.first().sync(self.run_state, Update(entries=sorted(self._timeline_pending)))
         self._timeline_pending.clear()
         self._timeline_synced = now
 
