@@ -4,10 +4,13 @@ evaluation and the sandboxed runs (the paper's values are the defaults)."""
 from __future__ import annotations
 
 import argparse
+import json
+from typing import Any
 
 from .common import BadInput, require_seconds
 
 MIN_MEMORY_GIB = 0.0625  # 64 MiB, the sandbox's floor
+SUMMARY_KEYS = ("run_dir", "calls", "success", "failure", "categories")  # what --json prints
 
 
 def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,3 +36,29 @@ def check_limits(args: argparse.Namespace) -> None:
     require_seconds("--search-timeout", args.search_timeout)
     if not args.memory >= MIN_MEMORY_GIB:
         raise BadInput(f"--memory must be at least {MIN_MEMORY_GIB} GiB (64 MiB); got {args.memory:g}")
+
+
+def print_summary(summary: dict[str, Any], as_json: bool, logged_calls: int | None = None) -> None:
+    """The run's summary on stdout: SUMMARY_KEYS as JSON, or a few lines for a person."""
+    result = {key: summary[key] for key in SUMMARY_KEYS}
+    if as_json:
+        print(json.dumps(result))
+        return
+    print(f"run: {result['run_dir']}")
+    print(f"calls: {result['calls']}" + (f" (log: {logged_calls})" if logged_calls is not None else ""))
+    if result["success"] is None:
+        print(f"no evaluation ({_why_no_evaluation(summary)})")
+    else:
+        print(f"success: {result['success']}, failure: {result['failure']}")
+    for name, count in sorted(result["categories"].items()):
+        print(f"  {name}: {count}")
+
+
+def _why_no_evaluation(summary: dict[str, Any]) -> str:
+    if summary.get("stopped"):
+        return f"{summary['stopped']} feedback rounds spent"
+    if summary.get("wanted_more"):
+        return "log exhausted"
+    if summary.get("error"):
+        return "the run ended early"
+    return "evaluation off"

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from ..engine.autotos.domains import DOMAINS as PAPER_DOMAINS
-from .autotos_options import add_limit_arguments, check_limits
+from .autotos_options import add_limit_arguments, check_limits, print_summary
 from .common import EXIT_OK, BadInput, error, open_source, require_output_dir, require_seconds, run_guarded
-
-SUMMARY_KEYS = ("run_dir", "calls", "success", "failure", "categories")  # as `genplan import autotos --json`
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -130,22 +127,9 @@ def run_own_loop_command(approach_name: str, target: str, args: argparse.Namespa
     assert approach.entry is not None, f"{approach_name} is an own-loop approach"
     context = RunContext(target, provider, runs_dir, parameters, settings.to_dict(), progress)
     summary = approach.entry(context)
-    result = {k: summary[k] for k in SUMMARY_KEYS}
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(f"run: {result['run_dir']}")
-        print(f"calls: {result['calls']}")
-        if result["success"] is None:
-            why = (f"{summary['stopped']} feedback rounds spent" if summary["stopped"]
-                   else "the run ended early" if summary.get("error") else "evaluation off")
-            print(f"no evaluation ({why})")
-        else:
-            print(f"success: {result['success']}, failure: {result['failure']}")
-        for name, count in sorted(result["categories"].items()):
-            print(f"  {name}: {count}")
+    print_summary(summary, args.json)
     if summary.get("error"):
-        return error(f"the model could not be used: {summary['error']} (run directory {result['run_dir']})")
+        return error(f"the model could not be used: {summary['error']} (run directory {summary['run_dir']})")
     return EXIT_OK
 
 

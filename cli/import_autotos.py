@@ -7,7 +7,6 @@ run directory then holds the event log and every succ / goal version, and the ev
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 from ..engine.autotos.domains import DOMAINS, DataError, load_domain
 from ..engine.autotos.logfile import LogFormatError, parse_log
 from ..engine.sandbox.limits import GIB
-from .autotos_options import add_limit_arguments, check_limits
+from .autotos_options import add_limit_arguments, check_limits, print_summary
 from .common import EXIT_OK, BadInput, error
 
 
@@ -84,20 +83,7 @@ def run(args: argparse.Namespace) -> int:
         summary = import_log(log, domain, executor, Path(args.runs), settings, None if args.quiet else _progress)
     finally:
         executor.close()
-    result = {k: summary[k] for k in ("run_dir", "calls", "success", "failure", "categories")}
     if summary["wanted_more"] or summary["divergences"]:
         print("genplan: warning: the replay left the log's path (see import.json in the run directory)", file=sys.stderr)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(f"run: {result['run_dir']}")
-        print(f"calls: {result['calls']} (log: {log.calls})")
-        if result["success"] is None:
-            why = (f"{summary['stopped']} feedback rounds spent" if summary["stopped"]
-                   else "log exhausted" if summary["wanted_more"] else "evaluation off")
-            print(f"no evaluation ({why})")
-        else:
-            print(f"success: {result['success']}, failure: {result['failure']}")
-        for name, count in sorted(result["categories"].items()):
-            print(f"  {name}: {count}")
+    print_summary(summary, args.json, logged_calls=log.calls)
     return EXIT_OK
