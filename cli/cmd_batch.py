@@ -143,6 +143,11 @@ class ProgressLines:
             data = outcome.data
             if outcome.status == "failed":
                 return f"run FAILED: {outcome.message}"
+            if "llm_calls" not in data:  # an own-loop run (AutoToS), which evaluates itself
+                solved = data.get("success")
+                evaluated = "no evaluation" if solved is None else f"{solved}/{solved + data.get('failure', 0)} solved"
+                stopped = f", feedback rounds of {data['stopped']} spent" if data.get("stopped") else ""
+                return f"run {outcome.status}: {data.get('calls')} model calls{stopped}, {evaluated}"
             return (
                 f"run {outcome.status}: {data.get('debug_solved')}/{data.get('debug_total')} debug tasks, "
                 f"{data.get('llm_calls')} model calls, {data.get('wall_seconds')} s"
