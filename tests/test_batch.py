@@ -259,10 +259,15 @@ def test_batch_on_a_local_ray_instance(tmp_path: Path) -> None:
         )
         address = context.address_info["gcs_address"]
         assert address.startswith("127.0.0.1:")
+        from test_autotos_pddl import FERRY, GOAL
+
         with ScriptedServer() as server:
+            server.on_step("autotos.succ", [FERRY])  # AutoToS's run is a Ray task too
+            server.on_step("autotos.goal", [GOAL])
             server.respond_with(DomainRouter(ferry_models()))
             path = write_experiment(
-                tmp_path, server, domains=("ferry",), extra="eval_limit = 2\ncompare_planner = false"
+                tmp_path, server, domains=("ferry",), presets=("F5-3", "Sil", "AutoToS"),
+                extra="eval_limit = 2\ncompare_planner = false",
             )
             batch_dir = tmp_path / "batch"
             done = genplan(
@@ -271,8 +276,11 @@ def test_batch_on_a_local_ray_instance(tmp_path: Path) -> None:
             )
             assert done.returncode == 0, done.stderr[-3000:]
             summary = json.loads(done.stdout)
-            assert summary["complete"] and summary["ran"] == 2 and summary["evaluated"] == 2
+            assert summary["complete"] and summary["ran"] == 3 and summary["evaluated"] == 2
             assert server.requests  # the runs (Ray tasks) talked to the model
+            assert server.steps().count("autotos.succ") == 1
+            (own,) = [e for e in json.loads((batch_dir / "batch.json").read_text())["entries"] if e["preset"] == "AutoToS"]
+            assert (own["run_status"], own["coverage"]) == ("finished", 1.0)
             for evaluation in batch_dir.glob("runs/**/evaluation.json"):
                 assert json.loads(evaluation.read_text())["coverage"] == 1.0
             asked = len(server.requests)
