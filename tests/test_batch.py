@@ -393,6 +393,19 @@ def test_an_autotos_preset_runs_its_own_loop_beside_a_pipeline_preset(tmp_path: 
         assert json.loads(again.stdout)["ran"] == 0 and len(server.requests) == asked
         assert len(list(batch_dir.glob("runs/ferry/AutoToS/synthetic/seed-1/*"))) == 1
 
+        # an AutoToS run that did not finish cannot resume: the next batch starts it again in its directory
+        meta["status"] = "failed"
+        (run_dir / "run.json").write_text(json.dumps(meta))
+        dry = genplan("batch", str(path), "--out", str(batch_dir), "--dry-run", home=tmp_path)
+        assert dry.returncode == 0 and "restart  ferry AutoToS synthetic seed 1" in dry.stdout, dry.stdout
+        server.on_step("autotos.succ", [FERRY])
+        server.on_step("autotos.goal", [GOAL])
+        third = genplan("batch", str(path), "--out", str(batch_dir), "--no-cache", "--json", home=tmp_path)
+        assert third.returncode == 0, third.stderr[-3000:]
+        assert json.loads(third.stdout)["ran"] == 1 and len(server.requests) == asked + 2
+        assert json.loads((run_dir / "run.json").read_text())["status"] == "finished"
+        assert len(list(batch_dir.glob("runs/ferry/AutoToS/synthetic/seed-1/*"))) == 1
+
 
 def test_own_loop_presets_in_an_experiment(tmp_path: Path) -> None:
     """AutoToS and AutoToS+PST run on domain directories; PDDLego+'s and PlanGen's presets cannot (one line)."""
