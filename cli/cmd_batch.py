@@ -32,7 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "batch",
         help="run an experiment grid (domains x presets x seeds x models) and evaluate the programs",
         description="Run every (domain, preset, seed, model) combination of EXPERIMENT.toml as an ordinary run "
-        "in the batch directory, then evaluate each selected program on the domain's eval tasks. Running the "
+        "in the batch directory, then evaluate each selected program on the domain's eval tasks (an AutoToS preset "
+        "runs AutoToS, which evaluates itself). Running the "
         "same batch again skips finished runs and resumes unfinished ones. See docs/experiments.md for the file "
         "format. Exit codes: 0 every run finished and was evaluated, 1 some run or evaluation failed, 2 bad input.",
     )
@@ -113,7 +114,9 @@ def _dry_run(experiment, batch_dir: Path) -> int:
         if work is None:
             state = "done"
         elif work.run is not None:
-            state = "resume" if (batch_dir / entry.run_dir / "run.json").exists() else "run"
+            started = (batch_dir / entry.run_dir / "run.json").exists()
+            # an own-loop run (AutoToS) cannot resume: one that did not finish starts again
+            state = ("restart" if entry.own_loop is not None else "resume") if started else "run"
         else:
             state = "evaluate"
         print(f"{state:<8} {entry.key}  {batch_dir / entry.run_dir}")
@@ -143,6 +146,11 @@ class ProgressLines:
             data = outcome.data
             if outcome.status == "failed":
                 return f"run FAILED: {outcome.message}"
+            if "llm_calls" not in data:  # an own-loop run (AutoToS), which evaluates itself
+                solved = data.get("success")
+                evaluated = "no evaluation" if solved is None else f"{solved}/{solved + data.get('failure', 0)} solved"
+                stopped = f", feedback rounds of {data['stopped']} spent" if data.get("stopped") else ""
+                return f"run {outcome.status}: {data.get('calls')} model calls{stopped}, {evaluated}"
             return (
                 f"run {outcome.status}: {data.get('debug_solved')}/{data.get('debug_total')} debug tasks, "
                 f"{data.get('llm_calls')} model calls, {data.get('wall_seconds')} s"

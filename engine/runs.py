@@ -79,6 +79,20 @@ class RunMeta:
         return str(named) if named else None
 
     @property
+    def own_evaluation(self) -> tuple[int, int] | None:
+        """A finished own-loop run's evaluation of itself (AutoToS: run.json ``result.evaluation``) as (solved,
+        tasks); (0, 0) when its feedback rounds ran out before an evaluation; None when it has none (a pipeline
+        run, a run not finished, an evaluation turned off)."""
+        result = self.extra.get("result")
+        if self.status != "finished" or not isinstance(result, dict) or "evaluation" not in result:
+            return None
+        evaluation = result.get("evaluation")
+        if isinstance(evaluation, dict):
+            solved = int(evaluation.get("solved") or 0)
+            return solved, solved + int(evaluation.get("failed") or 0)
+        return (0, 0) if result.get("stopped") else None
+
+    @property
     def is_fork(self) -> bool:
         return self.forked_from is not None
 

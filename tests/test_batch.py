@@ -259,10 +259,15 @@ def test_batch_on_a_local_ray_instance(tmp_path: Path) -> None:
         )
         address = context.address_info["gcs_address"]
         assert address.startswith("127.0.0.1:")
+        from test_autotos_pddl import FERRY, GOAL
+
         with ScriptedServer() as server:
+            server.on_step("autotos.succ", [FERRY])  # AutoToS's run is a Ray task too
+            server.on_step("autotos.goal", [GOAL])
             server.respond_with(DomainRouter(ferry_models()))
             path = write_experiment(
-                tmp_path, server, domains=("ferry",), extra="eval_limit = 2\ncompare_planner = false"
+                tmp_path, server, domains=("ferry",), presets=("F5-3", "Sil", "AutoToS"),
+                extra="eval_limit = 2\ncompare_planner = false",
             )
             batch_dir = tmp_path / "batch"
             done = genplan(
@@ -271,8 +276,11 @@ def test_batch_on_a_local_ray_instance(tmp_path: Path) -> None:
             )
             assert done.returncode == 0, done.stderr[-3000:]
             summary = json.loads(done.stdout)
-            assert summary["complete"] and summary["ran"] == 2 and summary["evaluated"] == 2
+            assert summary["complete"] and summary["ran"] == 3 and summary["evaluated"] == 2
             assert server.requests  # the runs (Ray tasks) talked to the model
+            assert server.steps().count("autotos.succ") == 1
+            (own,) = [e for e in json.loads((batch_dir / "batch.json").read_text())["entries"] if e["preset"] == "AutoToS"]
+            assert (own["run_status"], own["coverage"]) == ("finished", 1.0)
             for evaluation in batch_dir.glob("runs/**/evaluation.json"):
                 assert json.loads(evaluation.read_text())["coverage"] == 1.0
             asked = len(server.requests)
@@ -328,3 +336,104 @@ def test_an_unreachable_ray_address_is_one_line_at_once(tmp_path: Path) -> None:
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert lines[-1].startswith("genplan: cannot connect to the Ray cluster at 127.0.0.1:1:") and "Traceback" not in done.stderr
+
+
+def test_an_autotos_preset_runs_its_own_loop_beside_a_pipeline_preset(tmp_path: Path) -> None:
+    """AutoToS in the grid: its run lands where batch.json says, evaluates itself (no evaluation.json), shows in
+    `genplan report` beside the pipeline preset, and a rerun sends nothing."""
+    from test_autotos_pddl import FERRY, GOAL
+
+    from genplan.engine.report.data import load_batch
+    from genplan.engine.report.paper_tables import budget_table, coverage_table
+
+    with ScriptedServer() as server:
+        server.on_step("autotos.succ", [FERRY])
+        server.on_step("autotos.goal", [GOAL])
+        server.respond_with(DomainRouter(ferry_models()))  # the pipeline preset's requests
+        path = write_experiment(tmp_path, server, domains=("ferry",), presets=("F5-3", "AutoToS"),
+                                extra="eval_limit = 3\nplanner_timeout_s = 20\neval_timeout_s = 30")
+        batch_dir = tmp_path / "batch"
+        done = genplan("batch", str(path), "--out", str(batch_dir), "--no-cache", "--json", home=tmp_path)
+        assert done.returncode == 0, done.stderr[-3000:]
+        summary = json.loads(done.stdout)
+        assert summary["complete"] and summary["ran"] == 2 and summary["evaluated"] == 1  # AutoToS evaluates itself
+        assert "ferry AutoToS synthetic seed 1: run finished: 2 model calls, 3/3 solved" in done.stderr
+        assert server.steps().count("autotos.succ") == 1 and server.steps().count("autotos.goal") == 1
+
+        batch = json.loads((batch_dir / "batch.json").read_text())
+        entries = {e["preset"]: e for e in batch["entries"]}
+        assert set(entries) == {"F5-3", "AutoToS"}
+        own = entries["AutoToS"]
+        assert Path(own["run_dir"]).parts[:5] == ("runs", "ferry", "AutoToS", "synthetic", "seed-1")
+        assert (own["run_status"], own["evaluated"], own["coverage"]) == ("finished", True, 1.0)
+        run_dir = batch_dir / own["run_dir"]
+        meta = json.loads((run_dir / "run.json").read_text())
+        assert (meta["approach"], meta["preset"], meta["status"]) == ("autotos", "AutoToS", "finished")
+        assert meta["batch"]["preset"] == "AutoToS" and meta["config"]["partial_soundness"] is False
+        # the experiment's evaluation settings reach the loop
+        assert (meta["config"]["eval_limit"], meta["config"]["eval_timeout"]) == (3, 30.0)
+        assert meta["result"]["evaluation"]["solved"] == 3 and not (run_dir / "evaluation.json").exists()
+        assert entries["F5-3"]["evaluated"] and (batch_dir / entries["F5-3"]["run_dir"] / "evaluation.json").exists()
+
+        report = genplan("report", str(batch_dir), "--no-files", home=tmp_path)
+        assert report.returncode == 0, report.stderr
+        assert "synthetic AutoToS avg" in report.stdout
+        data = load_batch(batch_dir)
+        coverage = coverage_table(data)
+        ferry = dict(zip(coverage.columns, coverage.rows[0]))
+        assert ferry["synthetic AutoToS avg"] == 100.0 and ferry["synthetic F5-3 avg"] == 100.0
+        (autotos,) = data.runs_of(preset="AutoToS")
+        assert autotos.calls == 2 and autotos.tokens > 0  # from run.json and the event log (no responses/)
+        budget = {(row[0], row[1]): row for row in budget_table(data).rows}
+        assert budget[("synthetic", "AutoToS")][2] == 2
+
+        asked = len(server.requests)
+        again = genplan("batch", str(path), "--out", str(batch_dir), "--no-cache", "--json", home=tmp_path)
+        assert again.returncode == 0, again.stderr[-3000:]
+        assert json.loads(again.stdout)["ran"] == 0 and len(server.requests) == asked
+        assert len(list(batch_dir.glob("runs/ferry/AutoToS/synthetic/seed-1/*"))) == 1
+
+        # an AutoToS run that did not finish cannot resume: the next batch starts it again in its directory
+        meta["status"] = "failed"
+        (run_dir / "run.json").write_text(json.dumps(meta))
+        dry = genplan("batch", str(path), "--out", str(batch_dir), "--dry-run", home=tmp_path)
+        assert dry.returncode == 0 and "restart  ferry AutoToS synthetic seed 1" in dry.stdout, dry.stdout
+        server.on_step("autotos.succ", [FERRY])
+        server.on_step("autotos.goal", [GOAL])
+        third = genplan("batch", str(path), "--out", str(batch_dir), "--no-cache", "--json", home=tmp_path)
+        assert third.returncode == 0, third.stderr[-3000:]
+        assert json.loads(third.stdout)["ran"] == 1 and len(server.requests) == asked + 2
+        assert json.loads((run_dir / "run.json").read_text())["status"] == "finished"
+        assert len(list(batch_dir.glob("runs/ferry/AutoToS/synthetic/seed-1/*"))) == 1
+
+
+def test_own_loop_presets_in_an_experiment(tmp_path: Path) -> None:
+    """AutoToS and AutoToS+PST run on domain directories; PDDLego+'s and PlanGen's presets cannot (one line)."""
+    with ScriptedServer() as server:
+        path = write_experiment(tmp_path, server, domains=("ferry",), presets=("Sil", "AutoToS", "autotos+pst"),
+                                extra="eval_limit = 2")
+        experiment = load_experiment(path)
+        assert [p.label for p in experiment.presets] == ["Sil", "AutoToS", "AutoToS+PST"]
+        entries = {e.preset: e for e in grid(experiment)}
+        own = entries["AutoToS+PST"].own_loop
+        assert entries["AutoToS+PST"].config is None and own is not None and own.approach == "autotos"
+        assert own.parameters["partial_soundness"] is True and own.parameters["eval_limit"] == 2
+        assert own.parameters["eval_timeout"] == 45.0  # the experiment's protocol, not AutoToS's 600 s
+        assert entries["AutoToS"].run_id != entries["AutoToS+PST"].run_id
+        assert experiment.describe()["presets"][1]["config"]["approach"] == "autotos"
+
+        for preset, command in (("plangen", "genplan pddlego --preset plangen"),
+                                ("pddlego-detailed", "genplan pddlego --preset pddlego-detailed")):
+            bad = write_experiment(tmp_path, server, domains=("ferry",), presets=("F5-3", preset))
+            with pytest.raises(ExperimentError) as caught:
+                load_experiment(bad)
+            (problem,) = caught.value.problems
+            assert problem == (f"preset '{preset}' belongs to {preset.split('-')[0]}, which does not run on domain "
+                               f"directories (it has its own command: {command})")
+        done = genplan("batch", str(bad), "--out", str(tmp_path / "batch"), home=tmp_path)
+        assert done.returncode == 2 and done.stderr.strip().count("\n") == 0 and "does not run on domain" in done.stderr
+        assert not server.requests and not (tmp_path / "batch").exists()
+
+        debug = write_experiment(tmp_path, server, domains=("ferry",), presets=("AutoToS",), extra='eval_tasks = "debug"')
+        with pytest.raises(ExperimentError, match="evaluates itself on the eval tasks only"):
+            load_experiment(debug)

@@ -50,6 +50,9 @@ class RunContext:
     parameters: Mapping[str, Any]  # the preset's parameters, overridden by the user's options
     model: Mapping[str, Any] = field(default_factory=dict)  # the model settings, for the run's record
     progress: Callable[[str], None] = lambda _line: None  # one line per step worth telling a person
+    # the run directory's name inside ``runs_dir`` (a batch fixes it, so that running the batch again finds the
+    # run); None: the approach names it (e.g. with a time stamp). Honoured by approaches with ``runs_domain_dirs``.
+    run_name: str | None = None
 
 
 # an own-loop approach's entry: one run, its summary (at least "run_dir")

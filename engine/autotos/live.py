@@ -91,8 +91,9 @@ def describe(event: Event) -> str | None:
 
 def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mapping[str, Any],
              model: Mapping[str, Any] | None = None, progress: Callable[[str], None] | None = None,
-             preset: str | None = None) -> dict[str, Any]:
-    """One AutoToS run with a model; the summary of ``genplan import autotos`` plus ``stopped`` and ``error``."""
+             preset: str | None = None, run_name: str | None = None) -> dict[str, Any]:
+    """One AutoToS run with a model; the summary of ``genplan import autotos`` plus ``stopped`` and ``error``.
+    ``run_name``: the run directory's name in ``runs_dir`` (it must not exist yet); None: a time-stamped one."""
     from .executor import SandboxExecutor
     from .session import new_run_dir, run_autotos, summary_of
 
@@ -109,7 +110,11 @@ def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mappin
         f"{len(domain.completeness_cases)} successor sets, {len(domain.eval_instances)} evaluation instances "
         f"({time.monotonic() - started:.1f} s)")
     stem = domain.name if target in DOMAINS else f"{domain.name}-{Path(target).resolve().name}"
-    run_dir = new_run_dir(runs_dir, stem)
+    if run_name is None:
+        run_dir = new_run_dir(runs_dir, stem)
+    else:
+        run_dir = runs_dir / run_name
+        run_dir.mkdir(parents=True)
     say(f"run directory {run_dir}")
 
     def watch(event: Event) -> None:

@@ -12,6 +12,11 @@ the batch directory, then evaluates each selected program on the domain's eval t
       planner/<domain>/<task>.json    the satisficing planner (GBFS + FF) on one eval task, shared by
                                       every program of that domain (for the runtime comparison)
 
+An experiment may also list the presets of AutoToS (``AutoToS``, ``AutoToS+PST``), the own-loop approach that
+runs on domain directories: such an entry is one AutoToS run through the approach registry's entry, in the
+same place of the grid; it evaluates itself (plain search on the eval tasks, within the experiment's
+``eval_timeout_s``), so it has no evaluation.json (its result is in run.json).
+
 Run ids are derived from what determines a run (domain, pipeline settings, model settings), so running
 the same batch again finds its runs: finished ones are skipped, unfinished ones are resumed (without
 repeating an answered request), and evaluations already written are kept.
@@ -43,6 +48,7 @@ from .experiment import (
     Experiment,
     ExperimentError,
     ModelSpec,
+    OwnLoopPreset,
     PresetSpec,
     api_key_environment,
     load_experiment,
@@ -55,10 +61,12 @@ from .jobs import (
     Entry,
     EvalJob,
     Outcome,
+    OwnLoopJob,
     RunJob,
     attach_planner_results,
     domain_tasks,
     execute_evaluation,
+    execute_own_loop,
     execute_run,
     grid,
     open_or_create_run,
@@ -73,6 +81,7 @@ from .results import (
     EntryState,
     default_batch_dir,
     entry_states,
+    own_loop_coverage,
     plan_work,
     run_batch,
     write_batch_file,
@@ -81,9 +90,9 @@ from .results import (
 __all__ = [
     "BATCH_FILE", "EVALUATION_FILE", "EVAL_TASK_JOBS", "LABEL_PATTERN", "RUN_DEFINING_SETTINGS", "TASK_SETS",
     "BatchError", "BatchResult", "Entry", "EntryState", "EvalJob", "EvalSpec", "Executor", "Experiment",
-    "ExperimentError", "LocalExecutor", "ModelSpec", "Outcome", "PresetSpec", "Progress", "ProgressCallback",
+    "ExperimentError", "LocalExecutor", "ModelSpec", "Outcome", "OwnLoopJob", "OwnLoopPreset", "PresetSpec", "Progress", "ProgressCallback",
     "RayExecutor", "RunJob", "Work", "api_key_environment", "attach_planner_results", "default_batch_dir",
-    "default_eval_workers", "domain_tasks", "entry_states", "execute_evaluation", "execute_run", "grid",
-    "load_experiment", "open_or_create_run", "plan_work", "run_batch", "run_meta", "run_status",
+    "default_eval_workers", "domain_tasks", "entry_states", "execute_evaluation", "execute_own_loop", "execute_run",
+    "grid", "load_experiment", "open_or_create_run", "own_loop_coverage", "plan_work", "run_batch", "run_meta", "run_status",
     "selected_program", "task_files", "with_max_concurrent_runs", "write_batch_file",
 ]  # fmt: skip

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..approaches import OWN_LOOP, Approach, preset_owner
 from ..domainlib import DomainDir, DomainDirError
 from ..errors import GenplanError
 from ..llm import ModelAccessError, ModelSettings, SettingsError
@@ -41,9 +42,24 @@ class ModelSpec:
 
 
 @dataclass(frozen=True)
+class OwnLoopPreset:
+    """A preset of an own-loop approach that runs on domain directories (AutoToS, AutoToS+PST)."""
+
+    approach: str  # the registry's name, e.g. "autotos"
+    parameters: dict[str, Any]  # the preset's parameters (with "preset"); the batch adds its evaluation's
+
+
+@dataclass(frozen=True)
 class PresetSpec:
     label: str
-    config: PipelineConfig  # the experiment's [pipeline] overrides applied; split_seed set per run
+    config: PipelineConfig | None  # a pipeline preset: the [pipeline] overrides applied; split_seed set per run
+    own_loop: OwnLoopPreset | None = None  # an own-loop preset (then config is None)
+
+    def describe(self) -> dict[str, Any]:
+        if self.config is not None:
+            return {"label": self.label, "config": self.config.to_dict()}
+        assert self.own_loop is not None
+        return {"label": self.label, "config": {"approach": self.own_loop.approach, **self.own_loop.parameters}}
 
 
 @dataclass(frozen=True)
@@ -78,7 +94,7 @@ class Experiment:
             "name": self.name,
             "file": str(self.path),
             "domains": [{"name": d.name, "path": str(d.path.resolve())} for d in self.domains],
-            "presets": [{"label": p.label, "config": p.config.to_dict()} for p in self.presets],
+            "presets": [p.describe() for p in self.presets],
             "seeds": list(self.seeds),
             "models": [{"label": m.label, "settings": m.settings.to_dict()} for m in self.models],
             "evaluation": dict(self.evaluation.__dict__),
@@ -141,7 +157,7 @@ class _Checker:
             table = {}
         values = self.typed_values(table)
         domains = self.domains(values.get("domains"))
-        presets = self.presets(values.get("presets"), self.data.get("pipeline", {}))
+        presets = self.presets(values.get("presets"), self.data.get("pipeline", {}), values.get("eval_tasks", "eval"))
         seeds = self.seeds(values.get("seeds", [1, 2, 3]))
         models = self.models(self.data.get("models"))
         evaluation = self.evaluation(values, domains)
@@ -214,7 +230,7 @@ class _Checker:
                 opened.append(domain)
         return opened
 
-    def presets(self, entries: list[Any] | None, overrides: Any) -> list[PresetSpec]:
+    def presets(self, entries: list[Any] | None, overrides: Any, task_set: Any = "eval") -> list[PresetSpec]:
         if not isinstance(overrides, dict):
             self.problem("[pipeline] must be a table of pipeline settings")
             overrides = {}
@@ -235,6 +251,14 @@ class _Checker:
         for entry in entries:
             if not isinstance(entry, str):
                 self.problem(f"[experiment] presets: {entry!r} is not a preset name")
+                continue
+            owner = preset_owner(entry)
+            if owner is not None and owner[0].kind == OWN_LOOP:
+                own_loop = self.own_loop_preset(entry, owner[0], owner[1], task_set)
+                if own_loop is not None and any(s.label == own_loop.label for s in specs):
+                    self.problem(f"preset '{entry}' is listed twice")
+                elif own_loop is not None:
+                    specs.append(own_loop)
                 continue
             try:
                 if entry.endswith(".toml"):
@@ -257,6 +281,19 @@ class _Checker:
             else:
                 specs.append(PresetSpec(label, config))
         return specs
+
+    def own_loop_preset(self, name: str, approach: Approach, label: str, task_set: str) -> PresetSpec | None:
+        """A preset of an own-loop approach; None (after a problem) when the approach cannot run on domain
+        directories or cannot be evaluated as the experiment says."""
+        if not approach.runs_domain_dirs:
+            self.problem(f"preset '{name}' belongs to {approach.name}, which does not run on domain directories "
+                         f"(it has its own command: {approach.command} --preset {label})")
+            return None
+        if task_set != "eval":
+            self.problem(f"preset '{name}': {approach.name} evaluates itself on the eval tasks only, "
+                         f"not eval_tasks = {task_set!r}")
+            return None
+        return PresetSpec(label, None, OwnLoopPreset(approach.name, {**approach.presets[label], "preset": label}))
 
     def seeds(self, entries: Any) -> list[int]:
         if not isinstance(entries, list) or not entries:

@@ -25,7 +25,7 @@ from ..pipeline.store import write_json_atomic
 from ..planner import SOLVED, PlannerResult, solve
 from ..sandbox import Limits, Program, Sandbox
 from ..sandbox.limits import MIB
-from .experiment import EvalSpec, Experiment, ModelSpec, task_files
+from .experiment import EvalSpec, Experiment, ModelSpec, OwnLoopPreset, PresetSpec, task_files
 
 EVALUATION_FILE = "evaluation.json"
 # Model settings that change what a run produces (the others only change how answers are fetched).
@@ -40,7 +40,8 @@ class Entry:
     preset: str
     model: ModelSpec
     seed: int
-    config: PipelineConfig
+    config: PipelineConfig | None  # a pipeline run's settings; None for an own-loop run
+    own_loop: OwnLoopPreset | None = None  # an own-loop run (AutoToS): its approach and every parameter it gets
 
     @property
     def key(self) -> str:
@@ -49,13 +50,13 @@ class Entry:
     @property
     def run_id(self) -> str:
         """Derived from everything that determines the run, so a rerun finds it again."""
-        config = {k: v for k, v in self.config.to_dict().items() if k != "max_concurrency"}
         settings = self.model.settings.to_dict()
-        identity = {
-            "domain": self.domain.name,
-            "config": config,
-            "model": {k: settings[k] for k in RUN_DEFINING_SETTINGS},
-        }
+        identity: dict[str, Any] = {"domain": self.domain.name, "model": {k: settings[k] for k in RUN_DEFINING_SETTINGS}}
+        if self.config is not None:
+            identity["config"] = {k: v for k, v in self.config.to_dict().items() if k != "max_concurrency"}
+        else:  # the seed only repeats an own-loop run (its loop has no split seed)
+            assert self.own_loop is not None
+            identity.update(approach=self.own_loop.approach, parameters=self.own_loop.parameters, seed=self.seed)
         digest = hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()
         return f"run-{digest[:10]}"
 
@@ -81,12 +82,33 @@ class Entry:
 def grid(experiment: Experiment) -> list[Entry]:
     """Every combination, domain-major (so that runs of one domain finish close together)."""
     return [
-        Entry(domain, preset.label, model, seed, preset.config.with_changes(split_seed=seed))
+        _entry(domain, preset, model, seed, experiment.evaluation)
         for domain in experiment.domains
         for model in experiment.models
         for preset in experiment.presets
         for seed in experiment.seeds
     ]
+
+
+def _entry(domain: DomainDir, preset: PresetSpec, model: ModelSpec, seed: int, spec: EvalSpec) -> Entry:
+    if preset.config is not None:
+        return Entry(domain, preset.label, model, seed, preset.config.with_changes(split_seed=seed))
+    assert preset.own_loop is not None
+    own = preset.own_loop
+    return Entry(domain, preset.label, model, seed, None,
+                 OwnLoopPreset(own.approach, {**own.parameters, **own_loop_evaluation(spec)}))
+
+
+def own_loop_evaluation(spec: EvalSpec) -> dict[str, Any]:
+    """What an own-loop run (AutoToS) takes from the experiment's evaluation settings (AutoToS's parameter
+    names): it evaluates itself by plain search on the domain's eval tasks, each search within the
+    experiment's time limit, and runs its unit tests in the experiment's memory."""
+    return {
+        "evaluate": spec.enabled,
+        "eval_limit": spec.limit or None,
+        "eval_timeout": spec.time_limit_s,
+        "memory_gib": spec.memory_mb / 1024,
+    }
 
 
 def run_meta(domain: DomainDir, config: PipelineConfig, settings: ModelSettings) -> dict[str, Any]:
@@ -105,6 +127,20 @@ class RunJob:
     config: PipelineConfig
     settings: ModelSettings
     meta: dict[str, Any]
+    no_cache: bool = False
+    cache_dir: str | None = None
+
+
+@dataclass(frozen=True)
+class OwnLoopJob:
+    """An own-loop run (AutoToS on a domain directory) through the approach registry's entry."""
+
+    run_dir: str  # absolute; its name is fixed, so a rerun finds it
+    domain_path: str
+    approach: str
+    parameters: dict[str, Any]
+    settings: ModelSettings
+    batch: dict[str, Any]  # the entry, recorded in run.json as for pipeline runs
     no_cache: bool = False
     cache_dir: str | None = None
 
@@ -147,8 +183,10 @@ def open_or_create_run(run_dir: Path, meta: dict[str, Any]) -> RunStore:
     return RunStore.create(run_dir.parent, meta, run_id=run_dir.name)
 
 
-def execute_run(job: RunJob) -> Outcome:
-    """Run (or resume) one pipeline run; never raises for a failing run."""
+def execute_run(job: RunJob | OwnLoopJob) -> Outcome:
+    """Run (or resume) one pipeline run, or run one own-loop run; never raises for a failing run."""
+    if isinstance(job, OwnLoopJob):
+        return execute_own_loop(job)
     run_dir = Path(job.run_dir)
     if run_status(run_dir) == "finished":
         return Outcome("run", "skipped", job.run_dir, "finished before")
@@ -165,6 +203,38 @@ def execute_run(job: RunJob) -> Outcome:
         return Outcome("run", "failed", job.run_dir, message)
     _add_session(store, time.monotonic() - started, status=result.status, error=result.message or None)
     return Outcome("run", result.status, job.run_dir, result.message, result.to_dict())
+
+
+def execute_own_loop(job: OwnLoopJob) -> Outcome:
+    """One own-loop run into ``job.run_dir`` through the approach's entry. Such a loop cannot resume: a run
+    that did not finish is started again from the beginning (the response cache may answer its requests)."""
+    from ..approaches import RunContext, get_approach
+    from ..sandbox.redact import register_secret
+
+    run_dir = Path(job.run_dir)
+    if run_status(run_dir) == "finished":
+        return Outcome("run", "skipped", job.run_dir, "finished before")
+    if run_dir.exists():
+        shutil.rmtree(run_dir)
+    approach = get_approach(job.approach)
+    assert approach.entry is not None and approach.runs_domain_dirs, f"{job.approach}: no own loop on domain directories"
+    started = time.monotonic()
+    try:
+        provider = make_provider(job.settings, cache_dir=job.cache_dir, no_cache=job.no_cache)
+        register_secret(job.settings.resolve_api_key())  # never in what a function's output carries
+        context = RunContext(job.domain_path, provider, run_dir.parent, job.parameters, job.settings.to_dict(),
+                             run_name=run_dir.name)
+        summary = approach.entry(context)
+    except Exception as exc:  # noqa: BLE001 - one failing run must not stop the batch; rerunning starts it again
+        message = f"{type(exc).__name__}: {exc}" if not isinstance(exc, ModelAccessError) else str(exc)
+        if (run_dir / "run.json").exists():
+            _add_session(RunStore.open(run_dir), time.monotonic() - started, status="failed", error=message)
+        return Outcome("run", "failed", job.run_dir, message)
+    store = RunStore.open(run_dir)
+    store.update_meta(batch=job.batch)
+    _add_session(store, time.monotonic() - started)
+    status = run_status(run_dir) or "failed"
+    return Outcome("run", status, job.run_dir, str(summary.get("error") or ""), summary)
 
 
 def _add_session(store: RunStore, seconds: float, **changes: Any) -> None:

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from ..pipeline.store import write_json_atomic
+from ..runs import read_meta_or_none
 from .executors import Executor, LocalExecutor, ProgressCallback, Work
 from .experiment import Experiment
-from .jobs import EVALUATION_FILE, Entry, EvalJob, RunJob, grid, run_meta, run_status
+from .jobs import EVALUATION_FILE, Entry, EvalJob, OwnLoopJob, RunJob, grid, run_meta, run_status
 
 BATCH_FILE = "batch.json"
 # Tasks one evaluation runs at once: a program run waits on the sandbox's processes much of the time,
@@ -73,6 +74,21 @@ def plan_work(
     work: list[Work] = []
     for entry in grid(experiment):
         run_dir = batch_dir / entry.run_dir
+        if entry.own_loop is not None:  # AutoToS: one run that evaluates itself, no evaluation job
+            if run_status(run_dir) != "finished":
+                own = OwnLoopJob(
+                    run_dir=str(run_dir.resolve()),
+                    domain_path=str(entry.domain.path.resolve()),
+                    approach=entry.own_loop.approach,
+                    parameters=entry.own_loop.parameters,
+                    settings=entry.model.settings,
+                    batch=entry.describe(),
+                    no_cache=no_cache,
+                    cache_dir=cache_dir,
+                )
+                work.append(Work(entry, own, None))
+            continue
+        assert entry.config is not None
         needs_run = run_status(run_dir) != "finished"
         needs_eval = experiment.evaluation.enabled and not (run_dir / EVALUATION_FILE).exists()
         if needs_run:
@@ -108,6 +124,11 @@ def entry_states(experiment: Experiment, batch_dir: Path, messages: dict[str, st
     states = []
     for entry in grid(experiment):
         run_dir = batch_dir / entry.run_dir
+        if entry.own_loop is not None:
+            own = own_loop_coverage(run_dir)
+            states.append(EntryState(entry, run_status(run_dir), own is not None, own,
+                                     (messages or {}).get(entry.key, "")))
+            continue
         coverage = None
         evaluation = run_dir / EVALUATION_FILE
         if evaluation.exists():
@@ -119,6 +140,17 @@ def entry_states(experiment: Experiment, batch_dir: Path, messages: dict[str, st
             EntryState(entry, run_status(run_dir), evaluation.exists(), coverage, (messages or {}).get(entry.key, ""))
         )
     return states
+
+
+def own_loop_coverage(run_dir: Path) -> float | None:
+    """An own-loop run's own evaluation as the fraction solved (0 when its feedback rounds ran out first);
+    None while it has none (not run, failed, evaluation off)."""
+    meta = read_meta_or_none(run_dir)
+    own = meta.own_evaluation if meta is not None else None
+    if own is None:
+        return None
+    solved, tasks = own
+    return solved / tasks if tasks else 0.0
 
 
 def write_batch_file(experiment: Experiment, batch_dir: Path, states: list[EntryState]) -> None:

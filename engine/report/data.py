@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GenplanError
-from ..runs import read_meta_or_none
+from ..events import ResponseReceived, read_log
+from ..runs import RunMeta, read_meta_or_none
 
 
 class ReportError(GenplanError):
@@ -163,6 +164,32 @@ def _run_record(root: Path, entry: dict[str, Any]) -> RunRecord:
         record.seconds = summary.get("wall_seconds")
     evaluation = _read_json(run_dir / "evaluation.json")
     record.evaluation = evaluation if isinstance(evaluation, dict) else None
+    if meta is not None and record.evaluation is None:
+        _own_loop_run(record, meta)
     trial = _read_json(run_dir / "trial.json")
     record.trial = trial if isinstance(trial, dict) else None
     return record
+
+
+def _own_loop_run(record: RunRecord, meta: RunMeta) -> None:
+    """An own-loop run (AutoToS) evaluates itself and writes no responses/ files: its evaluation, calls and
+    tokens come from run.json's ``result`` and the responses in its event log."""
+    result = meta.extra.get("result")
+    if not isinstance(result, dict) or "evaluation" not in result:
+        return
+    own = meta.own_evaluation
+    if own is not None:
+        solved, tasks = own
+        record.evaluation = {
+            "status": "evaluated" if tasks else "no-program",  # no evaluation: its feedback rounds ran out
+            "own": True, "solved": solved, "tasks": tasks, "coverage": solved / tasks if tasks else 0.0,
+        }
+    if record.calls == 0:
+        record.calls = int(result.get("calls") or 0)
+        try:
+            lines = (record.run_dir / "events.jsonl").read_text(encoding="utf-8").splitlines()
+        except OSError:
+            lines = []
+        for event in read_log(lines):
+            if isinstance(event, ResponseReceived):
+                record.tokens += int(event.tokens_in or 0) + int(event.tokens_out or 0)
