@@ -12,7 +12,8 @@ def entry(context: RunContext) -> dict[str, Any]:
     from ..autotos.live import run_live
 
     return run_live(context.target, context.provider, context.runs_dir, context.parameters, context.model,
-                    context.progress, preset=context.parameters.get("preset"))
+                    context.progress, preset=context.parameters.get("preset"), subscriber=context.subscriber,
+                    run_created=context.run_created, stop_requested=context.stop_requested)
 
 
 APPROACH = register(Approach(

@@ -91,8 +91,14 @@ def describe(event: Event) -> str | None:
 
 def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mapping[str, Any],
              model: Mapping[str, Any] | None = None, progress: Callable[[str], None] | None = None,
-             preset: str | None = None) -> dict[str, Any]:
-    """One AutoToS run with a model; the summary of ``genplan import autotos`` plus ``stopped`` and ``error``."""
+             preset: str | None = None, subscriber: Callable[[Event], None] | None = None,
+             run_created: Callable[[Path], None] | None = None,
+             stop_requested: Callable[[], bool] | None = None) -> dict[str, Any]:
+    """One AutoToS run with a model; the summary of ``genplan import autotos`` plus ``stopped`` (the function
+    whose feedback rounds were spent), ``error`` and ``status`` (finished, stopped: the person asked to, failed).
+
+    ``subscriber`` gets every event of the run as it is published, ``run_created`` the new run directory before
+    the first one; ``stop_requested`` is asked before each model call (True: the run ends there, "stopped")."""
     from .executor import SandboxExecutor
     from .session import new_run_dir, run_autotos, summary_of
 
@@ -111,11 +117,15 @@ def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mappin
     stem = domain.name if target in DOMAINS else f"{domain.name}-{Path(target).resolve().name}"
     run_dir = new_run_dir(runs_dir, stem)
     say(f"run directory {run_dir}")
+    if run_created is not None:
+        run_created(run_dir)
 
     def watch(event: Event) -> None:
         line = describe(event)
         if line:
             say(line)
+        if subscriber is not None:
+            subscriber(event)
 
     source: dict[str, Any] = {"data": str(parameters["data"])} if parameters.get("data") else {
         "generated": {"seed": int(parameters.get("gen_seed") or 0), "evaluation": parameters.get("generate")}}
@@ -127,7 +137,8 @@ def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mappin
     try:
         outcome = run_autotos(domain, provider, executor, settings, run_dir,
                               {"model": dict(model or {}), "preset": preset, "source": source, "live": True},
-                              watcher=watch)
+                              watcher=watch, stop_requested=stop_requested)
     finally:
         executor.close()
-    return {**summary_of(run_dir, outcome), "stopped": outcome.stopped, "error": outcome.error}
+    status = "failed" if outcome.error is not None else "stopped" if outcome.halted else "finished"
+    return {**summary_of(run_dir, outcome), "stopped": outcome.stopped, "error": outcome.error, "status": status}

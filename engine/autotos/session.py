@@ -31,6 +31,7 @@ from ..events import (
     RunFinished,
     RunStarted,
 )
+from ..llm.manual import AnswerCancelled
 from ..llm.types import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider
 from ..pipeline.runlock import owner
 from ..pipeline.store import RunStore
@@ -44,15 +45,23 @@ from .replay import ReplayProvider
 Watcher = Callable[[Event], None]
 
 
-class Conversation:
-    """One chat with the model: every prompt and answer stays in the history (the feedback refers back)."""
+class RunHalted(Exception):
+    """The person asked to stop the run; raised before the next model call."""
 
-    def __init__(self, provider: Provider) -> None:
+
+class Conversation:
+    """One chat with the model: every prompt and answer stays in the history (the feedback refers back).
+    ``stop_requested`` is asked before each call: True ends the run there (RunHalted)."""
+
+    def __init__(self, provider: Provider, stop_requested: Callable[[], bool] | None = None) -> None:
         self.provider = provider
         self.messages = [ChatMessage("system", messages.system_prompt())]
         self.last_response: ChatResponse | None = None
+        self.stop_requested = stop_requested
 
     def ask(self, target: str, prompt: str) -> str:
+        if self.stop_requested is not None and self.stop_requested():
+            raise RunHalted(f"stopped before asking for {target}")
         self.messages.append(ChatMessage("user", prompt))
         response = self.provider.complete(ChatRequest(f"autotos.{target}", list(self.messages)))
         self.last_response = response
@@ -178,9 +187,12 @@ def outcome_text(outcome: Outcome) -> str:
 
 
 def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, settings: Settings, run_dir: Path,
-                extra_info: dict[str, Any] | None = None, watcher: Watcher | None = None) -> Outcome:
+                extra_info: dict[str, Any] | None = None, watcher: Watcher | None = None,
+                stop_requested: Callable[[], bool] | None = None) -> Outcome:
     """One AutoToS run into ``run_dir`` (which exists). When the model cannot be used (a replay out of answers,
-    an endpoint still failing after the provider's retries) the run ends there and ``outcome.error`` says why."""
+    an endpoint still failing after the provider's retries) the run ends there and ``outcome.error`` says why;
+    when ``stop_requested()`` is true before a model call the run ends there with status "stopped"
+    (``outcome.halted``)."""
     info = dict(extra_info or {})
     model = info.pop("model", None)
     preset = info.get("preset") or preset_of(settings)
@@ -191,7 +203,7 @@ def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, se
         "config": {"approach": "autotos", "preset": preset, **asdict(settings)},
         "model": dict(model) if isinstance(model, dict) else {"model": model} if model else {},
         **{k: v for k, v in info.items() if k != "preset"}, **owner()})
-    conversation = Conversation(provider)
+    conversation = Conversation(provider, stop_requested)
     recorder = RunRecorder(run_dir, watcher, conversation)
     recorder.publish(RunStarted(approach="autotos", preset=preset, domain=domain.name))
     loop = AutoToS(domain, conversation.ask, executor, settings, observer=recorder)
@@ -199,6 +211,9 @@ def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, se
     started = time.monotonic()
     try:
         outcome = loop.run()
+    except (RunHalted, AnswerCancelled):  # stopped before a call, or instead of answering one by hand
+        outcome = loop.outcome
+        outcome.halted = True
     except ModelAccessError as exc:
         outcome, error = loop.outcome, str(exc)
         outcome.error = error
@@ -209,11 +224,15 @@ def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, se
     wall = round(time.monotonic() - started, 3)
     if error is not None:
         recorder.publish(RunFailed(error=error, message=f"the run ended early: {error}"))
+    elif outcome.halted:
+        recorder.publish(RunFinished(status="stopped", message=f"stopped by the person after {outcome.calls} calls",
+                                     calls=outcome.calls, wall_seconds=wall))
     else:
         recorder.publish(RunFinished(status="finished", outcome="stopped" if outcome.stopped else "passed",
                                      message=outcome_text(outcome), calls=outcome.calls, wall_seconds=wall))
     recorder.close()
-    store.update_meta(status="failed" if error is not None else "finished", result=outcome.to_dict(), error=error)
+    status = "failed" if error is not None else "stopped" if outcome.halted else "finished"
+    store.update_meta(status=status, result=outcome.to_dict(), error=error)
     return outcome
 
 
