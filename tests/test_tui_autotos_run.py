@@ -19,6 +19,7 @@ from genplan.tui.config import RunPrefs, prefs_from_table, preset_choices
 from genplan.tui.replay import load_events
 from genplan.tui.screens.settings import SettingsScreen
 from genplan.tui.widgets.panels import RunsPanel, RunsTable, RunTimeline, VersionsPanel
+from genplan.tui.widgets.stream_view import StreamView
 
 
 def _replayed(run_dir: Path) -> run_state.RunState:
@@ -59,6 +60,8 @@ async def test_an_autotos_run_started_with_r_fills_the_timeline_live_and_is_show
         assert state.status == "done" and state.entries[-1].title == "run finished"
         assert any(n.startswith("Run finished after 3 calls: 2/2 evaluation tasks solved") for n in _notes(app))
         assert scripted_server.steps() == ["autotos.succ", "autotos.goal", "autotos.succ"]
+        stream = app.query_one(StreamView)  # the answer of the last call, streamed in
+        assert stream.request_id == "3" and "def succ(state, objects)" in stream.text
         (round_entry,) = [e for e in state.entries if e.kind == "round"]
         assert round_entry.status == "fail" and round_entry.title == "round 1: soundness failed"
         assert [e.title for e in state.entries if e.kind == "passed"][-3:] == [
@@ -105,7 +108,10 @@ async def test_ctrl_b_stops_an_autotos_run_that_waits_on_the_model(
         await wait_for(pilot, lambda: not app.events and state.status == "stopped", what="the stop shown")
         assert state.entries[-1].title == "run stopped"
         assert scripted_server.steps() == ["autotos.succ"]  # the answer came; the goal test was never asked for
-        assert any(n == "Run stopped after 1 calls." for n in _notes(app))
+        assert any(n == "Run stopped after 1 call." for n in _notes(app))
+        # no row for the request that was not sent
+        assert [e.title for e in state.entries if e.kind == "request"] == ["autotos.succ"]
+        assert state.entries[-1].detail.startswith("stopped by the person after 1 call")
         assert not any("Traceback" in n or "Error" in n for n in _notes(app))
         run_dir = app.run_dir
         info = json.loads((run_dir / "run.json").read_text())

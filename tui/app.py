@@ -290,6 +290,8 @@ class GenplanApp(RunsMixin, VersionsMixin):
             status = "waiting for you (a)"
         elif self.run_state is None:
             status = self.status_note
+        elif self.live and not self.run_state.entries and self._progress_lines:
+            status = "preparing"  # an own-loop run's tasks (AutoToS: instances, unit tests, optimal plans)
         self.main.query_one(TotalsBar).show(self.run_state, mode=self.mode, source=self.source_label(),
                                        live=self.live, status=status)
         if self.run_state is not None and not self.run_state.totals.cost_known and not self._unpriced_told:

@@ -254,6 +254,7 @@ class RunsMixin(AppState):
         if state is not None and not any(e.kind == "request" for e in state.entries) and stream.request_id is None:
             title = f"{self.session.preset if isinstance(self.session, OwnLoopSession) else 'the run'}: preparing"
             stream.show(None, title, "```text\n" + "\n".join(lines[-12:]) + "\n```")
+        self.refresh_totals()
 
     @work(thread=True, exclusive=True, group="pipeline")
     def run_pipeline(self, session: PipelineSession | OwnLoopSession) -> None:
@@ -405,14 +406,14 @@ class RunsMixin(AppState):
 
 def own_loop_note(summary: dict[str, Any]) -> str:
     """One line on how an own-loop run (AutoToS) ended, from its entry's summary."""
-    calls = summary.get("calls")
+    calls = f"{summary.get('calls')} call" + ("" if summary.get("calls") == 1 else "s")
     if summary.get("error"):
-        return f"The run ended early after {calls} calls: {summary['error']}"
+        return f"The run ended early after {calls}: {summary['error']}"
     if summary.get("status") == "stopped":
-        return f"Run stopped after {calls} calls."
+        return f"Run stopped after {calls}."
     if summary.get("stopped"):
-        return f"Run finished: the feedback rounds for {summary['stopped']} were spent after {calls} calls."
+        return f"Run finished: the feedback rounds for {summary['stopped']} were spent after {calls}."
     if summary.get("success") is not None:
         total = int(summary["success"]) + int(summary.get("failure") or 0)
-        return f"Run finished after {calls} calls: {summary['success']}/{total} evaluation tasks solved."
-    return f"Run finished after {calls} calls (no evaluation)."
+        return f"Run finished after {calls}: {summary['success']}/{total} evaluation tasks solved."
+    return f"Run finished after {calls} (no evaluation)."

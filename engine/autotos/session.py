@@ -25,14 +25,16 @@ from ..events import (
     EventBus,
     FeedbackLimit,
     FeedbackRound,
+    RequestRetry,
     RequestSent,
     ResponseReceived,
     RunFailed,
     RunFinished,
     RunStarted,
+    TextDelta,
 )
 from ..llm.manual import AnswerCancelled
-from ..llm.types import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider
+from ..llm.types import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider, RetryNotice
 from ..pipeline.runlock import owner
 from ..pipeline.store import RunStore
 from . import messages
@@ -58,12 +60,19 @@ class Conversation:
         self.messages = [ChatMessage("system", messages.system_prompt())]
         self.last_response: ChatResponse | None = None
         self.stop_requested = stop_requested
+        # the answer's text as it arrives and the provider's retries (the recorder publishes them, live only)
+        self.on_delta: Callable[[str], None] | None = None
+        self.on_retry: Callable[[RetryNotice], None] | None = None
 
-    def ask(self, target: str, prompt: str) -> str:
+    def check_stop(self, target: str) -> None:
         if self.stop_requested is not None and self.stop_requested():
             raise RunHalted(f"stopped before asking for {target}")
+
+    def ask(self, target: str, prompt: str) -> str:
+        self.check_stop(target)
         self.messages.append(ChatMessage("user", prompt))
-        response = self.provider.complete(ChatRequest(f"autotos.{target}", list(self.messages)))
+        response = self.provider.complete(ChatRequest(f"autotos.{target}", list(self.messages)),
+                                          on_delta=self.on_delta, on_retry=self.on_retry)
         self.last_response = response
         self.messages.append(ChatMessage("assistant", response.text))
         return response.text
@@ -87,6 +96,8 @@ class RunRecorder:
         if watcher is not None:
             self.bus.subscribe(watcher)
         self.conversation = conversation
+        if conversation is not None:
+            conversation.on_delta, conversation.on_retry = self.delta, self.retry
         self._call: int | None = None  # the request whose answer comes next
         self._step = ""
         self._sent = 0.0
@@ -111,8 +122,19 @@ class RunRecorder:
             self.publish(EvaluationProgress(done=data.get("done"), total=data.get("total"), solved=data.get("solved"),
                                             seconds=round(float(data.get("seconds") or 0.0), 3)))
 
+    def delta(self, text: str) -> None:
+        """Answer text as it streams in (live only: watchers see it, the log does not keep it)."""
+        if text:
+            self.publish(TextDelta(request_id=self._call, step=self._step, text=text))
+
+    def retry(self, notice: RetryNotice) -> None:
+        self.publish(RequestRetry(request_id=self._call, step=self._step, attempt=notice.attempt,
+                                  delay_s=round(notice.delay_s, 3), reason=notice.reason))
+
     def _prompt(self, data: dict[str, Any]) -> None:
         call, target = int(data["call"]), str(data["target"])
+        if self.conversation is not None:
+            self.conversation.check_stop(target)  # a stopped run announces no request it does not send
         self._call, self._step, self._sent = call, f"autotos.{target}", time.monotonic()
         relative = f"requests/{call:04d}-{target}.md"
         self.store.write_text(relative, str(data["prompt"]))
@@ -225,7 +247,7 @@ def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, se
     if error is not None:
         recorder.publish(RunFailed(error=error, message=f"the run ended early: {error}"))
     elif outcome.halted:
-        recorder.publish(RunFinished(status="stopped", message=f"stopped by the person after {outcome.calls} calls",
+        recorder.publish(RunFinished(status="stopped", message=f"stopped by the person after {_calls(outcome.calls)}",
                                      calls=outcome.calls, wall_seconds=wall))
     else:
         recorder.publish(RunFinished(status="finished", outcome="stopped" if outcome.stopped else "passed",
@@ -234,6 +256,10 @@ def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, se
     status = "failed" if error is not None else "stopped" if outcome.halted else "finished"
     store.update_meta(status=status, result=outcome.to_dict(), error=error)
     return outcome
+
+
+def _calls(n: int) -> str:
+    return f"{n} call" if n == 1 else f"{n} calls"
 
 
 def summary_of(run_dir: Path, outcome: Outcome) -> dict[str, Any]:
