@@ -371,8 +371,10 @@ class GenplanApp(RunsMixin, VersionsMixin):
         now = time.monotonic()
         if now - self._timeline_synced < TIMELINE_INTERVAL_S:
             return
-        timeline = self.main.query_one(RunPanel).query_one(RunTimeline)
-        timeline.sync(self.run_state, Update(entries=sorted(self._timeline_pending)))
+        timelines = self.main.query(RunTimeline)
+        if not timelines:
+            return  # shutting down: the panels are being removed
+        timelines.first().sync(self.run_state, Update(entries=sorted(self._timeline_pending)))
         self._timeline_pending.clear()
         self._timeline_synced = now
 
