@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from support.scripted_server import ScriptedServer
-from test_autotos_pddl import FERRY, GOAL
+from test_autotos_pddl import FERRY, FERRY_BOARD_KEEPS_EMPTY, GOAL
 
 # the ferry successor function, holding 200 MiB from its first call on (bytes(n) takes untouched zero pages: no time to fill)
 FERRY_HUNGRY = FERRY.replace(
@@ -17,7 +17,7 @@ FERRY_HUNGRY = FERRY.replace(
 
 from genplan.cli.main import main
 from genplan.engine.autotos.logfile import parse_log
-from genplan.engine.events import ChecksPassed, Event, FeedbackRound, RunFailed, UnknownEvent, read_log
+from genplan.engine.events import ChecksPassed, Event, FeedbackRound, RunFailed, TextDelta, UnknownEvent, read_log
 
 ROOT = Path(__file__).resolve().parents[1]
 AUTOTOS = ROOT.parent / "shared" / "autotos"
@@ -169,3 +169,57 @@ def test_memory_sets_the_sandboxed_tests_address_space(
     assert json.loads(captured.out)["calls"] == calls, scripted_server.requests[-1].messages[-1]["content"][:600]
     if calls == 3:  # in a quarter GiB the 200 MiB do not fit beside Python: the model hears of the MemoryError
         assert "MemoryError" in scripted_server.requests[2].messages[-1]["content"]
+
+
+def _context(server: ScriptedServer, target: Path, runs: Path, **hooks):
+    from genplan.engine.approaches import RunContext, get_approach
+    from genplan.engine.llm import ModelSettings, make_provider
+
+    settings = ModelSettings(model=server.model, base_url=server.base_url, retry_base_delay_s=0.01)
+    parameters = {**get_approach("autotos").presets["AutoToS"], "preset": "AutoToS", "evaluate": True, "eval_limit": 2}
+    return get_approach("autotos"), RunContext(str(target), make_provider(settings, no_cache=True), runs, parameters,
+                                               settings.to_dict(), **hooks)
+
+
+def test_a_front_end_gets_the_run_directory_first_then_every_event_live(
+        scripted_server: ScriptedServer, isolated: Path) -> None:
+    """The TUI's hooks: the new run directory before the first event, then each event as the log gets it."""
+    scripted_server.on_step("autotos.succ", [FERRY_BOARD_KEEPS_EMPTY, FERRY])
+    scripted_server.on_step("autotos.goal", [GOAL])
+    seen: list[object] = []
+
+    def subscriber(event: Event) -> None:
+        if not event.LIVE_ONLY:
+            logged = _events(run_dirs[0])  # the log has it already when a subscriber gets it
+            assert logged and logged[-1].seq == event.seq
+        seen.append(event)
+
+    run_dirs: list[Path] = []
+    approach, context = _context(scripted_server, ROOT / "domains" / "ferry", isolated / "runs",
+                                 subscriber=subscriber, run_created=lambda d: run_dirs.append(d) or seen.append(d),
+                                 stop_requested=lambda: False)
+    summary = approach.entry(context)
+    assert summary["status"] == "finished" and (summary["success"], summary["failure"]) == (2, 0)
+    assert seen[0] == run_dirs[0] == Path(summary["run_dir"])
+    assert [e.seq for e in seen[1:] if not e.LIVE_ONLY] == [e.seq for e in _events(run_dirs[0])]
+    # the answers stream in (live only: the log keeps the answer files instead)
+    streamed = "".join(e.text for e in seen[1:] if isinstance(e, TextDelta) and e.request_id == 3)
+    assert streamed == FERRY
+    assert sum(isinstance(e, FeedbackRound) for e in seen) == 1
+
+
+def test_a_stop_request_ends_the_run_before_the_next_model_call(
+        scripted_server: ScriptedServer, isolated: Path) -> None:
+    scripted_server.on_step("autotos.succ", [FERRY_BOARD_KEEPS_EMPTY, FERRY])
+    scripted_server.on_step("autotos.goal", [GOAL])
+    approach, context = _context(scripted_server, ROOT / "domains" / "ferry", isolated / "runs",
+                                 stop_requested=lambda: len(scripted_server.requests) >= 2)
+    summary = approach.entry(context)
+    assert summary["status"] == "stopped" and summary["error"] is None and summary["calls"] == 2
+    assert scripted_server.steps() == ["autotos.succ", "autotos.goal"]  # the feedback round's call never went out
+    run_dir = Path(summary["run_dir"])
+    info = json.loads((run_dir / "run.json").read_text())
+    assert info["status"] == "stopped" and info["result"]["halted"] is True
+    last = _events(run_dir)[-1]
+    assert last.type == "run.finished" and last.data["status"] == "stopped"
+    assert not any(isinstance(e, RunFailed) for e in _events(run_dir))

@@ -70,6 +70,8 @@ class LaunchOptions:
     # PipelineConfig fields given on the command line (split_seed, max_concurrency), as `genplan run` takes them
     pipeline_changes: dict[str, Any] = field(default_factory=dict)
     no_cache: bool = False  # do not use the on-disk response cache
+    # an own-loop preset's evaluation (AutoToS): only the first N eval tasks (0: none); None: all of them
+    eval_limit: int | None = None
     config_file: Path | None = None
     step: bool = False
     watch_files: bool = True
@@ -192,11 +194,12 @@ class GenplanApp(RunsMixin, VersionsMixin):
 
         settings, prefs, error = load_tui_settings(self.options.config_file, cli=self.options.cli_settings)
         if self.options.preset:
-            from genplan.engine.pipeline import ConfigError, load_preset
+            from genplan.engine.pipeline import ConfigError
+
+            from .config import check_preset
 
             try:
-                load_preset(self.options.preset)
-                prefs.preset = self.options.preset
+                prefs.preset = check_preset(self.options.preset)
                 prefs.overrides = {}
             except ConfigError as exc:
                 error = error or str(exc)
@@ -287,6 +290,8 @@ class GenplanApp(RunsMixin, VersionsMixin):
             status = "waiting for you (a)"
         elif self.run_state is None:
             status = self.status_note
+        elif self.live and not self.run_state.entries and self._progress_lines:
+            status = "preparing"  # an own-loop run's tasks (AutoToS: instances, unit tests, optimal plans)
         self.main.query_one(TotalsBar).show(self.run_state, mode=self.mode, source=self.source_label(),
                                        live=self.live, status=status)
         if self.run_state is not None and not self.run_state.totals.cost_known and not self._unpriced_told:
@@ -366,9 +371,9 @@ class GenplanApp(RunsMixin, VersionsMixin):
         now = time.monotonic()
         if now - self._timeline_synced < TIMELINE_INTERVAL_S:
             return
-        timelines = self.main.query_one(RunPanel).query(RunTimeline)
+        timelines = self.main.query(RunTimeline)
         if not timelines:
-            return  # the app is closing: the panel's children are already gone (a drain tick can still come)
+            return  # the app is closing: the panels are being removed (a drain tick can still come)
         timelines.first().sync(self.run_state, Update(entries=sorted(self._timeline_pending)))
         self._timeline_pending.clear()
         self._timeline_synced = now
@@ -538,9 +543,7 @@ class GenplanApp(RunsMixin, VersionsMixin):
         return self.get_key_display(Binding(key, ""))
 
     def action_settings(self) -> None:
-        from genplan.engine.pipeline import preset_names
-
-        from .config import config_path
+        from .config import config_path, preset_choices
         from .screens.settings import SettingsResult, SettingsScreen
 
         if self.settings is None or self.prefs is None:
@@ -555,7 +558,7 @@ class GenplanApp(RunsMixin, VersionsMixin):
             self.refresh_totals()
 
         self.push_screen(SettingsScreen(self.settings, self.prefs, config_path(self.options.config_file),
-                                        preset_names()), saved)
+                                        preset_choices()), saved)
 
     def apply_user_keymap(self, keymap: dict[str, str]) -> None:
         """The settings file's [keymap]: binding id -> keys (checked when the file was read)."""

@@ -15,7 +15,7 @@ from textual.widgets import TabbedContent
 from . import messages as msg
 from .app_state import AppState
 from .run_state import RunState
-from .session import PipelineSession
+from .session import OwnLoopSession, PipelineSession
 from .widgets.panels import RunPanel, RunResults, RunsPanel, VersionsPanel
 from .widgets.stream_view import StreamView
 
@@ -187,6 +187,9 @@ class RunsMixin(AppState):
             self.notify("The domain could not be loaded; the pipeline cannot start.", severity="error")
             return
         self.stop_replay()
+        if run_dir is None and start_from is None and strategy_check is None and self.prefs.own_loop is not None:
+            self.start_own_loop()
+            return
         try:
             config = self.prefs.to_config()
             if self.options.pipeline_changes:
@@ -205,19 +208,56 @@ class RunsMixin(AppState):
         self.session = PipelineSession(self.domain_dir, config, self.settings, self.post_message,
                                        self.engine_event, self.stepping, run_dir=run_dir, start_from=start_from,
                                        no_cache=self.options.no_cache, strategy_check=strategy_check)
-        self.run_state = RunState(run_dir)
-        self.run_dir = run_dir
-        self.live = True
-        panel = self.main.query_one(RunPanel)
-        self.reset_timeline()
-        panel.query_one(RunResults).show([])
-        panel.query_one(StreamView).show(None, "waiting for the first answer", "")
-        self.action_show_tab("run")
+        self._show_new_run(run_dir, "waiting for the first answer")
         self.run_pipeline(self.session)
         self.refresh_totals()
 
+    def _show_new_run(self, run_dir: Path | None, note: str) -> None:
+        self.run_state = RunState(run_dir)
+        self.run_dir = run_dir
+        self.live = True
+        self._progress_lines = []
+        panel = self.main.query_one(RunPanel)
+        self.reset_timeline()
+        panel.query_one(RunResults).show([])
+        panel.query_one(StreamView).show(None, note, "")
+        self.action_show_tab("run")
+
+    def start_own_loop(self) -> None:
+        """A run of an approach with its own loop (AutoToS) on this domain directory, in the domain's runs."""
+        assert self.prefs is not None and self.prefs.own_loop is not None and self.settings is not None
+        _approach, preset = self.prefs.own_loop
+        if self.stepping.is_set():
+            self.notify(f"Step mode does not apply to {preset}: its loop sends each request itself. "
+                        "ctrl+b stops the run before its next request.", title="Step mode", timeout=10)
+        if not self.settings.is_configured:
+            self.notify("No model is configured: you will answer every request yourself (manual provider). "
+                        "Press s to set a model.", title="Manual provider", timeout=8)
+        parameters: dict[str, Any] = {}
+        limit = self.options.eval_limit
+        if limit is not None:  # else every eval task of the domain
+            parameters = {"evaluate": limit > 0, "eval_limit": limit}
+        self.session = OwnLoopSession(self.domain_dir, preset, self.settings, self.post_message, self.engine_event,
+                                      self.runs_dir, parameters, no_cache=self.options.no_cache)
+        self._show_new_run(None, f"{preset}: preparing the tasks")
+        self.run_pipeline(self.session)
+        self.refresh_totals()
+
+    def on_run_progress(self, message: msg.RunProgress) -> None:
+        """An own-loop run's progress lines: shown in the answer view until the first request goes out."""
+        if not self.screen_stack or self.session is None:
+            return
+        lines = self._progress_lines
+        lines.append(message.line)
+        state = self.run_state
+        stream = self.main.query_one(RunPanel).query_one(StreamView)
+        if state is not None and not any(e.kind == "request" for e in state.entries) and stream.request_id is None:
+            title = f"{self.session.preset if isinstance(self.session, OwnLoopSession) else 'the run'}: preparing"
+            stream.show(None, title, "```text\n" + "\n".join(lines[-12:]) + "\n```")
+        self.refresh_totals()
+
     @work(thread=True, exclusive=True, group="pipeline")
-    def run_pipeline(self, session: PipelineSession) -> None:
+    def run_pipeline(self, session: PipelineSession | OwnLoopSession) -> None:
         try:
             result = session.run()
         except Exception as exc:  # noqa: BLE001 - shown as one line
@@ -258,6 +298,9 @@ class RunsMixin(AppState):
         self.pending.clear()
         if message.error:
             self.notify(f"The run stopped: {message.error}", severity="error", timeout=10)
+        elif isinstance(message.result, dict):  # an own-loop approach's summary
+            self.notify(own_loop_note(message.result), severity="error" if message.result.get("error") else "information",
+                        timeout=10)
         elif message.result is not None:
             result = message.result
             self.notify(f"Run {result.status}: {result.debug_solved}/{result.debug_total} debug tasks solved.")
@@ -274,6 +317,9 @@ class RunsMixin(AppState):
         self.refresh_totals()
 
     def action_toggle_step(self) -> None:
+        if isinstance(self.session, OwnLoopSession) and not self.stepping.is_set():
+            self.notify(f"Step mode does not apply to {self.session.preset}: its loop sends each request itself. "
+                        "ctrl+b stops the run before its next request.", title="Step mode", timeout=8)
         if self.stepping.is_set():
             self.stepping.clear()
             # Requests already held go out as they are.
@@ -356,3 +402,18 @@ class RunsMixin(AppState):
             if not question.future.done():
                 question.future.set_result(decision)
         self.refresh_totals()
+
+
+def own_loop_note(summary: dict[str, Any]) -> str:
+    """One line on how an own-loop run (AutoToS) ended, from its entry's summary."""
+    calls = f"{summary.get('calls')} call" + ("" if summary.get("calls") == 1 else "s")
+    if summary.get("error"):
+        return f"The run ended early after {calls}: {summary['error']}"
+    if summary.get("status") == "stopped":
+        return f"Run stopped after {calls}."
+    if summary.get("stopped"):
+        return f"Run finished: the feedback rounds for {summary['stopped']} were spent after {calls}."
+    if summary.get("success") is not None:
+        total = int(summary["success"]) + int(summary.get("failure") or 0)
+        return f"Run finished after {calls}: {summary['success']}/{total} evaluation tasks solved."
+    return f"Run finished after {calls} (no evaluation)."

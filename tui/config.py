@@ -17,16 +17,60 @@ PIPELINE_TABLE = "pipeline"
 LIMIT_FIELDS = ("strategy_rounds", "code_rounds", "initial_programs", "program_timeout_s")
 
 
+def own_loop_preset(preset: str) -> tuple[Any, str] | None:
+    """(approach, preset's own spelling) when ``preset`` belongs to an approach with its own loop that runs on a
+    domain directory (AutoToS, AutoToS+PST); None for a pipeline preset (or no preset at all)."""
+    from genplan.engine.approaches import OWN_LOOP, preset_owner
+
+    owner = preset_owner(preset)
+    if owner is None or owner[0].kind != OWN_LOOP or not owner[0].runs_domain_dirs:
+        return None
+    return owner
+
+
+def preset_choices() -> list[str]:
+    """What the settings offer: the pipeline's presets, then the own-loop presets that run on a domain directory."""
+    from genplan.engine.approaches import APPROACHES, OWN_LOOP
+    from genplan.engine.pipeline import preset_names
+
+    own = [name for approach in APPROACHES.values() if approach.kind == OWN_LOOP and approach.runs_domain_dirs
+           for name in approach.presets]
+    return [*preset_names(), *own]
+
+
+def check_preset(preset: str) -> str:
+    """The preset's own spelling; ConfigError (one line) when no approach has it or it cannot run on a domain."""
+    from genplan.engine.approaches import OWN_LOOP, preset_owner
+    from genplan.engine.pipeline import ConfigError, load_preset
+
+    owner = own_loop_preset(preset)
+    if owner is not None:
+        return str(owner[1])
+    other = preset_owner(preset)
+    if other is not None and other[0].kind == OWN_LOOP:
+        raise ConfigError(f"preset {other[1]} belongs to {other[0].name}, which runs on no domain directory "
+                          f"(it has its own command: {other[0].command} --preset {other[1]})")
+    load_preset(preset)
+    return preset
+
+
 @dataclass
 class RunPrefs:
     preset: str = "F5-3"
     overrides: dict[str, Any] = field(default_factory=dict)  # LIMIT_FIELDS set by the user
     keymap: dict[str, str] = field(default_factory=dict)  # [keymap]: binding id -> keys (actions.py)
 
+    @property
+    def own_loop(self) -> tuple[Any, str] | None:
+        """(approach, preset) when the preset is an own-loop approach's (AutoToS): the pipeline limits do not apply."""
+        return own_loop_preset(self.preset)
+
     def to_config(self) -> Any:
+        """The pipeline's configuration; for an own-loop preset the default pipeline preset's (its limits shown)."""
         from genplan.engine.pipeline import load_preset
 
-        return load_preset(self.preset).with_changes(**self.overrides)
+        preset = RunPrefs.preset if self.own_loop is not None else self.preset
+        return load_preset(preset).with_changes(**self.overrides)
 
     def to_table(self) -> dict[str, Any]:
         return {"preset": self.preset, **self.overrides}
@@ -48,17 +92,16 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def prefs_from_table(table: dict[str, Any], where: str) -> RunPrefs:
-    from genplan.engine.pipeline import ConfigError, load_preset
+    from genplan.engine.pipeline import ConfigError
 
     prefs = RunPrefs()
     if not isinstance(table, dict):
         raise ValueError(f"{where}: [{PIPELINE_TABLE}] must be a table")
     preset = table.get("preset", prefs.preset)
     try:
-        load_preset(str(preset))
+        prefs.preset = check_preset(str(preset))
     except ConfigError as exc:
         raise ValueError(f"{where}: [{PIPELINE_TABLE}] {exc}") from None
-    prefs.preset = str(preset)
     for key, value in table.items():
         if key == "preset":
             continue

@@ -26,7 +26,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--run", metavar="ID", help="reopen a run of this domain (its id or directory)")
     parser.add_argument("--replay", metavar="RUN", help="play a recorded run back event by event")
     parser.add_argument("--speed", type=float, default=1.0, help="replay speed factor (default 1)")
-    parser.add_argument("--preset", help="pipeline preset (F5-3, F3-6, ...; default: the settings file's, else F5-3)")
+    parser.add_argument("--preset", help="pipeline preset (F5-3, F3-6, ...) or AutoToS, AutoToS+PST (default: the "
+                        "settings file's, else F5-3)")
+    parser.add_argument("--eval-limit", type=int, metavar="N",
+                        help="AutoToS presets: evaluate on the first N eval tasks only (0: no evaluation; default all)")
     parser.add_argument("--step", action="store_true", help="start in step mode (pause before every request)")
     parser.add_argument("--config-file", type=Path, help="settings file (default: the user config dir's genplan/config.toml)")
     # the same flags as `genplan run`, with the same meaning
@@ -80,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.speed <= 0:
         print("genplan-tui: --speed must be positive", file=sys.stderr)
         return 2
+    if args.eval_limit is not None and args.eval_limit < 0:
+        print("genplan-tui: --eval-limit must not be negative", file=sys.stderr)
+        return 2
     if args.config_file is not None and not args.config_file.is_file():
         print(f"genplan-tui: {args.config_file}: config file does not exist", file=sys.stderr)
         return 2
@@ -104,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
                                                           ("max_concurrency", args.max_concurrency))
                           if value is not None},
         no_cache=args.no_cache,
+        eval_limit=args.eval_limit,
         config_file=args.config_file,
         step=args.step,
     )

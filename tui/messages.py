@@ -5,7 +5,7 @@ from __future__ import annotations
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
@@ -80,8 +80,15 @@ class RunCreated(Message):
 
 
 @dataclass
+class RunProgress(Message):
+    """A line an own-loop run tells a person (preparing the tasks, the run directory, ...)."""
+
+    line: str
+
+
+@dataclass
 class PipelineEnded(Message):
-    result: RunResult | None
+    result: RunResult | dict[str, Any] | None  # a pipeline's RunResult, an own-loop approach's summary
     error: str | None
 
 

@@ -1,4 +1,5 @@
-"""The bridge between the TUI and the pipeline engine: a run in a worker thread, step mode, manual answers.
+"""The bridge between the TUI and the engine: a run in a worker thread, step mode, manual answers. A pipeline
+run (PipelineSession) or one of an approach with its own loop, e.g. AutoToS (OwnLoopSession).
 
 The pipeline calls back from its own threads. Events go into a queue the app drains on a timer (so a
 fast stream never floods the event loop); questions for the person (step mode, manual answers) are
@@ -17,7 +18,7 @@ from typing import Any
 
 from textual.message import Message
 
-from .messages import AnswerRequested, RunCreated, StepRequested
+from .messages import AnswerRequested, RunCreated, RunProgress, StepRequested
 
 Post = Callable[[Message], Any]
 
@@ -189,5 +190,58 @@ class PipelineSession:
 
     def stop(self) -> None:
         """Stop at the next request: waiting questions are answered with "stop"."""
+        self.controller.stopped.set()
+        self.pending.release_all()
+
+
+class OwnLoopSession:
+    """One run of an approach with its own loop (AutoToS) on the domain directory, through the approach registry's
+    entry. ``run()`` blocks (call it in a thread worker) and returns the entry's summary. The events go to ``sink``
+    as the run publishes them; the run directory is announced (RunCreated) before the first; ``stop()`` ends the
+    run before its next model call. There is no step mode: the loop sends its requests itself."""
+
+    def __init__(self, domain_path: Path, preset: str, settings: Any, post: Post, sink: Callable[[Any], None],
+                 runs_dir: Path, parameters: dict[str, Any] | None = None, no_cache: bool = False) -> None:
+        from genplan.engine.approaches import preset_owner
+
+        owner = preset_owner(preset)
+        if owner is None or owner[0].entry is None:
+            raise ValueError(f"preset {preset}: not an approach with its own loop")
+        self.approach, self.preset = owner
+        self.domain_path = domain_path
+        self.settings = settings
+        self.post = post
+        self.sink = sink
+        self.runs_dir = runs_dir
+        self.parameters = dict(parameters or {})  # over the preset's, e.g. eval_limit
+        self.no_cache = no_cache
+        self.pending = PendingQuestions()
+        # never stepping; its ``stopped`` is the run's stop request, and the manual answerer asks it too
+        self.controller = StepController(post, threading.Event(), self.pending)
+        self.controller.manual = not settings.is_configured
+        self.store: Any = None
+
+    @property
+    def manual(self) -> bool:
+        return not self.settings.is_configured
+
+    def run(self) -> dict[str, Any]:
+        from genplan.engine.approaches import RunContext
+        from genplan.engine.llm import make_provider
+        from genplan.engine.sandbox.redact import register_secret
+
+        provider = make_provider(self.settings, no_cache=self.no_cache,
+                                 manual_answer=manual_answerer(self.post, self.pending, self.controller))
+        register_secret(self.settings.resolve_api_key())  # never in what a function's output carries back
+        parameters = {**self.approach.presets[self.preset], "preset": self.preset, **self.parameters}
+        context = RunContext(str(self.domain_path), provider, self.runs_dir, parameters, self.settings.to_dict(),
+                             progress=lambda line: self.post(RunProgress(line)), subscriber=self.sink,
+                             run_created=lambda run_dir: self.post(RunCreated(run_dir)),
+                             stop_requested=self.controller.stopped.is_set)
+        assert self.approach.entry is not None  # checked in __init__
+        return self.approach.entry(context)
+
+    def stop(self) -> None:
+        """Stop before the next model call; a manual answer being waited for is cancelled."""
         self.controller.stopped.set()
         self.pending.release_all()

@@ -12,7 +12,8 @@ Two kinds of approach plug in here:
   presets are :class:`~genplan.engine.pipeline.config.PipelineConfig` fields.
 - ``own-loop`` approaches (``autotos``, ``pddlego``, ``plangen``): methods with a loop of their own. Their
   ``entry`` takes a narrow :class:`RunContext` (what to run on, the model provider, where runs go, the preset's
-  parameters, a progress line sink) and returns the run's summary; their presets are that loop's parameters.
+  parameters, a progress line sink; optionally an event subscriber, a callback with the new run directory and a
+  stop request, for a front end that shows the run live) and returns the run's summary; their presets are that loop's parameters.
   ``command`` names the CLI command that runs them; ``runs_domain_dirs`` says whether ``genplan run DOMAIN_DIR
   --preset P`` can hand a PDDL domain directory to the entry.
 
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import GenplanError
 
 if TYPE_CHECKING:
+    from ..events import Event
     from ..llm.types import Provider
     from ..pipeline.checks import ProgramChecker
     from ..pipeline.runner import Pipeline
@@ -53,6 +55,12 @@ class RunContext:
     # the run directory's name inside ``runs_dir`` (a batch fixes it, so that running the batch again finds the
     # run); None: the approach names it (e.g. with a time stamp). Honoured by approaches with ``runs_domain_dirs``.
     run_name: str | None = None
+    # a front end that shows the run as it goes (the TUI): every event of the run as it is published, the new run
+    # directory (before the run's first event), and whether the person asked to stop (checked before each model
+    # call: True ends the run there with status "stopped")
+    subscriber: Callable[[Event], None] | None = None
+    run_created: Callable[[Path], None] | None = None
+    stop_requested: Callable[[], bool] | None = None
 
 
 # an own-loop approach's entry: one run, its summary (at least "run_dir")

@@ -12,7 +12,9 @@ def entry(context: RunContext) -> dict[str, Any]:
     from ..autotos.live import run_live
 
     return run_live(context.target, context.provider, context.runs_dir, context.parameters, context.model,
-                    context.progress, preset=context.parameters.get("preset"), run_name=context.run_name)
+                    context.progress, preset=context.parameters.get("preset"), run_name=context.run_name,
+                    subscriber=context.subscriber, run_created=context.run_created,
+                    stop_requested=context.stop_requested)
 
 
 APPROACH = register(Approach(

@@ -91,9 +91,16 @@ def describe(event: Event) -> str | None:
 
 def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mapping[str, Any],
              model: Mapping[str, Any] | None = None, progress: Callable[[str], None] | None = None,
-             preset: str | None = None, run_name: str | None = None) -> dict[str, Any]:
-    """One AutoToS run with a model; the summary of ``genplan import autotos`` plus ``stopped`` and ``error``.
-    ``run_name``: the run directory's name in ``runs_dir`` (it must not exist yet); None: a time-stamped one."""
+             preset: str | None = None, run_name: str | None = None,
+             subscriber: Callable[[Event], None] | None = None,
+             run_created: Callable[[Path], None] | None = None,
+             stop_requested: Callable[[], bool] | None = None) -> dict[str, Any]:
+    """One AutoToS run with a model; the summary of ``genplan import autotos`` plus ``stopped`` (the function
+    whose feedback rounds were spent), ``error`` and ``status`` (finished, stopped: the person asked to, failed).
+
+    ``run_name``: the run directory's name in ``runs_dir`` (it must not exist yet); None: a time-stamped one.
+    ``subscriber`` gets every event of the run as it is published, ``run_created`` the new run directory before
+    the first one; ``stop_requested`` is asked before each model call (True: the run ends there, "stopped")."""
     from .executor import SandboxExecutor
     from .session import new_run_dir, run_autotos, summary_of
 
@@ -116,11 +123,15 @@ def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mappin
         run_dir = runs_dir / run_name
         run_dir.mkdir(parents=True)
     say(f"run directory {run_dir}")
+    if run_created is not None:
+        run_created(run_dir)
 
     def watch(event: Event) -> None:
         line = describe(event)
         if line:
             say(line)
+        if subscriber is not None:
+            subscriber(event)
 
     source: dict[str, Any] = {"data": str(parameters["data"])} if parameters.get("data") else {
         "generated": {"seed": int(parameters.get("gen_seed") or 0), "evaluation": parameters.get("generate")}}
@@ -132,7 +143,8 @@ def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mappin
     try:
         outcome = run_autotos(domain, provider, executor, settings, run_dir,
                               {"model": dict(model or {}), "preset": preset, "source": source, "live": True},
-                              watcher=watch)
+                              watcher=watch, stop_requested=stop_requested)
     finally:
         executor.close()
-    return {**summary_of(run_dir, outcome), "stopped": outcome.stopped, "error": outcome.error}
+    status = "failed" if outcome.error is not None else "stopped" if outcome.halted else "finished"
+    return {**summary_of(run_dir, outcome), "stopped": outcome.stopped, "error": outcome.error, "status": status}

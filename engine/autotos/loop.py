@@ -90,6 +90,7 @@ class Outcome:
     first_sound_call: int | None = None  # calls when soundness first passed
     evaluation: Evaluation | None = None
     error: str | None = None  # the model could not be used (replay out of answers, endpoint failing): run cut short
+    halted: bool = False  # the person stopped the run (before a model call): cut short, not failed
 
     @property
     def categories(self) -> dict[str, int]:

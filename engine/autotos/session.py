@@ -25,13 +25,16 @@ from ..events import (
     EventBus,
     FeedbackLimit,
     FeedbackRound,
+    RequestRetry,
     RequestSent,
     ResponseReceived,
     RunFailed,
     RunFinished,
     RunStarted,
+    TextDelta,
 )
-from ..llm.types import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider
+from ..llm.manual import AnswerCancelled
+from ..llm.types import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider, RetryNotice
 from ..pipeline.runlock import owner
 from ..pipeline.store import RunStore
 from . import messages
@@ -44,17 +47,32 @@ from .replay import ReplayProvider
 Watcher = Callable[[Event], None]
 
 
-class Conversation:
-    """One chat with the model: every prompt and answer stays in the history (the feedback refers back)."""
+class RunHalted(Exception):
+    """The person asked to stop the run; raised before the next model call."""
 
-    def __init__(self, provider: Provider) -> None:
+
+class Conversation:
+    """One chat with the model: every prompt and answer stays in the history (the feedback refers back).
+    ``stop_requested`` is asked before each call: True ends the run there (RunHalted)."""
+
+    def __init__(self, provider: Provider, stop_requested: Callable[[], bool] | None = None) -> None:
         self.provider = provider
         self.messages = [ChatMessage("system", messages.system_prompt())]
         self.last_response: ChatResponse | None = None
+        self.stop_requested = stop_requested
+        # the answer's text as it arrives and the provider's retries (the recorder publishes them, live only)
+        self.on_delta: Callable[[str], None] | None = None
+        self.on_retry: Callable[[RetryNotice], None] | None = None
+
+    def check_stop(self, target: str) -> None:
+        if self.stop_requested is not None and self.stop_requested():
+            raise RunHalted(f"stopped before asking for {target}")
 
     def ask(self, target: str, prompt: str) -> str:
+        self.check_stop(target)
         self.messages.append(ChatMessage("user", prompt))
-        response = self.provider.complete(ChatRequest(f"autotos.{target}", list(self.messages)))
+        response = self.provider.complete(ChatRequest(f"autotos.{target}", list(self.messages)),
+                                          on_delta=self.on_delta, on_retry=self.on_retry)
         self.last_response = response
         self.messages.append(ChatMessage("assistant", response.text))
         return response.text
@@ -78,6 +96,8 @@ class RunRecorder:
         if watcher is not None:
             self.bus.subscribe(watcher)
         self.conversation = conversation
+        if conversation is not None:
+            conversation.on_delta, conversation.on_retry = self.delta, self.retry
         self._call: int | None = None  # the request whose answer comes next
         self._step = ""
         self._sent = 0.0
@@ -102,8 +122,19 @@ class RunRecorder:
             self.publish(EvaluationProgress(done=data.get("done"), total=data.get("total"), solved=data.get("solved"),
                                             seconds=round(float(data.get("seconds") or 0.0), 3)))
 
+    def delta(self, text: str) -> None:
+        """Answer text as it streams in (live only: watchers see it, the log does not keep it)."""
+        if text:
+            self.publish(TextDelta(request_id=self._call, step=self._step, text=text))
+
+    def retry(self, notice: RetryNotice) -> None:
+        self.publish(RequestRetry(request_id=self._call, step=self._step, attempt=notice.attempt,
+                                  delay_s=round(notice.delay_s, 3), reason=notice.reason))
+
     def _prompt(self, data: dict[str, Any]) -> None:
         call, target = int(data["call"]), str(data["target"])
+        if self.conversation is not None:
+            self.conversation.check_stop(target)  # a stopped run announces no request it does not send
         self._call, self._step, self._sent = call, f"autotos.{target}", time.monotonic()
         relative = f"requests/{call:04d}-{target}.md"
         self.store.write_text(relative, str(data["prompt"]))
@@ -178,9 +209,12 @@ def outcome_text(outcome: Outcome) -> str:
 
 
 def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, settings: Settings, run_dir: Path,
-                extra_info: dict[str, Any] | None = None, watcher: Watcher | None = None) -> Outcome:
+                extra_info: dict[str, Any] | None = None, watcher: Watcher | None = None,
+                stop_requested: Callable[[], bool] | None = None) -> Outcome:
     """One AutoToS run into ``run_dir`` (which exists). When the model cannot be used (a replay out of answers,
-    an endpoint still failing after the provider's retries) the run ends there and ``outcome.error`` says why."""
+    an endpoint still failing after the provider's retries) the run ends there and ``outcome.error`` says why;
+    when ``stop_requested()`` is true before a model call the run ends there with status "stopped"
+    (``outcome.halted``)."""
     info = dict(extra_info or {})
     model = info.pop("model", None)
     preset = info.get("preset") or preset_of(settings)
@@ -191,7 +225,7 @@ def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, se
         "config": {"approach": "autotos", "preset": preset, **asdict(settings)},
         "model": dict(model) if isinstance(model, dict) else {"model": model} if model else {},
         **{k: v for k, v in info.items() if k != "preset"}, **owner()})
-    conversation = Conversation(provider)
+    conversation = Conversation(provider, stop_requested)
     recorder = RunRecorder(run_dir, watcher, conversation)
     recorder.publish(RunStarted(approach="autotos", preset=preset, domain=domain.name))
     loop = AutoToS(domain, conversation.ask, executor, settings, observer=recorder)
@@ -199,6 +233,9 @@ def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, se
     started = time.monotonic()
     try:
         outcome = loop.run()
+    except (RunHalted, AnswerCancelled):  # stopped before a call, or instead of answering one by hand
+        outcome = loop.outcome
+        outcome.halted = True
     except ModelAccessError as exc:
         outcome, error = loop.outcome, str(exc)
         outcome.error = error
@@ -209,12 +246,20 @@ def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, se
     wall = round(time.monotonic() - started, 3)
     if error is not None:
         recorder.publish(RunFailed(error=error, message=f"the run ended early: {error}"))
+    elif outcome.halted:
+        recorder.publish(RunFinished(status="stopped", message=f"stopped by the person after {_calls(outcome.calls)}",
+                                     calls=outcome.calls, wall_seconds=wall))
     else:
         recorder.publish(RunFinished(status="finished", outcome="stopped" if outcome.stopped else "passed",
                                      message=outcome_text(outcome), calls=outcome.calls, wall_seconds=wall))
     recorder.close()
-    store.update_meta(status="failed" if error is not None else "finished", result=outcome.to_dict(), error=error)
+    status = "failed" if error is not None else "stopped" if outcome.halted else "finished"
+    store.update_meta(status=status, result=outcome.to_dict(), error=error)
     return outcome
+
+
+def _calls(n: int) -> str:
+    return f"{n} call" if n == 1 else f"{n} calls"
 
 
 def summary_of(run_dir: Path, outcome: Outcome) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from ..actions import bindings
-from ..config import LIMIT_FIELDS, RunPrefs, save_tui_settings
+from ..config import LIMIT_FIELDS, RunPrefs, own_loop_preset, save_tui_settings
 from ..widgets.key_bar import KeyBar
 
 MODEL_FIELDS = (
@@ -30,6 +30,7 @@ LIMIT_LABELS = {
     "program_timeout_s": "Program time limit (s)",
 }
 NULLABLE = {"model", "base_url", "temperature", "max_tokens"}
+OWN_LOOP_HINT = "not used by {preset} (its own loop)"
 
 
 @dataclass
@@ -76,10 +77,12 @@ class SettingsScreen(ModalScreen[SettingsResult | None]):
                     yield Label("Preset")
                     yield Select([(p, p) for p in self.presets], value=self.prefs.preset, allow_blank=False,
                                  id="set-preset")
+                    own = own_loop_preset(self.prefs.preset) is not None
                     for name in LIMIT_FIELDS:
                         yield Label(LIMIT_LABELS[name])
                         value = self.prefs.overrides.get(name, getattr(config, name))
-                        yield Input(_shown(value), id=f"set-{name}")
+                        yield Input("" if own else _shown(value), id=f"set-{name}", disabled=own,
+                                    placeholder=OWN_LOOP_HINT.format(preset=self.prefs.preset) if own else "")
                 yield Checkbox("Store the API key itself in the file (otherwise only the variable name)",
                                value=self.settings.api_key is not None, id="set-store-key")
                 yield Static("", id="settings-error")
@@ -112,6 +115,8 @@ class SettingsScreen(ModalScreen[SettingsResult | None]):
                 raise ValueError(str(exc).replace("command line option --", "setting ")) from None
         settings.api_key = self.settings.api_key
         preset = str(self.query_one("#set-preset", Select).value)
+        if own_loop_preset(preset) is not None:  # AutoToS: the pipeline's limits do not apply
+            return settings, RunPrefs(preset=preset)
         base_config = load_preset(preset)
         overrides: dict[str, Any] = {}
         for name in LIMIT_FIELDS:
@@ -152,6 +157,15 @@ class SettingsScreen(ModalScreen[SettingsResult | None]):
         if str(event.value) == self._shown_preset:
             return
         self._shown_preset = str(event.value)
+        own = own_loop_preset(str(event.value)) is not None
+        for name in LIMIT_FIELDS:
+            field = self.query_one(f"#set-{name}", Input)
+            field.disabled = own
+            field.placeholder = OWN_LOOP_HINT.format(preset=event.value) if own else ""
+            if own:
+                field.value = ""
+        if own:
+            return
         try:
             config = load_preset(str(event.value))
         except ConfigError:

@@ -1,0 +1,139 @@
+"""Starting an AutoToS run from the TUI: with the preset AutoToS (or AutoToS+PST) `r` runs AutoToS on the domain
+directory into the domain's runs; the timeline fills as the run goes (each call, each unit-test round, the checks
+that passed, the evaluation); ctrl+b stops it before its next model call; afterwards the Runs view, the Versions
+panel and the timeline show it as an imported run. Real openai client against the scripted server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from support.scripted_server import Reply, ScriptedServer
+from test_autotos_pddl import FERRY, FERRY_BOARD_KEEPS_EMPTY, GOAL
+from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
+from textual.coordinate import Coordinate
+
+from genplan.engine.pipeline import RunStore
+from genplan.tui import run_state
+from genplan.tui.config import RunPrefs, prefs_from_table, preset_choices
+from genplan.tui.replay import load_events
+from genplan.tui.screens.settings import SettingsScreen
+from genplan.tui.widgets.panels import RunsPanel, RunsTable, RunTimeline, VersionsPanel
+from genplan.tui.widgets.stream_view import StreamView
+
+
+def _replayed(run_dir: Path) -> run_state.RunState:
+    state = run_state.RunState(run_dir)
+    for event in load_events(run_dir):
+        state.apply(event)
+    return state
+
+
+def _notes(app) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def test_an_autotos_run_started_with_r_fills_the_timeline_live_and_is_shown_like_an_imported_one(
+        scripted_server: ScriptedServer, isolated: Path) -> None:  # noqa: F811
+    # a buggy first succ (boarding keeps the ferry empty): one soundness round, then the fixed succ (slow, so the
+    # round is on the screen while the run still waits for it)
+    scripted_server.on_step("autotos.succ", [FERRY_BOARD_KEEPS_EMPTY, Reply.slow(FERRY, 1.5)])
+    scripted_server.on_step("autotos.goal", [GOAL])
+    domain = ferry_copy(isolated)
+    app = make_app(domain, config_for(isolated, scripted_server), preset="AutoToS", eval_limit=2)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot, app)
+        assert app.prefs.preset == "AutoToS"
+        await pilot.press("r")
+        # live: the round is in the timeline while the run is still going (waiting for succ-2)
+        await wait_for(pilot, lambda: app.run_state is not None and any(e.kind == "round" for e in app.run_state.entries),
+                       timeout=60, what="the feedback round, live")
+        assert app.session is not None and app.live
+        run_dir = app.run_dir
+        assert run_dir is not None and run_dir.parent == RunStore.runs_dir(domain).resolve()
+        assert app.run_state.run_dir == run_dir  # the run directory was announced before its events
+        # ... to the end
+        await wait_for(pilot, lambda: app.session is None, timeout=120, what="the run to end")
+        state = app.run_state
+        await wait_for(pilot, lambda: not app.events and app.query_one(RunTimeline).row_count == len(state.entries),
+                       what="the last events shown")
+        assert state.status == "done" and state.entries[-1].title == "run finished"
+        assert any(n.startswith("Run finished after 3 calls: 2/2 evaluation tasks solved") for n in _notes(app))
+        assert scripted_server.steps() == ["autotos.succ", "autotos.goal", "autotos.succ"]
+        stream = app.query_one(StreamView)  # the answer of the last call, streamed in
+        assert stream.request_id == "3" and "def succ(state, objects)" in stream.text
+        (round_entry,) = [e for e in state.entries if e.kind == "round"]
+        assert round_entry.status == "fail" and round_entry.title == "round 1: soundness failed"
+        assert [e.title for e in state.entries if e.kind == "passed"][-3:] == [
+            "goal tests passed", "soundness tests passed", "completeness tests passed"]
+        (evaluation,) = [e for e in state.entries if e.kind == "evaluation"]
+        assert evaluation.detail == "2/2 instances searched, 2 solved"
+        # the same timeline as the run's recorded events give (an imported or reopened run)
+        replayed = _replayed(run_dir)
+        assert [(e.kind, e.title, e.status) for e in state.entries] == \
+            [(e.kind, e.title, e.status) for e in replayed.entries]
+        info = json.loads((run_dir / "run.json").read_text())
+        assert (info["approach"], info["preset"], info["status"]) == ("autotos", "AutoToS", "finished")
+        assert info["source"] == {"domain_dir": str(domain.resolve())} and info["model"]["model"] == scripted_server.model
+        # the Runs view and the Versions panel
+        await pilot.press("3")
+        await wait_for(pilot, lambda: app.query_one(RunsPanel).selected() == run_dir.name, what="the run in 3 Runs")
+        await wait_for(pilot, lambda: str(app.query_one(RunsTable).get_cell_at(Coordinate(0, 1))) == "finished · 2/2 solved",
+                       what="the run's status and result")
+        await pilot.press("5")
+        panel = app.query_one(VersionsPanel)
+        await wait_for(pilot, lambda: sorted(v.name for v in app.version_index.of_run(run_dir.name)) ==
+                       ["goal-1", "succ-1", "succ-2"], what="succ-N and goal-N in 5 Versions")
+        assert panel.select(f"{run_dir.name}/function/succ-2")
+
+
+async def test_ctrl_b_stops_an_autotos_run_that_waits_on_the_model(
+        scripted_server: ScriptedServer, isolated: Path) -> None:  # noqa: F811
+    scripted_server.on_step("autotos.succ", [Reply.slow(FERRY, 2.0)])
+    scripted_server.on_step("autotos.goal", [GOAL])
+    domain = ferry_copy(isolated)
+    app = make_app(domain, config_for(isolated, scripted_server), preset="AutoToS+PST", eval_limit=0, step=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("r")
+        # step mode does not apply: the run says so and goes on without a step screen
+        await wait_for(pilot, lambda: any("Step mode does not apply to AutoToS+PST" in n for n in _notes(app)),
+                       what="the step-mode note")
+        await wait_for(pilot, lambda: len(scripted_server.requests) == 1 and app.run_state is not None
+                       and any(e.kind == "request" and e.status == "running" for e in app.run_state.entries),
+                       timeout=60, what="the first call, waiting on the model")
+        await pilot.press("ctrl+b")
+        await wait_for(pilot, lambda: app.session is None, timeout=60, what="the run to stop")
+        state = app.run_state
+        await wait_for(pilot, lambda: not app.events and state.status == "stopped", what="the stop shown")
+        assert state.entries[-1].title == "run stopped"
+        assert scripted_server.steps() == ["autotos.succ"]  # the answer came; the goal test was never asked for
+        assert any(n == "Run stopped after 1 call." for n in _notes(app))
+        # no row for the request that was not sent
+        assert [e.title for e in state.entries if e.kind == "request"] == ["autotos.succ"]
+        assert state.entries[-1].detail.startswith("stopped by the person after 1 call")
+        assert not any("Traceback" in n or "Error" in n for n in _notes(app))
+        run_dir = app.run_dir
+        info = json.loads((run_dir / "run.json").read_text())
+        assert (info["preset"], info["status"], info["error"]) == ("AutoToS+PST", "stopped", None)
+        assert info["config"]["partial_soundness"] is True
+
+
+async def test_the_settings_offer_the_autotos_presets_without_the_pipeline_limits(
+        isolated: Path) -> None:  # noqa: F811
+    assert preset_choices()[-2:] == ["AutoToS", "AutoToS+PST"]
+    prefs = prefs_from_table({"preset": "autotos+pst"}, "config.toml")
+    assert prefs.preset == "AutoToS+PST" and prefs.own_loop is not None
+    domain = ferry_copy(isolated)
+    config = config_for(isolated, None)
+    app = make_app(domain, config)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot, app)
+        app.prefs = RunPrefs(preset="AutoToS")
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), what="the settings")
+        limit = app.screen.query_one("#set-code_rounds")
+        assert limit.disabled and "not used by AutoToS" in limit.placeholder
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: not isinstance(app.screen, SettingsScreen), what="the settings saved")
+        assert app.prefs.preset == "AutoToS" and 'preset = "AutoToS"' in config.read_text()
