@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -16,6 +16,14 @@ from ..outcomes import category_of, outcome_text
 from ..widgets.key_bar import KeyBar
 from ..widgets.results_table import first_line
 from ..widgets.text_view import TextView
+
+
+class RerunHost(Protocol):
+    """What the screen asks of the app (the versions mixin, tui/app_versions.py)."""
+
+    def open_plan_stepper(self, task_path: Path, plan: list[str], title: str) -> None: ...
+    def rerun_current_on(self, task_set: str, screen: RerunScreen) -> None: ...
+    def cancel_rerun(self, job: int) -> None: ...
 
 
 class RerunScreen(Screen[None]):
@@ -104,11 +112,15 @@ class RerunScreen(Screen[None]):
             self.notify("This task has no plan to step through (the program returned none).", severity="warning")
             return
         check, path = chosen
-        self.app.open_plan_stepper(path, list(check.output), f"{self.title_text} on {check.task}")  # type: ignore[attr-defined]
+        self.host.open_plan_stepper(path, list(check.output), f"{self.title_text} on {check.task}")
 
     def action_eval(self) -> None:
-        self.app.rerun_current_on("eval", self)  # type: ignore[attr-defined]
+        self.host.rerun_current_on("eval", self)
 
     def action_close(self) -> None:
-        self.app.cancel_rerun(self.job)  # type: ignore[attr-defined]
+        self.host.cancel_rerun(self.job)
         self.dismiss(None)
+
+    @property
+    def host(self) -> RerunHost:
+        return cast(RerunHost, self.app)
