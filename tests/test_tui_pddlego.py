@@ -28,6 +28,8 @@ def test_labels_of_a_pddlego_call() -> None:
     assert run_state.time_step_parts({"step": 0, "attempt": 0, "retry": 0}) == ["step 0"]
     assert run_state.time_step_parts({"step": "nl.task", "task": "task-00"}) == []  # a pipeline request
     assert run_state.request_context({"task": "task-03"}) == "task-03"
+    assert run_state.request_context({"candidate": 2}) == "candidate 2"  # code.generate, not a bare "2"
+    assert run_state.request_context({"version": "c2-v01", "candidate": 2}) == "c2-v01"
     assert run_state.time_step_label({"step": 1, "attempt": 0, "retry": 2}) == "s01-a0-r2"
 
 

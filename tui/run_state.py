@@ -117,7 +117,9 @@ def _text(value: Any) -> str:
 def request_context(data: dict[str, Any]) -> str:
     """What a request is about, as the engine says it: its task, version, candidate; for PDDLego+ the time
     step, the attempt after a reset (outer loop) and the retry after a solver error (inner loop)."""
-    parts = [_text(data.get(name)) for name in ("task", "version", "candidate") if data.get(name)]
+    parts = [_text(data.get(name)) for name in ("task", "version") if data.get(name)]
+    if data.get("candidate") and not data.get("version"):  # a version (c1-v00) already names its candidate
+        parts.append(f"candidate {data['candidate']}")
     return " ".join(parts + time_step_parts(data))
 
 
