@@ -67,8 +67,9 @@ def run_check(store: RunStore, text: str, provider: Any, controller: Any = None,
               subscriber: Callable[[Any], None] | None = None, reasoning: bool = False) -> StrategyCheck:
     """Replay the NL phase from disk, then validate ``text`` on the debug tasks (the only requests sent)."""
     from .llm import AnswerCancelled
+    from .pipeline.checks import Version
     from .pipeline.gateway import RunStopped
-    from .pipeline.runner import Pipeline, Version
+    from .pipeline.runner import Pipeline
 
     meta = store.meta()
     domain = DomainDir.open(meta["domain_dir"])

@@ -25,11 +25,12 @@ from genplan.engine.approaches import (
     preset_owner,
     register,
 )
+from genplan.engine.approaches.context import PipelineContext
 from genplan.engine.batch import load_experiment, run_batch
 from genplan.engine.errors import GenplanError
 from genplan.engine.pipeline.checks import ProgramChecker
 from genplan.engine.pipeline.config import ConfigError, PipelineConfig, load_preset, preset_names
-from genplan.engine.pipeline.runner import Pipeline, code_extractor, user
+from genplan.engine.pipeline.conversation import code_extractor, user
 from genplan.engine.prompts import PromptLibrary
 
 TOY_PROMPT = "TOY: write generate_solution(objects, init, goal) for this domain."
@@ -111,11 +112,11 @@ def test_the_pddlego_entry_refuses_an_unknown_environment_in_one_line() -> None:
 
 
 # ------------------------------------------------------------------ a toy approach: ask once, check, stop
-def toy_run(pipeline: Pipeline, checker: ProgramChecker) -> None:
-    messages = [pipeline.system(), user(f"{TOY_PROMPT}\n\n{pipeline.domain.source}")]
-    code, messages, _ = pipeline.ask_extract("code.generate", messages, code_extractor(("generate_solution",)), "code")
+def toy_run(ctx: PipelineContext, checker: ProgramChecker) -> None:
+    messages = [ctx.system(), user(f"{TOY_PROMPT}\n\n{ctx.domain.source}")]
+    code, messages, _ = ctx.ask_extract("code.generate", messages, code_extractor(("generate_solution",)), "code")
     if code is not None:
-        pipeline.add_program(1, code, messages[-1].content, checker)
+        ctx.add_program(1, code, messages[-1].content, checker)
 
 
 @pytest.fixture

@@ -62,14 +62,19 @@ def test_import_contracts_are_kept(tree: Path) -> None:
     result = check([tool("lint-imports"), "--config", str(ROOT / "pyproject.toml"), "--no-cache"], tree,
                    PYTHONPATH=str(tree))
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "5 kept, 0 broken" in result.stdout
+    assert "6 kept, 0 broken" in result.stdout
 
 
-def test_import_contracts_catch_the_engine_importing_textual(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("module", "line", "contract"), [
+    ("engine/planner.py", "import textual", "the engine never imports the TUI, the CLI or Textual"),
+    ("engine/approaches/bas.py", "from ..pipeline.runner import Pipeline",
+     "an approach sees its run only through its context"),
+])
+def test_import_contracts_catch_a_forbidden_import(tmp_path: Path, module: str, line: str, contract: str) -> None:
     broken = package_tree(tmp_path)
-    planner = broken / "genplan" / "engine" / "planner.py"
-    planner.write_text(planner.read_text(encoding="utf-8") + "\nimport textual  # noqa\n", encoding="utf-8")
+    source = broken / "genplan" / module
+    source.write_text(source.read_text(encoding="utf-8") + f"\n{line}  # noqa\n", encoding="utf-8")
     result = check([tool("lint-imports"), "--config", str(ROOT / "pyproject.toml"), "--no-cache"], broken,
                    PYTHONPATH=str(broken))
     assert result.returncode != 0
-    assert "the engine never imports the TUI, the CLI or Textual BROKEN" in result.stdout
+    assert contract in result.stdout and "BROKEN" in result.stdout.split(contract, 1)[1][:120]

@@ -8,8 +8,11 @@ result is selected, and its presets (name -> parameters, shown by ``genplan run 
 Two kinds of approach plug in here:
 
 - ``pipeline`` approaches (Stein et al.'s ``stein``, the baselines ``bas`` and ``sil``, a test's toy approach):
-  their ``run`` function drives one run on a :class:`~genplan.engine.pipeline.runner.Pipeline`, and their
-  presets are :class:`~genplan.engine.pipeline.config.PipelineConfig` fields.
+  their ``run`` function drives one run through a narrow
+  :class:`~genplan.engine.approaches.context.PipelineContext` (ask and extract, render a prompt, write an
+  artefact, check it, publish an event, and the steps they share), and their presets are
+  :class:`~genplan.engine.pipeline.config.PipelineConfig` fields. The run service behind the context is
+  :class:`~genplan.engine.pipeline.runner.Pipeline`, which approaches never import.
 - ``own-loop`` approaches (``autotos``, ``pddlego``, ``plangen``): methods with a loop of their own. Their
   ``entry`` takes a narrow :class:`RunContext` (what to run on, the model provider, where runs go, the preset's
   parameters, a progress line sink; optionally an event subscriber, a callback with the new run directory and a
@@ -34,11 +37,11 @@ if TYPE_CHECKING:
     from ..events import Event
     from ..llm.types import Provider
     from ..pipeline.checks import ProgramChecker
-    from ..pipeline.runner import Pipeline
+    from .context import PipelineContext
 
-RunFunction = Callable[["Pipeline", "ProgramChecker"], None]
+RunFunction = Callable[["PipelineContext", "ProgramChecker"], None]
 
-PIPELINE = "pipeline"  # runs on the Pipeline (strategy / code phases, program checks)
+PIPELINE = "pipeline"  # runs through a PipelineContext (strategy / code phases, program checks)
 OWN_LOOP = "own-loop"  # runs its own loop through ``entry(RunContext)``
 
 
@@ -78,7 +81,7 @@ class Approach:
     prompt_variant: str  # the template directory under prompts/ ("-reasoning" is added for reasoning models)
     feedback_style: str  # "stein" (Table 13 of Stein et al.) or "silver" (Silver et al.'s four types)
     function_name: str  # the entry function every program of this approach defines
-    run: RunFunction | None = None  # a pipeline approach's run on the Pipeline
+    run: RunFunction | None = None  # a pipeline approach's run, given its PipelineContext
     select_last: bool = False  # the last program is the result (Silver et al.), not the best on the debug tasks
     # preset name -> PipelineConfig fields (besides preset, approach and function_name, which are implied);
     # for an own-loop approach: the parameters its entry reads

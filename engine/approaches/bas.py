@@ -5,17 +5,71 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..events import SelectionMade, StepStarted
+from ..extract import Extraction, extract_strategy
+from ..pipeline.checks import best_version
+from ..pipeline.conversation import assistant, code_extractor, user
 from . import Approach, register
 
 if TYPE_CHECKING:
     from ..pipeline.checks import ProgramChecker
-    from ..pipeline.runner import Pipeline
+    from .context import PipelineContext
 
 
-def run(pipeline: Pipeline, checker: ProgramChecker) -> None:
-    from ..pipeline.baseline import run_bas
+def bas_strategy(text: str) -> Extraction[str]:
+    """Bas's strategy may be plain prose: a labelled or fenced strategy if there is one, else the answer."""
+    return extract_strategy(text, fallback_to_text=True)
 
-    run_bas(pipeline, checker)
+
+def run(ctx: PipelineContext, checker: ProgramChecker) -> None:
+    """NL descriptions of the domain and the debug tasks (as in the main pipeline) -> an NL strategy from those
+    -> validated once, never refined -> code whose example task has no plan -> direct fixes with Silver's
+    feedback; the program is selected on the debug tasks."""
+    config = ctx.config
+    ctx.nl_phase()
+    ctx.publish(StepStarted(phase="baseline-strategy"))
+    strategy_msgs = [
+        ctx.system(),
+        user(ctx.render("strategy", domain_nl=ctx.domain_nl, example_tasks=[t.nl for t in ctx.prompt_tasks()])),
+    ]
+    strategy_text, history, _ = ctx.ask_extract("baseline.strategy", strategy_msgs, bas_strategy, "strategy")
+    if strategy_text is None:
+        return
+    strategy = ctx.add_strategy(strategy_text, history[-1].content)
+    if config.validate_unrefined_strategy:
+        ctx.validate_strategy(strategy)  # Table 8: Bas's 15 calls at least include one validation round
+    ctx.select_strategy()
+    if config.bas_example_plan:
+        example_task, example_plan = ctx.example()
+        spec = ctx.code_spec(example_task.python, example_plan)
+    else:
+        spec = ctx.code_spec(ctx.prompt_tasks()[0].python, None)
+    functions = (config.function_name,)
+    base = [ctx.system(), user(ctx.render("code", domain_nl=ctx.domain_nl, strategy=strategy.text, **spec))]
+    ctx.publish(StepStarted(phase="code", candidate=1))
+    code, history, _ = ctx.ask_extract("baseline.code", base, code_extractor(functions), "code")
+    if code is None:
+        return
+    current = ctx.add_program(1, code, history[-1].content, checker)
+    selector = ctx.failure_selector(1)
+    conversation = history
+    for _ in range(config.code_rounds):
+        failed = selector.choose(current.checks)
+        if failed is None:
+            break
+        task = next(t for t in ctx.tasks if t.name == failed.task)
+        if config.code_history == "latest":
+            conversation = [*base, assistant(current.response_text)]
+        failed_input = str(failed.details.get("python_input") or task.python_text)
+        fix = [*conversation, user(ctx.render("fix", failed_task=failed_input, output=failed.output, feedback=failed.message))]
+        code, history, _ = ctx.ask_extract("baseline.fix", fix, code_extractor(functions, current.text), "code")
+        if code is None:
+            break
+        conversation = history
+        current = ctx.add_program(1, code, history[-1].content, checker)
+    best = best_version(ctx.programs)
+    if best is not None:
+        ctx.publish(SelectionMade(kind="program", version=best.label, solved=best.solved, total=len(ctx.tasks), file=best.file))
 
 
 APPROACH = register(Approach(

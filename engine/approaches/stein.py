@@ -3,17 +3,166 @@ validator and reflection, N code candidates debugged with reflection, the best p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
+from ..events import Notice, SelectionMade, StepFinished, StepStarted
+from ..extract import extract_nl, extract_strategy
+from ..pipeline.checks import Version, best_version
+from ..pipeline.conversation import assistant, code_extractor, user
+from ..pipeline.orderings import candidate_examples
 from . import Approach, register
 
 if TYPE_CHECKING:
-    from ..pipeline.checks import ProgramChecker
-    from ..pipeline.runner import Pipeline
+    from ..pddl.encoding import PythonTask
+    from ..pipeline.checks import DebugTask, ProgramChecker, TaskCheck
+    from .context import PipelineContext
 
 
-def run(pipeline: Pipeline, checker: ProgramChecker) -> None:
-    pipeline.run_stein(checker)
+def run(ctx: PipelineContext, checker: ProgramChecker) -> None:
+    ctx.nl_phase()
+    if ctx.config.strategy_rounds > 0:
+        strategy = strategy_phase(ctx)
+    else:
+        strategy = first_strategy(ctx)
+        if strategy is not None and ctx.config.validate_unrefined_strategy:
+            ctx.validate_strategy(strategy)  # -SD: checked once, never refined; its plans may be the example
+        ctx.select_strategy()
+    if strategy is None:
+        ctx.publish(Notice(level="error", message="no strategy could be obtained; the run stops"))
+        return
+    final_check = final_strategy_check(ctx, strategy) if ctx.config.final_strategy_check else {}
+    code_phase(ctx, checker, strategy, final_check)
+
+
+# ---------------------------------------------------------------- 2) strategy
+def first_strategy(ctx: PipelineContext) -> Version | None:
+    ctx.publish(StepStarted(phase="strategy", round=0))
+    messages = [
+        ctx.system(),
+        user(ctx.render("strategy_generate", domain_nl=ctx.domain_nl, example_tasks=[t.nl for t in ctx.prompt_tasks()])),
+    ]
+    text, history, _ = ctx.ask_extract("strategy.generate", messages, extract_strategy, "strategy")
+    if text is None:
+        return None
+    return ctx.add_strategy(text, history[-1].content)
+
+
+def strategy_phase(ctx: PipelineContext) -> Version | None:
+    """2.2-2.3: validate the strategy; on a failed task, reflect on it and revise, up to K_S rounds."""
+    current = first_strategy(ctx)
+    selector = ctx.failure_selector(0)
+    for round_number in range(ctx.config.strategy_rounds + 1):
+        if current is None:
+            break
+        conversations = ctx.validate_strategy(current)
+        if current.solved == len(ctx.tasks) or round_number == ctx.config.strategy_rounds:
+            break
+        failed = selector.choose(current.checks)
+        assert failed is not None
+        ctx.publish(StepStarted(phase="strategy", round=round_number + 1, task=failed.task))
+        reflect_messages = [
+            *conversations[failed.task],
+            user(ctx.render("strategy_reflect", plan=failed.output or [], feedback=failed.message)),
+        ]
+        reflection, after, _ = ctx.ask_extract(
+            "strategy.reflect", reflect_messages, extract_nl, "nl", task=failed.task, version=current.label
+        )
+        ctx.artifact(
+            "reflection", f"reflections/strategy-{current.label}-{failed.task}.md", reflection or after[-1].content,
+            about="strategy", version=current.label, task=failed.task,
+        )
+        revise = [*after, user(ctx.render("strategy_revise"))]
+        text, history_after, _ = ctx.ask_extract("strategy.revise", revise, extract_strategy, "strategy", version=current.label)
+        if text is None:
+            break
+        current = ctx.add_strategy(text, history_after[-1].content)
+    return ctx.select_strategy()
+
+
+def final_strategy_check(ctx: PipelineContext, strategy: Version) -> dict[str, TaskCheck]:
+    """The reference code re-plans the two prompt tasks with the chosen strategy; a correct plan from this
+    check is the code prompt's example (2 calls: Table 8's minimum of 17)."""
+    ctx.publish(StepStarted(phase="strategy-final-check", version=strategy.label))
+    outcomes = ctx.plan_with_strategy(strategy, ctx.prompt_tasks(), "strategy.plan")
+    ctx.publish_checks("strategy-final", strategy.label, [check for check, _ in outcomes])
+    ctx.write_result(f"results/strategy-{strategy.label}-final.json", [c.to_dict() for c, _ in outcomes])
+    ctx.publish(StepFinished(phase="strategy-final-check", version=strategy.label, solved=sum(c.solved for c, _ in outcomes)))
+    return {check.task: check for check, _ in outcomes}
+
+
+# ---------------------------------------------------------------- 3) code
+def example_encodings(ctx: PipelineContext, task: DebugTask) -> list[PythonTask]:
+    """The example input of each candidate (see orderings.candidate_examples)."""
+    config = ctx.config
+    if config.initial_programs == 1 and not config.shuffle_all_candidates:
+        return [task.python]
+    return candidate_examples(task.python, config.initial_programs, config.split_seed, config.shuffle_all_candidates)
+
+
+def feedback_variables(ctx: PipelineContext, version: Version, failed: TaskCheck) -> dict[str, Any]:
+    """Table 13's feedback on a program: the tasks it solved (with their plans) and the one it failed."""
+    by_name = {t.name: t for t in ctx.tasks}
+    solved = [{"task": by_name[c.task].python_text, "plan": c.output} for c in version.checks if c.solved]
+    return {
+        "solved": solved,
+        "failed_task": failed.details.get("python_input") or by_name[failed.task].python_text,
+        "output": failed.output,
+        "feedback": failed.message,
+    }
+
+
+def code_phase(ctx: PipelineContext, checker: ProgramChecker, strategy: Version,
+               final_check: Mapping[str, TaskCheck]) -> None:
+    """3: N candidates from the strategy, each debugged for up to K_C rounds (reflection, then revision); the
+    best program on the debug tasks is selected. A candidate that solves every task ends the phase."""
+    config = ctx.config
+    example_task, example_plan = ctx.example(final_check)
+    encodings = example_encodings(ctx, example_task)
+    functions = (config.function_name,)
+    for candidate in range(1, config.initial_programs + 1):
+        ctx.publish(StepStarted(phase="code", candidate=candidate))
+        spec = ctx.code_spec(encodings[candidate - 1], example_plan)
+        base = [ctx.system(), user(ctx.render("code_generate", domain_nl=ctx.domain_nl, pseudocode=strategy.text, **spec))]
+        code, history, _ = ctx.ask_extract("code.generate", base, code_extractor(functions), "code", candidate=candidate)
+        if code is None:
+            continue
+        current = ctx.add_program(candidate, code, history[-1].content, checker)
+        selector = ctx.failure_selector(candidate)
+        # "conversation" (reference code): every earlier reflection, feedback and program stays in context
+        conversation = history
+        for _ in range(config.code_rounds):
+            failed = selector.choose(current.checks)
+            if failed is None:
+                break
+            variables = feedback_variables(ctx, current, failed)
+            if config.code_history == "latest":
+                conversation = [*base, assistant(current.response_text)]
+            if config.code_reflection:
+                reflect = [*conversation, user(ctx.render("code_reflect", **variables))]
+                reflection, after, _ = ctx.ask_extract(
+                    "code.reflect", reflect, extract_nl, "nl", task=failed.task, version=current.label
+                )
+                ctx.artifact(
+                    "reflection", f"reflections/code-{current.label}.md", reflection or after[-1].content,
+                    about="program", version=current.label, task=failed.task,
+                )
+                revise = [*after, user(ctx.render("code_revise"))]
+            else:
+                revise = [*conversation, user(ctx.render("code_revise_direct", **variables))]
+            code, history, _ = ctx.ask_extract(
+                "code.revise", revise, code_extractor(functions, current.text), "code",
+                task=failed.task, version=current.label,
+            )
+            if code is None:
+                break
+            conversation = history
+            current = ctx.add_program(candidate, code, history[-1].content, checker)
+        if any(p.solved == len(ctx.tasks) for p in ctx.programs):
+            break
+    best = best_version(ctx.programs)
+    if best is not None:
+        ctx.publish(SelectionMade(kind="program", version=best.label, solved=best.solved, total=len(ctx.tasks), file=best.file))
 
 
 # The paper's numbers: F5-3 (N=5 initial programs, K_C=3 code rounds), F3-6 (N=3, K_C=6), both with K_S=5

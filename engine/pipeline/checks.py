@@ -56,6 +56,31 @@ def solved_count(checks: list[TaskCheck]) -> int:
     return sum(c.solved for c in checks)
 
 
+@dataclass
+class Version:
+    """A strategy or program version with its check results."""
+
+    kind: str  # "strategy" | "program"
+    label: str  # "v01" / "c1-v00"
+    text: str
+    file: str
+    checks: list[TaskCheck] = field(default_factory=list)
+    response_text: str = ""  # the model answer it came from (kept in the conversation)
+
+    @property
+    def solved(self) -> int:
+        return solved_count(self.checks)
+
+
+def best_version(versions: list[Version]) -> Version | None:
+    """Most debug tasks solved; ties go to the later version (the paper's rule)."""
+    best: Version | None = None
+    for version in versions:
+        if best is None or version.solved >= best.solved:
+            best = version
+    return best
+
+
 def validate_model_plan(domain: Domain, task: DebugTask, plan: list[str] | None, style: str, reason: str) -> TaskCheck:
     """A plan a model wrote while following a strategy (None: nothing could be extracted, `reason` says why)."""
     if plan is None:

@@ -1,17 +1,19 @@
-"""The strategy-refinement pipeline (Stein et al.): NL -> pseudocode -> strategy debugging -> code
-candidates -> code debugging with reflection -> selection on the debug tasks.
+"""The run service of the pipeline approaches (Stein et al.'s strategy refinement and the baselines).
 
-The pipeline talks only to the gateway (model), the checks (validator, sandbox), the store (files) and the
-event bus; it never knows who watches.
+A :class:`Pipeline` is one run: it loads the domain and its debug tasks, starts the approach's ``run`` function
+from the registry with itself as that function's :class:`~genplan.engine.approaches.context.PipelineContext`,
+and records how the run ended. It offers the approaches the model (through the gateway), the checks
+(validator, sandbox), the files (the store) and the event bus, plus the steps several approaches share; the
+approaches' own loops live in ``engine/approaches/``. It never knows who watches.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from ..domainlib import DomainDir
 from ..events import (
     ArtifactCreated,
     DeferredPublisher,
+    Event,
     EventBus,
     Notice,
     Publish,
@@ -31,56 +34,31 @@ from ..events import (
     StepStarted,
     ValidationResult,
 )
-from ..extract import Extraction, extract_code, extract_nl, extract_plan, extract_strategy
+from ..extract import extract_nl, extract_plan
 from ..llm import AnswerCancelled, ChatMessage, ChatRequest, Provider
 from ..pddl import Domain, load_domain
 from ..pddl.encoding import PythonTask, render_task
 from ..planner import solve
 from ..prompts import PromptLibrary
-from .checks import DebugTask, ProgramChecker, TaskCheck, load_debug_tasks, solved_count, validate_model_plan
+from .checks import (
+    DebugTask,
+    ProgramChecker,
+    TaskCheck,
+    Version,
+    best_version,
+    load_debug_tasks,
+    validate_model_plan,
+)
 from .config import PipelineConfig
+from .conversation import Extractor, assistant, code_extractor, user
 from .failures import FailureSelector
 from .gateway import Controller, ModelGateway, RunStopped
 from .hints import action_hints
-from .orderings import candidate_examples
 from .runlock import RunLock
 from .store import RunStore
 
-Extractor = Callable[[str], Extraction[Any]]
-
-
-def code_extractor(functions: tuple[str, ...], previous: str | None = None) -> Extractor:
-    """Extraction of a program's source (the extractor also returns where it found it; we keep the code)."""
-
-    def extract(text: str) -> Extraction[Any]:
-        got = extract_code(text, functions, previous_code=previous)
-        return Extraction(got.value.code if got.value is not None else None, got.reason)
-
-    return extract
-
-
-def user(text: str) -> ChatMessage:
-    return ChatMessage("user", text)
-
-
-def assistant(text: str) -> ChatMessage:
-    return ChatMessage("assistant", text)
-
-
-@dataclass
-class Version:
-    """A strategy or program version with its check results."""
-
-    kind: str  # "strategy" | "program"
-    label: str  # "v01" / "c1-v00"
-    text: str
-    file: str
-    checks: list[TaskCheck] = field(default_factory=list)
-    response_text: str = ""  # the model answer it came from (kept in the conversation)
-
-    @property
-    def solved(self) -> int:
-        return solved_count(self.checks)
+# the names earlier code imported from here
+__all__ = ["Pipeline", "RunResult", "Version", "assistant", "code_extractor", "user"]
 
 
 @dataclass
@@ -143,7 +121,6 @@ class Pipeline:
         self.strategies: list[Version] = []
         self.programs: list[Version] = []
         self.domain_nl = ""
-        self.final_check: dict[str, TaskCheck] = {}  # the chosen strategy's plans for the prompt tasks
         self._answer = threading.local()  # per thread: the id of the last answer extracted
 
     # ================================================================== running
@@ -199,14 +176,7 @@ class Pipeline:
             message=message,
         )
 
-    @staticmethod
-    def best(versions: list[Version]) -> Version | None:
-        """Most debug tasks solved; ties go to the later version (the paper's rule)."""
-        best: Version | None = None
-        for version in versions:
-            if best is None or version.solved >= best.solved:
-                best = version
-        return best
+    best = staticmethod(best_version)
 
     # ================================================================== model access
     def system(self) -> ChatMessage:
@@ -288,41 +258,18 @@ class Pipeline:
         self.bus.publish(ArtifactCreated(kind=kind, file=relative, request_id=request_id, **data))
         return relative
 
+    def publish(self, event: Event) -> None:
+        self.bus.publish(event)
+
+    def write_result(self, relative: str, data: Any) -> None:
+        self.store.write_json(relative, data)
+
     def publish_checks(self, what: str, version: str, checks: list[TaskCheck]) -> None:
         for check in checks:
             self.bus.publish(ValidationResult(
                 what=what, version=version, task=check.task, valid=check.solved,
                 kind=check.kind, message=check.message, plan=check.output,
             ))
-
-    # ================================================================== stein
-    def run_stein(self, checker: ProgramChecker) -> None:
-        self.nl_phase()
-        if self.config.strategy_rounds > 0:
-            strategy = self.strategy_phase()
-        else:
-            strategy = self.first_strategy()
-            if strategy is not None and self.config.validate_unrefined_strategy:
-                self.validate_strategy(strategy)  # -SD: checked once, never refined; its plans may be the example
-            self.select_strategy()
-        if strategy is None:
-            self.bus.publish(Notice(level="error", message="no strategy could be obtained; the run stops"))
-            return
-        if self.config.final_strategy_check:
-            self.final_strategy_check(strategy)
-        self.code_phase(checker, strategy)
-
-    def final_strategy_check(self, strategy: Version) -> None:
-        """The reference code re-plans the two prompt tasks with the chosen strategy; a correct plan from this
-        check is the code prompt's example (2 calls: Table 8's minimum of 17)."""
-        self.bus.publish(StepStarted(phase="strategy-final-check", version=strategy.label))
-        outcomes = self.plan_with_strategy(strategy, self.prompt_tasks(), "strategy.plan")
-        self.final_check = {check.task: check for check, _ in outcomes}
-        self.publish_checks("strategy-final", strategy.label, [check for check, _ in outcomes])
-        self.store.write_json(f"results/strategy-{strategy.label}-final.json", [c.to_dict() for c, _ in outcomes])
-        self.bus.publish(StepFinished(
-            phase="strategy-final-check", version=strategy.label, solved=sum(c.solved for c, _ in outcomes),
-        ))
 
     # ---------------------------------------------------------------- 1) NL
     def nl_phase(self) -> None:
@@ -353,17 +300,6 @@ class Pipeline:
         indices = self.domain_dir.prompt_task_indices(self.config.split_seed) or self.config.prompt_task_indices
         return [self.tasks[i] for i in indices if i < len(self.tasks)] or self.tasks[:2]
 
-    def first_strategy(self) -> Version | None:
-        self.bus.publish(StepStarted(phase="strategy", round=0))
-        messages = [
-            self.system(),
-            user(self.render("strategy_generate", domain_nl=self.domain_nl, example_tasks=[t.nl for t in self.prompt_tasks()])),
-        ]
-        text, history, _ = self.ask_extract("strategy.generate", messages, extract_strategy, "strategy")
-        if text is None:
-            return None
-        return self.add_strategy(text, history[-1].content)
-
     def add_strategy(self, text: str, response_text: str) -> Version:
         label = f"v{len(self.strategies) + 1:02d}"
         file = self.artifact("strategy", f"strategies/{label}.md", text, version=label)
@@ -377,44 +313,6 @@ class Pipeline:
 
     def action_hints(self) -> list[str]:
         return action_hints(list(self.domain.actions.values()), self.config.typed_action_hints)
-
-    def strategy_phase(self) -> Version | None:
-        current = self.first_strategy()
-        selector = self.failure_selector(0)
-        for round_number in range(self.config.strategy_rounds + 1):
-            if current is None:
-                break
-            conversations = self.validate_strategy(current)
-            if current.solved == len(self.tasks) or round_number == self.config.strategy_rounds:
-                break
-            failed = selector.choose(current.checks)
-            assert failed is not None
-            self.bus.publish(StepStarted(phase="strategy", round=round_number + 1, task=failed.task))
-            history = conversations[failed.task]
-            reflect_messages = [
-                *history,
-                user(self.render("strategy_reflect", plan=failed.output or [], feedback=failed.message)),
-            ]
-            reflection, after, _ = self.ask_extract(
-                "strategy.reflect", reflect_messages, extract_nl, "nl", task=failed.task, version=current.label
-            )
-            reflection = reflection or after[-1].content
-            self.artifact(
-                "reflection",
-                f"reflections/strategy-{current.label}-{failed.task}.md",
-                reflection,
-                about="strategy",
-                version=current.label,
-                task=failed.task,
-            )
-            revise = [*after, user(self.render("strategy_revise"))]
-            text, history_after, _ = self.ask_extract(
-                "strategy.revise", revise, extract_strategy, "strategy", version=current.label
-            )
-            if text is None:
-                break
-            current = self.add_strategy(text, history_after[-1].content)
-        return self.select_strategy()
 
     def select_strategy(self) -> Version | None:
         best = self.best(self.strategies)
@@ -461,12 +359,12 @@ class Pipeline:
         return self.concurrently([plan_job(t, ids) for t, ids in zip(tasks, id_blocks)])
 
     # ---------------------------------------------------------------- 3) code
-    def example(self) -> tuple[DebugTask, list[str]]:
+    def example(self, final_check: Mapping[str, TaskCheck] | None = None) -> tuple[DebugTask, list[str]]:
         """A debug task with a correct plan: a prompt task the chosen strategy planned correctly in the final
         check, else one the model planned correctly during strategy validation (latest strategies first),
         else the optimal planner's plan for the first prompt task."""
         for task in self.prompt_tasks():
-            check = self.final_check.get(task.name)
+            check = (final_check or {}).get(task.name)
             if check is not None and check.solved and check.output:
                 return task, check.output
         for version in reversed(self.strategies):
@@ -483,14 +381,6 @@ class Pipeline:
         result = solve(self.domain, task.problem, optimal=True, timeout=60.0)
         self.bus.publish(Notice(level="info", message=f"example plan for {task.name}: {result.summary()}"))
         return task, result.plan or []
-
-    def example_encodings(self, task: DebugTask) -> list[PythonTask]:
-        """The example input of each candidate (see orderings.candidate_examples)."""
-        if self.config.initial_programs == 1 and not self.config.shuffle_all_candidates:
-            return [task.python]
-        return candidate_examples(
-            task.python, self.config.initial_programs, self.config.split_seed, self.config.shuffle_all_candidates
-        )
 
     def code_spec(self, example_task: PythonTask, example_plan: list[str] | None) -> dict[str, Any]:
         return {
@@ -514,63 +404,3 @@ class Pipeline:
         self.bus.publish(StepFinished(phase="program-check", version=label, solved=version.solved))
         self.programs.append(version)
         return version
-
-    def feedback_variables(self, version: Version, failed: TaskCheck) -> dict[str, Any]:
-        by_name = {t.name: t for t in self.tasks}
-        solved = [{"task": by_name[c.task].python_text, "plan": c.output} for c in version.checks if c.solved]
-        return {
-            "solved": solved,
-            "failed_task": failed.details.get("python_input") or by_name[failed.task].python_text,
-            "output": failed.output,
-            "feedback": failed.message,
-        }
-
-    def code_phase(self, checker: ProgramChecker, strategy: Version) -> None:
-        example_task, example_plan = self.example()
-        encodings = self.example_encodings(example_task)
-        functions = (self.config.function_name,)
-        for candidate in range(1, self.config.initial_programs + 1):
-            self.bus.publish(StepStarted(phase="code", candidate=candidate))
-            spec = self.code_spec(encodings[candidate - 1], example_plan)
-            base = [self.system(), user(self.render("code_generate", domain_nl=self.domain_nl, pseudocode=strategy.text, **spec))]
-            code, history, _ = self.ask_extract(
-                "code.generate", base, code_extractor(functions), "code", candidate=candidate
-            )
-            if code is None:
-                continue
-            current = self.add_program(candidate, code, history[-1].content, checker)
-            selector = self.failure_selector(candidate)
-            # "conversation" (reference code): every earlier reflection, feedback and program stays in context
-            conversation = history
-            for _ in range(self.config.code_rounds):
-                failed = selector.choose(current.checks)
-                if failed is None:
-                    break
-                variables = self.feedback_variables(current, failed)
-                if self.config.code_history == "latest":
-                    conversation = [*base, assistant(current.response_text)]
-                if self.config.code_reflection:
-                    reflect = [*conversation, user(self.render("code_reflect", **variables))]
-                    reflection, after, _ = self.ask_extract(
-                        "code.reflect", reflect, extract_nl, "nl", task=failed.task, version=current.label
-                    )
-                    self.artifact(
-                        "reflection", f"reflections/code-{current.label}.md", reflection or after[-1].content,
-                        about="program", version=current.label, task=failed.task,
-                    )
-                    revise = [*after, user(self.render("code_revise"))]
-                else:
-                    revise = [*conversation, user(self.render("code_revise_direct", **variables))]
-                code, history, _ = self.ask_extract(
-                    "code.revise", revise, code_extractor(functions, current.text), "code",
-                    task=failed.task, version=current.label,
-                )
-                if code is None:
-                    break
-                conversation = history
-                current = self.add_program(candidate, code, history[-1].content, checker)
-            if any(p.solved == len(self.tasks) for p in self.programs):
-                break
-        best = self.best(self.programs)
-        if best is not None:
-            self.bus.publish(SelectionMade(kind="program", version=best.label, solved=best.solved, total=len(self.tasks), file=best.file))

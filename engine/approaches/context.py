@@ -1,0 +1,100 @@
+"""What a pipeline approach sees of its run: :class:`PipelineContext`.
+
+A pipeline approach (``stein``, ``bas``, ``sil``, a test's toy) is a function ``run(ctx, checker)``. It asks the
+model and extracts (``ask_extract``), renders its prompts (``system``, ``render``), writes artefacts and
+results (``artifact``, ``write_result``), checks them (``add_strategy`` / ``validate_strategy`` for strategies,
+``add_program`` for programs) and publishes events (``publish``) — through this protocol only, never through
+the run's store, gateway or event bus. The run service (:class:`~genplan.engine.pipeline.runner.Pipeline`)
+implements it; an import-linter contract keeps ``engine/approaches`` from importing the runner.
+
+The steps more than one approach shares (the NL descriptions, planning with a strategy and validating the
+plans, the example plan, the code prompt's domain facts) are offered here too, so that each approach's module
+holds only its own loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from ..domainlib import DomainDir
+    from ..events import Event, Publish
+    from ..llm import ChatMessage
+    from ..pddl import Domain
+    from ..pddl.encoding import PythonTask
+    from ..pipeline.checks import DebugTask, ProgramChecker, TaskCheck, Version
+    from ..pipeline.config import PipelineConfig
+    from ..pipeline.conversation import Extractor
+    from ..pipeline.failures import FailureSelector
+
+
+class PipelineContext(Protocol):
+    """One run of a pipeline approach, as the approach sees it."""
+
+    # ------------------------------------------------------------ what the run is about (read it, do not replace it)
+    @property
+    def config(self) -> PipelineConfig: ...
+    @property
+    def domain(self) -> Domain: ...
+    @property
+    def domain_dir(self) -> DomainDir: ...
+    @property
+    def tasks(self) -> list[DebugTask]: ...  # the debug tasks (their ``nl`` is filled by ``nl_phase``)
+    @property
+    def domain_nl(self) -> str: ...  # the domain's NL description ("" before ``nl_phase``)
+    @property
+    def strategies(self) -> list[Version]: ...  # every strategy version so far, in order
+    @property
+    def programs(self) -> list[Version]: ...  # every program version so far, in order
+
+    # ------------------------------------------------------------ the model
+    def system(self) -> ChatMessage: ...
+    def render(self, name: str, **variables: Any) -> str: ...
+    def ask_extract(
+        self, step: str, messages: list[ChatMessage], extractor: Extractor, expected: str,
+        ids: list[int] | None = None, publish: Publish | None = None, **context: Any,
+    ) -> tuple[Any, list[ChatMessage], str]:
+        """Ask, extract; an answer with nothing usable is fed back (``extraction_retries`` times).
+        Returns (the value or None, the conversation with the answer, why nothing was usable)."""
+        ...
+
+    # ------------------------------------------------------------ files and events
+    def publish(self, event: Event) -> None: ...
+    def artifact(self, kind: str, relative: str, text: str, request_id: int | None = None, **data: Any) -> str:
+        """Write an artefact in the run directory; its event names the answer it came from."""
+        ...
+    def write_result(self, relative: str, data: Any) -> None:
+        """Write a check result (JSON) in the run directory."""
+        ...
+    def publish_checks(self, what: str, version: str, checks: list[TaskCheck]) -> None: ...
+
+    # ------------------------------------------------------------ shared steps
+    def nl_phase(self) -> None:
+        """The NL description of the domain, then of every debug task."""
+        ...
+    def prompt_tasks(self) -> list[DebugTask]:
+        """The debug tasks shown in prompts (the split's two)."""
+        ...
+    def add_strategy(self, text: str, response_text: str) -> Version: ...
+    def validate_strategy(self, version: Version) -> dict[str, list[ChatMessage]]:
+        """The model plans every debug task by the strategy; the validator checks the plans. Returns each
+        task's conversation."""
+        ...
+    def plan_with_strategy(
+        self, version: Version, tasks: list[DebugTask], step: str
+    ) -> list[tuple[TaskCheck, list[ChatMessage]]]: ...
+    def select_strategy(self) -> Version | None: ...
+    def failure_selector(self, salt: int) -> FailureSelector: ...
+    def example(self, final_check: Mapping[str, TaskCheck] | None = None) -> tuple[DebugTask, list[str]]:
+        """A debug task with a correct plan, for the code prompt."""
+        ...
+    def code_spec(self, example_task: PythonTask, example_plan: list[str] | None) -> dict[str, Any]:
+        """The code prompt's domain facts: typed objects, predicates, actions, the example."""
+        ...
+    def add_program(
+        self, candidate: int, code: str, response_text: str, checker: ProgramChecker,
+        stop_at_first_failure: bool = False,
+    ) -> Version:
+        """Write a program version and check it on the debug tasks."""
+        ...
