@@ -22,7 +22,6 @@ from dataclasses import dataclass
 # screens opened from the main one.
 WARM_MODULES = (
     "genplan.engine.pipeline.runner",
-    "genplan.engine.pipeline.baseline",
     "genplan.engine.llm.client",
     "genplan.engine.evaluation",
     "genplan.engine.sandbox.runner",
