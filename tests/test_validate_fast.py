@@ -146,3 +146,32 @@ def test_the_generated_functions_are_compiled_once_per_domain(tmp_path: Path) ->
     PlanValidator(domain, problem)
     PlanValidator(domain, problem)
     assert domain.compiled_actions is first
+
+
+UNTYPED = """\
+(define (domain shuttle)
+  (:predicates (place ?p) (link ?a ?b) (here ?p))
+  (:action go
+    :parameters (?from ?to)
+    :precondition (and (link ?from ?to) (place ?to) (here ?from))
+    :effect (and (not (here ?from)) (here ?to))))
+"""
+
+
+def test_untyped_parameters_named_by_a_static_fact_skip_their_type_test_and_still_refuse_strangers() -> None:
+    """A static fact names declared objects, so the type test of an untyped parameter it names is left out of
+    the generated check; a static fact about an undeclared object (a problem built in code, not loaded) is
+    left out of the check's facts, so a step with that object is still refused, as the detailed path does."""
+    domain = parse_domain_text(UNTYPED)
+    source = domain.compiled_actions._check_source()
+    assert "T0_0" not in source and "T0_1" not in source  # both parameters are in (link ?from ?to)
+    assert "if args not in P0" in source  # (link ?from ?to) is the step's own argument tuple
+    problem = parse_problem_text(
+        "(define (problem s1) (:domain shuttle) (:objects a b)"
+        " (:init (place a) (place b) (link a b) (here a)) (:goal (here b)))", domain)
+    assert both(PlanValidator(domain, problem), ["(go a b)"]) == (True, True)
+    stranger = replace(problem, init=[*problem.init, ("link", "a", "ghost"), ("place", "ghost")],
+                       goal_pos=[("here", "ghost")])
+    validator = PlanValidator(domain, stranger)
+    assert both(validator, ["(go a ghost)"]) == (False, False)
+    assert validator.validate(["(go a ghost)"]).kind == "unknown-object"

@@ -2,7 +2,8 @@
 
 For a domain we generate the source of one function ``check(steps)``: a loop over the plan with one branch
 per action, which checks the step's argument types, static and equality preconditions (against the task's
-static facts, which never change; each distinct step once), the fluent preconditions, and then applies the
+static facts, which never change; each distinct step once; an untyped parameter's type test is left out where
+a static fact implies it), the fluent preconditions, and then applies the
 effects (deletes, then adds). The state is kept per predicate, one set per predicate: a unary fact is its
 bare argument, a nullary fact the member ``0``, longer ones the tuple of their arguments, so most checks
 hash a name instead of building a tuple. Everything is inlined: a plan step costs no call. The source is
@@ -87,11 +88,15 @@ class CompiledDomain:
         def term(arg: str) -> str:
             return names.get(arg, repr(arg))
 
+        in_order = tuple(p.name for p in action.parameters)
+
         def key(arguments: tuple[str, ...]) -> str:
             if not arguments:
                 return "0"
             if len(arguments) == 1:
                 return term(arguments[0])
+            if arguments == in_order:  # the step's own argument tuple is the key: no tuple to build
+                return "args"
             return "(" + ", ".join(term(a) for a in arguments) + ")"
 
         def state(predicate: str) -> str:
@@ -99,7 +104,13 @@ class CompiledDomain:
 
         # a wrong number of arguments fails the unpacking (ValueError), which the caller answers with False
         unpack = f"({', '.join(names.values())}{',' if len(names) == 1 else ''}) = args" if names else "() = args"
-        once = [f"    if a{k} not in T{index}_{k}: return False" for k in range(len(action.parameters))]
+        # an untyped parameter (type object) named by a positive static precondition needs no type test: the
+        # static facts bound to the check name declared objects only (FastCheck leaves out any other), so that
+        # test implies this one
+        in_static_facts = {a for lit in action.preconditions if lit.positive and lit.predicate in self.statics
+                           and lit.predicate != "=" for a in lit.args}
+        once = [f"    if a{k} not in T{index}_{k}: return False" for k, p in enumerate(action.parameters)
+                if not (p.types == ("object",) and p.name in in_static_facts)]
         fluent: list[str] = []
         for lit in action.preconditions:
             test = "not in" if lit.positive else "in"
@@ -154,7 +165,8 @@ class FastCheck:
         self._goals_negated = self._grouped(task.problem.goal_neg, statics)
         static_keys: dict[str, set[Hashable]] = {name: set() for name in compiled.static_tests}
         for f in static_facts:
-            if f[0] in static_keys:
+            # only facts of declared objects: the check leaves out type tests these imply (see _action_lines)
+            if f[0] in static_keys and all(a in object_types for a in f[1:]):
                 static_keys[f[0]].add(fact_key(f[1:]))
         self._check = compiled._factory(
             *(frozenset(static_keys[name]) for name in compiled.static_tests), *sets,
