@@ -2,8 +2,9 @@
 
 For a domain we generate the source of one function ``check(steps)``: a loop over the plan with one branch
 per action, which checks the step's argument types, static and equality preconditions (against the task's
-static facts, which never change; each distinct step once; an untyped parameter's type test is left out where
-a static fact implies it), the fluent preconditions, and then applies the
+static facts, which never change: an action with several such tests passes each distinct step once; an
+untyped parameter's type test is left out where a static fact implies it), the fluent preconditions, and then
+applies the
 effects (deletes, then adds). The state is kept per predicate, one set per predicate: a unary fact is its
 bare argument, a nullary fact the member ``0``, longer ones the tuple of their arguments, so most checks
 hash a name instead of building a tuple. Everything is inlined: a plan step costs no call. The source is
@@ -19,12 +20,15 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Hashable, Sequence
+from itertools import chain
 from typing import Any, cast
 
 from .model import Action, Domain, Fact, Task
 from .plans import PlanStep, parse_action
 
 Check = Callable[[Sequence[PlanStep]], bool]
+# an action's type and static tests are remembered per argument tuple (OK<i>) from this many tests on
+CACHE_FROM = 4
 
 
 def fact_key(arguments: Sequence[str]) -> Hashable:
@@ -32,6 +36,22 @@ def fact_key(arguments: Sequence[str]) -> Hashable:
     if not arguments:
         return 0
     return arguments[0] if len(arguments) == 1 else tuple(arguments)
+
+
+def _all_declared(keys: set[Hashable], arity: int, declared: set[str]) -> bool:
+    """Do these keys of one predicate's facts name declared objects only? Set operations in C for the arity
+    the domain declares (the facts of every loaded problem have it; one pass over 300,000 facts); key by key
+    otherwise (``arity`` -1: unknown)."""
+    if arity == 0:
+        return True
+    if arity == 1:
+        return keys <= declared
+    if arity > 1:  # (a key of another shape never equals a step's argument tuple: harmless if it passes)
+        try:
+            return set(chain.from_iterable(keys)) <= declared  # type: ignore[arg-type]
+        except TypeError:  # a nullary key among them
+            return False
+    return all(a in declared for k in keys for a in (k if isinstance(k, tuple) else () if k == 0 else (k,)))
 
 
 class CompiledDomain:
@@ -121,7 +141,10 @@ class CompiledDomain:
                 once.append(f"    if {key(lit.args)} {test} P{self.static_tests[lit.predicate]}: return False")
             else:
                 fluent.append(f"if {key(lit.args)} {test} {state(lit.predicate)}: return False")
-        lines = [unpack, f"if args not in OK{index}:", *once, f"    OK{index}.add(args)", *fluent]
+        if len(once) >= CACHE_FROM:
+            lines = [unpack, f"if args not in OK{index}:", *once, f"    OK{index}.add(args)", *fluent]
+        else:  # a miss and an add of OK<i> would cost about as much as these few tests
+            lines = [unpack, *(test[4:] for test in once), *fluent]
         lines += [f"{state(lit.predicate)}.discard({key(lit.args)})" for lit in action.del_effects]
         lines += [f"{state(lit.predicate)}.add({key(lit.args)})" for lit in action.add_effects]
         return lines
@@ -165,9 +188,14 @@ class FastCheck:
         self._goals_negated = self._grouped(task.problem.goal_neg, statics)
         static_keys: dict[str, set[Hashable]] = {name: set() for name in compiled.static_tests}
         for f in static_facts:
-            # only facts of declared objects: the check leaves out type tests these imply (see _action_lines)
-            if f[0] in static_keys and all(a in object_types for a in f[1:]):
+            if f[0] in static_keys:
                 static_keys[f[0]].add(fact_key(f[1:]))
+        # only facts of declared objects: the check leaves out type tests these imply (see _action_lines)
+        declared = set(object_types)
+        for name, keys in static_keys.items():
+            predicate = domain.predicates.get(name)
+            if not _all_declared(keys, predicate.arity if predicate else -1, declared):
+                static_keys[name] = {k for k in keys if _all_declared({k}, -1, declared)}
         self._check = compiled._factory(
             *(frozenset(static_keys[name]) for name in compiled.static_tests), *sets,
             *(set() for _ in compiled.actions), *(self._state[name] for name in compiled.fluents),
