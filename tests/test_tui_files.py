@@ -57,3 +57,31 @@ async def test_outside_edits_become_versions_and_programs_are_rerun(recorded, is
         await wait_for(pilot, lambda: "SYNTHETIC comment added outside" in app.query_one("#domain-code", CodeArea).text,
                        what="the domain to reload")
         program.write_text(original)
+
+
+async def test_a_late_overview_during_shutdown_touches_no_widget(recorded, isolated: Path) -> None:  # noqa: F811
+    """The race CI once hit: a worker's OverviewLoaded is handled while Textual unmounts the panels (the screen
+    stack still set, the VersionsTree already gone). Reproduced by handling it inside the app's own close."""
+    from genplan.engine.versions import run_overview
+    from genplan.tui import messages as msg
+    from genplan.tui.widgets.versions_tree import VersionsTree
+
+    domain, run = recorded
+    app = make_app(domain, config_for(isolated, None))
+    late = msg.OverviewLoaded(run_overview(run))
+    errors: list[BaseException] = []
+    close_all = app._close_all  # Textual's unmounting step, entered once is_running is False
+
+    async def close_with_a_late_message() -> None:
+        await app.main.query_one(VersionsTree).remove()  # part of the tree is gone, the screen stack is not
+        assert app.screen_stack
+        try:
+            app.on_overview_loaded(late)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        await close_all()
+
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot, app)
+        app._close_all = close_with_a_late_message  # type: ignore[method-assign]
+    assert errors == []

@@ -206,7 +206,7 @@ class GenplanApp(RunsMixin, VersionsMixin):
         self.post_message(msg.SettingsLoaded(settings, prefs, error))
 
     def on_domain_loaded(self, message: msg.DomainLoaded) -> None:
-        if not self.screen_stack:
+        if self.shutting_down():
             return  # shutting down
         info = message.info
         self.domain_info = info
@@ -225,12 +225,12 @@ class GenplanApp(RunsMixin, VersionsMixin):
 
     def on_runs_found(self, message: msg.RunsFound) -> None:
         """Only the Runs view: the app takes the runs in with their versions (on_runs_listed)."""
-        if not self.screen_stack:
+        if self.shutting_down():
             return  # shutting down
         self.main.query_one(RunsPanel).show(message.runs, {o.run_id: o for o in message.overviews})
 
     def on_runs_listed(self, message: msg.RunsListed) -> None:
-        if not self.screen_stack:
+        if self.shutting_down():
             return  # shutting down
         first = not self.runs and self.run_state is None
         self.runs = message.runs
@@ -247,7 +247,7 @@ class GenplanApp(RunsMixin, VersionsMixin):
                 self.open_run(resolve_run(self.runs_dir, self.options.run))
 
     def on_settings_loaded(self, message: msg.SettingsLoaded) -> None:
-        if not self.screen_stack:
+        if self.shutting_down():
             return  # shutting down
         self.settings, self.prefs, self.settings_error = message.settings, message.prefs, message.error
         self.apply_user_keymap(getattr(message.prefs, "keymap", {}))
@@ -281,7 +281,7 @@ class GenplanApp(RunsMixin, VersionsMixin):
         return f"{self.domain_dir.name} · {run} · {preset} · {model}"
 
     def refresh_totals(self) -> None:
-        if not self.screen_stack:
+        if self.shutting_down():
             return  # shutting down
         if not self.main.query(TotalsBar):
             return  # shutting down
@@ -311,7 +311,7 @@ class GenplanApp(RunsMixin, VersionsMixin):
         self.events.put(event)
 
     def drain_events(self) -> None:
-        if not self.screen_stack:
+        if self.shutting_down():
             return  # shutting down
         if self.run_state is None or not self.main.query(RunPanel):
             return
@@ -477,7 +477,7 @@ class GenplanApp(RunsMixin, VersionsMixin):
         self.post_message(msg.TextLoaded(target, title, read(), request_id))
 
     def on_text_loaded(self, message: msg.TextLoaded) -> None:
-        if not self.screen_stack:
+        if self.shutting_down():
             return
         if message.target == "stream":
             self.main.query_one(StreamView).show(message.request_id, message.title, message.text)
@@ -493,7 +493,7 @@ class GenplanApp(RunsMixin, VersionsMixin):
         self.update_task_view()
 
     def update_task_view(self) -> None:
-        if not self.screen_stack:
+        if self.shutting_down():
             return  # shutting down
         if self.domain_info is None:
             return
@@ -514,7 +514,7 @@ class GenplanApp(RunsMixin, VersionsMixin):
         self.call_from_thread(self._show_task_texts, pddl, nl, python)
 
     def _show_task_texts(self, pddl: str, nl: str, python: str) -> None:
-        if not self.screen_stack:
+        if self.shutting_down():
             return  # shutting down
         self.main.query_one(TasksPanel).show_task(pddl, nl, python)
 

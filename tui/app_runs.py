@@ -266,7 +266,7 @@ class RunsMixin(AppState):
         self.post_message(msg.PipelineEnded(result, None))
 
     def on_run_created(self, message: msg.RunCreated) -> None:
-        if not self.screen_stack:
+        if self.shutting_down():
             return  # shutting down
         self.run_dir = message.run_dir
         if self.run_state is not None:
@@ -290,7 +290,7 @@ class RunsMixin(AppState):
         self.schedule_overview(run_id)
 
     def on_pipeline_ended(self, message: msg.PipelineEnded) -> None:
-        if not self.screen_stack:
+        if self.shutting_down():
             return  # shutting down
         self.drain_events()
         self.session = None

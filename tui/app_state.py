@@ -98,6 +98,11 @@ class AppState(App[None]):
         self.heap_freezes = 0  # at mount, then after the warm-up
         self._exiting = False
 
+    def shutting_down(self) -> bool:
+        """True once the app has begun to close: a worker's late message must not touch widgets being removed
+        (Textual clears ``is_running`` first, then unmounts the children one by one)."""
+        return not self.is_running or not self.screen_stack
+
     if TYPE_CHECKING:
         # defined in app.py
         @property

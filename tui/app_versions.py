@@ -104,7 +104,7 @@ class VersionsMixin(AppState):
             self.post_message(msg.OverviewLoaded(run_overview(run_dir)))
 
     def on_overview_loaded(self, message: msg.OverviewLoaded) -> None:
-        if not self.screen_stack:
+        if self.shutting_down():
             return
         overview = message.overview
         self.overviews[overview.run_id] = overview
@@ -329,14 +329,14 @@ class VersionsMixin(AppState):
         self.push_screen(PickScreen(title, [("yes", f"Yes: send the {count} requests"), ("no", "No")]), chosen)
 
     def on_rerun_progress(self, message: msg.RerunProgress) -> None:
-        if not self.screen_stack:
+        if self.shutting_down():
             return  # shutting down
         job = self._rerun_jobs.get(message.job)
         if job is not None and job["screen"].is_attached:  # a closed screen gets nothing more
             job["screen"].add_result(message.index, message.total, message.check, message.task_path)
 
     def on_rerun_ended(self, message: msg.RerunEnded) -> None:
-        if not self.screen_stack:
+        if self.shutting_down():
             return  # shutting down
         job = self._rerun_jobs.pop(message.job, None)
         if job is not None and job["screen"].is_attached:
@@ -474,7 +474,7 @@ class VersionsMixin(AppState):
             self.notify(f"Files are not watched: {exc}", severity="warning")
 
     def on_file_changed(self, message: msg.FileChanged) -> None:
-        if not self.screen_stack:
+        if self.shutting_down():
             return  # shutting down
         path = message.path
         try:
@@ -499,7 +499,7 @@ class VersionsMixin(AppState):
             self.post_message(msg.VersionFound(version, from_watcher))
 
     def on_version_found(self, message: msg.VersionFound) -> None:
-        if not self.screen_stack:
+        if self.shutting_down():
             return
         version = message.version
         self.main.query_one(VersionsPanel).update_run(version.run_id, versions=self.version_index.of_run(version.run_id))
