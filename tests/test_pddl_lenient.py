@@ -28,6 +28,7 @@ from genplan.engine.pddl.lenient import (
     DECLARED_TYPE,
     DROPPED_DUPLICATE,
     MAX_SPLIT,
+    MERGED_SECTION,
     SPLIT_DISJUNCTION,
 )
 from genplan.engine.pddl.validate import validate_plan
@@ -149,6 +150,24 @@ def test_duplicate_predicates_and_type_cycles() -> None:
     assert kinds(domain.repairs) == [BROKE_TYPE_CYCLE, DROPPED_DUPLICATE]
     assert domain.type_parents["receptacle"] == "object" and domain.type_parents["fridge"] == "receptacle"
     assert domain.predicates["at"].arity == 1
+
+
+def test_a_declaration_section_written_twice_is_merged() -> None:
+    text = """(define (domain d) (:types room) (:predicates (at ?r - room))
+      (:types box) (:predicates (in ?b - box ?r - room) (at ?r - room))
+      (:action put :parameters (?b - box ?r - room) :precondition (at ?r) :effect (in ?b ?r)))"""
+    with pytest.raises(PddlError, match=r"^d.pddl:2: a second :types section"):
+        parse_domain_text(text, "d.pddl")
+    domain = parse_domain_text(text, "d.pddl", lenient=True)
+    assert kinds(domain.repairs) == [MERGED_SECTION, MERGED_SECTION, DROPPED_DUPLICATE]
+    assert [r.line for r in domain.repairs[:2]] == [2, 2]
+    assert set(domain.type_parents) >= {"room", "box"} and sorted(domain.predicates) == ["at", "in"]
+    assert domain.predicates["in"].arity == 2
+    # a problem's sections are never merged: a second :init would change what the task is
+    task = "(define (problem p) (:domain d) (:objects r - room) (:init (at r))\n (:init) (:goal (at r)))"
+    for lenient in (False, True):
+        with pytest.raises(PddlError, match=r"^p.pddl:2: a second :init section"):
+            parse_problem_text(task, domain, "p.pddl", lenient=lenient)
 
 
 def test_lenient_changes_nothing_in_a_correct_domain() -> None:

@@ -31,6 +31,15 @@ def test_undeclared_types_are_accepted() -> None:
     assert outcome.commands == ["move south"] and any("type 'location'" in r for r in outcome.repairs)
 
 
+def test_a_second_predicates_section_is_accepted() -> None:
+    domain = UNTYPED.replace("(:predicates (at ?l - location) (open ?a - location ?b - location ?d - direction))",
+                             "(:predicates (at ?l - location))\n  (:predicates (open ?a - location ?b - location ?d - direction))")
+    outcome = solver().solve(domain, problem("kitchen hall - location south - direction",
+                                             "(at kitchen) (open kitchen hall south)", "(at hall)"))
+    assert outcome.commands == ["move south"]
+    assert any("second :predicates section" in r for r in outcome.repairs)
+
+
 def test_undeclared_object_is_an_error_with_its_line() -> None:
     outcome = solver().solve(UNTYPED, problem("kitchen - location south - direction",
                                               "(at kitchen)\n(open kitchen hall south)", "(at hall)"))

@@ -8,6 +8,7 @@ shown to the model:
 - an ``or`` (or ``imply``, or a negated ``and``) in a precondition: the precondition is put in disjunctive
   normal form and the action is split into one action per case (``move`` -> ``move-or1``, ``move-or2``);
   ``Domain.action_origins`` maps the new names back to the one the model wrote;
+- a ``:types``, ``:constants`` or ``:predicates`` section written twice: the second merged into the first;
 - a type that is used but not declared: declared as a subtype of ``object``;
 - a predicate that is used but not declared: declared with the arity of its first use, untyped arguments;
 - a constant used in an action but not declared: declared, typed after the predicate argument it fills;
@@ -34,6 +35,7 @@ DECLARED_CONSTANT = "declared-constant"
 DECLARED_OBJECT = "declared-object"
 DROPPED_DUPLICATE = "dropped-duplicate"
 BROKE_TYPE_CYCLE = "broke-type-cycle"
+MERGED_SECTION = "merged-section"
 
 MAX_SPLIT = 32  # cases one action may be split into; more means the precondition is not what was meant
 
@@ -336,6 +338,26 @@ def _break_type_cycles(tree: SList, path: str | None, repairs: list[Repair]) -> 
         section.items[:] = items
 
 
+_MERGEABLE_SECTIONS = (":types", ":constants", ":predicates")
+
+
+def _merge_repeated_sections(tree: SList, path: str | None, repairs: list[Repair]) -> None:
+    """A declaration list written in two parts (models add predicates in a second block) becomes one."""
+    first: dict[str, SList] = {}
+    kept: list[Node] = []
+    for item in tree.items:
+        name = item.head() if isinstance(item, SList) else None
+        if isinstance(item, SList) and name in _MERGEABLE_SECTIONS:
+            if name in first:
+                first[name].items.extend(item.items[1:])
+                repairs.append(Repair(MERGED_SECTION, f"the domain has a second {name} section; its entries were "
+                                      f"added to the first one", path, item.line))
+                continue
+            first[name] = item
+        kept.append(item)
+    tree.items[:] = kept
+
+
 def _drop_duplicate_predicates(tree: SList, path: str | None, repairs: list[Repair]) -> None:
     section = _section(tree, ":predicates")
     if section is None:
@@ -454,6 +476,7 @@ def repair_domain_tree(
     origins: dict[str, str] = {}
     from_problem = str(problem_path) if problem_path is not None else None
     # declarations first, so that messages name the actions as written
+    _merge_repeated_sections(tree, where, repairs)
     _break_type_cycles(tree, where, repairs)
     _drop_duplicate_predicates(tree, where, repairs)
     _declare_types(tree, where, extra_types or {}, repairs, from_problem)

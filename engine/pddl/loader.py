@@ -115,6 +115,22 @@ def _expect_define(tree: SList, kind: str, path: str | Path | None) -> str:
     return header.items[1].text
 
 
+_REPEATABLE = frozenset({":action", ":derived"})
+
+
+def _refuse_repeated_sections(tree: SList, path: str | Path | None) -> None:
+    """A second ``(:predicates ...)`` (or any other non-action section) would be ignored by a reader that takes
+    the first: say so at its line instead of failing later on a name it declares."""
+    seen: set[str] = set()
+    for item in tree.items[2:]:
+        name = item.head() if isinstance(item, SList) else None
+        if name is None or not name.startswith(":") or name in _REPEATABLE:
+            continue
+        if name in seen:
+            raise PddlError(path, f"a second {name} section; write all its entries in the first one", item.line)
+        seen.add(name)
+
+
 def _section(tree: SList, name: str) -> SList | None:
     for item in tree.items:
         if isinstance(item, SList) and item.head() == name:
@@ -193,6 +209,7 @@ def _parse_domain_tree(
     if lenient:
         extra_types, extra_predicates = problem_uses or ({}, {})
         repaired = repair_domain_tree(tree, path, extra_types, extra_predicates, problem_path)
+    _refuse_repeated_sections(tree, path)
     normalized, warnings = normalize_domain(tree, path)
     # Our checks that know lines run before the package, which reports e.g. undeclared types without one.
     type_parents = _domain_types(tree, path)
@@ -457,6 +474,7 @@ def parse_problem_text(
             (pred.name, i): param.types for pred in domain.predicates.values() for i, param in enumerate(pred.parameters)
         }
         repairs = repair_problem_tree(tree, path, {c for c, _ in domain.constants}, arg_types)
+    _refuse_repeated_sections(tree, path)
     normalized, warnings = normalize_problem(tree, path)
     domain_node = _section(tree, ":domain")
     if domain_node is None or len(domain_node.items) != 2:

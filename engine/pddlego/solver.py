@@ -26,6 +26,7 @@ from ..pddl.lenient import (
     DECLARED_CONSTANT,
     DECLARED_OBJECT,
     DECLARED_TYPE,
+    MERGED_SECTION,
     SPLIT_DISJUNCTION,
     Repair,
 )
@@ -49,9 +50,10 @@ PROBLEM_NAME = "problem.pddl"
 # Repairs of lenient reading the solver accepts silently. Names used but never declared (objects, predicates,
 # constants) are mistakes in the model's picture of the world, worth telling it: they stay errors — as they
 # were for the release's planner, which failed on every such file of its CoinCollector logs and planned
-# with undeclared types and disjunctive preconditions (docs/pddlego.md has the counts). A constant of an
-# action that the problem file declares as an object is accepted too (that planner did).
-ACCEPTED_REPAIRS = frozenset({DECLARED_TYPE, SPLIT_DISJUNCTION})
+# with undeclared types, disjunctive preconditions and a :predicates section written twice (docs/pddlego.md
+# has the counts). A constant of an action that the problem file declares as an object is accepted too (that
+# planner did).
+ACCEPTED_REPAIRS = frozenset({DECLARED_TYPE, SPLIT_DISJUNCTION, MERGED_SECTION})
 _NAME = re.compile(r"'([^']+)'")
 # LM-cut and merge-and-shrink refuse the axioms Fast Downward makes of 'or' and 'exists'; blind A* is optimal
 # too and fast enough for the small worlds models write (the time limit guards the rest).
