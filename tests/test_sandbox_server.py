@@ -158,11 +158,15 @@ def test_closing_the_sandbox_during_a_run_kills_escapees_of_that_run(tmp_path) -
     )
     box = Sandbox(Limits(time_limit=40, grace_seconds=0.5), isolation="plain", audit_hook=False,
                   disable_layers={"seccomp", "landlock"})  # the escapee writes its pid where the test reads it
-    runner = threading.Thread(target=box.run, args=(Program.from_source(source), TASK), daemon=True)
+    outcome: list[object] = []
+    runner = threading.Thread(target=lambda: outcome.append(box.run(Program.from_source(source), TASK)), daemon=True)
     runner.start()
-    deadline = time.monotonic() + 10
-    while not (marker.exists() and marker.read_text()) and time.monotonic() < deadline:
+    # a loaded machine (CI beside other work) can take seconds to start the sandbox: wait up to the program's own
+    # 30 s sleep, and stop waiting early if the run ended without starting its child
+    deadline = time.monotonic() + 30
+    while not (marker.exists() and marker.read_text()) and runner.is_alive() and time.monotonic() < deadline:
         time.sleep(0.05)
+    assert marker.exists() and marker.read_text(), f"the program's child never wrote its pid; the run: {outcome}"
     escapee = int(marker.read_text())
     box.close()
     assert _gone(escapee), f"process {escapee} outlived the sandbox"

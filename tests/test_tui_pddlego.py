@@ -95,6 +95,8 @@ async def test_the_trials_pddl_files_are_versions_that_compare_step_by_step(
         assert domains[0][2].name in str(app.screen.query_one("#compare-left").render())
         assert second.name in str(app.screen.query_one("#compare-right").render())
         await pilot.press("escape")
-        await pilot.press("e")  # read and compared only: no editor opens
+        await pilot.press("e")  # a trial replayed in the logged game cannot continue: no editor, the reason
         await pilot.pause()
         assert len(app.screen_stack) == 1
+        assert any("played in a logged environment; continuing needs the real CoinCollector game" in n.message
+                   for n in app._notifications)

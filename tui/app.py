@@ -72,6 +72,8 @@ class LaunchOptions:
     no_cache: bool = False  # do not use the on-disk response cache
     # an own-loop preset's evaluation (AutoToS): only the first N eval tasks (0: none); None: all of them
     eval_limit: int | None = None
+    # a PDDLego+ or PlanGen trial's game: {"seed": N, "locations": N} as given; the rest as the approach's defaults
+    game: dict[str, int] = field(default_factory=dict)
     config_file: Path | None = None
     step: bool = False
     watch_files: bool = True

@@ -224,9 +224,10 @@ class RunsMixin(AppState):
         self.action_show_tab("run")
 
     def start_own_loop(self) -> None:
-        """A run of an approach with its own loop (AutoToS) on this domain directory, in the domain's runs."""
+        """A run of an approach with its own loop, in the domain's runs: AutoToS on this domain directory, a
+        PDDLego+ or PlanGen trial in its game (the domain directory only says where the run goes)."""
         assert self.prefs is not None and self.prefs.own_loop is not None and self.settings is not None
-        _approach, preset = self.prefs.own_loop
+        approach, preset = self.prefs.own_loop
         if self.stepping.is_set():
             self.notify(f"Step mode does not apply to {preset}: its loop sends each request itself. "
                         "ctrl+b stops the run before its next request.", title="Step mode", timeout=10)
@@ -235,17 +236,43 @@ class RunsMixin(AppState):
                         "Press s to set a model.", title="Manual provider", timeout=8)
         parameters: dict[str, Any] = {}
         limit = self.options.eval_limit
-        if limit is not None:  # else every eval task of the domain
+        if limit is not None and approach.runs_domain_dirs:  # else every eval task of the domain
             parameters = {"evaluate": limit > 0, "eval_limit": limit}
+        if not approach.runs_domain_dirs:  # a trial in a game: which game
+            parameters = dict(self.options.game)
+        self._start_own_loop_session(preset, parameters, "preparing the tasks" if approach.runs_domain_dirs
+                                     else f"starting the game ({approach.default_target})")
+
+    def continue_trial(self, run_dir: Path, relative: str, text: str) -> None:
+        """A new PDDLego+ trial that continues ``run_dir`` from an edit of its file ``relative`` (the same game,
+        the calls before it kept; the approach's entry reads the rest from the trial)."""
+        from genplan.engine.approaches import get_approach
+
+        if self.session is not None:
+            self.notify("A run is already going on.", severity="warning")
+            return
+        if self.settings is None:
+            self.notify("The settings are still loading; try again in a moment.", severity="warning")
+            return
+        self.stop_replay()
+        if not self.settings.is_configured:
+            self.notify("No model is configured: you will answer every request after the edit yourself (manual "
+                        "provider). Press s to set a model.", title="Manual provider", timeout=8)
+        preset = next(iter(get_approach("pddlego").presets))  # the trial's own settings are read from it
+        self._start_own_loop_session(preset, {"continue_from": {"run": str(run_dir), "file": relative, "text": text}},
+                                     f"continuing {run_dir.name} from the edited {Path(relative).name}")
+
+    def _start_own_loop_session(self, preset: str, parameters: dict[str, Any], note: str) -> None:
+        assert self.settings is not None
         self.session = OwnLoopSession(self.domain_dir, preset, self.settings, self.post_message, self.engine_event,
                                       self.runs_dir, parameters, no_cache=self.options.no_cache)
-        self._show_new_run(None, f"{preset}: preparing the tasks")
+        self._show_new_run(None, f"{preset}: {note}")
         self.run_pipeline(self.session)
         self.refresh_totals()
 
     def on_run_progress(self, message: msg.RunProgress) -> None:
         """An own-loop run's progress lines: shown in the answer view until the first request goes out."""
-        if not self.screen_stack or self.session is None:
+        if self.shutting_down() or self.session is None:
             return
         lines = self._progress_lines
         lines.append(message.line)
@@ -405,12 +432,17 @@ class RunsMixin(AppState):
 
 
 def own_loop_note(summary: dict[str, Any]) -> str:
-    """One line on how an own-loop run (AutoToS) ended, from its entry's summary."""
+    """One line on how an own-loop run (AutoToS, a PDDLego+ or PlanGen trial) ended, from its entry's summary."""
     calls = f"{summary.get('calls')} call" + ("" if summary.get("calls") == 1 else "s")
     if summary.get("error"):
         return f"The run ended early after {calls}: {summary['error']}"
     if summary.get("status") == "stopped":
         return f"Run stopped after {calls}."
+    if summary.get("outcome") is not None:  # a trial in a game
+        steps = f"{summary.get('steps')} time step" + ("" if summary.get("steps") == 1 else "s")
+        if summary["outcome"] == "success":
+            return f"Trial succeeded: the game's goal was reached after {calls} and {steps}."
+        return f"Trial failed ({summary.get('reason')}) after {calls} and {steps}."
     if summary.get("stopped"):
         return f"Run finished: the feedback rounds for {summary['stopped']} were spent after {calls}."
     if summary.get("success") is not None:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .widgets.versions_tree import NodeRef
 
 # versions kept for reading and comparing only: what the warning calls them
-NOT_EDITED = {"function": "AutoToS's functions", "pddl": "PDDLego+'s domain and problem files"}
+NOT_EDITED = {"function": "AutoToS's functions"}
 OVERVIEW_DELAY_S = 0.3  # results files come in bursts: read a run's overview once they settle
 
 
@@ -220,6 +220,9 @@ class VersionsMixin(AppState):
             self.notify(f"{NOT_EDITED[version.kind]} are not edited here: c compares two of them, h shows their "
                         "history.", severity="warning")
             return
+        if version.kind == "pddl":
+            self.edit_trial_file(version)
+            return
         can_continue = supports_start_from()
         next_step = {"reflection": "the revision request", "strategy": "validation",
                      "program": "debugging"}[version.kind]
@@ -243,6 +246,30 @@ class VersionsMixin(AppState):
 
         self.push_screen(EditorScreen(f"Edit {version.label}", version.read(), version.syntax,
                                       can_continue=can_continue, hint=hint), done)
+
+    def edit_trial_file(self, version: Version) -> None:
+        """A PDDLego+ domain or problem file: the edit becomes the answer of the call that wrote it, in a new
+        trial that keeps the calls before it (engine.pddlego.fork); nothing is saved in the trial itself."""
+        from genplan.engine.pddlego.fork import CannotContinue, check_continuable
+
+        from .screens.editor import EditorScreen, EditResult
+
+        run_dir = self.runs_dir / version.run_id
+        relative = str(version.path.relative_to(run_dir))
+        try:
+            check_continuable(run_dir, relative)
+        except CannotContinue as exc:
+            self.notify(f"{exc}. c compares the files, h shows their history.", severity="warning", timeout=10)
+            return
+        hint = ("ctrl+r continues the trial from this file in a new run: the calls before it are kept, the game "
+                "and the model go on after it")
+
+        def done(result: EditResult | None) -> None:
+            if result is not None and result.action == "continue":
+                self.continue_trial(run_dir, relative, result.text)
+
+        self.push_screen(EditorScreen(f"Edit {version.label}", version.read(), version.syntax, can_continue=True,
+                                      can_save=False, hint=hint), done)
 
     def save_new_version(self, version: Version, text: str,
                          then: Callable[[Version], object] | None = None) -> Path | None:

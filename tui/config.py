@@ -17,24 +17,31 @@ PIPELINE_TABLE = "pipeline"
 LIMIT_FIELDS = ("strategy_rounds", "code_rounds", "initial_programs", "program_timeout_s")
 
 
+def _startable(approach: Any) -> bool:
+    """An own-loop approach the TUI can start: it runs on the domain directory (AutoToS) or on a target of its
+    own (PDDLego+ and PlanGen play a CoinCollector game)."""
+    from genplan.engine.approaches import start_target
+
+    return start_target(approach, Path(".")) is not None
+
+
 def own_loop_preset(preset: str) -> tuple[Any, str] | None:
-    """(approach, preset's own spelling) when ``preset`` belongs to an approach with its own loop that runs on a
-    domain directory (AutoToS, AutoToS+PST); None for a pipeline preset (or no preset at all)."""
-    from genplan.engine.approaches import OWN_LOOP, preset_owner
+    """(approach, preset's own spelling) when ``preset`` belongs to an approach with its own loop that the TUI
+    can start (AutoToS, AutoToS+PST, pddlego-detailed, plangen, ...); None for a pipeline preset (or none)."""
+    from genplan.engine.approaches import preset_owner
 
     owner = preset_owner(preset)
-    if owner is None or owner[0].kind != OWN_LOOP or not owner[0].runs_domain_dirs:
+    if owner is None or not _startable(owner[0]):
         return None
     return owner
 
 
 def preset_choices() -> list[str]:
-    """What the settings offer: the pipeline's presets, then the own-loop presets that run on a domain directory."""
-    from genplan.engine.approaches import APPROACHES, OWN_LOOP
+    """What the settings offer: the pipeline's presets, then the own-loop presets the TUI can start."""
+    from genplan.engine.approaches import APPROACHES
     from genplan.engine.pipeline import preset_names
 
-    own = [name for approach in APPROACHES.values() if approach.kind == OWN_LOOP and approach.runs_domain_dirs
-           for name in approach.presets]
+    own = [name for approach in APPROACHES.values() if _startable(approach) for name in approach.presets]
     return [*preset_names(), *own]
 
 

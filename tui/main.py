@@ -26,10 +26,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--run", metavar="ID", help="reopen a run of this domain (its id or directory)")
     parser.add_argument("--replay", metavar="RUN", help="play a recorded run back event by event")
     parser.add_argument("--speed", type=float, default=1.0, help="replay speed factor (default 1)")
-    parser.add_argument("--preset", help="pipeline preset (F5-3, F3-6, ...) or AutoToS, AutoToS+PST (default: the "
-                        "settings file's, else F5-3)")
+    parser.add_argument("--preset", help="pipeline preset (F5-3, F3-6, ...), AutoToS, AutoToS+PST, or a trial in a "
+                        "CoinCollector game: pddlego-detailed, pddlego-simple, plangen (default: the settings file's, "
+                        "else F5-3)")
     parser.add_argument("--eval-limit", type=int, metavar="N",
                         help="AutoToS presets: evaluate on the first N eval tasks only (0: no evaluation; default all)")
+    parser.add_argument("--game-seed", type=int, metavar="N",
+                        help="PDDLego+ and PlanGen presets: the CoinCollector game's seed (default 0)")
+    parser.add_argument("--game-rooms", type=int, metavar="N",
+                        help="PDDLego+ and PlanGen presets: rooms in the CoinCollector house, 1-11 (default 11)")
     parser.add_argument("--step", action="store_true", help="start in step mode (pause before every request)")
     parser.add_argument("--config-file", type=Path, help="settings file (default: the user config dir's genplan/config.toml)")
     # the same flags as `genplan run`, with the same meaning
@@ -86,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.eval_limit is not None and args.eval_limit < 0:
         print("genplan-tui: --eval-limit must not be negative", file=sys.stderr)
         return 2
+    if args.game_rooms is not None and not 1 <= args.game_rooms <= 11:
+        print("genplan-tui: --game-rooms: CoinCollector has 1 to 11 rooms", file=sys.stderr)
+        return 2
     if args.config_file is not None and not args.config_file.is_file():
         print(f"genplan-tui: {args.config_file}: config file does not exist", file=sys.stderr)
         return 2
@@ -111,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
                           if value is not None},
         no_cache=args.no_cache,
         eval_limit=args.eval_limit,
+        game={name: value for name, value in (("seed", args.game_seed), ("locations", args.game_rooms))
+              if value is not None},
         config_file=args.config_file,
         step=args.step,
     )

@@ -195,18 +195,18 @@ class PipelineSession:
 
 
 class OwnLoopSession:
-    """One run of an approach with its own loop (AutoToS) on the domain directory, through the approach registry's
+    """One run of an approach with its own loop (AutoToS on the domain directory, PDDLego+ in its game), through the approach registry's
     entry. ``run()`` blocks (call it in a thread worker) and returns the entry's summary. The events go to ``sink``
     as the run publishes them; the run directory is announced (RunCreated) before the first; ``stop()`` ends the
     run before its next model call. There is no step mode: the loop sends its requests itself."""
 
     def __init__(self, domain_path: Path, preset: str, settings: Any, post: Post, sink: Callable[[Any], None],
                  runs_dir: Path, parameters: dict[str, Any] | None = None, no_cache: bool = False) -> None:
-        from genplan.engine.approaches import preset_owner
+        from genplan.engine.approaches import preset_owner, start_target
 
         owner = preset_owner(preset)
-        if owner is None or owner[0].entry is None:
-            raise ValueError(f"preset {preset}: not an approach with its own loop")
+        if owner is None or owner[0].entry is None or start_target(owner[0], domain_path) is None:
+            raise ValueError(f"preset {preset}: not an approach with its own loop that the TUI can start")
         self.approach, self.preset = owner
         self.domain_path = domain_path
         self.settings = settings
@@ -226,7 +226,7 @@ class OwnLoopSession:
         return not self.settings.is_configured
 
     def run(self) -> dict[str, Any]:
-        from genplan.engine.approaches import RunContext
+        from genplan.engine.approaches import RunContext, start_target
         from genplan.engine.llm import make_provider
         from genplan.engine.sandbox.redact import register_secret
 
@@ -234,7 +234,9 @@ class OwnLoopSession:
                                  manual_answer=manual_answerer(self.post, self.pending, self.controller))
         register_secret(self.settings.resolve_api_key())  # never in what a function's output carries back
         parameters = {**self.approach.presets[self.preset], "preset": self.preset, **self.parameters}
-        context = RunContext(str(self.domain_path), provider, self.runs_dir, parameters, self.settings.to_dict(),
+        target = start_target(self.approach, self.domain_path)
+        assert target is not None  # checked in __init__
+        context = RunContext(target, provider, self.runs_dir, parameters, self.settings.to_dict(),
                              progress=lambda line: self.post(RunProgress(line)), subscriber=self.sink,
                              run_created=lambda run_dir: self.post(RunCreated(run_dir)),
                              stop_requested=self.controller.stopped.is_set)

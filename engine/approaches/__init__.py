@@ -18,7 +18,8 @@ Two kinds of approach plug in here:
   parameters, a progress line sink; optionally an event subscriber, a callback with the new run directory and a
   stop request, for a front end that shows the run live) and returns the run's summary; their presets are that loop's parameters.
   ``command`` names the CLI command that runs them; ``runs_domain_dirs`` says whether ``genplan run DOMAIN_DIR
-  --preset P`` can hand a PDDL domain directory to the entry.
+  --preset P`` can hand a PDDL domain directory to the entry; ``default_target`` is what the TUI runs an
+  approach on that needs no domain directory (PDDLego+'s game).
 
 :func:`register` adds more (a test registers a toy approach this way).
 """
@@ -56,7 +57,7 @@ class RunContext:
     model: Mapping[str, Any] = field(default_factory=dict)  # the model settings, for the run's record
     progress: Callable[[str], None] = lambda _line: None  # one line per step worth telling a person
     # the run directory's name inside ``runs_dir`` (a batch fixes it, so that running the batch again finds the
-    # run); None: the approach names it (e.g. with a time stamp). Honoured by approaches with ``runs_domain_dirs``.
+    # run); None: the approach names it (e.g. with a time stamp).
     run_name: str | None = None
     # a front end that shows the run as it goes (the TUI): every event of the run as it is published, the new run
     # directory (before the run's first event), and whether the person asked to stop (checked before each model
@@ -90,6 +91,9 @@ class Approach:
     entry: EntryFunction | None = None  # an own-loop approach's run
     command: str | None = None  # the CLI command that runs an own-loop approach, e.g. "genplan autotos"
     runs_domain_dirs: bool = False  # `genplan run DOMAIN_DIR --preset P` hands the directory to ``entry``
+    # what an own-loop approach that plays no domain directory runs on when a front end has no target to give
+    # (PDDLego+: the CoinCollector game); with it the TUI can start the approach from any domain directory
+    default_target: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind == PIPELINE and self.run is None:
@@ -123,6 +127,16 @@ def approach_names() -> list[str]:
 def pipeline_approach_names() -> list[str]:
     """The approaches a PipelineConfig may name."""
     return [a.name for a in APPROACHES.values() if a.kind == PIPELINE]
+
+
+def start_target(approach: Approach, domain_dir: Path) -> str | None:
+    """What a front end opened on ``domain_dir`` runs an own-loop approach on: the directory itself, the
+    approach's fixed target, or None (the approach cannot be started there)."""
+    if approach.kind != OWN_LOOP:
+        return None
+    if approach.runs_domain_dirs:
+        return str(domain_dir)
+    return approach.default_target
 
 
 def preset_owner(preset: str) -> tuple[Approach, str] | None:

@@ -1,6 +1,8 @@
 """PDDLego+ and its PlanGen baseline in a text environment (engine/pddlego/): PDDLego+ has the model write
 and refine PDDL from the observations, genplan plans and executes; PlanGen has the model choose the commands.
-One entry run is one trial in one CoinCollector game (``target``: the environment, ``coincollector``)."""
+One entry run is one trial in one CoinCollector game (``target``: the environment, ``coincollector``); with the
+parameter ``continue_from`` ({"run", "file", "text"}) it continues a trial from a person's edit of one of its PDDL
+files (``pddlego/fork.py``) in the same game."""
 
 from __future__ import annotations
 
@@ -18,13 +20,24 @@ def _trial(context: RunContext, approach: str) -> dict[str, Any]:
     from ..errors import GenplanError
     from ..pddlego.environment import CoinCollector, CoinCollectorConfig, EnvironmentUnavailable
     from ..pddlego.loop import PddlegoConfig
-    from ..pddlego.runner import TrialSpec, run_trial
+    from ..pddlego.runner import STOPPED, TrialSpec, run_trial
     from ..pddlego.solver import PddlSolver, coin_command
     from ..prompts import PromptLibrary
 
     if context.target not in ENVIRONMENTS:
         raise GenplanError(f"{context.target}: not an environment {approach} plays (known: {', '.join(ENVIRONMENTS)})")
-    p = context.parameters
+    p = dict(context.parameters)
+    fork = None
+    if p.get("continue_from"):  # {"run", "file", "text"}: a person's edit of one PDDL file of a trial
+        from ..pddlego.fork import fork_trial
+
+        edit = p["continue_from"]
+        fork = fork_trial(Path(edit["run"]), str(edit["file"]), str(edit["text"]), context.runs_dir)
+        meta = fork.meta()
+        game, kept = meta["environment"], meta.get("config") or {}
+        p.update(seed=game["seed"], locations=game["num_locations"], style=kept.get("style", "detailed"),
+                 fixed_domain=kept.get("fixed_domain"), max_steps=kept.get("max_steps", 20),
+                 preset=str(kept.get("preset") or approach).removesuffix("-fixed-domain"))
     locations, seed = int(p.get("locations", 11)), int(p.get("seed", 0))
     fixed = p.get("fixed_domain")
     config = replace(PddlegoConfig(), style=str(p.get("style", "detailed")), fixed_domain=fixed,
@@ -39,9 +52,15 @@ def _trial(context: RunContext, approach: str) -> dict[str, Any]:
                      preset=preset + ("-fixed-domain" if fixed else ""), model=str(context.model.get("model") or "manual"),
                      extra={"trial": seed})
     prompts = PromptLibrary(p["prompts"]) if p.get("prompts") else PromptLibrary()
-    context.progress(f"{approach}: CoinCollector game {seed} ({locations} rooms)")
-    store, result = run_trial(env, context.provider, spec, context.runs_dir, PddlSolver(coin_command), prompts)
-    summary = {"run_dir": str(Path(store.path)), "seed": seed, **result.to_dict()}
+    context.progress(f"{approach}: CoinCollector game {seed} ({locations} rooms)"
+                     + (f", continuing {Path(p['continue_from']['run']).name} from the edited "
+                        f"{p['continue_from']['file']}" if fork is not None else ""))
+    store, result = run_trial(env, context.provider, spec, context.runs_dir, PddlSolver(coin_command), prompts,
+                              run_id=context.run_name, store=fork,
+                              subscribers=[context.subscriber] if context.subscriber is not None else None,
+                              run_created=context.run_created, stop_requested=context.stop_requested)
+    status = "stopped" if result.reason == STOPPED else "finished"
+    summary = {"run_dir": str(Path(store.path)), "seed": seed, "status": status, **result.to_dict()}
     summary.pop("record")
     summary.pop("commands")
     return summary
@@ -64,6 +83,7 @@ PDDLEGO = register(Approach(
     kind=OWN_LOOP,
     entry=pddlego_entry,
     command="genplan pddlego",
+    default_target="coincollector",
     presets={"pddlego-detailed": {"style": "detailed"}, "pddlego-simple": {"style": "simple"}},
 ))
 
@@ -76,5 +96,6 @@ PLANGEN = register(Approach(
     kind=OWN_LOOP,
     entry=plangen_entry,
     command="genplan pddlego",
+    default_target="coincollector",
     presets={"plangen": {}},
 ))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,8 @@ from .loop import (
     run_plangen,
 )
 from .solver import PddlSolver, SolverOutcome
+
+STOPPED = "stopped"  # the reason of a trial the person stopped (the TUI's ctrl+b)
 
 
 def file_stem(where: CallInfo) -> str:
@@ -110,11 +113,22 @@ class TrialSpec:
 
 def run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, root: Path, solver: PddlSolver | None = None,
               prompts: PromptLibrary | None = None, run_id: str | None = None,
-              subscribers: list[Any] | None = None) -> tuple[RunStore, TrialResult]:
-    """Run one trial into a new run directory under ``root``; returns the store and the result."""
+              subscribers: list[Any] | None = None, run_created: Callable[[Path], None] | None = None,
+              stop_requested: Callable[[], bool] | None = None,
+              store: RunStore | None = None) -> tuple[RunStore, TrialResult]:
+    """Run one trial into a new run directory under ``root`` (or into ``store``, a run prepared with its
+    record, e.g. a fork that keeps earlier answers: ``fork.fork_trial``); returns the store and the result.
+
+    ``run_created`` hears of the run directory before its first event; ``stop_requested`` is asked before each
+    model call, and True ends the trial there (a failure for the reason "stopped", the run's status "stopped")."""
     meta = {"approach": spec.approach, "config": {"preset": spec.preset or spec.approach, **asdict(spec.config)},
             "environment": spec.environment, "model": {"model": spec.model}, **(spec.extra or {})}
-    store = RunStore.create(root, meta, run_id)
+    if store is None:
+        store = RunStore.create(root, meta, run_id)
+    else:  # a fork: the model that goes on is this one
+        store.update_meta(model=meta["model"])
+    if run_created is not None:
+        run_created(Path(store.path))
     bus = EventBus(store.append_event)
     for subscriber in subscribers or []:
         bus.subscribe(subscriber)
@@ -123,6 +137,8 @@ def run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, root: P
     lock = threading.Lock()
 
     def ask(step_name: str, prompt: str, where: CallInfo) -> str:
+        if stop_requested is not None and stop_requested():
+            raise StopTrial(STOPPED)
         with lock:
             request_id = gateway.next_id()
         listener.last_request = request_id
@@ -153,8 +169,10 @@ def run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, root: P
     summary = {**result.to_dict(), "wall_seconds": round(time.monotonic() - started, 3), "totals": gateway.totals.to_dict()}
     store.write_json("trial.json", summary)
     store.write_json("summary.json", summary)
-    bus.publish(RunFinished(outcome=result.outcome, reason=result.reason, calls=result.calls, steps=result.steps))
-    store.update_meta(status="finished", outcome=result.outcome)
+    status = STOPPED if result.reason == STOPPED else "finished"
+    bus.publish(RunFinished(status=status, outcome=result.outcome, reason=result.reason, calls=result.calls,
+                            steps=result.steps))
+    store.update_meta(status=status, outcome=result.outcome)
     return store, result
 
 

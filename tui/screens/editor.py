@@ -1,4 +1,4 @@
-"""Editing a strategy, reflection or program version inline (or in $EDITOR)."""
+"""Editing a strategy, reflection, program or PDDLego+ file version inline (or in $EDITOR)."""
 
 from __future__ import annotations
 
@@ -28,12 +28,14 @@ class EditorScreen(Screen[EditResult | None]):
     EditorScreen #editor-hint { height: 1; color: $text-muted; padding: 0 1; }
     """
 
-    def __init__(self, title: str, text: str, syntax: str, *, can_continue: bool, hint: str = "") -> None:
+    def __init__(self, title: str, text: str, syntax: str, *, can_continue: bool, hint: str = "",
+                 can_save: bool = True) -> None:
         super().__init__()
         self.title_text = title
         self.initial = text
         self.syntax = syntax
         self.can_continue = can_continue
+        self.can_save = can_save  # False: the edit only continues (a PDDLego+ file becomes a call's answer)
         self.hint = hint
 
     def compose(self) -> ComposeResult:
@@ -52,12 +54,13 @@ class EditorScreen(Screen[EditResult | None]):
         return self.query_one("#editor-text", CodeArea)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "continue" and not self.can_continue:
+        if (action == "continue" and not self.can_continue) or (action == "save" and not self.can_save):
             return None  # shown disabled
         return True
 
     def action_save(self) -> None:
-        self.dismiss(EditResult(self.editor.text, "save"))
+        if self.can_save:
+            self.dismiss(EditResult(self.editor.text, "save"))
 
     def action_continue(self) -> None:
         if self.can_continue:
@@ -73,7 +76,7 @@ class EditorScreen(Screen[EditResult | None]):
         if editor_command() is None:
             self.notify("Set $EDITOR (or $VISUAL) to edit in your own editor.", severity="warning")
             return
-        suffix = ".py" if self.syntax == "python" else ".md"
+        suffix = {"python": ".py", "pddl": ".pddl"}.get(self.syntax, ".md")
         try:
             with self.app.suspend():
                 edited = edit_text(self.editor.text, suffix)

@@ -1,0 +1,64 @@
+"""Continue a PDDLego+ trial from a person's edit of one of its PDDL files.
+
+The edited file replaces what the model wrote in that call: the call's answer becomes the JSON the model would
+have sent with the edited file in it (the other file of the call unchanged). A new run keeps the answers of every
+call before it (``store.fork_run``); run in the same game, the trial replays them from disk — the game is
+deterministic for a seed, so the prompts and their hashes are the same — takes the edited answer as that call's
+and asks the model from the next call on.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..errors import GenplanError
+from ..pipeline.store import RunStore, artifact_request_id, fork_run
+
+_SUFFIXES = {"-domain.pddl": "df", "-problem.pddl": "pf"}
+
+
+class CannotContinue(GenplanError):
+    """The run or the file cannot be continued from (a PlanGen trial, a logged game, a file of no call)."""
+
+
+def edited_answer(run_dir: Path, relative: str, text: str) -> str:
+    """The answer of the call that wrote ``relative`` with ``text`` in place of that file."""
+    key = next((k for suffix, k in _SUFFIXES.items() if relative.endswith(suffix)), None)
+    if key is None or not relative.startswith("pddl/"):
+        raise CannotContinue(f"{relative}: not a domain or problem file of a PDDLego+ trial")
+    stem = relative[: -len("-domain.pddl" if key == "df" else "-problem.pddl")]
+    files = {}
+    for suffix, name in _SUFFIXES.items():
+        path = run_dir / f"{stem}{suffix}"
+        files[name] = path.read_text(encoding="utf-8") if path.is_file() else None
+    files[key] = text
+    return json.dumps({name: value for name, value in files.items() if value is not None}, indent=1)
+
+
+def fork_trial(run_dir: Path, relative: str, text: str, root: Path | None = None) -> RunStore:
+    """A new run (beside ``run_dir`` unless ``root`` is given) that continues the trial from an edited PDDL file.
+
+    Raises CannotContinue when the trial is not a PDDLego+ trial in a real game, or when the domain file is
+    fixed (the fixed-domain ablation: only problem files were the model's)."""
+    source = RunStore.open(run_dir)
+    check_continuable(run_dir, relative)
+    answer = edited_answer(source.path, relative, text)
+    try:
+        request_id = artifact_request_id(source, relative)
+    except FileNotFoundError:
+        raise CannotContinue(f"{relative}: no call of {run_dir.name} wrote this file") from None
+    return fork_run(source, root or source.path.parent, request_id, answer, {"edited_version": relative})
+
+
+def check_continuable(run_dir: Path, relative: str) -> None:
+    """Raise CannotContinue (one line saying why) unless an edit of ``relative`` can continue this trial."""
+    meta = RunStore.open(run_dir).meta()
+    if meta.get("approach") != "pddlego":
+        raise CannotContinue(f"{run_dir.name}: only a PDDLego+ trial continues from an edited PDDL file")
+    environment = meta.get("environment") or {}
+    if environment.get("kind") != "real" or environment.get("name") != "coincollector":
+        raise CannotContinue(f"{run_dir.name}: the trial was played in a {environment.get('kind', 'unknown')} "
+                             f"environment; continuing needs the real CoinCollector game (import it with --env real)")
+    if relative.endswith("-domain.pddl") and (meta.get("config") or {}).get("fixed_domain"):
+        raise CannotContinue(f"{relative}: this trial's domain file is fixed (the ablation); edit a problem file")

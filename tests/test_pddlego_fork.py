@@ -1,0 +1,89 @@
+"""Continuing a PDDLego+ trial from a person's edit of one of its PDDL files (engine/pddlego/fork.py), through
+the approach's entry as every front end calls it: the answers before the edited call are replayed from disk
+(nothing is sent again), the edit is that call's answer, the model is asked from the next call on. Real
+CoinCollector (the game of test_pddlego_loop.py), real openai client against the scripted server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from support.scripted_server import ScriptedServer
+from test_pddlego_loop import TO_BACKYARD, TO_PANTRY, WRONG_TO_BACKYARD, problem
+
+from genplan.engine.approaches import RunContext, get_approach
+from genplan.engine.llm import ModelSettings, OpenAIProvider
+from genplan.engine.pddlego.environment import java_available
+from genplan.engine.pddlego.fork import CannotContinue, edited_answer, fork_trial
+from genplan.engine.pipeline import RunStore
+
+pytestmark = pytest.mark.skipif(not java_available(), reason="CoinCollector needs a Java runtime (java not on PATH)")
+
+
+def play(server: ScriptedServer, runs: Path, **parameters: object) -> dict:
+    entry = get_approach("pddlego").entry
+    assert entry is not None
+    provider = OpenAIProvider(ModelSettings(model=server.model, base_url=server.base_url, retry_base_delay_s=0.005))
+    context = RunContext("coincollector", provider, runs, {"style": "detailed", "preset": "pddlego-detailed",
+                                                           "seed": 1, "locations": 5, **parameters},
+                         model={"model": server.model})
+    return entry(context)
+
+
+def test_an_edited_problem_file_replaces_the_call_that_wrote_it(scripted_server: ScriptedServer, tmp_path: Path) -> None:
+    scripted_server.enqueue(TO_PANTRY, WRONG_TO_BACKYARD, TO_BACKYARD)
+    source = play(scripted_server, tmp_path)
+    assert (source["outcome"], source["calls"], source["simulation_errors"]) == ("success", 3, 1)
+    run = Path(source["run_dir"])
+    # the person corrects the wrong belief of step 1 (the backyard door is closed): the right problem file
+    right = json.loads(TO_BACKYARD)["pf"]
+    sent = len(scripted_server.requests)
+    fork = play(scripted_server, tmp_path, continue_from={"run": str(run), "file": "pddl/s01-a0-r0-problem.pddl",
+                                                          "text": right})
+    assert len(scripted_server.requests) == sent  # call 1 replayed from disk, call 2 was the person's
+    assert (fork["outcome"], fork["calls"], fork["steps"], fork["simulation_errors"]) == ("success", 2, 2, 0)
+    forked = Path(fork["run_dir"])
+    assert forked != run and forked.parent == run.parent
+    meta = json.loads((forked / "run.json").read_text())
+    assert (meta["forked_from"], meta["forked_at"], meta["edited_version"]) == (str(run), 2, "pddl/s01-a0-r0-problem.pddl")
+    assert (forked / "pddl" / "s01-a0-r0-problem.pddl").read_text() == right
+    assert (forked / "pddl" / "s00-a0-r0-domain.pddl").read_text() == (run / "pddl" / "s00-a0-r0-domain.pddl").read_text()
+    record = json.loads((forked / "responses" / "0002-pddlego.pddl.json").read_text())
+    assert record["human"] is True and json.loads(record["response"]["text"])["pf"] == right
+    assert (run / "pddl" / "s01-a0-r0-problem.pddl").read_text() != right  # the source run is untouched
+
+
+def test_after_the_edit_the_model_is_asked_with_the_games_feedback(scripted_server: ScriptedServer, tmp_path: Path) -> None:
+    scripted_server.enqueue(TO_PANTRY, TO_BACKYARD)
+    run = Path(play(scripted_server, tmp_path)["run_dir"])
+    # an edit that walks west through the closed door in step 0: the game refuses, the model is asked next
+    wrong = problem("kitchen", "backyard", ["(open kitchen backyard west)"])
+    scripted_server.enqueue(TO_PANTRY, TO_BACKYARD)
+    fork = play(scripted_server, tmp_path, continue_from={"run": str(run), "file": "pddl/s00-a0-r0-problem.pddl",
+                                                          "text": wrong})
+    asked = [r.body["messages"][-1]["content"] for r in scripted_server.requests[2:]]
+    assert len(asked) == 2 and "move west' failed: the door in that direction is closed" in asked[0]
+    assert (fork["outcome"], fork["calls"], fork["simulation_errors"], fork["simulation_fixed"]) == ("success", 3, 1, 1)
+
+
+def test_what_cannot_be_continued_says_why(scripted_server: ScriptedServer, tmp_path: Path) -> None:
+    scripted_server.enqueue(TO_PANTRY, TO_BACKYARD)
+    run = Path(play(scripted_server, tmp_path)["run_dir"])
+    answer = json.loads(edited_answer(run, "pddl/s01-a0-r0-domain.pddl", "(define (domain edited))"))
+    assert answer == {"df": "(define (domain edited))", "pf": (run / "pddl" / "s01-a0-r0-problem.pddl").read_text()}
+    with pytest.raises(CannotContinue, match="not a domain or problem file"):
+        fork_trial(run, "observations.md", "x")
+    with pytest.raises(CannotContinue, match="no call of .* wrote this file"):
+        fork_trial(run, "pddl/s07-a0-r0-problem.pddl", "x")
+    store = RunStore.open(run)
+    store.update_meta(environment={**store.meta()["environment"], "kind": "logged"})
+    with pytest.raises(CannotContinue, match="played in a logged environment; continuing needs the real"):
+        fork_trial(run, "pddl/s01-a0-r0-problem.pddl", "x")
+    store.update_meta(environment={**store.meta()["environment"], "kind": "real"},
+                      config={**store.meta()["config"], "fixed_domain": "(define (domain given))"})
+    with pytest.raises(CannotContinue, match="domain file is fixed"):
+        fork_trial(run, "pddl/s01-a0-r0-domain.pddl", "x")
+    store.update_meta(approach="plangen")
+    with pytest.raises(CannotContinue, match="only a PDDLego\\+ trial continues"):
+        fork_trial(run, "pddl/s01-a0-r0-problem.pddl", "x")
