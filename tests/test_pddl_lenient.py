@@ -140,6 +140,21 @@ def test_problem_alone_declares_objects_and_drops_duplicates() -> None:
     assert kinds(problem.repairs) == [DROPPED_DUPLICATE, DECLARED_OBJECT, DECLARED_OBJECT]
 
 
+def test_an_object_declared_with_two_types_keeps_the_one_its_uses_ask_for() -> None:
+    domain = parse_domain_text("(define (domain d) (:types location direction)"
+                               " (:predicates (at ?l - location) (exit ?l - location ?d - direction)))")
+    text = ("(define (problem p) (:domain d) (:objects hall yard west - direction\n yard hall - location)"
+            " (:init (at yard) (exit hall west) (exit yard west)) (:goal (at hall)))")
+    problem = parse_problem_text(text, domain, "p.pddl", lenient=True)
+    assert dict(problem.objects) == {"hall": "location", "yard": "location", "west": "direction"}
+    assert kinds(problem.repairs) == [DROPPED_DUPLICATE, DROPPED_DUPLICATE]
+    assert str(problem.repairs[0]) == ("p.pddl:2: object 'hall' is declared with the types direction, location; "
+                                       "it keeps location, the type its uses in :init and :goal ask for")
+    # no use decides: the first declaration stays
+    unused = text.replace("(:init (at yard) (exit hall west) (exit yard west)) (:goal (at hall))", "(:init) (:goal (and))")
+    assert dict(parse_problem_text(unused, domain, "p.pddl", lenient=True).objects)["hall"] == "direction"
+
+
 def test_duplicate_predicates_and_type_cycles() -> None:
     text = """(define (domain d) (:types receptacle object fridge - receptacle)
       (:predicates (at ?r - receptacle) (at ?r - receptacle ?s - receptacle))

@@ -40,6 +40,17 @@ def test_a_second_predicates_section_is_accepted() -> None:
     assert any("second :predicates section" in r for r in outcome.repairs)
 
 
+def test_an_or_goal_that_already_holds_is_an_empty_plan() -> None:
+    facts = "(at kitchen) (open kitchen hall south) (open hall kitchen north)"
+    objects = "kitchen hall cellar - location south north - direction"
+    moving = solver().solve(UNTYPED, problem(objects, facts, "(or (at cellar) (at hall))"))  # no way to the cellar
+    assert moving.commands == ["move south"]
+    # one alternative is the initial state: the whole goal holds, as a planner given the disjunction finds
+    outcome = solver().solve(UNTYPED, problem(objects, facts, "(or (at hall) (at kitchen))"))
+    assert not outcome.ok and outcome.plan == [] and outcome.error is not None
+    assert outcome.error.startswith("The goal already holds in the initial state")
+
+
 def test_undeclared_object_is_an_error_with_its_line() -> None:
     outcome = solver().solve(UNTYPED, problem("kitchen - location south - direction",
                                               "(at kitchen)\n(open kitchen hall south)", "(at hall)"))

@@ -14,6 +14,7 @@ from ..pipeline.orderings import candidate_examples
 from . import Approach, register
 
 if TYPE_CHECKING:
+    from ..llm import ChatMessage
     from ..pddl.encoding import PythonTask
     from ..pipeline.checks import DebugTask, ProgramChecker, TaskCheck
     from .context import PipelineContext
@@ -33,6 +34,14 @@ def run(ctx: PipelineContext, checker: ProgramChecker) -> None:
         return
     final_check = final_strategy_check(ctx, strategy) if ctx.config.final_strategy_check else {}
     code_phase(ctx, checker, strategy, final_check)
+
+
+def reflect(ctx: PipelineContext, step: str, messages: list[ChatMessage], path: str, *, about: str, version: str,
+            task: str) -> list[ChatMessage]:
+    """Ask for a reflection on a failed check, keep it as an artefact; the conversation after it."""
+    reflection, after, _ = ctx.ask_extract(step, messages, extract_nl, "nl", task=task, version=version)
+    ctx.artifact("reflection", path, reflection or after[-1].content, about=about, version=version, task=task)
+    return after
 
 
 # ---------------------------------------------------------------- 2) strategy
@@ -65,13 +74,8 @@ def strategy_phase(ctx: PipelineContext) -> Version | None:
             *conversations[failed.task],
             user(ctx.render("strategy_reflect", plan=failed.output or [], feedback=failed.message)),
         ]
-        reflection, after, _ = ctx.ask_extract(
-            "strategy.reflect", reflect_messages, extract_nl, "nl", task=failed.task, version=current.label
-        )
-        ctx.artifact(
-            "reflection", f"reflections/strategy-{current.label}-{failed.task}.md", reflection or after[-1].content,
-            about="strategy", version=current.label, task=failed.task,
-        )
+        after = reflect(ctx, "strategy.reflect", reflect_messages, f"reflections/strategy-{current.label}-{failed.task}.md",
+                        about="strategy", version=current.label, task=failed.task)
         revise = [*after, user(ctx.render("strategy_revise"))]
         text, history_after, _ = ctx.ask_extract("strategy.revise", revise, extract_strategy, "strategy", version=current.label)
         if text is None:
@@ -139,14 +143,9 @@ def code_phase(ctx: PipelineContext, checker: ProgramChecker, strategy: Version,
             if config.code_history == "latest":
                 conversation = [*base, assistant(current.response_text)]
             if config.code_reflection:
-                reflect = [*conversation, user(ctx.render("code_reflect", **variables))]
-                reflection, after, _ = ctx.ask_extract(
-                    "code.reflect", reflect, extract_nl, "nl", task=failed.task, version=current.label
-                )
-                ctx.artifact(
-                    "reflection", f"reflections/code-{current.label}.md", reflection or after[-1].content,
-                    about="program", version=current.label, task=failed.task,
-                )
+                reflect_messages = [*conversation, user(ctx.render("code_reflect", **variables))]
+                after = reflect(ctx, "code.reflect", reflect_messages, f"reflections/code-{current.label}.md",
+                                about="program", version=current.label, task=failed.task)
                 revise = [*after, user(ctx.render("code_revise"))]
             else:
                 revise = [*conversation, user(ctx.render("code_revise_direct", **variables))]

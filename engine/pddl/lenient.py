@@ -504,6 +504,37 @@ def problem_uses(tree: SList) -> tuple[dict[str, int], dict[str, tuple[int, int]
     return types, predicates
 
 
+def _uses_by_object(tree: SList, argument_types: dict[tuple[str, int], tuple[str, ...]]) -> dict[str, list[tuple[str, ...]]]:
+    """Object -> the parameter types each of its uses in ``:init``/``:goal`` asks for."""
+    uses: dict[str, list[tuple[str, ...]]] = {}
+    for name in (":init", ":goal"):
+        section = _section(tree, name)
+        for item in section.items[1:] if section is not None else ():
+            for literal in _literals(item):
+                for position, arg in enumerate(literal.items[1:]):
+                    if isinstance(arg, Atom) and not arg.text.startswith("?"):
+                        wanted = argument_types.get((literal.head() or "", position), (OBJECT,))
+                        uses.setdefault(arg.text, []).append(wanted)
+    return uses
+
+
+def _keep_one_declaration(name: str, declarations: list[tuple[str, int]],
+                          uses: list[tuple[str, ...]]) -> tuple[str, str]:
+    """The one type an object declared more than once keeps, and the message saying so.
+
+    Declared twice with one type, nothing is lost. With different types (a model that listed a room among the
+    directions, then among the locations) the type its uses in ``:init``/``:goal`` ask for most is kept — the
+    one a planner that gives the object every declared type (Fast Downward) can use it with; on a tie, the
+    first declared."""
+    types = list(dict.fromkeys(t for t, _ in declarations))
+    if len(types) == 1:
+        return types[0], f"object '{name}' is declared twice; the second declaration was dropped"
+    fits = {t: sum(1 for wanted in uses if t in wanted or wanted == (OBJECT,)) for t in types}
+    kept = max(types, key=lambda t: fits[t])  # max keeps the first of equals
+    return kept, (f"object '{name}' is declared with the types {', '.join(types)}; it keeps {kept}, the type "
+                  f"its uses in :init and :goal ask for")
+
+
 def repair_problem_tree(
     tree: SList,
     path: str | Path | None,
@@ -519,15 +550,21 @@ def repair_problem_tree(
     repairs: list[Repair] = []
     pairs: list[tuple[str, str, int]] = []  # the declared objects, each once
     names: set[str] = set()
+    again: dict[str, list[tuple[str, int]]] = {}  # object -> the types and lines of its later declarations
     for atom, types in _typed_entries(objects.items[1:]) if objects is not None else ():
         if atom.text in names:
-            repairs.append(
-                Repair(DROPPED_DUPLICATE, f"object '{atom.text}' is declared twice; the second declaration "
-                       "was dropped", where, atom.line)
-            )
+            again.setdefault(atom.text, []).append((types[0], atom.line))
             continue
         names.add(atom.text)
         pairs.append((atom.text, types[0], atom.line))
+    if again:
+        uses = _uses_by_object(tree, argument_types)
+        for index, (name, first_type, line) in enumerate(pairs):
+            if name not in again:
+                continue
+            kept, message = _keep_one_declaration(name, [(first_type, line), *again[name]], uses.get(name, []))
+            pairs[index] = (name, kept, line)
+            repairs.append(Repair(DROPPED_DUPLICATE, message, where, again[name][0][1]))
     declared = set(known_objects) | names
     first_use: dict[str, tuple[SList, int]] = {}  # undeclared object -> the literal and line of its first use
     candidates: dict[str, list[str]] = {}  # undeclared object -> the types its uses ask for

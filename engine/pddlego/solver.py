@@ -26,6 +26,7 @@ from ..pddl.lenient import (
     DECLARED_CONSTANT,
     DECLARED_OBJECT,
     DECLARED_TYPE,
+    DROPPED_DUPLICATE,
     MERGED_SECTION,
     SPLIT_DISJUNCTION,
     Repair,
@@ -50,10 +51,11 @@ PROBLEM_NAME = "problem.pddl"
 # Repairs of lenient reading the solver accepts silently. Names used but never declared (objects, predicates,
 # constants) are mistakes in the model's picture of the world, worth telling it: they stay errors — as they
 # were for the release's planner, which failed on every such file of its CoinCollector logs and planned
-# with undeclared types, disjunctive preconditions and a :predicates section written twice (docs/pddlego.md
-# has the counts). A constant of an action that the problem file declares as an object is accepted too (that
+# with undeclared types, disjunctive preconditions, a :predicates section written twice and objects declared
+# twice (Fast Downward gives such an object both types; lenient mode keeps the one its uses ask for) —
+# docs/pddlego.md has the counts. A constant of an action that the problem file declares as an object is accepted too (that
 # planner did).
-ACCEPTED_REPAIRS = frozenset({DECLARED_TYPE, SPLIT_DISJUNCTION, MERGED_SECTION})
+ACCEPTED_REPAIRS = frozenset({DECLARED_TYPE, SPLIT_DISJUNCTION, MERGED_SECTION, DROPPED_DUPLICATE})
 _NAME = re.compile(r"'([^']+)'")
 # LM-cut and merge-and-shrink refuse the axioms Fast Downward makes of 'or' and 'exists'; blind A* is optimal
 # too and fast enough for the small worlds models write (the time limit guards the rest).
@@ -198,11 +200,15 @@ class PddlSolver:
 
     def _solve_alternatives(self, domain_text: str, problem_text: str, alternatives: list[str]) -> SolverOutcome:
         """A goal ``(or g1 g2 ...)``: plan for each alternative, keep the shortest plan (the first listed
-        alternative on ties) — optimal for the whole goal, and the choice the model put first."""
+        alternative on ties) — optimal for the whole goal, and the choice the model put first. When one
+        alternative holds in the initial state the whole goal does, and the plan is empty (as a planner
+        given the disjunction finds)."""
         best: SolverOutcome | None = None
         first_failure: SolverOutcome | None = None
         for alternative in alternatives:
             outcome = self.solve(domain_text, alternative)
+            if outcome.plan == []:  # this alternative holds already, so the whole goal does: the plan is empty
+                return outcome
             if outcome.ok and (best is None or len(outcome.plan or []) < len(best.plan or [])):
                 best = outcome
             elif not outcome.ok and first_failure is None:
