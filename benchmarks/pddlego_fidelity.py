@@ -4,7 +4,8 @@ Not a speed benchmark: imports every trial of the given conditions (default: all
 conditions of ../shared/pddlego-plus/output) into OUT (a batch directory `genplan report OUT` reads), and
 prints Markdown: per condition how many trials end with the logged outcome and number of calls, the success
 rate against output/CoinCollector.csv for the imported trials, and one row per differing trial with the
-first call where genplan and the release's planner disagree.
+first call where genplan and the release's planner disagree. The trials the CSV lists are also recorded in
+OUT/in-csv (a batch directory of the same runs), and the last column is `genplan report`'s success rate on it.
 
     .venv/bin/python benchmarks/pddlego_fidelity.py [--out DIR] [--conditions CC_PDDLego+_4o,...] [--limit N]
 """
@@ -61,6 +62,18 @@ def first_disagreement(log: TrialLog, run_dir: Path) -> str:
     return "no planner disagreement; the game path differs"
 
 
+def report_rates(batch_dir: Path) -> dict[tuple[str, str], float]:
+    """(model, condition) -> the success rate `genplan report` gives for the runs recorded in ``batch_dir``."""
+    from genplan.engine.report.data import load_batch
+    from genplan.engine.report.paper_tables import pddlego_table
+
+    if not (batch_dir / "batch.json").is_file():
+        return {}
+    table = pddlego_table(load_batch(batch_dir))
+    keys = zip(table.column("model"), table.column("condition"))
+    return dict(zip(keys, table.column("success rate")))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="/tmp/genplan-pddlego-fidelity")
@@ -89,19 +102,25 @@ def main() -> int:
                                   f"{result.outcome}/{result.calls} ({result.reason or 'goal'})",
                                   first_disagreement(log, result.run_dir)))
             key = csv_key(log)
+            model = log.model
             if key in success:
+                record_import(out / "in-csv", result)
                 csv_n += 1
                 csv_ok += success[key]
                 csv_ours += result.outcome == "success"
         seconds = (time.monotonic() - started) / max(1, len(files))
-        summary.append((condition, len(files), same, csv_n, csv_ok, csv_ours, seconds))
+        summary.append((condition, model if files else "", len(files), same, csv_n, csv_ok, csv_ours, seconds))
         print(f"{condition}: {same}/{len(files)} as logged", file=sys.stderr)
+    reported = report_rates(out / "in-csv")
     print("| condition | trials | as logged (outcome and calls) | in CoinCollector.csv | success rate (csv) "
-          "| success rate (genplan) | s/trial |")
-    print("|---|---|---|---|---|---|---|")
-    for condition, n, same, csv_n, csv_ok, csv_ours, seconds in summary:
+          "| success rate (genplan) | genplan report | s/trial |")
+    print("|---|---|---|---|---|---|---|---|")
+    for condition, model, n, same, csv_n, csv_ok, csv_ours, seconds in summary:
+        kind = "PlanGen" if "PlanGen" in condition else "PDDLego+"
+        rate = reported.get((model, kind))
         print(f"| {condition} | {n} | {same} ({100 * same / max(1, n):.0f} %) | {csv_n} | "
-              f"{100 * csv_ok / max(1, csv_n):.0f} % | {100 * csv_ours / max(1, csv_n):.0f} % | {seconds:.1f} |")
+              f"{100 * csv_ok / max(1, csv_n):.0f} % | {100 * csv_ours / max(1, csv_n):.0f} % | "
+              f"{'–' if rate is None else f'{rate:.0f} %'} | {seconds:.1f} |")
     print("\n| condition | trial | log (outcome/calls) | genplan | first disagreement |")
     print("|---|---|---|---|---|")
     for row in differing:

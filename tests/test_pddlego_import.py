@@ -85,6 +85,9 @@ def test_logged_environment_answers_the_recorded_path() -> None:
     ("CC_PDDLego+_4.1", "_5_23.txt"),
     ("CC_PDDLego+_deepseek", "_3_12.txt"),  # 'or' in the goal: planned per alternative
     ("CC_PlanGen_4.1", "_9_63.txt"),
+    ("CC_PDDLego+_4.1", "_5_21.txt"),  # a second :predicates section, merged as the release's planner read it
+    ("CC_PDDLego+_4.1", "_7_52.txt"),  # rooms declared as directions and again as locations: the used type kept
+    ("CC_PDDLego+_4o", "_11_96.txt"),  # an (or ...) goal that already holds: an empty plan, a solver error
 ])
 def test_import_replays_a_trial_as_logged(condition: str, suffix: str, tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
