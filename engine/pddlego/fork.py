@@ -24,13 +24,14 @@ class CannotContinue(GenplanError):
 
 def edited_answer(run_dir: Path, relative: str, text: str) -> str:
     """The answer of the call that wrote ``relative`` with ``text`` in place of that file."""
-    key = next((k for suffix, k in _SUFFIXES.items() if relative.endswith(suffix)), None)
-    if key is None or not relative.startswith("pddl/"):
+    edited = next(((suffix, key) for suffix, key in _SUFFIXES.items() if relative.endswith(suffix)), None)
+    if edited is None or not relative.startswith("pddl/"):
         raise CannotContinue(f"{relative}: not a domain or problem file of a PDDLego+ trial")
-    stem = relative[: -len("-domain.pddl" if key == "df" else "-problem.pddl")]
-    files = {}
-    for suffix, name in _SUFFIXES.items():
-        path = run_dir / f"{stem}{suffix}"
+    suffix, key = edited
+    stem = relative[: -len(suffix)]
+    files: dict[str, str | None] = {}
+    for ending, name in _SUFFIXES.items():
+        path = run_dir / f"{stem}{ending}"
         files[name] = path.read_text(encoding="utf-8") if path.is_file() else None
     files[key] = text
     return json.dumps({name: value for name, value in files.items() if value is not None}, indent=1)
