@@ -20,6 +20,7 @@ from genplan.engine.pipeline import RunStore
 from genplan.tui.config import RunPrefs, check_preset, preset_choices
 from genplan.tui.main import main as tui_main
 from genplan.tui.widgets.panels import RunsPanel, RunsTable, VersionsPanel
+from genplan.tui.widgets.stream_view import StreamView
 
 pytestmark = pytest.mark.skipif(not java_available(), reason="CoinCollector needs a Java runtime (java not on PATH)")
 
@@ -64,6 +65,13 @@ async def test_a_pddlego_trial_started_with_r_plays_the_game_live(
         info = json.loads((run_dir / "run.json").read_text())
         assert (info["approach"], info["config"]["preset"], info["status"]) == ("pddlego", "pddlego-detailed", "finished")
         assert (info["environment"]["seed"], info["environment"]["num_locations"]) == (1, 5)
+        # a command row in full: the game's whole answer, then the observation history
+        (south,) = [e for e in state.entries if e.kind == "command" and e.title == "move south"]
+        app.show_entry_content(south)
+        stream = app.query_one(StreamView)
+        await wait_for(pilot, lambda: "## Step 1" in stream.text, what="the command's answer and the transcript")
+        assert stream.text.startswith("**› move south**") and "Through an open plain door, to the North" in stream.text
+        assert "> open door to west" in stream.text  # the whole history, later steps included
         # the trial in 3 Runs and its files in 5 Versions
         await pilot.press("3")
         await wait_for(pilot, lambda: app.query_one(RunsPanel).selected() == run_dir.name, what="the trial in 3 Runs")

@@ -81,6 +81,18 @@ class LaunchOptions:
     tune_gc: bool = True
 
 
+def command_text(entry: TimelineEntry, run_dir: Path | None) -> str:
+    """A game command's row in full: the command, what the game answered (or why it refused), and the trial's
+    observation history as the engine wrote it (observations.md)."""
+    data = entry.data
+    answer = str(data.get("error") or data.get("observation") or "").strip()
+    lines = [f"**› {entry.title}**", "", "```text", answer or "(no answer)", "```"]
+    transcript = run_dir / "observations.md" if run_dir is not None else None
+    if transcript is not None and transcript.is_file():
+        lines += ["", "---", "", transcript.read_text(encoding="utf-8", errors="replace")]
+    return "\n".join(lines)
+
+
 def coalesce_deltas(events: list[Event]) -> list[Event]:
     """Merge consecutive streamed fragments of one request into one event (fewer updates per frame)."""
     merged: list[Event] = []
@@ -467,6 +479,9 @@ class GenplanApp(RunsMixin, VersionsMixin):
             if isinstance(data.get("plan"), list):
                 lines += ["```", *[str(a) for a in data["plan"]], "```"]
             stream.show(None, entry.title, "\n".join(lines))
+            return
+        if entry.kind == "command":  # PDDLego+/PlanGen: the game's whole answer, then the transcript so far
+            self.read_for_view("stream", f"› {entry.title}", lambda: command_text(entry, state.run_dir))
             return
         if entry.kind == "round":  # AutoToS: the failed unit test and the feedback the model got, as the engine wrote it
             stream.show(None, entry.title, round_text(entry))
