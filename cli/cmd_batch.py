@@ -33,7 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="run an experiment grid (domains x presets x seeds x models) and evaluate the programs",
         description="Run every (domain, preset, seed, model) combination of EXPERIMENT.toml as an ordinary run "
         "in the batch directory, then evaluate each selected program on the domain's eval tasks (an AutoToS preset "
-        "runs AutoToS, which evaluates itself). Running the "
+        "runs AutoToS, which evaluates itself); a [games] table adds one PDDLego+ or PlanGen trial per "
+        "CoinCollector size, game seed, preset and model. Running the "
         "same batch again skips finished runs and resumes unfinished ones. See docs/experiments.md for the file "
         "format. Exit codes: 0 every run finished and was evaluated, 1 some run or evaluation failed, 2 bad input.",
     )

@@ -429,7 +429,7 @@ def test_own_loop_presets_in_an_experiment(tmp_path: Path) -> None:
                 load_experiment(bad)
             (problem,) = caught.value.problems
             assert problem == (f"preset '{preset}' belongs to {preset.split('-')[0]}, which does not run on domain "
-                               f"directories (it has its own command: {command})")
+                               f"directories (it has its own command: {command} or list it in [games] presets)")
         done = genplan("batch", str(bad), "--out", str(tmp_path / "batch"), home=tmp_path)
         assert done.returncode == 2 and done.stderr.strip().count("\n") == 0 and "does not run on domain" in done.stderr
         assert not server.requests and not (tmp_path / "batch").exists()

@@ -17,6 +17,11 @@ runs on domain directories: such an entry is one AutoToS run through the approac
 same place of the grid; it evaluates itself (plain search on the eval tasks, within the experiment's
 ``eval_timeout_s``), so it has no evaluation.json (its result is in run.json).
 
+A ``[games]`` table (``presets``, ``rooms``, ``seeds``, ``environment = "coincollector"``) adds the grid of the
+approaches that play a game instead of a domain (PDDLego+ and PlanGen): one trial per size, model, preset and
+game seed, in ``runs/coincollector-<rooms>/<preset>/<model>/seed-<n>/``; its "coverage" is 1 when the game's goal
+was reached, and ``genplan report`` tabulates the trials as for ``genplan pddlego``.
+
 Run ids are derived from what determines a run (domain, pipeline settings, model settings), so running
 the same batch again finds its runs: finished ones are skipped, unfinished ones are resumed (without
 repeating an answered request), and evaluations already written are kept.
@@ -47,6 +52,8 @@ from .experiment import (
     EvalSpec,
     Experiment,
     ExperimentError,
+    GamesSpec,
+    GameTarget,
     ModelSpec,
     OwnLoopPreset,
     PresetSpec,
@@ -90,7 +97,8 @@ from .results import (
 __all__ = [
     "BATCH_FILE", "EVALUATION_FILE", "EVAL_TASK_JOBS", "LABEL_PATTERN", "RUN_DEFINING_SETTINGS", "TASK_SETS",
     "BatchError", "BatchResult", "Entry", "EntryState", "EvalJob", "EvalSpec", "Executor", "Experiment",
-    "ExperimentError", "LocalExecutor", "ModelSpec", "Outcome", "OwnLoopJob", "OwnLoopPreset", "PresetSpec", "Progress", "ProgressCallback",
+    "ExperimentError", "GameTarget", "GamesSpec", "LocalExecutor", "ModelSpec", "Outcome", "OwnLoopJob",
+    "OwnLoopPreset", "PresetSpec", "Progress", "ProgressCallback",
     "RayExecutor", "RunJob", "Work", "api_key_environment", "attach_planner_results", "default_batch_dir",
     "default_eval_workers", "domain_tasks", "entry_states", "execute_evaluation", "execute_own_loop", "execute_run",
     "grid", "load_experiment", "open_or_create_run", "own_loop_coverage", "plan_work", "run_batch", "run_meta", "run_status",

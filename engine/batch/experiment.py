@@ -1,5 +1,7 @@
 """Experiment files: the paper's grid (domains x presets x seeds x models) as a TOML file, checked in full
-before anything runs; every problem is reported at once (``ExperimentError``)."""
+before anything runs; every problem is reported at once (``ExperimentError``). A ``[games]`` table adds the
+grid of the approaches that play a game instead of a domain (PDDLego+, PlanGen): sizes x game seeds x presets x
+models."""
 
 from __future__ import annotations
 
@@ -63,6 +65,32 @@ class PresetSpec:
 
 
 @dataclass(frozen=True)
+class GameTarget:
+    """One game family of a ``[games]`` grid (CoinCollector with 5 rooms): where a domain would be."""
+
+    environment: str  # the approach's target, e.g. "coincollector"
+    rooms: int
+
+    @property
+    def name(self) -> str:  # the grid's "domain" (directories, tables): coincollector-5
+        return f"{self.environment}-{self.rooms}"
+
+
+@dataclass(frozen=True)
+class GamesSpec:
+    """The ``[games]`` table: every preset on every game seed of every size."""
+
+    environment: str
+    rooms: list[int]
+    seeds: list[int]
+    presets: list[PresetSpec]
+
+    def describe(self) -> dict[str, Any]:
+        return {"environment": self.environment, "rooms": list(self.rooms), "seeds": list(self.seeds),
+                "presets": [p.describe() for p in self.presets]}
+
+
+@dataclass(frozen=True)
 class EvalSpec:
     enabled: bool = True
     task_set: str = "eval"
@@ -87,10 +115,12 @@ class Experiment:
     evaluation: EvalSpec = field(default_factory=EvalSpec)
     max_concurrent_runs: int = 4
     out: Path | None = None
+    games: GamesSpec | None = None  # the [games] grid (PDDLego+, PlanGen trials)
 
     def describe(self) -> dict[str, Any]:
         """What the batch directory records about the experiment (never an API key)."""
-        return {
+        games = {"games": self.games.describe()} if self.games is not None else {}
+        return {**games,
             "name": self.name,
             "file": str(self.path),
             "domains": [{"name": d.name, "path": str(d.path.resolve())} for d in self.domains],
@@ -149,8 +179,8 @@ class _Checker:
         self.problems.append(text)
 
     def experiment(self) -> Experiment:
-        for key in sorted(set(self.data) - {"experiment", "pipeline", "models"}):
-            self.problem(f"unknown table or key '{key}' (known: [experiment], [pipeline], [[models]])")
+        for key in sorted(set(self.data) - {"experiment", "pipeline", "models", "games"}):
+            self.problem(f"unknown table or key '{key}' (known: [experiment], [pipeline], [[models]], [games])")
         table = self.data.get("experiment")
         if not isinstance(table, dict):
             self.problem("missing the [experiment] table")
@@ -160,6 +190,7 @@ class _Checker:
         presets = self.presets(values.get("presets"), self.data.get("pipeline", {}), values.get("eval_tasks", "eval"))
         seeds = self.seeds(values.get("seeds", [1, 2, 3]))
         models = self.models(self.data.get("models"))
+        games = self.games(self.data.get("games"))
         evaluation = self.evaluation(values, domains)
         name = values.get("name", self.path.stem)
         if not LABEL_PATTERN.match(name):
@@ -180,6 +211,7 @@ class _Checker:
             evaluation=evaluation,
             max_concurrent_runs=max_runs,
             out=self.resolve(out) if out else None,
+            games=games,
         )
 
     def typed_values(self, table: dict[str, Any]) -> dict[str, Any]:
@@ -192,9 +224,10 @@ class _Checker:
                 self.problem(f"[experiment] {key} must be {_TYPE_WORDS[kind]}, got {value!r}")
             else:
                 values[key] = value
-        for required in ("domains", "presets"):
-            if required not in table:
-                self.problem(f"[experiment] missing '{required}'")
+        if "games" not in self.data or "domains" in table or "presets" in table:  # [games] alone is a grid too
+            for required in ("domains", "presets"):
+                if required not in table:
+                    self.problem(f"[experiment] missing '{required}'")
         return values
 
     def resolve(self, text: str) -> Path:
@@ -286,14 +319,61 @@ class _Checker:
         """A preset of an own-loop approach; None (after a problem) when the approach cannot run on domain
         directories or cannot be evaluated as the experiment says."""
         if not approach.runs_domain_dirs:
+            where = " or list it in [games] presets" if approach.default_target is not None else ""
             self.problem(f"preset '{name}' belongs to {approach.name}, which does not run on domain directories "
-                         f"(it has its own command: {approach.command} --preset {label})")
+                         f"(it has its own command: {approach.command} --preset {label}{where})")
             return None
         if task_set != "eval":
             self.problem(f"preset '{name}': {approach.name} evaluates itself on the eval tasks only, "
                          f"not eval_tasks = {task_set!r}")
             return None
         return PresetSpec(label, None, OwnLoopPreset(approach.name, {**approach.presets[label], "preset": label}))
+
+    def games(self, table: Any) -> GamesSpec | None:
+        """The [games] table: presets of approaches that play a game, its sizes and seeds."""
+        if table is None:
+            return None
+        if not isinstance(table, dict):
+            self.problem("[games] must be a table")
+            return None
+        known = {"presets", "rooms", "seeds", "environment"}
+        for key in sorted(set(table) - known):
+            self.problem(f"[games] unknown key '{key}' (known: {', '.join(sorted(known))})")
+        environment = table.get("environment", "coincollector")
+        presets: list[PresetSpec] = []
+        entries = table.get("presets")
+        if not isinstance(entries, list) or not entries:
+            self.problem("[games] presets must be a non-empty list of preset names (pddlego-detailed, plangen, ...)")
+            entries = []
+        for entry in entries:
+            owner = preset_owner(entry) if isinstance(entry, str) else None
+            if owner is None or owner[0].kind != OWN_LOOP or owner[0].default_target is None:
+                self.problem(f"[games] presets: {entry!r} is not the preset of an approach that plays a game")
+            elif owner[0].default_target != environment:
+                self.problem(f"[games] presets: {owner[1]} plays {owner[0].default_target}, not {environment!r}")
+            elif any(p.label == owner[1] for p in presets):
+                self.problem(f"[games] presets: '{entry}' is listed twice")
+            else:
+                approach, label = owner
+                presets.append(PresetSpec(label, None, OwnLoopPreset(approach.name, {**approach.presets[label],
+                                                                                     "preset": label})))
+        rooms = self.integers(table.get("rooms", [11]), "[games] rooms", 1, 11)
+        seeds = self.integers(table.get("seeds", [0]), "[games] seeds", 0, None)
+        return GamesSpec(str(environment), rooms, seeds, presets)
+
+    def integers(self, entries: Any, what: str, low: int, high: int | None) -> list[int]:
+        if not isinstance(entries, list) or not entries:
+            self.problem(f"{what} must be a non-empty list of integers")
+            return []
+        found: list[int] = []
+        for value in entries:
+            if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+                self.problem(f"{what}: {value!r} is not an integer from {low}" + (f" to {high}" if high else " up"))
+            elif value in found:
+                self.problem(f"{what}: {value} is listed twice")
+            else:
+                found.append(value)
+        return found
 
     def seeds(self, entries: Any) -> list[int]:
         if not isinstance(entries, list) or not entries:

@@ -25,7 +25,7 @@ from ..pipeline.store import write_json_atomic
 from ..planner import SOLVED, PlannerResult, solve
 from ..sandbox import Limits, Program, Sandbox
 from ..sandbox.limits import MIB
-from .experiment import EvalSpec, Experiment, ModelSpec, OwnLoopPreset, PresetSpec, task_files
+from .experiment import EvalSpec, Experiment, GameTarget, ModelSpec, OwnLoopPreset, PresetSpec, task_files
 
 EVALUATION_FILE = "evaluation.json"
 # Model settings that change what a run produces (the others only change how answers are fetched).
@@ -36,7 +36,7 @@ RUN_DEFINING_SETTINGS = ("model", "base_url", "temperature", "max_tokens", "seed
 class Entry:
     """One cell of the grid: one ordinary run (and the evaluation of its program)."""
 
-    domain: DomainDir
+    domain: DomainDir | GameTarget  # a game family for a [games] entry (PDDLego+, PlanGen)
     preset: str
     model: ModelSpec
     seed: int
@@ -61,6 +61,13 @@ class Entry:
         return f"run-{digest[:10]}"
 
     @property
+    def target(self) -> str:
+        """What the run runs on: the domain directory (absolute), or the game for a [games] entry."""
+        if isinstance(self.domain, GameTarget):
+            return self.domain.environment
+        return str(self.domain.path.resolve())
+
+    @property
     def parent(self) -> Path:
         """Relative to the batch directory: where the run directory goes."""
         return Path("runs") / self.domain.name / self.preset / self.model.label / f"seed-{self.seed}"
@@ -80,14 +87,27 @@ class Entry:
 
 
 def grid(experiment: Experiment) -> list[Entry]:
-    """Every combination, domain-major (so that runs of one domain finish close together)."""
-    return [
+    """Every combination, domain-major (so that runs of one domain finish close together); then the [games]
+    grid, one trial per size, model, preset and game seed."""
+    entries = [
         _entry(domain, preset, model, seed, experiment.evaluation)
         for domain in experiment.domains
         for model in experiment.models
         for preset in experiment.presets
         for seed in experiment.seeds
     ]
+    games = experiment.games
+    if games is not None:
+        for rooms in games.rooms:
+            for model in experiment.models:
+                for preset in games.presets:
+                    assert preset.own_loop is not None
+                    own = preset.own_loop
+                    for seed in games.seeds:
+                        parameters = {**own.parameters, "seed": seed, "locations": rooms}
+                        entries.append(Entry(GameTarget(games.environment, rooms), preset.label, model, seed, None,
+                                             OwnLoopPreset(own.approach, parameters)))
+    return entries
 
 
 def _entry(domain: DomainDir, preset: PresetSpec, model: ModelSpec, seed: int, spec: EvalSpec) -> Entry:
@@ -133,10 +153,11 @@ class RunJob:
 
 @dataclass(frozen=True)
 class OwnLoopJob:
-    """An own-loop run (AutoToS on a domain directory) through the approach registry's entry."""
+    """An own-loop run (AutoToS on a domain directory, a PDDLego+ or PlanGen trial in a game) through the
+    approach registry's entry."""
 
     run_dir: str  # absolute; its name is fixed, so a rerun finds it
-    domain_path: str
+    domain_path: str  # the entry's target: the domain directory, or the game (coincollector)
     approach: str
     parameters: dict[str, Any]
     settings: ModelSettings
@@ -217,7 +238,7 @@ def execute_own_loop(job: OwnLoopJob) -> Outcome:
     if run_dir.exists():
         shutil.rmtree(run_dir)
     approach = get_approach(job.approach)
-    assert approach.entry is not None and approach.runs_domain_dirs, f"{job.approach}: no own loop on domain directories"
+    assert approach.entry is not None, f"{job.approach}: not an approach with its own loop"
     started = time.monotonic()
     try:
         provider = make_provider(job.settings, cache_dir=job.cache_dir, no_cache=job.no_cache)

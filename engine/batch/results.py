@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..domainlib import DomainDir
 from ..pipeline.store import write_json_atomic
 from ..runs import read_meta_or_none
 from .executors import Executor, LocalExecutor, ProgressCallback, Work
@@ -78,7 +79,7 @@ def plan_work(
             if run_status(run_dir) != "finished":
                 own = OwnLoopJob(
                     run_dir=str(run_dir.resolve()),
-                    domain_path=str(entry.domain.path.resolve()),
+                    domain_path=entry.target,
                     approach=entry.own_loop.approach,
                     parameters=entry.own_loop.parameters,
                     settings=entry.model.settings,
@@ -88,7 +89,7 @@ def plan_work(
                 )
                 work.append(Work(entry, own, None))
             continue
-        assert entry.config is not None
+        assert entry.config is not None and isinstance(entry.domain, DomainDir)  # a pipeline run on a domain
         needs_run = run_status(run_dir) != "finished"
         needs_eval = experiment.evaluation.enabled and not (run_dir / EVALUATION_FILE).exists()
         if needs_run:
@@ -143,9 +144,13 @@ def entry_states(experiment: Experiment, batch_dir: Path, messages: dict[str, st
 
 
 def own_loop_coverage(run_dir: Path) -> float | None:
-    """An own-loop run's own evaluation as the fraction solved (0 when its feedback rounds ran out first);
-    None while it has none (not run, failed, evaluation off)."""
+    """An own-loop run's own evaluation as the fraction solved (0 when its feedback rounds ran out first), a
+    game trial's outcome as 1 (the game's goal reached) or 0; None while it has none (not run, failed,
+    evaluation off)."""
     meta = read_meta_or_none(run_dir)
+    outcome = meta.extra.get("outcome") if meta is not None else None
+    if outcome in ("success", "failure") and (run_dir / "trial.json").is_file():
+        return 1.0 if outcome == "success" else 0.0
     own = meta.own_evaluation if meta is not None else None
     if own is None:
         return None
