@@ -261,8 +261,7 @@ class VersionsMixin(AppState):
         except CannotContinue as exc:
             self.notify(f"{exc}. c compares the files, h shows their history.", severity="warning", timeout=10)
             return
-        hint = ("ctrl+r continues the trial from this file in a new run: the calls before it are kept, the game "
-                "and the model go on after it")
+        hint = "ctrl+r continues the trial from this file in a new run (earlier calls kept)"  # fits 80 columns
 
         def done(result: EditResult | None) -> None:
             if result is not None and result.action == "continue":
