@@ -15,7 +15,8 @@ COMMAND = "genplan pddlego"
 
 
 def presets() -> list[str]:
-    """The presets of the registered approaches this command runs (pddlego-detailed, pddlego-simple, plangen)."""
+    """The presets of the registered approaches this command runs (pddlego-detailed, pddlego-simple,
+    pddlego-fixed-domain, plangen)."""
     from ..engine.approaches import APPROACHES
 
     return [name for approach in APPROACHES.values() if approach.command == COMMAND for name in approach.presets]
@@ -31,8 +32,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "`genplan report OUT` shows success rate, errors and steps. See docs/pddlego.md.",
     )
     p.add_argument("--preset", choices=presets(), default="pddlego-detailed",
-                   help="pddlego-detailed (goal template and hints; default), pddlego-simple, or plangen")
-    p.add_argument("--fixed-domain", metavar="FILE", help="a domain file the model may not change (it writes the problem only)")
+                   help="pddlego-detailed (goal template and hints; default), pddlego-simple, pddlego-fixed-domain "
+                   "(genplan's CoinCollector domain given, the model writes the problem only), or plangen")
+    p.add_argument("--fixed-domain", metavar="FILE", help="a domain file the model may not change (it writes the "
+                   "problem only); overrides the one pddlego-fixed-domain gives")
     p.add_argument("--locations", type=int, default=11, help="rooms in the house (default 11; the paper uses 3-11)")
     p.add_argument("--seeds", default="0", help="game seeds, e.g. 0 or 0-9 or 1,4,7 (default 0)")
     p.add_argument("--max-steps", type=int, default=20, help="time steps per trial (default 20)")
@@ -91,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     for seed in seeds:
         parameters = {**approach.presets[preset], "preset": preset, "seed": seed, "locations": args.locations,
-                      "max_steps": args.max_steps, "fixed_domain": fixed, "prompts": args.prompts}
+                      "max_steps": args.max_steps, "prompts": args.prompts,
+                      **({"fixed_domain": fixed} if fixed is not None else {})}
         context = RunContext("coincollector", provider, out / "runs", parameters, {"model": settings.model})
         started = time.monotonic()
         try:

@@ -212,6 +212,14 @@ class PromptLibrary:
         assert found is not None
         return found[0]
 
+    def read_file(self, path: str) -> str:
+        """A file shipped beside the templates (e.g. ``pddlego/coincollector_domain.pddl``), from the override
+        directory when it has one."""
+        found = self._loader.locate(path)
+        if found is None:
+            raise PromptError(f"no file {path} among the prompts" + (f" or in {self.override_dir}" if self.override_dir else ""))
+        return found[1]()
+
     def list_templates(self, variant: str | None = None) -> list[str]:
         """Template paths (``variant/name.j2``); with a variant, the names it can render (partials excluded)."""
         paths = self._loader.list_paths()

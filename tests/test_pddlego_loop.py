@@ -198,3 +198,28 @@ def test_cli_runs_trials_with_a_model_and_report_tabulates_them(scripted_server:
     assert row[:6] == ["coincollector", scripted_server.model, "pddlego-detailed", 1, 1, 100.0]
     assert main(["pddlego", "--seeds", "x", "--out", str(out)]) == 2
     assert main(["pddlego", "--locations", "12", "--model", "m", "--out", str(out)]) == 2
+
+
+def test_the_fixed_domain_preset_gives_genplans_own_coincollector_domain(scripted_server: ScriptedServer,
+                                                                         tmp_path: Path) -> None:
+    from genplan.engine.approaches import RunContext, get_approach
+
+    # a problem file for genplan's domain (closed-door / connected): the coin is behind the west door
+    scripted_server.enqueue(json.dumps({"pf": (
+        "(define (problem coin) (:domain coincollector)\n"
+        "  (:objects kitchen pantry backyard - location south west - direction)\n"
+        "  (:init (at kitchen) (closed-door kitchen pantry south) (closed-door kitchen backyard west))\n"
+        "  (:goal (at backyard)))")}))
+    entry = get_approach("pddlego").entry
+    assert entry is not None
+    provider = OpenAIProvider(ModelSettings(model=scripted_server.model, base_url=scripted_server.base_url,
+                                            retry_base_delay_s=0.005))
+    preset = get_approach("pddlego").presets["pddlego-fixed-domain"]
+    summary = entry(RunContext("coincollector", provider, tmp_path, {**preset, "preset": "pddlego-fixed-domain",
+                                                                     "seed": 1, "locations": 5}))
+    assert (summary["outcome"], summary["calls"]) == ("success", 1)
+    (prompt,) = prompts(scripted_server)
+    assert "(define (domain coincollector)" in prompt and '{"pf": "<problem file>"}' in prompt
+    meta = json.loads((Path(summary["run_dir"]) / "run.json").read_text())
+    assert meta["config"]["preset"] == "pddlego-fixed-domain"
+    assert meta["config"]["fixed_domain"].startswith(";; CoinCollector as genplan models it")

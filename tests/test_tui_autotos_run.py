@@ -121,7 +121,8 @@ async def test_ctrl_b_stops_an_autotos_run_that_waits_on_the_model(
 
 async def test_the_settings_offer_the_autotos_presets_without_the_pipeline_limits(
         isolated: Path) -> None:  # noqa: F811
-    assert preset_choices()[-5:] == ["AutoToS", "AutoToS+PST", "pddlego-detailed", "pddlego-simple", "plangen"]
+    assert preset_choices()[-6:] == ["AutoToS", "AutoToS+PST", "pddlego-detailed", "pddlego-simple",
+                                     "pddlego-fixed-domain", "plangen"]
     prefs = prefs_from_table({"preset": "autotos+pst"}, "config.toml")
     assert prefs.preset == "AutoToS+PST" and prefs.own_loop is not None
     domain = ferry_copy(isolated)

@@ -27,8 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--replay", metavar="RUN", help="play a recorded run back event by event")
     parser.add_argument("--speed", type=float, default=1.0, help="replay speed factor (default 1)")
     parser.add_argument("--preset", help="pipeline preset (F5-3, F3-6, ...), AutoToS, AutoToS+PST, or a trial in a "
-                        "CoinCollector game: pddlego-detailed, pddlego-simple, plangen (default: the settings file's, "
-                        "else F5-3)")
+                        "CoinCollector game: pddlego-detailed, pddlego-simple, pddlego-fixed-domain, plangen "
+                        "(default: the settings file's, else F5-3)")
     parser.add_argument("--eval-limit", type=int, metavar="N",
                         help="AutoToS presets: evaluate on the first N eval tasks only (0: no evaluation; default all)")
     parser.add_argument("--game-seed", type=int, metavar="N",

@@ -12,6 +12,8 @@ from typing import Any
 from . import OWN_LOOP, Approach, RunContext, register
 
 ENVIRONMENTS = ("coincollector",)
+# ``fixed_domain`` naming genplan's own domain file of the game (prompts/pddlego/<environment>_domain.pddl)
+GENPLAN_DOMAIN = "genplan"
 
 
 def _trial(context: RunContext, approach: str) -> dict[str, Any]:
@@ -39,7 +41,10 @@ def _trial(context: RunContext, approach: str) -> dict[str, Any]:
                  fixed_domain=kept.get("fixed_domain"), max_steps=kept.get("max_steps", 20),
                  preset=str(kept.get("preset") or approach).removesuffix("-fixed-domain"))
     locations, seed = int(p.get("locations", 11)), int(p.get("seed", 0))
+    prompts = PromptLibrary(p["prompts"]) if p.get("prompts") else PromptLibrary()
     fixed = p.get("fixed_domain")
+    if fixed == GENPLAN_DOMAIN:  # the ablation's preset: genplan's own domain file of the game
+        fixed = prompts.read_file(f"pddlego/{context.target}_domain.pddl")
     config = replace(PddlegoConfig(), style=str(p.get("style", "detailed")), fixed_domain=fixed,
                      max_steps=int(p.get("max_steps", 20)))
     try:
@@ -47,11 +52,11 @@ def _trial(context: RunContext, approach: str) -> dict[str, Any]:
     except EnvironmentUnavailable as exc:
         raise GenplanError(str(exc)) from None
     preset = str(p.get("preset") or approach)
+    if fixed and not preset.endswith("-fixed-domain"):  # a domain file given to another preset
+        preset += "-fixed-domain"
     spec = TrialSpec(approach, config, {"name": context.target, "kind": "real", "seed": seed,
                                         "num_locations": locations, "group": str(locations)},
-                     preset=preset + ("-fixed-domain" if fixed else ""), model=str(context.model.get("model") or "manual"),
-                     extra={"trial": seed})
-    prompts = PromptLibrary(p["prompts"]) if p.get("prompts") else PromptLibrary()
+                     preset=preset, model=str(context.model.get("model") or "manual"), extra={"trial": seed})
     context.progress(f"{approach}: CoinCollector game {seed} ({locations} rooms)"
                      + (f", continuing {Path(p['continue_from']['run']).name} from the edited "
                         f"{p['continue_from']['file']}" if fork is not None else ""))
@@ -84,7 +89,10 @@ PDDLEGO = register(Approach(
     entry=pddlego_entry,
     command="genplan pddlego",
     default_target="coincollector",
-    presets={"pddlego-detailed": {"style": "detailed"}, "pddlego-simple": {"style": "simple"}},
+    presets={"pddlego-detailed": {"style": "detailed"}, "pddlego-simple": {"style": "simple"},
+             # the paper's ablation: the domain file is given (genplan's; `genplan pddlego --fixed-domain FILE`
+             # gives another), the model writes the problem file only
+             "pddlego-fixed-domain": {"style": "detailed", "fixed_domain": GENPLAN_DOMAIN}},
 ))
 
 PLANGEN = register(Approach(
