@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from support.scripted_server import Reply, ScriptedServer
 
@@ -33,6 +33,8 @@ def server() -> Iterator[ScriptedServer]:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@example({0: b"data: 0\n\n"})  # JSON, but no object: once an AttributeError from the client
+@example({1: b'data: ["x"]\n\n'})
 @given(st.dictionaries(st.integers(min_value=0, max_value=4), JUNK_LINES, max_size=3))
 def test_junk_in_a_stream_is_an_answer_or_a_model_access_error(server: ScriptedServer, junk: dict[int, bytes]) -> None:
     server.clear()

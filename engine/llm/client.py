@@ -292,6 +292,8 @@ class OpenAIProvider:
         )
         with stream:
             for chunk in stream:
+                if not hasattr(chunk, "choices"):  # the SDK hands on a data line of JSON that is no object as is
+                    raise _Transient(f"the answer stream was broken (a chunk that is no JSON object: {chunk!r:.60})")
                 if chunk.model:
                     model = chunk.model
                 if chunk.usage is not None:
