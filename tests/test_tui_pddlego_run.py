@@ -19,6 +19,7 @@ from genplan.engine.pddlego.environment import java_available
 from genplan.engine.pipeline import RunStore
 from genplan.tui.config import RunPrefs, check_preset, preset_choices
 from genplan.tui.main import main as tui_main
+from genplan.tui.screens.plan_stepper import PlanStepperScreen
 from genplan.tui.widgets.panels import RunsPanel, RunsTable, VersionsPanel
 from genplan.tui.widgets.stream_view import StreamView
 
@@ -72,6 +73,15 @@ async def test_a_pddlego_trial_started_with_r_plays_the_game_live(
         await wait_for(pilot, lambda: "## Step 1" in stream.text, what="the command's answer and the transcript")
         assert stream.text.startswith("**› move south**") and "Through an open plain door, to the North" in stream.text
         assert "> open door to west" in stream.text  # the whole history, later steps included
+        # the plan of a solver call, stepped through on that call's own files
+        call = next(e for e in state.entries if e.kind == "check" and e.detail == "solver" and "s01-a0-r0" in e.title)
+        app.open_trial_plan(call)
+        await wait_for(pilot, lambda: isinstance(app.screen, PlanStepperScreen), what="the plan stepper")
+        trace = app.screen.trace
+        assert [step.action for step in trace.steps] == ["(move pantry kitchen north)", "(open-door kitchen backyard west)",
+                                                          "(move kitchen backyard west)"]
+        assert trace.result.valid and "(at pantry)" in trace.initial_state and trace.goal == ["(at backyard)"]
+        await pilot.press("escape")
         # the trial in 3 Runs and its files in 5 Versions
         await pilot.press("3")
         await wait_for(pilot, lambda: app.query_one(RunsPanel).selected() == run_dir.name, what="the trial in 3 Runs")

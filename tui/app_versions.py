@@ -22,6 +22,7 @@ from .widgets.panels import RunResults, RunTimeline, TasksPanel, VersionsPanel
 from .widgets.results_matrix import ResultsPanel
 
 if TYPE_CHECKING:
+    from .run_state import TimelineEntry
     from .screens.rerun import RerunScreen
     from .widgets.versions_tree import NodeRef
 
@@ -385,6 +386,9 @@ class VersionsMixin(AppState):
     def action_plan_stepper(self) -> None:
         tab = self.main.query_one(TabbedContent).active
         entry = self._timeline_entry() if tab == "run" and isinstance(self.focused, RunTimeline) else None
+        if entry is not None and entry.kind == "check" and entry.data.get("what") == "pddl":
+            self.open_trial_plan(entry)  # PDDLego+: the solver's plan on the model's own files of that call
+            return
         if entry is not None and entry.kind == "check":  # a check row of the timeline: its own plan
             plan = entry.data.get("plan")
             task = self._task_named(str(entry.data.get("task", "")))
@@ -399,11 +403,19 @@ class VersionsMixin(AppState):
             if result is None or not result.plan:
                 self.notify("Select a result with a plan (the model's or the program's).", severity="warning")
                 return
+            what, version = self.run_state.current_results if self.run_state and self.run_state.current_results else ("", "")
+            if what == "pddl" and self.run_state is not None:  # a PDDLego+ solver call's result: its own files
+                from .run_state import time_step_label
+
+                call = next((e for e in self.run_state.entries if e.kind == "check" and e.data.get("what") == "pddl"
+                             and time_step_label(e.data) == version), None)
+                if call is not None:
+                    self.open_trial_plan(call)
+                    return
             task = self._task_named(result.task)
             if task is None:
                 self.notify(f"No task file for {result.task}.", severity="error")
                 return
-            what, version = self.run_state.current_results if self.run_state and self.run_state.current_results else ("", "")
             self.open_plan_stepper(task.path, list(result.plan), f"{what} {version} on {result.task}")
             return
         task = self.main.query_one(TasksPanel).selected() if tab == "tasks" else None
@@ -412,6 +424,32 @@ class VersionsMixin(AppState):
             self.notify("Choose a task, then press p.")
             return
         self.choose_plan_for(task)
+
+    def open_trial_plan(self, entry: TimelineEntry) -> None:
+        """Step through the plan of one PDDLego+ solver call on the domain and problem file of that call."""
+        from genplan.engine.pddl import PddlError
+        from genplan.engine.pddlego.solver import planned_task
+
+        from .plan_trace import trace_plan
+        from .run_state import time_step_label
+        from .screens.plan_stepper import PlanStepperScreen
+
+        plan = entry.data.get("plan")
+        run_dir = self.run_state.run_dir if self.run_state is not None else None
+        if not isinstance(plan, list) or not plan or run_dir is None:
+            self.notify("This solver call has no plan to step through (it failed, or the trial was recorded "
+                        "before plans were kept).", severity="warning")
+            return
+        label = time_step_label(entry.data)
+        try:
+            texts = [(run_dir / "pddl" / f"{label}-{part}.pddl").read_text(encoding="utf-8")
+                     for part in ("domain", "problem")]
+            domain, problem = planned_task(texts[0], texts[1], [str(a) for a in plan])
+        except (OSError, PddlError) as exc:
+            self.notify(f"{label}: cannot read the call's files ({exc})", severity="error")
+            return
+        self.push_screen(PlanStepperScreen(f"plan of {label} on its own files", trace_plan(domain, problem,
+                                                                                            [str(a) for a in plan])))
 
     def _task_named(self, name: str) -> TaskInfo | None:
         if self.domain_info is None:

@@ -82,7 +82,8 @@ class RunListener:
     def solver_result(self, where: CallInfo, outcome: SolverOutcome) -> None:
         self.bus.publish(ValidationResult(what="pddl", step=where.step, attempt=where.attempt, retry=where.retry,
                          valid=outcome.ok, kind="plan" if outcome.ok else "solver-error",
-                         message=outcome.error or " ; ".join(outcome.commands or []), planner=outcome.planner))
+                         message=outcome.error or " ; ".join(outcome.commands or []), planner=outcome.planner,
+                         plan=list(outcome.plan) if outcome.ok and outcome.plan else None))
 
     def command_executed(self, step: int, attempt: int, result: StepResult) -> None:
         self.bus.publish(CommandExecuted(step=step, attempt=attempt, command=result.command,

@@ -283,6 +283,22 @@ def _negated_init(problem_text: str) -> str | None:
     return None
 
 
+def planned_task(domain_text: str, problem_text: str, plan: list[str]) -> tuple[Domain, Problem]:
+    """The task a plan of the solver was made for: the files read as the solver reads them (lenient, split
+    actions by their split names); for an ``(or ...)`` goal, the first alternative the plan reaches. Raises
+    PddlError for files the solver could not have planned."""
+    from ..pddl.validate import validate_plan
+
+    first: tuple[Domain, Problem] | None = None
+    for text in _goal_alternatives(problem_text) or [problem_text]:
+        domain, problem = parse_task_text(domain_text, text, DOMAIN_NAME, PROBLEM_NAME, lenient=True)
+        first = first or (domain, problem)
+        if validate_plan(domain, problem, plan).valid:
+            return domain, problem
+    assert first is not None
+    return first
+
+
 def _goal_alternatives(problem_text: str) -> list[str]:
     """For a goal that is a plain ``(or ...)`` of conjunctions, one problem text per alternative."""
     tree = read_sexpr(problem_text, PROBLEM_NAME)
