@@ -223,3 +223,31 @@ def test_a_stop_request_ends_the_run_before_the_next_model_call(
     last = _events(run_dir)[-1]
     assert last.type == "run.finished" and last.data["status"] == "stopped"
     assert not any(isinstance(e, RunFailed) for e in _events(run_dir))
+
+
+def test_a_stop_request_during_the_evaluation_ends_the_run_between_chunks(
+        scripted_server: ScriptedServer, isolated: Path) -> None:
+    """A front end's stop acts during the evaluation too: between chunks of LIVE_EVAL_CHUNK searches."""
+    import dataclasses
+
+    from genplan.engine.autotos.live import LIVE_EVAL_CHUNK
+    from genplan.engine.events import EvaluationProgress
+
+    scripted_server.on_step("autotos.succ", [FERRY])
+    scripted_server.on_step("autotos.goal", [GOAL])
+    progress: list[EvaluationProgress] = []
+
+    def subscriber(event: Event) -> None:
+        if isinstance(event, EvaluationProgress):
+            progress.append(event)
+
+    approach, context = _context(scripted_server, ROOT / "domains" / "ferry", isolated / "runs",
+                                 subscriber=subscriber, stop_requested=lambda: bool(progress))
+    context = dataclasses.replace(context, parameters={**context.parameters, "eval_limit": 6})
+    summary = approach.entry(context)
+    assert summary["status"] == "stopped" and summary["calls"] == 2 and summary["success"] is None
+    assert [(e.done, e.total) for e in progress] == [(LIVE_EVAL_CHUNK, 6)]  # one chunk searched, then the stop
+    last = _events(Path(summary["run_dir"]))[-1]
+    assert last.data["status"] == "stopped"
+    assert last.data["message"] == f"stopped by the person after 2 calls (stopped during the evaluation, " \
+                                   f"{LIVE_EVAL_CHUNK} of 6 instances searched)"

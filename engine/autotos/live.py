@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ from .loop import Settings
 # The parameters a run takes besides the loop's Settings fields (names as the CLI flags, with '_').
 DOMAIN_PARAMETERS = ("data", "generate", "gen_seed", "planner", "hash_seed", "memory_gib")
 SETTINGS_FIELDS = frozenset(f.name for f in fields(Settings))
+LIVE_EVAL_CHUNK = 4  # instances per sandboxed evaluation run when a front end may stop the run
 
 
 def open_search_domain(target: str, data: str | Path | None = None, generate: int | None = None,
@@ -100,11 +101,15 @@ def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mappin
 
     ``run_name``: the run directory's name in ``runs_dir`` (it must not exist yet); None: a time-stamped one.
     ``subscriber`` gets every event of the run as it is published, ``run_created`` the new run directory before
-    the first one; ``stop_requested`` is asked before each model call (True: the run ends there, "stopped")."""
+    the first one; ``stop_requested`` is asked before each model call and between evaluation chunks (True: the
+    run ends there, "stopped")."""
     from .executor import SandboxExecutor
     from .session import new_run_dir, run_autotos, summary_of
 
     settings = settings_from(parameters)
+    if stop_requested is not None and "eval_chunk" not in parameters:
+        # a front end that can stop the run: smaller evaluation chunks, so that a stop acts within a few searches
+        settings = replace(settings, eval_chunk=min(settings.eval_chunk, LIVE_EVAL_CHUNK))
     say = progress or (lambda _line: None)
     started = time.monotonic()
     say(f"preparing {target} (instances, unit tests{', optimal plans' if target not in DOMAINS else ''}) ...")

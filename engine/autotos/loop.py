@@ -102,10 +102,22 @@ class Outcome:
         return data
 
 
+class EvaluationStopped(Exception):
+    """The person asked to stop while the evaluation ran: ``done`` of ``total`` instances were searched."""
+
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__(f"stopped during the evaluation, {done} of {total} instances searched")
+        self.done = done
+        self.total = total
+
+
 class AutoToS:
     def __init__(self, domain: SearchDomain, ask: Ask, executor: Executor, settings: Settings | None = None,
-                 observer: Observer | None = None, examples: dict[str, Any] | None = None) -> None:
+                 observer: Observer | None = None, examples: dict[str, Any] | None = None,
+                 stop_requested: Callable[[], bool] | None = None) -> None:
         self.domain = domain
+        # asked between evaluation chunks (a front end's stop; model calls are stopped by ``ask`` itself)
+        self.stop_requested = stop_requested or (lambda: False)
         self.ask = ask
         self.executor = executor
         self.settings = settings or Settings()
@@ -279,6 +291,8 @@ class AutoToS:
         started = time.monotonic()
         chunk = max(1, self.settings.eval_chunk)
         for first in range(0, len(todo), chunk):
+            if self.stop_requested():
+                raise EvaluationStopped(first, len(todo))
             part = todo[first: first + chunk]
             answers = self._evaluate_part(part)
             if answers is None:

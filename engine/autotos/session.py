@@ -41,7 +41,7 @@ from . import messages
 from .domains import SearchDomain
 from .executor import Executor
 from .logfile import AutoToSLog
-from .loop import AutoToS, Outcome, Settings
+from .loop import AutoToS, EvaluationStopped, Outcome, Settings
 from .replay import ReplayProvider
 
 Watcher = Callable[[Event], None]
@@ -228,14 +228,19 @@ def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, se
     conversation = Conversation(provider, stop_requested)
     recorder = RunRecorder(run_dir, watcher, conversation)
     recorder.publish(RunStarted(approach="autotos", preset=preset, domain=domain.name))
-    loop = AutoToS(domain, conversation.ask, executor, settings, observer=recorder)
+    loop = AutoToS(domain, conversation.ask, executor, settings, observer=recorder, stop_requested=stop_requested)
     error = None
+    stopped_where = ""
     started = time.monotonic()
     try:
         outcome = loop.run()
     except (RunHalted, AnswerCancelled):  # stopped before a call, or instead of answering one by hand
         outcome = loop.outcome
         outcome.halted = True
+    except EvaluationStopped as stop:  # stopped between evaluation chunks: no evaluation is reported
+        outcome = loop.outcome
+        outcome.halted = True
+        stopped_where = f" ({stop})"
     except ModelAccessError as exc:
         outcome, error = loop.outcome, str(exc)
         outcome.error = error
@@ -247,7 +252,8 @@ def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, se
     if error is not None:
         recorder.publish(RunFailed(error=error, message=f"the run ended early: {error}"))
     elif outcome.halted:
-        recorder.publish(RunFinished(status="stopped", message=f"stopped by the person after {_calls(outcome.calls)}",
+        recorder.publish(RunFinished(status="stopped",
+                                     message=f"stopped by the person after {_calls(outcome.calls)}{stopped_where}",
                                      calls=outcome.calls, wall_seconds=wall))
     else:
         recorder.publish(RunFinished(status="finished", outcome="stopped" if outcome.stopped else "passed",
