@@ -236,10 +236,10 @@ class RunsMixin(AppState):
                         "Press s to set a model.", title="Manual provider", timeout=8)
         parameters: dict[str, Any] = {}
         limit = self.options.eval_limit
-        if limit is not None and approach.runs_domain_dirs:  # else every eval task of the domain
-            parameters = {"evaluate": limit > 0, "eval_limit": limit}
         if not approach.runs_domain_dirs:  # a trial in a game: which game
             parameters = dict(self.options.game)
+        elif limit is not None:  # else every eval task of the domain
+            parameters = {"evaluate": limit > 0, "eval_limit": limit}
         self._start_own_loop_session(preset, parameters, "preparing the tasks" if approach.runs_domain_dirs
                                      else f"starting the game ({approach.default_target})")
 

@@ -441,15 +441,15 @@ class VersionsMixin(AppState):
                         "before plans were kept).", severity="warning")
             return
         label = time_step_label(entry.data)
+        steps = [str(a) for a in plan]
         try:
             texts = [(run_dir / "pddl" / f"{label}-{part}.pddl").read_text(encoding="utf-8")
                      for part in ("domain", "problem")]
-            domain, problem = planned_task(texts[0], texts[1], [str(a) for a in plan])
+            domain, problem = planned_task(texts[0], texts[1], steps)
         except (OSError, PddlError) as exc:
             self.notify(f"{label}: cannot read the call's files ({exc})", severity="error")
             return
-        self.push_screen(PlanStepperScreen(f"plan of {label} on its own files", trace_plan(domain, problem,
-                                                                                            [str(a) for a in plan])))
+        self.push_screen(PlanStepperScreen(f"plan of {label} on its own files", trace_plan(domain, problem, steps)))
 
     def _task_named(self, name: str) -> TaskInfo | None:
         if self.domain_info is None:

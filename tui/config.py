@@ -17,31 +17,23 @@ PIPELINE_TABLE = "pipeline"
 LIMIT_FIELDS = ("strategy_rounds", "code_rounds", "initial_programs", "program_timeout_s")
 
 
-def _startable(approach: Any) -> bool:
-    """An own-loop approach the TUI can start: it runs on the domain directory (AutoToS) or on a target of its
-    own (PDDLego+ and PlanGen play a CoinCollector game)."""
-    from genplan.engine.approaches import start_target
-
-    return start_target(approach, Path(".")) is not None
-
-
 def own_loop_preset(preset: str) -> tuple[Any, str] | None:
     """(approach, preset's own spelling) when ``preset`` belongs to an approach with its own loop that the TUI
     can start (AutoToS, AutoToS+PST, pddlego-detailed, plangen, ...); None for a pipeline preset (or none)."""
-    from genplan.engine.approaches import preset_owner
+    from genplan.engine.approaches import preset_owner, startable
 
     owner = preset_owner(preset)
-    if owner is None or not _startable(owner[0]):
+    if owner is None or not startable(owner[0]):
         return None
     return owner
 
 
 def preset_choices() -> list[str]:
     """What the settings offer: the pipeline's presets, then the own-loop presets the TUI can start."""
-    from genplan.engine.approaches import APPROACHES
+    from genplan.engine.approaches import APPROACHES, startable
     from genplan.engine.pipeline import preset_names
 
-    own = [name for approach in APPROACHES.values() if _startable(approach) for name in approach.presets]
+    own = [name for approach in APPROACHES.values() if startable(approach) for name in approach.presets]
     return [*preset_names(), *own]
 
 

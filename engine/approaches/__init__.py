@@ -129,14 +129,18 @@ def pipeline_approach_names() -> list[str]:
     return [a.name for a in APPROACHES.values() if a.kind == PIPELINE]
 
 
+def startable(approach: Approach) -> bool:
+    """Can a front end opened on a domain directory start this approach's own loop (on the directory, or on the
+    approach's own target)?"""
+    return approach.kind == OWN_LOOP and (approach.runs_domain_dirs or approach.default_target is not None)
+
+
 def start_target(approach: Approach, domain_dir: Path) -> str | None:
     """What a front end opened on ``domain_dir`` runs an own-loop approach on: the directory itself, the
     approach's fixed target, or None (the approach cannot be started there)."""
-    if approach.kind != OWN_LOOP:
+    if not startable(approach):
         return None
-    if approach.runs_domain_dirs:
-        return str(domain_dir)
-    return approach.default_target
+    return str(domain_dir) if approach.runs_domain_dirs else approach.default_target
 
 
 def preset_owner(preset: str) -> tuple[Approach, str] | None:

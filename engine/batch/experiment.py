@@ -153,6 +153,11 @@ _EXPERIMENT_KEYS: dict[str, type | tuple[type, ...]] = {
 _TYPE_WORDS = {str: "a string", list: "a list", bool: "true or false", int: "an integer", (int, float): "a number"}
 
 
+def _own_loop_spec(approach: Approach, label: str) -> PresetSpec:
+    """A preset of an own-loop approach as the grid runs it: the approach's parameters for it, and its name."""
+    return PresetSpec(label, None, OwnLoopPreset(approach.name, {**approach.presets[label], "preset": label}))
+
+
 def load_experiment(path: str | Path) -> Experiment:
     """Read and check an experiment file; raise ExperimentError listing every problem."""
     file = Path(path)
@@ -327,7 +332,7 @@ class _Checker:
             self.problem(f"preset '{name}': {approach.name} evaluates itself on the eval tasks only, "
                          f"not eval_tasks = {task_set!r}")
             return None
-        return PresetSpec(label, None, OwnLoopPreset(approach.name, {**approach.presets[label], "preset": label}))
+        return _own_loop_spec(approach, label)
 
     def games(self, table: Any) -> GamesSpec | None:
         """The [games] table: presets of approaches that play a game, its sizes and seeds."""
@@ -354,9 +359,7 @@ class _Checker:
             elif any(p.label == owner[1] for p in presets):
                 self.problem(f"[games] presets: '{entry}' is listed twice")
             else:
-                approach, label = owner
-                presets.append(PresetSpec(label, None, OwnLoopPreset(approach.name, {**approach.presets[label],
-                                                                                     "preset": label})))
+                presets.append(_own_loop_spec(*owner))
         rooms = self.integers(table.get("rooms", [11]), "[games] rooms", 1, 11)
         seeds = self.integers(table.get("seeds", [0]), "[games] seeds", 0, None)
         return GamesSpec(str(environment), rooms, seeds, presets)

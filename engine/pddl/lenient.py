@@ -504,9 +504,18 @@ def problem_uses(tree: SList) -> tuple[dict[str, int], dict[str, tuple[int, int]
     return types, predicates
 
 
-def _uses_by_object(tree: SList, argument_types: dict[tuple[str, int], tuple[str, ...]]) -> dict[str, list[tuple[str, ...]]]:
-    """Object -> the parameter types each of its uses in ``:init``/``:goal`` asks for."""
-    uses: dict[str, list[tuple[str, ...]]] = {}
+@dataclass(frozen=True)
+class _Use:
+    """One use of an object in ``:init``/``:goal``: the literal, its line, and the parameter types it asks for."""
+
+    literal: SList
+    line: int
+    wanted: tuple[str, ...]
+
+
+def _uses_by_object(tree: SList, argument_types: dict[tuple[str, int], tuple[str, ...]]) -> dict[str, list[_Use]]:
+    """Object -> its uses in ``:init``/``:goal``, in file order (the first key is the first object used)."""
+    uses: dict[str, list[_Use]] = {}
     for name in (":init", ":goal"):
         section = _section(tree, name)
         for item in section.items[1:] if section is not None else ():
@@ -514,12 +523,11 @@ def _uses_by_object(tree: SList, argument_types: dict[tuple[str, int], tuple[str
                 for position, arg in enumerate(literal.items[1:]):
                     if isinstance(arg, Atom) and not arg.text.startswith("?"):
                         wanted = argument_types.get((literal.head() or "", position), (OBJECT,))
-                        uses.setdefault(arg.text, []).append(wanted)
+                        uses.setdefault(arg.text, []).append(_Use(literal, arg.line, wanted))
     return uses
 
 
-def _keep_one_declaration(name: str, declarations: list[tuple[str, int]],
-                          uses: list[tuple[str, ...]]) -> tuple[str, str]:
+def _keep_one_declaration(name: str, declarations: list[tuple[str, int]], uses: list[_Use]) -> tuple[str, str]:
     """The one type an object declared more than once keeps, and the message saying so.
 
     Declared twice with one type, nothing is lost. With different types (a model that listed a room among the
@@ -529,7 +537,7 @@ def _keep_one_declaration(name: str, declarations: list[tuple[str, int]],
     types = list(dict.fromkeys(t for t, _ in declarations))
     if len(types) == 1:
         return types[0], f"object '{name}' is declared twice; the second declaration was dropped"
-    fits = {t: sum(1 for wanted in uses if t in wanted or wanted == (OBJECT,)) for t in types}
+    fits = {t: sum(1 for use in uses if t in use.wanted or use.wanted == (OBJECT,)) for t in types}
     kept = max(types, key=lambda t: fits[t])  # max keeps the first of equals
     return kept, (f"object '{name}' is declared with the types {', '.join(types)}; it keeps {kept}, the type "
                   f"its uses in :init and :goal ask for")
@@ -557,36 +565,24 @@ def repair_problem_tree(
             continue
         names.add(atom.text)
         pairs.append((atom.text, types[0], atom.line))
-    if again:
-        uses = _uses_by_object(tree, argument_types)
-        for index, (name, first_type, line) in enumerate(pairs):
-            if name not in again:
-                continue
+    uses = _uses_by_object(tree, argument_types)
+    for index, (name, first_type, line) in enumerate(pairs):
+        if name in again:
             kept, message = _keep_one_declaration(name, [(first_type, line), *again[name]], uses.get(name, []))
             pairs[index] = (name, kept, line)
             repairs.append(Repair(DROPPED_DUPLICATE, message, where, again[name][0][1]))
     declared = set(known_objects) | names
-    first_use: dict[str, tuple[SList, int]] = {}  # undeclared object -> the literal and line of its first use
-    candidates: dict[str, list[str]] = {}  # undeclared object -> the types its uses ask for
-    for name in (":init", ":goal"):
-        section = _section(tree, name)
-        for item in section.items[1:] if section is not None else ():
-            for literal in _literals(item):
-                for position, arg in enumerate(literal.items[1:]):
-                    if not isinstance(arg, Atom) or arg.text.startswith("?") or arg.text in declared:
-                        continue
-                    first_use.setdefault(arg.text, (literal, arg.line))
-                    wanted = argument_types.get((literal.head() or "", position), (OBJECT,))
-                    if len(wanted) == 1 and wanted[0] != OBJECT:
-                        candidates.setdefault(arg.text, []).append(wanted[0])
     added: list[tuple[str, str, int]] = []
-    for obj, (literal, line) in first_use.items():
+    for obj, used in uses.items():
+        if obj in declared:
+            continue
         # the first specific type any use asks for (an argument of a predicate the model left untyped says nothing)
-        type_name = (candidates.get(obj) or [OBJECT])[0]
-        added.append((obj, type_name, line))
+        type_name = next((u.wanted[0] for u in used if len(u.wanted) == 1 and u.wanted[0] != OBJECT), OBJECT)
+        first = used[0]
+        added.append((obj, type_name, first.line))
         repairs.append(
-            Repair(DECLARED_OBJECT, f"object '{obj}' is used in {render(literal)} but not declared "
-                   f"in :objects; it was declared with type {type_name}", where, line)
+            Repair(DECLARED_OBJECT, f"object '{obj}' is used in {render(first.literal)} but not declared "
+                   f"in :objects; it was declared with type {type_name}", where, first.line)
         )
     if repairs:
         section = _ensure_section(tree, ":objects", (":init", ":goal"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from ..errors import GenplanError
 from ..pipeline.store import RunStore, artifact_request_id, fork_run
@@ -43,7 +44,7 @@ def fork_trial(run_dir: Path, relative: str, text: str, root: Path | None = None
     Raises CannotContinue when the trial is not a PDDLego+ trial in a real game, or when the domain file is
     fixed (the fixed-domain ablation: only problem files were the model's)."""
     source = RunStore.open(run_dir)
-    check_continuable(run_dir, relative)
+    _refuse_unless_continuable(source.meta(), run_dir, relative)
     answer = edited_answer(source.path, relative, text)
     try:
         request_id = artifact_request_id(source, relative)
@@ -54,7 +55,10 @@ def fork_trial(run_dir: Path, relative: str, text: str, root: Path | None = None
 
 def check_continuable(run_dir: Path, relative: str) -> None:
     """Raise CannotContinue (one line saying why) unless an edit of ``relative`` can continue this trial."""
-    meta = RunStore.open(run_dir).meta()
+    _refuse_unless_continuable(RunStore.open(run_dir).meta(), run_dir, relative)
+
+
+def _refuse_unless_continuable(meta: dict[str, Any], run_dir: Path, relative: str) -> None:
     if meta.get("approach") != "pddlego":
         raise CannotContinue(f"{run_dir.name}: only a PDDLego+ trial continues from an edited PDDL file")
     environment = meta.get("environment") or {}

@@ -53,8 +53,8 @@ PROBLEM_NAME = "problem.pddl"
 # were for the release's planner, which failed on every such file of its CoinCollector logs and planned
 # with undeclared types, disjunctive preconditions, a :predicates section written twice and objects declared
 # twice (Fast Downward gives such an object both types; lenient mode keeps the one its uses ask for) —
-# docs/pddlego.md has the counts. A constant of an action that the problem file declares as an object is accepted too (that
-# planner did).
+# docs/pddlego.md has the counts. A constant of an action that the problem file declares as an object is
+# accepted too (that planner did).
 ACCEPTED_REPAIRS = frozenset({DECLARED_TYPE, SPLIT_DISJUNCTION, MERGED_SECTION, DROPPED_DUPLICATE})
 _NAME = re.compile(r"'([^']+)'")
 # LM-cut and merge-and-shrink refuse the axioms Fast Downward makes of 'or' and 'exists'; blind A* is optimal
