@@ -10,7 +10,8 @@ from typing import Any
 from .common import BadInput, require_seconds
 
 MIN_MEMORY_GIB = 0.0625  # 64 MiB, the sandbox's floor
-SUMMARY_KEYS = ("run_dir", "calls", "success", "failure", "categories")  # what --json prints
+# what --json prints; expanded/generated are the evaluation's search totals (None without an evaluation)
+SUMMARY_KEYS = ("run_dir", "calls", "success", "failure", "categories", "expanded", "generated")
 
 
 def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,6 +51,11 @@ def print_summary(summary: dict[str, Any], as_json: bool, logged_calls: int | No
         print(f"no evaluation ({_why_no_evaluation(summary)})")
     else:
         print(f"success: {result['success']}, failure: {result['failure']}")
+        logged = f" (log: {summary['log_expanded']}, {summary['log_generated']})" if summary.get("log_expanded") else ""
+        print(f"expanded: {result['expanded']}, generated: {result['generated']}{logged}")
+        if summary.get("release_only"):
+            print(f"  of the solved, {summary['release_only']} pass the release's validation only "
+                  "(genplan's own rejects them; --strict uses it alone)")
     for name, count in sorted(result["categories"].items()):
         print(f"  {name}: {count}")
 

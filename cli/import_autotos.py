@@ -35,8 +35,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pst", choices=["auto", "on", "off"], default="auto",
                         help="partial soundness test: auto (from the log's folder: val = on), on, off")
     parser.add_argument("--runs", metavar="DIR", default="runs", help="where the run directory is made (default runs/)")
+    parser.add_argument("--eval-set", choices=["release", "folder"], default="release",
+                        help="evaluation instances: those the release's runs used (default; for Sokoban its three "
+                        "unit-test instances in place of p05, p08, p09) or the data folder's test instances")
+    parser.add_argument("--strict", action="store_true",
+                        help="validate solutions by genplan's checks only: every state, where the release checked "
+                        "the actions the states show (BlocksWorld)")
     add_limit_arguments(parser)
-    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--json", action="store_true",
+                        help="print run_dir, calls, success, failure, categories, expanded, generated as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
 
 
@@ -74,13 +81,15 @@ def run(args: argparse.Namespace) -> int:
         return error(str(exc))
     pst = {"on": True, "off": False}.get(args.pst, bool(log.partial_soundness))
     settings = log_settings(log, partial_soundness=pst, evaluate=not args.no_eval, eval_limit=args.eval_limit,
-                            eval_timeout=args.eval_timeout, soundness_timeout=args.search_timeout)
+                            eval_timeout=args.eval_timeout, soundness_timeout=args.search_timeout,
+                            release_validation=not args.strict)
     if not args.quiet:
         print(f"genplan: replaying {log.calls} answers of {log_path} ({domain_name}, PST {'on' if pst else 'off'})",
               file=sys.stderr)
     executor = SandboxExecutor(hash_seed=args.hash_seed, memory_bytes=int(args.memory * GIB))
     try:
-        summary = import_log(log, domain, executor, Path(args.runs), settings, None if args.quiet else _progress)
+        summary = import_log(log, domain, executor, Path(args.runs), settings, None if args.quiet else _progress,
+                             released_instances=args.eval_set == "release")
     finally:
         executor.close()
     if summary["wanted_more"] or summary["divergences"]:

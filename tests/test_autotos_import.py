@@ -3,7 +3,9 @@ calls and results must equal the log's."""
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 import statistics
 from collections import defaultdict
 from pathlib import Path
@@ -11,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from genplan.cli.main import main as genplan_main
+from genplan.engine.autotos.domains import load_domain
 from genplan.engine.autotos.logfile import LogFormatError, parse_log, parse_log_text
-from genplan.engine.autotos.session import log_settings
+from genplan.engine.autotos.session import as_released, log_settings
 from genplan.engine.events import FeedbackRound, read_log
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -118,8 +121,79 @@ def test_import_with_evaluation_gives_the_logs_success_and_failure(tmp_path, cap
     path = LOGS / "prontoqa" / "gpt4-val_logs" / "script_log_20240804_001235.txt"
     log = parse_log(path)
     result = _import(tmp_path, path, capsys=capsys)
-    assert set(result) == {"run_dir", "calls", "success", "failure", "categories"}
+    assert set(result) == {"run_dir", "calls", "success", "failure", "categories", "expanded", "generated"}
     assert (result["calls"], result["success"], result["failure"]) == (log.calls, log.success, log.failure)
+
+
+# The release's searches, reproduced to the node: BFS goal-tests a state when it leaves the queue, DFS keeps a
+# closed list. Either way of testing finds a solution here, so only the counts tell the searches apart.
+SEARCH_COUNTS = [
+    "blocks/gpt4-noval_logs/script_log_20240802_134849.txt",  # BFS, 502 instances
+    "cw/gpt4-noval_logs/script_log_20240803_004913.txt",  # DFS, 20 crosswords
+]
+
+
+@pytest.mark.parametrize("relative", SEARCH_COUNTS)
+def test_the_evaluation_expands_and_generates_as_many_states_as_the_release(tmp_path, capsys, relative):
+    _need_logs()
+    path = LOGS / relative
+    log = parse_log(path)
+    assert log.expanded and log.generated
+    result = _import(tmp_path, path, capsys=capsys)
+    assert (result["success"], result["failure"]) == (log.success, log.failure)
+    assert (result["expanded"], result["generated"]) == (log.expanded, log.generated)
+
+
+def test_blocksworld_imports_accept_solutions_as_the_release_did_and_count_them_apart(tmp_path, capsys):
+    # The final successor function of this log is unsound (an unstack while holding a block loses the held
+    # block; a stack forgets the stacked block is clear). The release validated the actions the states show
+    # (its logs print them), so it accepted 369 solutions whose states genplan's own check rejects.
+    _need_logs()
+    path = LOGS / "blocks" / "llama3.1-70b-noval_logs" / "script_log_20240808_114000.txt"
+    log = parse_log(path)
+    assert log_settings(log).release_validation
+    result = _import(tmp_path / "release", path, capsys=capsys)
+    assert (result["calls"], result["success"], result["failure"]) == (log.calls, log.success, log.failure) == (6, 369, 133)
+    assert (result["expanded"], result["generated"]) == (log.expanded, log.generated)
+    assert json.loads((Path(result["run_dir"]) / "import.json").read_text())["release_only"] == 369
+    strict = _import(tmp_path / "strict", path, "--strict", capsys=capsys)
+    assert (strict["success"], strict["failure"]) == (0, 502)
+
+
+def test_sokoban_imports_evaluate_the_instances_the_releases_logs_print():
+    # A log whose solutions failed prints each instance's grid and optimal cost: they are the release's
+    # evaluation set, which holds its three unit-test instances in place of p05, p08 and p09 of test_instances/.
+    _need_logs()
+    text = (LOGS / "sokoban" / "deepseek-coderv2-noval_logs" / "script_log_20240808_135122.txt").read_text()
+    printed = re.findall(r"^Found solution of length \d+, optimal: (\d+)\nGrid (\[\[.*\]\])$", text, re.MULTILINE)
+    assert len(printed) == 11
+    domain = load_domain("sokoban", AUTOTOS)
+    released = as_released(domain)
+    ours = sorted((instance.info["optimal"], instance.extra[0]) for instance in released.eval_instances)
+    assert ours == sorted((int(cost), ast.literal_eval(grid)) for cost, grid in printed)
+    assert {i.name for i in domain.eval_instances} - {i.name for i in released.eval_instances} == {
+        "p05.pddl", "p08.pddl", "p09.pddl"}
+
+
+def test_a_sokoban_goal_test_that_wants_every_goal_square_filled_solves_the_releases_set(tmp_path, capsys):
+    # p08 of test_instances/ has four goal squares for three stones; this log's goal test (stones == goal
+    # squares) can never hold there. The release never evaluated p08, and the import reproduces its run.
+    _need_logs()
+    path = LOGS / "sokoban" / "gpt4-val_logs" / "script_log_20240802_123531.txt"
+    log = parse_log(path)
+    result = _import(tmp_path, path, capsys=capsys)
+    assert (result["calls"], result["success"], result["failure"]) == (log.calls, log.success, log.failure) == (3, 11, 0)
+    assert (result["expanded"], result["generated"]) == (log.expanded, log.generated)
+
+
+def test_the_logged_search_totals_are_parsed_in_both_spellings():
+    text = ("AutoToS prompt:\nfirst\n\nModel response:\nanswer\n\nSystem message:\n"
+            "Success: 4000, failure: 0, total expansions 8, total evaluations 9\n")
+    assert (parse_log_text(text).expanded, parse_log_text(text).generated) == (8, 9)
+    log = parse_log_text(text.replace("Success: 4000, failure: 0, total expansions 8, total evaluations 9",
+                                      "Total success: 11, failure: 0, total expansions 763076, total generated 1953949"))
+    assert (log.success, log.expanded, log.generated) == (11, 763076, 1953949)
+    assert parse_log_text(text.replace(", total expansions 8, total evaluations 9", "")).expanded is None
 
 
 def test_import_of_a_missing_file_is_a_one_line_error(tmp_path, capsys):

@@ -50,6 +50,8 @@ class SearchDomain:
     context: Callable[[list[Any]], dict[str, Any]] = lambda extra: {}  # extra arguments for the feedback
     # PDDL family: plans are validated as action sequences; unit-test transitions replayed by a simulator.
     validate_actions: Callable[[Instance, list[str] | None], str | None] | None = None
+    # the release's own validation where it differs from ``validate`` (Settings.release_validation)
+    validate_as_released: Callable[[Instance, list[Any] | None], str | None] | None = None
     check_transitions: Callable[[int, list[dict[str, Any]]], dict[str, Any] | None] | None = None
     examples: dict[str, Any] = field(default_factory=dict)  # values of the first prompts, when not derived
 
@@ -231,6 +233,84 @@ def _validate_blocks(instance: Instance, path: list[Any] | None) -> str | None:
                            lambda s: _blocks_goal(goal, s))
 
 
+def blocks_action(before: dict[str, Any], after: dict[str, Any]) -> tuple[str, ...] | None:
+    """The action a transition shows by what the hand took or let go, read as the release's validator read
+    it (its logs print the plans): a block newly held was picked up or unstacked from where it was before;
+    a block let go was stacked or put down where it is after. None: the hand shows no action."""
+    held, holds = before.get("holding"), after.get("holding")
+    if holds is not None and holds != held:
+        if holds in before["on-table"]:
+            return ("pick-up", holds)
+        below = [b for a, b in before["on"] if a == holds]
+        return ("unstack", holds, below[0]) if below else None
+    if held is not None and holds is None:
+        below = [b for a, b in after["on"] if a == held]
+        if below:
+            return ("stack", held, below[0])
+        return ("put-down", held) if held in after["on-table"] else None
+    return None
+
+
+def _apply_blocks(world: dict[str, Any], action: tuple[str, ...]) -> bool:
+    """Apply ``action`` to ``world`` (hand, on, table) by the PDDL domain's rules; False if not applicable."""
+    kind, block = action[0], action[1]
+    covered = set(world["on"].values()) | {world["hand"]}
+
+    def clear(b: str) -> bool:
+        return b not in covered
+
+    if kind in ("pick-up", "unstack"):
+        source = "table" if kind == "pick-up" else action[2]
+        if world["hand"] is not None or not clear(block):
+            return False
+        if kind == "pick-up" and block not in world["table"] or kind == "unstack" and world["on"].get(block) != source:
+            return False
+        world["table"].discard(block)
+        world["on"].pop(block, None)
+        world["hand"] = block
+        return True
+    if world["hand"] != block:
+        return False
+    if kind == "stack":
+        if action[2] == block or not clear(action[2]) or action[2] not in world["blocks"]:
+            return False
+        world["on"][block] = action[2]
+    else:
+        world["table"].add(block)
+    world["hand"] = None
+    return True
+
+
+def validate_blocks_as_released(instance: Instance, path: list[Any] | None) -> str | None:
+    """The release's BlocksWorld validation: the plan read from the states (``blocks_action``), applied from
+    the initial state by the domain's rules, must reach the goal at the optimal length. A state the
+    successor function built wrongly passes when the action it shows is legal; genplan's own check does not."""
+    if not path:
+        return "no solution found"
+    init = instance.init
+    blocks = set(init["on-table"]) | {a for a, _b in init["on"]} | ({init["holding"]} if init.get("holding") else set())
+    world: dict[str, Any] = {"hand": init.get("holding"), "on": {a: b for a, b in init["on"]},
+                             "table": set(init["on-table"]), "blocks": blocks}
+    try:
+        for i, (before, after) in enumerate(itertools.pairwise(path)):
+            action = blocks_action(before, after)
+            if action is None:
+                return f"step {i + 1} shows no action"
+            if not _apply_blocks(world, action):
+                return f"step {i + 1} ({' '.join(action)}) is not applicable"
+    except (KeyError, TypeError, ValueError):
+        return "malformed state"
+    covered = set(world["on"].values()) | {world["hand"]}
+    state = {"clear": [b for b in blocks if b not in covered], "on-table": sorted(world["table"]),
+             "on": [[a, b] for a, b in world["on"].items()]}
+    if not _blocks_goal(instance.goal_extra[0], state):
+        return "the plan does not reach the goal"
+    optimal = instance.info.get("optimal")
+    if optimal is not None and len(path) - 1 != optimal:
+        return f"solution of length {len(path) - 1}, optimal {optimal}"
+    return None
+
+
 def _optimal_lengths(path: Path) -> dict[str, int]:
     lengths = {}
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -259,7 +339,8 @@ def load_blocksworld(data: Path) -> SearchDomain:
     return SearchDomain("blocksworld", False, cases, instances(folder / "unittests.csv"), completeness,
                         instances(folder / "solutions.csv"),
                         reached_goal=lambda i, s: _blocks_goal(i.goal_extra[0], s), validate=_validate_blocks,
-                        context=lambda extra: {"goal": extra[0]} if extra else {})
+                        context=lambda extra: {"goal": extra[0]} if extra else {},
+                        validate_as_released=validate_blocks_as_released)
 
 
 # ------------------------------------------------------------------------------------------ PrOntoQA

@@ -268,10 +268,16 @@ class Search:
         return keyed
 
     def run(self, init: Any) -> list[Any] | None:
-        """The states of a solution (``self.actions`` its labels), or None when the space is exhausted."""
+        """The states of a solution (``self.actions`` its labels), or None when the space is exhausted.
+
+        Both searches are the release's, whose logged expansion and generation counts they reproduce
+        exactly: a state is goal-tested when it is taken from the frontier (testing at generation finds a
+        shortest path too, but another one, and with an unsound successor function the path decides whether
+        the solution is valid). BFS drops a successor already seen when it is generated; DFS keeps a closed
+        list, so a state reached again before it is expanded is expanded from its latest parent."""
         self.actions = []
-        if self.is_goal(init):
-            return [init]
+        if self.depth_first:
+            return self._depth_first(init)
         start_key = _str(self.domain, init)
         parents: dict[str, tuple[str | None, Any, str | None]] = {start_key: (None, init, None)}
         counter = 0
@@ -281,33 +287,54 @@ class Search:
         else:
             frontier = deque([(start_key, init)])
         while frontier:
-            if time.monotonic() > self.deadline:
-                raise Failure("search-timeout")
+            self._check_deadline()
             if self.greedy:
                 _h, _n, key, state = heapq.heappop(frontier)
             else:
-                key, state = frontier.pop() if self.depth_first else frontier.popleft()
-            self.expanded += 1
-            if self.depth_first and key != start_key and self.is_goal(state):
+                key, state = frontier.popleft()
+            if self.is_goal(state):
                 return self._path(parents, key)
-            children = self.successors(state)
-            if self.checks and self.pst:
-                for child, child_key, _label in children:  # every successor generated at this expansion
-                    if self.pst_on_seen or child_key not in parents:
-                        self.partial_soundness(state, child)
-            for child, child_key, label in children:
-                self.generated += 1
+            for child, child_key, label in self._expand(state, lambda k: k in parents):
                 if child_key in parents:
                     continue
                 parents[child_key] = (key, child, label)
-                if not self.depth_first and self.is_goal(child):
-                    return self._path(parents, child_key)
                 if self.greedy:
                     counter += 1
                     heapq.heappush(frontier, (self.heuristic(child), counter, child_key, child))
                 else:
                     frontier.append((child_key, child))
         return None
+
+    def _depth_first(self, init: Any) -> list[Any] | None:
+        parents: dict[str, tuple[str | None, Any, str | None]] = {}  # the closed list, with each state's parent
+        stack: list[tuple[str, Any, str | None, str | None]] = [(_str(self.domain, init), init, None, None)]
+        while stack:
+            self._check_deadline()
+            key, state, parent, label = stack.pop()
+            if key in parents:
+                continue
+            parents[key] = (parent, state, label)
+            if self.is_goal(state):
+                return self._path(parents, key)
+            for child, child_key, child_label in self._expand(state, lambda k: k in parents):
+                if child_key not in parents:
+                    stack.append((child_key, child, key, child_label))
+        return None
+
+    def _check_deadline(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise Failure("search-timeout")
+
+    def _expand(self, state: Any, seen: Callable[[str], bool]) -> list[tuple[Any, str, str | None]]:
+        """The successors of ``state``, counted and (with the checks) partial-soundness tested."""
+        self.expanded += 1
+        children = self.successors(state)
+        self.generated += len(children)
+        if self.checks and self.pst:
+            for child, child_key, _label in children:  # every successor generated at this expansion
+                if self.pst_on_seen or not seen(child_key):
+                    self.partial_soundness(state, child)
+        return children
 
     def partial_soundness(self, state: Any, child: Any) -> None:
         try:

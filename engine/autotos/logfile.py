@@ -19,7 +19,9 @@ _MARKER = re.compile(
     r"^(Goal Iteration \d+ - Goal Soundness Test|Successor Iteration \d+|Soundness test|Completeness test"
     r"|Goal Soundness Test Passed|Successor States Soundness Test Passed|Successor Completeness Test Passed)\s*$"
 )
-_FINAL = re.compile(r"^(?:Total )?[Ss]uccess: (\d+), failure: (\d+)", re.MULTILINE)
+# The release's last line; PrOntoQA logs call the generated states "evaluations".
+_FINAL = re.compile(r"^(?:Total )?[Ss]uccess: (\d+), failure: (\d+)"
+                    r"(?:, total expansions (\d+), total (?:generated|evaluations) (\d+))?", re.MULTILINE)
 _STOP_GOAL = "Maximum number of iterations reached for goal soundness test"
 _STOP_SUCC = "Maximum iterations reached for completeness test"
 
@@ -55,6 +57,8 @@ class AutoToSLog:
     exchanges: list[Exchange] = field(default_factory=list)
     success: int | None = None
     failure: int | None = None
+    expanded: int | None = None  # the evaluation's total expansions and generated states, as logged
+    generated: int | None = None
     stopped: str | None = None  # "goal" or "succ" when the run hit an iteration limit
 
     @property
@@ -105,6 +109,8 @@ def parse_log_text(text: str, path: str = "<log>") -> AutoToSLog:
     final = _FINAL.search(text)
     if final:
         log.success, log.failure = int(final.group(1)), int(final.group(2))
+        if final.group(3) is not None:
+            log.expanded, log.generated = int(final.group(3)), int(final.group(4))
     if _STOP_GOAL in text:
         log.stopped = "goal"
     elif _STOP_SUCC in text:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -172,10 +172,28 @@ class RunRecorder:
 PST_SKIPS_SEEN_STATES = {"prontoqa": ("deepseek", "llama")}
 
 
+# The instances the release's runs evaluated where they differ from its data folder's: the grids and
+# optimal costs its Sokoban logs print are those of p01-p04, p06, p07, p10, p13, p14, p17 and p20, that is
+# its three unit-test instances in place of p05, p08 and p09 of test_instances/ (docs/autotos.md).
+RELEASE_EVAL_INSTANCES = {"sokoban": ("p01.pddl", "p02.pddl", "p03.pddl", "p04.pddl", "p06.pddl", "p07.pddl",
+                                      "p10.pddl", "p13.pddl", "p14.pddl", "p17.pddl", "p20.pddl")}
+
+
+def as_released(domain: SearchDomain) -> SearchDomain:
+    """``domain`` with the evaluation instances the release's runs used (unchanged when the data folder lacks
+    one of them, or the release used its folder's own)."""
+    names = RELEASE_EVAL_INSTANCES.get(domain.name)
+    pool = {instance.name: instance for instance in domain.unit_instances + domain.eval_instances}
+    if names is None or not set(names) <= set(pool):
+        return domain
+    return replace(domain, eval_instances=[pool[name] for name in names])
+
+
 def log_settings(log: AutoToSLog, **changes: Any) -> Settings:
     """The settings a published log was made with (PST as its folder says), with ``changes`` on top."""
     skips_seen = (log.model or "").lower().startswith(PST_SKIPS_SEEN_STATES.get(log.domain or "", ()))
-    made_with: dict[str, Any] = {"partial_soundness": bool(log.partial_soundness), "pst_on_seen_states": not skips_seen}
+    made_with: dict[str, Any] = {"partial_soundness": bool(log.partial_soundness), "pst_on_seen_states": not skips_seen,
+                                 "release_validation": True}
     return Settings(**{**made_with, **changes})
 
 
@@ -277,14 +295,21 @@ def summary_of(run_dir: Path, outcome: Outcome) -> dict[str, Any]:
         "success": evaluation.solved if evaluation else None,
         "failure": evaluation.failed if evaluation else None,
         "categories": outcome.categories,
+        "expanded": evaluation.expanded if evaluation else None,
+        "generated": evaluation.generated if evaluation else None,
+        "release_only": evaluation.release_only if evaluation else None,
     }
 
 
 def import_log(log: AutoToSLog, domain: SearchDomain, executor: Executor, runs_dir: Path,
-               settings: Settings | None = None, watcher: Watcher | None = None) -> dict[str, Any]:
-    """Replay one published log as a genplan run; the summary ``genplan import autotos`` prints."""
+               settings: Settings | None = None, watcher: Watcher | None = None,
+               released_instances: bool = True) -> dict[str, Any]:
+    """Replay one published log as a genplan run; the summary ``genplan import autotos`` prints. The
+    evaluation uses the instances the release's runs used (``released_instances=False``: the data folder's)."""
     if settings is None:
         settings = log_settings(log)
+    if released_instances:
+        domain = as_released(domain)
     provider = ReplayProvider(log)
     run_dir = new_run_dir(runs_dir, f"{domain.name}-{Path(log.path).stem}")
     outcome = run_autotos(domain, provider, executor, settings, run_dir,
@@ -294,6 +319,8 @@ def import_log(log: AutoToSLog, domain: SearchDomain, executor: Executor, runs_d
         "log_calls": log.calls,
         "log_success": log.success,
         "log_failure": log.failure,
+        "log_expanded": log.expanded,
+        "log_generated": log.generated,
         "stopped": outcome.stopped,
         "divergences": provider.divergences,
         # genplan asked for more answers than the log holds (the replay ended with ReplayExhausted): its checks
