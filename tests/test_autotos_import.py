@@ -184,6 +184,8 @@ def test_a_sokoban_goal_test_that_wants_every_goal_square_filled_solves_the_rele
     result = _import(tmp_path, path, capsys=capsys)
     assert (result["calls"], result["success"], result["failure"]) == (log.calls, log.success, log.failure) == (3, 11, 0)
     assert (result["expanded"], result["generated"]) == (log.expanded, log.generated)
+    evaluated = json.loads((Path(result["run_dir"]) / "run.json").read_text())["eval_instances"]
+    assert len(evaluated) == 11 and "p08.pddl" not in evaluated and "p01.pddl" in evaluated
 
 
 def test_the_logged_search_totals_are_parsed_in_both_spellings():

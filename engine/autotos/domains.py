@@ -251,58 +251,25 @@ def blocks_action(before: dict[str, Any], after: dict[str, Any]) -> tuple[str, .
     return None
 
 
-def _apply_blocks(world: dict[str, Any], action: tuple[str, ...]) -> bool:
-    """Apply ``action`` to ``world`` (hand, on, table) by the PDDL domain's rules; False if not applicable."""
-    kind, block = action[0], action[1]
-    covered = set(world["on"].values()) | {world["hand"]}
-
-    def clear(b: str) -> bool:
-        return b not in covered
-
-    if kind in ("pick-up", "unstack"):
-        source = "table" if kind == "pick-up" else action[2]
-        if world["hand"] is not None or not clear(block):
-            return False
-        if kind == "pick-up" and block not in world["table"] or kind == "unstack" and world["on"].get(block) != source:
-            return False
-        world["table"].discard(block)
-        world["on"].pop(block, None)
-        world["hand"] = block
-        return True
-    if world["hand"] != block:
-        return False
-    if kind == "stack":
-        if action[2] == block or not clear(action[2]) or action[2] not in world["blocks"]:
-            return False
-        world["on"][block] = action[2]
-    else:
-        world["table"].add(block)
-    world["hand"] = None
-    return True
-
-
 def validate_blocks_as_released(instance: Instance, path: list[Any] | None) -> str | None:
     """The release's BlocksWorld validation: the plan read from the states (``blocks_action``), applied from
     the initial state by the domain's rules, must reach the goal at the optimal length. A state the
     successor function built wrongly passes when the action it shows is legal; genplan's own check does not."""
     if not path:
         return "no solution found"
-    init = instance.init
-    blocks = set(init["on-table"]) | {a for a, _b in init["on"]} | ({init["holding"]} if init.get("holding") else set())
-    world: dict[str, Any] = {"hand": init.get("holding"), "on": {a: b for a, b in init["on"]},
-                             "table": set(init["on-table"]), "blocks": blocks}
+    state = instance.init
     try:
         for i, (before, after) in enumerate(itertools.pairwise(path)):
             action = blocks_action(before, after)
             if action is None:
                 return f"step {i + 1} shows no action"
-            if not _apply_blocks(world, action):
+            # the action applied by the domain's rules: the reference successor that shows the same action
+            applied = next((child for child in blocks_children(state) if blocks_action(state, child) == action), None)
+            if applied is None:
                 return f"step {i + 1} ({' '.join(action)}) is not applicable"
+            state = applied
     except (KeyError, TypeError, ValueError):
         return "malformed state"
-    covered = set(world["on"].values()) | {world["hand"]}
-    state = {"clear": [b for b in blocks if b not in covered], "on-table": sorted(world["table"]),
-             "on": [[a, b] for a, b in world["on"].items()]}
     if not _blocks_goal(instance.goal_extra[0], state):
         return "the plan does not reach the goal"
     optimal = instance.info.get("optimal")

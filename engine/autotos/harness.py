@@ -294,7 +294,7 @@ class Search:
                 key, state = frontier.popleft()
             if self.is_goal(state):
                 return self._path(parents, key)
-            for child, child_key, label in self._expand(state, lambda k: k in parents):
+            for child, child_key, label in self._expand(state, parents):
                 if child_key in parents:
                     continue
                 parents[child_key] = (key, child, label)
@@ -316,7 +316,7 @@ class Search:
             parents[key] = (parent, state, label)
             if self.is_goal(state):
                 return self._path(parents, key)
-            for child, child_key, child_label in self._expand(state, lambda k: k in parents):
+            for child, child_key, child_label in self._expand(state, parents):
                 if child_key not in parents:
                     stack.append((child_key, child, key, child_label))
         return None
@@ -325,14 +325,15 @@ class Search:
         if time.monotonic() > self.deadline:
             raise Failure("search-timeout")
 
-    def _expand(self, state: Any, seen: Callable[[str], bool]) -> list[tuple[Any, str, str | None]]:
-        """The successors of ``state``, counted and (with the checks) partial-soundness tested."""
+    def _expand(self, state: Any, seen: dict[str, Any]) -> list[tuple[Any, str, str | None]]:
+        """The successors of ``state``, counted and (with the checks) partial-soundness tested; ``seen`` holds
+        the keys of the states already seen."""
         self.expanded += 1
         children = self.successors(state)
         self.generated += len(children)
         if self.checks and self.pst:
             for child, child_key, _label in children:  # every successor generated at this expansion
-                if self.pst_on_seen or not seen(child_key):
+                if self.pst_on_seen or child_key not in seen:
                     self.partial_soundness(state, child)
         return children
 

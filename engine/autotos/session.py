@@ -183,8 +183,10 @@ def as_released(domain: SearchDomain) -> SearchDomain:
     """``domain`` with the evaluation instances the release's runs used (unchanged when the data folder lacks
     one of them, or the release used its folder's own)."""
     names = RELEASE_EVAL_INSTANCES.get(domain.name)
+    if names is None:
+        return domain
     pool = {instance.name: instance for instance in domain.unit_instances + domain.eval_instances}
-    if names is None or not set(names) <= set(pool):
+    if not set(names) <= set(pool):
         return domain
     return replace(domain, eval_instances=[pool[name] for name in names])
 
@@ -313,7 +315,8 @@ def import_log(log: AutoToSLog, domain: SearchDomain, executor: Executor, runs_d
     provider = ReplayProvider(log)
     run_dir = new_run_dir(runs_dir, f"{domain.name}-{Path(log.path).stem}")
     outcome = run_autotos(domain, provider, executor, settings, run_dir,
-                          {"imported_from": str(log.path), "model": log.model}, watcher)
+                          {"imported_from": str(log.path), "model": log.model,
+                           "eval_instances": [instance.name for instance in domain.eval_instances]}, watcher)
     summary = {
         **summary_of(run_dir, outcome),
         "log_calls": log.calls,
