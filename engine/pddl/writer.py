@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .model import OBJECT, Domain, Literal, Problem, parameter_text
+from .model import OBJECT, Domain, Literal, Parameter, Problem, parameter_text
 
 
 def _typed_list(pairs: list[tuple[str, str]], typed: bool) -> str:
@@ -11,6 +11,15 @@ def _typed_list(pairs: list[tuple[str, str]], typed: bool) -> str:
     if not typed:
         return " ".join(name for name, _ in pairs)
     return " ".join(f"{name} - {typ}" for name, typ in pairs)
+
+
+def _parameters(parameters: tuple[Parameter, ...], typed: bool) -> str:
+    """A parameter list. In a typed file a parameter of type ``object`` is written ``?x - object``: left
+    bare, PDDL's grouping would give it the type of the next ``- type`` (``?o ?x - room`` makes ``?o`` a
+    room), which made Fast Downward see domains with such parameters (the IPC gripper) as unsolvable."""
+    if not typed:
+        return " ".join(p.name for p in parameters)
+    return " ".join(f"{p.name} - {OBJECT}" if p.types == (OBJECT,) else parameter_text(p) for p in parameters)
 
 
 def _conjunction(literals: list[str]) -> str:
@@ -36,10 +45,10 @@ def domain_to_pddl(domain: Domain) -> str:
         out.append(f"  (:constants {_typed_list(domain.constants, domain.typed)})")
     out.append("  (:predicates")
     for pred in domain.predicates.values():
-        out.append(f"    {pred.pddl()}")
+        out.append("    (" + " ".join([pred.name, _parameters(pred.parameters, domain.typed)]).strip() + ")")
     out.append("  )")
     for action in domain.actions.values():
-        params = " ".join(parameter_text(p) for p in action.parameters)
+        params = _parameters(action.parameters, domain.typed)
         effects = [lit.pddl() for lit in action.add_effects]
         effects += [Literal(lit.predicate, lit.args, False).pddl() for lit in action.del_effects]
         out += [
