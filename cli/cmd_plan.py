@@ -16,8 +16,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Find a plan for PROBLEM of DOMAIN. Optimal: A* with LM-cut (the paper's 'lm'); "
         "satisficing: greedy best-first search with the FF heuristic ('ff'). Uses Fast Downward when the "
         "up-fast-downward wheel is installed, otherwise a built-in search for small tasks; the planner that "
-        "ran is reported on stderr. The plan goes to stdout in IPC format. "
-        "Exit codes: 0 plan found, 1 no plan (unsolvable or limit reached), 2 bad input.",
+        "ran is reported on stderr. The plan goes to stdout in IPC format. Every plan is checked by genplan's "
+        "validator on the task as read from your files first: a plan that fails is reported as a "
+        "'planner/translation fault' and not printed. Fast Downward reads the task as genplan writes it back; "
+        "when that rewrote anything (an 'object' type declared among :types, dropped action costs, ...), "
+        "'unsolvable' is confirmed by the built-in search within the time limit or reported as "
+        "'unknown (translation rewrote: ...)'. --json adds 'rewrites', the list of those changes. "
+        "Exit codes: 0 plan found, 1 no plan (unsolvable, limit reached, unknown, or a planner/translation "
+        "fault), 2 bad input.",
     )
     p.add_argument("domain", help="domain PDDL file, or a domain directory (genplan's layout, the paper's, bare files)")
     p.add_argument("problem", help="problem PDDL file, or with a domain directory the name of one of its tasks")
@@ -48,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
                 "seconds": round(result.seconds, 3),
                 "plan": result.plan,
                 "message": result.message,
+                "rewrites": list(result.rewrites),
             }
         )
     else:

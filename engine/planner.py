@@ -4,10 +4,18 @@ Fast Downward comes as a binary inside the `up-fast-downward` wheel (x86-64 Linu
 script without importing the package and run it in a subprocess with time and memory limits. Where it is
 not available, a compact breadth-first (optimal, unit cost) / greedy best-first search over our own lazy
 grounding serves small tasks. Every result says which planner ran.
+
+No verdict is taken on trust. Every plan a planner returns is checked by genplan's own validator on the task
+read from the user's files before anyone sees it; a plan that fails is a planner/translation fault (status
+FAULT), never a plan. Fast Downward reads the task as genplan wrote it back (engine/pddl/writer.py); when that
+translation changed anything (engine/pddl/translation.py: a declared ``object`` type, lenient repairs, dropped
+action costs, written files that read back differently), its "unsolvable" is confirmed by the built-in search
+within what is left of the time limit, or reported as UNKNOWN ("unknown (translation rewrote: ...)").
 """
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import importlib.util
 import math
@@ -26,9 +34,15 @@ from pathlib import Path
 from .pddl import Domain, Problem, Task, load_domain, load_problem
 from .pddl.model import Action, Fact, Literal
 from .pddl.plans import parse_plan_text
+from .pddl.translation import translation_rewrites
+from .pddl.validate import GOAL_NOT_REACHED, validate_plan
 from .pddl.writer import domain_to_pddl, problem_to_pddl
 
 SOLVED, UNSOLVABLE, LIMIT, ERROR = "solved", "unsolvable", "limit", "error"
+# A planner's plan genplan's validator refuses, or "unsolvable" refuted by a plan the built-in search found:
+FAULT = "fault"
+# "unsolvable" after a rewrite of the task that the built-in search could not confirm within the limit:
+UNKNOWN = "unknown"
 
 # Optimal: A* with LM-cut (the paper's "lm"), maxed with an exact-bisimulation merge-and-shrink heuristic.
 # Both are admissible, so plans stay optimal; merge-and-shrink sees the dead ends LM-cut's delete relaxation
@@ -60,6 +74,8 @@ class PlannerResult:
     seconds: float
     message: str = ""
     expanded: int | None = None
+    rewrites: tuple[str, ...] = ()  # what the translation for the planner changed (engine/pddl/translation.py)
+    rejected_plan: list[str] | None = None  # FAULT: the plan the validator refused (never to be used)
 
     @property
     def solved(self) -> bool:
@@ -69,6 +85,31 @@ class PlannerResult:
         if self.solved:
             return f"plan of length {len(self.plan or [])} found by {self.planner} in {self.seconds:.2f} s"
         return f"{self.planner}: {self.message or self.status} ({self.seconds:.2f} s)"
+
+
+def check_plan(result: PlannerResult, domain: Domain, problem: Problem) -> PlannerResult:
+    """A planner's plan checked by genplan's validator on the task as read from the user's files: a plan that
+    fails becomes a FAULT result without a plan (the refused plan stays in ``rejected_plan``)."""
+    if result.status != SOLVED or result.plan is None:
+        return result
+    verdict = validate_plan(domain, problem, result.plan)
+    if verdict.valid:
+        return result
+    if verdict.kind == GOAL_NOT_REACHED or verdict.step is None:
+        where = "the goal is not reached"
+    else:
+        where = f"step {verdict.step + 1} {verdict.action} fails"
+    detail = ", ".join([*verdict.unsatisfied, *verdict.unsatisfied_static, *verdict.goal_missing,
+                        *verdict.goal_violated]) or (verdict.reason or verdict.kind or "")
+    message = f"planner/translation fault: its plan fails genplan's validator ({where}: {detail})"
+    if result.rewrites:
+        message += f"; the translation rewrote: {'; '.join(result.rewrites)}"
+    return dataclasses.replace(result, status=FAULT, plan=None, message=message, rejected_plan=list(result.plan))
+
+
+def fast_downward_input(domain: Domain, problem: Problem) -> tuple[str, str]:
+    """The domain and problem files Fast Downward is given: the task genplan read, written back."""
+    return domain_to_pddl(domain), problem_to_pddl(problem, domain.typed)
 
 
 def fast_downward_driver() -> Path | None:
@@ -103,26 +144,64 @@ def solve(
     timeout: float = 60.0,
     memory_mb: int = 4096,
     planner: str = "auto",
+    rewrites: tuple[str, ...] = (),
 ) -> PlannerResult:
-    """planner: "auto" (Fast Downward if present), "fast-downward" or "builtin"."""
+    """planner: "auto" (Fast Downward if present), "fast-downward" or "builtin". ``rewrites``: changes the
+    caller made to the user's task before this call (one line each), added to the translation's own.
+    Every plan in the result has passed genplan's validator (module docstring)."""
     driver = fast_downward_driver() if planner in ("auto", "fast-downward") else None
     if planner == "fast-downward" and driver is None:
         return PlannerResult(ERROR, None, "fast-downward", 0.0, "Fast Downward is not installed (pip install up-fast-downward)")
-    if driver is not None:
-        return run_fast_downward(driver, domain, problem, optimal, timeout, memory_mb)
-    return builtin_search(domain, problem, optimal, timeout)
+    if driver is None:
+        return check_plan(builtin_search(domain, problem, optimal, timeout), domain, problem)
+    start = time.monotonic()
+    texts = fast_downward_input(domain, problem)
+    notes = (*translation_rewrites(domain, problem, *texts), *rewrites)
+    result = run_fast_downward(driver, domain, problem, optimal, timeout, memory_mb, texts)
+    result = check_plan(dataclasses.replace(result, rewrites=notes), domain, problem)
+    if result.status == UNSOLVABLE and notes:
+        return confirm_unsolvable(result, domain, problem, timeout - (time.monotonic() - start))
+    return result
+
+
+def confirm_unsolvable(result: PlannerResult, domain: Domain, problem: Problem, seconds: float) -> PlannerResult:
+    """Fast Downward's "unsolvable" on a rewritten task, put to the built-in search (on genplan's own reading
+    of the task, no translation) for ``seconds``: confirmed, refuted by a valid plan (FAULT), or UNKNOWN."""
+    rewrote = "; ".join(result.rewrites)
+    check = builtin_search(domain, problem, optimal=False, timeout=max(seconds, 0.0)) if seconds > 0 else None
+    total = result.seconds + (check.seconds if check else 0.0)
+    if check is not None and check.status == UNSOLVABLE:
+        message = f"the task is unsolvable (confirmed by the built-in search; the translation rewrote: {rewrote})"
+        return dataclasses.replace(result, message=message, seconds=total)
+    if check is not None and check.status == SOLVED:
+        checked = check_plan(dataclasses.replace(check, rewrites=result.rewrites), domain, problem)
+        if checked.status == FAULT:
+            return dataclasses.replace(checked, seconds=total)
+        message = (f"planner/translation fault: Fast Downward called the task unsolvable, but the built-in search "
+                   f"found a valid plan of length {len(check.plan or [])} (the translation rewrote: {rewrote})")
+        return dataclasses.replace(result, status=FAULT, message=message, seconds=total)
+    return dataclasses.replace(result, status=UNKNOWN, message=f"unknown (translation rewrote: {rewrote})", seconds=total)
 
 
 def run_fast_downward(
-    driver: Path, domain: Domain, problem: Problem, optimal: bool, timeout: float, memory_mb: int
+    driver: Path,
+    domain: Domain,
+    problem: Problem,
+    optimal: bool,
+    timeout: float,
+    memory_mb: int,
+    texts: tuple[str, str] | None = None,
 ) -> PlannerResult:
+    """Fast Downward on ``texts`` (domain and problem file; default: :func:`fast_downward_input`). The plan is
+    returned as the planner wrote it: :func:`solve` checks it."""
     name = "fast-downward " + ("A* + max(LM-cut, merge-and-shrink) (lm)" if optimal else "GBFS + FF (ff)")
     search = ["--search", OPTIMAL_SEARCH if optimal else SATISFICING_SEARCH]
+    domain_text, problem_text = texts or fast_downward_input(domain, problem)
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="genplan-fd-") as tmp:
         work = Path(tmp)
-        (work / "domain.pddl").write_text(domain_to_pddl(domain))
-        (work / "problem.pddl").write_text(problem_to_pddl(problem, domain.typed))
+        (work / "domain.pddl").write_text(domain_text)
+        (work / "problem.pddl").write_text(problem_text)
         command = [
             sys.executable,
             str(driver),

@@ -31,3 +31,133 @@ def test_the_writer_leaves_untyped_domains_bare() -> None:
     assert "(p ?x)" in written and "(q)" in written and "- object" not in written
     problem = parse_problem_text("(define (problem t) (:domain d) (:objects a) (:init (p a)) (:goal (q)))", domain)
     assert "(:objects a)" in problem_to_pddl(problem, domain.typed)
+
+
+# ------------------------------------------------------------------ verdicts checked before use
+
+import json  # noqa: E402
+
+import pytest  # noqa: E402
+
+from genplan.cli.main import main  # noqa: E402
+from genplan.engine import planner as planner_module  # noqa: E402
+from genplan.engine.pddl import Domain, Problem, load_problem  # noqa: E402
+from genplan.engine.pddl.validate import validate_plan  # noqa: E402
+from genplan.engine.planner import (  # noqa: E402
+    FAULT,
+    SOLVED,
+    UNKNOWN,
+    UNSOLVABLE,
+    PlannerResult,
+    confirm_unsolvable,
+    fast_downward_driver,
+    solve,
+)
+
+needs_fd = pytest.mark.skipif(
+    fast_downward_driver() is None, reason="Fast Downward not found (install up-fast-downward or set GENPLAN_FAST_DOWNWARD)"
+)
+GRIPPER_DOMAIN = QUIRKS / "object-in-types-domain.pddl"  # the IPC gripper: `object` among its :types
+GRIPPER_PROBLEM = QUIRKS / "object-in-types-problem.pddl"
+
+
+def gripper(balls: int = 2, goal: str | None = None) -> tuple[Domain, Problem]:
+    domain = load_domain(GRIPPER_DOMAIN)
+    names = " ".join(f"ball{i}" for i in range(1, balls + 1))
+    at = " ".join(f"(at ball{i} rooma)" for i in range(1, balls + 1))
+    goal = goal or "(and " + " ".join(f"(at ball{i} roomb)" for i in range(1, balls + 1)) + ")"
+    text = (f"(define (problem g) (:domain gripper-typed) (:objects robot1 - robot rooma roomb roomc - room "
+            f"left right - gripper {names} - object) (:init (at-robby robot1 rooma) (free robot1 left) "
+            f"(free robot1 right) {at}) (:goal {goal}))")
+    return domain, parse_problem_text(text, domain)
+
+
+def broken_writer(monkeypatch: pytest.MonkeyPatch, old: str, new: str) -> None:
+    """Fast Downward's input with a deliberate fault: ``old`` replaced by ``new`` in the written domain."""
+    real = planner_module.domain_to_pddl
+
+    def broken(domain: Domain) -> str:
+        text = real(domain)
+        assert old in text, text
+        return text.replace(old, new)
+
+    monkeypatch.setattr(planner_module, "domain_to_pddl", broken)
+
+
+@needs_fd
+def test_fast_downward_plans_the_ipc_gripper_and_says_what_was_rewritten() -> None:
+    domain = load_domain(GRIPPER_DOMAIN)
+    problem = load_problem(GRIPPER_PROBLEM, domain)
+    result = solve(domain, problem, optimal=True, timeout=20, planner="fast-downward")
+    assert result.status == SOLVED and result.plan is not None and len(result.plan) == 5, result
+    assert validate_plan(domain, problem, result.plan).valid
+    assert result.rewrites == ("'object' declared among :types (left out of the written domain: it is PDDL's root type)",)
+
+
+@needs_fd
+def test_a_plan_the_validator_refuses_is_a_translation_fault_never_a_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The written pick forgets that the gripper is no longer free: Fast Downward carries both balls in one hand.
+    broken_writer(monkeypatch, " (not (free ?r ?g))))\n  (:action drop", "))\n  (:action drop")
+    domain, problem = gripper(balls=2)
+    result = solve(domain, problem, optimal=True, timeout=20, planner="fast-downward")
+    assert result.status == FAULT and result.plan is None and not result.solved, result
+    assert result.message.startswith("planner/translation fault: its plan fails genplan's validator")
+    assert "(free robot1 " in result.message  # the precondition the refused plan violates
+    assert result.rejected_plan and not validate_plan(domain, problem, result.rejected_plan).valid
+    assert any("delete effects of action pick" in note for note in result.rewrites), result.rewrites
+
+
+@needs_fd
+def test_unsolvable_after_a_broken_translation_is_refuted_by_the_builtin_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The written drop forgets to put the ball down: every goal `at` is unreachable for Fast Downward.
+    broken_writer(monkeypatch, ":effect (and (at ?obj ?room) ", ":effect (and ")
+    domain, problem = gripper(balls=2)
+    result = solve(domain, problem, optimal=True, timeout=20, planner="fast-downward")
+    assert result.status == FAULT and result.plan is None, result
+    assert "Fast Downward called the task unsolvable, but the built-in search found a valid plan" in result.message
+    assert any("add effects of action drop" in note for note in result.rewrites), result.rewrites
+
+
+@needs_fd
+def test_cli_reports_the_fault_and_prints_no_plan(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    broken_writer(monkeypatch, " (not (free ?r ?g))))\n  (:action drop", "))\n  (:action drop")
+    code = main(["plan", str(GRIPPER_DOMAIN), str(GRIPPER_PROBLEM), "--timeout", "20"])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == "" and "planner/translation fault" in err
+    code = main(["plan", str(GRIPPER_DOMAIN), str(GRIPPER_PROBLEM), "--timeout", "20", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1 and report["status"] == "fault" and report["plan"] is None and report["rewrites"]
+
+
+@needs_fd
+def test_unsolvable_after_a_rewrite_is_confirmed_by_the_builtin_search() -> None:
+    domain, problem = gripper(balls=1, goal="(and (at ball1 roomb) (carry robot1 ball1 left))")
+    result = solve(domain, problem, optimal=True, timeout=20, planner="fast-downward")
+    assert result.status == UNSOLVABLE, result
+    assert "confirmed by the built-in search" in result.message and "'object' declared among :types" in result.message
+
+
+def test_unsolvable_the_builtin_search_cannot_confirm_in_time_is_unknown() -> None:
+    # Eleven balls in three rooms: far too many states to exhaust in a tenth of a second.
+    domain, problem = gripper(balls=11, goal="(and (at ball1 roomb) (carry robot1 ball1 left))")
+    said = PlannerResult(UNSOLVABLE, None, "fast-downward", 0.5, "the task is unsolvable", rewrites=("a rewrite",))
+    result = confirm_unsolvable(said, domain, problem, 0.1)
+    assert result.status == UNKNOWN and result.message == "unknown (translation rewrote: a rewrite)"
+    assert confirm_unsolvable(said, domain, problem, 0.0).status == UNKNOWN  # no time left at all
+
+
+def test_a_builtin_plan_is_checked_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    domain, problem = gripper(balls=1)
+    wrong = PlannerResult(SOLVED, ["(move robot1 rooma roomb)"], "builtin", 0.0)
+    monkeypatch.setattr(planner_module, "builtin_search", lambda *args, **kwargs: wrong)
+    result = solve(domain, problem, planner="builtin")
+    assert result.status == FAULT and result.plan is None and "the goal is not reached" in result.message
+
+
+def test_an_untouched_translation_has_nothing_to_report() -> None:
+    from genplan.engine.pddl.translation import translation_rewrites
+    from genplan.engine.planner import fast_downward_input
+
+    domain = load_domain(QUIRKS / "untyped-object-keyword-domain.pddl")
+    problem = load_problem(QUIRKS / "untyped-object-keyword-problem.pddl", domain)
+    assert translation_rewrites(domain, problem, *fast_downward_input(domain, problem)) == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..pddl.lenient import Repair
-from ..planner import LIMIT, UNSOLVABLE
+from ..planner import FAULT, LIMIT, UNKNOWN, UNSOLVABLE
 
 
 def not_json() -> str:
@@ -37,6 +37,11 @@ def planner_failed(status: str, message: str) -> str:
                 "check the goal, the initial facts and the actions' preconditions and effects.")
     if status == LIMIT:
         return f"The planner found no plan within its limits ({message})."
+    if status == FAULT:
+        return (f"The planner's answer failed genplan's own check, a fault of the planner or of genplan's "
+                f"translation rather than of your files: {message}")
+    if status == UNKNOWN:
+        return f"The planner could not decide whether the goal can be reached: {message}"
     return f"The planner failed: {message}"
 
 

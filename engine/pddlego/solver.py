@@ -41,6 +41,7 @@ from ..planner import (
     PlannerResult,
     _run_in_own_group,
     builtin_search,
+    check_plan,
     fast_downward_driver,
     solve,
 )
@@ -191,9 +192,11 @@ class PddlSolver:
             return SolverOutcome(None, feedback.refused_repairs(refused[:5]))
         repairs = tuple(str(r) for r in (*domain.repairs, *problem.repairs))
         constants = {name for name, _ in domain.constants}
-        if any(name in constants for name, _ in problem.objects):  # Fast Downward refuses the duplicate
+        dropped = tuple(f"object '{name}' left out: the domain declares it as a constant"
+                        for name, _ in problem.objects if name in constants)
+        if dropped:  # Fast Downward refuses the duplicate
             problem = dataclasses.replace(problem, objects=[o for o in problem.objects if o[0] not in constants])
-        result = self._plan(domain, problem)
+        result = self._plan(domain, problem, dropped)
         message = None if result.status == SOLVED else feedback.planner_failed(result.status, result.message)
         return self._finish(result.plan if result.status == SOLVED else None, message, result.planner,
                             result.seconds, domain.action_origins, repairs)
@@ -218,14 +221,17 @@ class PddlSolver:
         assert first_failure is not None
         return first_failure
 
-    def _plan(self, domain: Domain, problem: Problem) -> PlannerResult:
+    def _plan(self, domain: Domain, problem: Problem, rewrites: tuple[str, ...] = ()) -> PlannerResult:
         """"auto": the model's small worlds first with genplan's own optimal search (no process to start,
-        milliseconds for a house of rooms); what it cannot finish in ``quick_seconds`` goes to Fast Downward."""
+        milliseconds for a house of rooms); what it cannot finish in ``quick_seconds`` goes to Fast Downward.
+        Either way the plan has passed genplan's validator (a plan that fails is a FAULT, never used)."""
         if self.planner == "auto":
-            quick = builtin_search(domain, problem, optimal=self.optimal, timeout=self.quick_seconds)
+            quick = check_plan(builtin_search(domain, problem, optimal=self.optimal, timeout=self.quick_seconds),
+                               domain, problem)
             if quick.status != LIMIT:
                 return quick
-        return solve(domain, problem, optimal=self.optimal, timeout=self.timeout, planner=self.planner)
+        return solve(domain, problem, optimal=self.optimal, timeout=self.timeout, planner=self.planner,
+                     rewrites=rewrites)
 
     def _finish(self, plan: list[str] | None, error: str | None, planner: str, seconds: float,
                 origins: dict[str, str] | None = None, repairs: tuple[str, ...] = ()) -> SolverOutcome:
@@ -261,7 +267,11 @@ class PddlSolver:
             seconds = time.monotonic() - start
             plan_file = work / "plan.txt"
             if code == 0 and plan_file.exists():
-                return [s.pddl() for s in parse_plan_text(plan_file.read_text())], None, name, seconds
+                plan = [s.pddl() for s in parse_plan_text(plan_file.read_text())]
+                fault = _check_as_written(domain_text, problem_text, plan, name)
+                if fault is not None:
+                    return None, feedback.planner_failed(fault.status, fault.message), name, seconds
+                return plan, None, name, seconds
             if code in (10, 11):
                 return None, feedback.planner_failed(UNSOLVABLE, ""), name, seconds
             lines = [ln.strip() for ln in output.splitlines()
@@ -269,6 +279,18 @@ class PddlSolver:
             detail = next((ln for ln in reversed(lines) if "rror" in ln or "nsupported" in ln),
                           lines[-1] if lines else f"exit code {code}")
             return None, feedback.planner_rejected(detail), name, seconds
+
+
+def _check_as_written(domain_text: str, problem_text: str, plan: list[str], name: str) -> PlannerResult | None:
+    """Fast Downward's plan for files as written, checked by genplan's validator where genplan's parser reads
+    the files (strictly, so that action names are the model's): the FAULT result when it fails, else None.
+    Files with constructs genplan does not read yet cannot be checked here; Fast Downward has the last word."""
+    try:
+        domain, problem = parse_task_text(domain_text, problem_text, DOMAIN_NAME, PROBLEM_NAME)
+    except PddlError:
+        return None
+    checked = check_plan(PlannerResult(SOLVED, plan, name, 0.0), domain, problem)
+    return checked if checked.status != SOLVED else None
 
 
 def _negated_init(problem_text: str) -> str | None:
