@@ -108,7 +108,10 @@ def check_plan(result: PlannerResult, domain: Domain, problem: Problem) -> Plann
 
 
 def fast_downward_input(domain: Domain, problem: Problem) -> tuple[str, str]:
-    """The domain and problem files Fast Downward is given: the task genplan read, written back."""
+    """The domain and problem files Fast Downward is given: the task genplan read, written back (a problem
+    naming another domain, which genplan reads with a warning, names this one: Fast Downward refuses it)."""
+    if problem.domain_name != domain.name:
+        problem = dataclasses.replace(problem, domain_name=domain.name)
     return domain_to_pddl(domain), problem_to_pddl(problem, domain.typed)
 
 

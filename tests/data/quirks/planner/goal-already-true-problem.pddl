@@ -1,0 +1,5 @@
+(define (problem idle-1)
+  (:domain idle)
+  (:objects c1 c2 - cell)
+  (:init (at c1) (visited c1) (adjacent c1 c2))
+  (:goal (and (visited c1) (at c1))))

@@ -1,0 +1,6 @@
+(define (problem keyword_names_1)
+  (:domain keyword_names)
+  (:objects problem_1 - action define_2 - type object_a object_b object_c - requirements)
+  (:init (at problem_1 object_a) (at define_2 object_c)
+         (link object_a object_b) (link object_b object_c) (link object_c object_a))
+  (:goal (and (in problem_1 object_b))))

@@ -1,0 +1,6 @@
+(define (problem shelves-1)
+  (:domain shelves)
+  (:objects b1 b2 - box t1 - thing p1 p2 - place)
+  (:init (here p1) (near p1 p2) (near p2 p1)
+         (on b1 t1 p2) (free b2) (on b2 p1 p2) (free p1))
+  (:goal (and (on b1 b2 p2) (on b2 p1 p2))))

@@ -1,0 +1,6 @@
+(define (problem gripper-rooms-1)
+  (:domain gripper-rooms)
+  (:objects r1 - robot ra rb rc - room g1 g2 - gripper ball1 ball2 - object)
+  (:init (at-robby r1 ra) (free r1 g1) (free r1 g2) (door ra rb) (door rb ra) (door rc ra)
+         (at ball1 ra) (at ball2 rb))
+  (:goal (and (at ball1 rb) (at ball2 rc))))

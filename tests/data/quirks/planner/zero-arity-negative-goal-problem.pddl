@@ -1,0 +1,5 @@
+(define (problem lamp-1)
+  (:domain lamp)
+  (:objects l1 l2 l3)
+  (:init (broken l3))
+  (:goal (and (lit l1) (lit l2) (not (power)))))
