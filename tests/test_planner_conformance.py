@@ -70,8 +70,7 @@ def library_cases() -> list[Case]:
     cases = []
     for directory in sorted(p for p in (ROOT / "domains").iterdir() if (p / "domain.toml").is_file()):
         domain_dir = DomainDir.open(directory)
-        variant = directory.name.startswith("anonymized") or directory.name.endswith("-costumed")
-        for task in _smallest(domain_dir.debug_tasks(), 1 if variant else 2):
+        for task in domain_dir.debug_tasks():
             cases.append(Case(f"domains/{directory.name}/{task.stem}", domain_dir.domain_file, task))
     return cases
 
@@ -92,7 +91,7 @@ def benchmark_cases() -> list[Case]:
     cases = []
     for directory in sorted(p for p in BENCHMARKS.iterdir() if (p / "domain.pddl").is_file()):
         debug = [directory / "problems_pddl" / f"instance-{i}.pddl" for i in range(6)]
-        for task in _smallest([t for t in debug if t.is_file()], 2):
+        for task in [t for t in debug if t.is_file()]:
             cases.append(Case(f"shared/{directory.name}/{task.stem}", directory / "domain.pddl", task))
     return cases
 

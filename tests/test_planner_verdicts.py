@@ -3,10 +3,27 @@ by genplan's validator before use, and a verdict of "unsolvable" after a rewrite
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 
-from genplan.engine.pddl import load_domain, parse_domain_text, parse_problem_text
+import pytest
+
+from genplan.cli.main import main
+from genplan.engine import planner as planner_module
+from genplan.engine.pddl import Domain, Problem, load_domain, load_problem, parse_domain_text, parse_problem_text
+from genplan.engine.pddl.validate import validate_plan
 from genplan.engine.pddl.writer import domain_to_pddl, problem_to_pddl
+from genplan.engine.planner import (
+    FAULT,
+    SOLVED,
+    UNKNOWN,
+    UNSOLVABLE,
+    PlannerResult,
+    confirm_unsolvable,
+    fast_downward_driver,
+    solve,
+)
 
 QUIRKS = Path(__file__).resolve().parent / "data" / "quirks"
 
@@ -34,25 +51,6 @@ def test_the_writer_leaves_untyped_domains_bare() -> None:
 
 
 # ------------------------------------------------------------------ verdicts checked before use
-
-import json  # noqa: E402
-
-import pytest  # noqa: E402
-
-from genplan.cli.main import main  # noqa: E402
-from genplan.engine import planner as planner_module  # noqa: E402
-from genplan.engine.pddl import Domain, Problem, load_problem  # noqa: E402
-from genplan.engine.pddl.validate import validate_plan  # noqa: E402
-from genplan.engine.planner import (  # noqa: E402
-    FAULT,
-    SOLVED,
-    UNKNOWN,
-    UNSOLVABLE,
-    PlannerResult,
-    confirm_unsolvable,
-    fast_downward_driver,
-    solve,
-)
 
 needs_fd = pytest.mark.skipif(
     fast_downward_driver() is None, reason="Fast Downward not found (install up-fast-downward or set GENPLAN_FAST_DOWNWARD)"
@@ -161,3 +159,62 @@ def test_an_untouched_translation_has_nothing_to_report() -> None:
     domain = load_domain(QUIRKS / "untyped-object-keyword-domain.pddl")
     problem = load_problem(QUIRKS / "untyped-object-keyword-problem.pddl", domain)
     assert translation_rewrites(domain, problem, *fast_downward_input(domain, problem)) == []
+
+
+# ------------------------------------------------------------------ the entry points that use a planner's plan
+
+FERRY = Path(__file__).resolve().parents[1] / "domains" / "ferry"
+FERRY_BOARD_FAULT = (" (not (at ?car ?loc)) (not (empty-ferry))))", " (not (at ?car ?loc))))")  # two cars board one ferry
+
+
+@needs_fd
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux only")
+def test_eval_compare_planner_records_the_fault(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from support.ferry_model import CORRECT_PROGRAM
+
+    broken_writer(monkeypatch, *FERRY_BOARD_FAULT)
+    program = tmp_path / "solver.py"
+    program.write_text(CORRECT_PROGRAM)
+    report = tmp_path / "report.json"
+    task = FERRY / "debug" / "task-05.pddl"
+    code = main(["eval", str(program), str(FERRY), "--tasks", str(task), "--orderings", "1", "--compare-planner",
+                 "--quiet", "--json", str(report)])
+    assert code == 0
+    planner = json.loads(report.read_text())["results"][0]["planner"]
+    assert planner["status"] == FAULT and planner["plan_length"] is None, planner
+
+
+@needs_fd
+def test_the_debug_task_draw_gets_no_length_from_a_faulty_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    from genplan.engine.domainlib import DomainDir, _optimal_plan_length
+
+    ferry = DomainDir.open(FERRY)
+    domain = load_domain(ferry.domain_file)
+    task = ferry.debug_tasks()[5]
+    assert _optimal_plan_length(ferry, domain, task) is not None
+    broken_writer(monkeypatch, *FERRY_BOARD_FAULT)
+    assert _optimal_plan_length(ferry, domain, task) is None
+
+
+def test_the_pddlego_solver_tells_the_model_of_a_fault_and_executes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from genplan.engine.pddlego import solver as solver_module
+
+    domain_text = GRIPPER_DOMAIN.read_text()
+    problem_text = GRIPPER_PROBLEM.read_text()
+    wrong = PlannerResult(SOLVED, ["(move robot1 rooma roomb)"], "builtin", 0.0)
+    for planner in ("auto", "builtin"):  # auto: the quick built-in search first; builtin: through solve()
+        monkeypatch.setattr(solver_module, "builtin_search", lambda *args, **kwargs: wrong)
+        monkeypatch.setattr(planner_module, "builtin_search", lambda *args, **kwargs: wrong)
+        outcome = solver_module.PddlSolver(solver_module.coin_command, planner=planner).solve(domain_text, problem_text)
+        assert not outcome.ok and outcome.commands is None and outcome.plan is None, outcome
+        assert outcome.error is not None and "failed genplan's own check" in outcome.error
+        assert "planner/translation fault" in outcome.error
+
+
+def test_object_as_a_parent_is_no_rewrite_object_as_a_type_is() -> None:
+    from genplan.engine.pddl.translation import _declares_object
+
+    assert _declares_object("(define (domain d) (:types room object robot))")
+    assert _declares_object("(define (domain d) (:types ball - thing object thing))")
+    assert not _declares_object("(define (domain d) (:types room robot - object ball))")
+    assert not _declares_object("(define (domain d) (:predicates (object ?x)))")

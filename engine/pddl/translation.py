@@ -18,7 +18,7 @@ from __future__ import annotations
 from .errors import PddlError
 from .loader import parse_domain_text, parse_problem_text
 from .model import OBJECT, Action, Domain, Problem
-from .sexpr import Atom, SList, read_sexpr
+from .sexpr import Atom, read_sexpr
 
 
 def translation_rewrites(domain: Domain, problem: Problem, domain_text: str, problem_text: str) -> list[str]:
@@ -46,11 +46,12 @@ def _declares_object(source: str) -> bool:
     for section in tree.sublists():
         if section.head() != ":types":
             continue
-        items = section.items[1:]
-        for index, item in enumerate(items):
-            after_dash = index > 0 and isinstance(items[index - 1], Atom) and items[index - 1].text == "-"  # type: ignore[union-attr]
-            if isinstance(item, Atom) and item.text == OBJECT and not after_dash:
+        previous = ""
+        for item in section.items[1:]:
+            text = item.text if isinstance(item, Atom) else ""
+            if text == OBJECT and previous != "-":
                 return True
+            previous = text
     return False
 
 

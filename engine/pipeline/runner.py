@@ -379,7 +379,8 @@ class Pipeline:
             self.bus.publish(Notice(level="info", message=f"example plan for {task.name}: {reference.name}"))
             return task, [step.pddl() for step in load_plan(reference)]
         result = solve(self.domain, task.problem, optimal=True, timeout=60.0)
-        self.bus.publish(Notice(level="info", message=f"example plan for {task.name}: {result.summary()}"))
+        level = "info" if result.solved else "warning"  # a fault or "unknown" is no plan to show the model
+        self.bus.publish(Notice(level=level, message=f"example plan for {task.name}: {result.summary()}"))
         return task, result.plan or []
 
     def code_spec(self, example_task: PythonTask, example_plan: list[str] | None) -> dict[str, Any]:
