@@ -484,7 +484,7 @@ class Evaluator:
         ``reference``: a task file -> the satisficing plan its source ships (the paper's plans_gbfs/); a
         shipped plan is compared instead of running the planner (no runtime ratio then)."""
         from .pddl.plans import load_plan
-        from .planner import SOLVED, PlannerResult, solve
+        from .planner import SOLVED, PlannerResult, check_plan, solve
 
         solved = [r for r in results if r.solved]
         for index, result in enumerate(solved, 1):
@@ -493,7 +493,8 @@ class Evaluator:
             shipped = reference(result.task.path) if reference is not None else None
             if shipped is not None:
                 steps = [s.pddl() for s in load_plan(shipped)]
-                planner = PlannerResult(SOLVED, steps, f"reference plan ({shipped.parent.name})", 0.0)
+                shipped_plan = PlannerResult(SOLVED, steps, f"reference plan ({shipped.parent.name})", 0.0)
+                planner = check_plan(shipped_plan, self.domain, result.task.problem)  # checked like a planner's
             else:
                     planner = solve(
                     self.domain, result.task.problem, optimal=False, timeout=timeout or self.limits.time_limit

@@ -218,3 +218,31 @@ def test_object_as_a_parent_is_no_rewrite_object_as_a_type_is() -> None:
     assert _declares_object("(define (domain d) (:types ball - thing object thing))")
     assert not _declares_object("(define (domain d) (:types room robot - object ball))")
     assert not _declares_object("(define (domain d) (:predicates (object ?x)))")
+
+
+def test_batch_planner_results_recheck_old_verdicts_and_check_shipped_plans(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from genplan.engine.batch.jobs import attach_planner_results
+
+    domain = load_domain(GRIPPER_DOMAIN)
+    problem = load_problem(GRIPPER_PROBLEM, domain)
+    result = SimpleNamespace(solved=True, name="gripper-1", task=SimpleNamespace(path=GRIPPER_PROBLEM, problem=problem),
+                             runtime=0.1, plan_length=5, planner=None, optimal_planner=None)
+    cache = tmp_path / "planner" / "gripper-1.json"
+    cache.parent.mkdir()
+    # What a batch of the old translation cached: the IPC gripper "unsolvable".
+    cache.write_text(json.dumps({"task": "gripper-1", "planner": "fast-downward", "status": "unsolvable",
+                                 "seconds": 0.1, "plan_length": None, "timeout": 5}))
+    shipped = tmp_path / "plans_gbfs" / "gripper-1_plan.txt"
+    shipped.parent.mkdir()
+    shipped.write_text("(move robot1 rooma roomb)\n")  # a shipped plan that does not reach the goal
+    attach_planner_results(domain, [result], tmp_path / "planner", 5.0, reference=lambda task: shipped)
+    assert result.planner.status == FAULT and result.planner.plan_length is None
+    assert json.loads(cache.read_text())["checked"] is True
+    shipped.write_text((QUIRKS / "object-in-types-plan.txt").read_text())
+    attach_planner_results(domain, [result], tmp_path / "planner", 5.0, reference=lambda task: shipped)
+    assert result.planner.status == FAULT  # a checked verdict is kept: each task is planned once per batch
+    cache.unlink()
+    attach_planner_results(domain, [result], tmp_path / "planner", 5.0, reference=lambda task: shipped)
+    assert result.planner.status == SOLVED and result.planner.plan_length == 5

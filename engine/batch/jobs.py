@@ -22,7 +22,7 @@ from ..pddl import load_domain
 from ..pddl.plans import load_plan
 from ..pipeline import PipelineConfig, RunStore
 from ..pipeline.store import write_json_atomic
-from ..planner import SOLVED, PlannerResult, solve
+from ..planner import SOLVED, PlannerResult, check_plan, solve
 from ..sandbox import Limits, Program, Sandbox
 from ..sandbox.limits import MIB
 from .experiment import EvalSpec, Experiment, GameTarget, ModelSpec, OwnLoopPreset, PresetSpec, task_files
@@ -376,11 +376,14 @@ def attach_planner_results(
         cache = planner_dir / (re.sub(r"[^A-Za-z0-9._-]", "_", result.name) + ".json")
         try:
             known = json.loads(cache.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
+            if not known.get("checked"):  # written before plans were validated: the verdict may be wrong
+                raise ValueError(cache)
+        except (OSError, ValueError):  # json.JSONDecodeError is a ValueError
             shipped = reference(result.task.path) if reference is not None else None
-            if shipped is not None:
+            if shipped is not None:  # a shipped plan is checked as a planner's would be
                 steps = [s.pddl() for s in load_plan(shipped)]
-                planned = PlannerResult(SOLVED, steps, f"reference plan ({shipped.parent.name})", 0.0)
+                reference_plan = PlannerResult(SOLVED, steps, f"reference plan ({shipped.parent.name})", 0.0)
+                planned = check_plan(reference_plan, domain, result.task.problem)
             else:
                 planned = solve(domain, result.task.problem, optimal=optimal, timeout=timeout)
             known = {
@@ -390,6 +393,8 @@ def attach_planner_results(
                 "seconds": planned.seconds,
                 "plan_length": len(planned.plan) if planned.plan is not None else None,
                 "timeout": timeout,
+                "checked": True,  # the plan passed genplan's validator (engine/planner.py)
+                "message": planned.message,
             }
             write_json_atomic(cache, known)
         solved = known["status"] == "solved"
