@@ -38,7 +38,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="auto",
         help="auto (default): Fast Downward if installed, else the built-in search",
     )
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the result as JSON: status (solved, unsolvable, limit, unknown, fault, error), planner, "
+        "seconds, plan, message, rewrites",
+    )
     p.set_defaults(func=lambda args: run_guarded(run, args))
 
 
