@@ -246,3 +246,15 @@ def test_batch_planner_results_recheck_old_verdicts_and_check_shipped_plans(tmp_
     cache.unlink()
     attach_planner_results(domain, [result], tmp_path / "planner", 5.0, reference=lambda task: shipped)
     assert result.planner.status == SOLVED and result.planner.plan_length == 5
+
+
+@needs_fd
+def test_the_old_object_translation_would_now_be_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The writer as it was: parameters of type object bare, so `?obj ?room - room` made the balls rooms.
+    real = planner_module.domain_to_pddl
+    monkeypatch.setattr(planner_module, "domain_to_pddl", lambda domain: real(domain).replace(" - object", ""))
+    domain, problem = gripper(balls=2)
+    result = solve(domain, problem, optimal=True, timeout=20, planner="fast-downward")
+    assert result.status == FAULT and result.plan is None, result
+    assert "Fast Downward called the task unsolvable, but the built-in search found a valid plan" in result.message
+    assert any(note.startswith("the written files do not read back") for note in result.rewrites), result.rewrites
