@@ -24,6 +24,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,6 +99,7 @@ class Verdict:
     status: str  # SOLVED, UNSOLVABLE, LIMIT or "error"
     plan: list[str] | None
     output: str = ""
+    seconds: float = 0.0
 
 
 def fast_downward_on_the_original_files(case: Case) -> Verdict:
@@ -106,10 +108,12 @@ def fast_downward_on_the_original_files(case: Case) -> Verdict:
     with tempfile.TemporaryDirectory(prefix="genplan-conformance-") as tmp:
         command = [sys.executable, str(DRIVER), "--overall-time-limit", f"{SECONDS}s", "--plan-file", "plan.txt",
                    str(case.domain), str(case.problem), "--search", OPTIMAL_SEARCH]
+        start = time.monotonic()
         done = subprocess.run(command, cwd=tmp, capture_output=True, text=True, timeout=SECONDS + 60, check=False)
+        seconds = time.monotonic() - start
         plan_file = Path(tmp) / "plan.txt"
         if done.returncode == 0 and plan_file.exists():
-            return Verdict(SOLVED, [s.pddl() for s in parse_plan_text(plan_file.read_text())])
+            return Verdict(SOLVED, [s.pddl() for s in parse_plan_text(plan_file.read_text())], seconds=seconds)
         if done.returncode in (10, 11):
             return Verdict(UNSOLVABLE, None)
         if done.returncode in (12, 22, 23, 24):
@@ -149,6 +153,9 @@ def check(case: Case) -> None:
     assert original.status in (SOLVED, UNSOLVABLE, LIMIT), f"{case.label}: Fast Downward on the files: {original}"
     assert ours.status in (SOLVED, UNSOLVABLE, LIMIT), f"{case.label}: genplan says {ours.summary()}"
     if LIMIT in (original.status, ours.status):  # a busy machine: no verdict to compare, but no contradiction
+        assert original.status != SOLVED or original.seconds > SECONDS / 4, (
+            f"{case.label}: Fast Downward solved the files in {original.seconds:.1f} s, genplan: {ours.summary()}"
+        )
         if ours.plan is not None:
             assert validate_plan(domain, problem, ours.plan).valid
         return
