@@ -346,10 +346,16 @@ class Task:
         for values in product(*(self.objects_of(v.types) for v in variables)):
             yield {v.name: value for v, value in zip(variables, values)}
 
+    @property
+    def uses_costs(self) -> bool:
+        """Plans have a cost other than their length: the domain has action costs and the problem asks to
+        minimize total-cost (without the metric, Fast Downward and VAL count steps, and so does genplan)."""
+        return self.domain.action_costs and self.problem.metric
+
     def action_cost(self, action: Action, binding: dict[str, str]) -> float:
-        """The cost of one step (1 where the domain has no action costs; 0 for an action without a cost effect
-        in a domain with them, as PDDL says)."""
-        if not self.domain.action_costs:
+        """The cost of one step (1 where plans count steps; 0 for an action without a cost effect in a task with
+        action costs, as PDDL says)."""
+        if not self.uses_costs:
             return 1.0
         cost = action.cost
         if cost is None:
