@@ -14,7 +14,6 @@ import pytest
 from genplan.engine.pddl import (
     PddlError,
     Repair,
-    UnsupportedPddlError,
     load_domain,
     parse_domain_text,
     parse_problem_text,

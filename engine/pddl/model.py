@@ -6,8 +6,8 @@ A fact is a tuple ``(predicate, arg1, ...)`` of strings — the same shape the g
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import product
 from typing import TYPE_CHECKING
