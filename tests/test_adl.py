@@ -378,3 +378,29 @@ def test_cli_show_validate_and_plan_on_adl_files(tmp_path: Path) -> None:
     assert code == 0 and out.splitlines() == ["The plan is valid.", "Plan cost: 5"]
     code, out, err = cli("plan", str(ADL / "roads-domain.pddl"), str(ADL / "roads-problem.pddl"), "--planner", "builtin")
     assert code == 0 and "plan cost: 5" in err and len(out.splitlines()) == 5
+
+
+def test_lenient_mode_reads_adl_and_repairs_inside_it() -> None:
+    """Model-written PDDL (PDDLego+): repairs reach into forall/when; an 'or' in a precondition is still split."""
+    from genplan.engine.pddl import parse_task_text
+    from genplan.engine.pddl.lenient import DECLARED_PREDICATE, SPLIT_DISJUNCTION
+
+    domain_text = """(define (domain rooms)
+  (:requirements :strips :typing)
+  (:types room)
+  (:predicates (at ?r - room) (door ?a ?b - room))
+  (:action move
+    :parameters (?from ?to - room)
+    :precondition (and (at ?from) (or (door ?from ?to) (door ?to ?from)))
+    :effect (and (not (at ?from)) (at ?to)
+                 (forall (?r - room) (when (door ?to ?r) (seen ?r))))))"""
+    problem_text = """(define (problem p) (:domain rooms) (:objects a b c - room)
+  (:init (at a) (door b a) (door b c))
+  (:goal (exists (?r - room) (and (seen ?r) (not (at ?r))))))"""
+    domain, problem = parse_task_text(domain_text, problem_text, "d.pddl", "p.pddl", lenient=True)
+    kinds = {r.kind for r in domain.repairs}
+    assert SPLIT_DISJUNCTION in kinds and DECLARED_PREDICATE in kinds and "seen" in domain.predicates
+    assert all(a.conditional_effects for a in domain.actions.values())
+    result = builtin_search(domain, problem, optimal=True, timeout=10)
+    assert result.solved and [domain.original_action(s[1:].split()[0]) for s in result.plan or []] == ["move"]
+    assert validate_plan(domain, problem, result.plan or []).valid
