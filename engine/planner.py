@@ -24,7 +24,7 @@ from itertools import product
 from pathlib import Path
 
 from .pddl import Domain, Problem, Task, load_domain, load_problem
-from .pddl.model import Action, Fact, Literal
+from .pddl.model import Action, Fact, Junction, Literal
 from .pddl.plans import parse_plan_text
 from .pddl.writer import domain_to_pddl, problem_to_pddl
 
@@ -114,8 +114,22 @@ def solve(
 
 
 # LM-cut and merge-and-shrink know neither conditional effects nor the axioms Fast Downward's translator makes of
-# quantified and disjunctive conditions; blind A* is optimal for every ADL task (small tasks only).
+# quantified and disjunctive conditions. h^max is admissible with conditional effects (not with axioms); blind
+# A* is optimal for every ADL task (small tasks only).
+OPTIMAL_SEARCH_CONDITIONAL = "astar(hmax())"
 OPTIMAL_SEARCH_ADL = "astar(blind())"
+
+
+def _plain_conditions(domain: Domain, problem: Problem) -> bool:
+    """Only conditional effects whose conditions are conjunctions of literals: no axioms in Fast Downward."""
+    def plain(condition: object) -> bool:
+        return isinstance(condition, Literal) or (
+            isinstance(condition, Junction) and condition.kind == "and" and all(isinstance(p, Literal) for p in condition.parts))
+
+    return not problem.goal_conditions and all(
+        not a.conditions and all(e.condition is None or plain(e.condition) for e in a.conditional_effects)
+        for a in domain.actions.values()
+    )
 
 
 def _fast_downward_search(domain: Domain, problem: Problem, optimal: bool) -> tuple[str, list[str]]:
@@ -124,6 +138,8 @@ def _fast_downward_search(domain: Domain, problem: Problem, optimal: bool) -> tu
         return "fast-downward GBFS + FF (ff)", ["--search", SATISFICING_SEARCH]
     if domain.is_strips and not problem.goal_conditions:
         return "fast-downward A* + max(LM-cut, merge-and-shrink) (lm)", ["--search", OPTIMAL_SEARCH]
+    if _plain_conditions(domain, problem):
+        return "fast-downward A* + h^max (conditional effects)", ["--search", OPTIMAL_SEARCH_CONDITIONAL]
     return "fast-downward A* + blind (ADL)", ["--search", OPTIMAL_SEARCH_ADL]
 
 
