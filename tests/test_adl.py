@@ -404,3 +404,12 @@ def test_lenient_mode_reads_adl_and_repairs_inside_it() -> None:
     result = builtin_search(domain, problem, optimal=True, timeout=10)
     assert result.solved and [domain.original_action(s[1:].split()[0]) for s in result.plan or []] == ["move"]
     assert validate_plan(domain, problem, result.plan or []).valid
+
+
+def test_a_metric_over_a_domain_without_costs_counts_steps(tmp_path: Path) -> None:
+    domain = parse_domain_text("""(define (domain sw) (:predicates (on ?x))
+      (:action flip :parameters (?x) :precondition (not (on ?x)) :effect (on ?x)))""", "d.pddl")
+    problem = parse_problem_text("""(define (problem p) (:domain sw) (:objects a) (:init (= (total-cost) 0))
+      (:goal (on a)) (:metric minimize (total-cost)))""", domain, "p.pddl")
+    assert not problem.metric and problem.function_values == {} and "(:metric" not in problem_to_pddl(problem)
+    assert validate_plan(domain, problem, ["(flip a)"]).cost is None
