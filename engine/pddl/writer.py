@@ -2,7 +2,26 @@
 
 from __future__ import annotations
 
-from .model import OBJECT, Domain, Literal, Parameter, Problem, parameter_text
+import dataclasses
+
+from .errors import PddlError
+from .model import (
+    OBJECT,
+    Action,
+    Condition,
+    ConditionalEffect,
+    Domain,
+    Implication,
+    Junction,
+    Literal,
+    Negation,
+    Parameter,
+    Predicate,
+    Problem,
+    Quantified,
+    condition_literals,
+    parameter_text,
+)
 
 
 def _typed_list(pairs: list[tuple[str, str]], typed: bool) -> str:
@@ -29,6 +48,7 @@ def _conjunction(literals: list[str]) -> str:
 
 
 def domain_to_pddl(domain: Domain) -> str:
+    domain = single_types(domain)
     reqs = [":strips"]
     if domain.typed:
         reqs.append(":typing")
@@ -37,6 +57,7 @@ def domain_to_pddl(domain: Domain) -> str:
         reqs.append(":negative-preconditions")
     if any(lit.predicate == "=" for lit in lits):
         reqs.append(":equality")
+    reqs += _adl_requirements(domain, reqs)
     out = [f"(define (domain {domain.name})", f"  (:requirements {' '.join(reqs)})"]
     if domain.typed:
         types = [(t, p or OBJECT) for t, p in domain.type_parents.items() if t != OBJECT]
@@ -47,6 +68,10 @@ def domain_to_pddl(domain: Domain) -> str:
     for pred in domain.predicates.values():
         out.append("    (" + " ".join([pred.name, _parameters(pred.parameters, domain.typed)]).strip() + ")")
     out.append("  )")
+    if domain.action_costs:
+        functions = [f"({' '.join([f.name, *(parameter_text(p) for p in f.parameters)])}) - number"
+                     for f in domain.functions.values() if f.name != "total-cost"]
+        out.append(f"  (:functions (total-cost) - number {' '.join(functions)})".rstrip())
     for action in domain.actions.values():
         params = _parameters(action.parameters, domain.typed)
         effects = [lit.pddl() for lit in action.add_effects]
@@ -54,27 +79,187 @@ def domain_to_pddl(domain: Domain) -> str:
         out += [
             f"  (:action {action.name}",
             f"    :parameters ({params})",
-            f"    :precondition {_conjunction([lit.pddl() for lit in action.preconditions])}",
-            f"    :effect {_conjunction(effects)})",
+            f"    :precondition {_conjunction([lit.pddl() for lit in action.preconditions] + [c.pddl() for c in action.conditions])}",
+            f"    :effect {_conjunction(effects + _adl_effects(action, domain.action_costs))})",
         ]
     out.append(")")
     return "\n".join(out) + "\n"
+
+
+def single_types(domain: Domain) -> Domain:
+    """The domain without ``(either ...)`` types, which Fast Downward cannot read: each either of sibling types
+    becomes a new type between them and their parent (``(either robot human)`` -> ``either-human-robot``, the
+    parent of both), so the same objects fit. Problems are unchanged. Eithers of types with different
+    parents cannot be written this way: a PddlError says so."""
+    eithers: set[tuple[str, ...]] = set()
+
+    def note(parameters: tuple[Parameter, ...]) -> None:
+        eithers.update(p.types for p in parameters if len(p.types) > 1)
+
+    def note_condition(c: Condition) -> None:
+        if isinstance(c, Quantified):
+            note(c.variables)
+            note_condition(c.body)
+        elif isinstance(c, Junction):
+            for part in c.parts:
+                note_condition(part)
+        elif isinstance(c, Negation):
+            note_condition(c.part)
+        elif isinstance(c, Implication):
+            note_condition(c.antecedent)
+            note_condition(c.consequent)
+
+    for pred in (*domain.predicates.values(), *domain.functions.values()):
+        note(pred.parameters)
+    for action in domain.actions.values():
+        note(action.parameters)
+        for c in action.conditions:
+            note_condition(c)
+        for e in action.conditional_effects:
+            note(e.variables)
+            if e.condition is not None:
+                note_condition(e.condition)
+    if not eithers:
+        return domain
+    parents = dict(domain.type_parents)
+    replacement: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for types in sorted(eithers):
+        members = sorted({t for t in types if not any(o != t and domain.is_subtype(t, (o,)) for o in types)})
+        if len(members) == 1:
+            replacement[types] = (members[0],)
+            continue
+        name = "either-" + "-".join(members)
+        if name in parents:
+            replacement[types] = (name,)
+            continue
+        shared = {parents.get(t) for t in members}
+        if len(shared) != 1 or any(str(parents.get(t) or "").startswith("either-") for t in members):
+            raise PddlError(domain.path, f"Fast Downward cannot read '(either {' '.join(types)})': genplan writes an "
+                                         "either of sibling types (one parent) as a new type, and these are not siblings")
+        parents[name] = shared.pop() or OBJECT
+        for t in members:
+            parents[t] = name
+        replacement[types] = (name,)
+
+    def retype(parameters: tuple[Parameter, ...]) -> tuple[Parameter, ...]:
+        return tuple(Parameter(p.name, replacement.get(p.types, p.types)) for p in parameters)
+
+    def retype_condition(c: Condition) -> Condition:
+        if isinstance(c, Quantified):
+            return Quantified(c.kind, retype(c.variables), retype_condition(c.body))
+        if isinstance(c, Junction):
+            return Junction(c.kind, tuple(retype_condition(p) for p in c.parts))
+        if isinstance(c, Negation):
+            return Negation(retype_condition(c.part))
+        if isinstance(c, Implication):
+            return Implication(retype_condition(c.antecedent), retype_condition(c.consequent))
+        return c
+
+    actions = {
+        name: dataclasses.replace(
+            action,
+            parameters=retype(action.parameters),
+            conditions=tuple(retype_condition(c) for c in action.conditions),
+            conditional_effects=tuple(
+                dataclasses.replace(e, variables=retype(e.variables),
+                                    condition=retype_condition(e.condition) if e.condition is not None else None)
+                for e in action.conditional_effects
+            ),
+        )
+        for name, action in domain.actions.items()
+    }
+    return dataclasses.replace(
+        domain,
+        type_parents=parents,
+        predicates={n: Predicate(n, retype(p.parameters)) for n, p in domain.predicates.items()},
+        functions={n: Predicate(n, retype(p.parameters)) for n, p in domain.functions.items()},
+        actions=actions,
+    )
+
+
+def _adl_requirements(domain: Domain, have: list[str]) -> list[str]:
+    """The flags of the ADL constructs the domain uses (Fast Downward and VAL read them)."""
+    conditions: list[Condition] = [c for a in domain.actions.values() for c in a.conditions]
+    conditions += [e.condition for a in domain.actions.values() for e in a.conditional_effects if e.condition]
+    kinds: set[str] = set()
+
+    def visit(c: Condition) -> None:
+        if isinstance(c, Literal):
+            return
+        if isinstance(c, Junction):
+            kinds.add(c.kind)
+            for p in c.parts:
+                visit(p)
+        elif isinstance(c, Negation):
+            kinds.add("not")
+            visit(c.part)
+        elif isinstance(c, Quantified):
+            kinds.add(c.kind)
+            visit(c.body)
+        else:
+            kinds.add("imply")
+            visit(c.antecedent)
+            visit(c.consequent)
+
+    for c in conditions:
+        visit(c)
+    out: list[str] = []
+    if kinds & {"or", "imply", "not"}:
+        out.append(":disjunctive-preconditions")
+    if "forall" in kinds or any(e.variables for a in domain.actions.values() for e in a.conditional_effects):
+        out.append(":universal-preconditions")
+    if "exists" in kinds:
+        out.append(":existential-preconditions")
+    if any(a.conditional_effects for a in domain.actions.values()):
+        out.append(":conditional-effects")
+    literals = [lit for c in conditions for lit in condition_literals(c)]
+    if ":negative-preconditions" not in have and any(not lit.positive for lit in literals):
+        out.append(":negative-preconditions")
+    if ":equality" not in have and any(lit.predicate == "=" for lit in literals):
+        out.append(":equality")
+    if domain.action_costs:
+        out.append(":action-costs")
+    return out
+
+
+def _effect_text(effect: ConditionalEffect) -> str:
+    body = [lit.pddl() for lit in effect.add] + [Literal(lit.predicate, lit.args, False).pddl() for lit in effect.delete]
+    text = _conjunction(body)
+    if effect.condition is not None:
+        text = f"(when {effect.condition.pddl()} {text})"
+    if effect.variables:
+        text = f"(forall ({' '.join(parameter_text(v) for v in effect.variables)}) {text})"
+    return text
+
+
+def _adl_effects(action: Action, costs: bool) -> list[str]:
+    """An action's conditional and quantified effects, and its cost where the domain has action costs."""
+    out = [_effect_text(e) for e in action.conditional_effects]
+    if costs and action.cost is not None:
+        out.append(action.cost.pddl())
+    return out
 
 
 def problem_to_pddl(problem: Problem, typed: bool | None = None) -> str:
     """`typed`: whether the domain is typed (default: whether any object has a type other than object)."""
     if typed is None:
         typed = any(t != OBJECT for _, t in problem.objects)
-    goal = ["(" + " ".join(f) + ")" for f in problem.goal_pos]
-    goal += ["(not (" + " ".join(f) + "))" for f in problem.goal_neg]
+    goal = problem.goal_text()
+    values = {("total-cost",): 0.0, **problem.function_values} if problem.metric else problem.function_values
     out = [
         f"(define (problem {problem.name})",
         f"  (:domain {problem.domain_name})",
         f"  (:objects {_typed_list(problem.objects, typed)})",
         "  (:init",
         *("    (" + " ".join(f) + ")" for f in problem.init),
+        *(f"    (= ({' '.join(key)}) {_number(value)})" for key, value in values.items()),
         "  )",
         f"  (:goal {_conjunction(goal)})",
+        *(["  (:metric minimize (total-cost))"] if problem.metric else []),
         ")",
     ]
     return "\n".join(out) + "\n"
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
