@@ -3,7 +3,7 @@ effects; domains/recycling: a quantified goal), and wrong variants of them, as t
 
 The programs do not depend on how a quantified goal is written in the Python encoding: they read the plain
 facts they need (``('at', o, l)``, ``('robot-at', l)``, ...) wherever they occur in ``goal`` — at the top or
-nested in tuples — and derive what the quantified part asks for from ``init``.
+nested in tuples, never under a ``not`` — and derive what the quantified part asks for from ``init``.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 BRIEFCASE_PROGRAM = '''
 def generate_solution(objects, init, goal):
     def goal_facts(node):
+        if isinstance(node, tuple) and node and node[0] == "not":
+            return
         if isinstance(node, tuple) and node and all(isinstance(x, str) for x in node):
             yield node
         elif isinstance(node, (tuple, list, set, frozenset)):
@@ -75,6 +77,8 @@ from collections import deque
 
 def generate_solution(objects, init, goal):
     def goal_facts(node):
+        if isinstance(node, tuple) and node and node[0] == "not":
+            return
         if isinstance(node, tuple) and node and all(isinstance(x, str) for x in node):
             yield node
         elif isinstance(node, (tuple, list, set, frozenset)):
