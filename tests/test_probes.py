@@ -26,6 +26,7 @@ PROBED = (
     "ferry", "gripper", "delivery", "miconic", "spanner", "hiking", "heavy",
     "logistics", "grippers", "visitall", "satellite", "transport",
     "beluga", "goldminer", "minigrid", "rovers",
+    "briefcase", "recycling",  # the ADL domains
 )
 PRESENT = [name for name in PROBED if (DOMAINS_ROOT / name / "domain.toml").is_file()]
 PROBES = [(name, path.name) for name in PRESENT for path in sorted((DOMAINS_ROOT / name / "probes").glob("*.pddl"))]
