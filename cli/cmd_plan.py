@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..engine.planner import solve
+from ..engine.planner import plan_cost, solve
 from .common import EXIT_NEGATIVE, EXIT_OK, load_task, print_json, require_seconds, run_guarded
 
 
@@ -52,6 +52,9 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         print(result.summary(), file=sys.stderr)
+        cost = plan_cost(domain, problem, result.plan) if result.plan is not None else None
+        if cost is not None:  # action costs: the task minimizes total-cost
+            print(f"plan cost: {cost:g}", file=sys.stderr)
         for step in result.plan or []:
             print(step)
     return EXIT_OK if result.solved else EXIT_NEGATIVE

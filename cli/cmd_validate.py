@@ -60,4 +60,6 @@ def run(args: argparse.Namespace) -> int:
         print_json({**result.to_dict(), "table13": result.table13_id, "message": message})
     else:
         print(message)
+        if result.cost is not None:  # action costs: the task minimizes total-cost
+            print(f"Plan cost: {result.cost:g}")
     return EXIT_OK if result.valid else EXIT_NEGATIVE

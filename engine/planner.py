@@ -113,11 +113,32 @@ def solve(
     return builtin_search(domain, problem, optimal, timeout)
 
 
+# LM-cut and merge-and-shrink know neither conditional effects nor the axioms Fast Downward's translator makes of
+# quantified and disjunctive conditions; blind A* is optimal for every ADL task (small tasks only).
+OPTIMAL_SEARCH_ADL = "astar(blind())"
+
+
+def _fast_downward_search(domain: Domain, problem: Problem, optimal: bool) -> tuple[str, list[str]]:
+    """The planner's label and its search option: the paper's configurations for STRIPS, blind A* for ADL."""
+    if not optimal:
+        return "fast-downward GBFS + FF (ff)", ["--search", SATISFICING_SEARCH]
+    if domain.is_strips and not problem.goal_conditions:
+        return "fast-downward A* + max(LM-cut, merge-and-shrink) (lm)", ["--search", OPTIMAL_SEARCH]
+    return "fast-downward A* + blind (ADL)", ["--search", OPTIMAL_SEARCH_ADL]
+
+
+def plan_cost(domain: Domain, problem: Problem, plan: list[str]) -> float | None:
+    """The cost of an executable plan where the task minimizes total-cost (None where plans count steps)."""
+    from .pddl.validate import PlanValidator
+
+    validator = PlanValidator(domain, problem)
+    return validator.plan_cost(plan) if validator.task.uses_costs else None
+
+
 def run_fast_downward(
     driver: Path, domain: Domain, problem: Problem, optimal: bool, timeout: float, memory_mb: int
 ) -> PlannerResult:
-    name = "fast-downward " + ("A* + max(LM-cut, merge-and-shrink) (lm)" if optimal else "GBFS + FF (ff)")
-    search = ["--search", OPTIMAL_SEARCH if optimal else SATISFICING_SEARCH]
+    name, search = _fast_downward_search(domain, problem, optimal)
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="genplan-fd-") as tmp:
         work = Path(tmp)
@@ -210,9 +231,19 @@ class Successors:
                     self.domain.is_subtype(self.task.object_types[a], p.types) for a, p in zip(args, action.parameters)
                 ):
                     continue
+                if action.conditions and not all(self.task.holds(c, binding, state) for c in action.conditions):
+                    continue
                 deleted = {lit.ground(binding) for lit in action.del_effects}
                 added = {lit.ground(binding) for lit in action.add_effects}
+                if action.conditional_effects:
+                    _conditional(self.task, action, binding, state, added, deleted)
                 yield "(" + " ".join([action.name, *args]) + ")", frozenset((state - deleted) | added)
+
+    def cost(self, label: str) -> float:
+        """The cost of a step this class produced (1 where the task counts steps)."""
+        name, *args = label[1:-1].split()
+        action = self.domain.actions[name]
+        return self.task.action_cost(action, {p.name: a for p, a in zip(action.parameters, args)})
 
     @staticmethod
     def _holds(lit: Literal, binding: dict[str, str], state: frozenset[Fact]) -> bool:
@@ -254,7 +285,52 @@ class Successors:
             yield {**binding, **{p.name: v for p, v in zip(free, values)}}
 
 
+def _conditional(task: Task, action: Action, binding: dict[str, str], state: frozenset[Fact],
+                 added: set[Fact], deleted: set[Fact]) -> None:
+    """ADL: the conditional and quantified effects of a step, their conditions read in the state before it."""
+    for effect in action.conditional_effects:
+        for extra in task.bindings(effect.variables) if effect.variables else iter([{}]):
+            inner = {**binding, **extra}
+            if effect.condition is None or task.holds(effect.condition, inner, state):
+                added.update(lit.ground(inner) for lit in effect.add)
+                deleted.update(lit.ground(inner) for lit in effect.delete)
+
+
 def builtin_search(domain: Domain, problem: Problem, optimal: bool = True, timeout: float = 60.0) -> PlannerResult:
+    task = Task(domain, problem)
+    if optimal and task.uses_costs:
+        return _uniform_cost_search(task, timeout)
+    return _builtin_search(domain, problem, optimal, timeout)
+
+
+def _uniform_cost_search(task: Task, timeout: float) -> PlannerResult:
+    """Dijkstra's search over states: optimal for action costs (the task minimizes total-cost)."""
+    name = "builtin uniform-cost search (optimal)"
+    succ = Successors(task)
+    start = time.monotonic()
+    root = _Node(task.init_state)
+    best: dict[frozenset[Fact], float] = {root.state: 0.0}
+    frontier: list[tuple[float, int, _Node]] = [(0.0, 0, root)]
+    counter = expanded = 0
+    while frontier:
+        if time.monotonic() - start > timeout:
+            return PlannerResult(LIMIT, None, name, time.monotonic() - start, f"no plan within the limit of {timeout:g} s", expanded)
+        cost, _, node = heapq.heappop(frontier)
+        if cost > best.get(node.state, math.inf):
+            continue
+        if task.goal_reached(node.state):
+            return PlannerResult(SOLVED, _extract(node), name, time.monotonic() - start, expanded=expanded)
+        expanded += 1
+        for label, state in succ.applicable(node.state):
+            new_cost = cost + succ.cost(label)
+            if new_cost < best.get(state, math.inf):
+                best[state] = new_cost
+                counter += 1
+                heapq.heappush(frontier, (new_cost, counter, _Node(state, node, label, node.depth + 1)))
+    return PlannerResult(UNSOLVABLE, None, name, time.monotonic() - start, "the task is unsolvable", expanded)
+
+
+def _builtin_search(domain: Domain, problem: Problem, optimal: bool = True, timeout: float = 60.0) -> PlannerResult:
     """Breadth-first search (optimal for unit costs) or greedy best-first search with the goal-count heuristic."""
     name = "builtin " + ("breadth-first search (optimal)" if optimal else "greedy best-first search")
     task = Task(domain, problem)
@@ -265,7 +341,8 @@ def builtin_search(domain: Domain, problem: Problem, optimal: bool = True, timeo
     expanded = 0
 
     def goal_count(state: frozenset[Fact]) -> int:
-        return sum(f not in state for f in problem.goal_pos) + sum(f in state for f in problem.goal_neg)
+        return (sum(f not in state for f in problem.goal_pos) + sum(f in state for f in problem.goal_neg)
+                + sum(not task.holds(c, {}, state) for c in problem.goal_conditions))
 
     frontier: deque[_Node] | list[tuple[int, int, _Node]]
     if task.goal_reached(root.state):

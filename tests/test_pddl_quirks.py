@@ -94,7 +94,9 @@ def test_mixed_case_and_comments() -> None:
 def test_requirements_genplan_does_not_need_are_accepted() -> None:
     domain, _problem = read("extra-requirements")
     assert list(domain.actions) == ["drive"] and domain.actions["drive"].add_effects[0].pddl() == "(at ?to)"
-    assert len(domain.warnings) == 1 and "action costs" in domain.warnings[0]
+    # action costs are kept (not dropped with a warning as before the ADL subset)
+    assert domain.warnings == [] and domain.action_costs and domain.actions["drive"].cost is not None
+    assert domain.actions["drive"].cost.value == 1
 
 
 def test_a_problem_naming_another_domain_is_one_warning_line() -> None:
@@ -115,12 +117,10 @@ UNSUPPORTED_CASES = [
     ("numeric-precondition-domain.pddl", 5, "numeric fluents (':functions')"),
     ("numeric-comparison-domain.pddl", 7, "numeric comparisons ('>=')"),
     ("durative-domain.pddl", 4, "durative actions"),
-    ("conditional-effect-domain.pddl", 8, "universal quantifiers ('forall')"),
     ("preferences-problem.pddl", 6, "preferences ('preference')"),
     ("timed-initial-literal-problem.pddl", 5, "timed initial literals"),
     ("numeric-metric-problem.pddl", 7, "plan metrics other than '(total-cost)'"),
     ("constraints-problem.pddl", 6, "constraints"),
-    ("disjunctive-goal-problem.pddl", 6, "disjunctive conditions ('or')"),
 ]
 
 

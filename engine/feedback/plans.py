@@ -4,6 +4,11 @@
 unsatisfied precondition, unsatisfied static precondition, goal not reached), steps counted from 0.
 ``silver``: Silver et al.'s semantic messages (VAL's "time", counted from 1, with the facts to set).
 The validator (``engine/pddl/validate.py``) returns only the structured result these are made from.
+
+ADL constructs extend the stein style in the same voice: a failing compound precondition or goal condition is
+named with the reason it fails ("the condition (forall (?p - portable) (not (in ?p))) is false: for ?p =
+dict, it is not the case that (not (in dict))"), and a conditional effect that would have provided a missing
+fact is named with its step and why it did not fire.
 """
 
 from __future__ import annotations
@@ -77,6 +82,7 @@ def _precondition(result: ValidationResult, style: str) -> str:
     if style == "silver":
         advice = [f"(Set {lit} to true)" for lit in (*static, *fluent) if not lit.startswith("(not ")]
         advice += [f"(Set {lit[5:-1]} to false)" for lit in (*static, *fluent) if lit.startswith("(not ")]
+        advice += [f"(Make {condition} true)" for condition, _ in result.unsatisfied_conditions]
         shown = result.action_pddl or result.action
         return f"NOTE: {shown} has an unsatisfied precondition at time {step + 1}\n" + "\n".join(advice)
     parts = []
@@ -84,21 +90,38 @@ def _precondition(result: ValidationResult, style: str) -> str:
         parts.append("In this task instance – " + _not_the_case(static))
     if fluent:
         parts.append("At that specific step – " + _not_the_case(fluent))
+    if result.unsatisfied_conditions:
+        parts.append(("At that specific step – " if not fluent else "and ") + _false_conditions(result.unsatisfied_conditions))
     reason = "the preconditions of the action are not satisfied: " + " ".join(parts)
-    return _not_executable(result.action or "", step, reason)
+    return _not_executable(result.action or "", step, reason) + _missed(result)
 
 
 def _goal(result: ValidationResult, style: str) -> str:
     missing, violated = result.goal_missing, result.goal_violated
     if style == "silver":
         advice = [f"(Set {f} to true)" for f in missing] + [f"(Set {f} to false)" for f in violated]
+        advice += [f"(Make {condition} true)" for condition, _ in result.goal_unsatisfied]
         return "The plan did not achieve the goal.\n" + "\n".join(advice)
     text = "The generated plan does not reach the goal:"
     if violated:
         text += " The following needs to be false but is true after executing all actions: " + ", ".join(violated)
     if missing:
         text += " The following needs to be true but is false after executing all actions: " + ", ".join(missing)
-    return text
+    if result.goal_unsatisfied:
+        text += " After executing all actions " + _false_conditions(result.goal_unsatisfied)
+    return text + _missed(result)
+
+
+def _false_conditions(conditions: list[tuple[str, str]]) -> str:
+    """ADL: ``the condition C is false: WHY`` for each failing compound condition."""
+    return ", and ".join(f"the condition {condition} is false: {why}" for condition, why in conditions)
+
+
+def _missed(result: ValidationResult) -> str:
+    """ADL: the conditional effects that would have provided a missing fact, and why they did not fire."""
+    if not result.missed_effects:
+        return ""
+    return ". Note: " + "; ".join(result.missed_effects) + "."
 
 
 def _not_the_case(literals: list[str]) -> str:

@@ -20,8 +20,9 @@ from pddl.parser.problem import ProblemTransformer
 from .errors import PddlError, UnsupportedPddlError
 from .fastproblem import parse_problem_fast
 from .lenient import Repair, problem_uses, repair_domain_tree, repair_problem_tree
-from .model import OBJECT, Action, Domain, Fact, Literal, Parameter, Predicate, Problem
-from .normalize import normalize_domain, normalize_problem, refuse
+from . import adl
+from .model import OBJECT, Action, Condition, Domain, Fact, Literal, Parameter, Predicate, Problem
+from .normalize import is_cost_effect, is_cost_init, normalize_domain, normalize_problem, refuse
 from .sexpr import Atom, SList, read_sexpr, render, render_keeping_lines
 
 
@@ -220,6 +221,8 @@ def _parse_domain_tree(
         lambda t: _package_parse("domain", DomainTransformer, t), render_keeping_lines(normalized), path
     )
     actions = _domain_actions(tree, parsed, path)
+    functions = _domain_functions(tree, path, type_parents)
+    declared_requirements = {r.text for r in (_section(tree, ":requirements") or SList()).items[1:] if isinstance(r, Atom)}
     domain = Domain(
         name=name,
         path=str(path) if path else None,
@@ -232,9 +235,28 @@ def _parse_domain_tree(
         warnings=warnings,
         repairs=repaired.repairs if repaired else [],
         action_origins=repaired.action_origins if repaired else {},
+        functions=functions,
+        action_costs=":action-costs" in declared_requirements or any(a.cost is not None for a in actions.values()),
     )
     _check_domain(domain, tree, path)
     return domain
+
+
+def _domain_functions(tree: SList, path: str | Path | None, types: dict[str, str | None]) -> dict[str, Predicate]:
+    """The cost functions of ``(:functions ...)`` (the normalizer refused any other numeric use)."""
+    section = _section(tree, ":functions")
+    result: dict[str, Predicate] = {}
+    for node in (section.items[1:] if section else []):
+        if not isinstance(node, SList) or not node.items or not isinstance(node.items[0], Atom):
+            continue
+        params = []
+        for pname, ptype, line in _typed_names(node.items[1:], path):
+            for t in _either(ptype):
+                if t not in types:
+                    raise PddlError(path, f"undeclared type '{t}' in function '{node.items[0].text}'", line)
+            params.append(Parameter(pname, _either(ptype)))
+        result[node.items[0].text] = Predicate(node.items[0].text, tuple(params))
+    return result
 
 
 def _domain_types(tree: SList, path: str | Path | None) -> dict[str, str | None]:
@@ -291,11 +313,15 @@ def _check_declared_names(tree: SList, types: dict[str, str | None], path: str |
 
 
 def _literal_nodes(node: SList) -> Iterator[SList]:
-    """The atoms of a conjunction of (negated) atoms; other constructs were refused by the normalizer."""
-    if node.head() in ("and", "not"):
+    """The atoms of a condition or effect (quantified variable lists and cost effects left out)."""
+    head = node.head()
+    if head in ("and", "not", "or", "imply", "when"):
         for item in node.sublists():
             yield from _literal_nodes(item)
-    else:
+    elif head in ("forall", "exists"):
+        for item in node.sublists()[1:]:
+            yield from _literal_nodes(item)
+    elif head not in ("increase",):
         yield node
 
 
@@ -364,6 +390,10 @@ def _domain_actions(tree: SList, parsed: Any, path: str | Path | None) -> dict[s
             Parameter(f"?{n.lstrip('?')}", _either(t))
             for n, t, _ in _typed_names(params_node.items if params_node else [], path)
         )
+        pre_node, eff_node = _after_key(node, ":precondition"), _after_key(node, ":effect")
+        if adl.is_compound(pre_node) or adl.is_compound(eff_node) or _has_cost(eff_node):
+            result[name] = _adl_action(name, params, pre_node, eff_node, path, node.line)
+            continue
         pre = _literal_list(pa.precondition, path, node.line, f"the precondition of '{name}'")
         eff = _literal_list(pa.effect, path, node.line, f"the effect of '{name}'")
         pre_order = _order_by_source(_after_key(node, ":precondition"))
@@ -380,6 +410,35 @@ def _domain_actions(tree: SList, parsed: Any, path: str | Path | None) -> dict[s
             del_effects=tuple(Literal(lit.predicate, lit.args) for lit in eff if not lit.positive),
         )
     return result
+
+
+def _has_cost(node: SList | None) -> bool:
+    return node is not None and (is_cost_effect(node) or any(_has_cost(item) for item in node.sublists()))
+
+
+def _adl_action(
+    name: str,
+    params: tuple[Parameter, ...],
+    pre_node: SList | None,
+    eff_node: SList | None,
+    path: str | Path | None,
+    line: int,
+) -> Action:
+    """An action with compound conditions, conditional/quantified effects or a cost, read from the tree."""
+    literals, compound = adl.conjuncts(pre_node, path)
+    effects = adl.Effects(eff_node, path, name)
+    if any(lit.predicate == "=" for lit in (*effects.add, *effects.delete)):
+        raise PddlError(path, f"action '{name}' has an equality in its effect", line)
+    return Action(
+        name=name,
+        parameters=params,
+        preconditions=tuple(literals),
+        add_effects=tuple(effects.add),
+        del_effects=tuple(effects.delete),
+        conditions=tuple(compound),
+        conditional_effects=effects.numbered(),
+        cost=effects.cost,
+    )
 
 
 def _after_key(node: SList, key: str) -> SList | None:
@@ -429,26 +488,63 @@ def _check_domain(domain: Domain, tree: SList, path: str | Path | None) -> None:
             for t in p.types:
                 if t not in domain.type_parents:
                     raise PddlError(path, f"undeclared type '{t}' of parameter {p.name} of action '{action.name}'", node.line)
-        for lit in (*action.preconditions, *action.add_effects, *action.del_effects):
-            # the line of this very literal; of the predicate's first use if the literal was rewritten
-            line = _find_line(node, lit.predicate, -1, lit.args)
-            line = line if line >= 0 else _find_line(node, lit.predicate, node.line)
-            if lit.predicate != "=":
-                pred = domain.predicates.get(lit.predicate)
-                if pred is None:
-                    raise PddlError(path, f"unknown predicate '{lit.predicate}' in action '{action.name}'", line)
-                if pred.arity != len(lit.args):
-                    raise PddlError(
-                        path,
-                        f"predicate '{lit.predicate}' takes {pred.arity} argument(s) but {len(lit.args)} are given "
-                        f"in action '{action.name}'",
-                        line,
-                    )
-            for arg in lit.args:
-                if arg.startswith("?") and arg not in params:
-                    raise PddlError(path, f"variable {arg} is not a parameter of action '{action.name}'", line)
-                if not arg.startswith("?") and arg not in constants:
-                    raise PddlError(path, f"unknown constant '{arg}' in action '{action.name}'", line)
+        _check_literals(domain, action, node, params, constants, path, [*action.preconditions, *action.add_effects, *action.del_effects])
+        where = f"action '{action.name}'"
+        for cond in action.conditions:
+            adl.check_condition(cond, params, lambda lit, scope, a=action, n=node: _check_literals(
+                domain, a, n, scope, constants, path, [lit]), domain.type_parents, path, node.line, where)
+        for effect in action.conditional_effects:
+            scope = params | {v.name for v in effect.variables}
+            for v in effect.variables:
+                for t in v.types:
+                    if t not in domain.type_parents:
+                        raise PddlError(path, f"undeclared type '{t}' of the variable {v.name} in {where}", node.line)
+            _check_literals(domain, action, node, scope, constants, path, [*effect.add, *effect.delete])
+            if effect.condition is not None:
+                adl.check_condition(effect.condition, scope, lambda lit, sc, a=action, n=node: _check_literals(
+                    domain, a, n, sc, constants, path, [lit]), domain.type_parents, path, node.line, where)
+        if action.cost is not None and action.cost.function is not None:
+            function = domain.functions.get(action.cost.function)
+            if function is None:
+                raise PddlError(path, f"unknown function '{action.cost.function}' in the cost of action '{action.name}'",
+                                _find_line(node, action.cost.function, node.line))
+            if function.arity != len(action.cost.args):
+                raise PddlError(path, f"function '{function.name}' takes {function.arity} argument(s) but "
+                                      f"{len(action.cost.args)} are given in action '{action.name}'", node.line)
+            for arg in action.cost.args:
+                if (arg not in params) if arg.startswith("?") else (arg not in constants):
+                    raise PddlError(path, f"unknown term '{arg}' in the cost of action '{action.name}'", node.line)
+
+
+def _check_literals(
+    domain: Domain,
+    action: Action,
+    node: SList,
+    params: set[str],
+    constants: set[str],
+    path: str | Path | None,
+    literals: list[Literal],
+) -> None:
+    for lit in literals:
+        # the line of this very literal; of the predicate's first use if the literal was rewritten
+        line = _find_line(node, lit.predicate, -1, lit.args)
+        line = line if line >= 0 else _find_line(node, lit.predicate, node.line)
+        if lit.predicate != "=":
+            pred = domain.predicates.get(lit.predicate)
+            if pred is None:
+                raise PddlError(path, f"unknown predicate '{lit.predicate}' in action '{action.name}'", line)
+            if pred.arity != len(lit.args):
+                raise PddlError(
+                    path,
+                    f"predicate '{lit.predicate}' takes {pred.arity} argument(s) but {len(lit.args)} are given "
+                    f"in action '{action.name}'",
+                    line,
+                )
+        for arg in lit.args:
+            if arg.startswith("?") and arg not in params:
+                raise PddlError(path, f"variable {arg} is not a parameter of action '{action.name}'", line)
+            if not arg.startswith("?") and arg not in constants:
+                raise PddlError(path, f"unknown constant '{arg}' in action '{action.name}'", line)
 
 
 # ---------------------------------------------------------------- problem
@@ -457,7 +553,8 @@ def _check_domain(domain: Domain, tree: SList, path: str | Path | None) -> None:
 def load_problem(path: str | Path, domain: Domain, *, lenient: bool = False) -> Problem:
     """Plain generator-written tasks take the fast path; everything else the full loader."""
     text = read_text(path)
-    return parse_problem_fast(text, domain, path) or parse_problem_text(text, domain, path, lenient=lenient)
+    fast = parse_problem_fast(text, domain, path) if not domain.action_costs else None
+    return fast or parse_problem_text(text, domain, path, lenient=lenient)
 
 
 def parse_problem_text(
@@ -492,12 +589,21 @@ def parse_problem_text(
         if obj in seen_objects:
             raise PddlError(path, f"object '{obj}' is declared twice", line)
         seen_objects.add(obj)
+    for i, item in enumerate(normalized.items):
+        # the package's problem reader knows no ADL goals (quantified variables): ours reads and checks them
+        if isinstance(item, SList) and item.head() == ":goal" and adl.is_compound(item.sublists()[0] if item.sublists() else None):
+            normalized.items[i] = SList([item.items[0], SList([Atom("and", item.line)], item.line)], item.line)
     parsed = _run_package_parser(
         lambda t: _package_parse("problem", ProblemTransformer, t), render_keeping_lines(normalized), path
     )
     init_node = _section(tree, ":init")
     init = _init_in_file_order(parsed, init_node)
-    goal = _literal_list(parsed.goal, path, goal_node.line, "the goal")
+    goal_body = goal_node.items[1] if len(goal_node.items) > 1 and isinstance(goal_node.items[1], SList) else None
+    goal_conditions: list[Condition] = []
+    if adl.is_compound(goal_body):
+        goal, goal_conditions = adl.conjuncts(goal_body, path)
+    else:
+        goal = _literal_list(parsed.goal, path, goal_node.line, "the goal")
     problem = Problem(
         name=name,
         domain_name=domain_name,
@@ -509,9 +615,28 @@ def parse_problem_text(
         source=text,
         warnings=warnings,
         repairs=repairs,
+        goal_conditions=goal_conditions,
+        function_values=_function_values(init_node, domain, path),
+        metric=_section(tree, ":metric") is not None,
     )
     _check_problem(problem, domain, objects, init_node, goal_node, path)
     return problem
+
+
+def _function_values(init_node: SList | None, domain: Domain, path: str | Path | None) -> dict[Fact, float]:
+    """``(= (road-length a b) 7)`` in :init: the values of the domain's cost functions."""
+    values: dict[Fact, float] = {}
+    for node in (init_node.items[1:] if init_node else []):
+        if isinstance(node, SList) and is_cost_init(node):
+            term = node.items[1]
+            assert isinstance(term, SList)
+            key = tuple(i.text for i in term.items if isinstance(i, Atom))
+            if key[0] != "total-cost" and key[0] not in domain.functions:
+                raise refuse(path, f"numeric fluents (the undeclared function '{key[0]}' in :init)", node.line)
+            value = node.items[2]
+            assert isinstance(value, Atom)
+            values[key] = float(value.text)
+    return values
 
 
 def parse_task_text(
@@ -569,6 +694,25 @@ def _check_problem(
         for fact in facts:
             fact_line = lines.get(fact) if section == "init" else _find_line(goal_node, fact[0], goal_node.line, fact[1:])
             _check_fact(fact, domain, types, path, fact_line, section)
+
+    def check_goal_literal(lit: Literal, scope: set[str]) -> None:
+        line = _find_line(goal_node, lit.predicate, goal_node.line)
+        for arg in lit.args:
+            if arg.startswith("?") and arg not in scope:
+                raise PddlError(path, f"variable {arg} in the goal is not bound by a 'forall' or 'exists'", line)
+            if not arg.startswith("?") and arg not in types:
+                raise PddlError(path, f"undeclared object '{arg}' in {lit.pddl()} in the goal", line)
+        if lit.predicate == "=":
+            return
+        pred = domain.predicates.get(lit.predicate)
+        if pred is None:
+            raise PddlError(path, f"unknown predicate '{lit.predicate}' in {lit.pddl()} in the goal", line)
+        if pred.arity != len(lit.args):
+            raise PddlError(path, f"predicate '{lit.predicate}' takes {pred.arity} argument(s) but {lit.pddl()} in "
+                                  f"the goal has {len(lit.args)}", line)
+
+    for cond in problem.goal_conditions:
+        adl.check_condition(cond, set(), check_goal_literal, domain.type_parents, path, goal_node.line, "the goal")
 
 
 def _check_fact(

@@ -1,4 +1,4 @@
-"""The typed STRIPS model genplan works with: domains, actions, problems and facts.
+"""The model genplan works with: domains, actions, problems and facts (typed STRIPS plus the ADL subset).
 
 Names are lower-case. Lists keep the order of the source file, because prompts show tasks in that order.
 A fact is a tuple ``(predicate, arg1, ...)`` of strings — the same shape the generated programs receive.
@@ -7,7 +7,9 @@ A fact is a tuple ``(predicate, arg1, ...)`` of strings — the same shape the g
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Iterator
 from functools import cached_property
+from itertools import product
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -40,6 +42,122 @@ class Parameter:
     types: tuple[str, ...]  # more than one for (either ...)
 
 
+# ---------------------------------------------------------------- ADL conditions and effects
+# A condition is a Literal or one of these. STRIPS actions keep conjunctions of literals in their literal
+# fields only; the compound parts of an ADL precondition or goal are kept here, in the file's form.
+
+
+@dataclass(frozen=True)
+class Junction:
+    """``(and ...)`` / ``(or ...)`` of conditions."""
+
+    kind: str  # "and" | "or"
+    parts: tuple[Condition, ...]
+
+    def pddl(self) -> str:
+        return "(" + " ".join([self.kind, *(condition_text(p) for p in self.parts)]) + ")"
+
+
+@dataclass(frozen=True)
+class Negation:
+    """``(not C)`` of a compound condition (a negated atom is a negative Literal)."""
+
+    part: Condition
+
+    def pddl(self) -> str:
+        return f"(not {condition_text(self.part)})"
+
+
+@dataclass(frozen=True)
+class Implication:
+    antecedent: Condition
+    consequent: Condition
+
+    def pddl(self) -> str:
+        return f"(imply {condition_text(self.antecedent)} {condition_text(self.consequent)})"
+
+
+@dataclass(frozen=True)
+class Quantified:
+    """``(forall (?x - t) C)`` / ``(exists (?x - t) C)``."""
+
+    kind: str  # "forall" | "exists"
+    variables: tuple[Parameter, ...]
+    body: Condition
+
+    def pddl(self) -> str:
+        variables = " ".join(parameter_text(v) for v in self.variables)
+        return f"({self.kind} ({variables}) {condition_text(self.body)})"
+
+
+Condition = Literal | Junction | Negation | Implication | Quantified
+
+
+def condition_text(condition: Condition) -> str:
+    return condition.pddl()
+
+
+def ground_condition(condition: Condition, binding: dict[str, str]) -> Condition:
+    """The condition with the bound variables replaced by objects (quantified variables stay)."""
+    if isinstance(condition, Literal):
+        return Literal(condition.predicate, tuple(binding.get(a, a) for a in condition.args), condition.positive)
+    if isinstance(condition, Junction):
+        return Junction(condition.kind, tuple(ground_condition(p, binding) for p in condition.parts))
+    if isinstance(condition, Negation):
+        return Negation(ground_condition(condition.part, binding))
+    if isinstance(condition, Implication):
+        return Implication(ground_condition(condition.antecedent, binding), ground_condition(condition.consequent, binding))
+    inner = {k: v for k, v in binding.items() if k not in {p.name for p in condition.variables}}
+    return Quantified(condition.kind, condition.variables, ground_condition(condition.body, inner))
+
+
+def condition_literals(condition: Condition) -> list[Literal]:
+    """Every atom of a condition (for checks of predicates and arguments)."""
+    if isinstance(condition, Literal):
+        return [condition]
+    if isinstance(condition, Junction):
+        return [lit for p in condition.parts for lit in condition_literals(p)]
+    if isinstance(condition, Negation):
+        return condition_literals(condition.part)
+    if isinstance(condition, Implication):
+        return condition_literals(condition.antecedent) + condition_literals(condition.consequent)
+    return condition_literals(condition.body)
+
+
+@dataclass(frozen=True)
+class ConditionalEffect:
+    """One ``forall``/``when`` effect of an action, flattened: for every binding of ``variables`` (none for a
+    plain ``when``) where ``condition`` holds (always, when None) the literals are added and deleted."""
+
+    variables: tuple[Parameter, ...]
+    condition: Condition | None
+    add: tuple[Literal, ...]
+    delete: tuple[Literal, ...]
+    text: str  # as PDDL, for messages
+    number: int  # 1, 2, ...: its position among the action's conditional effects
+
+    def literals(self) -> list[Literal]:
+        return [*self.add, *self.delete, *(condition_literals(self.condition) if self.condition else [])]
+
+
+@dataclass(frozen=True)
+class Cost:
+    """``(increase (total-cost) N)`` or ``(increase (total-cost) (f ?x ...))``: a number or a function term."""
+
+    value: float | None = None
+    function: str | None = None
+    args: tuple[str, ...] = ()
+
+    def pddl(self) -> str:
+        if self.function is None:
+            return f"(increase (total-cost) {_number(self.value or 0)})"
+        return "(increase (total-cost) (" + " ".join([self.function, *self.args]) + "))"
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
 @dataclass(frozen=True)
 class Predicate:
     name: str
@@ -60,6 +178,15 @@ class Action:
     preconditions: tuple[Literal, ...]
     add_effects: tuple[Literal, ...]
     del_effects: tuple[Literal, ...]
+    # the ADL subset: compound conjuncts of the precondition (beyond the literals above), conditional and
+    # quantified effects, and the action's cost (None: no cost effect, which counts 1 without :action-costs)
+    conditions: tuple[Condition, ...] = ()
+    conditional_effects: tuple[ConditionalEffect, ...] = ()
+    cost: Cost | None = None
+
+    @property
+    def is_strips(self) -> bool:
+        return not self.conditions and not self.conditional_effects
 
     @property
     def arity(self) -> int:
@@ -94,6 +221,13 @@ class Domain:
     warnings: list[str] = field(default_factory=list)
     repairs: list[Repair] = field(default_factory=list)  # lenient mode only: what was changed, and why
     action_origins: dict[str, str] = field(default_factory=dict)  # lenient: split action -> name written
+    functions: dict[str, Predicate] = field(default_factory=dict)  # :action-costs: the cost functions
+    action_costs: bool = False  # the domain declares :action-costs (or uses total-cost): plans have a cost
+
+    @property
+    def is_strips(self) -> bool:
+        """Only literal preconditions and effects: the fast paths of validation and search apply."""
+        return all(a.is_strips for a in self.actions.values())
 
     def original_action(self, name: str) -> str:
         """The action name the file used: lenient mode splits an action with an 'or' into several."""
@@ -107,6 +241,7 @@ class Domain:
     def static_predicates(self) -> frozenset[str]:
         """Predicates no action ever changes: failures on them are facts of the task, not of the plan."""
         changed = {lit.predicate for a in self.actions.values() for lit in (*a.add_effects, *a.del_effects)}
+        changed |= {lit.predicate for a in self.actions.values() for e in a.conditional_effects for lit in (*e.add, *e.delete)}
         return frozenset(set(self.predicates) - changed)
 
     @cached_property
@@ -145,6 +280,15 @@ class Problem:
     source: str = ""
     warnings: list[str] = field(default_factory=list)
     repairs: list[Repair] = field(default_factory=list)  # lenient mode only
+    goal_conditions: list[Condition] = field(default_factory=list)  # ADL: compound goal conjuncts
+    function_values: dict[Fact, float] = field(default_factory=dict)  # :action-costs: (= (f a b) 3) in :init
+    metric: bool = False  # (:metric minimize (total-cost))
+
+    def goal_text(self) -> list[str]:
+        """Every goal conjunct as PDDL, in order: literals, then compound conditions."""
+        out = ["(" + " ".join(f) + ")" for f in self.goal_pos]
+        out += ["(not (" + " ".join(f) + "))" for f in self.goal_neg]
+        return out + [condition_text(c) for c in self.goal_conditions]
 
 
 @dataclass
@@ -173,6 +317,50 @@ class Task:
         return [o for o, t in self.object_types.items() if self.domain.is_subtype(t, allowed)]
 
     def goal_reached(self, state: frozenset[Fact] | set[Fact]) -> bool:
-        return all(f in state for f in self.problem.goal_pos) and not any(
-            f in state for f in self.problem.goal_neg
+        return (
+            all(f in state for f in self.problem.goal_pos)
+            and not any(f in state for f in self.problem.goal_neg)
+            and all(self.holds(c, {}, state) for c in self.problem.goal_conditions)
         )
+
+    def holds(self, condition: Condition, binding: dict[str, str], state: frozenset[Fact] | set[Fact]) -> bool:
+        """Does the condition hold in the state under the binding (quantifiers range over typed objects)?"""
+        if isinstance(condition, Literal):
+            if condition.predicate == "=":
+                left, right = (binding.get(a, a) for a in condition.args)
+                return (left == right) == condition.positive
+            return (condition.ground(binding) in state) == condition.positive
+        if isinstance(condition, Junction):
+            if condition.kind == "and":
+                return all(self.holds(p, binding, state) for p in condition.parts)
+            return any(self.holds(p, binding, state) for p in condition.parts)
+        if isinstance(condition, Negation):
+            return not self.holds(condition.part, binding, state)
+        if isinstance(condition, Implication):
+            return not self.holds(condition.antecedent, binding, state) or self.holds(condition.consequent, binding, state)
+        test = all if condition.kind == "forall" else any
+        return test(self.holds(condition.body, {**binding, **extra}, state) for extra in self.bindings(condition.variables))
+
+    def bindings(self, variables: tuple[Parameter, ...]) -> Iterator[dict[str, str]]:
+        """Every assignment of objects of the right types to the variables."""
+        for values in product(*(self.objects_of(v.types) for v in variables)):
+            yield {v.name: value for v, value in zip(variables, values)}
+
+    @property
+    def uses_costs(self) -> bool:
+        """Plans have a cost other than their length: the domain has action costs and the problem asks to
+        minimize total-cost (without the metric, Fast Downward and VAL count steps, and so does genplan)."""
+        return self.domain.action_costs and self.problem.metric
+
+    def action_cost(self, action: Action, binding: dict[str, str]) -> float:
+        """The cost of one step (1 where plans count steps; 0 for an action without a cost effect in a task with
+        action costs, as PDDL says)."""
+        if not self.uses_costs:
+            return 1.0
+        cost = action.cost
+        if cost is None:
+            return 0.0
+        if cost.function is None:
+            return cost.value or 0.0
+        key = (cost.function, *(binding.get(a, a) for a in cost.args))
+        return self.problem.function_values.get(key, 0.0)

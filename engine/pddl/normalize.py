@@ -1,8 +1,9 @@
 """Rewrite a PDDL tree into the form the `pddl` package accepts, and refuse what genplan does not support.
 
 Real benchmark files are sloppy (types without ``:typing``, ``not`` without ``:negative-preconditions``,
-actions without ``:precondition``, action costs). VAL and Fast Downward accept them, so we do too: the
-rewrite adds what the package insists on and strips action costs, with a warning for the latter.
+``forall`` without ``:universal-preconditions``, actions without ``:precondition``). VAL and Fast Downward
+accept them, so we do too: the rewrite adds the requirement flags the package insists on. Action costs are
+kept in the model (read by the loader from the original tree); only the package's copy goes without them.
 """
 
 from __future__ import annotations
@@ -14,11 +15,6 @@ from .sexpr import Atom, Node, SList
 
 # construct -> what to tell the user
 _UNSUPPORTED_CONSTRUCTS = {
-    "when": "conditional effects ('when')",
-    "forall": "universal quantifiers ('forall')",
-    "exists": "existential quantifiers ('exists')",
-    "or": "disjunctive conditions ('or')",
-    "imply": "implications ('imply')",
     "increase": "numeric effects ('increase')",
     "decrease": "numeric effects ('decrease')",
     "assign": "numeric effects ('assign')",
@@ -46,8 +42,9 @@ _UNSUPPORTED_REQUIREMENTS = {
     ":object-fluents": "object fluents",
 }
 _WHAT_TO_DO = (
-    "genplan supports STRIPS with :typing, :negative-preconditions and :equality; "
-    "compile the construct away (or pick a STRIPS version of the domain) and try again"
+    "genplan supports STRIPS with :typing, :negative-preconditions and :equality, and the ADL subset "
+    "(when, forall, exists, or, imply, either, :action-costs); "
+    "compile the construct away (or pick another version of the domain) and try again"
 )
 
 
@@ -70,8 +67,24 @@ def is_cost_effect(node: Node) -> bool:
 
 
 def is_cost_init(node: Node) -> bool:
-    """``(= (total-cost) 0)`` in :init."""
-    return isinstance(node, SList) and node.head() == "=" and any(is_total_cost(i) for i in node.items[1:])
+    """``(= (total-cost) 0)`` or a cost function's value ``(= (road-length a b) 7)`` in :init."""
+    return (
+        isinstance(node, SList)
+        and node.head() == "="
+        and len(node.items) == 3
+        and isinstance(node.items[1], SList)
+        and all(isinstance(i, Atom) for i in node.items[1].items)
+        and isinstance(node.items[2], Atom)
+        and _is_number(node.items[2].text)
+    )
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _is_cost_metric(node: SList) -> bool:
@@ -92,8 +105,16 @@ def _is_timed_literal(node: Node) -> bool:
 
 
 def is_cost_functions(node: SList) -> bool:
+    """``(:functions (total-cost) (road-length ?a ?b - place) - number)``: numbers only, used (the loader
+    checks) only as action costs."""
+    items = node.items[1:]
+    for i, item in enumerate(items):
+        if isinstance(item, Atom) and item.text == "-":
+            nxt = items[i + 1] if i + 1 < len(items) else None
+            if not (isinstance(nxt, Atom) and nxt.text == "number"):
+                return False
     return node.head() == ":functions" and all(
-        is_total_cost(i) or (isinstance(i, Atom) and i.text in ("-", "number")) for i in node.items[1:]
+        isinstance(i, SList) or (isinstance(i, Atom) and i.text in ("-", "number")) for i in items
     )
 
 
@@ -133,6 +154,8 @@ class Normalizer:
         self.uses_not = False
         self.uses_equality = False
         self.had_costs = False
+        self.used: set[str] = set()  # ADL constructs the file uses (for the package's requirement flags)
+        self.cost_functions: set[str] = set()  # functions used as action costs: (increase (total-cost) (f ...))
 
     def check_unsupported(self, node: Node) -> None:
         if isinstance(node, Atom):
@@ -152,6 +175,10 @@ class Normalizer:
                     raise refuse(self.path, _UNSUPPORTED_REQUIREMENTS[req.text], req.line)
         if head == "not":
             self.uses_not = True
+        if head in ("when", "forall", "exists", "or", "imply"):
+            self.used.add(head)
+        if head == "either":
+            self.used.add(head)
         if head == "=" and not is_cost_init(node):
             if any(isinstance(item, SList) for item in node.items[1:]):
                 raise refuse(self.path, "numeric fluents (a function term in '=')", node.line)
@@ -160,6 +187,17 @@ class Normalizer:
             for fact in node.items[1:]:
                 if _is_timed_literal(fact):
                     raise refuse(self.path, "timed initial literals ('(at TIME ...)' in :init)", fact.line)
+                if is_cost_init(fact):
+                    self.had_costs = True
+            items = [f for f in node.items[1:] if not is_cost_init(f)]
+            for item in items:
+                self.check_unsupported(item)
+            return
+        if head == ":functions" and is_cost_functions(node):
+            declared = {i.head() for i in node.items[1:] if isinstance(i, SList)}
+            if declared <= self.cost_functions | {"total-cost"}:
+                return
+            raise refuse(self.path, _UNSUPPORTED_CONSTRUCTS[":functions"], node.line)
         for item in node.items:
             self.check_unsupported(item)
 
@@ -172,6 +210,10 @@ class Normalizer:
             ":typing": typed,
             ":negative-preconditions": self.uses_not,
             ":equality": self.uses_equality,
+            ":disjunctive-preconditions": bool(self.used & {"or", "imply"}),
+            ":universal-preconditions": "forall" in self.used,
+            ":existential-preconditions": "exists" in self.used,
+            ":conditional-effects": "when" in self.used,
         }
         # :adl and friends imply what we need but the package checks the individual flags.
         for flag, needed in implied.items():
@@ -181,15 +223,12 @@ class Normalizer:
         return [r for r in keep if r in implied]
 
     def finish_warnings(self) -> None:
-        if self.had_costs:
-            self.warnings.append(
-                "action costs (:action-costs / total-cost) were removed: genplan plans with unit costs, "
-                "as the strategy-refinement paper does"
-            )
+        """Nothing to warn about any more: action costs are kept (plans report their cost)."""
 
 
 def drop_cost_parts(node: SList) -> SList:
-    """A copy without total-cost effects, cost functions, metric and cost initialisation."""
+    """A copy without total-cost effects, cost functions, metric and cost initialisation (for the package;
+    the loader reads the costs from the original tree)."""
     items: list[Node] = []
     for item in node.items:
         if isinstance(item, SList):
@@ -202,8 +241,17 @@ def drop_cost_parts(node: SList) -> SList:
     return SList(items, node.line)
 
 
+def _cost_function_uses(node: Node) -> set[str]:
+    if not isinstance(node, SList):
+        return set()
+    if is_cost_effect(node) and isinstance(node.items[2], SList) and node.items[2].head():
+        return {node.items[2].head() or ""}
+    return set().union(*(_cost_function_uses(item) for item in node.items))
+
+
 def normalize_domain(tree: SList, path: str | Path | None) -> tuple[SList, list[str]]:
     norm = Normalizer(path)
+    norm.cost_functions = _cost_function_uses(tree)
     norm.check_unsupported(tree)
     tree = drop_cost_parts(tree)
     sections: list[Node] = []

@@ -1,6 +1,12 @@
-"""Plan validation: deterministic, sequential STRIPS semantics (delete, then add); stops at the first failing
-step and reports exactly one error kind (the kinds of Table 13 of Stein et al.) with its structured details.
-Steps are numbered from 0. The text a model is shown is made from the result in ``engine/feedback/plans.py``.
+"""Plan validation: deterministic, sequential semantics (delete, then add; every condition of a step's
+conditional effects is evaluated in the state before the step); stops at the first failing step and reports
+exactly one error kind (the kinds of Table 13 of Stein et al.) with its structured details. Steps are
+numbered from 0. The text a model is shown is made from the result in ``engine/feedback/plans.py``.
+
+ADL: a compound precondition or goal condition that fails is reported with the reason it fails (the
+``forall`` binding that breaks it, the ``or`` none of whose cases holds, ...); a fact that a missing
+precondition or goal needed and that a conditional effect would have added, had its condition held, is
+explained by that effect (which ``when`` of which step, for which binding, and why it did not fire).
 """
 
 from __future__ import annotations
@@ -9,7 +15,20 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .fastcheck import FastCheck
-from .model import Action, Domain, Fact, Literal, Problem, Task
+from .model import (
+    Action,
+    Condition,
+    ConditionalEffect,
+    Domain,
+    Fact,
+    Implication,
+    Junction,
+    Literal,
+    Negation,
+    Problem,
+    Task,
+    ground_condition,
+)
 from .plans import PlanStep, parse_action
 
 MALFORMED = "malformed"
@@ -44,6 +63,7 @@ class StepEffect:
     action: str
     added: list[str]
     deleted: list[str]
+    fired: list[str] = field(default_factory=list)  # the conditional effects that fired, ground
 
 
 @dataclass
@@ -65,6 +85,12 @@ class ValidationResult:
     unsatisfied_static: list[str] = field(default_factory=list)
     goal_missing: list[str] = field(default_factory=list)  # must be true, is false
     goal_violated: list[str] = field(default_factory=list)  # must be false, is true
+    # ADL: compound preconditions / goal conditions that fail, each (condition, why it fails), ground
+    unsatisfied_conditions: list[tuple[str, str]] = field(default_factory=list)
+    goal_unsatisfied: list[tuple[str, str]] = field(default_factory=list)
+    # conditional effects that would have added a missing fact but did not fire: one sentence each
+    missed_effects: list[str] = field(default_factory=list)
+    cost: float | None = None  # a valid plan's cost, where the domain has action costs
     steps_executed: int = 0
     trace: list[StepEffect] | None = None
 
@@ -88,8 +114,10 @@ class PlanValidator:
         self.task = Task(domain, problem)
         self.domain = domain
         self.statics = domain.static_predicates | {"="}
-        # built with the validator: the task's part of the fast check (its static facts, allowed objects)
-        self._fast: FastCheck = domain.compiled_actions.bind(self.task)
+        # built with the validator: the task's part of the fast check (its static facts, allowed objects); the
+        # fast check knows STRIPS only, ADL plans go step by step
+        self._fast: FastCheck | None = domain.compiled_actions.bind(self.task) if domain.is_strips and not (
+            problem.goal_conditions) else None
 
     # ------------------------------------------------------------------ checks
     def _resolve(self, step: PlanStep, index: int, require_parentheses: bool) -> tuple[Action, dict[str, str]]:
@@ -126,10 +154,74 @@ class PlanValidator:
     def validate(
         self, plan: list[str] | list[PlanStep], require_parentheses: bool = True, trace: bool = False
     ) -> ValidationResult:
-        if not trace and self._fast.valid(plan):
-            return ValidationResult(valid=True, steps_executed=len(plan))
-        # an invalid plan (or a trace): step by step, with the messages and details of the first failure
+        if not trace and self._fast is not None and self._fast.valid(plan):
+            result = ValidationResult(valid=True, steps_executed=len(plan))
+            if self.task.uses_costs:
+                result.cost = self.plan_cost(plan)
+            return result
+        # an invalid plan (or a trace, or ADL): step by step, with the messages and details of the first failure
         return self._validate_in_detail(plan, require_parentheses, trace)
+
+    def plan_cost(self, plan: list[str] | list[PlanStep]) -> float:
+        """The cost of an executable plan (its length where the domain has no action costs)."""
+        total = 0.0
+        for step in plan:
+            parsed = step if isinstance(step, PlanStep) else parse_action(step)
+            action = self.domain.actions[parsed.name or ""]
+            total += self.task.action_cost(action, {p.name: a for p, a in zip(action.parameters, parsed.args)})
+        return total
+
+    # ------------------------------------------------------------------ ADL
+    def _explain(self, cond: Condition, binding: dict[str, str], state: set[Fact]) -> str:
+        """Why a condition that does not hold fails, in a few words (ground)."""
+        task = self.task
+        if isinstance(cond, Literal):
+            if not cond.positive and cond.predicate != "=":
+                return f"{_ground_text(Literal(cond.predicate, cond.args), binding)} is true"
+            return f"it is not the case that {_ground_text(cond, binding)}"
+        if isinstance(cond, Junction):
+            if cond.kind == "and":
+                part = next(p for p in cond.parts if not task.holds(p, binding, state))
+                return self._explain(part, binding, state)
+            shown = ", ".join(_condition_shown(p, binding) for p in cond.parts)
+            return f"none of {shown} holds"
+        if isinstance(cond, Negation):
+            return f"{_condition_shown(cond.part, binding)} holds"
+        if isinstance(cond, Implication):
+            because = self._explain(cond.consequent, binding, state)
+            return f"{_condition_shown(cond.antecedent, binding)} holds but {because}"
+        if cond.kind == "forall":
+            for extra in task.bindings(cond.variables):
+                inner = {**binding, **extra}
+                if not task.holds(cond.body, inner, state):
+                    values = ", ".join(f"{v.name} = {extra[v.name]}" for v in cond.variables)
+                    return f"for {values}, {self._explain(cond.body, inner, state)}"
+            return "it does not hold"  # pragma: no cover - only called on a failing condition
+        names = " ".join(v.name for v in cond.variables)
+        return f"no object for {names} makes {_condition_shown(cond.body, binding)} true"
+
+    def _fire(self, effect: ConditionalEffect, binding: dict[str, str], state: set[Fact],
+              added: set[Fact], deleted: set[Fact], fired: list[str], missed: dict[Fact, str],
+              step: int, shown: str) -> None:
+        """Apply one conditional effect's bindings whose condition holds; remember those that did not fire."""
+        bindings = self.task.bindings(effect.variables) if effect.variables else iter([{}])
+        for extra in bindings:
+            inner = {**binding, **extra}
+            if effect.condition is None or self.task.holds(effect.condition, inner, state):
+                for lit in effect.add:
+                    added.add(lit.ground(inner))
+                for lit in effect.delete:
+                    deleted.add(lit.ground(inner))
+                fired.append(_effect_shown(effect, inner, extra))
+            else:
+                assert effect.condition is not None
+                why = self._explain(effect.condition, inner, state)
+                values = ", ".join(f"{v.name} = {extra[v.name]}" for v in effect.variables)
+                for lit in effect.add:
+                    missed[lit.ground(inner)] = (
+                        f"the conditional effect {_ground_text_effect(effect, binding)} of {shown} at step {step} did "
+                        f"not fire{' for ' + values if values else ''} because {why}"
+                    )
 
     def _validate_in_detail(
         self, plan: list[str] | list[PlanStep], require_parentheses: bool, trace: bool
@@ -137,6 +229,8 @@ class PlanValidator:
         steps = [s if isinstance(s, PlanStep) else parse_action(s) for s in plan]
         state: set[Fact] = set(self.task.init_state)
         effects: list[StepEffect] | None = [] if trace else None
+        missed: dict[Fact, str] = {}  # a fact a conditional effect would have added had it fired -> why not
+        cost = 0.0
         try:
             for index, step in enumerate(steps):
                 action, binding = self._resolve(step, index, require_parentheses)
@@ -146,14 +240,25 @@ class PlanValidator:
                     if not self._holds(lit, binding, state):
                         shown = _ground_text(lit, binding)
                         (static if lit.predicate in self.statics else fluent).append(shown)
-                if static or fluent:
-                    kind = STATIC_PRECONDITION if static else PRECONDITION
+                compound = [
+                    (_condition_shown(c, binding), self._explain(c, binding, state))
+                    for c in action.conditions
+                    if not self.task.holds(c, binding, state)
+                ]
+                if static or fluent or compound:
+                    kind = STATIC_PRECONDITION if static and not compound else PRECONDITION
+                    needed = [lit.ground(binding) for lit in action.preconditions if lit.positive]
                     result = self._fail(kind, index, step.raw.strip(), action_pddl=step.pddl(),
-                                        unsatisfied=fluent, unsatisfied_static=static)
+                                        unsatisfied=fluent, unsatisfied_static=static,
+                                        unsatisfied_conditions=compound,
+                                        missed_effects=_missed_for(needed, state, missed, compound))
                     result.trace = effects
                     return result
                 deleted = {lit.ground(binding) for lit in action.del_effects}
                 added = {lit.ground(binding) for lit in action.add_effects}
+                fired: list[str] = []
+                for effect in action.conditional_effects:
+                    self._fire(effect, binding, state, added, deleted, fired, missed, index, step.pddl())
                 if effects is not None:
                     effects.append(
                         StepEffect(
@@ -161,27 +266,82 @@ class PlanValidator:
                             step.pddl(),
                             sorted(fact_text(f) for f in added - state),
                             sorted(fact_text(f) for f in (deleted - added) & state),
+                            fired,
                         )
                     )
                 state -= deleted
                 state |= added
+                for fact in added:
+                    missed.pop(fact, None)
+                cost += self.task.action_cost(action, binding)
         except _Failure as failure:
             failure.result.trace = effects
             return failure.result
         missing = [fact_text(f) for f in self.task.problem.goal_pos if f not in state]
         violated = [fact_text(f) for f in self.task.problem.goal_neg if f in state]
-        if missing or violated:
+        unsatisfied = [
+            (_condition_shown(c, {}), self._explain(c, {}, state))
+            for c in self.task.problem.goal_conditions
+            if not self.task.holds(c, {}, state)
+        ]
+        if missing or violated or unsatisfied:
             result = ValidationResult(
                 valid=False,
                 kind=GOAL_NOT_REACHED,
                 step=len(steps),
                 goal_missing=missing,
                 goal_violated=violated,
+                goal_unsatisfied=unsatisfied,
+                missed_effects=_missed_for(
+                    [f for f in self.task.problem.goal_pos if f not in state], state, missed, unsatisfied
+                ),
                 steps_executed=len(steps),
             )
             result.trace = effects
             return result
-        return ValidationResult(valid=True, steps_executed=len(steps), trace=effects)
+        return ValidationResult(valid=True, steps_executed=len(steps), trace=effects,
+                                cost=cost if self.task.uses_costs else None)
+
+
+def _missed_for(needed: list[Fact], state: set[Fact], missed: dict[Fact, str],
+                compound: list[tuple[str, str]]) -> list[str]:
+    """The conditional effects that would have added a missing fact: for the facts ``needed`` that are false,
+    and for every fact a failing compound condition's reason names."""
+    out: list[str] = []
+    for fact in needed:
+        if fact not in state and fact in missed and missed[fact] not in out:
+            out.append(missed[fact])
+    for _, why in compound:
+        for fact, sentence in missed.items():
+            if f"it is not the case that {fact_text(fact)}" in why and sentence not in out:
+                out.append(sentence)
+    return out
+
+
+def _condition_shown(cond: Condition, binding: dict[str, str]) -> str:
+    return ground_condition(cond, binding).pddl()
+
+
+def _ground_text_effect(effect: ConditionalEffect, binding: dict[str, str]) -> str:
+    """The effect as written, with the action's parameters replaced by the step's objects."""
+    text = effect.text
+    for name in sorted(binding, key=len, reverse=True):
+        text = _replace_variable(text, name, binding[name])
+    return text
+
+
+def _replace_variable(text: str, name: str, value: str) -> str:
+    import re
+
+    return re.sub(re.escape(name) + r"(?![\w-])", value, text)
+
+
+def _effect_shown(effect: ConditionalEffect, binding: dict[str, str], extra: dict[str, str]) -> str:
+    values = ", ".join(f"{v.name} = {extra[v.name]}" for v in effect.variables)
+    shown = f"when {_condition_shown(effect.condition, binding)}" if effect.condition is not None else "forall"
+    changes = [_ground_text(lit, binding) for lit in effect.add]
+    changes += [_ground_text(Literal(lit.predicate, lit.args, False), binding) for lit in effect.delete]
+    return f"{shown}{' (' + values + ')' if values else ''}: {' '.join(changes)}"
 
 
 def _ground_text(lit: Literal, binding: dict[str, str]) -> str:

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from .model import OBJECT, Domain, Literal, Problem, parameter_text
+from .model import (
+    OBJECT,
+    Action,
+    Condition,
+    ConditionalEffect,
+    Domain,
+    Junction,
+    Literal,
+    Negation,
+    Problem,
+    Quantified,
+    condition_literals,
+    parameter_text,
+)
 
 
 def _typed_list(pairs: list[tuple[str, str]], typed: bool) -> str:
@@ -28,6 +41,7 @@ def domain_to_pddl(domain: Domain) -> str:
         reqs.append(":negative-preconditions")
     if any(lit.predicate == "=" for lit in lits):
         reqs.append(":equality")
+    reqs += _adl_requirements(domain, reqs)
     out = [f"(define (domain {domain.name})", f"  (:requirements {' '.join(reqs)})"]
     if domain.typed:
         types = [(t, p or OBJECT) for t, p in domain.type_parents.items() if t != OBJECT]
@@ -38,6 +52,10 @@ def domain_to_pddl(domain: Domain) -> str:
     for pred in domain.predicates.values():
         out.append(f"    {pred.pddl()}")
     out.append("  )")
+    if domain.action_costs:
+        functions = [f"({' '.join([f.name, *(parameter_text(p) for p in f.parameters)])}) - number"
+                     for f in domain.functions.values() if f.name != "total-cost"]
+        out.append(f"  (:functions (total-cost) - number {' '.join(functions)})".rstrip())
     for action in domain.actions.values():
         params = " ".join(parameter_text(p) for p in action.parameters)
         effects = [lit.pddl() for lit in action.add_effects]
@@ -45,27 +63,96 @@ def domain_to_pddl(domain: Domain) -> str:
         out += [
             f"  (:action {action.name}",
             f"    :parameters ({params})",
-            f"    :precondition {_conjunction([lit.pddl() for lit in action.preconditions])}",
-            f"    :effect {_conjunction(effects)})",
+            f"    :precondition {_conjunction([lit.pddl() for lit in action.preconditions] + [c.pddl() for c in action.conditions])}",
+            f"    :effect {_conjunction(effects + _adl_effects(action, domain.action_costs))})",
         ]
     out.append(")")
     return "\n".join(out) + "\n"
+
+
+def _adl_requirements(domain: Domain, have: list[str]) -> list[str]:
+    """The flags of the ADL constructs the domain uses (Fast Downward and VAL read them)."""
+    conditions: list[Condition] = [c for a in domain.actions.values() for c in a.conditions]
+    conditions += [e.condition for a in domain.actions.values() for e in a.conditional_effects if e.condition]
+    kinds: set[str] = set()
+
+    def visit(c: Condition) -> None:
+        if isinstance(c, Literal):
+            return
+        if isinstance(c, Junction):
+            kinds.add(c.kind)
+            for p in c.parts:
+                visit(p)
+        elif isinstance(c, Negation):
+            kinds.add("not")
+            visit(c.part)
+        elif isinstance(c, Quantified):
+            kinds.add(c.kind)
+            visit(c.body)
+        else:
+            kinds.add("imply")
+            visit(c.antecedent)
+            visit(c.consequent)
+
+    for c in conditions:
+        visit(c)
+    out: list[str] = []
+    if kinds & {"or", "imply", "not"}:
+        out.append(":disjunctive-preconditions")
+    if "forall" in kinds or any(e.variables for a in domain.actions.values() for e in a.conditional_effects):
+        out.append(":universal-preconditions")
+    if "exists" in kinds:
+        out.append(":existential-preconditions")
+    if any(a.conditional_effects for a in domain.actions.values()):
+        out.append(":conditional-effects")
+    literals = [lit for c in conditions for lit in condition_literals(c)]
+    if ":negative-preconditions" not in have and any(not lit.positive for lit in literals):
+        out.append(":negative-preconditions")
+    if ":equality" not in have and any(lit.predicate == "=" for lit in literals):
+        out.append(":equality")
+    if domain.action_costs:
+        out.append(":action-costs")
+    return out
+
+
+def _effect_text(effect: ConditionalEffect) -> str:
+    body = [lit.pddl() for lit in effect.add] + [Literal(lit.predicate, lit.args, False).pddl() for lit in effect.delete]
+    text = _conjunction(body)
+    if effect.condition is not None:
+        text = f"(when {effect.condition.pddl()} {text})"
+    if effect.variables:
+        text = f"(forall ({' '.join(parameter_text(v) for v in effect.variables)}) {text})"
+    return text
+
+
+def _adl_effects(action: Action, costs: bool) -> list[str]:
+    """An action's conditional and quantified effects, and its cost where the domain has action costs."""
+    out = [_effect_text(e) for e in action.conditional_effects]
+    if costs and action.cost is not None:
+        out.append(action.cost.pddl())
+    return out
 
 
 def problem_to_pddl(problem: Problem, typed: bool | None = None) -> str:
     """`typed`: whether the domain is typed (default: whether any object has a type other than object)."""
     if typed is None:
         typed = any(t != OBJECT for _, t in problem.objects)
-    goal = ["(" + " ".join(f) + ")" for f in problem.goal_pos]
-    goal += ["(not (" + " ".join(f) + "))" for f in problem.goal_neg]
+    goal = problem.goal_text()
+    values = {("total-cost",): 0.0, **problem.function_values} if problem.metric else problem.function_values
     out = [
         f"(define (problem {problem.name})",
         f"  (:domain {problem.domain_name})",
         f"  (:objects {_typed_list(problem.objects, typed)})",
         "  (:init",
         *("    (" + " ".join(f) + ")" for f in problem.init),
+        *(f"    (= ({' '.join(key)}) {_number(value)})" for key, value in values.items()),
         "  )",
         f"  (:goal {_conjunction(goal)})",
+        *(["  (:metric minimize (total-cost))"] if problem.metric else []),
         ")",
     ]
     return "\n".join(out) + "\n"
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)

@@ -1,4 +1,4 @@
-; a conditional effect inside a universal effect: the outer construct (forall, line 8) is reported
+; a conditional effect inside a universal effect (moved here from ../unsupported when the ADL subset came)
 (define (domain lamps)
   (:requirements :strips)
   (:predicates (on ?x) (wired ?x ?y))

@@ -1,4 +1,4 @@
-; a disjunctive goal (line 6)
+; a disjunctive goal, read against trucks-domain.pddl (moved here from ../unsupported)
 (define (problem trucks-or)
   (:domain trucks)
   (:objects t1 - truck a b - place)

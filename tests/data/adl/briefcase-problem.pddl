@@ -1,0 +1,6 @@
+(define (problem briefcase-1)
+  (:domain briefcase)
+  (:objects home office - location dict paper - portable)
+  (:init (at-bc home) (at dict home) (at paper home))
+  (:goal (and (at dict office) (at paper office) (at-bc home)
+              (forall (?p - portable) (not (in ?p))))))

@@ -1,0 +1,8 @@
+(define (problem roads-1)
+  (:domain roads)
+  (:objects s a b c t - place)
+  (:init (at s) (road s t) (road s a) (road a b) (road b c) (road c t)
+         (= (total-cost) 0)
+         (= (length s t) 10) (= (length s a) 1) (= (length a b) 1) (= (length b c) 1) (= (length c t) 1))
+  (:goal (and (at t) (paid)))
+  (:metric minimize (total-cost)))

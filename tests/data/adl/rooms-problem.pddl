@@ -1,0 +1,8 @@
+(define (problem rooms-1)
+  (:domain rooms)
+  (:objects r2d2 - robot ann - human hall lab vault - room k1 - key)
+  (:init (in r2d2 hall) (in ann lab) (door hall lab) (door vault lab) (locked vault)
+         (key-for k1 vault) (key-in k1 lab))
+  (:goal (and (exists (?a - agent) (in ?a vault))
+              (or (visited hall) (not (in ann lab)))
+              (imply (alarm) (visited lab)))))
