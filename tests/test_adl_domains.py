@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from support.adl_programs import (
+    BRIEFCASE_NEVER_PUTS_IN,
     BRIEFCASE_NEVER_TAKES_OUT,
     BRIEFCASE_PROGRAM,
     RECYCLING_ANY_BIN,
@@ -44,10 +45,12 @@ ROOT = Path(__file__).resolve().parents[1]
 DOMAINS = ROOT / "domains"
 VAL = ROOT.parent / "shared" / "tools" / "val" / "validate"
 CORRECT = {"briefcase": BRIEFCASE_PROGRAM, "recycling": RECYCLING_PROGRAM}
-# a wrong program per domain and the text its feedback must name: the condition that failed
+# a wrong program per domain and what its feedback must name, in Stein et al.'s style (the forall/when
+# condition that failed) and in Silver et al.'s (Bas, Sil: what to make true)
 WRONG = {
-    "briefcase": BRIEFCASE_NEVER_TAKES_OUT,
-    "recycling": RECYCLING_PICKS_TWO,
+    "briefcase": (BRIEFCASE_NEVER_PUTS_IN, "(when (in ?x) (and (at ?x ", "(Set (at o"),
+    "recycling": (RECYCLING_PICKS_TWO, "(forall (?j - item) (not (holding ?j)))",
+                  "(Make (forall (?j - item) (not (holding ?j))) true)"),
 }
 NAMES = sorted(CORRECT)
 
@@ -141,10 +144,19 @@ def test_an_item_in_a_wrong_bin_fails_the_quantified_goal_and_the_feedback_names
     assert "goal" in message and "(exists (?b - bin ?m - material)" in message, message
 
 
+def test_a_conditional_effect_that_did_not_fire_is_named_in_the_feedback() -> None:
+    problem, result = _first_failure(BRIEFCASE_NEVER_PUTS_IN, "briefcase")
+    message = plan_feedback(result, parsed_domain("briefcase"))
+    assert message.startswith("The generated plan does not reach the goal"), message
+    # which conditional effect of which step did not fire, and the condition that was false
+    assert "the conditional effect (when (in ?x) (and (at ?x " in message, message
+    assert "of (move " in message and "did not fire for ?x = o" in message and "(in o" in message, message
+
+
 def test_a_delivery_undone_by_the_conditional_effect_is_caught() -> None:
     problem, result = _first_failure(BRIEFCASE_NEVER_TAKES_OUT, "briefcase")
     message = plan_feedback(result, parsed_domain("briefcase"))
-    assert "goal" in message and "(at o" in message, message
+    assert message.startswith("The generated plan does not reach the goal") and "(at o" in message, message
 
 
 # -------------------------------------------------------------------------------------------- pipelines
@@ -154,7 +166,8 @@ def _model(name: str, programs: list[str]) -> FerryModel:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_stein_f5_3_runs_and_fixes_a_wrong_program(name: str, scripted_server: ScriptedServer, tmp_path: Path) -> None:
-    scripted_server.respond_with(_model(name, [WRONG[name], CORRECT[name]]))
+    wrong, condition, silver_condition = WRONG[name]
+    scripted_server.respond_with(_model(name, [wrong, CORRECT[name]]))
     pipeline = make_pipeline(scripted_server, tmp_path, load_preset("F5-3"), domain=DOMAINS / name)
     result = pipeline.run()
     assert result.status == "finished"
@@ -162,28 +175,31 @@ def test_stein_f5_3_runs_and_fixes_a_wrong_program(name: str, scripted_server: S
     assert steps.count("nl.task") == 6 and steps.count("code.reflect") == 1
     assert result.debug_solved == result.debug_total == 6
     assert result.selected_program.name == "c1-v01.py"
-    # every task of the example in the code prompt is a real task of the ADL domain
-    code_prompt = scripted_server.requests_for("code.generate")[0].messages[-1]["content"]
-    assert "objects = {" in code_prompt
+    # the reflection prompt carries the validator's feedback, naming the forall/when condition that failed
+    assert condition in scripted_server.requests_for("code.reflect")[0].messages[-1]["content"]
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_bas_runs_and_fixes_a_wrong_program(name: str, scripted_server: ScriptedServer, tmp_path: Path) -> None:
-    scripted_server.respond_with(_model(name, [WRONG[name], CORRECT[name]]))
+    wrong, condition, silver_condition = WRONG[name]
+    scripted_server.respond_with(_model(name, [wrong, CORRECT[name]]))
     pipeline = make_pipeline(scripted_server, tmp_path, load_preset("Bas"), domain=DOMAINS / name)
     result = pipeline.run()
     assert scripted_server.steps()[-2:] == ["baseline.code", "baseline.fix"]
+    assert silver_condition in scripted_server.requests_for("baseline.fix")[0].messages[-1]["content"]
     assert result.debug_solved == 6 and result.selected_program.name == "c1-v01.py"
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_sil_runs_and_fixes_a_wrong_program(name: str, scripted_server: ScriptedServer, tmp_path: Path) -> None:
-    scripted_server.respond_with(_model(name, [WRONG[name], CORRECT[name]]))
+    wrong, condition, silver_condition = WRONG[name]
+    scripted_server.respond_with(_model(name, [wrong, CORRECT[name]]))
     pipeline = make_pipeline(scripted_server, tmp_path, load_preset("Sil"), domain=DOMAINS / name)
     result = pipeline.run()
     assert scripted_server.steps() == ["baseline.summary", "baseline.strategy", "baseline.code", "baseline.fix"]
     fix = scripted_server.requests_for("baseline.fix")[0].messages[-1]["content"]
     assert f"(:domain {name})" in fix  # Silver et al. show the PDDL task that failed
+    assert silver_condition in fix
     assert result.debug_solved == 6 and result.selected_program.name == "c1-v01.py"
 
 

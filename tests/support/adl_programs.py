@@ -65,11 +65,16 @@ BRIEFCASE_NEVER_TAKES_OUT = BRIEFCASE_PROGRAM.replace(
         inside.discard(thing)
 ''', "")
 
-# Never puts an object in: the move's conditional effect never fires, objects stay where they lie.
+# Forgets to put an object in (and so to take it out): the briefcase goes to the object and on to the
+# object's goal, but the move's conditional effect never fires for it, so the object stays where it lies.
 BRIEFCASE_NEVER_PUTS_IN = BRIEFCASE_PROGRAM.replace(
     '''        plan.append(f"(put-in {thing} {here})")
         inside.add(thing)
-        move(target[thing])''', '''        move(target[thing])''')
+        move(target[thing])
+        plan.append(f"(take-out {thing})")
+        inside.discard(thing)
+''', '''        move(target[thing])
+''')
 
 RECYCLING_PROGRAM = '''
 from collections import deque
