@@ -14,7 +14,6 @@ import pytest
 from genplan.engine.pddl import (
     PddlError,
     Repair,
-    UnsupportedPddlError,
     load_domain,
     parse_domain_text,
     parse_problem_text,
@@ -72,22 +71,22 @@ def kinds(repairs: list[Repair]) -> list[str]:
 def test_strict_is_the_default_and_refuses_what_lenient_repairs() -> None:
     # strict mode reads the 'or' as an ADL condition of one action; lenient mode still splits the action
     # (model-written PDDL is read as before the ADL subset came, so PDDLego+ replays keep their answers)
-    strict = load_domain(ADL / "courier_or.pddl")
+    strict = load_domain(ADL / "courier-or-domain.pddl")
     assert list(strict.actions) == ["drive"] and strict.actions["drive"].conditions and not strict.repairs
-    assert load_domain(ADL / "courier_or.pddl", lenient=True).repairs
+    assert load_domain(ADL / "courier-or-domain.pddl", lenient=True).repairs
 
 
 def test_or_in_a_precondition_becomes_one_action_per_case() -> None:
-    domain = load_domain(ADL / "courier_or.pddl", lenient=True)
+    domain = load_domain(ADL / "courier-or-domain.pddl", lenient=True)
     assert list(domain.actions) == ["drive-or1", "drive-or2"]
     assert [lit.pddl() for lit in domain.actions["drive-or1"].preconditions] == ["(at ?from)", "(road ?from ?to)"]
     assert [lit.pddl() for lit in domain.actions["drive-or2"].preconditions] == ["(at ?from)", "(road ?to ?from)"]
     assert domain.actions["drive-or2"].add_effects == domain.actions["drive-or1"].add_effects
     assert domain.original_action("drive-or2") == "drive" and domain.original_action("drive") == "drive"
     (repair,) = domain.repairs
-    assert repair.kind == SPLIT_DISJUNCTION and repair.line == 7 and repair.path == str(ADL / "courier_or.pddl")
+    assert repair.kind == SPLIT_DISJUNCTION and repair.line == 7 and repair.path == str(ADL / "courier-or-domain.pddl")
     assert "drive-or1, drive-or2" in repair.message
-    assert str(repair) == f"{ADL / 'courier_or.pddl'}:7: {repair.message}" and "\n" not in str(repair)
+    assert str(repair) == f"{ADL / 'courier-or-domain.pddl'}:7: {repair.message}" and "\n" not in str(repair)
 
 
 def test_imply_and_negated_conjunctions_are_disjunctions_too() -> None:

@@ -26,6 +26,7 @@ class StepView:
     added: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     unsatisfied: list[str] = field(default_factory=list)  # preconditions that do not hold (failing step)
+    fired: list[str] = field(default_factory=list)  # ADL: the conditional effects that fired, ground
 
 
 @dataclass
@@ -37,6 +38,7 @@ class PlanTrace:
     states: list[frozenset[str]]  # states[i] = the state before step i; one more entry after the last executed
     static: frozenset[str] = frozenset()  # facts of static predicates (the engine's Problem.static_facts)
     message: str = ""  # the engine's feedback for an invalid plan, as a model would read it
+    task: Task | None = None  # for the goal's ADL conditions (forall, or, ...), evaluated on each state
 
     @property
     def failing_step(self) -> int | None:
@@ -55,8 +57,12 @@ class PlanTrace:
         """Each goal fact and whether it holds after step ``index`` (default: after the last executed)."""
         state = self.states[-1] if index is None else self.state_after(index)
         out = []
+        conditions = {c.pddl(): c for c in self.task.problem.goal_conditions} if self.task else {}
         for fact in self.goal:
-            if fact.startswith("(not "):
+            if fact in conditions and self.task is not None:
+                facts = {tuple(f[1:-1].split()) for f in state}
+                out.append((fact, self.task.holds(conditions[fact], {}, facts)))
+            elif fact.startswith("(not "):
                 out.append((fact, fact[5:-1] not in state))
             else:
                 out.append((fact, fact in state))
@@ -75,20 +81,23 @@ def trace_plan(domain: Domain, problem: Problem, plan: list[str]) -> PlanTrace:
     result = validate_plan(domain, problem, plan, trace=True)
     effects = result.trace or []
     initial = sorted(fact_text(f) for f in problem.init)
-    goal = [fact_text(f) for f in problem.goal_pos] + [f"(not {fact_text(f)})" for f in problem.goal_neg]
+    goal = problem.goal_text()
     states = [frozenset(initial)]
     steps: list[StepView] = []
     for effect in effects:
-        steps.append(StepView(effect.step, plan[effect.step].strip(), OK, list(effect.added), list(effect.deleted)))
+        steps.append(StepView(effect.step, plan[effect.step].strip(), OK, list(effect.added), list(effect.deleted),
+                              fired=list(effect.fired)))
         states.append((states[-1] - set(effect.deleted)) | set(effect.added))
     for index in range(len(effects), len(plan)):
         failed = not result.valid and result.step == index
         unsatisfied = [*result.unsatisfied_static, *result.unsatisfied] if failed else []
+        if failed:
+            unsatisfied += [f"{condition}: {why}" for condition, why in result.unsatisfied_conditions]
         steps.append(StepView(index, plan[index].strip(), FAILED if failed else NOT_RUN, unsatisfied=unsatisfied))
     static = frozenset(fact_text(f) for f in Task(domain, problem).static_facts)
     message = "" if result.valid else plan_feedback(result, domain)
     return PlanTrace(steps=steps, initial_state=initial, goal=goal, result=result, states=states, static=static,
-                     message=message)
+                     message=message, task=Task(domain, problem))
 
 
 def parse_plan_lines(text: str) -> list[str]:

@@ -4,6 +4,11 @@
 ``(name, type)`` tuples; ``init`` and ``goal`` are sets of fact tuples such as ``('at', 'c0', 'l1')``.
 We keep them as ordered lists here so that prompts show a stable, chosen order; the sandbox turns them
 into sets. Negative goal literals (rare; none in the paper's domains) are encoded as ``('not', fact)``.
+
+ADL goals (docs/pddl.md): a compound goal condition is one nested tuple in ``goal``, named by its PDDL keyword:
+``('forall', (('?p', 'portable'),), ('not', ('in', '?p')))``, ``('exists', ((var, type), ...), C)``,
+``('or', C1, C2, ...)``, ``('and', ...)``, ``('imply', C1, C2)``, ``('not', C)``; a variable with an
+``either`` type has the tuple of its types. Its atoms are fact tuples whose arguments may be ``?variables``.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .model import Domain, Problem
+from .model import Condition, Domain, Implication, Junction, Literal, Negation, Problem, Quantified
 
 ObjectItem = str | tuple[str, str]
 
@@ -38,7 +43,24 @@ def encode_task(problem: Problem, typed: bool, domain: Domain | None = None) -> 
     pairs += problem.objects
     objects: list[ObjectItem] = [(n, t) for n, t in pairs] if typed else [n for n, _ in pairs]
     goal: list[Any] = list(problem.goal_pos) + [("not", f) for f in problem.goal_neg]
+    goal += [condition_tuple(c) for c in problem.goal_conditions]
     return PythonTask(objects=objects, init=list(problem.init), goal=goal)
+
+
+def condition_tuple(condition: Condition) -> tuple[Any, ...]:
+    """An ADL condition as the nested tuple programs receive (module docstring)."""
+    if isinstance(condition, Literal):
+        atom = (condition.predicate, *condition.args)
+        return atom if condition.positive else ("not", atom)
+    if isinstance(condition, Junction):
+        return (condition.kind, *(condition_tuple(p) for p in condition.parts))
+    if isinstance(condition, Negation):
+        return ("not", condition_tuple(condition.part))
+    if isinstance(condition, Implication):
+        return ("imply", condition_tuple(condition.antecedent), condition_tuple(condition.consequent))
+    assert isinstance(condition, Quantified)
+    variables = tuple((v.name, v.types[0] if len(v.types) == 1 else v.types) for v in condition.variables)
+    return (condition.kind, variables, condition_tuple(condition.body))
 
 
 def shuffled_task(task: PythonTask, seed: int) -> PythonTask:

@@ -6,8 +6,8 @@ A fact is a tuple ``(predicate, arg1, ...)`` of strings — the same shape the g
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import product
 from typing import TYPE_CHECKING
@@ -133,8 +133,8 @@ class ConditionalEffect:
     condition: Condition | None
     add: tuple[Literal, ...]
     delete: tuple[Literal, ...]
-    text: str  # as PDDL, for messages
-    number: int  # 1, 2, ...: its position among the action's conditional effects
+    text: str = field(compare=False)  # as PDDL (as the file wrote it), for messages
+    number: int = 0  # 1, 2, ...: its position among the action's conditional effects
 
     def literals(self) -> list[Literal]:
         return [*self.add, *self.delete, *(condition_literals(self.condition) if self.condition else [])]

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
+
+from .errors import PddlError
 from .model import (
     OBJECT,
     Action,
     Condition,
     ConditionalEffect,
     Domain,
+    Implication,
     Junction,
     Literal,
     Negation,
+    Parameter,
+    Predicate,
     Problem,
     Quantified,
     condition_literals,
@@ -33,6 +39,7 @@ def _conjunction(literals: list[str]) -> str:
 
 
 def domain_to_pddl(domain: Domain) -> str:
+    domain = single_types(domain)
     reqs = [":strips"]
     if domain.typed:
         reqs.append(":typing")
@@ -68,6 +75,97 @@ def domain_to_pddl(domain: Domain) -> str:
         ]
     out.append(")")
     return "\n".join(out) + "\n"
+
+
+def single_types(domain: Domain) -> Domain:
+    """The domain without ``(either ...)`` types, which Fast Downward cannot read: each either of sibling types
+    becomes a new type between them and their parent (``(either robot human)`` -> ``either-human-robot``, the
+    parent of both), so the same objects fit. Problems are unchanged. Eithers of types with different
+    parents cannot be written this way: a PddlError says so."""
+    eithers: set[tuple[str, ...]] = set()
+
+    def note(parameters: tuple[Parameter, ...]) -> None:
+        eithers.update(p.types for p in parameters if len(p.types) > 1)
+
+    def note_condition(c: Condition) -> None:
+        if isinstance(c, Quantified):
+            note(c.variables)
+            note_condition(c.body)
+        elif isinstance(c, Junction):
+            for part in c.parts:
+                note_condition(part)
+        elif isinstance(c, Negation):
+            note_condition(c.part)
+        elif isinstance(c, Implication):
+            note_condition(c.antecedent)
+            note_condition(c.consequent)
+
+    for pred in (*domain.predicates.values(), *domain.functions.values()):
+        note(pred.parameters)
+    for action in domain.actions.values():
+        note(action.parameters)
+        for c in action.conditions:
+            note_condition(c)
+        for e in action.conditional_effects:
+            note(e.variables)
+            if e.condition is not None:
+                note_condition(e.condition)
+    if not eithers:
+        return domain
+    parents = dict(domain.type_parents)
+    replacement: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for types in sorted(eithers):
+        members = sorted({t for t in types if not any(o != t and domain.is_subtype(t, (o,)) for o in types)})
+        if len(members) == 1:
+            replacement[types] = (members[0],)
+            continue
+        name = "either-" + "-".join(members)
+        if name in parents:
+            replacement[types] = (name,)
+            continue
+        shared = {parents.get(t) for t in members}
+        if len(shared) != 1 or any(str(parents.get(t) or "").startswith("either-") for t in members):
+            raise PddlError(domain.path, f"Fast Downward cannot read '(either {' '.join(types)})': genplan writes an "
+                                         "either of sibling types (one parent) as a new type, and these are not siblings")
+        parents[name] = shared.pop() or OBJECT
+        for t in members:
+            parents[t] = name
+        replacement[types] = (name,)
+
+    def retype(parameters: tuple[Parameter, ...]) -> tuple[Parameter, ...]:
+        return tuple(Parameter(p.name, replacement.get(p.types, p.types)) for p in parameters)
+
+    def retype_condition(c: Condition) -> Condition:
+        if isinstance(c, Quantified):
+            return Quantified(c.kind, retype(c.variables), retype_condition(c.body))
+        if isinstance(c, Junction):
+            return Junction(c.kind, tuple(retype_condition(p) for p in c.parts))
+        if isinstance(c, Negation):
+            return Negation(retype_condition(c.part))
+        if isinstance(c, Implication):
+            return Implication(retype_condition(c.antecedent), retype_condition(c.consequent))
+        return c
+
+    actions = {
+        name: dataclasses.replace(
+            action,
+            parameters=retype(action.parameters),
+            conditions=tuple(retype_condition(c) for c in action.conditions),
+            conditional_effects=tuple(
+                dataclasses.replace(e, variables=retype(e.variables),
+                                    condition=retype_condition(e.condition) if e.condition is not None else None)
+                for e in action.conditional_effects
+            ),
+        )
+        for name, action in domain.actions.items()
+    }
+    return dataclasses.replace(
+        domain,
+        type_parents=parents,
+        predicates={n: Predicate(n, retype(p.parameters)) for n, p in domain.predicates.items()},
+        functions={n: Predicate(n, retype(p.parameters)) for n, p in domain.functions.items()},
+        actions=actions,
+    )
 
 
 def _adl_requirements(domain: Domain, have: list[str]) -> list[str]:

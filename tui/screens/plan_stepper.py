@@ -94,6 +94,10 @@ class PlanStepperScreen(Screen[None]):
                 detail.append("Removed:\n", style="bold red")
                 for fact in step.deleted or ["(nothing)"]:
                     detail.append(f"  - {fact}\n", style="red")
+                if step.fired:
+                    detail.append("Conditional effects that fired:\n", style="bold")
+                    for effect in step.fired:
+                        detail.append(f"  ⇒ {effect}\n")
             state = trace.state_after(step.index) if step.status == "ok" else trace.state_before(step.index)
             detail.append("\nState " + ("after this step" if step.status == "ok" else "before this step"),
                           style="bold")

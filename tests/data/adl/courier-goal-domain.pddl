@@ -1,4 +1,4 @@
-; A small well-formed typed domain: the broken problems and plans are checked against it.
+; the typed courier domain of ../broken/domain.pddl, for a universally quantified goal
 (define (domain courier)
   (:requirements :strips :typing)
   (:types place vehicle parcel - object

@@ -1,0 +1,5 @@
+(define (problem reachable)
+  (:domain courier)
+  (:objects a b c)
+  (:init (at a) (road c b))
+  (:goal (at b)))

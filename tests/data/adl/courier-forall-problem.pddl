@@ -1,0 +1,5 @@
+(define (problem all-open)
+  (:domain courier)
+  (:objects a b)
+  (:init (at a) (open a) (open b))
+  (:goal (at b)))

@@ -1,0 +1,5 @@
+(define (problem back-roads)
+  (:domain courier)
+  (:objects a b c)
+  (:init (at a) (road b a) (road b c))
+  (:goal (at c)))

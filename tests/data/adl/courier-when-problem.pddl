@@ -1,0 +1,5 @@
+(define (problem lit-roads)
+  (:domain courier)
+  (:objects a b c)
+  (:init (at a) (lit a) (road a b) (road b c))
+  (:goal (and (at c) (lit c))))

@@ -1,0 +1,5 @@
+(define (problem lamps-1)
+  (:domain lamps)
+  (:objects l1 l2 l3)
+  (:init (wired l1 l2) (wired l2 l3))
+  (:goal (and (on l1) (on l2) (on l3))))
