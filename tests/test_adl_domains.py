@@ -256,7 +256,7 @@ def succ(state, objects):
 RECYCLING_GOAL = '''```python
 def is_goal(state, goal):
     def plain(node):
-        if isinstance(node, (list, tuple)) and node and node[0] == "not":
+        if isinstance(node, (list, tuple)) and node and node[0] in ("not", "or", "imply", "forall", "exists"):
             return
         if isinstance(node, (list, tuple)) and node and all(isinstance(x, str) for x in node):
             yield tuple(node)
@@ -299,6 +299,18 @@ def test_autotos_pddl_family_solves_every_debug_task_optimally(name, scripted_se
     evaluation = outcome.evaluation
     assert evaluation is not None
     assert (evaluation.solved, evaluation.failed) == (len(domain.eval_instances), 0), evaluation.reasons
+
+
+@linux_only
+def test_autotos_shows_and_passes_the_quantified_goal(scripted_server, executor, tmp_path) -> None:
+    domain = _domain("recycling")
+    spying_goal = RECYCLING_GOAL.replace("    for fact in plain(list(goal)):",
+                                         "    assert any(g[0] == 'forall' for g in goal), goal\n    for fact in plain(list(goal)):")
+    outcome = _run(scripted_server, domain, executor, tmp_path, [RECYCLING_SUCC], [spying_goal])
+    assert outcome.rounds == [], [r.feedback for r in outcome.rounds]  # is_goal got the forall every time
+    goal_prompt = scripted_server.requests_for("autotos.goal")[0].messages[-1]["content"]
+    assert "('forall', (('?i', 'item'),), ('exists', (('?b', 'bin'), ('?m', 'material'))" in goal_prompt
+    assert "nested tuples named by their PDDL keyword" in goal_prompt
 
 
 @linux_only

@@ -1,9 +1,10 @@
 """Correct generalized programs for the two ADL domains of the library (domains/briefcase: conditional
 effects; domains/recycling: a quantified goal), and wrong variants of them, as test data.
 
-The programs do not depend on how a quantified goal is written in the Python encoding: they read the plain
-facts they need (``('at', o, l)``, ``('robot-at', l)``, ...) wherever they occur in ``goal`` — at the top or
-nested in tuples, never under a ``not`` — and derive what the quantified part asks for from ``init``.
+A compound goal condition reaches a program as one nested tuple in ``goal`` (``('forall', (('?i', 'item'),),
+('exists', ...))``, see docs/pddl.md). The programs read the facts the goal asks for outright
+(``('at', o, l)``, ``('robot-at', l)``, ...; also inside an ``('and', ...)``), skip negated and quantified
+parts, and do what recycling's quantified goal asks (every item in a bin accepting its material) from ``init``.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from __future__ import annotations
 BRIEFCASE_PROGRAM = '''
 def generate_solution(objects, init, goal):
     def goal_facts(node):
-        if isinstance(node, tuple) and node and node[0] == "not":
-            return
+        if isinstance(node, tuple) and node and node[0] in ("not", "or", "imply", "forall", "exists"):
+            return  # only facts the goal asks for outright
         if isinstance(node, tuple) and node and all(isinstance(x, str) for x in node):
             yield node
         elif isinstance(node, (tuple, list, set, frozenset)):
@@ -82,8 +83,8 @@ from collections import deque
 
 def generate_solution(objects, init, goal):
     def goal_facts(node):
-        if isinstance(node, tuple) and node and node[0] == "not":
-            return
+        if isinstance(node, tuple) and node and node[0] in ("not", "or", "imply", "forall", "exists"):
+            return  # only facts the goal asks for outright
         if isinstance(node, tuple) and node and all(isinstance(x, str) for x in node):
             yield node
         elif isinstance(node, (tuple, list, set, frozenset)):
