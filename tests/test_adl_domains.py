@@ -10,6 +10,7 @@ domains/recycling (a quantified goal, universal preconditions).
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from functools import cache
@@ -105,6 +106,22 @@ def test_the_correct_program_solves_every_task_in_the_sandbox(name: str, tmp_pat
     out = capsys.readouterr().out
     assert code == 0, out
     assert f"coverage: {len(tasks)}/{len(tasks)} tasks (100.0%)" in out
+
+
+GROWTH = {"briefcase": "objects=10,100", "recycling": "items=10,100"}
+
+
+@linux_only
+@pytest.mark.parametrize("name", NAMES)
+def test_the_correct_program_generalizes_beyond_the_eval_sizes(name: str, tmp_path: Path, capsys) -> None:
+    program = tmp_path / f"{name}.py"
+    program.write_text(CORRECT[name])
+    code = main(["generalize", str(program), str(DOMAINS / name), "--sizes", GROWTH[name], "--tasks-per-size", "1",
+                 "--json", "-", "--timeout", "20"])
+    result = json.loads(capsys.readouterr().out)
+    assert code == 0 and result["all_sizes_solved"], result
+    assert len(result["probes"]) == len(DomainDir.open(DOMAINS / name).probe_tasks())
+    assert {probe["status"] for probe in result["probes"]} == {"solved"}, result["probes"]
 
 
 @pytest.mark.skipif(not VAL.is_file(), reason=f"VAL is not available at {VAL} (../shared absent)")
