@@ -3,7 +3,9 @@ domains/recycling (a quantified goal, universal preconditions).
 
 - their generators make tasks the planner solves, with plans genplan's validator accepts;
 - a correct generalized program (tests/support/adl_programs.py) solves every debug, eval and probe task in
-  the sandbox, and its plans pass VAL too;
+  the sandbox and generated tasks beyond the eval sizes, and its plans pass VAL too;
+- genplan's validator agrees with VAL on those plans mutated (dropped, swapped, duplicated steps) and on the
+  wrong programs' plans;
 - wrong programs are caught, with feedback naming the condition of the ``forall`` / ``when`` that failed;
 - the pipelines (Stein's F5-3, Bas, Sil) and AutoToS's PDDL family run on both with the scripted model.
 """
@@ -28,6 +30,7 @@ from support.adl_programs import (
 from support.ferry_model import FerryModel
 from support.multi_domain_model import optimal_plans
 from support.scripted_server import ScriptedServer
+from test_adl import mutations, val_says_valid
 from test_autotos_pddl import GOAL, _domain, _run
 from test_pipeline_stein import make_pipeline
 
@@ -136,6 +139,25 @@ def test_the_correct_programs_plans_pass_val(name: str, tmp_path: Path) -> None:
         verdict = subprocess.run([str(VAL), str(DOMAINS / name / "domain.pddl"), str(path), str(plan_file)],
                                  capture_output=True, text=True, timeout=120)
         assert "Plan valid" in verdict.stdout, f"{path}: {verdict.stdout[-800:]}"
+
+
+@pytest.mark.skipif(not VAL.is_file(), reason=f"VAL is not available at {VAL} (../shared absent)")
+@pytest.mark.parametrize("name", NAMES)
+def test_validator_verdicts_equal_vals_on_valid_and_mutated_plans(name: str, tmp_path: Path) -> None:
+    """Dropped, swapped and duplicated steps of the correct program's debug plans, and the wrong program's
+    plans (briefcase: conditional effects that no longer fire; recycling: a broken universal precondition)."""
+    domain_file = DOMAINS / name / "domain.pddl"
+    checked = invalid = 0
+    for path in DomainDir.open(DOMAINS / name).debug_tasks():
+        problem = parsed(name, path)
+        cases = mutations(program_plan(CORRECT[name], name, problem))
+        cases.append(("wrong program", program_plan(WRONG[name][0], name, problem)))
+        for tag, steps in cases:
+            ours = validate_plan(parsed_domain(name), problem, steps)
+            assert ours.valid == val_says_valid(domain_file, path, steps, tmp_path, tag), (path.name, tag, steps)
+            checked += 1
+            invalid += not ours.valid
+    assert checked > 100 and invalid > checked // 2
 
 
 def _first_failure(source: str, name: str):
