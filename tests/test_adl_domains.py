@@ -39,8 +39,8 @@ from genplan.engine.autotos.executor import SandboxExecutor
 from genplan.engine.domainlib import DomainDir
 from genplan.engine.feedback.plans import plan_feedback
 from genplan.engine.pddl import Domain, Problem, load_domain, load_problem
-from genplan.engine.pddl.loader import parse_problem_text
 from genplan.engine.pddl.encoding import encode_task
+from genplan.engine.pddl.loader import parse_problem_text
 from genplan.engine.pddl.validate import validate_plan
 from genplan.engine.pipeline import load_preset
 from genplan.engine.planner import solve

@@ -3,8 +3,8 @@
 State: the set of fact tuples of genplan's Python encoding (a frozenset). The model writes
 ``succ(state, objects)`` returning (action string, next state) pairs and ``is_goal(state, goal)`` with
 ``goal`` the set of goal facts (an ADL goal also holds ``('not', fact)`` and its compound conditions as nested
-tuples, as generated programs receive them: ``genplan.engine.pddl.encoding``). Checks: every transition the soundness search sees is replayed by the
-simulator in the parent (the action must be applicable and the next state exact); completeness on
+tuples, as generated programs receive them: ``genplan.engine.pddl.encoding``). Checks: every transition the
+soundness search sees is replayed by the simulator in the parent (the action must be applicable and the next state exact); completeness on
 states along optimal planner plans and random walks of the debug tasks; goal states from plan ends and
 non-goal states with all goal facts but one. Evaluation: BFS (or greedy best-first with the goal-count
 heuristic) on the eval tasks, every plan validated by genplan's validator and compared with the optimal
