@@ -331,3 +331,50 @@ def test_unsolvable_adl_task_is_unsolvable_for_both(tmp_path: Path) -> None:
     driver = fast_downward_driver()
     if driver is not None:
         assert run_fast_downward(driver, domain, problem, True, 30, 2048).status == "unsolvable"
+
+
+def test_renamed_variants_keep_the_adl_parts() -> None:
+    """Costumed/anonymized variants (engine/variants) rename conditions, conditional effects, costs and goals."""
+    from genplan.engine.variants.renaming import Renaming, rename_domain, rename_plan, rename_problem
+
+    domain, problem, plan = task("briefcase")
+    r = Renaming(actions={"move": "carry"}, predicates={"in": "inside", "at": "where"}, types={"portable": "item"},
+                 objects={"dict": "book"}, variables={"p": "thing"})
+    renamed, renamed_problem = rename_domain(domain, r), rename_problem(problem, r)
+    (effect,) = renamed.actions["carry"].conditional_effects
+    assert effect.pddl() == "(when (inside ?thing) (and (where ?thing ?to) (not (where ?thing ?from))))"
+    assert [c.pddl() for c in renamed_problem.goal_conditions] == ["(forall (?thing - item) (not (inside ?thing)))"]
+    assert validate_plan(renamed, renamed_problem, rename_plan(plan, r)).valid
+    broken = rename_plan(["(put-in dict home)", "(move home office)", "(take-out dict)", "(move office home)"], r)
+    message = plan_feedback(validate_plan(renamed, renamed_problem, broken), renamed)
+    assert "(when (inside ?thing)" in message and "(in ?p)" not in message
+    roads, roads_problem, roads_plan = task("roads")
+    r = Renaming(predicates={"at": "located"}, objects={"s": "start"})
+    result = validate_plan(rename_domain(roads, r), rename_problem(roads_problem, r), rename_plan(roads_plan, r))
+    assert result.valid and result.cost == 5
+
+
+def test_cli_show_validate_and_plan_on_adl_files(tmp_path: Path) -> None:
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from genplan.cli.main import main
+
+    def cli(*argv: str) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main(list(argv))
+        return code, out.getvalue(), err.getvalue()
+
+    d, p = str(ADL / "briefcase-domain.pddl"), str(ADL / "briefcase-problem.pddl")
+    code, out, _ = cli("show", d, p)
+    assert code == 0 and "('forall', (('?p', 'portable'),), ('not', ('in', '?p')))" in out
+    plan = tmp_path / "plan.txt"
+    plan.write_text("(put-in dict home)\n(move home office)\n(take-out dict)\n(move office home)\n")
+    code, out, _ = cli("validate", d, p, str(plan))
+    assert code == 1 and "did not fire for ?p = paper" in out
+    code, out, _ = cli("validate", str(ADL / "roads-domain.pddl"), str(ADL / "roads-problem.pddl"),
+                       str(ADL / "roads-plan.txt"))
+    assert code == 0 and out.splitlines() == ["The plan is valid.", "Plan cost: 5"]
+    code, out, err = cli("plan", str(ADL / "roads-domain.pddl"), str(ADL / "roads-problem.pddl"), "--planner", "builtin")
+    assert code == 0 and "plan cost: 5" in err and len(out.splitlines()) == 5

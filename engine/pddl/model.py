@@ -6,7 +6,7 @@ A fact is a tuple ``(predicate, arg1, ...)`` of strings — the same shape the g
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import product
@@ -111,6 +111,23 @@ def ground_condition(condition: Condition, binding: dict[str, str]) -> Condition
     return Quantified(condition.kind, condition.variables, ground_condition(condition.body, inner))
 
 
+def map_condition(
+    condition: Condition, literal: Callable[[Literal], Literal], parameter: Callable[[Parameter], Parameter]
+) -> Condition:
+    """The condition with every atom and every quantified variable replaced (renaming, retyping)."""
+    if isinstance(condition, Literal):
+        return literal(condition)
+    if isinstance(condition, Junction):
+        return Junction(condition.kind, tuple(map_condition(p, literal, parameter) for p in condition.parts))
+    if isinstance(condition, Negation):
+        return Negation(map_condition(condition.part, literal, parameter))
+    if isinstance(condition, Implication):
+        return Implication(map_condition(condition.antecedent, literal, parameter),
+                           map_condition(condition.consequent, literal, parameter))
+    return Quantified(condition.kind, tuple(parameter(v) for v in condition.variables),
+                      map_condition(condition.body, literal, parameter))
+
+
 def condition_literals(condition: Condition) -> list[Literal]:
     """Every atom of a condition (for checks of predicates and arguments)."""
     if isinstance(condition, Literal):
@@ -138,6 +155,12 @@ class ConditionalEffect:
 
     def literals(self) -> list[Literal]:
         return [*self.add, *self.delete, *(condition_literals(self.condition) if self.condition else [])]
+
+    def pddl(self) -> str:
+        """``(when C (and E ...))`` (its ``forall`` left out: messages name the variables' values)."""
+        changes = [lit.pddl() for lit in self.add] + [Literal(lit.predicate, lit.args, False).pddl() for lit in self.delete]
+        body = changes[0] if len(changes) == 1 else "(and " + " ".join(changes) + ")"
+        return f"(when {condition_text(self.condition)} {body})" if self.condition is not None else body
 
 
 @dataclass(frozen=True)

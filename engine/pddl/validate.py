@@ -324,7 +324,7 @@ def _condition_shown(cond: Condition, binding: dict[str, str]) -> str:
 
 def _ground_text_effect(effect: ConditionalEffect, binding: dict[str, str]) -> str:
     """The effect as written, with the action's parameters replaced by the step's objects."""
-    text = effect.text
+    text = effect.pddl()
     for name in sorted(binding, key=len, reverse=True):
         text = _replace_variable(text, name, binding[name])
     return text

@@ -31,9 +31,9 @@ def realize(domain_text: str, problem_text: str, commands: list[str], mapper: Co
         domain, problem = parse_task_text(domain_text, problem_text, DOMAIN_NAME, PROBLEM_NAME, lenient=lenient)
     except PddlError:
         return None
-    successors = Successors(Task(domain, problem))
+    task = Task(domain, problem)
+    successors = Successors(task)
     origins = domain.action_origins
-    goal_pos, goal_neg = frozenset(problem.goal_pos), frozenset(problem.goal_neg)
 
     def command_of(action: str) -> str | None:
         words = action.strip("()").split()
@@ -41,7 +41,7 @@ def realize(domain_text: str, problem_text: str, commands: list[str], mapper: Co
 
     def search(state: frozenset[Fact], done: int, plan: list[str]) -> list[str] | None:
         if done == len(commands):
-            return plan if goal_pos <= state and not goal_neg & state else None
+            return plan if task.goal_reached(state) else None  # ADL goal conditions included
         for action, following in successors.applicable(state):
             if command_of(action) == commands[done]:
                 found = search(following, done + 1, [*plan, action])

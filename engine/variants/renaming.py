@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import GenplanError
-from ..pddl.model import OBJECT, Action, Domain, Fact, Literal, Parameter, Predicate, Problem
+from ..pddl.model import OBJECT, Action, Condition, Domain, Fact, Literal, Parameter, Predicate, Problem, map_condition
 from ..pddl.plans import parse_action
 from ..pddl.writer import domain_to_pddl, problem_to_pddl
 
@@ -142,6 +142,11 @@ def _rename_parameter(p: Parameter, r: Renaming) -> Parameter:
     return Parameter(r.variable(p.name), tuple(r.type(t) for t in p.types))
 
 
+def _rename_condition(c: Condition, r: Renaming) -> Condition:
+    """An ADL condition renamed (atoms, quantified variables and their types)."""
+    return map_condition(c, lambda lit: _rename_literal(lit, r), lambda p: _rename_parameter(p, r))
+
+
 def rename_domain(domain: Domain, r: Renaming) -> Domain:
     predicates = {}
     for pred in domain.predicates.values():
@@ -156,6 +161,19 @@ def rename_domain(domain: Domain, r: Renaming) -> Domain:
             preconditions=tuple(_rename_literal(lit, r) for lit in action.preconditions),
             add_effects=tuple(_rename_literal(lit, r) for lit in action.add_effects),
             del_effects=tuple(_rename_literal(lit, r) for lit in action.del_effects),
+            conditions=tuple(_rename_condition(c, r) for c in action.conditions),
+            conditional_effects=tuple(
+                replace(
+                    e,
+                    variables=tuple(_rename_parameter(v, r) for v in e.variables),
+                    condition=_rename_condition(e.condition, r) if e.condition is not None else None,
+                    add=tuple(_rename_literal(lit, r) for lit in e.add),
+                    delete=tuple(_rename_literal(lit, r) for lit in e.delete),
+                )
+                for e in action.conditional_effects
+            ),
+            cost=(replace(action.cost, args=tuple(r.term(a) for a in action.cost.args))
+                  if action.cost is not None else None),
         )
     renamed = Domain(
         name=r.domain_names.get(domain.name, domain.name),
@@ -165,6 +183,9 @@ def rename_domain(domain: Domain, r: Renaming) -> Domain:
         constants=[(r.object(c), r.type(t)) for c, t in domain.constants],
         predicates=predicates,
         actions=actions,
+        functions={name: Predicate(name, tuple(_rename_parameter(p, r) for p in f.parameters))
+                   for name, f in domain.functions.items()},
+        action_costs=domain.action_costs,
     )
     renamed.source = domain_text(renamed)
     return renamed
@@ -189,6 +210,9 @@ def rename_problem(problem: Problem, r: Renaming) -> Problem:
         init=[rename_fact(f, r) for f in problem.init],
         goal_pos=[rename_fact(f, r) for f in problem.goal_pos],
         goal_neg=[rename_fact(f, r) for f in problem.goal_neg],
+        goal_conditions=[_rename_condition(c, r) for c in problem.goal_conditions],
+        function_values={(f[0], *(r.object(a) for a in f[1:])): v for f, v in problem.function_values.items()},
+        metric=problem.metric,
     )
     renamed.source = problem_to_pddl(renamed)
     return renamed
