@@ -1,4 +1,4 @@
-"""PDDL core: parsing, the STRIPS model, the Python encoding of tasks, plans and validation.
+"""PDDL core: parsing, the model (STRIPS and the ADL subset), the Python encoding of tasks, plans and validation.
 
 Reading files
 -------------
@@ -6,8 +6,9 @@ Reading files
 ``parse_problem_text(text, domain)`` and ``parse_task_text(domain_text, problem_text)`` read text. All of
 them are strict by default: anything genplan cannot use raises a :class:`PddlError` whose ``str()`` is one
 line naming the file, the line and what is wrong (:class:`UnsupportedPddlError` for constructs outside
-STRIPS with typing, negative preconditions and equality). Harmless irregularities (action costs, a problem
-naming another domain) are kept as one-line texts in ``.warnings``.
+STRIPS with typing, negative preconditions and equality and the ADL subset of docs/pddl.md: numeric fluents,
+durative actions, derived predicates, ...). Harmless irregularities (a problem naming another domain) are kept
+as one-line texts in ``.warnings``.
 
 Lenient mode for model-written PDDL
 -----------------------------------

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .errors import PddlError, UnsupportedPddlError
+from .errors import PddlError
 from .model import (
     OBJECT,
     Condition,
@@ -27,8 +27,6 @@ from .model import (
     Negation,
     Parameter,
     Quantified,
-    condition_literals,
-    condition_text,
 )
 from .normalize import is_cost_effect, refuse
 from .sexpr import Atom, Node, SList, render
@@ -287,14 +285,3 @@ def check_condition(
             if t not in types:
                 raise PddlError(path, f"undeclared type '{t}' of the variable {v.name} in {where}", line)
     check_condition(cond.body, scope | {v.name for v in cond.variables}, check_literal, types, path, line, where)
-
-
-def effect_literals(effect: ConditionalEffect) -> list[Literal]:
-    return [*effect.add, *effect.delete, *(condition_literals(effect.condition) if effect.condition else [])]
-
-
-def refuse_unsupported(path: str | Path | None, what: str, line: int) -> UnsupportedPddlError:
-    return refuse(path, what, line)
-
-
-__all__ = ["Effects", "condition", "condition_text", "conjuncts", "is_compound", "typed_variables"]

@@ -336,6 +336,11 @@ class Task:
         statics = self.domain.static_predicates
         return frozenset(f for f in self.problem.init if f[0] in statics)
 
+    @cached_property
+    def _objects_by_types(self) -> dict[tuple[str, ...], list[str]]:
+        """Quantifiers' objects, per tuple of types (filled as they are asked for)."""
+        return {}
+
     def objects_of(self, allowed: tuple[str, ...]) -> list[str]:
         return [o for o, t in self.object_types.items() if self.domain.is_subtype(t, allowed)]
 
@@ -366,7 +371,11 @@ class Task:
 
     def bindings(self, variables: tuple[Parameter, ...]) -> Iterator[dict[str, str]]:
         """Every assignment of objects of the right types to the variables."""
-        for values in product(*(self.objects_of(v.types) for v in variables)):
+        cache = self._objects_by_types
+        for v in variables:
+            if v.types not in cache:
+                cache[v.types] = self.objects_of(v.types)
+        for values in product(*(cache[v.types] for v in variables)):
             yield {v.name: value for v, value in zip(variables, values)}
 
     @property

@@ -11,7 +11,7 @@ explained by that effect (which ``when`` of which step, for which binding, and w
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from .fastcheck import FastCheck
@@ -323,17 +323,16 @@ def _condition_shown(cond: Condition, binding: dict[str, str]) -> str:
 
 
 def _ground_text_effect(effect: ConditionalEffect, binding: dict[str, str]) -> str:
-    """The effect as written, with the action's parameters replaced by the step's objects."""
-    text = effect.pddl()
-    for name in sorted(binding, key=len, reverse=True):
-        text = _replace_variable(text, name, binding[name])
-    return text
+    """The effect with the action's parameters replaced by the step's objects (its own variables stay)."""
+    inner = {k: v for k, v in binding.items() if k not in {p.name for p in effect.variables}}
 
+    def ground(lit: Literal) -> Literal:
+        return Literal(lit.predicate, tuple(inner.get(a, a) for a in lit.args), lit.positive)
 
-def _replace_variable(text: str, name: str, value: str) -> str:
-    import re
-
-    return re.sub(re.escape(name) + r"(?![\w-])", value, text)
+    condition = ground_condition(effect.condition, inner) if effect.condition is not None else None
+    grounded = replace(effect, condition=condition, add=tuple(map(ground, effect.add)),
+                       delete=tuple(map(ground, effect.delete)))
+    return grounded.pddl()
 
 
 def _effect_shown(effect: ConditionalEffect, binding: dict[str, str], extra: dict[str, str]) -> str:
