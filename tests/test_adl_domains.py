@@ -84,6 +84,13 @@ def every_task(name: str) -> list[Path]:
 
 
 # ------------------------------------------------------------------------------------------- generators
+def test_both_domains_are_in_the_library_table() -> None:
+    table = (DOMAINS / "README.md").read_text(encoding="utf-8")
+    for name in NAMES:
+        assert f"| `{name}` | yes |" in table
+        assert DomainDir.open(DOMAINS / name).load_generator() is not None
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_generated_tasks_are_solved_by_the_planner_and_the_plans_validate(name: str) -> None:
     directory = DomainDir.open(DOMAINS / name)
@@ -216,6 +223,9 @@ def test_stein_f5_3_runs_and_fixes_a_wrong_program(name: str, scripted_server: S
     assert result.selected_program.name == "c1-v01.py"
     # the reflection prompt carries the validator's feedback, naming the forall/when condition that failed
     assert condition in scripted_server.requests_for("code.reflect")[0].messages[-1]["content"]
+    if name == "recycling":  # the example task of the code prompt shows the quantified goal as a nested tuple
+        code_prompt = scripted_server.requests_for("code.generate")[0].messages[-1]["content"]
+        assert "('forall', (('?i', 'item'),), ('exists', (('?b', 'bin'), ('?m', 'material'))" in code_prompt
 
 
 @pytest.mark.parametrize("name", NAMES)
