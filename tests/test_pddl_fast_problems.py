@@ -24,7 +24,7 @@ def _same(domain_file: Path, task_files: list[Path]) -> int:
         if fast is None:
             continue
         fast_count += 1
-        for field in ("name", "domain_name", "objects", "init", "goal_pos", "goal_neg", "warnings"):
+        for field in ("name", "domain_name", "objects", "init", "goal_pos", "goal_neg", "goal_conditions", "warnings"):
             assert getattr(fast, field) == getattr(full, field), (path, field)
     return fast_count
 
@@ -32,7 +32,10 @@ def _same(domain_file: Path, task_files: list[Path]) -> int:
 @pytest.mark.parametrize("domain_dir", list_domains(ROOT / "domains"), ids=lambda d: d.name)
 def test_fast_path_equals_full_loader_on_our_domains(domain_dir) -> None:
     tasks = domain_dir.debug_tasks() + domain_dir.eval_tasks()[:8] + domain_dir.probe_tasks()
-    assert _same(domain_dir.domain_file, tasks) >= len(domain_dir.debug_tasks())
+    domain = load_domain(domain_dir.domain_file)
+    # goals with compound conditions (recycling's forall) are left to the full loader
+    plain = [p for p in domain_dir.debug_tasks() if not parse_problem_text(p.read_text(), domain, p).goal_conditions]
+    assert _same(domain_dir.domain_file, tasks) >= len(plain)
 
 
 def test_fast_path_equals_full_loader_on_the_shared_benchmarks() -> None:

@@ -21,11 +21,11 @@ from genplan.engine.pipeline import Pipeline, RunStore, load_preset
 from genplan.engine.pipeline.config import PipelineConfig
 
 
-def make_pipeline(server: ScriptedServer, root: Path, config: PipelineConfig, **kw) -> Pipeline:
+def make_pipeline(server: ScriptedServer, root: Path, config: PipelineConfig, domain: Path = FERRY, **kw) -> Pipeline:
     settings = ModelSettings(model=server.model, base_url=server.base_url, retry_base_delay_s=0.01)
     provider = make_provider(settings, no_cache=True)
     store = kw.pop("store", None) or RunStore.create(root, {"config": config.to_dict()})
-    return Pipeline(DomainDir.open(FERRY), config, provider, store, **kw)
+    return Pipeline(DomainDir.open(domain), config, provider, store, **kw)
 
 
 def events(store: RunStore) -> list:

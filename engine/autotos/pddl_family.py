@@ -2,8 +2,9 @@
 
 State: the set of fact tuples of genplan's Python encoding (a frozenset). The model writes
 ``succ(state, objects)`` returning (action string, next state) pairs and ``is_goal(state, goal)`` with
-``goal`` the set of goal facts. Checks: every transition the soundness search sees is replayed by the
-simulator in the parent (the action must be applicable and the next state exact); completeness on
+``goal`` the set of goal facts (an ADL goal also holds ``('not', fact)`` and its compound conditions as nested
+tuples, as generated programs receive them: ``genplan.engine.pddl.encoding``). Checks: every transition the
+soundness search sees is replayed by the simulator in the parent (the action must be applicable and the next state exact); completeness on
 states along optimal planner plans and random walks of the debug tasks; goal states from plan ends and
 non-goal states with all goal facts but one. Evaluation: BFS (or greedy best-first with the goal-count
 heuristic) on the eval tasks, every plan validated by genplan's validator and compared with the optimal
@@ -19,6 +20,7 @@ from typing import Any
 from ..domainlib import DomainDir
 from ..feedback.plans import plan_feedback
 from ..pddl import load_domain, load_problem
+from ..pddl.encoding import encode_task
 from ..pddl.model import Domain, Fact, Problem, Task
 from ..pddl.validate import validate_plan
 from ..planner import Successors, solve
@@ -28,6 +30,19 @@ from .harness import normalize_action
 
 def _facts(state: frozenset[Fact] | set[Fact]) -> list[list[str]]:
     return sorted([list(f) for f in state])
+
+
+def _listed(value: Any) -> Any:
+    return [_listed(v) for v in value] if isinstance(value, tuple) else value
+
+
+def _tupled(value: Any) -> Any:
+    return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
+
+
+def _goal(domain: Domain, problem: Problem) -> list[Any]:
+    """The goal as is_goal receives it (JSON lists here): the encoding's goal, compound conditions included."""
+    return [_listed(g) for g in encode_task(problem, False, domain).goal]
 
 
 def _objects(domain: Domain, problem: Problem, typed: bool) -> list[Any]:
@@ -70,7 +85,7 @@ class PddlTasks:
         return result.plan if result.solved else None
 
     def instance(self, problem: Problem, name: str) -> Instance:
-        goal = [list(f) for f in problem.goal_pos]
+        goal = _goal(self.domain, problem)
         return Instance(name, _facts(frozenset(problem.init)), extra=[_objects(self.domain, problem, self.typed)],
                         goal_extra=[goal], info={"problem": problem})
 
@@ -105,7 +120,7 @@ def build_pddl_domain(tasks: PddlTasks, seed: int = 0, samples_per_task: int = 4
     for problem, unit in zip(tasks.debug, units):
         plan = tasks.optimal_plan(problem)
         unit.info["optimal"] = len(plan) if plan is not None else None
-        goal = [list(f) for f in problem.goal_pos]
+        goal = _goal(tasks.domain, problem)
         along = _plan_states(tasks, problem, plan) if plan else [frozenset(problem.init)]
         end = along[-1]
         if plan is not None:
@@ -145,7 +160,8 @@ def build_pddl_domain(tasks: PddlTasks, seed: int = 0, samples_per_task: int = 4
     if first is not None:
         examples["example_state"] = sorted(tuple(f) for f in first.init)
         examples["example_objects"] = sorted(tuple(o) if isinstance(o, list) else o for o in first.extra[0])
-        examples["example_goal"] = sorted(tuple(f) for f in first.goal_extra[0])
+        examples["example_goal"] = sorted(_tupled(f) for f in first.goal_extra[0])
+        examples["compound_goal"] = any(isinstance(part, list) for f in first.goal_extra[0] for part in f)
     return SearchDomain("pddl", False, goal_cases, units, completeness, evals, reached_goal=reached,
                         validate=validate, context=lambda extra: {}, validate_actions=validate_actions,
                         check_transitions=lambda index, seen: check_transitions(tasks, tasks.debug[index], seen),

@@ -1,0 +1,15 @@
+;; probe: the robot holds an item at the start (the generator starts with empty hands).
+(define (problem recycling-probe-holding-at-start)
+  (:domain recycling)
+  (:objects l0 l1 l2 - location i0 i1 - item b0 b1 - bin m0 m1 - material)
+  (:init
+    (robot-at l0)
+    (connected l0 l1) (connected l1 l0) (connected l1 l2) (connected l2 l1)
+    (bin-at b0 l2) (bin-at b1 l1)
+    (accepts b0 m0) (accepts b1 m1)
+    (made-of i0 m0) (made-of i1 m1)
+    (holding i0)
+    (at i1 l0))
+  (:goal (forall (?i - item)
+           (exists (?b - bin ?m - material)
+             (and (in ?i ?b) (made-of ?i ?m) (accepts ?b ?m))))))

@@ -1,0 +1,16 @@
+;; probe: one-way connections (a ring l0 -> l1 -> l2 -> l3 -> l0) and a goal location for the robot.
+(define (problem recycling-probe-one-way)
+  (:domain recycling)
+  (:objects l0 l1 l2 l3 - location i0 i1 - item b0 - bin m0 - material)
+  (:init
+    (robot-at l1)
+    (connected l0 l1) (connected l1 l2) (connected l2 l3) (connected l3 l0)
+    (bin-at b0 l1)
+    (accepts b0 m0)
+    (made-of i0 m0) (made-of i1 m0)
+    (at i0 l0)
+    (at i1 l3))
+  (:goal (and (robot-at l2)
+              (forall (?i - item)
+                (exists (?b - bin ?m - material)
+                  (and (in ?i ?b) (made-of ?i ?m) (accepts ?b ?m)))))))

@@ -1,0 +1,16 @@
+;; probe: an item made of two materials; only a bin far away accepts either of them, the near bin neither.
+(define (problem recycling-probe-two-materials)
+  (:domain recycling)
+  (:objects l0 l1 l2 l3 - location i0 i1 - item b0 b1 - bin m0 m1 m2 - material)
+  (:init
+    (robot-at l0)
+    (connected l0 l1) (connected l1 l0) (connected l1 l2) (connected l2 l1) (connected l2 l3) (connected l3 l2)
+    (bin-at b0 l1) (bin-at b1 l3)
+    (accepts b0 m0) (accepts b1 m2)
+    (made-of i0 m1) (made-of i0 m2)
+    (made-of i1 m0)
+    (at i0 l0)
+    (in i1 b1))
+  (:goal (forall (?i - item)
+           (exists (?b - bin ?m - material)
+             (and (in ?i ?b) (made-of ?i ?m) (accepts ?b ?m))))))
