@@ -183,6 +183,8 @@ class Pipeline:
         return ChatMessage("system", self.prompts.render("system", self.variant))
 
     def render(self, name: str, **variables: Any) -> str:
+        if self.config.reference_prompts:  # --faithful's prompt content (docs/reproduction.md)
+            variables = {"reference_prompts": True, **variables}
         return self.prompts.render(name, self.variant, **variables)
 
     def reserve_ids(self) -> list[int]:
