@@ -96,13 +96,25 @@ def validate_model_plan(domain: Domain, task: DebugTask, plan: list[str] | None,
     )
 
 
+# The reference code's safety check (agents/gen_plan_execution.py, run_safety_checks): a program whose text
+# contains one of these strings is not run. Its third string is "import shutils", so `import shutil` passes.
+REFERENCE_IMPORT_RISKS = ("import sys", "import os", "import shutils")
+
+
+def refused_import(source: str) -> str | None:
+    """The first of the reference's risky imports the program's text contains, if any."""
+    return next((risk for risk in REFERENCE_IMPORT_RISKS if risk in source), None)
+
+
 class ProgramChecker:
     """Runs program versions on the debug tasks through the evaluation engine (one sandbox, reused)."""
 
     def __init__(
-        self, domain: Domain, tasks: list[DebugTask], timeout_s: float, function: str, style: str, orderings: int = 1
+        self, domain: Domain, tasks: list[DebugTask], timeout_s: float, function: str, style: str, orderings: int = 1,
+        import_check: bool = False,
     ) -> None:
         self.domain = domain
+        self.import_check = import_check
         self.orderings = orderings
         self.function = function
         self.style = "silver" if style == "silver" else "stein"
@@ -125,11 +137,29 @@ class ProgramChecker:
     def check(self, source: str, stop_at_first_failure: bool = False) -> list[TaskCheck]:
         """Each debug task under ``orderings`` random orderings (the reference code uses 4: a task counts as
         solved only if all of them succeed; the first failing ordering is the one reported)."""
+        risk = refused_import(source) if self.import_check else None
+        if risk is not None:
+            return self._refused(risk, stop_at_first_failure)
         program = Program.from_source(source, functions=(self.function,))
         results = self.evaluator.evaluate(
             program, orderings=self.orderings, stop_at_first_failure=stop_at_first_failure
         )
         return [self._as_check(r) for r in results]
+
+    def _refused(self, risk: str, stop_at_first_failure: bool) -> list[TaskCheck]:
+        """--faithful's import check: the program is not run; every task fails with the refusal as a Python
+        exception, which is fed back like any other."""
+        from ..feedback.programs import exception_message
+        from ..sandbox.outcome import EXCEPTION
+
+        line = (f"RuntimeError: the program contains `{risk}`, which the safety check does not allow, so it was "
+                "not run. Write it without that import.")
+        tasks = self._tasks[:1] if stop_at_first_failure else self._tasks
+        return [
+            TaskCheck(t.name, False, EXCEPTION, exception_message(line), None, python_error=True,
+                      details={"traceback": line, "refused_import": risk, "python_input": t.python_text})
+            for t in tasks
+        ]
 
     @staticmethod
     def _as_check(result: TaskResult) -> TaskCheck:

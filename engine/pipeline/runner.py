@@ -50,7 +50,7 @@ from .checks import (
     validate_model_plan,
 )
 from .config import PipelineConfig
-from .conversation import Extractor, assistant, code_extractor, user
+from .conversation import Extractor, assistant, code_extractor, first_block_extractor, user
 from .failures import FailureSelector
 from .gateway import Controller, ModelGateway, RunStopped
 from .hints import action_hints
@@ -139,7 +139,7 @@ class Pipeline:
         ))
         checker = ProgramChecker(
             self.domain, self.tasks, self.config.program_timeout_s, self.config.function_name, self.feedback_style,
-            orderings=self.config.debug_orderings,
+            orderings=self.config.debug_orderings, import_check=self.config.import_check,
         )
         run = self.approach.run
         assert run is not None, f"{self.approach.name} is no pipeline approach"  # PipelineConfig names only those
@@ -200,7 +200,11 @@ class Pipeline:
         publish: Publish | None = None,
         **context: Any,
     ) -> tuple[Any, list[ChatMessage], str]:
-        """Ask, extract; an answer with nothing usable is fed back once. Returns (value|None, history, reason)."""
+        """Ask, extract; an answer with nothing usable is fed back once. Returns (value|None, history, reason).
+        With ``code_extraction = "first-block"`` (--faithful) a program is the first ```python block, else the
+        whole answer, and never asked for again."""
+        if expected == "code" and self.config.code_extraction == "first-block":
+            extractor, ids = first_block_extractor, (ids or [self.gateway.next_id()])[:1]
         ids = ids or self.reserve_ids()
         reason = ""
         for attempt, request_id in enumerate(ids):
@@ -310,8 +314,12 @@ class Pipeline:
         return version
 
     def failure_selector(self, salt: int) -> FailureSelector:
-        """A fresh selection state per debugging loop, seeded by the split seed and the loop."""
-        return FailureSelector(self.config.failure_selection, seed=1000 * self.config.split_seed + salt)
+        """A fresh selection state per debugging loop, seeded by the split seed and the loop (salt 0 is the
+        strategy loop, candidates count from 1)."""
+        rule = self.config.failure_selection
+        if rule == "reference-code" and salt == 0:
+            rule = "reference-code-strategy"  # the reference's strategy debugging knows no error groups
+        return FailureSelector(rule, seed=1000 * self.config.split_seed + salt)
 
     def action_hints(self) -> list[str]:
         return action_hints(list(self.domain.actions.values()), self.config.typed_action_hints)
