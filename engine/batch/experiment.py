@@ -308,7 +308,11 @@ class _Checker:
                 self.problem(f"preset '{entry}': {exc}")
                 continue
             try:
-                config = PipelineConfig.from_dict({**base.to_dict(), **overrides, "preset": label})
+                # faithful = "all" (docs/reproduction.md) sets its toggles first; the other settings win over it
+                if "faithful" in overrides:
+                    base = base.faithfully(str(overrides["faithful"]))
+                rest = {k: v for k, v in overrides.items() if k != "faithful"}
+                config = PipelineConfig.from_dict({**base.to_dict(), **rest, "preset": label})
             except (ConfigError, TypeError) as exc:
                 self.problem(f"[pipeline] with preset '{label}': {exc}")
                 continue
@@ -486,3 +490,12 @@ def api_key_environment(experiment: Experiment) -> dict[str, str]:
 
 def with_max_concurrent_runs(experiment: Experiment, value: int | None) -> Experiment:
     return experiment if value is None else replace(experiment, max_concurrent_runs=value)
+
+
+def with_faithful(experiment: Experiment, spec: str | None) -> Experiment:
+    """Every pipeline preset of the experiment with the --faithful toggles of ``spec`` (None: unchanged); an
+    own-loop preset (AutoToS, PDDLego+) has none."""
+    if spec is None:
+        return experiment
+    presets = [replace(p, config=p.config.faithfully(spec)) if p.config is not None else p for p in experiment.presets]
+    return replace(experiment, presets=presets)

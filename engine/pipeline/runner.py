@@ -448,7 +448,7 @@ class Pipeline:
 
             self.bus.publish(Notice(level="info", message=f"example plan for {task.name}: {reference.name}"))
             return task, [step.pddl() for step in load_plan(reference)]
-        result = solve(self.domain, task.problem, optimal=True, timeout=60.0)
+        result = solve(self.domain, task.problem, optimal=True, timeout=60.0, lm_search=self.config.lm_search)
         self.bus.publish(Notice(level="info", message=f"example plan for {task.name}: {result.summary()}"))
         return task, result.plan or []
 
