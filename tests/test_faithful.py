@@ -244,3 +244,34 @@ def test_sil_has_the_papers_fix_budget(scripted_server: ScriptedServer, tmp_path
         make_pipeline(scripted_server, tmp_path / name, load_preset("Sil").with_changes(faithful=spec)).run()
         assert scripted_server.steps().count("baseline.fix") == fixes
         assert len(scripted_server.requests) == 3 + fixes  # Table 9: 9 calls need 6 fixes
+
+
+# ----------------------------------------------------------------------------------------------- orderings
+def test_ordered_set_orderings_as_the_reference_builds_them(tmp_path: Path) -> None:
+    from genplan.engine.pddl import load_domain
+    from genplan.engine.pddl.encoding import reference_orderings
+    from genplan.engine.pipeline.checks import ProgramChecker, load_debug_tasks
+
+    domain = load_domain(FERRY / "domain.pddl")
+    tasks = load_debug_tasks(domain, sorted((FERRY / "debug").glob("*.pddl"))[:2], False)
+    # 4 orderings, distinct where the task allows it, reproducible
+    orders = reference_orderings(tasks[1].python, 4, tasks[1].name)
+    assert orders == reference_orderings(tasks[1].python, 4, tasks[1].name)
+    assert len({tuple(o.init) for o in orders}) == 4
+    program = ("def generate_solution(objects, init, goal):\n"
+               "    assert not isinstance(init, set) and init[0] == next(iter(init))\n"
+               "    raise ValueError(type(init).__name__ + ' ' + repr(list(objects)))\n")
+    checker = ProgramChecker(domain, tasks, 10.0, "generate_solution", "stein", orderings=4, ordered_sets=True)
+    try:
+        checks = checker.check(program)
+    finally:
+        checker.close()
+    for task, check in zip(tasks, checks):
+        first = reference_orderings(task.python, 4, task.name)[0]
+        assert f"ValueError: OrderedSet {list(first.objects)!r}" in check.message
+        assert check.details["python_input"] == render_task(first)  # feedback shows the ordering that failed
+    plain = ProgramChecker(domain, tasks, 10.0, "generate_solution", "stein", orderings=4)
+    try:
+        assert all("AssertionError" in c.message for c in plain.check(program))  # genplan: builtin sets
+    finally:
+        plain.close()

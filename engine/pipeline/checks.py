@@ -111,7 +111,7 @@ class ProgramChecker:
 
     def __init__(
         self, domain: Domain, tasks: list[DebugTask], timeout_s: float, function: str, style: str, orderings: int = 1,
-        import_check: bool = False,
+        import_check: bool = False, ordered_sets: bool = False,
     ) -> None:
         self.domain = domain
         self.import_check = import_check
@@ -120,6 +120,7 @@ class ProgramChecker:
         self.also_accepted: tuple[str, ...] = ()  # further entry functions a program may define instead (Bas: get_plan)
         self.style = "silver" if style == "silver" else "stein"
         self.evaluator = Evaluator(domain, [], limits=Limits(time_limit=timeout_s), style=self.style)
+        self.evaluator.ordered_sets = ordered_sets
         self.tasks = tasks
 
     @property
@@ -145,7 +146,14 @@ class ProgramChecker:
         results = self.evaluator.evaluate(
             program, orderings=self.orderings, stop_at_first_failure=stop_at_first_failure
         )
-        return [self._as_check(r) for r in results]
+        return [self._as_check(r, self._shown_input(r)) for r in results]
+
+    def _shown_input(self, result: TaskResult) -> str:
+        """The input the reported run saw: feedback shows the task in that ordering."""
+        run = result.failure or result.orderings[0]
+        if self.evaluator.ordered_sets:
+            return render_task(self.evaluator.reference_input(result.task, run.ordering))
+        return render_task(result.task.ordering(run.ordering))
 
     def _refused(self, risk: str, stop_at_first_failure: bool) -> list[TaskCheck]:
         """--faithful's import check: the program is not run; every task fails with the refusal as a Python
@@ -163,7 +171,7 @@ class ProgramChecker:
         ]
 
     @staticmethod
-    def _as_check(result: TaskResult) -> TaskCheck:
+    def _as_check(result: TaskResult, shown_input: str | None = None) -> TaskCheck:
         run = result.failure or result.orderings[0]
         outcome, validation = run.outcome, run.validation
         details: dict[str, Any] = {"stdout": outcome.stdout[-2000:]}
@@ -181,7 +189,8 @@ class ProgramChecker:
             wrong_output=outcome.kind in OUTPUT_ERROR_KINDS,
             runtime=outcome.runtime,
             # the input the failing run saw: feedback shows the task in that ordering
-            details={**details, "ordering": run.ordering, "python_input": render_task(result.task.ordering(run.ordering))},
+            details={**details, "ordering": run.ordering,
+                     "python_input": shown_input or render_task(result.task.ordering(run.ordering))},
         )
 
 

@@ -166,6 +166,7 @@ class Pipeline:
         checker = ProgramChecker(
             self.domain, self.tasks, self.config.program_timeout_s, self.config.function_name, self.feedback_style,
             orderings=self.config.debug_orderings, import_check=self.config.import_check,
+            ordered_sets=self.config.ordering_style == "ordered-sets",
         )
         run = self.approach.run
         assert run is not None, f"{self.approach.name} is no pipeline approach"  # PipelineConfig names only those
