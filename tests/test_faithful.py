@@ -13,6 +13,7 @@ from support.ferry_model import BUGGY_PROGRAM, CORRECT_PROGRAM, FERRY, FerryMode
 from support.scripted_server import RecordedRequest, ScriptedServer
 from test_cli_run import genplan
 from test_pipeline_stein import make_pipeline
+from test_tui_support import isolated  # noqa: F401
 
 from genplan.engine.pddl.encoding import render_task
 from genplan.engine.pipeline import load_preset
@@ -275,3 +276,35 @@ def test_ordered_set_orderings_as_the_reference_builds_them(tmp_path: Path) -> N
         assert all("AssertionError" in c.message for c in plain.check(program))  # genplan: builtin sets
     finally:
         plain.close()
+
+
+# ----------------------------------------------------------------------------------------------- the TUI
+async def test_tui_settings_take_the_faithful_toggles(isolated: Path) -> None:  # noqa: F811
+    import tomllib
+
+    from test_tui_support import ferry_copy, ready, wait_for
+    from textual.widgets import Input, Select
+
+    from genplan.tui.app import GenplanApp, LaunchOptions
+    from genplan.tui.screens.settings import SettingsScreen
+
+    app = GenplanApp(LaunchOptions(ferry_copy(isolated), watch_files=False))
+    path = isolated / "xdg-config" / "genplan" / "config.toml"
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), what="the settings screen")
+        screen = app.screen
+        screen.query_one("#set-preset", Select).value = "Sil"
+        await pilot.pause()
+        screen.query_one("#set-faithful", Input).value = "all,-nope"
+        await pilot.press("ctrl+s")  # an unknown toggle: one line, nothing saved
+        assert isinstance(app.screen, SettingsScreen) and not path.exists()
+        assert "unknown --faithful toggle 'nope'" in str(screen.query_one("#settings-error").render())
+        screen.query_one("#set-faithful", Input).value = "all,-extraction"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: not isinstance(app.screen, SettingsScreen), what="saving")
+        assert tomllib.loads(path.read_text())["pipeline"] == {"preset": "Sil", "faithful": "all,-extraction"}
+        config = app.prefs.to_config()
+        assert config.silver_fixes == 6 and config.code_extraction == "lenient" and config.import_check
+        assert "extraction" not in config.faithful.split(",")
