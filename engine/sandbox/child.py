@@ -378,7 +378,7 @@ def _task_inputs(request: dict[str, Any]) -> tuple[Any, Any, Any]:
     """The program's arguments: sets of strings and tuples, as the paper's encoding has them (with
     ``ordered_sets``: OrderedSets in the order the request lists them)."""
     kind: Any = OrderedSet if request.get("ordered_sets") else set
-    return tuple(kind(_to_tuples(x) for x in request[key]) for key in ("objects", "init", "goal"))  # type: ignore[return-value]
+    return tuple(kind(_to_tuples(x) for x in request[key]) for key in ("objects", "init", "goal"))
 
 
 # A run of a trivial program on a tiny task, walked by every spare child before its real request arrives.
