@@ -308,3 +308,28 @@ async def test_tui_settings_take_the_faithful_toggles(isolated: Path) -> None:  
         config = app.prefs.to_config()
         assert config.silver_fixes == 6 and config.code_extraction == "lenient" and config.import_check
         assert "extraction" not in config.faithful.split(",")
+
+
+# ----------------------------------------------------------------------------------------------- experiments
+def test_experiment_files_and_batch_take_faithful(tmp_path: Path) -> None:
+    from genplan.engine.batch import load_experiment
+    from genplan.engine.batch.experiment import with_faithful
+
+    def experiment(pipeline: str) -> Path:
+        path = tmp_path / f"e{len(list(tmp_path.iterdir()))}.toml"
+        path.write_text(f'[experiment]\ndomains = ["{FERRY}"]\npresets = ["F3-6", "Bas", "Sil"]\nseeds = [1]\n'
+                        f'{pipeline}\n[[models]]\nname = "m"\nmodel = "m"\nbase_url = "http://127.0.0.1:9/v1"\n', encoding="utf-8")
+        return path
+
+    plain = load_experiment(experiment(""))
+    assert plain.evaluation.lm_search == "lmcut-max-ms" and all(p.config.faithful == "" for p in plain.presets)
+    # the toggles first, the other [pipeline] settings after them
+    loaded = load_experiment(experiment('[pipeline]\nfaithful = "all"\ncode_extraction = "lenient"\n'))
+    configs = {p.label: p.config for p in loaded.presets}
+    assert configs["Sil"].silver_fixes == 6 and configs["Bas"].bas_style == "reference"
+    assert configs["F3-6"].code_extraction == "lenient" and configs["F3-6"].import_check
+    assert loaded.evaluation.lm_search == "lmcut"  # the batch's optimal planner: A* + LM-cut
+    # genplan batch --faithful-except planner
+    batch = with_faithful(plain, "all,-planner")
+    assert all(p.config.import_check for p in batch.presets) and batch.evaluation.lm_search == "lmcut-max-ms"
+    assert with_faithful(plain, "all").evaluation.lm_search == "lmcut"
