@@ -333,3 +333,16 @@ def test_experiment_files_and_batch_take_faithful(tmp_path: Path) -> None:
     batch = with_faithful(plain, "all,-planner")
     assert all(p.config.import_check for p in batch.presets) and batch.evaluation.lm_search == "lmcut-max-ms"
     assert with_faithful(plain, "all").evaluation.lm_search == "lmcut"
+
+
+def test_pipeline_config_file_takes_faithful(tmp_path: Path) -> None:
+    from genplan.engine.pipeline.config import load_config_file
+
+    path = tmp_path / "mine.toml"
+    path.write_text('preset = "F3-6"\nfaithful = "all,-sorting"\ncode_extraction = "lenient"\n', encoding="utf-8")
+    config = load_config_file(path)
+    assert config.import_check and not config.sorted_presentation and config.code_extraction == "lenient"
+    assert config.faithful == ",".join(t for t in TOGGLES if t != "sorting")
+    path.write_text('preset = "F3-6"\nfaithful = "everything"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="unknown --faithful toggle 'everything'"):
+        load_config_file(path)

@@ -218,6 +218,8 @@ def load_config_file(path: str | Path) -> PipelineConfig:
     data = dict(data.get("pipeline", data))
     base = load_preset(str(data.pop("preset", "F5-3")))
     try:
+        if "faithful" in data:  # faithful = "all": its toggles first, the file's other settings over them
+            base = base.faithfully(str(data.pop("faithful")))
         return PipelineConfig.from_dict({**base.to_dict(), "preset": data.pop("name", f"{base.preset}*"), **data})
     except (ConfigError, TypeError) as exc:
         raise ConfigError(f"{p}: {exc}") from None
