@@ -6,13 +6,15 @@ exception, badly formed action, output that is not a list), and among equally ur
 random with a seeded generator. ``file-order`` is genplan's older rule: sticky whatever the error, then the
 most urgent failure in task order.
 
-``reference-code`` (--faithful) is the rule exactly as agents/agent_code_gen_basic.py writes it: if any task
-fails with a Python-level error (timeout, exception, badly formatted action, output that is not a plan) that
-group is chosen, else the plan errors; the previous task is kept if it is in the chosen group, otherwise one
-of the group is drawn at random. Unknown objects or actions, wrong arity and type mismatches are plan errors
-there (agents/validator_feedback_gen.py, get_error_type_class). Its strategy debugging has no groups
-(agents/agent_strategy_gen_w_debugging_prev_hist.py): the previous task while it still fails, else a random
-failed one — ``reference-code-strategy``.
+``reference-code`` (--faithful) is the rule as agents/agent_code_gen_basic.py (get_param_feedback_prompt)
+runs it: if any task fails with a Python-level error (timeout, exception, badly formatted action, output that
+is not a plan) that group is chosen, else the plan errors, and one task of the group is drawn at random. The
+code would keep the previous task if it is in the chosen group, but ``last_failed_task_name`` is only ever
+set to '' in the code agents (agent_code_gen_basic.py, agent_code_gen_multiple.py,
+agent_code_gen_basic_multiple.py), so every round draws afresh. Unknown objects or actions, wrong arity and
+type mismatches are plan errors there (agents/validator_feedback_gen.py, get_error_type_class). Its strategy
+debugging has no groups and does record the task (agents/agent_strategy_gen_w_debugging_prev_hist.py): the
+previous task while it still fails, else a random failed one — ``reference-code-strategy``.
 """
 
 from __future__ import annotations
@@ -106,7 +108,8 @@ class FailureSelector:
     def _reference_code(self, failures: list[F], grouped: bool = True) -> F:
         python = [c for c in failures if reference_error_group(c) == PYTHON_GROUP] if grouped else []
         group = python or failures
-        chosen = next((c for c in group if c.task == self.previous_task), None)
+        # code debugging (grouped) never keeps the previous task: the reference never records it
+        chosen = None if grouped else next((c for c in group if c.task == self.previous_task), None)
         if chosen is None:
             chosen = group[self._rng.randrange(len(group))]
         self.previous_task, self.previous_group = chosen.task, reference_error_group(chosen)

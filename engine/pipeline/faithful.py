@@ -23,8 +23,8 @@ TOGGLES: dict[str, tuple[str, Callable[[PipelineConfig], dict[str, Any]]]] = {
                 lambda c: {"import_check": True}),
     "extraction": ("the first ```python block of an answer, else the whole answer; never a retry",
                    lambda c: {"code_extraction": "first-block"}),
-    "selection": ("failure for feedback: a Python error first, the same task only while in the chosen group; "
-                  "unknown names, arity and type errors are plan errors",
+    "selection": ("failure for feedback: a random task with a Python error, else a random plan error (code); "
+                  "the same task while it fails (strategy); unknown names, arity and type errors are plan errors",
                   lambda c: {"failure_selection": "reference-code"}),
     "sorting": ("the task in feedback and -MC's / Bas's example task are shown sorted",
                 lambda c: {"sorted_presentation": True}),
