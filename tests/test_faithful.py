@@ -207,7 +207,7 @@ def test_final_check_is_a_fresh_request(scripted_server: ScriptedServer, tmp_pat
             assert all(m in validation for m in final)  # the same request again (a cache hit with the cache on)
         else:
             assert not any(m in validation for m in final)
-            assert all("has to be followed to reach the goal" in msgs[-1]["content"] for msgs in final)
+            assert all("Derive the plan by carrying out this strategy" in msgs[-1]["content"] for msgs in final)
 
 
 # ----------------------------------------------------------------------------------------------- Bas
