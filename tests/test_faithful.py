@@ -355,3 +355,23 @@ def test_pipeline_config_file_takes_faithful(tmp_path: Path) -> None:
     path.write_text('preset = "F3-6"\nfaithful = "everything"\n', encoding="utf-8")
     with pytest.raises(ConfigError, match="unknown --faithful toggle 'everything'"):
         load_config_file(path)
+
+
+def test_bas_example_is_the_first_task_whose_latest_plan_is_correct() -> None:
+    # the reference keeps one generated plan per task and overwrites it: a prompt task that validation solved but
+    # the final check failed has no plan left, so the next task with a correct latest plan is the example
+    from types import SimpleNamespace
+
+    from genplan.engine.approaches.bas import _example_task, example_plan_of
+
+    tasks = [SimpleNamespace(name=f"t{i}") for i in range(1, 5)]
+    validation = [Fake("t1", None, solved=True), Fake("t2", None, solved=True), Fake("t3", None, solved=True),
+                  Fake("t4", "goal-not-reached")]
+    for check in validation:
+        check.output = [f"(plan-of {check.task})"]  # type: ignore[attr-defined]
+    ctx = SimpleNamespace(tasks=tasks, prompt_tasks=lambda: tasks[:2], strategies=[SimpleNamespace(checks=validation)])
+    failed = Fake("t1", "goal-not-reached")
+    final = {"t1": failed, "t2": Fake("t2", "unsatisfied-precondition")}
+    assert _example_task(ctx, final).name == "t3"  # type: ignore[arg-type]
+    assert example_plan_of(ctx, final) == ["(plan-of t3)"]  # type: ignore[arg-type]
+    assert _example_task(ctx, {}).name == "t1"  # type: ignore[arg-type]  # no final check: validation's verdict
