@@ -24,7 +24,17 @@ from ..engine.batch import (
     run_batch,
     with_max_concurrent_runs,
 )
-from .common import EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, error, require_output_dir
+from ..engine.batch.experiment import with_faithful
+from ..engine.errors import GenplanError
+from .common import (
+    EXIT_BAD_INPUT,
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    add_faithful_options,
+    error,
+    faithful_spec,
+    require_output_dir,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -43,6 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-concurrent-runs", type=int, metavar="N", help="runs at once (default: the file's, else 4)")
     p.add_argument("--ray", metavar="ADDRESS", help="run on this Ray cluster (e.g. 10.0.0.5:6379 or 'auto'; needs genplan[ray])")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
+    add_faithful_options(p)
     p.add_argument("--dry-run", action="store_true", help="check the file and show what would run, run nothing")
     p.add_argument("--json", action="store_true", help="print one JSON summary object on stdout")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
@@ -59,6 +70,10 @@ def run(args: argparse.Namespace) -> int:
     if args.max_concurrent_runs is not None and args.max_concurrent_runs < 1:
         return error(f"--max-concurrent-runs must be at least 1, got {args.max_concurrent_runs}")
     experiment = with_max_concurrent_runs(experiment, args.max_concurrent_runs)
+    try:
+        experiment = with_faithful(experiment, faithful_spec(args))
+    except GenplanError as exc:
+        return error(str(exc))
     batch_dir = require_output_dir("--out", args.out) if args.out else default_batch_dir(experiment)
     if args.dry_run:
         return _dry_run(experiment, batch_dir)

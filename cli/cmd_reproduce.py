@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import EXIT_BAD_INPUT, EXIT_OK, error
+from .common import EXIT_BAD_INPUT, EXIT_OK, add_faithful_options, error, faithful_spec
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,6 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--published", metavar="FILE", help="published coverage (CSV or TOML; see docs/experiments.md)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="a [pipeline] override for every preset, e.g. code_rounds=1 (repeatable)")
+    add_faithful_options(p)
     p.add_argument("--eval-limit", type=int, default=0, metavar="N", help="evaluate on the first N tasks only (0: all)")
     p.add_argument("--eval-timeout", type=float, default=45.0, metavar="S", help="seconds per task and ordering (default 45)")
     p.add_argument("--max-concurrent-runs", type=int, default=4, metavar="N")
@@ -78,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
         if not sep or not key.strip():
             return error(f"--set takes KEY=VALUE, got {item!r}")
         pipeline[key.strip()] = _parse_value(value.strip())
+    spec = faithful_spec(args)
+    if spec is not None:
+        pipeline = {"faithful": spec, **pipeline}  # the toggles first; a --set wins over them
     out = Path(args.out) if args.out else Path(f"reproduce-{data_dir.resolve().name}")
     out.mkdir(parents=True, exist_ok=True)
     experiment_file = out / "reproduce.toml"

@@ -13,7 +13,17 @@ from typing import TYPE_CHECKING
 
 from ..engine.events import Event, Notice, RequestRetry, ResponseReceived, SelectionMade, StepStarted, ValidationResult
 from ..engine.pipeline.config import ConfigError, load_config_file, load_preset, preset_names
-from .common import EXIT_OK, BadInput, error, require_input_dir, require_output_dir, run_guarded, warn
+from .common import (
+    EXIT_OK,
+    BadInput,
+    add_faithful_options,
+    error,
+    faithful_spec,
+    require_input_dir,
+    require_output_dir,
+    run_guarded,
+    warn,
+)
 
 if TYPE_CHECKING:
     from ..engine.domainlib import DomainDir
@@ -40,6 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "loop (AutoToS, AutoToS+PST: run on DOMAIN_DIR through the approach's entry); see --list-presets")
     p.add_argument("--list-presets", action="store_true", help="list every approach's presets with their settings and exit")
     p.add_argument("--pipeline-config", metavar="FILE", help="a TOML file with pipeline settings (overrides --preset)")
+    add_faithful_options(p)
     p.add_argument("--model", help="model name, e.g. gpt-4o")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
     p.add_argument("--api-key-env", help="name of the environment variable holding the API key (default OPENAI_API_KEY)")
@@ -97,7 +108,7 @@ class Progress:
 
 def _config(args: argparse.Namespace):
     config = load_config_file(args.pipeline_config) if args.pipeline_config else load_preset(args.preset)
-    return config.with_changes(split_seed=args.seed, max_concurrency=args.max_concurrency)
+    return config.with_changes(faithful=faithful_spec(args), split_seed=args.seed, max_concurrency=args.max_concurrency)
 
 
 def _stopped(args: argparse.Namespace, store: RunStore, message: str) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import os
@@ -125,3 +126,27 @@ def run_guarded(func, args) -> int:
         return func(args)
     except (PddlError, BadInput, DomainDirError) as exc:
         return error(str(exc))
+
+
+def add_faithful_options(p: argparse.ArgumentParser) -> None:
+    """--faithful and --faithful-except (docs/reproduction.md)."""
+    from ..engine.pipeline.faithful import TOGGLES
+
+    p.add_argument("--faithful", action="store_true",
+                   help="follow the reference code of Stein et al. in every point docs/reproduction.md lists "
+                   "(prompt content, import check, first-block extraction, failure selection, sorted tasks, "
+                   "ordered-set orderings, a fresh final check, Bas as baseline.json, Sil's 6 fixes, A* + LM-cut); "
+                   "recorded in run.json")
+    p.add_argument("--faithful-except", metavar="NAMES",
+                   help="--faithful except these toggles, comma-separated, e.g. extraction (genplan's lenient "
+                   f"extraction stays); toggles: {', '.join(TOGGLES)}")
+
+
+def faithful_spec(args: argparse.Namespace) -> str | None:
+    """The --faithful spec the options ask for (None: genplan's own behaviour)."""
+    from ..engine.pipeline.faithful import except_spec
+
+    excluded = getattr(args, "faithful_except", None)
+    if excluded is not None:
+        return except_spec(excluded)
+    return "all" if getattr(args, "faithful", False) else None

@@ -22,7 +22,7 @@ from typing import Any
 from .feedback.plans import plan_feedback
 from .feedback.programs import run_feedback
 from .pddl import Domain, PddlError, Problem, load_domain, load_problem
-from .pddl.encoding import PythonTask, encode_task, shuffled_task
+from .pddl.encoding import PythonTask, encode_task, reference_orderings, shuffled_task
 from .pddl.validate import GOAL_NOT_REACHED, PlanValidator, ValidationResult
 from .sandbox.limits import Limits
 from .sandbox.outcome import (
@@ -340,6 +340,10 @@ class Evaluator:
         self._validators: dict[int, PlanValidator] = {}
         self._validated: dict[tuple[int, tuple[str, ...]], ValidationResult] = {}
         self._validator_lock = threading.Lock()
+        # --faithful (ordering_style = "ordered-sets"): the reference's random orderings as ordered sets
+        self.ordered_sets = False
+        self.ordering_count = 4
+        self._reference_inputs: dict[tuple[int, int], list[PythonTask]] = {}
 
     def __enter__(self) -> Evaluator:
         return self
@@ -359,10 +363,26 @@ class Evaluator:
                 self._validators[id(task)] = validator
             return validator
 
+    def reference_input(self, task: EvalTask, ordering: int) -> PythonTask:
+        """Ordering ``ordering`` of the reference code's orderings of ``task`` (ordered_sets), seeded by the
+        task's name; there are as many as the evaluation's orderings (at least 4, as the reference builds)."""
+        count = max(self.ordering_count, ordering + 1)
+        key = (id(task), count)
+        with self._validator_lock:
+            inputs = self._reference_inputs.get(key)
+            if inputs is None:
+                inputs = reference_orderings(task.python, count, task.name)
+                self._reference_inputs[key] = inputs
+        return inputs[ordering]
+
     # ------------------------------------------------------------ one run
     def run_one(self, program: Program, task: EvalTask, ordering: int = 0) -> OrderingResult:
         """Run the program on one task under one ordering and validate what it returns."""
-        outcome = self.sandbox.run(program, task.ordering(ordering), hash_seed=hash_seed_for(ordering), limits=self.limits)
+        if self.ordered_sets:  # --faithful: the reference's orderings, handed over as ordered sets
+            outcome = self.sandbox.run(program, self.reference_input(task, ordering), hash_seed=hash_seed_for(ordering),
+                                       limits=self.limits, ordered_sets=True)
+        else:
+            outcome = self.sandbox.run(program, task.ordering(ordering), hash_seed=hash_seed_for(ordering), limits=self.limits)
         cap = plan_length_cap(self.limits)
         if outcome.kind == PLAN and len(outcome.plan or []) > cap:
             outcome.kind = RESULT_TOO_LARGE
@@ -421,6 +441,7 @@ class Evaluator:
         """
         if orderings < 1:
             raise ValueError("orderings must be at least 1")
+        self.ordering_count = orderings
         cancel = cancel or threading.Event()
         total = len(self.tasks)
         self.sandbox.start(hash_seed_for(k) for k in range(orderings))

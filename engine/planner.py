@@ -54,6 +54,8 @@ OPTIMAL_SEARCH = (
     "label_reduction=exact(before_shrinking=true,before_merging=false),"
     "max_states=200k,threshold_before_merge=1,main_loop_max_time=1)]))"
 )
+# The paper's "lm" as the reference runs it: A* with LM-cut alone (--faithful, lm_search = "lmcut").
+LMCUT_SEARCH = "astar(lmcut())"
 SATISFICING_SEARCH = "eager_greedy([ff()])"  # greedy best-first search with the FF heuristic ("ff")
 
 # Fast Downward's documented exit codes
@@ -148,9 +150,12 @@ def solve(
     memory_mb: int = 4096,
     planner: str = "auto",
     rewrites: tuple[str, ...] = (),
+    lm_search: str = "lmcut-max-ms",
 ) -> PlannerResult:
     """planner: "auto" (Fast Downward if present), "fast-downward" or "builtin". ``rewrites``: changes the
     caller made to the user's task before this call (one line each), added to the translation's own.
+    lm_search: the optimal search, "lmcut-max-ms" (genplan's A* + max(LM-cut, merge-and-shrink)) or "lmcut"
+    (A* + LM-cut, the paper's and --faithful's).
     Every plan in the result has passed genplan's validator (module docstring)."""
     driver = fast_downward_driver() if planner in ("auto", "fast-downward") else None
     if planner == "fast-downward" and driver is None:
@@ -160,7 +165,7 @@ def solve(
     start = time.monotonic()
     texts = fast_downward_input(domain, problem)
     notes = (*translation_rewrites(domain, problem, *texts), *rewrites)
-    result = run_fast_downward(driver, domain, problem, optimal, timeout, memory_mb, texts)
+    result = run_fast_downward(driver, domain, problem, optimal, timeout, memory_mb, texts, lm_search)
     result = check_plan(dataclasses.replace(result, rewrites=notes), domain, problem)
     if result.status == UNSOLVABLE and notes:
         return confirm_unsolvable(result, domain, problem, timeout - (time.monotonic() - start))
@@ -205,11 +210,15 @@ def _plain_conditions(domain: Domain, problem: Problem) -> bool:
     )
 
 
-def _fast_downward_search(domain: Domain, problem: Problem, optimal: bool) -> tuple[str, list[str]]:
+def _fast_downward_search(
+    domain: Domain, problem: Problem, optimal: bool, lm_search: str = "lmcut-max-ms"
+) -> tuple[str, list[str]]:
     """The planner's label and its search option: the paper's configurations for STRIPS, blind A* for ADL."""
     if not optimal:
         return "fast-downward GBFS + FF (ff)", ["--search", SATISFICING_SEARCH]
     if domain.is_strips and not problem.goal_conditions:
+        if lm_search == "lmcut":
+            return "fast-downward A* + LM-cut (lm)", ["--search", LMCUT_SEARCH]
         return "fast-downward A* + max(LM-cut, merge-and-shrink) (lm)", ["--search", OPTIMAL_SEARCH]
     if _plain_conditions(domain, problem):
         return "fast-downward A* + h^max (conditional effects)", ["--search", OPTIMAL_SEARCH_CONDITIONAL]
@@ -232,10 +241,11 @@ def run_fast_downward(
     timeout: float,
     memory_mb: int,
     texts: tuple[str, str] | None = None,
+    lm_search: str = "lmcut-max-ms",
 ) -> PlannerResult:
     """Fast Downward on ``texts`` (domain and problem file; default: :func:`fast_downward_input`). The plan is
     returned as the planner wrote it: :func:`solve` checks it."""
-    name, search = _fast_downward_search(domain, problem, optimal)
+    name, search = _fast_downward_search(domain, problem, optimal, lm_search)
     domain_text, problem_text = texts or fast_downward_input(domain, problem)
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="genplan-fd-") as tmp:

@@ -41,9 +41,10 @@ class Variant:
 
 
 _BASE_VARIANTS: dict[str, Variant] = {
-    "stein": Variant("stein", None, "generate_solution", {"reasoning": False}),
+    # reference_prompts: the reference code's restrictions (no search, no external modules); --faithful sets it
+    "stein": Variant("stein", None, "generate_solution", {"reasoning": False, "reference_prompts": False}),
     # Bas: Silver's three steps as separate conversations, phrased like ours (reuses system, NL and feedback).
-    "baseline": Variant("baseline", "stein", "generate_solution", {"reasoning": False}),
+    "baseline": Variant("baseline", "stein", "generate_solution", {"reasoning": False, "reference_prompts": False}),
     # Sil: Silver et al.'s single conversation with their own prompts; no fallback on purpose.
     "silver": Variant("silver", None, "get_plan", {"reasoning": False}),
     # PDDLego+ and PlanGen (Gong et al. 2025): PDDL from text observations; no code is asked for.

@@ -22,6 +22,7 @@ SOLVED_PY = "objects = {'c9', 'l5'}\ninit = {('at', 'c9', 'l5')}\ngoal = {('at',
 EXAMPLE = {
     "domain_pddl": "(define (domain ferry) (:predicates (at ?c ?l)))",
     "task_pddl": "(define (problem ferry-1) (:domain ferry))",
+    "tasks": ["(define (problem ferry-1) (:domain ferry))", "(define (problem ferry-2) (:domain ferry))"],
     "anonymized": False,
     "domain_nl": "DOMAIN-NL: a ferry carries one car at a time.",
     "example_tasks": ["EXAMPLE-TASK-ONE", "EXAMPLE-TASK-TWO"],

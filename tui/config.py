@@ -15,6 +15,8 @@ from typing import Any
 
 PIPELINE_TABLE = "pipeline"
 LIMIT_FIELDS = ("strategy_rounds", "code_rounds", "initial_programs", "program_timeout_s")
+# the reference-faithful toggles (docs/reproduction.md): "all", "all,-extraction", ... ; "" is genplan's own
+FAITHFUL_FIELD = "faithful"
 
 
 def own_loop_preset(preset: str) -> tuple[Any, str] | None:
@@ -56,7 +58,7 @@ def check_preset(preset: str) -> str:
 @dataclass
 class RunPrefs:
     preset: str = "F5-3"
-    overrides: dict[str, Any] = field(default_factory=dict)  # LIMIT_FIELDS set by the user
+    overrides: dict[str, Any] = field(default_factory=dict)  # LIMIT_FIELDS (and faithful) set by the user
     keymap: dict[str, str] = field(default_factory=dict)  # [keymap]: binding id -> keys (actions.py)
 
     @property
@@ -104,9 +106,9 @@ def prefs_from_table(table: dict[str, Any], where: str) -> RunPrefs:
     for key, value in table.items():
         if key == "preset":
             continue
-        if key not in LIMIT_FIELDS:
+        if key not in LIMIT_FIELDS and key != FAITHFUL_FIELD:
             raise ValueError(f"{where}: [{PIPELINE_TABLE}] unknown setting '{key}' (known: preset, "
-                             f"{', '.join(LIMIT_FIELDS)})")
+                             f"{', '.join(LIMIT_FIELDS)}, {FAITHFUL_FIELD})")
         prefs.overrides[key] = value
     try:
         prefs.to_config()

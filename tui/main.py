@@ -49,7 +49,19 @@ def build_parser() -> argparse.ArgumentParser:
                         help="which pair of debug tasks are the prompt tasks (1-3)")
     parser.add_argument("--max-concurrency", type=int, help="parallel model requests (default 6: one per debug task)")
     parser.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
+    # over the settings' Reference-faithful field, for this session
+    parser.add_argument("--faithful", action="store_true",
+                        help="runs follow the reference code of Stein et al. (docs/reproduction.md), as `genplan run --faithful`")
+    parser.add_argument("--faithful-except", metavar="NAMES", help="--faithful except these toggles, e.g. extraction")
     return parser
+
+
+def faithful_spec(args: argparse.Namespace) -> str | None:
+    from genplan.engine.pipeline.faithful import except_spec
+
+    if args.faithful_except is not None:
+        return except_spec(args.faithful_except)
+    return "all" if args.faithful else None
 
 
 def runs_of(path: Path) -> tuple[Path, Path | None] | None:
@@ -64,6 +76,13 @@ def runs_of(path: Path) -> tuple[Path, Path | None] | None:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from genplan.engine.domainlib import DomainDir, DomainDirError
+    from genplan.engine.pipeline.faithful import FaithfulError, parse_spec
+
+    try:
+        parse_spec(faithful_spec(args) or "")
+    except FaithfulError as exc:
+        print(f"genplan-tui: {exc}", file=sys.stderr)
+        return 2
 
     domain_dir = Path(args.domain_dir)
     runs_dir: Path | None = args.runs
@@ -114,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         speed=args.speed,
         preset=args.preset,
         cli_settings={name: getattr(args, name) for name in MODEL_OPTIONS if getattr(args, name) is not None},
-        pipeline_changes={name: value for name, value in (("split_seed", args.seed),
+        pipeline_changes={name: value for name, value in (("faithful", faithful_spec(args)), ("split_seed", args.seed),
                                                           ("max_concurrency", args.max_concurrency))
                           if value is not None},
         no_cache=args.no_cache,

@@ -3,16 +3,21 @@ et al.'s feedback, no reflection and no strategy debugging; the program is selec
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..events import SelectionMade, StepStarted
 from ..extract import Extraction, extract_strategy
+from ..pddl.encoding import render_task
 from ..pipeline.checks import best_version
 from ..pipeline.conversation import assistant, code_extractor, user
+from ..pipeline.orderings import sorted_task
 from . import Approach, register
+from .stein import final_strategy_check
 
 if TYPE_CHECKING:
-    from ..pipeline.checks import ProgramChecker
+    from ..pddl.encoding import PythonTask
+    from ..pipeline.checks import DebugTask, ProgramChecker, TaskCheck
     from .context import PipelineContext
 
 
@@ -26,7 +31,11 @@ def run(ctx: PipelineContext, checker: ProgramChecker) -> None:
     -> validated once, never refined -> code whose example task has no plan -> direct fixes with Silver's
     feedback; the program is selected on the debug tasks."""
     config = ctx.config
-    ctx.nl_phase()
+    reference = config.bas_style == "reference"
+    if reference:  # baseline.json's basic description agent (--faithful)
+        ctx.basic_nl_phase()
+    else:
+        ctx.nl_phase()
     ctx.publish(StepStarted(phase="baseline-strategy"))
     strategy_msgs = [
         ctx.system(),
@@ -39,12 +48,18 @@ def run(ctx: PipelineContext, checker: ProgramChecker) -> None:
     if config.validate_unrefined_strategy:
         ctx.validate_strategy(strategy)  # Table 8: Bas's 15 calls at least include one validation round
     ctx.select_strategy()
-    if config.bas_example_plan:
+    final_check = final_strategy_check(ctx, strategy) if config.final_strategy_check else {}
+    if reference:
+        plan = example_plan_of(ctx, final_check) if config.bas_example_plan else None
+        spec = ctx.code_spec(_pipeline_example(ctx, final_check), plan)
+    elif config.bas_example_plan:
         example_task, example_plan = ctx.example()
-        spec = ctx.code_spec(example_task.python, example_plan)
+        spec = ctx.code_spec(_shown(ctx, example_task.python), example_plan)
     else:
-        spec = ctx.code_spec(ctx.prompt_tasks()[0].python, None)
-    functions = (config.function_name,)
+        spec = ctx.code_spec(_shown(ctx, ctx.prompt_tasks()[0].python), None)
+    # the reference runs a program that defines get_plan but no generate_solution (agents/gen_plan_execution.py)
+    functions = (config.function_name, "get_plan") if reference else (config.function_name,)
+    checker.also_accepted = functions[1:]
     base = [ctx.system(), user(ctx.render("code", domain_nl=ctx.domain_nl, strategy=strategy.text, **spec))]
     ctx.publish(StepStarted(phase="code", candidate=1))
     code, history, _ = ctx.ask_extract("baseline.code", base, code_extractor(functions), "code")
@@ -60,7 +75,10 @@ def run(ctx: PipelineContext, checker: ProgramChecker) -> None:
         task = next(t for t in ctx.tasks if t.name == failed.task)
         if config.code_history == "latest":
             conversation = [*base, assistant(current.response_text)]
-        failed_input = str(failed.details.get("python_input") or task.python_text)
+        if config.sorted_presentation:  # the reference shows the failed task sorted, not in the failing ordering
+            failed_input = render_task(sorted_task(task.python))
+        else:
+            failed_input = str(failed.details.get("python_input") or task.python_text)
         fix = [*conversation, user(ctx.render("fix", failed_task=failed_input, output=failed.output, feedback=failed.message))]
         code, history, _ = ctx.ask_extract("baseline.fix", fix, code_extractor(functions, current.text), "code")
         if code is None:
@@ -70,6 +88,43 @@ def run(ctx: PipelineContext, checker: ProgramChecker) -> None:
     best = best_version(ctx.programs)
     if best is not None:
         ctx.publish(SelectionMade(kind="program", version=best.label, solved=best.solved, total=len(ctx.tasks), file=best.file))
+
+
+def _latest_plans(ctx: PipelineContext, final_check: Mapping[str, TaskCheck]) -> dict[str, TaskCheck]:
+    """Each task's latest planning with the strategy: the reference keeps one generated plan per task and
+    overwrites it on every planning, with None when the plan is invalid (agents/agent_plan_generation.py,
+    update_task_plan), so the final check's verdict on a prompt task replaces validation's."""
+    latest: dict[str, TaskCheck] = {}
+    for version in ctx.strategies:
+        latest.update({c.task: c for c in version.checks})
+    latest.update(final_check)
+    return latest
+
+
+def _example_task(ctx: PipelineContext, final_check: Mapping[str, TaskCheck]) -> DebugTask:
+    """The example task as the reference pipeline picks it (agents/agent_code_gen_basic.py,
+    select_initial_prompt_examples): the first task, prompt tasks first, whose latest plan from the strategy
+    (final check, else validation) is correct; else the first prompt task."""
+    prompt = ctx.prompt_tasks()
+    ordered = [*prompt, *(t for t in ctx.tasks if t not in prompt)]
+    latest = _latest_plans(ctx, final_check)
+    return next((t for t in ordered if t.name in latest and latest[t.name].solved), prompt[0])
+
+
+def _shown(ctx: PipelineContext, task: PythonTask) -> PythonTask:
+    """The example task as the code prompt shows it: sorted with --faithful (as the reference does), else in
+    file order."""
+    return sorted_task(task) if ctx.config.sorted_presentation else task
+
+
+def _pipeline_example(ctx: PipelineContext, final_check: Mapping[str, TaskCheck]) -> PythonTask:
+    return _shown(ctx, _example_task(ctx, final_check).python)
+
+
+def example_plan_of(ctx: PipelineContext, final_check: Mapping[str, TaskCheck]) -> list[str] | None:
+    """A correct plan of the chosen example task, when Bas is asked to show one (bas_example_plan)."""
+    check = _latest_plans(ctx, final_check).get(_example_task(ctx, final_check).name)
+    return check.output if check is not None and check.solved and check.output else None
 
 
 APPROACH = register(Approach(

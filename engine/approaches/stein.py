@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..events import Notice, SelectionMade, StepFinished, StepStarted
 from ..extract import extract_nl, extract_strategy
+from ..pddl.encoding import render_task
 from ..pipeline.checks import Version, best_version
 from ..pipeline.conversation import assistant, code_extractor, user
-from ..pipeline.orderings import candidate_examples
+from ..pipeline.orderings import candidate_examples, sorted_task
 from . import Approach, register
 
 if TYPE_CHECKING:
@@ -88,7 +89,8 @@ def final_strategy_check(ctx: PipelineContext, strategy: Version) -> dict[str, T
     """The reference code re-plans the two prompt tasks with the chosen strategy; a correct plan from this
     check is the code prompt's example (2 calls: Table 8's minimum of 17)."""
     ctx.publish(StepStarted(phase="strategy-final-check", version=strategy.label))
-    outcomes = ctx.plan_with_strategy(strategy, ctx.prompt_tasks(), "strategy.plan")
+    template = "strategy_final_check" if ctx.config.final_check_prompt == "fresh" else "strategy_plan"
+    outcomes = ctx.plan_with_strategy(strategy, ctx.prompt_tasks(), "strategy.plan", template)
     ctx.publish_checks("strategy-final", strategy.label, [check for check, _ in outcomes])
     ctx.write_result(f"results/strategy-{strategy.label}-final.json", [c.to_dict() for c, _ in outcomes])
     ctx.publish(StepFinished(phase="strategy-final-check", version=strategy.label, solved=sum(c.solved for c, _ in outcomes)))
@@ -99,6 +101,8 @@ def final_strategy_check(ctx: PipelineContext, strategy: Version) -> dict[str, T
 def example_encodings(ctx: PipelineContext, task: DebugTask) -> list[PythonTask]:
     """The example input of each candidate (see orderings.candidate_examples)."""
     config = ctx.config
+    if config.initial_programs == 1 and config.sorted_presentation:
+        return [sorted_task(task.python)]  # the reference's single-program agent shows its example sorted
     if config.initial_programs == 1 and not config.shuffle_all_candidates:
         return [task.python]
     return candidate_examples(task.python, config.initial_programs, config.split_seed, config.shuffle_all_candidates)
@@ -107,10 +111,12 @@ def example_encodings(ctx: PipelineContext, task: DebugTask) -> list[PythonTask]
 def feedback_variables(ctx: PipelineContext, version: Version, failed: TaskCheck) -> dict[str, Any]:
     """Table 13's feedback on a program: the tasks it solved (with their plans) and the one it failed."""
     by_name = {t.name: t for t in ctx.tasks}
-    solved = [{"task": by_name[c.task].python_text, "plan": c.output} for c in version.checks if c.solved]
+    shown = (lambda t: render_task(sorted_task(t.python))) if ctx.config.sorted_presentation else (lambda t: t.python_text)
+    solved = [{"task": shown(by_name[c.task]), "plan": c.output} for c in version.checks if c.solved]
+    failed_task = shown(by_name[failed.task]) if ctx.config.sorted_presentation else None
     return {
         "solved": solved,
-        "failed_task": failed.details.get("python_input") or by_name[failed.task].python_text,
+        "failed_task": failed_task or failed.details.get("python_input") or by_name[failed.task].python_text,
         "output": failed.output,
         "feedback": failed.message,
     }

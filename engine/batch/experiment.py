@@ -102,6 +102,9 @@ class EvalSpec:
     compare_optimal: bool = True  # also A* + LM-cut (the paper's Tables 6 and 7 report both planners)
     planner_timeout_s: float = 45.0
     memory_mb: int = 2048
+    # the optimal planner of compare_optimal: genplan's A* + max(LM-cut, merge-and-shrink), or "lmcut" (A* +
+    # LM-cut) when a pipeline preset of the grid runs with --faithful's planner toggle (docs/reproduction.md)
+    lm_search: str = "lmcut-max-ms"
 
 
 @dataclass(frozen=True)
@@ -196,7 +199,7 @@ class _Checker:
         seeds = self.seeds(values.get("seeds", [1, 2, 3]))
         models = self.models(self.data.get("models"))
         games = self.games(self.data.get("games"))
-        evaluation = self.evaluation(values, domains)
+        evaluation = _planner_of(self.evaluation(values, domains), presets)
         name = values.get("name", self.path.stem)
         if not LABEL_PATTERN.match(name):
             self.problem(f"[experiment] name must be a short label (letters, digits, . _ + -), got {name!r}")
@@ -308,7 +311,11 @@ class _Checker:
                 self.problem(f"preset '{entry}': {exc}")
                 continue
             try:
-                config = PipelineConfig.from_dict({**base.to_dict(), **overrides, "preset": label})
+                # faithful = "all" (docs/reproduction.md) sets its toggles first; the other settings win over it
+                if "faithful" in overrides:
+                    base = base.faithfully(str(overrides["faithful"]))
+                rest = {k: v for k, v in overrides.items() if k != "faithful"}
+                config = PipelineConfig.from_dict({**base.to_dict(), **rest, "preset": label})
             except (ConfigError, TypeError) as exc:
                 self.problem(f"[pipeline] with preset '{label}': {exc}")
                 continue
@@ -486,3 +493,20 @@ def api_key_environment(experiment: Experiment) -> dict[str, str]:
 
 def with_max_concurrent_runs(experiment: Experiment, value: int | None) -> Experiment:
     return experiment if value is None else replace(experiment, max_concurrent_runs=value)
+
+
+def _planner_of(evaluation: EvalSpec, presets: list[PresetSpec]) -> EvalSpec:
+    """The batch's optimal planner is A* + LM-cut when a pipeline preset asks for it (--faithful's planner)."""
+    if any(p.config is not None and p.config.lm_search == "lmcut" for p in presets):
+        return replace(evaluation, lm_search="lmcut")
+    return evaluation
+
+
+def with_faithful(experiment: Experiment, spec: str | None) -> Experiment:
+    """Every pipeline preset of the experiment with the --faithful toggles of ``spec`` (None: unchanged); an
+    own-loop preset (AutoToS, PDDLego+) has none. With the planner toggle the evaluation's optimal planner is
+    A* + LM-cut."""
+    if spec is None:
+        return experiment
+    presets = [replace(p, config=p.config.faithfully(spec)) if p.config is not None else p for p in experiment.presets]
+    return replace(experiment, presets=presets, evaluation=_planner_of(experiment.evaluation, presets))

@@ -330,6 +330,7 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
                 attach_planner_results(
                     domain, results, optimal_planner_dir(Path(job.planner_dir)), job.spec.planner_timeout_s,
                     reference=lambda task: source.reference_plan(task, "optimal"), optimal=True,
+                    lm_search=job.spec.lm_search,
                 )
         evaluation = Evaluation(
             program=str(program_file.relative_to(run_dir) if program_file.is_relative_to(run_dir) else program_file),
@@ -367,6 +368,7 @@ def attach_planner_results(
     timeout: float,
     reference: Callable[[Path], Path | None] | None = None,
     optimal: bool = False,
+    lm_search: str = "lmcut-max-ms",
 ) -> None:
     """The satisficing planner (``optimal``: A* + LM-cut) on every task the program solved, each task planned
     once per batch; ``reference`` gives a task's shipped plan of that kind, used instead where there is one."""
@@ -385,7 +387,7 @@ def attach_planner_results(
                 reference_plan = PlannerResult(SOLVED, steps, f"reference plan ({shipped.parent.name})", 0.0)
                 planned = check_plan(reference_plan, domain, result.task.problem)
             else:
-                planned = solve(domain, result.task.problem, optimal=optimal, timeout=timeout)
+                planned = solve(domain, result.task.problem, optimal=optimal, timeout=timeout, lm_search=lm_search)
             known = {
                 "task": result.name,
                 "planner": planned.planner,

@@ -73,6 +73,35 @@ def shuffled_task(task: PythonTask, seed: int) -> PythonTask:
     return PythonTask(objects, init, goal)
 
 
+def _distinct_orders(items: list[Any], n: int, rng: random.Random) -> list[list[Any]]:
+    """Up to ``n`` distinct shuffles of ``items`` in at most 3n draws, padded to ``n`` by drawing among those
+    found (agents/validator_feedback_gen.py, get_randomized_inputs, of the reference code)."""
+    found: list[list[Any]] = []
+    for _ in range(3 * n):
+        order = list(items)
+        rng.shuffle(order)
+        if order not in found:
+            found.append(order)
+        if len(found) == n:
+            break
+    if len(found) < n:
+        missing = n - len(found)
+        extra = rng.sample(found, k=missing) if missing <= len(found) else rng.choices(found, k=missing)
+        rng.shuffle(extra)
+        found.extend(extra)
+    return found
+
+
+def reference_orderings(task: PythonTask, n: int, seed: int | str) -> list[PythonTask]:
+    """The ``n`` input orderings the reference code builds for a task (objects, init and goal shuffled
+    independently, each kept in its order as an ordered set), seeded here so that they are reproducible."""
+    rng = random.Random(seed)
+    objects = _distinct_orders(list(task.objects), n, rng)
+    init = _distinct_orders(list(task.init), n, rng)
+    goal = _distinct_orders(list(task.goal), n, rng)
+    return [PythonTask(objects[i], init[i], goal[i]) for i in range(n)]
+
+
 def _render_items(items: list[Any]) -> str:
     return "{" + ", ".join(repr(i) for i in items) + "}" if items else "set()"
 

@@ -96,17 +96,31 @@ def validate_model_plan(domain: Domain, task: DebugTask, plan: list[str] | None,
     )
 
 
+# The reference code's safety check (agents/gen_plan_execution.py, run_safety_checks): a program whose text
+# contains one of these strings is not run. Its third string is "import shutils", so `import shutil` passes.
+REFERENCE_IMPORT_RISKS = ("import sys", "import os", "import shutils")
+
+
+def refused_import(source: str) -> str | None:
+    """The first of the reference's risky imports the program's text contains, if any."""
+    return next((risk for risk in REFERENCE_IMPORT_RISKS if risk in source), None)
+
+
 class ProgramChecker:
     """Runs program versions on the debug tasks through the evaluation engine (one sandbox, reused)."""
 
     def __init__(
-        self, domain: Domain, tasks: list[DebugTask], timeout_s: float, function: str, style: str, orderings: int = 1
+        self, domain: Domain, tasks: list[DebugTask], timeout_s: float, function: str, style: str, orderings: int = 1,
+        import_check: bool = False, ordered_sets: bool = False,
     ) -> None:
         self.domain = domain
+        self.import_check = import_check
         self.orderings = orderings
         self.function = function
+        self.also_accepted: tuple[str, ...] = ()  # further entry functions a program may define instead (Bas: get_plan)
         self.style = "silver" if style == "silver" else "stein"
         self.evaluator = Evaluator(domain, [], limits=Limits(time_limit=timeout_s), style=self.style)
+        self.evaluator.ordered_sets = ordered_sets
         self.tasks = tasks
 
     @property
@@ -125,14 +139,39 @@ class ProgramChecker:
     def check(self, source: str, stop_at_first_failure: bool = False) -> list[TaskCheck]:
         """Each debug task under ``orderings`` random orderings (the reference code uses 4: a task counts as
         solved only if all of them succeed; the first failing ordering is the one reported)."""
-        program = Program.from_source(source, functions=(self.function,))
+        risk = refused_import(source) if self.import_check else None
+        if risk is not None:
+            return self._refused(risk, stop_at_first_failure)
+        program = Program.from_source(source, functions=(self.function, *self.also_accepted))
         results = self.evaluator.evaluate(
             program, orderings=self.orderings, stop_at_first_failure=stop_at_first_failure
         )
-        return [self._as_check(r) for r in results]
+        return [self._as_check(r, self._shown_input(r)) for r in results]
+
+    def _shown_input(self, result: TaskResult) -> str:
+        """The input the reported run saw: feedback shows the task in that ordering."""
+        run = result.failure or result.orderings[0]
+        if self.evaluator.ordered_sets:
+            return render_task(self.evaluator.reference_input(result.task, run.ordering))
+        return render_task(result.task.ordering(run.ordering))
+
+    def _refused(self, risk: str, stop_at_first_failure: bool) -> list[TaskCheck]:
+        """--faithful's import check: the program is not run; every task fails with the refusal as a Python
+        exception, which is fed back like any other."""
+        from ..feedback.programs import exception_message
+        from ..sandbox.outcome import EXCEPTION
+
+        line = (f"RuntimeError: the program contains `{risk}`, which the safety check does not allow, so it was "
+                "not run. Write it without that import.")
+        tasks = self._tasks[:1] if stop_at_first_failure else self._tasks
+        return [
+            TaskCheck(t.name, False, EXCEPTION, exception_message(line), None, python_error=True,
+                      details={"traceback": line, "refused_import": risk, "python_input": t.python_text})
+            for t in tasks
+        ]
 
     @staticmethod
-    def _as_check(result: TaskResult) -> TaskCheck:
+    def _as_check(result: TaskResult, shown_input: str | None = None) -> TaskCheck:
         run = result.failure or result.orderings[0]
         outcome, validation = run.outcome, run.validation
         details: dict[str, Any] = {"stdout": outcome.stdout[-2000:]}
@@ -150,7 +189,8 @@ class ProgramChecker:
             wrong_output=outcome.kind in OUTPUT_ERROR_KINDS,
             runtime=outcome.runtime,
             # the input the failing run saw: feedback shows the task in that ordering
-            details={**details, "ordering": run.ordering, "python_input": render_task(result.task.ordering(run.ordering))},
+            details={**details, "ordering": run.ordering,
+                     "python_input": shown_input or render_task(result.task.ordering(run.ordering))},
         )
 
 

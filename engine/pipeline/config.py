@@ -20,7 +20,12 @@ from ..errors import GenplanError
 
 _KIND_WORDS = {int: "a whole number", float: "a number", str: "a string", bool: "true or false"}
 CODE_HISTORIES = ("conversation", "latest")
-FAILURE_SELECTIONS = ("reference", "file-order")
+FAILURE_SELECTIONS = ("reference", "file-order", "reference-code")
+CODE_EXTRACTIONS = ("lenient", "first-block")
+ORDERING_STYLES = ("hash-seeds", "ordered-sets")
+FINAL_CHECK_PROMPTS = ("validation", "fresh")
+BAS_STYLES = ("genplan", "reference")
+LM_SEARCHES = ("lmcut-max-ms", "lmcut")
 
 # Which debug tasks (instance/task index) are the two prompt tasks, per split seed — as in the paper's
 # published splits: seed 1 uses tasks 4 and 5, seed 2 tasks 0 and 1, seed 3 tasks 2 and 3.
@@ -55,6 +60,17 @@ class PipelineConfig:
     shuffle_all_candidates: bool = True  # N > 1: every candidate's example shuffled, distinct orderings
     typed_action_hints: bool = True  # action hints say "?x is of type t"
     bas_example_plan: bool = False  # Bas's code prompt shows its example task without a plan
+    # The reference-faithful switches (docs/reproduction.md; `--faithful` sets them all, engine/pipeline/faithful.py):
+    # each default is genplan's own behaviour.
+    reference_prompts: bool = False  # code prompts: no search, no external libraries; revision forbids search
+    import_check: bool = False  # refuse a program that imports sys, os or shutil (fed back like any error)
+    code_extraction: str = "lenient"  # last parsing block, merged helpers, one retry | "first-block"
+    sorted_presentation: bool = False  # feedback task and -MC's / Bas's example task shown sorted
+    ordering_style: str = "hash-seeds"  # debug orderings: shuffles + hash seeds | "ordered-sets" (insertion order)
+    final_check_prompt: str = "validation"  # the final check asks validation's prompt again | "fresh" wording
+    bas_style: str = "genplan"  # Bas: Stein's NL steps, no final check | "reference" (baseline.json)
+    lm_search: str = "lmcut-max-ms"  # the optimal planner: A* + max(LM-cut, M&S) | "lmcut" (A* + LM-cut)
+    faithful: str = ""  # the --faithful toggles that were applied (comma-separated), for the run's record
 
     def __post_init__(self) -> None:
         problems = self._type_problems()
@@ -77,6 +93,11 @@ class PipelineConfig:
             problems.append(f"code_history must be one of {', '.join(CODE_HISTORIES)}")
         if self.failure_selection not in FAILURE_SELECTIONS:
             problems.append(f"failure_selection must be one of {', '.join(FAILURE_SELECTIONS)}")
+        for name, allowed in (("code_extraction", CODE_EXTRACTIONS), ("ordering_style", ORDERING_STYLES),
+                              ("final_check_prompt", FINAL_CHECK_PROMPTS), ("bas_style", BAS_STYLES),
+                              ("lm_search", LM_SEARCHES)):
+            if getattr(self, name) not in allowed:
+                problems.append(f"{name} must be one of {', '.join(allowed)}")
         if self.split_seed not in PROMPT_TASKS_BY_SEED:
             problems.append(f"split_seed must be one of {sorted(PROMPT_TASKS_BY_SEED)}")
         if problems:
@@ -121,7 +142,22 @@ class PipelineConfig:
         return cls.from_dict(data)
 
     def with_changes(self, **changes: Any) -> PipelineConfig:
-        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+        """These fields changed (None: unchanged). ``faithful="all"`` (any spec of engine/pipeline/faithful.py)
+        first sets the reference-faithful toggles it names; the other changes are applied after it."""
+        spec = changes.pop("faithful", None)
+        config = self
+        if spec is not None:
+            config = config.faithfully(str(spec))
+        return replace(config, **{k: v for k, v in changes.items() if v is not None})
+
+    def faithfully(self, spec: str) -> PipelineConfig:
+        """This configuration with the reference-faithful toggles of ``spec`` ("all", "all,-extraction", ...)."""
+        from .faithful import FaithfulError, faithful_changes
+
+        try:
+            return replace(self, **faithful_changes(self, spec))
+        except FaithfulError as exc:
+            raise ConfigError(str(exc)) from None
 
 
 # What genplan did before these settings existed: one ordering in code debugging, the latest program only,
@@ -182,6 +218,8 @@ def load_config_file(path: str | Path) -> PipelineConfig:
     data = dict(data.get("pipeline", data))
     base = load_preset(str(data.pop("preset", "F5-3")))
     try:
+        if "faithful" in data:  # faithful = "all": its toggles first, the file's other settings over them
+            base = base.faithfully(str(data.pop("faithful")))
         return PipelineConfig.from_dict({**base.to_dict(), "preset": data.pop("name", f"{base.preset}*"), **data})
     except (ConfigError, TypeError) as exc:
         raise ConfigError(f"{p}: {exc}") from None

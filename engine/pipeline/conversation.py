@@ -19,6 +19,25 @@ def assistant(text: str) -> ChatMessage:
     return ChatMessage("assistant", text)
 
 
+PYTHON_FENCE = "```python"
+
+
+def first_block(text: str) -> str:
+    """The reference code's extraction: what follows the first ```python up to the next fence (or the end of
+    the answer); without such a block, the whole answer. It never fails: whatever it gives is run, and what
+    goes wrong is fed back as the program's error."""
+    start = text.find(PYTHON_FENCE)
+    if start < 0:
+        return text
+    rest = text[start + len(PYTHON_FENCE):]
+    end = rest.find("```")
+    return rest if end < 0 else rest[:end]
+
+
+def first_block_extractor(text: str) -> Extraction[Any]:
+    return Extraction(first_block(text), "")
+
+
 def code_extractor(functions: tuple[str, ...], previous: str | None = None) -> Extractor:
     """Extraction of a program's source (the extractor also returns where it found it; we keep the code)."""
 

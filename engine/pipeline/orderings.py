@@ -45,3 +45,16 @@ def candidate_examples(task: PythonTask, candidates: int, seed: int, shuffle_all
         seen.add(_key(shuffled))
         out.append(shuffled)
     return out
+
+
+def _sorted(items: list[object]) -> list[object]:
+    try:
+        return sorted(items)  # type: ignore[type-var]
+    except TypeError:  # mixed kinds (a negated goal beside plain facts): a stable textual order
+        return sorted(items, key=repr)
+
+
+def sorted_task(task: PythonTask) -> PythonTask:
+    """The task as the reference code shows it in prompts (utils/helper.py, create_problem_str without
+    shuffling): objects, initial state and goal each sorted."""
+    return PythonTask(_sorted(list(task.objects)), _sorted(list(task.init)), _sorted(list(task.goal)))  # type: ignore[arg-type]

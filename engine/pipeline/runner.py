@@ -9,6 +9,7 @@ approaches' own loops live in ``engine/approaches/``. It never knows who watches
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -50,12 +51,37 @@ from .checks import (
     validate_model_plan,
 )
 from .config import PipelineConfig
-from .conversation import Extractor, assistant, code_extractor, user
+from .conversation import Extractor, assistant, code_extractor, first_block_extractor, user
 from .failures import FailureSelector
 from .gateway import Controller, ModelGateway, RunStopped
 from .hints import action_hints
 from .runlock import RunLock
 from .store import RunStore
+
+_BASIC_HEADING = re.compile(
+    r"^[\s#*_>]*(domain description|problem\s+(\d+)\s+description)\s*[*_]*\s*:?[*_]*\s*(.*)$", re.IGNORECASE
+)
+
+
+def split_basic_descriptions(answer: str, tasks: int) -> tuple[str, list[str]]:
+    """The domain's and each problem's description in an answer to nl_basic (headings "Domain description:"
+    and "Problem N description:"). A part the answer lacks is the whole answer, so nothing is lost."""
+    parts: dict[str, list[str]] = {}
+    current: str | None = None
+    for line in answer.splitlines():
+        match = _BASIC_HEADING.match(line)
+        if match:
+            current = "domain" if match.group(2) is None else match.group(2)
+            parts[current] = [match.group(3)] if match.group(3).strip() else []
+        elif current is not None:
+            parts[current].append(line)
+
+    def text(key: str) -> str:
+        body = "\n".join(parts.get(key, [])).strip().strip("`").strip()
+        return body or answer.strip()
+
+    return text("domain"), [text(str(n)) for n in range(1, tasks + 1)]
+
 
 # the names earlier code imported from here
 __all__ = ["Pipeline", "RunResult", "Version", "assistant", "code_extractor", "user"]
@@ -139,7 +165,8 @@ class Pipeline:
         ))
         checker = ProgramChecker(
             self.domain, self.tasks, self.config.program_timeout_s, self.config.function_name, self.feedback_style,
-            orderings=self.config.debug_orderings,
+            orderings=self.config.debug_orderings, import_check=self.config.import_check,
+            ordered_sets=self.config.ordering_style == "ordered-sets",
         )
         run = self.approach.run
         assert run is not None, f"{self.approach.name} is no pipeline approach"  # PipelineConfig names only those
@@ -183,6 +210,8 @@ class Pipeline:
         return ChatMessage("system", self.prompts.render("system", self.variant))
 
     def render(self, name: str, **variables: Any) -> str:
+        if self.config.reference_prompts:  # --faithful's prompt content (docs/reproduction.md)
+            variables = {"reference_prompts": True, **variables}
         return self.prompts.render(name, self.variant, **variables)
 
     def reserve_ids(self) -> list[int]:
@@ -198,7 +227,11 @@ class Pipeline:
         publish: Publish | None = None,
         **context: Any,
     ) -> tuple[Any, list[ChatMessage], str]:
-        """Ask, extract; an answer with nothing usable is fed back once. Returns (value|None, history, reason)."""
+        """Ask, extract; an answer with nothing usable is fed back once. Returns (value|None, history, reason).
+        With ``code_extraction = "first-block"`` (--faithful) a program is the first ```python block, else the
+        whole answer, and never asked for again."""
+        if expected == "code" and self.config.code_extraction == "first-block":
+            extractor, ids = first_block_extractor, (ids or [self.gateway.next_id()])[:1]
         ids = ids or self.reserve_ids()
         reason = ""
         for attempt, request_id in enumerate(ids):
@@ -294,6 +327,39 @@ class Pipeline:
             self.artifact("nl_task", f"nl/{task.name}.md", description, request_id=answer_id, task=task.name)
         self.bus.publish(StepFinished(phase="nl"))
 
+    def basic_nl_phase(self) -> None:
+        """Bas with --faithful (the reference's basic description agent): one request with the PDDL domain and
+        the two prompt tasks, answered with the domain's and both tasks' descriptions; then one request per
+        further debug task (domain and that task). The domain description of the first answer is kept."""
+        self.bus.publish(StepStarted(phase="nl"))
+        prompt_tasks = self.prompt_tasks()
+        first = [self.system(), user(self.render("nl_basic", domain_pddl=self.domain.source,
+                                                 tasks=[t.pddl for t in prompt_tasks]))]
+        text, history, _ = self.ask_extract("nl.domain", first, extract_nl, "nl")
+        answer = text or history[-1].content
+        domain_nl, task_nls = split_basic_descriptions(answer, len(prompt_tasks))
+        self.domain_nl = domain_nl
+        self.artifact("nl_domain", "nl/domain.md", self.domain_nl)
+        for task, description in zip(prompt_tasks, task_nls):
+            task.nl = description
+            self.artifact("nl_task", f"nl/{task.name}.md", description, task=task.name)
+        others = [t for t in self.tasks if t not in prompt_tasks]
+        id_blocks = [self.reserve_ids() for _ in others]
+
+        def describe(task: DebugTask, ids: list[int]) -> Callable[[DeferredPublisher], tuple[str, int | None]]:
+            def job(pub: DeferredPublisher) -> tuple[str, int | None]:
+                messages = [self.system(), user(self.render("nl_basic", domain_pddl=self.domain.source, tasks=[task.pddl]))]
+                value, after, _ = self.ask_extract("nl.task", messages, extract_nl, "nl", ids, pub.publish, task=task.name)
+                return split_basic_descriptions(value or after[-1].content, 1)[1][0], self.last_answer_id
+
+            return job
+
+        descriptions = self.concurrently([describe(t, ids) for t, ids in zip(others, id_blocks)])
+        for task, (description, answer_id) in zip(others, descriptions):
+            task.nl = description
+            self.artifact("nl_task", f"nl/{task.name}.md", description, request_id=answer_id, task=task.name)
+        self.bus.publish(StepFinished(phase="nl"))
+
     # ---------------------------------------------------------------- 2) strategy
     def prompt_tasks(self) -> list[DebugTask]:
         # the source's own split (the paper's seed_splits.json) wins over the built-in table
@@ -308,8 +374,12 @@ class Pipeline:
         return version
 
     def failure_selector(self, salt: int) -> FailureSelector:
-        """A fresh selection state per debugging loop, seeded by the split seed and the loop."""
-        return FailureSelector(self.config.failure_selection, seed=1000 * self.config.split_seed + salt)
+        """A fresh selection state per debugging loop, seeded by the split seed and the loop (salt 0 is the
+        strategy loop, candidates count from 1)."""
+        rule = self.config.failure_selection
+        if rule == "reference-code" and salt == 0:
+            rule = "reference-code-strategy"  # the reference's strategy debugging knows no error groups
+        return FailureSelector(rule, seed=1000 * self.config.split_seed + salt)
 
     def action_hints(self) -> list[str]:
         return action_hints(list(self.domain.actions.values()), self.config.typed_action_hints)
@@ -331,9 +401,10 @@ class Pipeline:
         return {check.task: history for check, history in outcomes}
 
     def plan_with_strategy(
-        self, version: Version, tasks: list[DebugTask], step: str
+        self, version: Version, tasks: list[DebugTask], step: str, template: str = "strategy_plan"
     ) -> list[tuple[TaskCheck, list[ChatMessage]]]:
-        """The model plans each task by following the strategy (one request each, concurrently)."""
+        """The model plans each task by following the strategy (one request each, concurrently); ``template``
+        is the prompt (the final check's own, ``strategy_final_check``, with --faithful)."""
         actions = self.action_hints()
         names = list(self.domain.actions)
         id_blocks = [self.reserve_ids() for _ in tasks]
@@ -344,7 +415,7 @@ class Pipeline:
                     self.system(),
                     user(
                         self.render(
-                            "strategy_plan", domain_nl=self.domain_nl, task_nl=task.nl, pseudocode=version.text, actions=actions
+                            template, domain_nl=self.domain_nl, task_nl=task.nl, pseudocode=version.text, actions=actions
                         )
                     ),
                 ]
@@ -378,7 +449,7 @@ class Pipeline:
 
             self.bus.publish(Notice(level="info", message=f"example plan for {task.name}: {reference.name}"))
             return task, [step.pddl() for step in load_plan(reference)]
-        result = solve(self.domain, task.problem, optimal=True, timeout=60.0)
+        result = solve(self.domain, task.problem, optimal=True, timeout=60.0, lm_search=self.config.lm_search)
         level = "info" if result.solved else "warning"  # a fault or "unknown" is no plan to show the model
         self.bus.publish(Notice(level=level, message=f"example plan for {task.name}: {result.summary()}"))
         return task, result.plan or []

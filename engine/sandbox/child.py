@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 import types
+from collections.abc import MutableSet, Set
 from typing import Any
 
 from . import confine, guard
@@ -281,9 +282,103 @@ def _describe_exception(exc: BaseException, hidden: tuple[str, ...]) -> dict[str
     return {"traceback": line, "exception": line}
 
 
-def _task_inputs(request: dict[str, Any]) -> tuple[set[Any], set[Any], set[Any]]:
-    """The program's arguments: sets of strings and tuples, as the paper's encoding has them."""
-    return tuple(set(_to_tuples(x) for x in request[key]) for key in ("objects", "init", "goal"))  # type: ignore[return-value]
+class OrderedSet(MutableSet):  # type: ignore[type-arg]
+    """A set that iterates in insertion order and can be indexed, as the reference code of Stein et al. hands
+    its programs their inputs under --faithful (the ``ordered_set`` package's OrderedSet, which is no
+    subclass of ``set`` either). Written here; nothing is imported for it."""
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, iterable: Any = ()) -> None:
+        self._items: dict[Any, None] = dict.fromkeys(iterable)
+
+    @classmethod
+    def _from_iterable(cls, iterable: Any) -> OrderedSet:
+        return cls(iterable)
+
+    def __contains__(self, item: object) -> bool:
+        try:
+            return item in self._items
+        except TypeError:  # an unhashable item is in no set
+            return False
+
+    def __iter__(self) -> Any:
+        return iter(self._items)
+
+    def __reversed__(self) -> Any:
+        return reversed(list(self._items))
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, index: Any) -> Any:
+        items = list(self._items)
+        return OrderedSet(items[index]) if isinstance(index, slice) else items[index]
+
+    def __repr__(self) -> str:
+        return f"OrderedSet({list(self._items)!r})" if self._items else "OrderedSet()"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, tuple)):
+            return list(self) == list(other)
+        if isinstance(other, (Set, set, frozenset)):
+            return len(self) == len(other) and all(item in other for item in self)
+        return NotImplemented
+
+    def add(self, item: Any) -> None:
+        self._items[item] = None
+
+    def append(self, item: Any) -> None:
+        self.add(item)
+
+    def discard(self, item: Any) -> None:
+        self._items.pop(item, None)
+
+    def index(self, item: Any) -> int:
+        return list(self._items).index(item)
+
+    def copy(self) -> OrderedSet:
+        return OrderedSet(self)
+
+    def update(self, *others: Any) -> None:
+        for other in others:
+            for item in other:
+                self.add(item)
+
+    def union(self, *others: Any) -> OrderedSet:
+        out = self.copy()
+        out.update(*others)
+        return out
+
+    def intersection(self, *others: Any) -> OrderedSet:
+        return OrderedSet(item for item in self if all(item in other for other in others))
+
+    def difference(self, *others: Any) -> OrderedSet:
+        return OrderedSet(item for item in self if not any(item in other for other in others))
+
+    def symmetric_difference(self, other: Any) -> OrderedSet:
+        return OrderedSet([*(i for i in self if i not in other), *(i for i in other if i not in self)])
+
+    def issubset(self, other: Any) -> bool:
+        return all(item in other for item in self)
+
+    def issuperset(self, other: Any) -> bool:
+        return all(item in self for item in other)
+
+    def difference_update(self, *others: Any) -> None:
+        for other in others:
+            for item in other:
+                self.discard(item)
+
+    def intersection_update(self, other: Any) -> None:
+        self._items = dict.fromkeys(item for item in self if item in other)
+
+
+def _task_inputs(request: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """The program's arguments: sets of strings and tuples, as the paper's encoding has them (with
+    ``ordered_sets``: OrderedSets in the order the request lists them)."""
+    kind: Any = OrderedSet if request.get("ordered_sets") else set
+    return tuple(kind(_to_tuples(x) for x in request[key]) for key in ("objects", "init", "goal"))
 
 
 # A run of a trivial program on a tiny task, walked by every spare child before its real request arrives.

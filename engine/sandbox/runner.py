@@ -427,8 +427,10 @@ class Sandbox:
         hash_seed: int = 0,
         random_seed: int | None = None,
         limits: Limits | None = None,
+        ordered_sets: bool = False,
     ) -> RunOutcome:
-        """Run ``program`` on ``task`` (objects, init, goal) in a fresh child; never raises for program faults."""
+        """Run ``program`` on ``task`` (objects, init, goal) in a fresh child; never raises for program faults.
+        ``ordered_sets``: the program gets OrderedSets in the task's order instead of sets (--faithful)."""
         limits = limits or self.limits
         objects, init, goal = task_lists(task)
         body = {
@@ -441,6 +443,8 @@ class Sandbox:
             "random_seed": hash_seed if random_seed is None else random_seed,
             "audit_hook": self._audit_hook,
         }
+        if ordered_sets:
+            body["ordered_sets"] = True
         encoded = json.dumps(body, ensure_ascii=True, separators=(",", ":")).encode("ascii")
         try:
             server = self._server(hash_seed)

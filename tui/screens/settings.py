@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from ..actions import bindings
-from ..config import LIMIT_FIELDS, RunPrefs, own_loop_preset, save_tui_settings
+from ..config import FAITHFUL_FIELD, LIMIT_FIELDS, RunPrefs, own_loop_preset, save_tui_settings
 from ..widgets.key_bar import KeyBar
 
 MODEL_FIELDS = (
@@ -83,6 +83,9 @@ class SettingsScreen(ModalScreen[SettingsResult | None]):
                         value = self.prefs.overrides.get(name, getattr(config, name))
                         yield Input("" if own else _shown(value), id=f"set-{name}", disabled=own,
                                     placeholder=OWN_LOOP_HINT.format(preset=self.prefs.preset) if own else "")
+                    yield Label("Reference-faithful")
+                    yield Input(str(self.prefs.overrides.get(FAITHFUL_FIELD, "")), id=f"set-{FAITHFUL_FIELD}",
+                                disabled=own, placeholder="all, all,-extraction, ... (empty: genplan's own)")
                 yield Checkbox("Store the API key itself in the file (otherwise only the variable name)",
                                value=self.settings.api_key is not None, id="set-store-key")
                 yield Static("", id="settings-error")
@@ -130,6 +133,9 @@ class SettingsScreen(ModalScreen[SettingsResult | None]):
                 raise ValueError(f"{LIMIT_LABELS[name]}: not a number: {text!r}") from None
             if value != getattr(base_config, name):
                 overrides[name] = value
+        faithful = self.value(FAITHFUL_FIELD)
+        if faithful:  # the toggles first (RunPrefs.to_config); the limits typed above win over them
+            overrides = {FAITHFUL_FIELD: faithful, **overrides}
         prefs = RunPrefs(preset=preset, overrides=overrides)
         try:
             prefs.to_config()
@@ -164,6 +170,7 @@ class SettingsScreen(ModalScreen[SettingsResult | None]):
             field.placeholder = OWN_LOOP_HINT.format(preset=event.value) if own else ""
             if own:
                 field.value = ""
+        self.query_one(f"#set-{FAITHFUL_FIELD}", Input).disabled = own  # an own loop has no such toggles
         if own:
             return
         try:

@@ -1,0 +1,86 @@
+"""``--faithful``: every preset as the reference code of Stein et al. runs it (docs/reproduction.md).
+
+genplan's own behaviour stays the default; each point where the reference code does something else is one
+named toggle here, and each toggle sets named :class:`~genplan.engine.pipeline.config.PipelineConfig` fields.
+A spec names the toggles: ``all`` (what ``--faithful`` means), a list (``prompts,imports``) or ``all`` minus
+some (``all,-extraction`` or just ``-extraction``: faithful except genplan's lenient extraction). The toggles
+applied are recorded in the config's ``faithful`` field, so run.json says which ones a run had.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .config import PipelineConfig
+
+# toggle -> (what it changes, the fields it sets for a configuration of that approach)
+TOGGLES: dict[str, tuple[str, Callable[[PipelineConfig], dict[str, Any]]]] = {
+    "prompts": ("code prompts ask for no search and no external libraries or modules; strategy revision forbids search",
+                lambda c: {"reference_prompts": True}),
+    "imports": ("a program importing sys, os or shutil is refused, with feedback like any other error",
+                lambda c: {"import_check": True}),
+    "extraction": ("the first ```python block of an answer, else the whole answer; never a retry",
+                   lambda c: {"code_extraction": "first-block"}),
+    "selection": ("failure for feedback: a random task with a Python error, else a random plan error (code); "
+                  "the same task while it fails (strategy); unknown names, arity and type errors are plan errors",
+                  lambda c: {"failure_selection": "reference-code"}),
+    "sorting": ("the task in feedback and -MC's / Bas's example task are shown sorted",
+                lambda c: {"sorted_presentation": True}),
+    "orderings": ("debug orderings: random shuffles kept in insertion order (ordered sets), not hash seeds",
+                  lambda c: {"ordering_style": "ordered-sets"}),
+    "final-check": ("the final strategy check is a fresh request with its own wording",
+                    lambda c: {"final_check_prompt": "fresh"}),
+    "bas": ("Bas as baseline.json: its own NL description step, a final check, the pipeline's example choice, "
+            "get_plan programs accepted",
+            lambda c: {"bas_style": "reference", "final_strategy_check": True} if c.approach == "bas" else {}),
+    "sil": ("Sil with 6 fixes (Table 9's 9.0 calls on average)",
+            lambda c: {"silver_fixes": 6, "code_rounds": 6} if c.approach == "sil" else {}),
+    "planner": ("the optimal planner (\"lm\") is A* + LM-cut alone",
+                lambda c: {"lm_search": "lmcut"}),
+}
+
+
+class FaithfulError(ValueError):
+    """A spec naming a toggle that does not exist."""
+
+
+def parse_spec(spec: str) -> list[str]:
+    """The toggles a spec names, in TOGGLES order. "" is none; "all" every toggle; "-name" removes one."""
+    items = [item.strip() for item in spec.split(",") if item.strip()]
+    if not items:
+        return []
+    chosen: set[str] = set()
+    if items[0] == "all" or items[0].startswith("-"):
+        chosen = set(TOGGLES)
+    for item in items:
+        if item == "all":
+            continue
+        name = item[1:] if item.startswith("-") else item
+        if name not in TOGGLES:
+            raise FaithfulError(f"unknown --faithful toggle {name!r} (known: {', '.join(TOGGLES)})")
+        if item.startswith("-"):
+            chosen.discard(name)
+        else:
+            chosen.add(name)
+    return [name for name in TOGGLES if name in chosen]
+
+
+def faithful_changes(config: PipelineConfig, spec: str) -> dict[str, Any]:
+    """The field values a spec sets on ``config`` (the ``faithful`` record included)."""
+    toggles = parse_spec(spec)
+    changes: dict[str, Any] = {}
+    for name in toggles:
+        changes.update(TOGGLES[name][1](config))
+    changes["faithful"] = ",".join(toggles)
+    return changes
+
+
+def except_spec(excluded: str) -> str:
+    """``--faithful-except a,b`` as a spec: every toggle but those."""
+    return ",".join(["all", *(f"-{name.strip()}" for name in excluded.split(",") if name.strip())])
+
+
+def toggles_help() -> str:
+    return "; ".join(f"{name}: {text}" for name, (text, _) in TOGGLES.items())
