@@ -102,6 +102,8 @@ class EvalSpec:
     compare_optimal: bool = True  # also A* + LM-cut (the paper's Tables 6 and 7 report both planners)
     planner_timeout_s: float = 45.0
     memory_mb: int = 2048
+    # the planners' own coverage on the evaluation tasks at these time limits (s); empty: not measured
+    planner_coverage: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,7 @@ _EXPERIMENT_KEYS: dict[str, type | tuple[type, ...]] = {
     "compare_optimal": bool,
     "planner_timeout_s": (int, float),
     "memory_mb": int,
+    "planner_coverage": list,
     "max_concurrent_runs": int,
     "out": str,
 }
@@ -379,6 +382,15 @@ class _Checker:
                 found.append(value)
         return found
 
+    def time_limits(self, entries: list[Any]) -> tuple[float, ...]:
+        limits: list[float] = []
+        for value in entries:
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+                self.problem(f"[experiment] planner_coverage: {value!r} is not a time limit in seconds (a positive number)")
+            elif float(value) not in limits:
+                limits.append(float(value))
+        return tuple(sorted(limits))
+
     def seeds(self, entries: Any) -> list[int]:
         if not isinstance(entries, list) or not entries:
             self.problem("[experiment] seeds must be a non-empty list of integers")
@@ -453,6 +465,7 @@ class _Checker:
             compare_optimal=values.get("compare_optimal", True),
             planner_timeout_s=float(values.get("planner_timeout_s", 45.0)),
             memory_mb=values.get("memory_mb", 2048),
+            planner_coverage=self.time_limits(values.get("planner_coverage", [])),
         )
         if spec.task_set not in TASK_SETS:
             self.problem(f"[experiment] eval_tasks must be one of {', '.join(TASK_SETS)}, got {spec.task_set!r}")
