@@ -34,7 +34,8 @@ def _cite(paper: PaperNumbers, tables: str) -> str:
 
 def matched_domains(data: BatchData, paper: PaperNumbers) -> tuple[list[str], list[str]]:
     """The grid's domains the paper reports (by directory name), and the others."""
-    return [d for d in data.domains if paper.has_domain(d)], [d for d in data.domains if not paper.has_domain(d)]
+    matched = sorted((d for d in data.domains if paper.has_domain(d)), key=paper.domains.index)  # the paper's order
+    return matched, [d for d in data.domains if not paper.has_domain(d)]
 
 
 def coverage_beside_paper(data: BatchData, paper: PaperNumbers) -> Table:
@@ -69,7 +70,9 @@ def coverage_beside_paper(data: BatchData, paper: PaperNumbers) -> Table:
     unmatched = [p for p in data.presets if p not in paper.presets]
     if unmatched:
         notes.append(f"presets the paper does not report: {', '.join(unmatched)}")
-    notes.extend(f"transcription: {note}" for note in paper.notes)
+    if paper.notes:
+        notes.append(f"the paper's text damaged a few cells of Tables 1 and 2; how each was read: the notes in "
+                     f"engine/report/stein2026.toml ({len(paper.notes)})")
     return Table("paper-coverage", "Coverage beside the paper's published coverage (Tables 1 and 2)", columns,
                  [TEXT, TEXT, TEXT] + [PERCENT] * (len(columns) - 3), rows, notes)
 
@@ -87,7 +90,8 @@ def planner_coverage_table(data: BatchData, paper: PaperNumbers) -> Table:
     columns += [f"genplan {planner} {_limit(limit)}" for planner in ("lm", "ff") for limit in limits]
     columns += [f"paper {planner} {_limit(limit)}" for planner, limit in PAPER_PLANNER_COLUMNS]
     rows: list[list[Any]] = []
-    for domain in data.domains:
+    matched, others = matched_domains(data, paper)
+    for domain in [*matched, *others]:
         results = {p: [r for (planner, d, _t), r in data.planner_coverage.items() if planner == p and d == domain]
                    for p in ("lm", "ff")}
         tasks = max(len(results["lm"]), len(results["ff"]))
@@ -125,7 +129,7 @@ def budget_beside_paper(data: BatchData, paper: PaperNumbers) -> Table:
         for paper_model in paper.models:
             if (paper_model, preset) in paper.budget:
                 rows.append([preset, f"paper {paper_model}", *paper.budget[(paper_model, preset)]])
-    return Table("paper-budget", "Model calls, tokens and generation time per run beside the paper's (Table 9)",
+    return Table("paper-budget", "Calls, tokens and time per run beside the paper's (Table 9)",
                  ["preset", "source", "calls", "tokens", "time (s)"], [TEXT, TEXT, NUMBER, NUMBER, NUMBER], rows,
                  [_cite(paper, "Table 9 (averaged over the seeds, then over the domains; the paper's 17 domains)"),
                   "tokens: input + output, reasoning included; '–': not reported (deepseek Sil: footnote 5)"])
@@ -147,7 +151,7 @@ def comparison_beside_paper(data: BatchData, paper: PaperNumbers) -> Table:
             if (planner, paper_model) in paper.comparison:
                 rows.append([planner, f"paper {paper_model} {preset}", *paper.comparison[(planner, paper_model)]])
     return Table("paper-planner-comparison",
-                 "Best F5-3 program vs the planners on the commonly solved tasks, beside the paper's (Tables 6, 7)",
+                 "Best F5-3 program vs the planners beside the paper's (Tables 6, 7)",
                  columns, [TEXT, TEXT, COUNT, RATIO, PERCENT, RATIO, PERCENT], rows,
                  [_cite(paper, "Tables 6 and 7"),
                   "for lm the paper's last column is the share of equally long plans (an optimal plan is never longer)",
