@@ -20,6 +20,7 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
+from .batch.experiment import keyed_by_directory
 from .domainlib import DomainDir, DomainDirError
 from .report.data import BatchData
 from .report.table import PERCENT, TEXT, Table
@@ -42,8 +43,8 @@ class Published:
 def find_domains(data_dir: Path) -> list[DomainDir]:
     """Every domain directory of ``data_dir``: its subdirectories that are domains, and those one level further
     down (the paper's ``data/`` holds ``silver/<domain>`` and ``additional/<domain>``). Domains are keyed by
-    their directory name (the grid's key, see engine.batch.experiment.keyed_by_directory), so two directories
-    of the same name are an error; in name order within each folder."""
+    their directory name (or domain.toml's ``name``: engine.batch.experiment.keyed_by_directory), so two of the
+    same name are an error; in name order within each folder."""
     if not data_dir.is_dir():
         raise ReproduceError(f"{data_dir}: not a directory")
     found: list[DomainDir] = []
@@ -63,10 +64,10 @@ def find_domains(data_dir: Path) -> list[DomainDir]:
                              "problems_pddl/, or collections of them such as silver/<domain>)")
     seen: dict[str, Path] = {}
     for domain in found:
-        name = domain.path.resolve().name
+        name = keyed_by_directory(domain).name
         if name in seen:
             raise ReproduceError(f"{data_dir}: two domain directories are named {name!r} ({seen[name]} and "
-                                 f"{domain.path}); a grid keys domains by their directory name")
+                                 f"{domain.path}); a grid keys domains by their directory name (or domain.toml's)")
         seen[name] = domain.path
     return found
 
@@ -151,7 +152,7 @@ def domain_listing(data_dir: Path, domains: list[DomainDir], published: set[str]
     for domain in domains:
         where = domain.path.resolve().relative_to(data_dir.resolve()) if domain.path.resolve().is_relative_to(
             data_dir.resolve()) else domain.path
-        key = domain.path.resolve().name
+        key = keyed_by_directory(domain).name
         lines.append(f"{key:<14} {str(where):<26} PDDL {domain.name:<18} {len(domain.debug_tasks())} debug, "
                      f"{len(domain.eval_tasks())} eval  published: {'yes' if key in published else 'no'}")
     return lines

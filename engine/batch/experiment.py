@@ -489,10 +489,15 @@ class _Checker:
 
 
 def keyed_by_directory(domain: DomainDir) -> DomainDir:
-    """The domain as a grid names it: by its directory (``data/additional/grippers`` is "grippers"), not by the
-    name its PDDL file declares, which two of the paper's domains share (``gripper-strips``). Only the grid's
-    keys change (run directories, batch.json, tables); the run itself opens the directory as ever."""
-    return replace(domain, name=domain.path.resolve().name)
+    """The domain as a grid names it: by the ``name`` its domain.toml gives, else by its directory
+    (``data/additional/grippers`` is "grippers"), never by the name its PDDL file declares, which two of the
+    paper's domains share (``gripper-strips``). Only the grid's keys change (run directories, batch.json,
+    tables); the run itself opens the directory as ever."""
+    try:
+        named = "name" in tomllib.loads((domain.path / "domain.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        named = False
+    return domain if named else replace(domain, name=domain.path.resolve().name)
 
 
 def task_files(domain: DomainDir, task_set: str) -> list[Path]:
