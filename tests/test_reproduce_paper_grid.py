@@ -150,6 +150,12 @@ def test_the_papers_17_domains_run_as_one_grid_beside_the_published_numbers(tmp_
         assert title in done.stdout
     assert "grippers" in done.stdout and "–" in done.stdout
 
+    # genplan report --paper gives the same tables for any batch directory
+    report = genplan("report", str(out), "--paper", "--print", "json", "--no-files", home=tmp_path)
+    tables = json.loads(report.stdout)["tables"]
+    assert {"paper-coverage", "planner-coverage", "paper-budget", "paper-errors"} <= set(tables)
+    assert len(tables["paper-coverage"]["rows"]) == 18
+
 
 def test_two_domain_directories_of_one_name_are_refused(tmp_path: Path) -> None:
     data = paper_tree(tmp_path)
