@@ -61,12 +61,12 @@ def _parse_value(text: str) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..engine.report.beside_paper import tables_beside_paper
     from ..engine.report.data import load_batch
+    from ..engine.report.paper import load_paper_numbers
     from ..engine.report.paper_tables import all_tables
     from ..engine.report.render import to_terminal
     from ..engine.report.write import write_report
-    from ..engine.report.beside_paper import tables_beside_paper
-    from ..engine.report.paper import load_paper_numbers
     from ..engine.reproduce import (
         ReproduceError,
         domain_listing,

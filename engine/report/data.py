@@ -11,7 +11,6 @@ from ..errors import GenplanError
 from ..events import ResponseReceived, read_log
 from ..runs import RunMeta, read_meta_or_none
 
-
 PLANNER_COVERAGE_DIR = "planner-coverage"
 
 
