@@ -202,3 +202,34 @@ def test_bad_planner_limits_are_one_line(tmp_path: Path, bad: str) -> None:
 
     data = paper_tree(tmp_path)
     assert main(["reproduce", str(data), "--model", "m", "--planner-limits", bad, "--dry-run"]) == 2
+
+
+def test_planner_coverage_counts_within_each_limit_and_survives_a_broken_task(tmp_path: Path) -> None:
+    from genplan.engine.batch import load_experiment
+    from genplan.engine.batch.planner_coverage import run_planner_coverage
+    from genplan.engine.report.beside_paper import planner_coverage_table
+    from genplan.engine.report.data import load_batch
+    from genplan.engine.report.paper import load_paper_numbers
+
+    data = paper_tree(tmp_path)
+    ferry = data / "silver" / "ferry"
+    (ferry / "problems_pddl" / "instance-7.pddl").write_text("(define (problem broken) (:domain ferry)")
+    experiment = tmp_path / "grid.toml"
+    experiment.write_text(
+        f'[experiment]\nname = "g"\ndomains = ["{ferry}"]\npresets = ["Sil"]\nseeds = [1]\n'
+        "planner_coverage = [30, 0.000001]\n\n[[models]]\nmodel = \"m\"\nbase_url = \"http://127.0.0.1:9/v1\"\n")
+    loaded = load_experiment(experiment)
+    assert loaded.evaluation.planner_coverage == (0.000001, 30.0)
+    os.environ["GENPLAN_FAST_DOWNWARD"] = str(tmp_path / "none")  # the built-in search: instant on these tasks
+    try:
+        assert run_planner_coverage(loaded, tmp_path / "batch") == 4  # 2 tasks x 2 planners
+        assert run_planner_coverage(loaded, tmp_path / "batch") == 0  # all known
+    finally:
+        del os.environ["GENPLAN_FAST_DOWNWARD"]
+    broken = json.loads((tmp_path / "batch" / "planner-coverage" / "ff" / "ferry" / "instance-7.json").read_text())
+    assert broken["status"] == "error" and broken["message"]
+    (tmp_path / "batch" / "batch.json").write_text(json.dumps({"experiment": loaded.describe(), "entries": []}))
+    table = planner_coverage_table(load_batch(tmp_path / "batch"), load_paper_numbers())
+    row = table.row("ferry")
+    assert row[:6] == ["ferry", 2, 0.0, 50.0, 0.0, 50.0]  # nothing within a microsecond; the good task within 30 s
+    assert row[6:] == [31.0, 43.0, 100.0, 100.0]  # the paper's lm / ff at 45 s and 30 min

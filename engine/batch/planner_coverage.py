@@ -20,7 +20,7 @@ from typing import Any
 
 from ..pddl import load_domain, load_problem
 from ..pipeline.store import write_json_atomic
-from ..planner import solve
+from ..planner import ERROR, PlannerResult, solve
 from .experiment import Experiment, task_files
 
 COVERAGE_DIR = "planner-coverage"
@@ -69,11 +69,15 @@ def run_planner_coverage(
     def plan(item: tuple[str, Any, Path, str]) -> None:
         planner, domain, file, target = item
         pddl_domain = parsed[domain.domain_file]
-        result = solve(pddl_domain, load_problem(file, pddl_domain), optimal=planner == "lm", timeout=timeout,
-                       memory_mb=PLANNER_MEMORY_MB)
+        try:
+            result = solve(pddl_domain, load_problem(file, pddl_domain), optimal=planner == "lm", timeout=timeout,
+                           memory_mb=PLANNER_MEMORY_MB)
+        except Exception as exc:  # noqa: BLE001 - one task's problem is that task's result, not the batch's end
+            result = PlannerResult(ERROR, None, planner, 0.0, f"{type(exc).__name__}: {exc}")
         write_json_atomic(Path(target), {
             "task": file.stem, "planner": result.planner, "status": result.status, "seconds": result.seconds,
             "plan_length": len(result.plan) if result.plan is not None else None, "timeout": timeout,
+            "message": result.message,
         })
 
     workers = jobs or max(1, (os.cpu_count() or 1))
