@@ -233,3 +233,18 @@ def test_planner_coverage_counts_within_each_limit_and_survives_a_broken_task(tm
     row = table.row("ferry")
     assert row[:6] == ["ferry", 2, 0.0, 50.0, 0.0, 50.0]  # nothing within a microsecond; the good task within 30 s
     assert row[6:] == [31.0, 43.0, 100.0, 100.0]  # the paper's lm / ff at 45 s and 30 min
+
+
+def test_planner_coverage_limits_are_checked(tmp_path: Path) -> None:
+    from genplan.engine.batch import ExperimentError, load_experiment
+
+    experiment = tmp_path / "grid.toml"
+    experiment.write_text(
+        f'[experiment]\ndomains = ["{ROOT / "domains" / "ferry"}"]\npresets = ["Sil"]\n'
+        'planner_coverage = [45, 0, "x"]\n\n[[models]]\nmodel = "m"\nbase_url = "http://127.0.0.1:9/v1"\n')
+    with pytest.raises(ExperimentError) as caught:
+        load_experiment(experiment)
+    assert [p for p in caught.value.problems if "planner_coverage" in p] == [
+        "[experiment] planner_coverage: 0 is not a time limit in seconds (a positive number)",
+        "[experiment] planner_coverage: 'x' is not a time limit in seconds (a positive number)",
+    ]
