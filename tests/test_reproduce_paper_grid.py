@@ -248,3 +248,22 @@ def test_planner_coverage_limits_are_checked(tmp_path: Path) -> None:
         "[experiment] planner_coverage: 0 is not a time limit in seconds (a positive number)",
         "[experiment] planner_coverage: 'x' is not a time limit in seconds (a positive number)",
     ]
+
+
+def test_costumed_and_anonymized_domains_sit_beside_table3(tmp_path: Path) -> None:
+    from genplan.engine.report.beside_paper import tables_beside_paper
+    from genplan.engine.report.data import BatchData, RunRecord
+    from genplan.engine.report.paper import load_paper_numbers
+
+    runs = [RunRecord(d, "F5-3", "m", 1, tmp_path / d, "finished", evaluation={"coverage": c, "results": []})
+            for d, c in (("ferry-costumed", 0.5), ("anonymized1", 0.25), ("ferry", 1.0))]
+    data = BatchData(tmp_path, "b", ["ferry", "ferry-costumed", "anonymized1"], ["F5-3"], ["m"], [1],
+                     {"F5-3": "stein"}, runs,
+                     domain_paths={d: str(ROOT / "domains" / d) for d in ("ferry", "ferry-costumed", "anonymized1")})
+    tables = {t.name: t for t in tables_beside_paper(data, load_paper_numbers())}
+    variants = tables["paper-variants"]
+    assert variants.rows == [["ferry-costumed", "ferry", "costume", "m", 50.0, 50.0, 100.0, 100.0],
+                             ["anonymized1", "delivery", "anonymized", "m", 25.0, 25.0, 100.0, 100.0]]
+    coverage = tables["paper-coverage"]
+    assert [r[0] for r in coverage.rows] == ["ferry", "average"]
+    assert "not in the paper: ferry-costumed, anonymized1" in coverage.notes
