@@ -92,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
             executor=executor,
             progress=None if args.quiet else ProgressLines(),
             no_cache=args.no_cache,
+            planner_report=None if args.quiet else lambda line: print(f"genplan: {line}", file=sys.stderr, flush=True),
         )
     except BatchError as exc:
         return error(str(exc))

@@ -32,6 +32,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="what to print on stdout (default terminal tables)",
     )
     p.add_argument("--no-files", action="store_true", help="print only, write no files")
+    p.add_argument("--paper", action="store_true",
+                   help="add the strategy-refinement paper's published numbers beside the batch's (coverage per "
+                   "domain and preset, the planners' coverage, Tables 5-7 and 9; domains matched by directory name), "
+                   "as genplan reproduce does")
     p.set_defaults(func=run)
 
 
@@ -41,6 +45,11 @@ def run(args: argparse.Namespace) -> int:
     except ReportError as exc:
         return error(str(exc))
     tables = all_tables(data)
+    if args.paper:
+        from ..engine.report.beside_paper import tables_beside_paper
+        from ..engine.report.paper import load_paper_numbers
+
+        tables += tables_beside_paper(data, load_paper_numbers())
     if args.show == "terminal":
         print(to_terminal(tables), end="")
     elif args.show == "markdown":

@@ -14,11 +14,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "reproduce",
         help="run the paper's experiment grid over a directory of domains and write its tables",
-        description="Every domain directory of DATA_DIR (the paper's layout) x presets x seeds as a batch "
+        description="Every domain of DATA_DIR (the paper's layout; also one level down, so the reference "
+        "repository's data/ with silver/ and additional/ works as it is) x presets x seeds as one batch "
         "(docs/experiments.md): resumable (run the same command again), on the local cores or a Ray cluster, "
         "evaluated with the paper's protocol (45 s, 4 orderings, both planners), ending in the report's tables "
-        "and, with --published, coverage beside the published numbers. Exit codes: 0 complete, 1 some run or "
-        "evaluation failed, 2 bad input.",
+        "and the paper's published numbers beside them (coverage of Tables 1-2 per domain and preset, the planners' "
+        "coverage, calls and tokens of Table 9, Tables 5-7; matched by directory name) and, with --published, "
+        "your own numbers too. Domains are keyed by their directory name, not the name their PDDL declares. "
+        "Exit codes: 0 complete, 1 some run or evaluation failed, 2 bad input.",
     )
     p.add_argument("data_dir", metavar="DATA_DIR", help="a directory of domains in the paper's layout")
     p.add_argument("--model", required=True, help="the model name")
@@ -28,7 +31,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="comma-separated presets or config files (default: F5-3,F3-6,Bas,Sil)")
     p.add_argument("--seeds", default="1,2,3", help="comma-separated split seeds (default 1,2,3)")
     p.add_argument("--out", metavar="DIR", help="the batch directory (default: reproduce-<DATA_DIR name>)")
-    p.add_argument("--published", metavar="FILE", help="published coverage (CSV or TOML; see docs/experiments.md)")
+    p.add_argument("--published", metavar="FILE",
+                   help="more published coverage to compare with (CSV or TOML; see docs/experiments.md); the "
+                   "paper's own numbers are always shown")
+    p.add_argument("--planner-limits", default="45", metavar="S[,S]",
+                   help="time limits (s) at which genplan's planners' coverage of the evaluation tasks is counted, "
+                   "each planner running once per task with the largest (default 45; the paper: 45,1800; 0: do not "
+                   "run the planners for coverage)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="list the domains found (key, PDDL name, tasks, published row) and the grid's size; run nothing")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="a [pipeline] override for every preset, e.g. code_rounds=1 (repeatable)")
     add_faithful_options(p)
@@ -51,12 +62,15 @@ def _parse_value(text: str) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..engine.report.beside_paper import tables_beside_paper
     from ..engine.report.data import load_batch
+    from ..engine.report.paper import load_paper_numbers
     from ..engine.report.paper_tables import all_tables
     from ..engine.report.render import to_terminal
     from ..engine.report.write import write_report
     from ..engine.reproduce import (
         ReproduceError,
+        domain_listing,
         experiment_text,
         find_domains,
         load_published,
@@ -65,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     from . import cmd_batch
 
     data_dir = Path(args.data_dir)
+    paper = load_paper_numbers()
     try:
         domains = find_domains(data_dir)
         seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
@@ -73,6 +88,18 @@ def run(args: argparse.Namespace) -> int:
         return error(str(exc))
     except ValueError:
         return error(f"--seeds must be comma-separated integers, got {args.seeds!r}")
+    try:
+        limits = sorted({float(v) for v in args.planner_limits.split(",") if v.strip() and float(v) > 0})
+    except ValueError:
+        return error(f"--planner-limits must be comma-separated seconds, got {args.planner_limits!r}")
+    presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+    if args.dry_run:
+        for line in domain_listing(data_dir, domains, set(paper.domains)):
+            print(line)
+        print(f"{len(domains)} domains x {len(presets)} presets x {len(seeds)} seeds = "
+              f"{len(domains) * len(presets) * len(seeds)} runs; published presets among them: "
+              f"{', '.join(p for p in presets if p in paper.presets) or 'none'}")
+        return EXIT_OK
     pipeline: dict[str, Any] = {}
     for item in args.set:
         key, sep, value = item.partition("=")
@@ -88,8 +115,7 @@ def run(args: argparse.Namespace) -> int:
     model = {"name": args.model.replace("/", "-"), "model": args.model, "base_url": args.base_url,
              "api_key_env": args.api_key_env}
     experiment = {"eval_limit": args.eval_limit, "eval_timeout_s": args.eval_timeout,
-                  "max_concurrent_runs": args.max_concurrent_runs}
-    presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+                  "max_concurrent_runs": args.max_concurrent_runs, "planner_coverage": limits}
     experiment_file.write_text(
         experiment_text(data_dir.resolve().name, domains, presets, seeds, model, experiment, pipeline), encoding="utf-8"
     )
@@ -99,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     if code == EXIT_BAD_INPUT:
         return code
     data = load_batch(out)
-    tables = all_tables(data)
+    tables = all_tables(data) + tables_beside_paper(data, paper)
     if published:
         tables.append(published_table(data, published))
     written = write_report(data, out / "report", tables)

@@ -20,6 +20,7 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
+from .batch.experiment import keyed_by_directory
 from .domainlib import DomainDir, DomainDirError
 from .report.data import BatchData
 from .report.table import PERCENT, TEXT, Table
@@ -40,18 +41,39 @@ class Published:
 
 
 def find_domains(data_dir: Path) -> list[DomainDir]:
-    """Every domain directory directly under ``data_dir`` (in name order)."""
+    """Every domain directory of ``data_dir``: its subdirectories that are domains, and those one level further
+    down (the paper's ``data/`` holds ``silver/<domain>`` and ``additional/<domain>``). Domains are keyed by
+    their directory name (or domain.toml's ``name``: engine.batch.experiment.keyed_by_directory), so two of the
+    same name are an error; in name order within each folder."""
     if not data_dir.is_dir():
         raise ReproduceError(f"{data_dir}: not a directory")
     found: list[DomainDir] = []
-    for folder in sorted(p for p in data_dir.iterdir() if p.is_dir()):
+    for folder in _subdirectories(data_dir):
         try:
             found.append(DomainDir.open(folder))
-        except DomainDirError:
             continue
+        except DomainDirError:
+            pass
+        for inner in _subdirectories(folder):  # a collection of domains (silver/, additional/)
+            try:
+                found.append(DomainDir.open(inner))
+            except DomainDirError:
+                continue
     if not found:
-        raise ReproduceError(f"{data_dir}: no domain directories in it (expected the paper's layout: <domain>/domain.pddl, problems_pddl/)")
+        raise ReproduceError(f"{data_dir}: no domain directories in it (expected the paper's layout: <domain>/domain.pddl, "
+                             "problems_pddl/, or collections of them such as silver/<domain>)")
+    seen: dict[str, Path] = {}
+    for domain in found:
+        name = keyed_by_directory(domain).name
+        if name in seen:
+            raise ReproduceError(f"{data_dir}: two domain directories are named {name!r} ({seen[name]} and "
+                                 f"{domain.path}); a grid keys domains by their directory name (or domain.toml's)")
+        seen[name] = domain.path
     return found
+
+
+def _subdirectories(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
 def _toml_value(value: Any) -> str:
@@ -121,3 +143,16 @@ def published_table(data: BatchData, published: list[Published]) -> Table:
         rows,
         ["published: as given with --published; empty genplan cells: the entry is not in this grid or not evaluated"],
     )
+
+
+def domain_listing(data_dir: Path, domains: list[DomainDir], published: set[str]) -> list[str]:
+    """One line per domain: where it is, its key in the grid, the name its PDDL declares, its tasks, and whether
+    the paper's published numbers have a row for it."""
+    lines = []
+    for domain in domains:
+        where = domain.path.resolve().relative_to(data_dir.resolve()) if domain.path.resolve().is_relative_to(
+            data_dir.resolve()) else domain.path
+        key = keyed_by_directory(domain).name
+        lines.append(f"{key:<14} {str(where):<26} PDDL {domain.name:<18} {len(domain.debug_tasks())} debug, "
+                     f"{len(domain.eval_tasks())} eval  published: {'yes' if key in published else 'no'}")
+    return lines

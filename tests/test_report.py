@@ -204,7 +204,7 @@ def test_markdown_escapes_pipes_and_marks_missing_values() -> None:
     table = Table("t", "A title", ["name", "coverage"], [TEXT, PERCENT], [["a|b", None], ["c", 12.345]], ["a note"])
     lines = to_markdown([table]).splitlines()
     assert lines[:4] == ["## A title", "", "| name | coverage |", "| --- | ---: |"]
-    assert lines[4:6] == ["| a\\|b | - |", "| c | 12.3 |"]
+    assert lines[4:6] == ["| a\\|b | – |", "| c | 12.3 |"]
     assert "a note" in lines
 
 

@@ -46,7 +46,8 @@ def reproduce(server: ScriptedServer, out: Path, home: Path, *extra: str) -> sub
     env.update(XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"))
     args = [sys.executable, "-m", "genplan.cli.main", "reproduce", str(BENCHMARKS), "--model", server.model,
             "--base-url", server.base_url, "--presets", "Sil", "--seeds", "1", "--out", str(out),
-            "--eval-limit", "2", "--eval-timeout", "2", "--max-concurrent-runs", "2", "--no-cache", *extra]
+            "--eval-limit", "2", "--eval-timeout", "2", "--max-concurrent-runs", "2", "--planner-limits", "0",
+            "--no-cache", *extra]
     return subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             stdin=subprocess.DEVNULL)
 

@@ -105,6 +105,8 @@ class EvalSpec:
     # the optimal planner of compare_optimal: genplan's A* + max(LM-cut, merge-and-shrink), or "lmcut" (A* +
     # LM-cut) when a pipeline preset of the grid runs with --faithful's planner toggle (docs/reproduction.md)
     lm_search: str = "lmcut-max-ms"
+    # the planners' own coverage on the evaluation tasks at these time limits (s); empty: not measured
+    planner_coverage: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -150,6 +152,7 @@ _EXPERIMENT_KEYS: dict[str, type | tuple[type, ...]] = {
     "compare_optimal": bool,
     "planner_timeout_s": (int, float),
     "memory_mb": int,
+    "planner_coverage": list,
     "max_concurrent_runs": int,
     "out": str,
 }
@@ -263,10 +266,11 @@ class _Checker:
                 continue
             if not domain.debug_tasks():
                 self.problem(f"domain '{entry}': no debug tasks in {domain.path / 'debug'}")
+            domain = keyed_by_directory(domain)
             if any(d.name == domain.name for d in opened):
-                self.problem(f"domain '{entry}': the domain name '{domain.name}' is listed twice")
+                self.problem(f"domain '{entry}': the directory name '{domain.name}' is listed twice")
             elif not LABEL_PATTERN.match(domain.name):
-                self.problem(f"domain '{entry}': its name '{domain.name}' cannot name a directory")
+                self.problem(f"domain '{entry}': its directory name '{domain.name}' cannot name a directory")
             else:
                 opened.append(domain)
         return opened
@@ -385,6 +389,15 @@ class _Checker:
                 found.append(value)
         return found
 
+    def time_limits(self, entries: list[Any]) -> tuple[float, ...]:
+        limits: list[float] = []
+        for value in entries:
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+                self.problem(f"[experiment] planner_coverage: {value!r} is not a time limit in seconds (a positive number)")
+            elif float(value) not in limits:
+                limits.append(float(value))
+        return tuple(sorted(limits))
+
     def seeds(self, entries: Any) -> list[int]:
         if not isinstance(entries, list) or not entries:
             self.problem("[experiment] seeds must be a non-empty list of integers")
@@ -459,6 +472,7 @@ class _Checker:
             compare_optimal=values.get("compare_optimal", True),
             planner_timeout_s=float(values.get("planner_timeout_s", 45.0)),
             memory_mb=values.get("memory_mb", 2048),
+            planner_coverage=self.time_limits(values.get("planner_coverage", [])),
         )
         if spec.task_set not in TASK_SETS:
             self.problem(f"[experiment] eval_tasks must be one of {', '.join(TASK_SETS)}, got {spec.task_set!r}")
@@ -479,6 +493,18 @@ class _Checker:
                 if not task_files(domain, spec.task_set):
                     self.problem(f"domain '{domain.name}': no {spec.task_set} tasks to evaluate on")
         return spec
+
+
+def keyed_by_directory(domain: DomainDir) -> DomainDir:
+    """The domain as a grid names it: by the ``name`` its domain.toml gives, else by its directory
+    (``data/additional/grippers`` is "grippers"), never by the name its PDDL file declares, which two of the
+    paper's domains share (``gripper-strips``). Only the grid's keys change (run directories, batch.json,
+    tables); the run itself opens the directory as ever."""
+    try:
+        named = "name" in tomllib.loads((domain.path / "domain.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        named = False
+    return domain if named else replace(domain, name=domain.path.resolve().name)
 
 
 def task_files(domain: DomainDir, task_set: str) -> list[Path]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from ..runs import read_meta_or_none
 from .executors import Executor, LocalExecutor, ProgressCallback, Work
 from .experiment import Experiment
 from .jobs import EVALUATION_FILE, Entry, EvalJob, OwnLoopJob, RunJob, grid, run_meta, run_status
+from .planner_coverage import run_planner_coverage
 
 BATCH_FILE = "batch.json"
 # Tasks one evaluation runs at once: a program run waits on the sandbox's processes much of the time,
@@ -178,8 +180,11 @@ def run_batch(
     progress: ProgressCallback | None = None,
     no_cache: bool = False,
     cache_dir: str | None = None,
+    planner_report: Callable[[str], None] | None = None,
 ) -> BatchResult:
-    """Run every entry of the experiment that is not done yet, then evaluate; see the module docstring."""
+    """Run every entry of the experiment that is not done yet, then evaluate, then measure the planners'
+    coverage when the experiment asks for it (``planner_report`` hears one line before that starts); see the
+    module docstring."""
     started = time.monotonic()
     batch_dir = Path(batch_dir or default_batch_dir(experiment))
     batch_dir.mkdir(parents=True, exist_ok=True)
@@ -191,6 +196,7 @@ def run_batch(
     work = plan_work(experiment, batch_dir, no_cache=no_cache, cache_dir=cache_dir, eval_jobs=EVAL_TASK_JOBS)
     write_batch_file(experiment, batch_dir, entry_states(experiment, batch_dir))
     outcomes = executor.execute(work, progress or (lambda _p: None))
+    run_planner_coverage(experiment, batch_dir, experiment.evaluation.jobs, report=planner_report)
     messages = {
         key: "; ".join(f"{o.kind} {o.status}: {o.message}" for o in items if o.status == "failed")
         for key, items in outcomes.items()

@@ -11,6 +11,8 @@ from ..errors import GenplanError
 from ..events import ResponseReceived, read_log
 from ..runs import RunMeta, read_meta_or_none
 
+PLANNER_COVERAGE_DIR = "planner-coverage"
+
 
 class ReportError(GenplanError):
     """The batch directory cannot be read (one line)."""
@@ -87,6 +89,10 @@ class BatchData:
     runs: list[RunRecord]
     planner: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)  # (domain, task) -> result
     optimal_planner: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)  # A* + LM-cut, same keys
+    # the planners' own coverage runs: (planner "lm"/"ff", domain, task) -> result; the limits (s) they count at
+    planner_coverage: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
+    planner_coverage_limits: list[float] = field(default_factory=list)
+    domain_paths: dict[str, str] = field(default_factory=dict)  # grid domain name -> its directory
 
     def runs_of(self, domain: str | None = None, preset: str | None = None, model: str | None = None) -> list[RunRecord]:
         return [
@@ -128,7 +134,20 @@ def load_batch(batch_dir: str | Path) -> BatchData:
         runs=runs,
         planner=planner,
         optimal_planner=optimal_planner,
+        planner_coverage=_planner_coverage(root / PLANNER_COVERAGE_DIR),
+        planner_coverage_limits=[float(v) for v in experiment.get("evaluation", {}).get("planner_coverage") or []],
+        domain_paths={d["name"]: d.get("path", "") for d in experiment.get("domains", [])},
     )
+
+
+def _planner_coverage(folder: Path) -> dict[tuple[str, str, str], dict[str, Any]]:
+    """BATCH_DIR/planner-coverage/<lm|ff>/<domain>/<task>.json (engine.batch.planner_coverage writes them)."""
+    found: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for file in sorted(folder.glob("*/*/*.json")):
+        result = _read_json(file)
+        if isinstance(result, dict) and "status" in result:
+            found[(file.parent.parent.name, file.parent.name, str(result.get("task", file.stem)))] = result
+    return found
 
 
 def _planner_results(folder: Path) -> dict[tuple[str, str], dict[str, Any]]:

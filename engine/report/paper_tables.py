@@ -36,7 +36,7 @@ def coverage_table(data: BatchData) -> Table:
         [TEXT] + [PERCENT] * (len(columns) - 1),
         rows,
         [f"seeds: {', '.join(map(str, data.seeds))}; a run that ended without a program counts as 0 %; "
-         "'-': nothing evaluated yet"],
+         "'–': nothing evaluated yet"],
     )
 
 
@@ -138,7 +138,7 @@ class CommonTask:
     domain: str
     task: str
     program_seconds: float
-    planner_seconds: float
+    planner_seconds: float | None  # None: a shipped reference plan stood in for the planner (no runtime)
     program_length: int
     planner_length: int
 
@@ -158,9 +158,12 @@ def common_tasks(data: BatchData, model: str, preset: str, domain: str, optimal:
         planned = (data.optimal_planner if optimal else data.planner).get((domain, task))
         if not outcome.solved or not planned or planned.get("status") != "solved" or outcome.plan_length is None:
             continue
+        seconds = float(planned.get("seconds") or 0.0)
+        timed = bool(seconds) and not str(planned.get("planner", "")).startswith("reference plan")
         common.append(
             CommonTask(
-                domain, task, outcome.runtime, float(planned["seconds"]), outcome.plan_length, int(planned["plan_length"])
+                domain, task, outcome.runtime, seconds if timed else None, outcome.plan_length,
+                int(planned["plan_length"]),
             )
         )
     return common
@@ -172,14 +175,14 @@ def planner_table(data: BatchData, optimal: bool = False) -> Table:
 
     def row(model: str, preset: str, domain: str, tasks: list[CommonTask]) -> list[Any]:
         n = len(tasks)
-        timed = [t for t in tasks if t.planner_seconds > 0]
+        timed = [(t.program_seconds, s) for t in tasks if (s := t.planner_seconds)]
         return [
             model,
             preset,
             domain,
             n,
-            mean(t.program_seconds / t.planner_seconds for t in timed),
-            100.0 * sum(t.program_seconds <= t.planner_seconds for t in tasks) / n if n else None,
+            mean(program / planner for program, planner in timed),
+            100.0 * sum(program <= planner for program, planner in timed) / len(timed) if timed else None,
             mean(t.program_length / t.planner_length for t in tasks if t.planner_length),
             100.0 * sum(t.program_length <= t.planner_length for t in tasks) / n if n else None,
         ]
@@ -199,7 +202,8 @@ def planner_table(data: BatchData, optimal: bool = False) -> Table:
          "program <= planner length %"],
         [TEXT, TEXT, TEXT, COUNT, RATIO, PERCENT, RATIO, PERCENT],
         rows,
-        ["ratios: program / planner, averaged over the tasks; best run: the seed with the highest coverage"],
+        ["ratios: program / planner, averaged over the tasks; best run: the seed with the highest coverage; "
+         "runtimes only where the planner ran (a shipped reference plan has none: '–')"],
     )
 
 

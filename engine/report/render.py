@@ -14,7 +14,7 @@ from .table import COUNT, PERCENT, RATIO, SECONDS, TEXT, Table
 
 def format_value(value: Any, kind: str) -> str:
     if value is None:
-        return "-"
+        return "–"  # a figure there is nothing to compute from
     if kind == TEXT or isinstance(value, str):
         return str(value)
     if kind == COUNT:
