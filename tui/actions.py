@@ -124,6 +124,18 @@ ACTIONS: tuple[Action, ...] = (
     Action("editor.external", "ctrl+o", "external", "$EDITOR", "Edit in $VISUAL / $EDITOR"),
     Action("editor.cancel", "escape", "cancel", "Cancel", "Leave without saving anything"),
     Action("editor.wrap", "f2", "toggle_wrap", "Wrap", "Wrap long lines at the window's edge, or let them run on"),
+    # the text's own keys (CodeArea): listed in the help, bound by the editor widget
+    Action("editor.undo", "ctrl+z", "undo", "Undo", "Undo the last change (again: the one before)", show=False,
+           bind=False),
+    Action("editor.redo", "ctrl+y", "redo", "Redo", "Redo what was undone", show=False, bind=False),
+    Action("editor.indent", "tab", "indent", "Indent", "Indent the selected lines by 4 spaces (no selection: "
+           "spaces to the next stop)", show=False, bind=False),
+    Action("editor.dedent", "shift+tab", "dedent", "Dedent", "Dedent the line or the selected lines by 4 spaces",
+           show=False, bind=False),
+    Action("editor.home", "home", "home", "Home", "First non-blank character; again: column 0, and back",
+           show=False, bind=False),
+    Action("editor.newline", "enter", "newline", "New line", "Keeps the indentation; one step deeper after a "
+           "Python line ending in ':' or a PDDL line that opens a parenthesis", show=False, bind=False),
     Action("compare.close", "escape", "close", "Back", "Back to where you were"),
     Action("compare.next", "n", "next_change", "Next change", "Jump to the next change"),
     Action("compare.previous", "p", "previous_change", "Prev change", "Jump to the previous change"),

@@ -88,7 +88,8 @@ class AppState(App[None]):
         # the views
         self.status_note = "loading"
         self._unpriced_told = False  # "+N unpriced" in the totals was explained once
-        self._applicable: tuple[bool, bool, bool, bool] | None = None  # what check_action last depended on
+        self._applicable: tuple[bool, ...] | None = None  # what check_action last depended on
+        self._own_loop_runs: dict[Path, bool] = {}  # run directory -> an own-loop run's (no rerun there)
         self._timeline_pending: set[int] = set()  # entries changed since the timeline was last synced
         self._timeline_synced = 0.0
         # start-up and shutdown
