@@ -14,9 +14,9 @@ from textual import events
 from textual.widgets import TextArea
 from textual.widgets.text_area import Selection, TextAreaTheme
 
-INDENT = 4
-
 from ..highlight import SYNTAX_STYLES, line_highlights
+
+INDENT = 4
 
 # Above this size highlighting runs in a thread and arrives a moment later, so typing and loading
 # large files (long program output, big tasks) never block the UI.
