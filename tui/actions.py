@@ -79,6 +79,9 @@ ACTIONS: tuple[Action, ...] = (
            key_display=",", palette=True, title="Replay: one event back"),
     Action("app.replay-answer", "n", "replay_next_answer", "Next answer",
            "Replay: pause after the model's next answer", palette=True, title="Replay: next model answer"),
+    Action("app.classroom", "L", "toggle_classroom", "Classroom", "Classroom mode: a caption under the timeline "
+           "names the chosen row's stage of the method and why a failed check's feedback was produced", show=False,
+           palette=True, title="Toggle classroom mode"),
     Action("app.tab-domain", "1", "show_tab('domain')", "Domain", "Show the PDDL domain", show=False, palette=True, title="Show domain"),
     Action("app.tab-tasks", "2", "show_tab('tasks')", "Tasks", "Debug and eval tasks: PDDL, NL, Python",
            show=False, palette=True, title="Show tasks"),

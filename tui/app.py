@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
@@ -82,6 +83,7 @@ class LaunchOptions:
     game: dict[str, int] = field(default_factory=dict)
     config_file: Path | None = None
     step: bool = False
+    classroom: bool = False  # the caption under the timeline (stage of the method, why a feedback); L toggles it
     watch_files: bool = True
     # Warm up after the first frame and freeze the long-lived heap (see responsiveness.py).
     tune_gc: bool = True
@@ -149,6 +151,9 @@ class GenplanApp(RunsMixin, VersionsMixin):
         self._switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(UI_SWITCH_INTERVAL_S)
         self.title = f"genplan — {self.domain_dir.name}"
+        if self.classroom:
+            self.main.query_one("#classroom-caption", Static).display = True
+            self.show_caption(None)
         self.refresh_totals()
         self.set_interval(DRAIN_INTERVAL_S, self.drain_events)
         self.set_interval(1.0, self.refresh_totals)
@@ -485,11 +490,29 @@ class GenplanApp(RunsMixin, VersionsMixin):
 
     def timeline_highlighted(self) -> None:
         entry = self._timeline_entry()
+        if self.classroom:
+            self.show_caption(entry)
         if entry is None:
             return
         if self._following() and entry.kind != "request":
             return  # following the run: the answer being written stays in view
         self.show_entry_content(entry)
+
+    # ================================================================== classroom mode
+    def action_toggle_classroom(self) -> None:
+        self.classroom = not self.classroom
+        caption = self.main.query_one("#classroom-caption", Static)
+        caption.display = self.classroom
+        if self.classroom:
+            self.show_caption(self._timeline_entry())
+        self.notify("Classroom mode: the caption under the timeline explains the chosen row." if self.classroom
+                    else "Classroom mode off.", timeout=3)
+
+    def show_caption(self, entry: TimelineEntry | None) -> None:
+        from .classroom import stage_caption
+
+        self.main.query_one("#classroom-caption", Static).update(Text(stage_caption(entry), no_wrap=True,
+                                                                      overflow="ellipsis"), layout=False)
 
     def action_show_entry(self) -> None:
         entry = self._timeline_entry()

@@ -78,6 +78,7 @@ class AppState(App[None]):
         if options.step:
             self.stepping.set()
         self.pending: list[StepRequested | AnswerRequested] = []  # not yet decided
+        self.classroom = options.classroom  # the caption under the timeline is shown
         self._request_screen_open = False
         self._deferred_start: tuple[Path | None, tuple[str, Path, str] | None] | None = None  # r pressed while loading
         # versions: reruns, saved edits, files changed outside
