@@ -354,9 +354,7 @@ class GenplanApp(RunsMixin, VersionsMixin):
     def rerun_applies(self) -> bool:
         """x (rerun) is offered for programs and strategies: not for a PDDLego+ trial's or an AutoToS run's rows
         and versions (their files are compared and edited, never rerun here)."""
-        if not self.screen_stack or not self.main.query(TabbedContent):
-            return True
-        tab = self.main.query_one(TabbedContent).active
+        tab = self._active_tab  # kept by the tab handler: no query of the screen on every refresh
         if tab == "versions":
             version = self.main.query_one(VersionsPanel).selected()
             return version is None or version.kind not in NOT_RERUN
@@ -366,16 +364,14 @@ class GenplanApp(RunsMixin, VersionsMixin):
 
     def own_loop_shown(self) -> bool:
         """Whether the run shown is an own-loop run (a PDDLego+ or PlanGen trial, an AutoToS run)."""
-        if isinstance(self.session, OwnLoopSession):
-            return True
+        if self.session is not None:  # a run going on: its session says which kind it is
+            return isinstance(self.session, OwnLoopSession)
         run_dir = self.run_dir
         if run_dir is None:
             return False
         known = self._own_loop_runs.get(run_dir)
         if known is None:
-            known = any((run_dir / name).exists() for name in OWN_LOOP_MARKS)
-            if self.session is None:  # a finished run's files do not change kind any more
-                self._own_loop_runs[run_dir] = known
+            known = self._own_loop_runs[run_dir] = any((run_dir / name).exists() for name in OWN_LOOP_MARKS)
         return known
 
     # ================================================================== events
@@ -618,6 +614,7 @@ class GenplanApp(RunsMixin, VersionsMixin):
         if self.screen_stack and event.tabbed_content.id == "tabs" and event.pane.id == "results":
             self.matrix_shown()
         if self.screen_stack and event.tabbed_content.id == "tabs":
+            self._active_tab = event.pane.id or ""
             self.update_applicable()
 
     def action_show_tab(self, tab: str) -> None:

@@ -91,6 +91,7 @@ class AppState(App[None]):
         self._unpriced_told = False  # "+N unpriced" in the totals was explained once
         self._applicable: tuple[bool, ...] | None = None  # what check_action last depended on
         self._own_loop_runs: dict[Path, bool] = {}  # run directory -> an own-loop run's (no rerun there)
+        self._active_tab = "domain"  # the main screen's tab, as its TabActivated messages say
         self._timeline_pending: set[int] = set()  # entries changed since the timeline was last synced
         self._timeline_synced = 0.0
         # start-up and shutdown
