@@ -36,8 +36,14 @@ async def test_classroom_mode_through_a_replay(tmp_path: Path, isolated: Path) -
         await ready(pilot, app)
         caption = app.query_one("#classroom-caption")
         assert caption.display
-        await wait_for(pilot, lambda: app.replayer is not None and app.replayer.finished, timeout=60,
-                       what="the replay to end")
+        await wait_for(pilot, lambda: app.replayer is not None, what="the replay")
+        for _ in range(600):  # it pauses at each stage (the next test): go on at once
+            if app.replayer.finished:
+                break
+            if app.replayer.paused:
+                await pilot.press("space")
+            await pilot.pause(0.1)
+        assert app.replayer.finished
         await pilot.pause(0.5)
         assert str(caption.render()).startswith("The run itself")  # the last row, followed
         entries = app.run_state.entries
@@ -60,3 +66,33 @@ async def test_classroom_mode_through_a_replay(tmp_path: Path, isolated: Path) -
         await pilot.press("L")
         await pilot.pause(0.2)
         assert caption.display and str(caption.render()).startswith("Reflection")
+
+
+async def test_a_classroom_replay_pauses_at_each_stage(tmp_path: Path, isolated: Path) -> None:  # noqa: F811
+    from genplan.engine.events import StepStarted
+
+    domain = ferry_copy(tmp_path)
+    with ScriptedServer() as server:
+        run = record_run(domain, server, FerryModel(strategy_plan_mistakes=1), initial_programs=1)
+    app = make_app(domain, config_for(isolated, None), replay=run.name, speed=64.0, classroom=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot, app)
+        await wait_for(pilot, lambda: app.replayer is not None, what="the replay")
+        replayer = app.replayer
+        stages = [i for i, e in enumerate(replayer.events) if isinstance(e, StepStarted) and i > 0]
+        assert len(stages) >= 4
+        stops = []
+        while not replayer.finished:
+            await wait_for(pilot, lambda: replayer.finished or (replayer.paused and replayer.position in stages
+                                                                and replayer.position not in stops),
+                           timeout=60, what="the next stage's pause")
+            if replayer.finished:
+                break
+            stops.append(replayer.position)
+            await pilot.pause(0.3)
+            assert replayer.position == stops[-1]  # it waits for a key
+            assert "replay (paused)" in str(app.query_one("#totals").render())
+            assert any(n.title == "Classroom" and n.message.startswith("Next: ") for n in app._notifications)
+            await pilot.press("space")
+        assert stops == stages  # every stage, in order, once
+        assert app.run_state.status == "done"

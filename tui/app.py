@@ -501,8 +501,26 @@ class GenplanApp(RunsMixin, VersionsMixin):
         caption.display = self.classroom
         if self.classroom:
             self.show_caption(self._timeline_entry())
+        self.stop_at_stages(self.classroom)
         self.notify("Classroom mode: the caption under the timeline explains the chosen row." if self.classroom
                     else "Classroom mode off.", timeout=3)
+
+    def stop_at_stages(self, on: bool) -> None:
+        """Classroom mode: a replay pauses before each new stage of the method until space is pressed."""
+        from genplan.engine.events import StepStarted
+
+        replayer = self.replayer
+        if replayer is None:
+            return
+        replayer.stops_before = (lambda event: isinstance(event, StepStarted)) if on else None
+        replayer.on_stop = self._stage_reached if on else None
+
+    def _stage_reached(self, event: Event) -> None:
+        from .classroom import PHASES
+
+        phase = str(event.data.get("phase") or event.data.get("step") or "")
+        self.notify(f"Next: {PHASES.get(phase, phase)}. space goes on.", title="Classroom", timeout=4)
+        self.refresh_totals()
 
     def show_caption(self, entry: TimelineEntry | None) -> None:
         from .classroom import stage_caption
