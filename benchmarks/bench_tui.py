@@ -194,7 +194,7 @@ async def idle_baseline(workdir: Path, seconds: float = 3.0) -> tuple[float, flo
 
     from genplan.tui.app import GenplanApp, LaunchOptions
 
-    domain = workdir / "idle-ferry"
+    domain = Path(tempfile.mkdtemp(prefix="idle-", dir=workdir)) / "ferry"  # measured twice: a folder each time
     shutil.copytree(FERRY, domain, ignore=shutil.ignore_patterns(".genplan"))
     (workdir / "idle.toml").write_text("[llm]\n")
     gaps: list[float] = []

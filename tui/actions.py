@@ -79,6 +79,9 @@ ACTIONS: tuple[Action, ...] = (
            key_display=",", palette=True, title="Replay: one event back"),
     Action("app.replay-answer", "n", "replay_next_answer", "Next answer",
            "Replay: pause after the model's next answer", palette=True, title="Replay: next model answer"),
+    Action("app.classroom", "L", "toggle_classroom", "Classroom", "Classroom mode: a caption under the timeline "
+           "names the chosen row's stage of the method and why a failed check's feedback was produced", show=False,
+           palette=True, title="Toggle classroom mode"),
     Action("app.tab-domain", "1", "show_tab('domain')", "Domain", "Show the PDDL domain", show=False, palette=True, title="Show domain"),
     Action("app.tab-tasks", "2", "show_tab('tasks')", "Tasks", "Debug and eval tasks: PDDL, NL, Python",
            show=False, palette=True, title="Show tasks"),
@@ -124,6 +127,18 @@ ACTIONS: tuple[Action, ...] = (
     Action("editor.external", "ctrl+o", "external", "$EDITOR", "Edit in $VISUAL / $EDITOR"),
     Action("editor.cancel", "escape", "cancel", "Cancel", "Leave without saving anything"),
     Action("editor.wrap", "f2", "toggle_wrap", "Wrap", "Wrap long lines at the window's edge, or let them run on"),
+    # the text's own keys (CodeArea): listed in the help, bound by the editor widget
+    Action("editor.undo", "ctrl+z", "undo", "Undo", "Undo the last change (again: the one before)", show=False,
+           bind=False),
+    Action("editor.redo", "ctrl+y", "redo", "Redo", "Redo what was undone", show=False, bind=False),
+    Action("editor.indent", "tab", "indent", "Indent", "Indent the selected lines by 4 spaces (no selection: "
+           "spaces to the next stop)", show=False, bind=False),
+    Action("editor.dedent", "shift+tab", "dedent", "Dedent", "Dedent the line or the selected lines by 4 spaces",
+           show=False, bind=False),
+    Action("editor.home", "home", "home", "Home", "First non-blank character; again: column 0, and back",
+           show=False, bind=False),
+    Action("editor.newline", "enter", "newline", "New line", "Keeps the indentation; one step deeper after a "
+           "Python line ending in ':' or a PDDL line that opens a parenthesis", show=False, bind=False),
     Action("compare.close", "escape", "close", "Back", "Back to where you were"),
     Action("compare.next", "n", "next_change", "Next change", "Jump to the next change"),
     Action("compare.previous", "p", "previous_change", "Prev change", "Jump to the previous change"),

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
@@ -28,6 +29,7 @@ from .app_runs import RunsMixin
 from .app_versions import VersionsMixin
 from .domain_info import TaskInfo, load_domain_info, nl_description, runs_only_info
 from .run_state import TimelineEntry, Update, round_text
+from .session import OwnLoopSession, PipelineSession
 from .widgets.key_bar import KeyBar
 from .widgets.panels import (
     DomainPanel,
@@ -53,6 +55,11 @@ DRAIN_BATCH = 400  # events per tick: a long log loads over several ticks, the U
 # and may move its cursor); the other views follow every tick.
 TIMELINE_INTERVAL_S = 0.25
 TABS = ("domain", "tasks", "runs", "run", "versions", "results")
+UNPRICED_TOAST_S = 4
+# versions that are not rerun here (x is not offered on them): AutoToS's functions, PDDLego+'s files
+NOT_RERUN = ("function", "pddl")
+# files by which an own-loop run's directory is known: a PDDLego+/PlanGen trial's, an AutoToS run's versions
+OWN_LOOP_MARKS = ("trial.json", "pddl", "versions")
 
 
 @dataclass
@@ -76,6 +83,7 @@ class LaunchOptions:
     game: dict[str, int] = field(default_factory=dict)
     config_file: Path | None = None
     step: bool = False
+    classroom: bool = False  # the caption under the timeline (stage of the method, why a feedback); L toggles it
     watch_files: bool = True
     # Warm up after the first frame and freeze the long-lived heap (see responsiveness.py).
     tune_gc: bool = True
@@ -143,6 +151,9 @@ class GenplanApp(RunsMixin, VersionsMixin):
         self._switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(UI_SWITCH_INTERVAL_S)
         self.title = f"genplan — {self.domain_dir.name}"
+        if self.classroom:
+            self.main.query_one("#classroom-caption", Static).display = True
+            self.show_caption(None)
         self.refresh_totals()
         self.set_interval(DRAIN_INTERVAL_S, self.drain_events)
         self.set_interval(1.0, self.refresh_totals)
@@ -291,8 +302,24 @@ class GenplanApp(RunsMixin, VersionsMixin):
         model = "no model: you answer" if self.settings is not None and not self.settings.is_configured else (
             self.settings.model if self.settings is not None else "…")
         run = f"run {self.run_dir.name}" if self.run_dir is not None else "no run open"
-        preset = self.prefs.preset if self.prefs is not None else ""
-        return f"{self.domain_dir.name} · {run} · {preset} · {model}"
+        return f"{self.domain_dir.name} · {run} · {self.shown_preset()} · {model}"
+
+    def shown_preset(self) -> str:
+        """The preset of the run shown (as its run.json says), of the run being started, else the app's."""
+        if self.run_dir is not None:
+            run_id = self.run_dir.name
+            overview = self.overviews.get(run_id)
+            if overview is not None and overview.preset not in ("", "?"):
+                return overview.preset
+            listed = next((r.preset for r in self.runs if r.run_id == run_id and r.preset not in ("", "?")), None)
+            if listed:
+                return listed
+        session = self.session
+        if isinstance(session, OwnLoopSession):
+            return session.preset
+        if isinstance(session, PipelineSession):
+            return session.config.preset
+        return self.prefs.preset if self.prefs is not None else ""
 
     def refresh_totals(self) -> None:
         if self.shutting_down():
@@ -309,15 +336,43 @@ class GenplanApp(RunsMixin, VersionsMixin):
         self.main.query_one(TotalsBar).show(self.run_state, mode=self.mode, source=self.source_label(),
                                        live=self.live, status=status)
         if self.run_state is not None and not self.run_state.totals.cost_known and not self._unpriced_told:
-            from .widgets.totals_bar import UNPRICED_NOTE_MARKUP
+            from .widgets.totals_bar import UNPRICED_TOAST
 
+            # one short line, soon gone: the totals bar keeps "+N unpriced" and its tooltip explains it
             self._unpriced_told = True
-            self.notify(UNPRICED_NOTE_MARKUP, title="Cost", timeout=12)
-        # Which keys apply changed? Only then redraw the footer (it rebuilds all its keys).
-        applicable = (self._replaying(), self.replayer is not None, bool(self.pending), self.session is not None)
+            self.notify(UNPRICED_TOAST, timeout=UNPRICED_TOAST_S)
+        self.update_applicable()
+
+    def update_applicable(self) -> None:
+        """Which keys apply changed? Only then redraw the footer (it rebuilds all its keys)."""
+        applicable = (self._replaying(), self.replayer is not None, bool(self.pending), self.session is not None,
+                      self.rerun_applies())
         if applicable != self._applicable:
             self._applicable = applicable
             self.refresh_bindings()
+
+    def rerun_applies(self) -> bool:
+        """x (rerun) is offered for programs and strategies: not for a PDDLego+ trial's or an AutoToS run's rows
+        and versions (their files are compared and edited, never rerun here)."""
+        tab = self._active_tab  # kept by the tab handler: no query of the screen on every refresh
+        if tab == "versions":
+            version = self.main.query_one(VersionsPanel).selected()
+            return version is None or version.kind not in NOT_RERUN
+        if tab == "run":
+            return not self.own_loop_shown()
+        return True
+
+    def own_loop_shown(self) -> bool:
+        """Whether the run shown is an own-loop run (a PDDLego+ or PlanGen trial, an AutoToS run)."""
+        if self.session is not None:  # a run going on: its session says which kind it is
+            return isinstance(self.session, OwnLoopSession)
+        run_dir = self.run_dir
+        if run_dir is None:
+            return False
+        known = self._own_loop_runs.get(run_dir)
+        if known is None:
+            known = self._own_loop_runs[run_dir] = any((run_dir / name).exists() for name in OWN_LOOP_MARKS)
+        return known
 
     # ================================================================== events
     def engine_event(self, event: Any) -> None:
@@ -423,6 +478,7 @@ class GenplanApp(RunsMixin, VersionsMixin):
     def on_tree_node_highlighted(self, event: VersionsTree.NodeHighlighted) -> None:
         if self.screen_stack and event.control.id == "versions-tree":
             self.version_highlighted()
+            self.update_applicable()
 
     def on_timeline_highlighted(self, event: Timeline.Highlighted) -> None:
         if self.screen_stack and event.timeline.id == "run-timeline":
@@ -430,11 +486,47 @@ class GenplanApp(RunsMixin, VersionsMixin):
 
     def timeline_highlighted(self) -> None:
         entry = self._timeline_entry()
+        if self.classroom:
+            self.show_caption(entry)
         if entry is None:
             return
         if self._following() and entry.kind != "request":
             return  # following the run: the answer being written stays in view
         self.show_entry_content(entry)
+
+    # ================================================================== classroom mode
+    def action_toggle_classroom(self) -> None:
+        self.classroom = not self.classroom
+        caption = self.main.query_one("#classroom-caption", Static)
+        caption.display = self.classroom
+        if self.classroom:
+            self.show_caption(self._timeline_entry())
+        self.stop_at_stages(self.classroom)
+        self.notify("Classroom mode: the caption under the timeline explains the chosen row." if self.classroom
+                    else "Classroom mode off.", timeout=3)
+
+    def stop_at_stages(self, on: bool) -> None:
+        """Classroom mode: a replay pauses before each new stage of the method until space is pressed."""
+        from genplan.engine.events import StepStarted
+
+        replayer = self.replayer
+        if replayer is None:
+            return
+        replayer.stops_before = (lambda event: isinstance(event, StepStarted)) if on else None
+        replayer.on_stop = self._stage_reached if on else None
+
+    def _stage_reached(self, event: Event) -> None:
+        from .classroom import PHASES
+
+        phase = str(event.data.get("phase") or event.data.get("step") or "")
+        self.notify(f"Next: {PHASES.get(phase, phase)}. space goes on.", title="Classroom", timeout=4)
+        self.refresh_totals()
+
+    def show_caption(self, entry: TimelineEntry | None) -> None:
+        from .classroom import stage_caption
+
+        self.main.query_one("#classroom-caption", Static).update(Text(stage_caption(entry), no_wrap=True,
+                                                                      overflow="ellipsis"), layout=False)
 
     def action_show_entry(self) -> None:
         entry = self._timeline_entry()
@@ -539,6 +631,9 @@ class GenplanApp(RunsMixin, VersionsMixin):
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         if self.screen_stack and event.tabbed_content.id == "tabs" and event.pane.id == "results":
             self.matrix_shown()
+        if self.screen_stack and event.tabbed_content.id == "tabs":
+            self._active_tab = event.pane.id or ""
+            self.update_applicable()
 
     def action_show_tab(self, tab: str) -> None:
         self.main.query_one(TabbedContent).active = tab
@@ -593,6 +688,8 @@ class GenplanApp(RunsMixin, VersionsMixin):
             return bool(self.pending)
         if action == "stop_run":
             return self.session is not None
+        if action == "rerun_selected":
+            return self.rerun_applies()
         return True
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:

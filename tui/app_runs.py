@@ -64,6 +64,8 @@ class RunsMixin(AppState):
         from .replay import Replayer
 
         self.replayer = Replayer(run_dir, events, self.engine_event, self.options.speed)
+        if self.classroom:
+            self.stop_at_stages(True)
         self.run_replay()
         self.notify(f"Replaying {run_dir.name}: space pauses, + and - change the speed.")
         self.refresh_totals()

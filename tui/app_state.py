@@ -78,6 +78,7 @@ class AppState(App[None]):
         if options.step:
             self.stepping.set()
         self.pending: list[StepRequested | AnswerRequested] = []  # not yet decided
+        self.classroom = options.classroom  # the caption under the timeline is shown
         self._request_screen_open = False
         self._deferred_start: tuple[Path | None, tuple[str, Path, str] | None] | None = None  # r pressed while loading
         # versions: reruns, saved edits, files changed outside
@@ -88,7 +89,9 @@ class AppState(App[None]):
         # the views
         self.status_note = "loading"
         self._unpriced_told = False  # "+N unpriced" in the totals was explained once
-        self._applicable: tuple[bool, bool, bool, bool] | None = None  # what check_action last depended on
+        self._applicable: tuple[bool, ...] | None = None  # what check_action last depended on
+        self._own_loop_runs: dict[Path, bool] = {}  # run directory -> an own-loop run's (no rerun there)
+        self._active_tab = "domain"  # the main screen's tab, as its TabActivated messages say
         self._timeline_pending: set[int] = set()  # entries changed since the timeline was last synced
         self._timeline_synced = 0.0
         # start-up and shutdown
@@ -113,6 +116,7 @@ class AppState(App[None]):
         def engine_event(self, event: object) -> None: ...
         def drain_events(self) -> None: ...
         def reset_timeline(self) -> None: ...
+        def stop_at_stages(self, on: bool) -> None: ...
         def show_run_header(self) -> None: ...
         def _timeline_entry(self) -> TimelineEntry | None: ...
         def action_show_tab(self, tab: str) -> None: ...

@@ -246,7 +246,7 @@ class VersionsMixin(AppState):
             self.save_new_version(version, result.text, then)
 
         self.push_screen(EditorScreen(f"Edit {version.label}", version.read(), version.syntax,
-                                      can_continue=can_continue, hint=hint), done)
+                                      can_continue=can_continue, hint=hint, path=version.path), done)
 
     def edit_trial_file(self, version: Version) -> None:
         """A PDDLego+ domain or problem file: the edit becomes the answer of the call that wrote it, in a new
@@ -269,7 +269,7 @@ class VersionsMixin(AppState):
                 self.continue_trial(run_dir, relative, result.text)
 
         self.push_screen(EditorScreen(f"Edit {version.label}", version.read(), version.syntax, can_continue=True,
-                                      can_save=False, hint=hint), done)
+                                      can_save=False, hint=hint, path=version.path), done)
 
     def save_new_version(self, version: Version, text: str,
                          then: Callable[[Version], object] | None = None) -> Path | None:
@@ -531,7 +531,7 @@ class VersionsMixin(AppState):
             self.post_message(msg.FileChanged(path, deleted))
 
         try:
-            self._watcher = DomainWatcher(self.domain_dir, notify)
+            self._watcher = DomainWatcher(self.domain_dir, notify, self.runs_dir)
             self._watcher.start()
         except Exception as exc:  # noqa: BLE001 - watching is a convenience: say so and go on
             self._watcher = None
@@ -541,16 +541,27 @@ class VersionsMixin(AppState):
         if self.shutting_down():
             return  # shutting down
         path = message.path
+        try:  # a run's file: the domain's .genplan/runs/ or the runs directory given (--runs, genplan-tui runs/)
+            in_runs = path.relative_to(self.runs_dir).parts
+        except ValueError:
+            in_runs = ()
+        if in_runs:
+            run_id = in_runs[0]
+            if len(in_runs) == 2 and in_runs[1] in ("run.json", "summary.json"):
+                if in_runs[1] == "run.json" and not message.deleted and all(r.run_id != run_id for r in self.runs):
+                    self.load_runs()  # a run made outside this app (another genplan process)
+                self.schedule_overview(run_id)
+                return
+            self.index_file(path, from_watcher=True)
+            if len(in_runs) > 1 and in_runs[1] == "results":
+                self.schedule_overview(run_id)
+            return
         try:
             relative = path.relative_to(self.domain_dir)
         except ValueError:
             return
         if relative.parts and relative.parts[0] == ".genplan":
-            self.index_file(path, from_watcher=True)
-            inside = relative.parts[3:] if len(relative.parts) > 3 else ()
-            if inside and (inside[0] == "results" or inside[0] in ("summary.json", "run.json")):
-                self.schedule_overview(relative.parts[2])
-            return
+            return  # another runs directory than the one shown
         if message.deleted:
             self.notify(f"{relative} was deleted", severity="warning")
         self.load_domain()

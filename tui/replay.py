@@ -47,7 +47,9 @@ class ReplayClock:
 class Replayer:
     """Feeds ``sink`` with the run's events; ``toggle_pause`` and ``speed`` can change while it plays."""
 
-    def __init__(self, run_dir: Path, events: list[Event], sink: Callable[[Event], Any], speed: float = 1.0) -> None:
+    def __init__(self, run_dir: Path, events: list[Event], sink: Callable[[Event], Any], speed: float = 1.0,
+                 stops_before: Callable[[Event], bool] | None = None,
+                 on_stop: Callable[[Event], Any] | None = None) -> None:
         self.run_dir = run_dir
         self.events = events
         self.sink = sink
@@ -57,6 +59,10 @@ class Replayer:
         self._resume.set()
         self.finished = False
         self._streamed: dict[str, int] = {}  # request id -> characters of its answer handed out so far
+        # classroom mode: playing pauses before each event this says yes to (a new stage), until resumed
+        self.stops_before = stops_before
+        self.on_stop = on_stop
+        self._stopped_at = -1
 
     @property
     def paused(self) -> bool:
@@ -86,6 +92,12 @@ class Replayer:
         while self.position < len(self.events):
             index = self.position
             event = self.events[index]
+            if (self.stops_before is not None and index > 0 and index != self._stopped_at
+                    and self.stops_before(event)):
+                self._stopped_at = index
+                self.pause()
+                if self.on_stop is not None:
+                    self.on_stop(event)
             wait = self.gap(index)
             if isinstance(event, ResponseReceived):
                 await self._stream_answer(event, wait)

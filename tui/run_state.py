@@ -82,12 +82,20 @@ class Totals:
     cost_usd: float = 0.0
     cost_known: bool = True  # False once a call had no price
     unpriced_calls: int = 0  # calls whose model has no price (not in the price table nor in [prices])
+    # calls whose answer came without token counts: an imported run's recorded answers (Silver et al.'s cache,
+    # AutoToS and PDDLego+ logs hold none), a manual answer; their tokens are unknown, not 0
+    uncounted_calls: int = 0
     started: float | None = None
     finished: float | None = None
 
     @property
     def tokens(self) -> int:
         return self.input_tokens + self.output_tokens
+
+    @property
+    def tokens_known(self) -> bool:
+        """Whether any counted call reported its tokens (else the total is unknown, not 0)."""
+        return self.calls == 0 or self.uncounted_calls < self.calls
 
     def elapsed(self, now: float) -> float:
         if self.started is None:
@@ -325,6 +333,8 @@ class RunState:
             self.totals.calls += 1
             self.totals.input_tokens += int(tokens_in or 0)
             self.totals.output_tokens += int(tokens_out or 0)
+            if not counted:
+                self.totals.uncounted_calls += 1
         cost = data.get("cost_usd")
         if isinstance(cost, (int, float)):
             self.totals.cost_usd += float(cost)

@@ -1,5 +1,8 @@
 """Watching the domain directory and its runs with watchdog; changes reach the app as messages.
 
+The runs may be in a directory of their own (``--runs DIR``, ``genplan-tui runs/``): that directory is watched
+too, for new versions in its runs and for new runs (their run.json).
+
 Editors save in odd ways (temporary files, rename over the original, several writes in a row), so
 events are filtered to the files we show and debounced per path.
 """
@@ -13,10 +16,33 @@ from typing import Any
 
 DEBOUNCE_S = 0.25
 WATCHED_SUFFIXES = (".pddl", ".md", ".py", ".toml")
+# the files of a run directory that make or change a run (a new run, a run that ended)
+RUN_FILES = ("run.json", "summary.json")
 
 
-def interesting(path: Path, domain_dir: Path) -> bool:
-    """Domain files, task files and the run's strategies/reflections/programs; nothing else."""
+def in_runs_dir(path: Path, runs_dir: Path) -> bool:
+    """A version file of a run in ``runs_dir`` (any kind the Versions tree shows), or a run's run.json or
+    summary.json."""
+    from genplan.engine.edits import VERSION_DIRS
+
+    name = path.name
+    if name.startswith(".") or name.endswith("~"):
+        return False
+    try:
+        parts = path.relative_to(runs_dir).parts
+    except ValueError:
+        return False
+    if len(parts) == 2:
+        return name in RUN_FILES
+    return len(parts) == 3 and any(parts[1] == folder and path.suffix == suffix
+                                   for folder, suffix in VERSION_DIRS.values())
+
+
+def interesting(path: Path, domain_dir: Path, runs_dir: Path | None = None) -> bool:
+    """Domain files, task files and the runs' versions (in the domain's .genplan/runs/ or in ``runs_dir``),
+    new runs; nothing else."""
+    if runs_dir is not None and in_runs_dir(path, runs_dir):
+        return True
     name = path.name
     if name.startswith(".") or name.endswith("~") or path.suffix not in WATCHED_SUFFIXES:
         return False
@@ -35,8 +61,9 @@ def interesting(path: Path, domain_dir: Path) -> bool:
 class DomainWatcher:
     """Calls ``notify(path, deleted)`` (from a watchdog thread) after a quiet moment per changed file."""
 
-    def __init__(self, domain_dir: Path, notify: Callable[[Path, bool], Any]) -> None:
+    def __init__(self, domain_dir: Path, notify: Callable[[Path, bool], Any], runs_dir: Path | None = None) -> None:
         self.domain_dir = domain_dir.resolve()
+        self.runs_dir = runs_dir.resolve() if runs_dir is not None else None
         self.notify = notify
         self._timers: dict[Path, threading.Timer] = {}
         self._lock = threading.Lock()
@@ -58,10 +85,12 @@ class DomainWatcher:
         self._observer = Observer()
         self._observer.daemon = True
         self._observer.schedule(Handler(), str(self.domain_dir), recursive=True)
+        if self.runs_dir is not None and self.runs_dir.is_dir() and not self.runs_dir.is_relative_to(self.domain_dir):
+            self._observer.schedule(Handler(), str(self.runs_dir), recursive=True)  # runs outside the domain
         self._observer.start()
 
     def _changed(self, path: Path, deleted: bool) -> None:
-        if not interesting(path, self.domain_dir):
+        if not interesting(path, self.domain_dir, self.runs_dir):
             return
         with self._lock:
             timer = self._timers.pop(path, None)

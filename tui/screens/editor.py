@@ -1,8 +1,14 @@
-"""Editing a strategy, reflection, program or PDDLego+ file version inline (or in $EDITOR)."""
+"""Editing a strategy, reflection, program or PDDLego+ file version inline (or in $EDITOR).
+
+The editor keys of CodeArea (indentation, home, undo/redo) apply; before a run continues from an edited program
+or PDDL file, the text is checked (code_check.py): each problem is listed with its line and column, the cursor
+goes to the first, and a choice follows: back to the editor, or continue anyway.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -10,9 +16,11 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ..actions import bindings
+from ..code_check import Problem, check_text
 from ..external_editor import edit_text, editor_command
 from ..widgets.code_area import CodeArea
 from ..widgets.key_bar import KeyBar
+from .pick import PickScreen
 
 
 @dataclass
@@ -26,11 +34,15 @@ class EditorScreen(Screen[EditResult | None]):
     DEFAULT_CSS = """
     EditorScreen #editor-title { height: 1; background: $boost; padding: 0 1; text-style: bold; }
     EditorScreen #editor-hint { height: 1; color: $text-muted; padding: 0 1; }
+    EditorScreen #editor-problems { height: auto; max-height: 4; color: $error; padding: 0 1; display: none; }
+    EditorScreen #editor-problems.shown { display: block; }
     """
 
     def __init__(self, title: str, text: str, syntax: str, *, can_continue: bool, hint: str = "",
-                 can_save: bool = True) -> None:
+                 can_save: bool = True, path: Path | None = None) -> None:
         super().__init__()
+        self.path = path  # the version's file (a PDDLego+ file is checked together with its call's other file)
+        self.problems: list[Problem] = []
         self.title_text = title
         self.initial = text
         self.syntax = syntax
@@ -43,7 +55,9 @@ class EditorScreen(Screen[EditResult | None]):
             yield Static(self.title_text, id="editor-title")
             yield Static(self.hint, id="editor-hint")
             # prose (strategies, reflections, prompts) wraps; code keeps its lines (f2 toggles)
-            yield CodeArea(self.initial, syntax=self.syntax, soft_wrap=self.syntax != "python", id="editor-text")
+            yield CodeArea(self.initial, syntax=self.syntax, soft_wrap=self.syntax != "python",
+                           code_keys=True, id="editor-text")
+            yield Static("", id="editor-problems")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -63,8 +77,39 @@ class EditorScreen(Screen[EditResult | None]):
             self.dismiss(EditResult(self.editor.text, "save"))
 
     def action_continue(self) -> None:
-        if self.can_continue:
-            self.dismiss(EditResult(self.editor.text, "continue"))
+        if not self.can_continue:
+            return
+        text = self.editor.text
+        self.show_problems(check_text(text, self.syntax, self.path))
+        if not self.problems:
+            self.dismiss(EditResult(text, "continue"))
+            return
+        first = self.problems[0]
+        count = f"{len(self.problems)} problems" if len(self.problems) > 1 else "A problem"
+
+        def chosen(choice: str | None) -> None:
+            if choice == "anyway":
+                self.dismiss(EditResult(self.editor.text, "continue"))
+            else:
+                self.editor.focus()
+
+        what = "program" if self.syntax == "python" else "PDDL file"
+        self.app.push_screen(PickScreen(
+            f"{count} in the edited {what}: {first.describe()}. The run would read it as it is.",
+            [("back", "Back to the editor (the cursor is on the problem)"), ("anyway", "Continue anyway")]), chosen)
+
+    def show_problems(self, problems: list[Problem]) -> None:
+        """List the problems under the text and put the cursor on the first one (none: the list goes away)."""
+        self.problems = problems
+        panel = self.query_one("#editor-problems", Static)
+        panel.update("\n".join(f"✗ {problem.describe()}" for problem in problems))
+        panel.set_class(bool(problems), "shown")
+        if problems and not problems[0].where:
+            editor = self.editor
+            row = min(max(0, problems[0].line - 1), editor.document.line_count - 1)
+            column = min(max(0, problems[0].column - 1), len(editor.document[row]))
+            editor.move_cursor((row, column))
+            editor.scroll_cursor_visible()
 
     def action_toggle_wrap(self) -> None:
         self.editor.soft_wrap = not self.editor.soft_wrap

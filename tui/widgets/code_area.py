@@ -1,13 +1,22 @@
-"""A TextArea highlighted with Pygments (Textual's own highlighting needs tree-sitter, which we do not ship)."""
+"""A TextArea highlighted with Pygments (Textual's own highlighting needs tree-sitter, which we do not ship).
+
+As an editor (``code_keys``) it behaves like one for programs, PDDL and prose: enter keeps the line's indentation
+(and deepens it after a Python line ending in ``:`` or a PDDL line that opens more parentheses than it closes),
+tab and shift+tab indent and dedent the selected lines by 4 spaces (tab inserts spaces to the next stop without
+a selection), home goes to the first non-blank character and from there to column 0 (and back); ctrl+z and
+ctrl+y undo and redo (Textual's own); each of these is one step of undo.
+"""
 
 from __future__ import annotations
 
 from rich.style import Style
 from textual import events
 from textual.widgets import TextArea
-from textual.widgets.text_area import TextAreaTheme
+from textual.widgets.text_area import Selection, TextAreaTheme
 
 from ..highlight import SYNTAX_STYLES, line_highlights
+
+INDENT = 4
 
 # Above this size highlighting runs in a thread and arrives a moment later, so typing and loading
 # large files (long program output, big tasks) never block the UI.
@@ -36,11 +45,13 @@ class CodeArea(TextArea):
         read_only: bool = False,
         show_line_numbers: bool = True,
         soft_wrap: bool = False,
+        code_keys: bool = False,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         self.syntax = syntax
+        self.code_keys = code_keys and not read_only
         self._highlight_generation = 0
         super().__init__(
             text,
@@ -63,6 +74,99 @@ class CodeArea(TextArea):
         # bubbles up to the screen and app, where the bindings are.)
         if event.key == "escape":
             event.prevent_default()
+            return
+        if self.code_keys and not self.read_only:
+            handled = {"enter": self.newline_and_indent, "tab": self.indent_block,
+                       "shift+tab": self.dedent_block}.get(event.key)
+            if handled is not None and (event.key != "tab" or self._selected_rows() is not None):
+                event.stop()
+                event.prevent_default()  # TextArea's own handling of the key is not run
+                handled()
+
+    def check_consume_key(self, key: str, character: str | None = None) -> bool:
+        if self.code_keys and not self.read_only and key == "shift+tab":
+            return True  # dedent, not the screen's "focus previous"
+        return super().check_consume_key(key, character)
+
+    # ------------------------------------------------------------------ editing code
+    def newline_and_indent(self) -> None:
+        """A line break that keeps the indentation of the line it breaks, one step deeper after a block opener."""
+        start, end = self.selection
+        first, last = sorted((start, end))
+        line = self.document[first[0]]
+        before = line[: first[1]]
+        indent = before[: len(before) - len(before.lstrip(" \t"))]
+        if self._opens_block(before):
+            indent += " " * INDENT
+        self.replace("\n" + indent, first, last, maintain_selection_offset=False)
+
+    def _opens_block(self, before: str) -> bool:
+        code = before.split("#", 1)[0] if self.syntax == "python" else before.split(";", 1)[0]
+        if self.syntax == "python":
+            return code.rstrip().endswith(":")
+        if self.syntax == "pddl":
+            return code.count("(") > code.count(")")
+        return False
+
+    def _selected_rows(self) -> tuple[int, int] | None:
+        """The rows a selection covers (a selection ending at column 0 leaves that row out); None: no selection."""
+        start, end = sorted(self.selection)
+        if start == end:
+            return None
+        last = end[0] - 1 if end[1] == 0 and end[0] > start[0] else end[0]
+        return start[0], last
+
+    def _rewrite_rows(self, rows: tuple[int, int], change: int) -> None:
+        """Add (``change`` > 0) or remove up to -``change`` leading spaces on each row, as one edit (one undo)."""
+        first, last = rows
+        old_lines = [self.document[row] for row in range(first, last + 1)]
+        new_lines = []
+        removed: list[int] = []
+        for text in old_lines:
+            if change > 0:
+                new_lines.append(" " * change + text if text.strip() else text)
+                removed.append(-change if text.strip() else 0)
+            else:
+                width = len(text) - len(text.lstrip(" "))
+                cut = min(width, -change)
+                if cut == 0 and text.startswith("\t"):
+                    new_lines.append(text[1:])
+                    removed.append(1)
+                    continue
+                new_lines.append(text[cut:])
+                removed.append(cut)
+        if new_lines == old_lines:
+            return
+        start, end = self.selection
+        self.replace("\n".join(new_lines), (first, 0), (last, len(old_lines[-1])), maintain_selection_offset=False)
+
+        def moved(location: tuple[int, int]) -> tuple[int, int]:
+            row, column = location
+            if first <= row <= last:
+                return row, max(0, column - removed[row - first])
+            return location
+
+        self.selection = Selection(moved(start), moved(end))
+
+    def indent_block(self) -> None:
+        rows = self._selected_rows()
+        row = self.cursor_location[0]
+        self._rewrite_rows(rows if rows is not None else (row, row), INDENT)
+
+    def dedent_block(self) -> None:
+        rows = self._selected_rows()
+        row = self.cursor_location[0]
+        self._rewrite_rows(rows if rows is not None else (row, row), -INDENT)
+
+    def action_cursor_line_start(self, select: bool = False) -> None:
+        """Home: the first non-blank character of the line, and from there (or from before it) column 0."""
+        if not self.code_keys:
+            super().action_cursor_line_start(select)
+            return
+        row, column = self.cursor_location
+        line = self.document[row]
+        first = len(line) - len(line.lstrip(" \t"))
+        self.move_cursor((row, 0 if column == first and first > 0 else first), select=select)
 
     def set_syntax(self, syntax: str | None) -> None:
         self.syntax = syntax

@@ -157,6 +157,7 @@ class RunPanel(Vertical):
     RunPanel #run-timeline { width: 55%; }
     RunPanel #results-title { height: 1; background: $boost; padding: 0 1; }
     RunPanel #run-results { height: 7; }
+    RunPanel #classroom-caption { height: 1; padding: 0 1; background: $accent 30%; display: none; }
     """
 
     def compose(self) -> ComposeResult:
@@ -164,6 +165,7 @@ class RunPanel(Vertical):
         with Horizontal(id="run-top"):
             yield RunTimeline(id="run-timeline")
             yield StreamView(id="run-stream")
+        yield Static("", id="classroom-caption")  # classroom mode: the chosen row's stage of the method
         yield Static("debug results", id="results-title")
         yield RunResults(id="run-results")
 

@@ -38,10 +38,26 @@ def format_cost(state: RunState) -> str:
     return f"{cost} +{state.totals.unpriced_calls} unpriced"
 
 
+def format_total_tokens(state: RunState) -> str:
+    """The run's tokens: "n/a" when no call reported any (an imported run's recorded answers hold no counts),
+    "≥N" when only some did."""
+    totals = state.totals
+    if not totals.tokens_known:
+        return "n/a"
+    shown = format_tokens(totals.tokens)
+    return f"≥{shown}" if totals.uncounted_calls else shown
+
+
 UNPRICED_NOTE = ("Cost: some calls have no price — their model is neither in genplan's price table nor in [prices] "
                  "of your config file — so the cost shown counts only the priced calls, plus how many were not "
                  "priced. Set the model's prices per million tokens under [prices.\"MODEL\"] (docs/models.md).")
 
+
+# What the app says once per run when a call has no price: one short line (the totals bar's tooltip has the rest)
+UNPRICED_TOAST = "Unpriced calls: cost counts priced ones (docs/models.md)"
+
+UNCOUNTED_NOTE = ("Tokens: some answers came without token counts (the recorded answers of an imported run hold "
+                  "none), so the total is unknown (n/a) or counts only the calls that reported them (≥).")
 
 # Notifications and tooltips read markup, where "[prices]" would vanish as an unknown tag
 UNPRICED_NOTE_MARKUP = escape(UNPRICED_NOTE)
@@ -62,7 +78,7 @@ class TotalsBar(Static):
             text.append(" ")
             text.append(f"calls {totals.calls}")
             text.append(" · ", style="dim")
-            text.append(f"tokens {format_tokens(totals.tokens)}")
+            text.append(f"tokens {format_total_tokens(state)}")
             text.append(" · ", style="dim")
             text.append(f"cost {format_cost(state)}")
             text.append(" · ", style="dim")
@@ -75,5 +91,10 @@ class TotalsBar(Static):
             text.append(f" {status}")
         text.append(" │ ", style="dim")
         text.append(source, style="dim")
-        self.tooltip = UNPRICED_NOTE_MARKUP if state is not None and not state.totals.cost_known else None
+        notes = []
+        if state is not None and not state.totals.cost_known:
+            notes.append(UNPRICED_NOTE_MARKUP)
+        if state is not None and state.totals.uncounted_calls:
+            notes.append(UNCOUNTED_NOTE)
+        self.tooltip = "\n\n".join(notes) or None
         self.update(text, layout=False)  # one line, always: no layout pass for the whole screen

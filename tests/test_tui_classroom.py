@@ -1,0 +1,98 @@
+"""Classroom mode: under the timeline, one line names the chosen row's stage of the method and, for a failed
+check, why this feedback was produced and what the model is told (--classroom, or L to toggle)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support.ferry_model import FerryModel
+from support.scripted_server import ScriptedServer
+from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401
+
+from genplan.tui.classroom import stage_caption
+from genplan.tui.main import build_parser
+from genplan.tui.run_state import TimelineEntry
+
+
+def test_captions_name_the_stage() -> None:
+    assert stage_caption(TimelineEntry("k", "request", "strategy.plan", step="strategy.plan")).startswith(
+        "Strategy debugging: the model follows the strategy by hand")
+    assert stage_caption(TimelineEntry("k", "request", "code.revise", step="code.revise")).startswith("Code debugging")
+    assert stage_caption(TimelineEntry("k", "request", "autotos.succ", step="autotos.succ")).startswith("AutoToS")
+    assert stage_caption(TimelineEntry("k", "phase", "strategy-validation")).startswith("Strategy debugging")
+    passed = TimelineEntry("k", "check", "check plan v01", "task-02", data={"what": "strategy", "valid": True,
+                                                                               "task": "task-02"})
+    assert stage_caption(passed) == "Strategy debugging: the plan for task-02 is valid; nothing is fed back."
+    assert stage_caption(None).startswith("Classroom:")
+    assert build_parser().parse_args(["d", "--classroom"]).classroom
+
+
+async def test_classroom_mode_through_a_replay(tmp_path: Path, isolated: Path) -> None:  # noqa: F811
+    domain = ferry_copy(tmp_path)
+    with ScriptedServer() as server:
+        run = record_run(domain, server, FerryModel(strategy_plan_mistakes=1), initial_programs=1)
+    app = make_app(domain, config_for(isolated, None), replay=run.name, speed=64.0, classroom=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot, app)
+        caption = app.query_one("#classroom-caption")
+        assert caption.display
+        await wait_for(pilot, lambda: app.replayer is not None, what="the replay")
+        for _ in range(600):  # it pauses at each stage (the next test): go on at once
+            if app.replayer.finished:
+                break
+            if app.replayer.paused:
+                await pilot.press("space")
+            await pilot.pause(0.1)
+        assert app.replayer.finished
+        await pilot.pause(0.5)
+        assert str(caption.render()).startswith("The run itself")  # the last row, followed
+        entries = app.run_state.entries
+        failed = next(i for i, e in enumerate(entries) if e.kind == "check" and e.status == "fail")
+        message = str(entries[failed].data["message"]).strip().splitlines()[0]
+        timeline = app.query_one("#run-timeline")
+        timeline.focus()
+        timeline.move_cursor(row=failed)
+        await pilot.pause(0.2)
+        text = str(caption.render())
+        assert text.startswith(f"Strategy debugging: the plan for {entries[failed].data['task']} failed (")
+        assert "the model will be told: " + message[:20] in text
+        request = next(i for i, e in enumerate(entries) if e.kind == "request" and e.step == "strategy.reflect")
+        timeline.move_cursor(row=request)
+        await pilot.pause(0.2)
+        assert str(caption.render()).startswith("Reflection: the model explains why the strategy's plan failed")
+        await pilot.press("L")  # off: the caption goes away
+        await pilot.pause(0.2)
+        assert not caption.display and not app.classroom
+        await pilot.press("L")
+        await pilot.pause(0.2)
+        assert caption.display and str(caption.render()).startswith("Reflection")
+
+
+async def test_a_classroom_replay_pauses_at_each_stage(tmp_path: Path, isolated: Path) -> None:  # noqa: F811
+    from genplan.engine.events import StepStarted
+
+    domain = ferry_copy(tmp_path)
+    with ScriptedServer() as server:
+        run = record_run(domain, server, FerryModel(strategy_plan_mistakes=1), initial_programs=1)
+    app = make_app(domain, config_for(isolated, None), replay=run.name, speed=64.0, classroom=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot, app)
+        await wait_for(pilot, lambda: app.replayer is not None, what="the replay")
+        replayer = app.replayer
+        stages = [i for i, e in enumerate(replayer.events) if isinstance(e, StepStarted) and i > 0]
+        assert len(stages) >= 4
+        stops = []
+        while not replayer.finished:
+            await wait_for(pilot, lambda: replayer.finished or (replayer.paused and replayer.position in stages
+                                                                and replayer.position not in stops),
+                           timeout=60, what="the next stage's pause")
+            if replayer.finished:
+                break
+            stops.append(replayer.position)
+            await pilot.pause(0.3)
+            assert replayer.position == stops[-1]  # it waits for a key
+            assert "replay (paused)" in str(app.query_one("#totals").render())
+            assert any(n.title == "Classroom" and n.message.startswith("Next: ") for n in app._notifications)
+            await pilot.press("space")
+        assert stops == stages  # every stage, in order, once
+        assert app.run_state.status == "done"
