@@ -86,8 +86,7 @@ class Quantified:
     body: Condition
 
     def pddl(self) -> str:
-        variables = " ".join(parameter_text(v) for v in self.variables)
-        return f"({self.kind} ({variables}) {condition_text(self.body)})"
+        return f"({self.kind} ({parameters_text(self.variables)}) {condition_text(self.body)})"
 
 
 Condition = Literal | Junction | Negation | Implication | Quantified
@@ -221,6 +220,17 @@ class Action:
 
     def lifted_typed(self) -> str:
         return "(" + " ".join([self.name, *(parameter_text(p) for p in self.parameters)]) + ")"
+
+
+def parameters_text(parameters: tuple[Parameter, ...]) -> str:
+    """A typed list that reads back as written: an ``object`` parameter is written bare only where no typed one
+    follows it (``?o ?q - place`` would make ``?o`` a place too)."""
+    words: list[str] = []
+    for i, parameter in enumerate(parameters):
+        typed_later = any(p.types != (OBJECT,) for p in parameters[i + 1:])
+        words.append(f"{parameter.name} - {OBJECT}" if parameter.types == (OBJECT,) and typed_later
+                     else parameter_text(parameter))
+    return " ".join(words)
 
 
 def parameter_text(parameter: Parameter) -> str:

@@ -299,6 +299,8 @@ def normalize_problem(tree: SList, path: str | Path | None) -> tuple[SList, list
             continue  # the domain's requirements are what counts
         if isinstance(item, SList) and item.head() == ":objects":
             item = SList([item.items[0], *strip_object_type(item.items[1:])], item.line)
+        if isinstance(item, SList) and item.head() == ":goal":
+            item = _quantifiers_without_object(item)
         items.append(item)
     norm.finish_warnings()
     return SList(items, tree.line), norm.warnings
@@ -342,6 +344,15 @@ def _normalize_section(section: SList) -> SList:
     return section
 
 
+def _quantifiers_without_object(node: SList) -> SList:
+    """``(forall (?o - object ?p - place) ...)``: the variable lists of forall/exists go through
+    :func:`strip_object_type` too (pddl 0.5.1 refuses ``- object`` there as everywhere)."""
+    items = [_quantifiers_without_object(i) if isinstance(i, SList) else i for i in node.items]
+    if node.head() in ("forall", "exists") and len(items) > 1 and isinstance(items[1], SList):
+        items[1] = SList(strip_object_type(items[1].items), items[1].line)
+    return SList(items, node.line)
+
+
 def _normalize_action(action: SList) -> SList:
     items = list(action.items)
     keys = [i.text for i in items if isinstance(i, Atom)]
@@ -354,6 +365,8 @@ def _normalize_action(action: SList) -> SList:
             elif previous.text in (":precondition", ":effect") and not item.items:
                 # "()" is legal PDDL for "nothing" but crashes pddl 0.5.1
                 item = SList([Atom("and", item.line)], item.line)
+            elif previous.text in (":precondition", ":effect"):
+                item = _quantifiers_without_object(item)
         out.append(item)
     # pddl 0.5.1 raises a TypeError on actions without a precondition or effect
     if ":parameters" not in keys:

@@ -88,6 +88,8 @@ def read_back_differences(domain: Domain, problem: Problem, domain_text: str, pr
     differ("initial state", frozenset(problem.init), frozenset(written_problem.init))
     differ("goal", (frozenset(problem.goal_pos), frozenset(problem.goal_neg)),
            (frozenset(written_problem.goal_pos), frozenset(written_problem.goal_neg)))
+    differ("compound goal", problem.goal_conditions, written_problem.goal_conditions)
+    differ("cost values", problem.function_values, written_problem.function_values)
     return notes
 
 
@@ -105,6 +107,9 @@ def _action_parts(ours: Action, theirs: Action) -> list[tuple[str, object, objec
         ("precondition", frozenset(ours.preconditions), frozenset(theirs.preconditions)),
         ("add effects", frozenset(ours.add_effects), frozenset(theirs.add_effects)),
         ("delete effects", frozenset(ours.del_effects), frozenset(theirs.del_effects)),
+        ("compound preconditions", ours.conditions, theirs.conditions),
+        ("conditional effects", ours.conditional_effects, theirs.conditional_effects),
+        ("cost", ours.cost, theirs.cost),
     ]
 
 

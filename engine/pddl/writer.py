@@ -21,6 +21,7 @@ from .model import (
     Quantified,
     condition_literals,
     parameter_text,
+    parameters_text,
 )
 
 
@@ -228,7 +229,7 @@ def _effect_text(effect: ConditionalEffect) -> str:
     if effect.condition is not None:
         text = f"(when {effect.condition.pddl()} {text})"
     if effect.variables:
-        text = f"(forall ({' '.join(parameter_text(v) for v in effect.variables)}) {text})"
+        text = f"(forall ({parameters_text(effect.variables)}) {text})"
     return text
 
 
