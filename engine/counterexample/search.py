@@ -153,12 +153,16 @@ class Counterexample:
         if self.shrunk is not None:
             state = "minimal" if self.shrunk.minimal else "budget spent"
             lines.append(f"  shrunk size:   {TaskSize.of(self.shrunk.problem).text()} "
-                         f"({len(self.shrunk.steps)} steps, {self.shrunk.tries} tries, {self.shrunk.seconds:.1f} s, {state})")
+                         f"({_count(len(self.shrunk.steps), 'step')}, {self.shrunk.tries} tries, {self.shrunk.seconds:.1f} s, {state})")
             final = self.shrunk.failure
             lines.append(f"  still fails:   {final.category} ({final.kind}), ordering {final.ordering}")
         if self.path:
             lines.append(f"  written to {self.path}")
         return "\n".join(lines)
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}" + ("" if number == 1 else "s")
 
 
 # ------------------------------------------------------------------------------- running and planning
@@ -282,7 +286,7 @@ def shrink_problem(problem: Problem, failure: Failure, fails: Callable[[Problem]
                 continue
             result.tries += 1
             found = fails(candidate)
-            if found is None or found.category != failure.category:
+            if found is None or found.kind != failure.kind:
                 continue
             if solvable(candidate) is not True:
                 continue
@@ -320,11 +324,11 @@ def size_plan(domain_dir: DomainDir) -> list[dict[str, int]]:
     return sorted(sizes, key=lambda s: (sum(s.values()), sorted(s.items())))
 
 
-def candidate_tasks(domain_dir: DomainDir, domain: Domain, seed: int, tasks_per_size: int
+def candidate_tasks(domain_dir: DomainDir, domain: Domain, seed: int, tasks_per_size: int, probes: bool = True
                     ) -> Iterator[tuple[str, Problem]]:
     """Probes, then generated tasks of growing size (round after round with new seeds); without a generator
     the domain's own tasks, smallest file first."""
-    for path in domain_dir.probe_tasks():
+    for path in domain_dir.probe_tasks() if probes else []:
         try:
             yield f"probe {path.name}", load_problem(path, domain)
         except PddlError:
@@ -360,6 +364,7 @@ def find_counterexample(
     seed: int = 0,
     budget: SearchBudget | None = None,
     shrink: bool = True,
+    probes: bool = True,
     sandbox: Sandbox | None = None,
     on_task: Callable[[int, str, bool], None] | None = None,
 ) -> Counterexample:
@@ -375,7 +380,7 @@ def find_counterexample(
         runner = _Runner(program, domain, domain_dir.typed_objects, box, limits, budget.orderings)
         solvable = _Solvability(domain, budget.planner_timeout)
         started = time.monotonic()
-        for source, problem in candidate_tasks(domain_dir, domain, seed, budget.tasks_per_size):
+        for source, problem in candidate_tasks(domain_dir, domain, seed, budget.tasks_per_size, probes):
             if report.tasks_tried >= budget.max_tasks or time.monotonic() - started > budget.seconds:
                 break
             report.tasks_tried += 1
@@ -403,7 +408,7 @@ def shrink_found(problem: Problem, failure: Failure, runner: _Runner, solvable: 
     def reorder(current: Problem, failed: Failure) -> tuple[Problem, Failure] | None:
         candidate = _reordered(current, failed.ordering, runner.typed, runner.domain)
         found = runner.failure(candidate, orderings=1)
-        if found is not None and found.category == failed.category:
+        if found is not None and found.kind == failed.kind:
             return candidate, found
         return None
 
@@ -436,7 +441,7 @@ def counterexample_pddl(report: Counterexample, typed: bool) -> str:
         f"; original size: {TaskSize.of(report.original).text()}",
     ]
     if report.shrunk is not None:
-        lines.append(f"; shrunk size: {TaskSize.of(report.shrunk.problem).text()}, in {len(report.shrunk.steps)} steps "
+        lines.append(f"; shrunk size: {TaskSize.of(report.shrunk.problem).text()}, in {_count(len(report.shrunk.steps), 'step')} "
                      f"({report.shrunk.tries} tries, {report.shrunk.seconds:.1f} s)")
     message = next((line.strip() for line in failure.message.splitlines() if line.strip()), "")
     lines.append(f"; the program fails with: {failure.category} ({failure.kind}) under ordering {failure.ordering}"

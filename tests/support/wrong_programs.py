@@ -92,3 +92,42 @@ def forgetful_program(domain: Domain) -> str:
         for a in domain.actions.values()
     ]
     return f"ACTIONS = {actions!r}\n" + _BODY
+
+
+# A ferry program written for these tests that is right on the generator's tasks and on the probes' corner cases
+# too: a car aboard at the start, partial goals, a car that must end on the ferry, a goal for the ferry itself.
+FULLY_CORRECT_FERRY = '''
+def generate_solution(objects, init, goal):
+    ferry = next(f[1] for f in init if f[0] == "at-ferry")
+    car_at = {f[1]: f[2] for f in init if f[0] == "at"}
+    aboard = next((f[1] for f in init if f[0] == "on"), None)
+    wanted_at = {f[1]: f[2] for f in goal if f[0] == "at"}
+    wanted_on = next((f[1] for f in goal if f[0] == "on"), None)
+    ferry_goal = next((f[1] for f in goal if f[0] == "at-ferry"), None)
+    plan = []
+
+    def sail(to):
+        nonlocal ferry
+        if ferry != to:
+            plan.append(f"(sail {ferry} {to})")
+            ferry = to
+
+    if aboard is not None:
+        sail(wanted_at.get(aboard, ferry))
+        plan.append(f"(debark {aboard} {ferry})")
+        car_at[aboard] = ferry
+    for car in sorted(wanted_at):
+        if car_at[car] == wanted_at[car]:
+            continue
+        sail(car_at[car])
+        plan.append(f"(board {car} {ferry})")
+        sail(wanted_at[car])
+        plan.append(f"(debark {car} {ferry})")
+        car_at[car] = ferry
+    if wanted_on is not None:
+        sail(car_at[wanted_on])
+        plan.append(f"(board {wanted_on} {ferry})")
+    if ferry_goal is not None:
+        sail(ferry_goal)
+    return plan
+'''
