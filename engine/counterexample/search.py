@@ -231,9 +231,11 @@ def _without_objects(problem: Problem, names: set[str]) -> Problem:
     )
 
 
-def _changes(problem: Problem) -> Iterator[tuple[str, Problem]]:
+def _changes(problem: Problem, static: frozenset[str] = frozenset()) -> Iterator[tuple[str, Problem]]:
     """Every single-step removal of ``problem``, larger ones first: chunks of objects (halves, quarters, ...),
-    then single objects, goal facts and initial facts."""
+    then single objects, goal facts and initial facts. Facts of the ``static`` predicates (no action changes
+    them: types, ``not-eq``, road maps) go only with their objects, so the task keeps the domain's
+    structure (a ferry task stays one where every two locations are ``not-eq``)."""
     names = [name for name, _type in problem.objects]
     size = len(names) // 2
     while size > 1:
@@ -249,6 +251,8 @@ def _changes(problem: Problem) -> Iterator[tuple[str, Problem]]:
         yield (f"removed goal (not ({' '.join(fact)}))",
                replace(problem, goal_neg=problem.goal_neg[:index] + problem.goal_neg[index + 1:]))
     for index, fact in enumerate(problem.init):
+        if fact[0] in static:
+            continue
         yield f"removed initial fact ({' '.join(fact)})", replace(problem, init=problem.init[:index] + problem.init[index + 1:])
 
 
@@ -269,8 +273,8 @@ def _reordered(problem: Problem, ordering: int, typed: bool, domain: Domain) -> 
 
 def shrink_problem(problem: Problem, failure: Failure, fails: Callable[[Problem], Failure | None],
                    solvable: Callable[[Problem], bool | None], deadline: float,
-                   reorder: Callable[[Problem, Failure], Failure | tuple[Problem, Failure] | None] | None = None
-                   ) -> Shrunk:
+                   reorder: Callable[[Problem, Failure], Failure | tuple[Problem, Failure] | None] | None = None,
+                   static: frozenset[str] = frozenset()) -> Shrunk:
     """Greedy one-step shrinking: take the first removal under which the task still fails the same way and
     stays solvable, repeat until none does (or ``deadline``, a time.monotonic() value, passes)."""
     started = time.monotonic()
@@ -278,7 +282,7 @@ def shrink_problem(problem: Problem, failure: Failure, fails: Callable[[Problem]
     changed = True
     while changed:
         changed = False
-        for description, candidate in _changes(result.problem):
+        for description, candidate in _changes(result.problem, static):
             if time.monotonic() > deadline:
                 result.minimal = False
                 break
@@ -412,7 +416,8 @@ def shrink_found(problem: Problem, failure: Failure, runner: _Runner, solvable: 
             return candidate, found
         return None
 
-    return shrink_problem(problem, failure, runner.failure, solvable, time.monotonic() + seconds, reorder)
+    return shrink_problem(problem, failure, runner.failure, solvable, time.monotonic() + seconds, reorder,
+                          runner.domain.static_predicates)
 
 
 def shrink(program: Program, domain_dir: DomainDir, problem: Problem, *, budget: SearchBudget | None = None) -> Shrunk:

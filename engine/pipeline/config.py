@@ -55,6 +55,11 @@ class PipelineConfig:
     shuffle_all_candidates: bool = True  # N > 1: every candidate's example shuffled, distinct orderings
     typed_action_hints: bool = True  # action hints say "?x is of type t"
     bas_example_plan: bool = False  # Bas's code prompt shows its example task without a plan
+    # Beyond the paper (off in its presets; on in F5-3+CE): when a program solves every debug task and a code
+    # round is left, search for a counterexample (docs/counterexamples.md) and debug on its shrunk task.
+    counterexample_search: bool = False
+    counterexample_seconds: float = 30.0  # the search's budget, and the shrinking's
+    counterexample_probes: bool = True  # the domain's probe tasks are tried first
 
     def __post_init__(self) -> None:
         problems = self._type_problems()
@@ -69,6 +74,8 @@ class PipelineConfig:
             problems.append("initial_programs must be >= 1")
         if self.max_concurrency < 1:
             problems.append("max_concurrency must be >= 1")
+        if not (math.isfinite(self.counterexample_seconds) and 0 < self.counterexample_seconds <= 86_400):
+            problems.append("counterexample_seconds must be a positive number of seconds (at most 86400)")
         if not (math.isfinite(self.program_timeout_s) and 0 < self.program_timeout_s <= 86_400):
             problems.append(f"program_timeout_s must be a positive number of seconds (at most 86400), not {self.program_timeout_s}")
         if self.debug_orderings < 1:

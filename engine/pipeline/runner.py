@@ -121,6 +121,11 @@ class Pipeline:
         self.strategies: list[Version] = []
         self.programs: list[Version] = []
         self.domain_nl = ""
+        # "continue with this task" (the TUI): tasks the run gets as debug tasks when the version it continues
+        # from is checked, so that everything before stays as it was
+        meta = store.meta() if store.exists("run.json") else {}
+        self._extra_tasks: list[str] = [str(f) for f in meta.get("extra_debug_tasks") or []]
+        self._extra_tasks_at = meta.get("edited_version")
         self._answer = threading.local()  # per thread: the id of the last answer extracted
 
     # ================================================================== running
@@ -397,6 +402,9 @@ class Pipeline:
         label = f"c{candidate}-v{sum(p.label.startswith(f'c{candidate}-') for p in self.programs):02d}"
         file = self.artifact("program", f"programs/{label}.py", code, version=label, candidate=candidate)
         version = Version("program", label, code, file, response_text=response_text)
+        if self._extra_tasks and file == self._extra_tasks_at:
+            self._add_debug_tasks([self._run_task(relative) for relative in self._extra_tasks], checker)
+            self._extra_tasks = []
         self.bus.publish(StepStarted(phase="program-check", version=label))
         version.checks = checker.check(code, stop_at_first_failure)
         self.publish_checks("program", label, version.checks)
@@ -404,3 +412,61 @@ class Pipeline:
         self.bus.publish(StepFinished(phase="program-check", version=label, solved=version.solved))
         self.programs.append(version)
         return version
+
+    # ---------------------------------------------------------------- beyond the paper: counterexamples
+    def _run_task(self, relative: str) -> DebugTask:
+        """A task file of the run directory as a debug task (named after its file)."""
+        path = self.store.file(relative)
+        return load_debug_tasks(self.domain, [path], self.domain_dir.typed_objects)[0]
+
+    def _add_debug_tasks(self, tasks: list[DebugTask], checker: ProgramChecker) -> None:
+        known = {t.name for t in self.tasks}
+        self.tasks.extend(t for t in tasks if t.name not in known)
+        checker.tasks = self.tasks
+
+    def add_counterexample(self, version: Version, checker: ProgramChecker) -> bool:
+        from ..counterexample import SearchBudget, TaskSize, find_counterexample
+        from ..counterexample.search import counterexample_pddl
+        from ..sandbox import Program
+
+        label, config = version.label, self.config
+        record = f"counterexamples/{label}.json"
+        self.bus.publish(StepStarted(phase="counterexample", version=label))
+        if self.store.exists(record):  # a resumed run: the search ran before it was killed
+            data = self.store.read_json(record)
+        else:
+            budget = SearchBudget(seconds=config.counterexample_seconds, shrink_seconds=config.counterexample_seconds,
+                                  orderings=config.debug_orderings, time_limit=min(config.program_timeout_s, 10.0))
+            program = Program.from_source(version.text, functions=(config.function_name,))
+            report = find_counterexample(program, self.domain_dir, seed=config.split_seed, budget=budget,
+                                         probes=config.counterexample_probes)
+            report.program = version.file
+            data = {**report.to_dict(), "version": label, "task": None}
+            if report.found and report.task is not None:
+                data["task"] = f"counterexamples/counterexample-{label}.pddl"
+                self.store.write_text(data["task"], counterexample_pddl(report, self.domain.typed))
+                data["shrunk_size"] = TaskSize.of(report.task).to_dict()
+            self.store.write_json(record, data)
+        if not data.get("task"):
+            self.bus.publish(Notice(level="info", message=(
+                f"no counterexample for {label}: it solved all {data.get('tasks_tried')} tasks tried "
+                f"({data.get('search_seconds', 0.0):.1f} s)")))
+            self.bus.publish(StepFinished(phase="counterexample", version=label, solved=0))
+            return False
+        task = self._run_task(data["task"])
+        original, shrunk = data.get("original_size") or {}, data.get("shrunk_size") or {}
+        self.bus.publish(ArtifactCreated(kind="counterexample", file=data["task"], version=label, task=task.name, extra={
+            "source": data.get("source"), "record": record, "original_size": original, "shrunk_size": shrunk,
+            "shrink_steps": (data.get("shrunk") or {}).get("steps"), "tasks_tried": data.get("tasks_tried"),
+        }))
+        self.bus.publish(Notice(level="info", message=(
+            f"counterexample for {label} ({data.get('source')}), shrunk from {original.get('objects')} to "
+            f"{shrunk.get('objects')} objects: debug task {task.name} from now on")))
+        self._add_debug_tasks([task], checker)
+        self.bus.publish(StepStarted(phase="program-check", version=label))
+        version.checks = checker.check(version.text)
+        self.publish_checks("program", label, version.checks)
+        self.store.write_json(f"results/program-{label}.json", [c.to_dict() for c in version.checks])
+        self.bus.publish(StepFinished(phase="program-check", version=label, solved=version.solved))
+        self.bus.publish(StepFinished(phase="counterexample", version=label, solved=1))
+        return True
