@@ -425,28 +425,19 @@ class Pipeline:
         checker.tasks = self.tasks
 
     def add_counterexample(self, version: Version, checker: ProgramChecker) -> bool:
-        from ..counterexample import SearchBudget, TaskSize, find_counterexample
-        from ..counterexample.search import counterexample_pddl
-        from ..sandbox import Program
+        from ..counterexample import SearchBudget
+        from ..counterexample.record import record_file, search_for_version
 
         label, config = version.label, self.config
-        record = f"counterexamples/{label}.json"
+        record = record_file(label)
         self.bus.publish(StepStarted(phase="counterexample", version=label))
-        if self.store.exists(record):  # a resumed run: the search ran before it was killed
-            data = self.store.read_json(record)
-        else:
-            budget = SearchBudget(seconds=config.counterexample_seconds, shrink_seconds=config.counterexample_seconds,
-                                  orderings=config.debug_orderings, time_limit=min(config.program_timeout_s, 10.0))
-            program = Program.from_source(version.text, functions=(config.function_name,))
-            report = find_counterexample(program, self.domain_dir, seed=config.split_seed, budget=budget,
-                                         probes=config.counterexample_probes)
-            report.program = version.file
-            data = {**report.to_dict(), "version": label, "task": None}
-            if report.found and report.task is not None:
-                data["task"] = f"counterexamples/counterexample-{label}.pddl"
-                self.store.write_text(data["task"], counterexample_pddl(report, self.domain.typed))
-                data["shrunk_size"] = TaskSize.of(report.task).to_dict()
-            self.store.write_json(record, data)
+        budget = SearchBudget(seconds=config.counterexample_seconds, shrink_seconds=config.counterexample_seconds,
+                              orderings=config.debug_orderings, time_limit=min(config.program_timeout_s, 10.0))
+        # a resumed run reads the record of a search that ran before it was killed
+        data, _searched = search_for_version(
+            self.store, label, version.file, version.text, config.function_name, self.domain_dir, self.domain,
+            seed=config.split_seed, budget=budget, probes=config.counterexample_probes,
+        )
         if not data.get("task"):
             self.bus.publish(Notice(level="info", message=(
                 f"no counterexample for {label}: it solved all {data.get('tasks_tried')} tasks tried "
