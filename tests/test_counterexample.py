@@ -7,6 +7,8 @@ import time
 from pathlib import Path
 
 import pytest
+from support.ferry_model import CORRECT_PROGRAM
+from support.wrong_programs import FULLY_CORRECT_FERRY, forgetful_program
 
 from genplan.cli.main import main
 from genplan.engine.counterexample import SearchBudget, find_counterexample, shrink
@@ -15,12 +17,9 @@ from genplan.engine.domainlib import DomainDir
 from genplan.engine.evaluation import evaluate_program
 from genplan.engine.extract.code import extract_code
 from genplan.engine.pddl import load_domain, load_problem
-from genplan.engine.planner import solve
 from genplan.engine.pddl.writer import problem_to_pddl
+from genplan.engine.planner import solve
 from genplan.engine.sandbox import Program
-
-from support.ferry_model import CORRECT_PROGRAM
-from support.wrong_programs import FULLY_CORRECT_FERRY, forgetful_program
 
 DOMAINS = Path(__file__).resolve().parents[1] / "domains"
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"

@@ -273,7 +273,7 @@ def _reordered(problem: Problem, ordering: int, typed: bool, domain: Domain) -> 
 
 def shrink_problem(problem: Problem, failure: Failure, fails: Callable[[Problem], Failure | None],
                    solvable: Callable[[Problem], bool | None], deadline: float,
-                   reorder: Callable[[Problem, Failure], Failure | tuple[Problem, Failure] | None] | None = None,
+                   reorder: Callable[[Problem, Failure], tuple[Problem, Failure] | None] | None = None,
                    static: frozenset[str] = frozenset()) -> Shrunk:
     """Greedy one-step shrinking: take the first removal under which the task still fails the same way and
     stays solvable, repeat until none does (or ``deadline``, a time.monotonic() value, passes)."""
@@ -300,10 +300,11 @@ def shrink_problem(problem: Problem, failure: Failure, fails: Callable[[Problem]
             break
     if reorder is not None and result.failure.ordering != 0 and time.monotonic() <= deadline:
         result.tries += 1
-        found = reorder(result.problem, result.failure)
-        if isinstance(found, tuple):
-            result.problem, result.failure = found
-            result.steps.append(f"wrote the input in the order of ordering {found[1].ordering} (fails in file order)")
+        ordering = result.failure.ordering
+        reordered = reorder(result.problem, result.failure)
+        if reordered is not None:
+            result.problem, result.failure = reordered
+            result.steps.append(f"wrote the input in the order of ordering {ordering} (it fails in file order)")
     result.seconds = time.monotonic() - started
     return result
 

@@ -8,7 +8,6 @@ free). It fails on nearly every task whose plan needs a delete; the search finds
 
 from __future__ import annotations
 
-
 from genplan.engine.pddl import Domain
 
 _BODY = '''
