@@ -110,3 +110,28 @@ def test_kill_9_after_the_search_and_resume_does_not_search_again(tmp_path: Path
 def test_bad_counterexample_budget_is_refused(bad: str) -> None:
     with pytest.raises(Exception, match="counterexample_seconds"):
         PipelineConfig(counterexample_seconds=float(bad))
+
+
+def test_a_batch_with_the_ce_preset_reports_how_often_and_how_small(tmp_path: Path) -> None:
+    from test_batch import write_experiment
+
+    from genplan.engine.batch import load_experiment, run_batch
+    from genplan.engine.report.data import load_batch
+    from genplan.engine.report.paper_tables import all_tables
+
+    with ScriptedServer() as server:
+        server.respond_with(FerryModel(programs=[FIVE_LOCATIONS_FERRY, FULLY_CORRECT_FERRY]))
+        pipeline = ("[pipeline]\ninitial_programs = 1\nprogram_timeout_s = 5\ncounterexample_probes = false\n"
+                    "counterexample_seconds = 5\n")
+        path = write_experiment(tmp_path, server, domains=("ferry",), presets=("F5-3+CE",), pipeline=pipeline,
+                                extra="eval_limit = 3\ncompare_planner = false\ncompare_optimal = false")
+        result = run_batch(load_experiment(path), tmp_path / "batch", no_cache=True)
+        assert result.complete
+    tables = {t.name: t for t in all_tables(load_batch(tmp_path / "batch"))}
+    row = tables["counterexamples"].row("synthetic", "F5-3+CE", "ferry")
+    columns = tables["counterexamples"].columns
+    values = dict(zip(columns, row))
+    # c1-v00 is caught (one counterexample), its revision is searched too and passes
+    assert values["searches"] == 2 and values["found"] == 1 and values["found %"] == 50.0
+    assert values["objects before"] > values["objects after"] and values["objects after"] <= 4
+    assert tables["coverage"].row("ferry")[1] == 100.0

@@ -47,7 +47,7 @@ class TaskSize:
 class SearchBudget:
     seconds: float = 60.0  # for the search (the shrinking has its own)
     max_tasks: int = 200
-    tasks_per_size: int = 2
+    tasks_per_size: int = 5  # small sizes get several seeds before the next size: smaller tasks are found first
     orderings: int = 4
     time_limit: float = 5.0  # per program run
     shrink_seconds: float = 60.0
