@@ -47,6 +47,7 @@ async def test_counterexample_key_plan_stepper_and_continue_with_this_task(tmp_p
             await wait_for(pilot, lambda: isinstance(app.screen, CounterexampleScreen), timeout=90,
                            what="the counterexample")
             screen = app.screen
+            await wait_for(pilot, lambda: screen.query(TextView), what="the counterexample's text")
             shown = screen.query_one(TextView).text
             assert "Original size:" in shown and "Shrunk size:" in shown
             assert "(define (problem" in shown and "objects = {" in shown and "Feedback" in shown
