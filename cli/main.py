@@ -22,6 +22,7 @@ _COMMAND_MODULES = [
     "reproduce",
     "report",
     "generalize",
+    "counterexample",
     "import",
     "pddlego",
     "autotos",

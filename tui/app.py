@@ -25,6 +25,7 @@ from genplan.engine.events import Event, TextDelta
 
 from . import messages as msg
 from .actions import bindings
+from .app_counterexample import CounterexampleMixin
 from .app_runs import RunsMixin
 from .app_versions import VersionsMixin
 from .domain_info import TaskInfo, load_domain_info, nl_description, runs_only_info
@@ -122,7 +123,7 @@ def resolve_run(runs_dir: Path, run: str) -> Path:
     return runs_dir / run
 
 
-class GenplanApp(RunsMixin, VersionsMixin):
+class GenplanApp(RunsMixin, VersionsMixin, CounterexampleMixin):
     TITLE = "genplan"
     CSS_PATH = "app.tcss"
     BINDINGS = bindings("app")

@@ -102,3 +102,7 @@ class PipelineContext(Protocol):
     ) -> Version:
         """Write a program version and check it on the debug tasks."""
         ...
+    def add_counterexample(self, version: Version, checker: ProgramChecker) -> bool:
+        """Search a task ``version`` fails on (a run resumed after the search reads its record instead); if
+        one is found, its shrunk task becomes a debug task and ``version`` is checked again. Whether one was."""
+        ...

@@ -143,6 +143,8 @@ def code_phase(ctx: PipelineContext, checker: ProgramChecker, strategy: Version,
         conversation = history
         for _ in range(config.code_rounds):
             failed = selector.choose(current.checks)
+            if failed is None and config.counterexample_search and ctx.add_counterexample(current, checker):
+                failed = selector.choose(current.checks)  # the shrunk counterexample is a debug task now
             if failed is None:
                 break
             variables = feedback_variables(ctx, current, failed)
@@ -187,5 +189,7 @@ APPROACH = register(Approach(
         "F3-6-MC": {**_F36, "initial_programs": 1},  # one initial program
         "F3-6-SD": {**_F36, "strategy_rounds": 0},  # no strategy debugging
         "F3-6-CR": {**_F36, "code_reflection": False},  # code revised without reflection
+        # beyond the paper: F5-3, plus a counterexample search when a program solves every debug task
+        "F5-3+CE": {"strategy_rounds": 5, "code_rounds": 3, "initial_programs": 5, "counterexample_search": True},
     },
 ))

@@ -71,6 +71,11 @@ class PipelineConfig:
     bas_style: str = "genplan"  # Bas: Stein's NL steps, no final check | "reference" (baseline.json)
     lm_search: str = "lmcut-max-ms"  # the optimal planner: A* + max(LM-cut, M&S) | "lmcut" (A* + LM-cut)
     faithful: str = ""  # the --faithful toggles that were applied (comma-separated), for the run's record
+    # Beyond the paper (off in its presets; on in F5-3+CE): when a program solves every debug task and a code
+    # round is left, search for a counterexample (docs/counterexamples.md) and debug on its shrunk task.
+    counterexample_search: bool = False
+    counterexample_seconds: float = 30.0  # the search's budget, and the shrinking's
+    counterexample_probes: bool = True  # the domain's probe tasks are tried first
 
     def __post_init__(self) -> None:
         problems = self._type_problems()
@@ -85,6 +90,8 @@ class PipelineConfig:
             problems.append("initial_programs must be >= 1")
         if self.max_concurrency < 1:
             problems.append("max_concurrency must be >= 1")
+        if not (math.isfinite(self.counterexample_seconds) and 0 < self.counterexample_seconds <= 86_400):
+            problems.append("counterexample_seconds must be a positive number of seconds (at most 86400)")
         if not (math.isfinite(self.program_timeout_s) and 0 < self.program_timeout_s <= 86_400):
             problems.append(f"program_timeout_s must be a positive number of seconds (at most 86400), not {self.program_timeout_s}")
         if self.debug_orderings < 1:

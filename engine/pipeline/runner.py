@@ -147,6 +147,11 @@ class Pipeline:
         self.strategies: list[Version] = []
         self.programs: list[Version] = []
         self.domain_nl = ""
+        # "continue with this task" (the TUI): tasks the run gets as debug tasks when the version it continues
+        # from is checked, so that everything before stays as it was
+        meta = store.meta() if store.exists("run.json") else {}
+        self._extra_tasks: list[str] = [str(f) for f in meta.get("extra_debug_tasks") or []]
+        self._extra_tasks_at = meta.get("edited_version")
         self._answer = threading.local()  # per thread: the id of the last answer extracted
 
     # ================================================================== running
@@ -469,6 +474,9 @@ class Pipeline:
         label = f"c{candidate}-v{sum(p.label.startswith(f'c{candidate}-') for p in self.programs):02d}"
         file = self.artifact("program", f"programs/{label}.py", code, version=label, candidate=candidate)
         version = Version("program", label, code, file, response_text=response_text)
+        if self._extra_tasks and file == self._extra_tasks_at:
+            self._add_debug_tasks([self._run_task(relative) for relative in self._extra_tasks], checker)
+            self._extra_tasks = []
         self.bus.publish(StepStarted(phase="program-check", version=label))
         version.checks = checker.check(code, stop_at_first_failure)
         self.publish_checks("program", label, version.checks)
@@ -476,3 +484,52 @@ class Pipeline:
         self.bus.publish(StepFinished(phase="program-check", version=label, solved=version.solved))
         self.programs.append(version)
         return version
+
+    # ---------------------------------------------------------------- beyond the paper: counterexamples
+    def _run_task(self, relative: str) -> DebugTask:
+        """A task file of the run directory as a debug task (named after its file)."""
+        path = self.store.file(relative)
+        return load_debug_tasks(self.domain, [path], self.domain_dir.typed_objects)[0]
+
+    def _add_debug_tasks(self, tasks: list[DebugTask], checker: ProgramChecker) -> None:
+        known = {t.name for t in self.tasks}
+        self.tasks.extend(t for t in tasks if t.name not in known)
+        checker.tasks = self.tasks
+
+    def add_counterexample(self, version: Version, checker: ProgramChecker) -> bool:
+        from ..counterexample import SearchBudget
+        from ..counterexample.record import record_file, search_for_version
+
+        label, config = version.label, self.config
+        record = record_file(label)
+        self.bus.publish(StepStarted(phase="counterexample", version=label))
+        budget = SearchBudget(seconds=config.counterexample_seconds, shrink_seconds=config.counterexample_seconds,
+                              orderings=config.debug_orderings, time_limit=min(config.program_timeout_s, 10.0))
+        # a resumed run reads the record of a search that ran before it was killed
+        data, _searched = search_for_version(
+            self.store, label, version.file, version.text, config.function_name, self.domain_dir, self.domain,
+            seed=config.split_seed, budget=budget, probes=config.counterexample_probes,
+        )
+        if not data.get("task"):
+            self.bus.publish(Notice(level="info", message=(
+                f"no counterexample for {label}: it solved all {data.get('tasks_tried')} tasks tried "
+                f"({data.get('search_seconds', 0.0):.1f} s)")))
+            self.bus.publish(StepFinished(phase="counterexample", version=label, solved=0))
+            return False
+        task = self._run_task(data["task"])
+        original, shrunk = data.get("original_size") or {}, data.get("shrunk_size") or {}
+        self.bus.publish(ArtifactCreated(kind="counterexample", file=data["task"], version=label, task=task.name, extra={
+            "source": data.get("source"), "record": record, "original_size": original, "shrunk_size": shrunk,
+            "shrink_steps": (data.get("shrunk") or {}).get("steps"), "tasks_tried": data.get("tasks_tried"),
+        }))
+        self.bus.publish(Notice(level="info", message=(
+            f"counterexample for {label} ({data.get('source')}), shrunk from {original.get('objects')} to "
+            f"{shrunk.get('objects')} objects: debug task {task.name} from now on")))
+        self._add_debug_tasks([task], checker)
+        self.bus.publish(StepStarted(phase="program-check", version=label))
+        version.checks = checker.check(version.text)
+        self.publish_checks("program", label, version.checks)
+        self.store.write_json(f"results/program-{label}.json", [c.to_dict() for c in version.checks])
+        self.bus.publish(StepFinished(phase="program-check", version=label, solved=version.solved))
+        self.bus.publish(StepFinished(phase="counterexample", version=label, solved=1))
+        return True

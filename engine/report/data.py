@@ -40,6 +40,8 @@ class RunRecord:
     seconds: float | None = None  # generation time, summed over the sessions of a resumed run
     evaluation: dict[str, Any] | None = None
     trial: dict[str, Any] | None = None  # PDDLego+ / PlanGen runs: trial.json (outcome, steps, error counts)
+    # the counterexample searches of its program versions (+CE presets): counterexamples/<version>.json
+    counterexamples: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def evaluated(self) -> bool:
@@ -187,6 +189,8 @@ def _run_record(root: Path, entry: dict[str, Any]) -> RunRecord:
         _own_loop_run(record, meta)
     trial = _read_json(run_dir / "trial.json")
     record.trial = trial if isinstance(trial, dict) else None
+    searches = [_read_json(path) for path in sorted((run_dir / "counterexamples").glob("*.json"))]
+    record.counterexamples = [search for search in searches if isinstance(search, dict)]
     return record
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..sandbox.outcome import CATEGORIES
+from .counterexamples import counterexample_table
 from .data import BatchData, RunRecord
 from .table import COUNT, NUMBER, PERCENT, RATIO, TEXT, Table
 
@@ -245,4 +246,6 @@ def all_tables(data: BatchData) -> list[Table]:
     tables = [coverage_table(data), error_table(data), budget_table(data), budget_by_domain_table(data), planner_table(data)]
     if data.optimal_planner:
         tables.append(planner_table(data, optimal=True))
+    searched = counterexample_table(data)  # only a batch with a +CE preset has this table
+    tables = tables + [searched] if searched is not None else tables
     return tables + [pddlego_table(data)] if trials else tables
