@@ -36,7 +36,7 @@ from .pddl.model import Action, Fact, Junction, Literal
 from .pddl.plans import parse_plan_text
 from .pddl.translation import translation_rewrites
 from .pddl.validate import GOAL_NOT_REACHED, validate_plan
-from .pddl.writer import domain_to_pddl, problem_to_pddl
+from .pddl.writer import domain_to_pddl, problem_to_pddl, single_types_goal
 
 SOLVED, UNSOLVABLE, LIMIT, ERROR = "solved", "unsolvable", "limit", "error"
 # A planner's plan genplan's validator refuses, or "unsolvable" refuted by a plan the built-in search found:
@@ -111,10 +111,11 @@ def check_plan(result: PlannerResult, domain: Domain, problem: Problem) -> Plann
 
 def fast_downward_input(domain: Domain, problem: Problem) -> tuple[str, str]:
     """The domain and problem files Fast Downward is given: the task genplan read, written back (a problem
-    naming another domain, which genplan reads with a warning, names this one: Fast Downward refuses it)."""
+    naming another domain, which genplan reads with a warning, names this one: Fast Downward refuses it; ``either``
+    types, which it cannot read, are written without ``either``: engine/pddl/writer.py)."""
     if problem.domain_name != domain.name:
         problem = dataclasses.replace(problem, domain_name=domain.name)
-    return domain_to_pddl(domain), problem_to_pddl(problem, domain.typed)
+    return domain_to_pddl(domain), problem_to_pddl(single_types_goal(domain, problem), domain.typed)
 
 
 def fast_downward_driver() -> Path | None:
