@@ -36,7 +36,7 @@ from .pddl.model import Action, Fact, Junction, Literal
 from .pddl.plans import parse_plan_text
 from .pddl.translation import translation_rewrites
 from .pddl.validate import GOAL_NOT_REACHED, validate_plan
-from .pddl.writer import domain_to_pddl, problem_to_pddl
+from .pddl.writer import domain_to_pddl, problem_to_pddl, single_types_goal
 
 SOLVED, UNSOLVABLE, LIMIT, ERROR = "solved", "unsolvable", "limit", "error"
 # A planner's plan genplan's validator refuses, or "unsolvable" refuted by a plan the built-in search found:
@@ -61,6 +61,7 @@ SATISFICING_SEARCH = "eager_greedy([ff()])"  # greedy best-first search with the
 # Fast Downward's documented exit codes
 _FD_UNSOLVABLE = {10, 11}
 _FD_LIMIT = {12, 20, 21, 22, 23, 24}
+_FD_UNSUPPORTED = 34  # SEARCH_UNSUPPORTED: the search does not support a feature of the translated task
 # A component killed by its CPU-time limit (or the kernel) makes the driver exit with -signal, i.e. 256 - signal.
 _FD_KILLED = {code for sig in (signal.SIGXCPU, signal.SIGKILL) for code in (256 - sig, -sig)}
 # The driver hands the translator the remaining whole seconds, rounded down, after its own start-up;
@@ -111,10 +112,11 @@ def check_plan(result: PlannerResult, domain: Domain, problem: Problem) -> Plann
 
 def fast_downward_input(domain: Domain, problem: Problem) -> tuple[str, str]:
     """The domain and problem files Fast Downward is given: the task genplan read, written back (a problem
-    naming another domain, which genplan reads with a warning, names this one: Fast Downward refuses it)."""
+    naming another domain, which genplan reads with a warning, names this one: Fast Downward refuses it; ``either``
+    types, which it cannot read, are written without ``either``: engine/pddl/writer.py)."""
     if problem.domain_name != domain.name:
         problem = dataclasses.replace(problem, domain_name=domain.name)
-    return domain_to_pddl(domain), problem_to_pddl(problem, domain.typed)
+    return domain_to_pddl(domain), problem_to_pddl(single_types_goal(domain, problem), domain.typed)
 
 
 def fast_downward_driver() -> Path | None:
@@ -191,10 +193,10 @@ def confirm_unsolvable(result: PlannerResult, domain: Domain, problem: Problem, 
     return dataclasses.replace(result, status=UNKNOWN, message=f"unknown (translation rewrote: {rewrote})", seconds=total)
 
 
-# LM-cut and merge-and-shrink know neither conditional effects nor the axioms Fast Downward's translator makes of
-# quantified and disjunctive conditions. h^max is admissible with conditional effects (not with axioms); blind
-# A* is optimal for every ADL task (small tasks only).
-OPTIMAL_SEARCH_CONDITIONAL = "astar(hmax())"
+# LM-cut knows neither conditional effects nor the axioms Fast Downward's translator makes of quantified and
+# disjunctive conditions; merge-and-shrink and h^max support conditional effects and are admissible with them
+# (not with axioms). Blind A* is optimal for every ADL task (small tasks only).
+OPTIMAL_SEARCH_CONDITIONAL = OPTIMAL_SEARCH.replace("astar(max([lmcut(),", "astar(max([hmax(),")
 OPTIMAL_SEARCH_ADL = "astar(blind())"
 
 
@@ -221,7 +223,7 @@ def _fast_downward_search(
             return "fast-downward A* + LM-cut (lm)", ["--search", LMCUT_SEARCH]
         return "fast-downward A* + max(LM-cut, merge-and-shrink) (lm)", ["--search", OPTIMAL_SEARCH]
     if _plain_conditions(domain, problem):
-        return "fast-downward A* + h^max (conditional effects)", ["--search", OPTIMAL_SEARCH_CONDITIONAL]
+        return "fast-downward A* + max(h^max, merge-and-shrink) (conditional effects)", ["--search", OPTIMAL_SEARCH_CONDITIONAL]
     return "fast-downward A* + blind (ADL)", ["--search", OPTIMAL_SEARCH_ADL]
 
 
@@ -231,6 +233,21 @@ def plan_cost(domain: Domain, problem: Problem, plan: list[str]) -> float | None
 
     validator = PlanValidator(domain, problem)
     return validator.plan_cost(plan) if validator.task.uses_costs else None
+
+
+def _searches(domain: Domain, problem: Problem, optimal: bool, lm_search: str) -> list[tuple[str, list[str]]]:
+    """The search :func:`_fast_downward_search` picks, then the optimal ones that support more of what Fast
+    Downward's translator may make of the task, tried in turn when a search refuses it (exit code 34): the
+    translator itself turns a STRIPS delete of an atom the action does not require into a conditional effect
+    where the atom is part of a multi-valued variable (the IPC Beluga domain), which LM-cut cannot handle."""
+    chosen = _fast_downward_search(domain, problem, optimal, lm_search)
+    if not optimal:
+        return [chosen]
+    fallbacks = [("fast-downward A* + max(h^max, merge-and-shrink) (conditional effects)", ["--search", OPTIMAL_SEARCH_CONDITIONAL]),
+                 ("fast-downward A* + blind (ADL)", ["--search", OPTIMAL_SEARCH_ADL])]
+    searches = [f[1] for f in fallbacks]
+    first = searches.index(chosen[1]) + 1 if chosen[1] in searches else 0
+    return [chosen, *fallbacks[first:]]
 
 
 def run_fast_downward(
@@ -244,10 +261,26 @@ def run_fast_downward(
     lm_search: str = "lmcut-max-ms",
 ) -> PlannerResult:
     """Fast Downward on ``texts`` (domain and problem file; default: :func:`fast_downward_input`). The plan is
-    returned as the planner wrote it: :func:`solve` checks it."""
-    name, search = _fast_downward_search(domain, problem, optimal, lm_search)
+    returned as the planner wrote it: :func:`solve` checks it. A search that does not support the translated
+    task (exit code 34) is followed by one that does (:func:`_searches`); the planner's name says which found
+    the answer and which refused."""
     domain_text, problem_text = texts or fast_downward_input(domain, problem)
     start = time.monotonic()
+    refused: list[str] = []
+    for name, search in _searches(domain, problem, optimal, lm_search):
+        left = timeout - (time.monotonic() - start)
+        label = name + (f" ({', '.join(refused)} does not support the translated task)" if refused else "")
+        result = _run_once(driver, label, search, domain_text, problem_text, left, memory_mb, start)
+        if result is not None:
+            return result
+        refused.append(name.removeprefix("fast-downward "))
+    return PlannerResult(ERROR, None, f"fast-downward ({', '.join(refused)})", time.monotonic() - start,
+                         "Fast Downward failed (exit 34): no search genplan tries supports the translated task")
+
+
+def _run_once(driver: Path, name: str, search: list[str], domain_text: str, problem_text: str, timeout: float,
+              memory_mb: int, start: float) -> PlannerResult | None:
+    """One run of Fast Downward; None where its search does not support the task (exit code 34)."""
     with tempfile.TemporaryDirectory(prefix="genplan-fd-") as tmp:
         work = Path(tmp)
         (work / "domain.pddl").write_text(domain_text)
@@ -274,6 +307,8 @@ def run_fast_downward(
         if returncode == 0 and plan_file.exists():
             steps = [s.pddl() for s in parse_plan_text(plan_file.read_text())]
             return PlannerResult(SOLVED, steps, name, seconds)
+        if returncode == _FD_UNSUPPORTED:
+            return None
         if returncode in _FD_UNSOLVABLE:
             return PlannerResult(UNSOLVABLE, None, name, seconds, "the task is unsolvable")
         if returncode in _FD_LIMIT or returncode in _FD_KILLED:

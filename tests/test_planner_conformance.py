@@ -39,6 +39,7 @@ from genplan.engine.planner import (
     OPTIMAL_SEARCH,
     SOLVED,
     UNSOLVABLE,
+    _searches,
     builtin_search,
     fast_downward_driver,
     solve,
@@ -102,12 +103,27 @@ class Verdict:
     seconds: float = 0.0
 
 
-def fast_downward_on_the_original_files(case: Case) -> Verdict:
-    """The driver on the user's files, exactly as written, with genplan's optimal search."""
+def fast_downward_on_the_original_files(case: Case, search: str = OPTIMAL_SEARCH) -> Verdict:
+    """The driver on the user's files, exactly as written, with genplan's optimal search; where that search does
+    not support the translated task (exit code 34: conditional effects, axioms), the next one genplan would try
+    (engine/planner.py, ``_searches``)."""
+    assert DRIVER is not None
+    verdict = _fast_downward_on_the_original_files(case, search)
+    if "search exit code: 34" in verdict.output or "Tried to use unsupported feature" in verdict.output:
+        domain = load_domain(case.domain)
+        searches = [s[1][-1] for s in _searches(domain, load_problem(case.problem, domain), True, "lmcut-max-ms")]
+        if search in searches and searches.index(search) + 1 < len(searches):
+            return fast_downward_on_the_original_files(case, searches[searches.index(search) + 1])
+        if search not in searches:
+            return fast_downward_on_the_original_files(case, searches[0])
+    return verdict
+
+
+def _fast_downward_on_the_original_files(case: Case, search: str) -> Verdict:
     assert DRIVER is not None
     with tempfile.TemporaryDirectory(prefix="genplan-conformance-") as tmp:
         command = [sys.executable, str(DRIVER), "--overall-time-limit", f"{SECONDS}s", "--plan-file", "plan.txt",
-                   str(case.domain), str(case.problem), "--search", OPTIMAL_SEARCH]
+                   str(case.domain), str(case.problem), "--search", search]
         start = time.monotonic()
         done = subprocess.run(command, cwd=tmp, capture_output=True, text=True, timeout=SECONDS + 60, check=False)
         seconds = time.monotonic() - start

@@ -28,7 +28,7 @@ from .model import (
     Parameter,
     Quantified,
 )
-from .normalize import is_cost_effect, refuse
+from .normalize import conditional_cost, is_cost_effect, refuse
 from .sexpr import Atom, Node, SList, render
 
 COMPOUND_HEADS = frozenset({"or", "imply", "forall", "exists", "when"})
@@ -164,7 +164,7 @@ class Effects:
             return
         if is_cost_effect(node):
             if variables or when is not None:
-                raise refuse(self.path, f"an action cost inside 'forall' or 'when' in '{self.action}'", node.line)
+                raise refuse(self.path, conditional_cost("when" if when is not None else "forall", self.action), node.line)
             self.cost = _cost(node.items[2], self.path)
             return
         if head == "forall":

@@ -52,6 +52,13 @@ def refuse(path: str | Path | None, construct: str, line: int) -> UnsupportedPdd
     return UnsupportedPddlError(path, f"unsupported PDDL construct: {construct}. {_WHAT_TO_DO}", line)
 
 
+def conditional_cost(inside: str, action: str) -> str:
+    """The refused construct: an action cost inside ``when`` or ``forall`` (costs depending on the state)."""
+    where = f" of action '{action}'" if action else ""
+    return (f"an action cost inside '{inside}'{where} (genplan reads '(increase (total-cost) ...)' only as an "
+            "unconditional effect of an action)")
+
+
 def is_total_cost(node: Node) -> bool:
     return isinstance(node, SList) and node.head() == "total-cost"
 
@@ -156,13 +163,19 @@ class Normalizer:
         self.had_costs = False
         self.used: set[str] = set()  # ADL constructs the file uses (for the package's requirement flags)
         self.cost_functions: set[str] = set()  # functions used as action costs: (increase (total-cost) (f ...))
+        self.action = ""  # the action being checked (for messages)
 
-    def check_unsupported(self, node: Node) -> None:
+    def check_unsupported(self, node: Node, inside: str | None = None) -> None:
+        """``inside``: the innermost ``when``/``forall`` around ``node`` (action costs are refused there)."""
         if isinstance(node, Atom):
             return
         head = node.head()
+        if head == ":action" and len(node.items) > 1 and isinstance(node.items[1], Atom):
+            self.action = node.items[1].text
         if head in _UNSUPPORTED_CONSTRUCTS:
             cost_part = is_cost_effect(node) or (head == ":functions" and is_cost_functions(node))
+            if is_cost_effect(node) and inside is not None:
+                raise refuse(self.path, conditional_cost(inside, self.action), node.line)
             if cost_part or (head == ":metric" and _is_cost_metric(node)):
                 self.had_costs = True
             elif head == ":metric":
@@ -199,7 +212,7 @@ class Normalizer:
                 return
             raise refuse(self.path, _UNSUPPORTED_CONSTRUCTS[":functions"], node.line)
         for item in node.items:
-            self.check_unsupported(item)
+            self.check_unsupported(item, head if head in ("when", "forall") else inside)
 
     def requirements(self, declared: list[str], typed: bool) -> list[str]:
         keep = [r for r in declared if r not in (":action-costs",)]

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+from itertools import product
 
-from .errors import PddlError
 from .model import (
     OBJECT,
     Action,
@@ -88,10 +88,12 @@ def domain_to_pddl(domain: Domain) -> str:
 
 
 def single_types(domain: Domain) -> Domain:
-    """The domain without ``(either ...)`` types, which Fast Downward cannot read: each either of sibling types
+    """The domain without ``(either ...)`` types, which Fast Downward cannot read. An either of sibling types
     becomes a new type between them and their parent (``(either robot human)`` -> ``either-human-robot``, the
-    parent of both), so the same objects fit. Problems are unchanged. Eithers of types with different
-    parents cannot be written this way: a PddlError says so."""
+    parent of both), so the same objects fit. An either of types with different parents is compiled away
+    (:func:`_compile_either`): the parameter takes the closest common supertype and a precondition that says it
+    is an object of one of the types; a quantifier over it becomes one quantifier per type. Problems are
+    unchanged."""
     eithers: set[tuple[str, ...]] = set()
 
     def note(parameters: tuple[Parameter, ...]) -> None:
@@ -124,6 +126,7 @@ def single_types(domain: Domain) -> Domain:
         return domain
     parents = dict(domain.type_parents)
     replacement: dict[tuple[str, ...], tuple[str, ...]] = {}
+    compiled: dict[tuple[str, ...], tuple[str, ...]] = {}  # an either of non-siblings -> its (maximal) members
     for types in sorted(eithers):
         members = sorted({t for t in types if not any(o != t and domain.is_subtype(t, (o,)) for o in types)})
         if len(members) == 1:
@@ -135,12 +138,14 @@ def single_types(domain: Domain) -> Domain:
             continue
         shared = {parents.get(t) for t in members}
         if len(shared) != 1 or any(str(parents.get(t) or "").startswith("either-") for t in members):
-            raise PddlError(domain.path, f"Fast Downward cannot read '(either {' '.join(types)})': genplan writes an "
-                                         "either of sibling types (one parent) as a new type, and these are not siblings")
+            compiled[types] = tuple(members)
+            continue
         parents[name] = shared.pop() or OBJECT
         for t in members:
             parents[t] = name
         replacement[types] = (name,)
+    if compiled:
+        domain = _compile_either(dataclasses.replace(domain, type_parents=parents), compiled)
 
     def retype(parameters: tuple[Parameter, ...]) -> tuple[Parameter, ...]:
         return tuple(Parameter(p.name, replacement.get(p.types, p.types)) for p in parameters)
@@ -174,6 +179,113 @@ def single_types(domain: Domain) -> Domain:
         type_parents=parents,
         predicates={n: Predicate(n, retype(p.parameters)) for n, p in domain.predicates.items()},
         functions={n: Predicate(n, retype(p.parameters)) for n, p in domain.functions.items()},
+        actions=actions,
+    )
+
+
+def _common_supertype(domain: Domain, types: tuple[str, ...]) -> str:
+    """The closest type all of ``types`` are subtypes of (``object`` at the latest)."""
+    for candidate in domain.ancestors(types[0]):
+        if all(domain.is_subtype(t, (candidate,)) for t in types):
+            return candidate
+    return OBJECT
+
+
+def _per_type(variables: tuple[Parameter, ...], compiled: dict[tuple[str, ...], tuple[str, ...]]) -> list[tuple[Parameter, ...]]:
+    """Every way of giving each variable with a compiled either one of its types."""
+    choices = [[Parameter(v.name, (m,)) for m in compiled[v.types]] if v.types in compiled else [v] for v in variables]
+    return [tuple(combination) for combination in product(*choices)]
+
+
+def _split_quantifiers(c: Condition, compiled: dict[tuple[str, ...], tuple[str, ...]]) -> Condition:
+    """``forall``/``exists`` over an either variable as the conjunction/disjunction of one quantifier per type."""
+    if isinstance(c, Quantified):
+        body = _split_quantifiers(c.body, compiled)
+        cases = [Quantified(c.kind, variables, body) for variables in _per_type(c.variables, compiled)]
+        return cases[0] if len(cases) == 1 else Junction("and" if c.kind == "forall" else "or", tuple(cases))
+    if isinstance(c, Junction):
+        return Junction(c.kind, tuple(_split_quantifiers(p, compiled) for p in c.parts))
+    if isinstance(c, Negation):
+        return Negation(_split_quantifiers(c.part, compiled))
+    if isinstance(c, Implication):
+        return Implication(_split_quantifiers(c.antecedent, compiled), _split_quantifiers(c.consequent, compiled))
+    return c
+
+
+def single_types_goal(domain: Domain, problem: Problem) -> Problem:
+    """The problem without ``(either ...)`` in its compound goal (Fast Downward cannot read it): a quantifier
+    over an either variable becomes one quantifier per type (a conjunction for ``forall``, a disjunction for
+    ``exists``), which means the same because the types of a PDDL domain form a tree."""
+    eithers: set[tuple[str, ...]] = set()
+
+    def note(c: Condition) -> None:
+        if isinstance(c, Quantified):
+            eithers.update(v.types for v in c.variables if len(v.types) > 1)
+            note(c.body)
+        elif isinstance(c, Junction):
+            for part in c.parts:
+                note(part)
+        elif isinstance(c, Negation):
+            note(c.part)
+        elif isinstance(c, Implication):
+            note(c.antecedent)
+            note(c.consequent)
+
+    for c in problem.goal_conditions:
+        note(c)
+    if not eithers:
+        return problem
+    compiled = {types: tuple(sorted({t for t in types if not any(o != t and domain.is_subtype(t, (o,)) for o in types)}))
+                for types in eithers}
+    return dataclasses.replace(problem, goal_conditions=[_split_quantifiers(c, compiled) for c in problem.goal_conditions])
+
+
+def _compile_either(domain: Domain, compiled: dict[tuple[str, ...], tuple[str, ...]]) -> Domain:
+    """Eithers of types that are not siblings, written without ``either`` and with the same meaning.
+
+    Types of a PDDL domain form a tree, so two types neither of which is a subtype of the other have no common
+    object: ``?x - (either a b)`` is the closest common supertype of ``a`` and ``b`` plus the precondition
+    ``(or (exists (?x-as-a - a) (= ?x ?x-as-a)) (exists (?x-as-b - b) (= ?x ?x-as-b)))`` (Fast Downward's
+    translator turns the disjunction into one operator per type and the ``exists`` into a parameter of it, no
+    axioms; the plan names the action's own parameters only). ``forall``/``exists`` over such a variable become
+    a conjunction/disjunction of one quantifier per type, a ``forall`` effect one effect per type; predicate and
+    function arguments take the common supertype (Fast Downward does not check them)."""
+
+    def widen(parameters: tuple[Parameter, ...]) -> tuple[Parameter, ...]:
+        return tuple(Parameter(p.name, (_common_supertype(domain, compiled[p.types]),)) if p.types in compiled else p
+                     for p in parameters)
+
+    def per_type(variables: tuple[Parameter, ...]) -> list[tuple[Parameter, ...]]:
+        return _per_type(variables, compiled)
+
+    def condition(c: Condition) -> Condition:
+        return _split_quantifiers(c, compiled)
+
+    def is_one_of(parameter: Parameter) -> Condition:
+        cases = []
+        for member in compiled[parameter.types]:
+            witness = f"{parameter.name}-as-{member}"
+            cases.append(Quantified("exists", (Parameter(witness, (member,)),), Literal("=", (parameter.name, witness))))
+        return Junction("or", tuple(cases))
+
+    actions = {}
+    for name, action in domain.actions.items():
+        effects = [
+            dataclasses.replace(e, variables=variables,
+                                condition=condition(e.condition) if e.condition is not None else None)
+            for e in action.conditional_effects for variables in per_type(e.variables)
+        ]
+        actions[name] = dataclasses.replace(
+            action,
+            parameters=widen(action.parameters),
+            conditions=(*(is_one_of(p) for p in action.parameters if p.types in compiled),
+                        *(condition(c) for c in action.conditions)),
+            conditional_effects=tuple(effects),
+        )
+    return dataclasses.replace(
+        domain,
+        predicates={n: Predicate(n, widen(p.parameters)) for n, p in domain.predicates.items()},
+        functions={n: Predicate(n, widen(p.parameters)) for n, p in domain.functions.items()},
         actions=actions,
     )
 

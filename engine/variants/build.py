@@ -144,7 +144,7 @@ def _generator_text(kind: str, name: str, base: str) -> str:
 def _costume_readme(name: str, base: DomainDir, costume: Costume, domain: Domain) -> str:
     rows = []
     renaming = costume.renaming_for(domain, None, name)
-    for category in ("actions", "predicates", "types", "variables"):
+    for category in ("actions", "predicates", "types", "variables", "functions"):
         for old, new in getattr(renaming, category).items():
             rows.append(f"| {SINGULAR[category]} | `{old}` | `{new}` |")
     for old, new in costume.tables["objects"].items():

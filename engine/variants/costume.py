@@ -12,18 +12,20 @@ from pathlib import Path
 from typing import Any
 
 from ..pddl.model import OBJECT, Domain, Problem
-from .renaming import Renaming, VariantError, problem_name_for
+from .renaming import TOTAL_COST, Renaming, VariantError, problem_name_for, variable_names
 
-CATEGORIES = ("actions", "predicates", "types", "variables", "objects")
+CATEGORIES = ("actions", "predicates", "types", "variables", "functions", "objects")
 OBJECT_WORDS = "object-words"
 SINGULAR = {
     "actions": "action",
     "predicates": "predicate",
     "types": "type",
     "variables": "variable",
+    "functions": "function",
     "objects": "object",
     OBJECT_WORDS: "object word",
 }
+DOMAIN_CATEGORIES = ("actions", "predicates", "types", "variables", "functions")  # checked against the domain file
 WORD = re.compile(r"^[a-z]+$")
 WORD_OR_GAP = re.compile(r"[a-z]+|[^a-z]+")
 
@@ -97,7 +99,8 @@ class Costume:
         wrong = self._wrong_domain(domain)
         if wrong:
             return [wrong]  # every other check would only repeat that the names do not fit
-        problems = self._domain_problems(domain, where)
+        tasks = list(tasks)
+        problems = self._domain_problems(domain, where, _goal_variables(domain, tasks))
         names = _object_names(domain, tasks)
         problems += self._unknown("objects", set(self.tables["objects"]) | self.keep["objects"], set(names), where)
         words = {w for o in names for w in WORD_OR_GAP.findall(o) if WORD.match(w)}
@@ -110,11 +113,12 @@ class Costume:
             return None
         return f"{self.path}: the mapping is for domain '{self.domain}' but the domain directory holds '{domain.name}'"
 
-    def _domain_problems(self, domain: Domain, where: str) -> list[str]:
-        """Actions, predicates, types and variables: unknown, uncovered, or colliding names."""
+    def _domain_problems(self, domain: Domain, where: str, goal_variables: list[str]) -> list[str]:
+        """Actions, predicates, types, variables (the tasks' quantified goal variables too) and cost functions:
+        unknown, uncovered, or colliding names."""
         problems: list[str] = []
-        existing = _domain_names(domain)
-        for category in ("actions", "predicates", "types", "variables"):
+        existing = _domain_names(domain, goal_variables)
+        for category in DOMAIN_CATEGORIES:
             problems += self._category_problems(category, existing[category], where)
         return problems
 
@@ -155,14 +159,18 @@ class Costume:
         new_name = name or self.name or f"{domain.name}-costumed"
         where = f"{self.path}: "
         wrong = self._wrong_domain(domain)
-        problems = [wrong] if wrong else self._domain_problems(domain, where)
+        # the quantified variables of compound goals: this task's, and those the mapping names (check() has
+        # judged them against every task)
+        goals = _goal_variables(domain, [problem] if problem is not None else [])
+        goals += [v for v in (*self.tables["variables"], *self.keep["variables"]) if v not in goals]
+        problems = [wrong] if wrong else self._domain_problems(domain, where, goals)
         if problem is not None and not problems:
             problems = self._object_problems(_object_names(domain, [problem]), f"{where}task {problem.name}: ")
         if problems:
             raise VariantError(problems)
         names = [c for c, _ in domain.constants] + ([o for o, _ in problem.objects] if problem else [])
-        tables: dict[str, Any] = {c: dict(self.tables[c]) for c in ("actions", "predicates", "types", "variables")}
-        existing = _domain_names(domain)
+        tables: dict[str, Any] = {c: dict(self.tables[c]) for c in DOMAIN_CATEGORIES}
+        existing = _domain_names(domain, goals)
         for category, table in tables.items():
             for kept in existing[category]:
                 table.setdefault(kept, kept)
@@ -180,14 +188,21 @@ def _object_names(domain: Domain, tasks: Iterable[Problem]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def _domain_names(domain: Domain) -> dict[str, list[str]]:
-    variables: dict[str, None] = {}
-    for params in [p.parameters for p in domain.predicates.values()] + [a.parameters for a in domain.actions.values()]:
-        for param in params:
-            variables[param.name.lstrip("?")] = None
+def _goal_variables(domain: Domain, tasks: Iterable[Problem]) -> list[str]:
+    """The variables the tasks' compound goals quantify over that the domain file does not use."""
+    in_domain = set(variable_names(domain))
+    found: dict[str, None] = {}
+    for task in tasks:
+        found.update((v, None) for v in variable_names(domain, task) if v not in in_domain)
+    return list(found)
+
+
+def _domain_names(domain: Domain, goal_variables: list[str]) -> dict[str, list[str]]:
     return {
         "actions": list(domain.actions),
         "predicates": list(domain.predicates),
         "types": [t for t in domain.type_parents if t != OBJECT],
-        "variables": list(variables),
+        # quantified ones (forall, exists, the tasks' compound goals) included
+        "variables": [*variable_names(domain), *(v for v in goal_variables if v not in variable_names(domain))],
+        "functions": [f for f in domain.functions if f != TOTAL_COST],
     }

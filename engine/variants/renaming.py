@@ -22,6 +22,7 @@ RESERVED = frozenset(
     {"and", "not", "or", "either", "object", "define", "domain", "problem", "forall", "exists", "imply", "when"}
 )
 ANONYMOUS_DOMAIN = "domain1"
+TOTAL_COST = "total-cost"
 
 
 class VariantError(GenplanError):
@@ -47,6 +48,7 @@ class Renaming:
     predicates: dict[str, str] = field(default_factory=dict)
     types: dict[str, str] = field(default_factory=dict)
     variables: dict[str, str] = field(default_factory=dict)  # without the leading '?'
+    functions: dict[str, str] = field(default_factory=dict)  # cost functions (total-cost stays)
     objects: dict[str, str] = field(default_factory=dict)  # the domain's constants and the task's objects
     _images: dict[str, frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
 
@@ -58,6 +60,7 @@ class Renaming:
             "predicates": self.predicates,
             "types": self.types,
             "variables": self.variables,
+            "functions": self.functions,
             "objects": self.objects,
         }
 
@@ -91,6 +94,9 @@ class Renaming:
 
     def type(self, name: str) -> str:
         return name if name == OBJECT else self._apply("types", name)
+
+    def function(self, name: str) -> str:
+        return name if name == TOTAL_COST else self._apply("functions", name)
 
     def object(self, name: str) -> str:
         return self._apply("objects", name)
@@ -172,7 +178,8 @@ def rename_domain(domain: Domain, r: Renaming) -> Domain:
                 )
                 for e in action.conditional_effects
             ),
-            cost=(replace(action.cost, args=tuple(r.term(a) for a in action.cost.args))
+            cost=(replace(action.cost, args=tuple(r.term(a) for a in action.cost.args),
+                          function=None if action.cost.function is None else r.function(action.cost.function))
                   if action.cost is not None else None),
         )
     renamed = Domain(
@@ -183,7 +190,7 @@ def rename_domain(domain: Domain, r: Renaming) -> Domain:
         constants=[(r.object(c), r.type(t)) for c, t in domain.constants],
         predicates=predicates,
         actions=actions,
-        functions={name: Predicate(name, tuple(_rename_parameter(p, r) for p in f.parameters))
+        functions={r.function(name): Predicate(r.function(name), tuple(_rename_parameter(p, r) for p in f.parameters))
                    for name, f in domain.functions.items()},
         action_costs=domain.action_costs,
     )
@@ -211,7 +218,7 @@ def rename_problem(problem: Problem, r: Renaming) -> Problem:
         goal_pos=[rename_fact(f, r) for f in problem.goal_pos],
         goal_neg=[rename_fact(f, r) for f in problem.goal_neg],
         goal_conditions=[_rename_condition(c, r) for c in problem.goal_conditions],
-        function_values={(f[0], *(r.object(a) for a in f[1:])): v for f, v in problem.function_values.items()},
+        function_values={(r.function(f[0]), *(r.object(a) for a in f[1:])): v for f, v in problem.function_values.items()},
         metric=problem.metric,
     )
     renamed.source = problem_to_pddl(renamed)
@@ -232,6 +239,38 @@ def rename_plan(steps: Iterable[str], r: Renaming) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------- anonymizing
+def variable_names(domain: Domain, problem: Problem | None = None) -> list[str]:
+    """Every variable name (without '?'), each once: the parameters of predicates and actions first (the order
+    the numbering of STRIPS domains has always had), then those of cost functions, the variables the actions'
+    ``forall``/``exists``/``when`` quantify over, and (with a problem) those of its compound goal."""
+    names: dict[str, None] = {}
+
+    def note(parameter: Parameter) -> Parameter:
+        names.setdefault(parameter.name.lstrip("?"))
+        return parameter
+
+    def quantified(condition: Condition | None) -> None:
+        if condition is not None:
+            map_condition(condition, lambda lit: lit, note)
+
+    for params in [p.parameters for p in domain.predicates.values()] + [a.parameters for a in domain.actions.values()]:
+        for param in params:
+            note(param)
+    for function in domain.functions.values():
+        for param in function.parameters:
+            note(param)
+    for action in domain.actions.values():
+        for condition in action.conditions:
+            quantified(condition)
+        for effect in action.conditional_effects:
+            for variable in effect.variables:
+                note(variable)
+            quantified(effect.condition)
+    for condition in problem.goal_conditions if problem is not None else []:
+        quantified(condition)
+    return list(names)
+
+
 def anonymize_renaming(domain: Domain, problem: Problem | None = None, name: str = ANONYMOUS_DOMAIN) -> Renaming:
     """``action1``, ``predicate1``, ``type1``, ``var1``, ``object1`` … numbered in file order.
 
@@ -241,9 +280,8 @@ def anonymize_renaming(domain: Domain, problem: Problem | None = None, name: str
     different tasks, which carries no information anyway.
     """
     variables: dict[str, str] = {}
-    for params in [p.parameters for p in domain.predicates.values()] + [a.parameters for a in domain.actions.values()]:
-        for param in params:
-            variables.setdefault(param.name.lstrip("?"), f"var{len(variables) + 1}")
+    for variable in variable_names(domain, problem):
+        variables.setdefault(variable, f"var{len(variables) + 1}")
     names = [c for c, _ in domain.constants] + ([o for o, _ in problem.objects] if problem else [])
     return Renaming(
         domain_names={domain.name: name},
@@ -252,6 +290,7 @@ def anonymize_renaming(domain: Domain, problem: Problem | None = None, name: str
         predicates={p: f"predicate{i}" for i, p in enumerate(domain.predicates, start=1)},
         types={t: f"type{i}" for i, t in enumerate((t for t in domain.type_parents if t != OBJECT), start=1)},
         variables=variables,
+        functions={f: f"function{i}" for i, f in enumerate((f for f in domain.functions if f != TOTAL_COST), start=1)},
         objects={o: f"object{i}" for i, o in enumerate(dict.fromkeys(names), start=1)},
     )
 
