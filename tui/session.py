@@ -198,10 +198,13 @@ class OwnLoopSession:
     """One run of an approach with its own loop (AutoToS on the domain directory, PDDLego+ in its game), through the approach registry's
     entry. ``run()`` blocks (call it in a thread worker) and returns the entry's summary. The events go to ``sink``
     as the run publishes them; the run directory is announced (RunCreated) before the first; ``stop()`` ends the
-    run before its next model call. There is no step mode: the loop sends its requests itself."""
+    run before its next model call. Its requests go through the run's gateway with this session's controller, so
+    step mode (``stepping`` set) holds each one for the person to send, edit, answer or stop, as in a pipeline
+    run."""
 
     def __init__(self, domain_path: Path, preset: str, settings: Any, post: Post, sink: Callable[[Any], None],
-                 runs_dir: Path, parameters: dict[str, Any] | None = None, no_cache: bool = False) -> None:
+                 runs_dir: Path, parameters: dict[str, Any] | None = None, no_cache: bool = False,
+                 stepping: threading.Event | None = None) -> None:
         from genplan.engine.approaches import preset_owner, start_target
 
         owner = preset_owner(preset)
@@ -216,8 +219,8 @@ class OwnLoopSession:
         self.parameters = dict(parameters or {})  # over the preset's, e.g. eval_limit
         self.no_cache = no_cache
         self.pending = PendingQuestions()
-        # never stepping; its ``stopped`` is the run's stop request, and the manual answerer asks it too
-        self.controller = StepController(post, threading.Event(), self.pending)
+        # its ``stopped`` is the run's stop request, and the manual answerer asks it too
+        self.controller = StepController(post, stepping or threading.Event(), self.pending)
         self.controller.manual = not settings.is_configured
         self.store: Any = None
 
@@ -239,7 +242,7 @@ class OwnLoopSession:
         context = RunContext(target, provider, self.runs_dir, parameters, self.settings.to_dict(),
                              progress=lambda line: self.post(RunProgress(line)), subscriber=self.sink,
                              run_created=lambda run_dir: self.post(RunCreated(run_dir)),
-                             stop_requested=self.controller.stopped.is_set)
+                             stop_requested=self.controller.stopped.is_set, controller=self.controller)
         assert self.approach.entry is not None  # checked in __init__
         return self.approach.entry(context)
 
