@@ -115,8 +115,9 @@ def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mappin
         settings = replace(settings, eval_chunk=min(settings.eval_chunk, LIVE_EVAL_CHUNK))
     say = progress or (lambda _line: None)
     started = time.monotonic()
-    say(f"preparing {target} (instances, unit tests{', optimal plans' if target not in DOMAINS else ''}) ...")
-    # without an evaluation a domain directory's eval tasks are not loaded (each costs an optimal plan)
+    say(f"preparing {target} (instances, unit tests{', optimal plans of the debug tasks' if target not in DOMAINS else ''}) ...")
+    # without an evaluation a domain directory's eval tasks are not loaded (their optimal plans are made only when
+    # the evaluation validates a solution, so none delays the first call)
     eval_limit = settings.eval_limit if settings.evaluate else 0
     domain = open_search_domain(target, parameters.get("data"), parameters.get("generate"),
                                 int(parameters.get("gen_seed") or 0), str(parameters.get("planner") or "auto"),
