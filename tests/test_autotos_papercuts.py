@@ -88,3 +88,21 @@ async def test_the_manual_provider_answers_an_autotos_run_in_the_tui(isolated: P
         assert info["result"]["evaluation"]["solved"] == 2
         assert (run_dir / "versions" / "succ-1.answer.txt").read_text() == FERRY
         assert json.loads((run_dir / "responses" / "0002-autotos.goal.json").read_text())["response"]["text"] == GOAL
+
+
+def test_the_release_only_solutions_of_an_import_are_shown_where_the_run_ends(tmp_path: Path) -> None:
+    """An import that validates as the release did says how many of its solutions only that validation accepts:
+    in the run's last event, which the TUI's timeline shows as the "run finished" row."""
+    from genplan.engine.autotos.loop import Evaluation, Outcome
+    from genplan.engine.autotos.session import outcome_text
+    from genplan.engine.events import RunFinished
+    from genplan.tui.run_state import RunState
+
+    outcome = Outcome(calls=2, evaluation=Evaluation(solved=369, failed=133, release_only=12))
+    text = outcome_text(outcome)
+    assert text == "unit tests passed after 2 calls; 369/502 solved (12 of them by the release's validation only)"
+    assert "release" not in outcome_text(Outcome(calls=2, evaluation=Evaluation(solved=3, failed=0)))
+    state = RunState(tmp_path)
+    state.apply(RunFinished(status="finished", outcome="passed", message=text, calls=2, seq=1, time=0.0))
+    assert state.entries[-1].title == "run finished"
+    assert "12 of them by the release's validation only" in state.entries[-1].detail

@@ -200,6 +200,8 @@ def outcome_text(outcome: Outcome) -> str:
     evaluation = outcome.evaluation
     if evaluation is not None:
         text += f"; {evaluation.solved}/{evaluation.solved + evaluation.failed} solved"
+        if evaluation.release_only:  # an import validating as the release did: what genplan's own rejects
+            text += f" ({evaluation.release_only} of them by the release's validation only)"
     return text
 
 
