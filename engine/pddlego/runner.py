@@ -29,8 +29,8 @@ from ..events import (
     ValidationResult,
 )
 from ..llm import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider
-from ..llm.replay import OUT_OF_ANSWERS, RecordedAnswers
 from ..llm.manual import AnswerCancelled
+from ..llm.replay import OUT_OF_ANSWERS, RecordedAnswers
 from ..pipeline.gateway import Controller, ModelGateway, RunStopped
 from ..pipeline.runlock import RunLock
 from ..pipeline.store import RunStore
