@@ -62,7 +62,12 @@ async def test_the_manual_provider_answers_an_autotos_run_in_the_tui(isolated: P
     from genplan.tui.widgets.code_area import CodeArea
 
     def asked():
-        return app.screen if isinstance(app.screen, RequestScreen) else None
+        """The answer screen, once mounted (its answer box has the focus): keys pressed earlier would dismiss it
+        before it has set itself up."""
+        screen = app.screen
+        if not isinstance(screen, RequestScreen) or not screen.query("#answer-text"):
+            return None
+        return screen if app.focused is screen.query_one("#answer-text", CodeArea) else None
 
     domain = ferry_copy(isolated)
     app = make_app(domain, config_for(isolated, None), preset="AutoToS", eval_limit=2)
