@@ -170,7 +170,7 @@ async def test_an_autotos_run_is_stepped_send_edit_answer_and_stop(
         assert (run_dir / "versions" / "succ-2.py").read_text().count("def succ") == 1
 
 
-async def test_ctrl_b_in_step_mode_stops_an_autotos_run_and_resume_asks_only_what_is_missing(
+async def test_ctrl_b_in_step_mode_stops_an_autotos_run_and_c_resumes_it_asking_only_what_is_missing(
         scripted_server: ScriptedServer, isolated: Path) -> None:  # noqa: F811
     from genplan.tui.screens.step import RequestScreen
 
@@ -193,14 +193,18 @@ async def test_ctrl_b_in_step_mode_stops_an_autotos_run_and_resume_asks_only_wha
         assert scripted_server.steps() == ["autotos.succ"]
         run_dir = app.run_dir
         assert json.loads((run_dir / "run.json").read_text())["status"] == "stopped"
-    # the stopped run goes on (genplan run --resume): succ's answer is on disk, only the goal test is asked
-    from genplan.cli.main import main
-
-    assert main(["run", "--resume", str(run_dir), "--model", scripted_server.model,
-                 "--base-url", scripted_server.base_url, "--no-cache", "--quiet"]) == 0
-    assert scripted_server.steps() == ["autotos.succ", "autotos.goal"]
-    info = json.loads((run_dir / "run.json").read_text())
-    assert (info["status"], info["result"]["calls"], info["result"]["resumed"]) == ("finished", 2, 1)
+        # c in the Runs panel goes on with it (in watch mode): succ's answer is on disk, only the goal test is asked
+        await pilot.press("t")
+        assert not app.stepping.is_set()
+        await pilot.press("3")
+        await wait_for(pilot, lambda: app.query_one(RunsPanel).selected() == run_dir.name, what="the run in 3 Runs")
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.session is None and app.run_state is not None
+                       and app.run_state.status == "done", timeout=90, what="the resumed run to finish")
+        assert scripted_server.steps() == ["autotos.succ", "autotos.goal"]
+        info = json.loads((run_dir / "run.json").read_text())
+        assert (info["status"], info["result"]["calls"], info["result"]["resumed"]) == ("finished", 2, 1)
+        assert len(list(run_dir.parent.iterdir())) == 1  # the same run, not a new one
 
 
 async def test_the_settings_offer_the_autotos_presets_without_the_pipeline_limits(

@@ -190,6 +190,18 @@ class RunsMixin(AppState):
         if run_dir is None and start_from is None and strategy_check is None and self.prefs.own_loop is not None:
             self.start_own_loop()
             return
+        if run_dir is not None and start_from is None and strategy_check is None:
+            from .session import resumable_own_loop_run
+
+            recorded = resumable_own_loop_run(run_dir)
+            if recorded is not None:  # an AutoToS run or a trial that did not finish: its own loop goes on with it
+                self.session = OwnLoopSession(self.domain_dir, recorded[0], self.settings, self.post_message,
+                                              self.engine_event, run_dir.parent, no_cache=self.options.no_cache,
+                                              stepping=self.stepping, resume=run_dir)
+                self._show_new_run(run_dir, "resuming")
+                self.run_pipeline(self.session)
+                self.refresh_totals()
+                return
         try:
             config = self.prefs.to_config()
             if self.options.pipeline_changes:
