@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -129,6 +130,65 @@ def run_own_loop_command(approach_name: str, target: str, args: argparse.Namespa
     context = RunContext(target, provider, runs_dir, parameters, settings.to_dict(), progress)
     summary = approach.entry(context)
     print_summary(summary, args.json)
+    if summary.get("error"):
+        return error(f"the model could not be used: {summary['error']} (run directory {summary['run_dir']})")
+    return EXIT_OK
+
+
+def resume_own_loop_command(run_dir: Path, args: argparse.Namespace, flags: dict[str, Any]) -> int | None:
+    """`genplan run --resume RUN` for a run of an approach with its own loop (an AutoToS run, a PDDLego+ or PlanGen
+    trial): the approach's entry goes on with it, taking every answer on disk from there. ``flags``: the model
+    options given now (None: the run's recorded one). None: RUN is a pipeline run."""
+    from ..engine.approaches import OWN_LOOP, RunContext, UnknownApproach, get_approach
+    from ..engine.llm import ModelAccessError, load_settings, make_provider
+    from ..engine.llm.settings import SettingsError
+    from ..engine.sandbox.redact import register_secret
+
+    meta_file = Path(run_dir) / "run.json"
+    try:
+        meta = json.loads(meta_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None  # the pipeline's resume says what is wrong with it
+    try:
+        approach = get_approach(str(meta.get("approach")))
+    except UnknownApproach:
+        return None
+    if approach.kind != OWN_LOOP:
+        return None
+    target, parameters = meta.get("target"), meta.get("parameters")
+    if not isinstance(target, str) or not isinstance(parameters, dict) or meta.get("imported_from") or \
+            meta.get("import"):
+        raise BadInput(f"{run_dir}: a run of {approach.name} that records no parameters to run it with again (an "
+                       f"import, or made by an earlier genplan); it opens and replays, but is not continued")
+    if meta.get("status") == "finished":
+        raise BadInput(f"{run_dir}: finished; nothing to resume")
+    recorded = {k: v for k, v in (meta.get("model") or {}).items() if k != "prices"}
+    try:
+        settings = load_settings(args.config_file, cli={**recorded, **{k: v for k, v in flags.items() if v is not None}})
+        if not settings.is_configured:
+            raise BadInput("no model configured: give --model (and --base-url for a local endpoint) or a config file")
+        provider = make_provider(settings, no_cache=args.no_cache)
+    except (SettingsError, ModelAccessError) as exc:
+        raise BadInput(str(exc)) from None
+    register_secret(settings.resolve_api_key())
+    started = time.monotonic()
+
+    def progress(line: str) -> None:
+        if not args.quiet:
+            print(f"[{time.monotonic() - started:7.1f}s] {line}", file=sys.stderr, flush=True)
+
+    run_dir = Path(run_dir).resolve()
+    assert approach.entry is not None
+    context = RunContext(target, provider, run_dir.parent, parameters, settings.to_dict(), progress,
+                         run_name=run_dir.name, resume=True)
+    summary = approach.entry(context)
+    if approach.name == "autotos":
+        print_summary(summary, args.json)
+    elif args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"run: {summary.get('run_dir')}: {summary.get('outcome')} in {summary.get('steps')} steps, "
+              f"{summary.get('calls')} calls")
     if summary.get("error"):
         return error(f"the model could not be used: {summary['error']} (run directory {summary['run_dir']})")
     return EXIT_OK

@@ -132,8 +132,7 @@ def _dry_run(experiment, batch_dir: Path) -> int:
             state = "done"
         elif work.run is not None:
             started = (batch_dir / entry.run_dir / "run.json").exists()
-            # an own-loop run (AutoToS) cannot resume: one that did not finish starts again
-            state = ("restart" if entry.own_loop is not None else "resume") if started else "run"
+            state = "resume" if started else "run"
         else:
             state = "evaluate"
         print(f"{state:<8} {entry.key}  {batch_dir / entry.run_dir}")

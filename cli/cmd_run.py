@@ -149,6 +149,12 @@ def run(args: argparse.Namespace) -> int:
     if args.list_presets:
         print(list_presets())
         return EXIT_OK
+    if args.resume:  # an AutoToS run or a PDDLego+ trial goes on through its approach's entry
+        from .cmd_autotos import resume_own_loop_command
+
+        resumed = resume_own_loop_command(Path(args.resume), args, _model_flags(args))
+        if resumed is not None:
+            return resumed
     if not args.resume and not args.pipeline_config:
         own_loop = _own_loop_run(args)
         if own_loop is not None:

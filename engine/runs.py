@@ -160,8 +160,9 @@ def _require_continuable(path: Path, meta: RunMeta) -> None:
         except UnknownApproach:
             approach = None
         if approach is not None and approach.kind == OWN_LOOP:
-            raise NotResumable(f"{path}: a run of {meta.approach}, which runs its own loop; it opens and replays, but "
-                               f"is not continued (a new run: {approach.command or 'its own command'})")
+            raise NotResumable(f"{path}: a run of {meta.approach}, which runs its own loop; the pipeline does not "
+                               f"continue it (`genplan run --resume {path}` does; a new run: "
+                               f"{approach.command or 'its own command'})")
     # Bas changed its steps to the paper's (NL descriptions, no PDDL summary): an earlier Bas run's answers
     # belong to steps today's Bas never asks, so continuing it would silently start over.
     if meta.made_before_reproduction and meta.pipeline_config().approach == "bas":

@@ -383,7 +383,7 @@ def test_an_autotos_preset_runs_its_own_loop_beside_a_pipeline_preset(tmp_path: 
         ferry = dict(zip(coverage.columns, coverage.rows[0]))
         assert ferry["synthetic AutoToS avg"] == 100.0 and ferry["synthetic F5-3 avg"] == 100.0
         (autotos,) = data.runs_of(preset="AutoToS")
-        assert autotos.calls == 2 and autotos.tokens > 0  # from run.json and the event log (no responses/)
+        assert autotos.calls == 2 and autotos.tokens > 0  # from run.json and the event log
         budget = {(row[0], row[1]): row for row in budget_table(data).rows}
         assert budget[("synthetic", "AutoToS")][2] == 2
 
@@ -393,17 +393,22 @@ def test_an_autotos_preset_runs_its_own_loop_beside_a_pipeline_preset(tmp_path: 
         assert json.loads(again.stdout)["ran"] == 0 and len(server.requests) == asked
         assert len(list(batch_dir.glob("runs/ferry/AutoToS/synthetic/seed-1/*"))) == 1
 
-        # an AutoToS run that did not finish cannot resume: the next batch starts it again in its directory
+        # an AutoToS run that did not finish (here: as if killed before the goal test's answer came) is resumed in
+        # its directory: the answer on disk is not asked again, only the missing one
         meta["status"] = "failed"
         (run_dir / "run.json").write_text(json.dumps(meta))
+        for kept in (run_dir / "responses").glob("0002-*"):
+            kept.unlink()
         dry = genplan("batch", str(path), "--out", str(batch_dir), "--dry-run", home=tmp_path)
-        assert dry.returncode == 0 and "restart  ferry AutoToS synthetic seed 1" in dry.stdout, dry.stdout
-        server.on_step("autotos.succ", [FERRY])
+        assert dry.returncode == 0 and "resume   ferry AutoToS synthetic seed 1" in dry.stdout, dry.stdout
         server.on_step("autotos.goal", [GOAL])
         third = genplan("batch", str(path), "--out", str(batch_dir), "--no-cache", "--json", home=tmp_path)
         assert third.returncode == 0, third.stderr[-3000:]
-        assert json.loads(third.stdout)["ran"] == 1 and len(server.requests) == asked + 2
-        assert json.loads((run_dir / "run.json").read_text())["status"] == "finished"
+        assert json.loads(third.stdout)["ran"] == 1
+        assert server.steps()[asked:] == ["autotos.goal"]  # succ's answer came from the run directory
+        resumed = json.loads((run_dir / "run.json").read_text())
+        assert resumed["status"] == "finished" and resumed["result"]["resumed"] == 1
+        assert resumed["result"]["evaluation"]["solved"] == 3
         assert len(list(batch_dir.glob("runs/ferry/AutoToS/synthetic/seed-1/*"))) == 1
 
 

@@ -92,13 +92,10 @@ async def test_ctrl_b_stops_an_autotos_run_that_waits_on_the_model(
     scripted_server.on_step("autotos.succ", [Reply.slow(FERRY, 2.0)])
     scripted_server.on_step("autotos.goal", [GOAL])
     domain = ferry_copy(isolated)
-    app = make_app(domain, config_for(isolated, scripted_server), preset="AutoToS+PST", eval_limit=0, step=True)
+    app = make_app(domain, config_for(isolated, scripted_server), preset="AutoToS+PST", eval_limit=0)
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
         await pilot.press("r")
-        # step mode does not apply: the run says so and goes on without a step screen
-        await wait_for(pilot, lambda: any("Step mode does not apply to AutoToS+PST" in n for n in _notes(app)),
-                       what="the step-mode note")
         await wait_for(pilot, lambda: len(scripted_server.requests) == 1 and app.run_state is not None
                        and any(e.kind == "request" and e.status == "running" for e in app.run_state.entries),
                        timeout=60, what="the first call, waiting on the model")
@@ -117,6 +114,97 @@ async def test_ctrl_b_stops_an_autotos_run_that_waits_on_the_model(
         info = json.loads((run_dir / "run.json").read_text())
         assert (info["preset"], info["status"], info["error"]) == ("AutoToS+PST", "stopped", None)
         assert info["config"]["partial_soundness"] is True
+
+
+async def test_an_autotos_run_is_stepped_send_edit_answer_and_stop(
+        scripted_server: ScriptedServer, isolated: Path) -> None:  # noqa: F811
+    """Step mode (t) holds each AutoToS request as it holds a pipeline's: send it, edit its prompt, answer it
+    instead of the model, stop the run; afterwards the stopped run is resumed and asks only what is missing."""
+    from genplan.tui.screens.editor import EditorScreen
+    from genplan.tui.screens.pick import TextEntryScreen
+    from genplan.tui.screens.step import RequestScreen
+    from genplan.tui.widgets.code_area import CodeArea
+
+    def held():
+        return app.screen if isinstance(app.screen, RequestScreen) else None
+
+    scripted_server.on_step("autotos.succ", [FERRY_BOARD_KEEPS_EMPTY, FERRY])
+    scripted_server.on_step("autotos.goal", [GOAL])
+    domain = ferry_copy(isolated)
+    app = make_app(domain, config_for(isolated, scripted_server), preset="AutoToS", eval_limit=0, step=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("r")
+        # 1) the first request waits for a decision; nothing is sent before it
+        await wait_for(pilot, lambda: held() is not None, timeout=60, what="the held succ request")
+        assert held().request.step == "autotos.succ" and scripted_server.requests == []
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(scripted_server.requests) == 1, what="succ to go out")
+        # 2) the goal test's request: its prompt edited, then sent
+        await wait_for(pilot, lambda: held() is not None and held().request.step == "autotos.goal",
+                       what="the held goal request")
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen), what="the prompt editor")
+        app.screen.editor.load_text("SYNTHETIC EDITED PROMPT: write is_goal(state, goal)")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: held() is not None and held().edited, what="the edit")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(scripted_server.requests) == 2, what="the edited request")
+        assert scripted_server.requests[1].messages[-1]["content"] == "SYNTHETIC EDITED PROMPT: write is_goal(state, goal)"
+        # 3) the soundness feedback for succ: answered by the person (the correct function), the server never sees it
+        await wait_for(pilot, lambda: held() is not None and held().request.step == "autotos.succ", timeout=60,
+                       what="the feedback request")
+        assert "succ" in held().request.messages[-1].content
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextEntryScreen), what="the answer editor")
+        app.screen.query_one(CodeArea).load_text(FERRY)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.session is None, timeout=90, what="the run to finish")
+        assert scripted_server.steps() == ["autotos.succ", "autotos.goal"]
+        run_dir = app.run_dir
+        info = json.loads((run_dir / "run.json").read_text())
+        assert (info["status"], info["result"]["calls"]) == ("finished", 3)
+        assert [r["category"] for r in info["result"]["rounds"]] == ["succ soundness"]
+        typed = json.loads((run_dir / "responses" / "0003-autotos.succ.json").read_text())
+        assert typed["human"] is True and "def succ" in typed["response"]["text"]
+        assert (run_dir / "versions" / "succ-2.py").read_text().count("def succ") == 1
+
+
+async def test_ctrl_b_in_step_mode_stops_an_autotos_run_and_c_resumes_it_asking_only_what_is_missing(
+        scripted_server: ScriptedServer, isolated: Path) -> None:  # noqa: F811
+    from genplan.tui.screens.step import RequestScreen
+
+    def held():
+        return app.screen if isinstance(app.screen, RequestScreen) else None
+
+    scripted_server.on_step("autotos.succ", [FERRY])
+    scripted_server.on_step("autotos.goal", [GOAL])
+    domain = ferry_copy(isolated)
+    app = make_app(domain, config_for(isolated, scripted_server), preset="AutoToS", eval_limit=0, step=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: held() is not None, timeout=60, what="the held succ request")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: held() is not None and held().request.step == "autotos.goal",
+                       what="the held goal request")
+        await pilot.press("ctrl+b")
+        await wait_for(pilot, lambda: app.session is None, timeout=60, what="the run to stop")
+        assert scripted_server.steps() == ["autotos.succ"]
+        run_dir = app.run_dir
+        assert json.loads((run_dir / "run.json").read_text())["status"] == "stopped"
+        # c in the Runs panel goes on with it (in watch mode): succ's answer is on disk, only the goal test is asked
+        await pilot.press("t")
+        assert not app.stepping.is_set()
+        await pilot.press("3")
+        await wait_for(pilot, lambda: app.query_one(RunsPanel).selected() == run_dir.name, what="the run in 3 Runs")
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.session is None and app.run_state is not None
+                       and app.run_state.status == "done", timeout=90, what="the resumed run to finish")
+        assert scripted_server.steps() == ["autotos.succ", "autotos.goal"]
+        info = json.loads((run_dir / "run.json").read_text())
+        assert (info["status"], info["result"]["calls"], info["result"]["resumed"]) == ("finished", 2, 1)
+        assert len(list(run_dir.parent.iterdir())) == 1  # the same run, not a new one
 
 
 async def test_the_settings_offer_the_autotos_presets_without_the_pipeline_limits(

@@ -115,6 +115,41 @@ async def test_ctrl_b_stops_a_pddlego_trial_that_waits_on_the_model(
         assert (info["status"], info["outcome"]) == ("stopped", "failure")
 
 
+async def test_a_pddlego_trial_is_stepped_send_answer_and_watch(
+        scripted_server: ScriptedServer, isolated: Path) -> None:  # noqa: F811
+    """Step mode (t) holds each of the trial's requests: the first is sent as it is, the second answered by the
+    person (the server never sees it), and the trial plays on with that answer to the game's goal."""
+    from genplan.tui.screens.pick import TextEntryScreen
+    from genplan.tui.screens.step import RequestScreen
+    from genplan.tui.widgets.code_area import CodeArea
+
+    def held():
+        return app.screen if isinstance(app.screen, RequestScreen) else None
+
+    scripted_server.on_step("pddlego.pddl", [TO_PANTRY])
+    domain = ferry_copy(isolated)
+    app = make_app(domain, config_for(isolated, scripted_server), preset="pddlego-detailed", game=GAME, step=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: held() is not None, timeout=60, what="the first held request")
+        assert held().request.step == "pddlego.pddl" and scripted_server.requests == []
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(scripted_server.requests) == 1, what="the first request to go out")
+        await wait_for(pilot, lambda: held() is not None, timeout=60, what="the second held request")
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextEntryScreen), what="the answer editor")
+        app.screen.query_one(CodeArea).load_text(TO_BACKYARD)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.session is None, timeout=90, what="the trial to end")
+        assert len(scripted_server.requests) == 1
+        run_dir = app.run_dir
+        info = json.loads((run_dir / "run.json").read_text())
+        assert (info["status"], info["outcome"]) == ("finished", "success")
+        typed = json.loads((run_dir / "responses" / "0002-pddlego.pddl.json").read_text())
+        assert typed["human"] is True and typed["response"]["text"] == TO_BACKYARD
+
+
 async def test_an_edited_problem_file_continues_the_trial_in_a_new_run(
         scripted_server: ScriptedServer, isolated: Path) -> None:  # noqa: F811
     from genplan.tui.screens.editor import EditorScreen

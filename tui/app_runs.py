@@ -192,6 +192,18 @@ class RunsMixin(AppState):
         if run_dir is None and start_from is None and strategy_check is None and self.prefs.own_loop is not None:
             self.start_own_loop()
             return
+        if run_dir is not None and start_from is None and strategy_check is None:
+            from .session import resumable_own_loop_run
+
+            recorded = resumable_own_loop_run(run_dir)
+            if recorded is not None:  # an AutoToS run or a trial that did not finish: its own loop goes on with it
+                self.session = OwnLoopSession(self.domain_dir, recorded[0], self.settings, self.post_message,
+                                              self.engine_event, run_dir.parent, no_cache=self.options.no_cache,
+                                              stepping=self.stepping, resume=run_dir)
+                self._show_new_run(run_dir, "resuming")
+                self.run_pipeline(self.session)
+                self.refresh_totals()
+                return
         try:
             config = self.prefs.to_config()
             if self.options.pipeline_changes:
@@ -230,9 +242,6 @@ class RunsMixin(AppState):
         PDDLego+ or PlanGen trial in its game (the domain directory only says where the run goes)."""
         assert self.prefs is not None and self.prefs.own_loop is not None and self.settings is not None
         approach, preset = self.prefs.own_loop
-        if self.stepping.is_set():
-            self.notify(f"Step mode does not apply to {preset}: its loop sends each request itself. "
-                        "ctrl+b stops the run before its next request.", title="Step mode", timeout=10)
         if not self.settings.is_configured:
             self.notify("No model is configured: you will answer every request yourself (manual provider). "
                         "Press s to set a model.", title="Manual provider", timeout=8)
@@ -267,7 +276,8 @@ class RunsMixin(AppState):
     def _start_own_loop_session(self, preset: str, parameters: dict[str, Any], note: str) -> None:
         assert self.settings is not None
         self.session = OwnLoopSession(self.domain_dir, preset, self.settings, self.post_message, self.engine_event,
-                                      self.runs_dir, parameters, no_cache=self.options.no_cache)
+                                      self.runs_dir, parameters, no_cache=self.options.no_cache,
+                                      stepping=self.stepping)
         self._show_new_run(None, f"{preset}: {note}")
         self.run_pipeline(self.session)
         self.refresh_totals()
@@ -346,9 +356,6 @@ class RunsMixin(AppState):
         self.refresh_totals()
 
     def action_toggle_step(self) -> None:
-        if isinstance(self.session, OwnLoopSession) and not self.stepping.is_set():
-            self.notify(f"Step mode does not apply to {self.session.preset}: its loop sends each request itself. "
-                        "ctrl+b stops the run before its next request.", title="Step mode", timeout=8)
         if self.stepping.is_set():
             self.stepping.clear()
             # Requests already held go out as they are.

@@ -26,16 +26,20 @@ def load_events(run_dir: Path) -> list[Event]:
 
 
 def recorded_answer(run_dir: Path, data: dict[str, Any]) -> str:
+    """The answer a ResponseReceived names: the gateway's ``responses/NNNN-<step>.md`` (every run since AutoToS
+    and PDDLego+ ask through it), or the file itself (an AutoToS run of before: ``versions/succ-N.answer.txt``)."""
     file = data.get("file")
     if not file:
         return ""
     path = Path(str(file))
     if not path.is_absolute():
         path = run_dir / path
-    try:
-        return path.with_suffix(".md").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""
+    for candidate in (path.with_suffix(".md"), path):
+        try:
+            return candidate.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+    return ""
 
 
 @dataclass

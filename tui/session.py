@@ -198,14 +198,19 @@ class OwnLoopSession:
     """One run of an approach with its own loop (AutoToS on the domain directory, PDDLego+ in its game), through the approach registry's
     entry. ``run()`` blocks (call it in a thread worker) and returns the entry's summary. The events go to ``sink``
     as the run publishes them; the run directory is announced (RunCreated) before the first; ``stop()`` ends the
-    run before its next model call. There is no step mode: the loop sends its requests itself."""
+    run before its next model call. Its requests go through the run's gateway with this session's controller, so
+    step mode (``stepping`` set) holds each one for the person to send, edit, answer or stop, as in a pipeline
+    run."""
 
     def __init__(self, domain_path: Path, preset: str, settings: Any, post: Post, sink: Callable[[Any], None],
-                 runs_dir: Path, parameters: dict[str, Any] | None = None, no_cache: bool = False) -> None:
+                 runs_dir: Path, parameters: dict[str, Any] | None = None, no_cache: bool = False,
+                 stepping: threading.Event | None = None, resume: Path | None = None) -> None:
         from genplan.engine.approaches import preset_owner, start_target
 
         owner = preset_owner(preset)
-        if owner is None or owner[0].entry is None or start_target(owner[0], domain_path) is None:
+        # ``resume``: an unfinished run of this approach, gone on with (its answers on disk are not asked again)
+        self.resume = resume
+        if owner is None or owner[0].entry is None or (resume is None and start_target(owner[0], domain_path) is None):
             raise ValueError(f"preset {preset}: not an approach with its own loop that the TUI can start")
         self.approach, self.preset = owner
         self.domain_path = domain_path
@@ -216,8 +221,8 @@ class OwnLoopSession:
         self.parameters = dict(parameters or {})  # over the preset's, e.g. eval_limit
         self.no_cache = no_cache
         self.pending = PendingQuestions()
-        # never stepping; its ``stopped`` is the run's stop request, and the manual answerer asks it too
-        self.controller = StepController(post, threading.Event(), self.pending)
+        # its ``stopped`` is the run's stop request, and the manual answerer asks it too
+        self.controller = StepController(post, stepping or threading.Event(), self.pending)
         self.controller.manual = not settings.is_configured
         self.store: Any = None
 
@@ -235,11 +240,18 @@ class OwnLoopSession:
         register_secret(self.settings.resolve_api_key())  # never in what a function's output carries back
         parameters = {**self.approach.presets[self.preset], "preset": self.preset, **self.parameters}
         target = start_target(self.approach, self.domain_path)
+        runs_dir, run_name = self.runs_dir, None
+        if self.resume is not None:
+            recorded = resumable_own_loop_run(self.resume)
+            assert recorded is not None  # checked by the caller
+            target, parameters = recorded[1], recorded[2]
+            runs_dir, run_name = self.resume.parent, self.resume.name
         assert target is not None  # checked in __init__
-        context = RunContext(target, provider, self.runs_dir, parameters, self.settings.to_dict(),
+        context = RunContext(target, provider, runs_dir, parameters, self.settings.to_dict(),
                              progress=lambda line: self.post(RunProgress(line)), subscriber=self.sink,
                              run_created=lambda run_dir: self.post(RunCreated(run_dir)),
-                             stop_requested=self.controller.stopped.is_set)
+                             stop_requested=self.controller.stopped.is_set, controller=self.controller,
+                             run_name=run_name, resume=self.resume is not None)
         assert self.approach.entry is not None  # checked in __init__
         return self.approach.entry(context)
 
@@ -247,3 +259,26 @@ class OwnLoopSession:
         """Stop before the next model call; a manual answer being waited for is cancelled."""
         self.controller.stopped.set()
         self.pending.release_all()
+
+
+def resumable_own_loop_run(run_dir: Path) -> tuple[str, str, dict[str, Any]] | None:
+    """(preset, target, parameters) of an unfinished run of an approach with its own loop that records what it was
+    started with (an AutoToS run, a PDDLego+ or PlanGen trial); None for anything else (a pipeline run, an import,
+    a finished run)."""
+    import json
+
+    from genplan.engine.approaches import OWN_LOOP, UnknownApproach, get_approach
+
+    try:
+        meta = json.loads((Path(run_dir) / "run.json").read_text(encoding="utf-8"))
+        approach = get_approach(str(meta.get("approach")))
+    except (OSError, ValueError, UnknownApproach):
+        return None
+    target, parameters = meta.get("target"), meta.get("parameters")
+    if approach.kind != OWN_LOOP or meta.get("status") == "finished" or not isinstance(target, str) \
+            or not isinstance(parameters, dict) or meta.get("imported_from") or meta.get("import"):
+        return None
+    preset = str(parameters.get("preset") or "")
+    if preset not in approach.presets:  # e.g. a fixed domain given to another preset: the parameters say all
+        preset = next(iter(approach.presets))
+    return preset, target, parameters

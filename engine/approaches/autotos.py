@@ -14,7 +14,8 @@ def entry(context: RunContext) -> dict[str, Any]:
     return run_live(context.target, context.provider, context.runs_dir, context.parameters, context.model,
                     context.progress, preset=context.parameters.get("preset"), run_name=context.run_name,
                     subscriber=context.subscriber, run_created=context.run_created,
-                    stop_requested=context.stop_requested)
+                    stop_requested=context.stop_requested, controller=context.controller,
+                    resume=context.resume)
 
 
 APPROACH = register(Approach(

@@ -30,7 +30,13 @@ def _trial(context: RunContext, approach: str) -> dict[str, Any]:
         raise GenplanError(f"{context.target}: not an environment {approach} plays (known: {', '.join(ENVIRONMENTS)})")
     p = dict(context.parameters)
     fork = None
-    if p.get("continue_from"):  # {"run", "file", "text"}: a person's edit of one PDDL file of a trial
+    if context.resume:  # this trial again, unfinished: its answers on disk are not asked again
+        from ..pddlego.fork import CannotContinue, open_trial
+
+        if context.run_name is None:
+            raise CannotContinue("a trial to resume needs its run directory's name")
+        fork = open_trial(context.runs_dir / context.run_name)
+    elif p.get("continue_from"):  # {"run", "file", "text"}: a person's edit of one PDDL file of a trial
         from ..pddlego.fork import fork_trial
 
         edit = p["continue_from"]
@@ -56,14 +62,19 @@ def _trial(context: RunContext, approach: str) -> dict[str, Any]:
         preset += "-fixed-domain"
     spec = TrialSpec(approach, config, {"name": context.target, "kind": "real", "seed": seed,
                                         "num_locations": locations, "group": str(locations)},
-                     preset=preset, model=str(context.model.get("model") or "manual"), extra={"trial": seed})
+                     preset=preset, model=str(context.model.get("model") or "manual"),
+                     # the target and the parameters it was played with: what a resume plays again
+                     extra={"trial": seed, "target": context.target, "parameters": {
+                         k: v for k, v in {**p, "preset": preset}.items() if k != "continue_from"}})
     context.progress(f"{approach}: CoinCollector game {seed} ({locations} rooms)"
                      + (f", continuing {Path(p['continue_from']['run']).name} from the edited "
-                        f"{p['continue_from']['file']}" if fork is not None else ""))
+                        f"{p['continue_from']['file']}" if fork is not None and p.get("continue_from") else "")
+                     + (f", resuming {context.run_name}" if context.resume else ""))
     store, result = run_trial(env, context.provider, spec, context.runs_dir, PddlSolver(coin_command), prompts,
                               run_id=context.run_name, store=fork,
                               subscribers=[context.subscriber] if context.subscriber is not None else None,
-                              run_created=context.run_created, stop_requested=context.stop_requested)
+                              run_created=context.run_created, stop_requested=context.stop_requested,
+                              controller=context.controller, resume=context.resume)
     status = "stopped" if result.reason == STOPPED else "finished"
     summary = {"run_dir": str(Path(store.path)), "seed": seed, "status": status, **result.to_dict()}
     summary.pop("record")

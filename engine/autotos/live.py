@@ -25,6 +25,7 @@ from ..events import (
     RunFailed,
 )
 from ..llm.types import Provider
+from ..pipeline.gateway import Controller
 from ..sandbox.limits import GIB
 from .domains import DOMAINS, DataError, SearchDomain, load_domain
 from .generators import GENERATORS
@@ -95,14 +96,16 @@ def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mappin
              preset: str | None = None, run_name: str | None = None,
              subscriber: Callable[[Event], None] | None = None,
              run_created: Callable[[Path], None] | None = None,
-             stop_requested: Callable[[], bool] | None = None) -> dict[str, Any]:
+             stop_requested: Callable[[], bool] | None = None, controller: Controller | None = None,
+             resume: bool = False) -> dict[str, Any]:
     """One AutoToS run with a model; the summary of ``genplan import autotos`` plus ``stopped`` (the function
     whose feedback rounds were spent), ``error`` and ``status`` (finished, stopped: the person asked to, failed).
 
     ``run_name``: the run directory's name in ``runs_dir`` (it must not exist yet); None: a time-stamped one.
     ``subscriber`` gets every event of the run as it is published, ``run_created`` the new run directory before
     the first one; ``stop_requested`` is asked before each model call and between evaluation chunks (True: the
-    run ends there, "stopped")."""
+    run ends there, "stopped"); ``controller`` decides on each request before it is sent (step mode).
+    ``resume``: go on with the unfinished run ``runs_dir / run_name``: its answers on disk are not asked again."""
     from .executor import SandboxExecutor
     from .session import new_run_dir, run_autotos, summary_of
 
@@ -112,8 +115,9 @@ def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mappin
         settings = replace(settings, eval_chunk=min(settings.eval_chunk, LIVE_EVAL_CHUNK))
     say = progress or (lambda _line: None)
     started = time.monotonic()
-    say(f"preparing {target} (instances, unit tests{', optimal plans' if target not in DOMAINS else ''}) ...")
-    # without an evaluation a domain directory's eval tasks are not loaded (each costs an optimal plan)
+    say(f"preparing {target} (instances, unit tests{', optimal plans of the debug tasks' if target not in DOMAINS else ''}) ...")
+    # without an evaluation a domain directory's eval tasks are not loaded (their optimal plans are made only when
+    # the evaluation validates a solution, so none delays the first call)
     eval_limit = settings.eval_limit if settings.evaluate else 0
     domain = open_search_domain(target, parameters.get("data"), parameters.get("generate"),
                                 int(parameters.get("gen_seed") or 0), str(parameters.get("planner") or "auto"),
@@ -122,7 +126,11 @@ def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mappin
         f"{len(domain.completeness_cases)} successor sets, {len(domain.eval_instances)} evaluation instances "
         f"({time.monotonic() - started:.1f} s)")
     stem = domain.name if target in DOMAINS else f"{domain.name}-{Path(target).resolve().name}"
-    if run_name is None:
+    if resume:
+        if run_name is None or not (runs_dir / run_name / "run.json").is_file():
+            raise DataError(f"{runs_dir / str(run_name)}: no AutoToS run to resume there")
+        run_dir = runs_dir / run_name
+    elif run_name is None:
         run_dir = new_run_dir(runs_dir, stem)
     else:
         run_dir = runs_dir / run_name
@@ -146,10 +154,17 @@ def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mappin
     executor = SandboxExecutor(hash_seed=int(parameters.get("hash_seed") or 0),
                                memory_bytes=int(float(memory) * GIB) if memory else None)
     try:
+        # the target and the parameters as given: what a resume runs again (``resume_parameters``)
         outcome = run_autotos(domain, provider, executor, settings, run_dir,
-                              {"model": dict(model or {}), "preset": preset, "source": source, "live": True},
-                              watcher=watch, stop_requested=stop_requested)
+                              {"model": dict(model or {}), "preset": preset, "source": source, "live": True,
+                               "target": target, "parameters": _plain(parameters)},
+                              watcher=watch, stop_requested=stop_requested, controller=controller, resume=resume)
     finally:
         executor.close()
     status = "failed" if outcome.error is not None else "stopped" if outcome.halted else "finished"
     return {**summary_of(run_dir, outcome), "stopped": outcome.stopped, "error": outcome.error, "status": status}
+
+
+def _plain(parameters: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters as run.json keeps them (paths as text)."""
+    return {str(k): str(v) if isinstance(v, Path) else v for k, v in parameters.items()}

@@ -96,6 +96,7 @@ class Outcome:
     evaluation: Evaluation | None = None
     error: str | None = None  # the model could not be used (replay out of answers, endpoint failing): run cut short
     halted: bool = False  # the person stopped the run (before a model call): cut short, not failed
+    resumed: int = 0  # answers taken from the run directory (a resumed run) instead of being asked again
 
     @property
     def categories(self) -> dict[str, int]:

@@ -133,10 +133,16 @@ def build_pddl_domain(tasks: PddlTasks, seed: int = 0, samples_per_task: int = 4
         for state in rng.sample(sampled, min(samples_per_task, len(sampled))):
             successors = [[a, _facts(s)] for a, s in tasks.transitions(problem, state).items()]
             completeness.append({"state": _facts(state), "extra": unit.extra, "successors": successors})
+    # an eval task's optimal plan is made when its solution is validated, not here: with every eval task of a
+    # domain that is minutes of planning, which would keep a run from its first call (and from being stopped)
     evals = [tasks.instance(p, f"eval-{k}") for k, p in enumerate(tasks.evaluation)]
-    for problem, inst in zip(tasks.evaluation, evals):
-        plan = tasks.optimal_plan(problem)
-        inst.info["optimal"] = len(plan) if plan is not None else None
+
+    def optimal_length(instance: Instance) -> int | None:
+        if "optimal" not in instance.info:
+            plan = tasks.optimal_plan(instance.info["problem"])
+            instance.info["optimal"] = len(plan) if plan is not None else None
+        optimal: int | None = instance.info["optimal"]
+        return optimal
 
     def reached(instance: Instance, state: Any) -> bool:
         return Task(tasks.domain, instance.info["problem"]).goal_reached(frozenset(tuple(f) for f in state))
@@ -150,7 +156,7 @@ def build_pddl_domain(tasks: PddlTasks, seed: int = 0, samples_per_task: int = 4
         result = validate_plan(tasks.domain, instance.info["problem"], list(actions))
         if not result.valid:
             return f"invalid plan: {plan_feedback(result, tasks.domain).splitlines()[0]}"
-        optimal = instance.info.get("optimal")
+        optimal = optimal_length(instance)
         if optimal is not None and len(actions) != optimal:
             return f"plan of length {len(actions)}, optimal {optimal}"
         return None

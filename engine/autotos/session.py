@@ -1,11 +1,13 @@
 """Running AutoToS against a model provider and recording the run as plain files.
 
-A run directory holds ``run.json`` (what was run: approach ``autotos``, preset, settings, model; then the status
-and the result), ``events.jsonl`` (the typed events of ``engine/events.py``, as every approach writes them:
-each model call, each unit-test round with its failing test and feedback, the checks that passed, the
-evaluation's progress), ``requests/NNNN-<succ|goal>.md`` (each prompt) and ``versions/{succ,goal}-N.py`` with
-``versions/{succ,goal}-N.answer.txt`` (every version of both functions and the answer it came from), so that
-the TUI opens, replays and compares an AutoToS run as any other.
+A run directory holds ``run.json`` (what was run: approach ``autotos``, preset, settings, model, the entry's
+parameters; then the status and the result), ``events.jsonl`` (the typed events of ``engine/events.py``, as every
+approach writes them: each model call, each unit-test round with its failing test and feedback, the checks that
+passed, the evaluation's progress), ``requests/NNNN-autotos.<succ|goal>.json`` and
+``responses/NNNN-autotos.<succ|goal>.{json,md}`` (every model call, written by the pipeline's ``ModelGateway``,
+so that a run resumes without asking again what it has on disk, can be stepped, and replays with its answers)
+and ``versions/{succ,goal}-N.py`` with ``versions/{succ,goal}-N.answer.txt`` (every version of both functions and
+the answer it came from), so that the TUI opens, replays and compares an AutoToS run as any other.
 """
 
 from __future__ import annotations
@@ -25,17 +27,14 @@ from ..events import (
     EventBus,
     FeedbackLimit,
     FeedbackRound,
-    RequestRetry,
-    RequestSent,
-    ResponseReceived,
     RunFailed,
     RunFinished,
     RunStarted,
-    TextDelta,
 )
 from ..llm.manual import AnswerCancelled
-from ..llm.types import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider, RetryNotice
-from ..pipeline.runlock import owner
+from ..llm.types import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider
+from ..pipeline.gateway import Controller, ModelGateway, RunStopped
+from ..pipeline.runlock import RunLock, owner
 from ..pipeline.store import RunStore
 from . import messages
 from .domains import SearchDomain
@@ -53,16 +52,16 @@ class RunHalted(Exception):
 
 class Conversation:
     """One chat with the model: every prompt and answer stays in the history (the feedback refers back).
-    ``stop_requested`` is asked before each call: True ends the run there (RunHalted)."""
+    Every request goes through the run's ``ModelGateway`` (request and response files, an answer on disk is
+    not asked again, step mode, events). ``stop_requested`` is asked before each call: True ends the run
+    there (RunHalted)."""
 
-    def __init__(self, provider: Provider, stop_requested: Callable[[], bool] | None = None) -> None:
-        self.provider = provider
+    def __init__(self, gateway: ModelGateway, stop_requested: Callable[[], bool] | None = None) -> None:
+        self.gateway = gateway
         self.messages = [ChatMessage("system", messages.system_prompt())]
         self.last_response: ChatResponse | None = None
         self.stop_requested = stop_requested
-        # the answer's text as it arrives and the provider's retries (the recorder publishes them, live only)
-        self.on_delta: Callable[[str], None] | None = None
-        self.on_retry: Callable[[RetryNotice], None] | None = None
+        self.context: dict[str, Any] = {}  # what the next request is about (its version), for watchers
 
     def check_stop(self, target: str) -> None:
         if self.stop_requested is not None and self.stop_requested():
@@ -70,37 +69,35 @@ class Conversation:
 
     def ask(self, target: str, prompt: str) -> str:
         self.check_stop(target)
-        self.messages.append(ChatMessage("user", prompt))
-        response = self.provider.complete(ChatRequest(f"autotos.{target}", list(self.messages)),
-                                          on_delta=self.on_delta, on_retry=self.on_retry)
+        request = ChatRequest(f"autotos.{target}", [*self.messages, ChatMessage("user", prompt)])
+        response = self.gateway.ask(self.gateway.next_id(), request, context=dict(self.context))
         self.last_response = response
-        self.messages.append(ChatMessage("assistant", response.text))
+        self.messages += [ChatMessage("user", prompt), ChatMessage("assistant", response.text)]
         return response.text
 
 
 class RunRecorder:
     """Turns what the loop observes into the run's typed events and files, as they happen.
 
-    The loop reports ``(kind, data)``: ``prompt`` (a request), ``version`` (the answer and the function found
-    in it), ``round`` (a failed unit test and its feedback), ``passed``, ``stopped`` (the feedback limit) and
-    ``evaluation`` (progress). Each becomes one or two events on the run's bus; the log gets them first, then
-    the watchers (e.g. the CLI's progress lines)."""
+    The loop reports ``(kind, data)``: ``prompt`` (a request is about to be asked), ``version`` (the answer and
+    the function found in it), ``round`` (a failed unit test and its feedback), ``passed``, ``stopped`` (the
+    feedback limit) and ``evaluation`` (progress). Each becomes an event on the run's bus (the requests and
+    answers themselves are the gateway's: RequestSent, ResponseReceived, TextDelta); the log gets them first,
+    then the watchers (e.g. the CLI's progress lines). A resumed run publishes its events again from the
+    start: those already in the log go to the watchers only."""
 
     def __init__(self, run_dir: Path, watcher: Watcher | None = None,
-                 conversation: Conversation | None = None) -> None:
+                 conversation: Conversation | None = None, bus: EventBus | None = None) -> None:
         self.run_dir = run_dir
         self.store = RunStore(run_dir)
         (run_dir / "versions").mkdir(parents=True, exist_ok=True)
         (run_dir / "events.jsonl").touch()
-        self.bus = EventBus(self.store.append_event)
+        self.bus = bus if bus is not None else EventBus(self.store.append_event, already_logged=self.store.last_seq())
         if watcher is not None:
             self.bus.subscribe(watcher)
         self.conversation = conversation
-        if conversation is not None:
-            conversation.on_delta, conversation.on_retry = self.delta, self.retry
         self._call: int | None = None  # the request whose answer comes next
-        self._step = ""
-        self._sent = 0.0
+        self._asked: dict[str, int] = {}  # prompts per function so far
 
     def publish(self, event: Event) -> Event:
         return self.bus.publish(event)
@@ -122,42 +119,20 @@ class RunRecorder:
             self.publish(EvaluationProgress(done=data.get("done"), total=data.get("total"), solved=data.get("solved"),
                                             seconds=round(float(data.get("seconds") or 0.0), 3)))
 
-    def delta(self, text: str) -> None:
-        """Answer text as it streams in (live only: watchers see it, the log does not keep it)."""
-        if text:
-            self.publish(TextDelta(request_id=self._call, step=self._step, text=text))
-
-    def retry(self, notice: RetryNotice) -> None:
-        self.publish(RequestRetry(request_id=self._call, step=self._step, attempt=notice.attempt,
-                                  delay_s=round(notice.delay_s, 3), reason=notice.reason))
-
     def _prompt(self, data: dict[str, Any]) -> None:
         call, target = int(data["call"]), str(data["target"])
         if self.conversation is not None:
             self.conversation.check_stop(target)  # a stopped run announces no request it does not send
-        self._call, self._step, self._sent = call, f"autotos.{target}", time.monotonic()
-        relative = f"requests/{call:04d}-{target}.md"
-        self.store.write_text(relative, str(data["prompt"]))
-        number = 1 + sum(1 for p in (self.run_dir / "versions").glob(f"{target}-*.py"))
-        self.publish(RequestSent(request_id=call, step=self._step, file=relative, version=f"{target}-{number}",
-                                 messages=len(self.conversation.messages) + 1 if self.conversation else None))
+        self._call = call
+        self._asked[target] = self._asked.get(target, 0) + 1
+        if self.conversation is not None:
+            self.conversation.context = {"version": f"{target}-{self._asked[target]}"}
 
     def _version(self, data: dict[str, Any]) -> None:
         name = f"{data['target']}-{data['number']}"
         body = data["source"] if data["source"] is not None else "# no function could be extracted\n"
         self.store.write_text(f"versions/{name}.py", body)
         self.store.write_text(f"versions/{name}.answer.txt", data["answer"])
-        response = self.conversation.last_response if self.conversation is not None else None
-        usage = response.usage if response is not None else None
-        self.publish(ResponseReceived(
-            request_id=self._call, step=self._step, file=f"versions/{name}.answer.txt",
-            cached=response.cached if response is not None else None,
-            truncated=response.truncated or None if response is not None else None,
-            latency_s=round(response.latency_s, 3) if response is not None and response.latency_s else
-            round(time.monotonic() - self._sent, 3),
-            tokens_in=usage.input_tokens if usage is not None else None,
-            tokens_out=usage.output_tokens if usage is not None else None,
-            cost_usd=response.cost_usd if response is not None else None))
         artifact = ArtifactCreated(kind="function", file=f"versions/{name}.py", version=name, request_id=self._call)
         artifact.extra["function"] = data.get("name")  # None: no function of that name in the answer
         self.publish(artifact)
@@ -225,28 +200,51 @@ def outcome_text(outcome: Outcome) -> str:
     evaluation = outcome.evaluation
     if evaluation is not None:
         text += f"; {evaluation.solved}/{evaluation.solved + evaluation.failed} solved"
+        if evaluation.release_only:  # an import validating as the release did: what genplan's own rejects
+            text += f" ({evaluation.release_only} of them by the release's validation only)"
     return text
 
 
 def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, settings: Settings, run_dir: Path,
                 extra_info: dict[str, Any] | None = None, watcher: Watcher | None = None,
-                stop_requested: Callable[[], bool] | None = None) -> Outcome:
+                stop_requested: Callable[[], bool] | None = None, controller: Controller | None = None,
+                resume: bool = False) -> Outcome:
     """One AutoToS run into ``run_dir`` (which exists). When the model cannot be used (a replay out of answers,
     an endpoint still failing after the provider's retries) the run ends there and ``outcome.error`` says why;
-    when ``stop_requested()`` is true before a model call the run ends there with status "stopped"
-    (``outcome.halted``)."""
+    when ``stop_requested()`` is true before a model call, or ``controller`` (step mode) says stop, the run ends
+    there with status "stopped" (``outcome.halted``).
+
+    ``resume``: ``run_dir`` holds a run that did not finish (killed, stopped, failed); the loop runs again from the
+    start and every answer on disk is taken from there instead of being asked again (the gateway's responses,
+    matched by request id and the hash of the messages). While the run works, it holds ``run.lock`` (RunBusy for a
+    second process)."""
+    with RunLock(run_dir):
+        return _run_autotos(domain, provider, executor, settings, run_dir, extra_info, watcher, stop_requested,
+                            controller, resume)
+
+
+def _run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, settings: Settings, run_dir: Path,
+                 extra_info: dict[str, Any] | None, watcher: Watcher | None,
+                 stop_requested: Callable[[], bool] | None, controller: Controller | None, resume: bool) -> Outcome:
     info = dict(extra_info or {})
     model = info.pop("model", None)
     preset = info.get("preset") or preset_of(settings)
     store = RunStore(run_dir)
+    earlier: dict[str, Any] = {}
+    if resume and store.exists("run.json"):
+        earlier = store.meta()
     store.write_json("run.json", {
-        "run_id": run_dir.name, "status": "running", "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        **earlier,
+        "run_id": run_dir.name, "status": "running",
+        "created": earlier.get("created") or time.strftime("%Y-%m-%dT%H:%M:%S"),
         "approach": "autotos", "domain": domain.name, "preset": preset,
         "config": {"approach": "autotos", "preset": preset, **asdict(settings)},
         "model": dict(model) if isinstance(model, dict) else {"model": model} if model else {},
         **{k: v for k, v in info.items() if k != "preset"}, **owner()})
-    conversation = Conversation(provider, stop_requested)
-    recorder = RunRecorder(run_dir, watcher, conversation)
+    bus = EventBus(store.append_event, already_logged=store.last_seq() if resume else 0)
+    gateway = ModelGateway(provider, store, bus, controller)
+    conversation = Conversation(gateway, stop_requested)
+    recorder = RunRecorder(run_dir, watcher, conversation, bus)
     recorder.publish(RunStarted(approach="autotos", preset=preset, domain=domain.name))
     loop = AutoToS(domain, conversation.ask, executor, settings, observer=recorder, stop_requested=stop_requested)
     error = None
@@ -254,7 +252,7 @@ def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, se
     started = time.monotonic()
     try:
         outcome = loop.run()
-    except (RunHalted, AnswerCancelled):  # stopped before a call, or instead of answering one by hand
+    except (RunHalted, RunStopped, AnswerCancelled):  # stopped before a call, in step mode, or instead of an answer
         outcome = loop.outcome
         outcome.halted = True
     except EvaluationStopped as stop:  # stopped between evaluation chunks: no evaluation is reported
@@ -266,7 +264,8 @@ def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, se
         outcome.error = error
     except BaseException as exc:  # a broken sandbox, ctrl+c: the run says how it ended, then the error goes on
         recorder.publish(RunFailed(error=f"{type(exc).__name__}: {exc}"))
-        store.update_meta(status="failed", result=loop.outcome.to_dict(), error=f"{type(exc).__name__}: {exc}")
+        store.update_meta(status="failed", result=loop.outcome.to_dict(), error=f"{type(exc).__name__}: {exc}",
+                          totals=gateway.totals.to_dict())
         raise
     wall = round(time.monotonic() - started, 3)
     if error is not None:
@@ -280,7 +279,8 @@ def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, se
                                      message=outcome_text(outcome), calls=outcome.calls, wall_seconds=wall))
     recorder.close()
     status = "failed" if error is not None else "stopped" if outcome.halted else "finished"
-    store.update_meta(status=status, result=outcome.to_dict(), error=error)
+    outcome.resumed = gateway.totals.resumed
+    store.update_meta(status=status, result=outcome.to_dict(), error=error, totals=gateway.totals.to_dict())
     return outcome
 
 
@@ -300,6 +300,7 @@ def summary_of(run_dir: Path, outcome: Outcome) -> dict[str, Any]:
         "expanded": evaluation.expanded if evaluation else None,
         "generated": evaluation.generated if evaluation else None,
         "release_only": evaluation.release_only if evaluation else None,
+        "resumed_responses": outcome.resumed,
     }
 
 

@@ -227,15 +227,18 @@ def execute_run(job: RunJob | OwnLoopJob) -> Outcome:
 
 
 def execute_own_loop(job: OwnLoopJob) -> Outcome:
-    """One own-loop run into ``job.run_dir`` through the approach's entry. Such a loop cannot resume: a run
-    that did not finish is started again from the beginning (the response cache may answer its requests)."""
+    """One own-loop run into ``job.run_dir`` through the approach's entry. A run that did not finish (killed,
+    stopped, failed) is resumed: the loop starts again and every answer on disk is taken from there, not asked
+    again."""
     from ..approaches import RunContext, get_approach
     from ..sandbox.redact import register_secret
 
     run_dir = Path(job.run_dir)
-    if run_status(run_dir) == "finished":
+    status = run_status(run_dir)
+    if status == "finished":
         return Outcome("run", "skipped", job.run_dir, "finished before")
-    if run_dir.exists():
+    resume = status is not None
+    if run_dir.exists() and not resume:  # a crash before run.json was written: nothing to keep
         shutil.rmtree(run_dir)
     approach = get_approach(job.approach)
     assert approach.entry is not None, f"{job.approach}: not an approach with its own loop"
@@ -244,9 +247,9 @@ def execute_own_loop(job: OwnLoopJob) -> Outcome:
         provider = make_provider(job.settings, cache_dir=job.cache_dir, no_cache=job.no_cache)
         register_secret(job.settings.resolve_api_key())  # never in what a function's output carries
         context = RunContext(job.domain_path, provider, run_dir.parent, job.parameters, job.settings.to_dict(),
-                             run_name=run_dir.name)
+                             run_name=run_dir.name, resume=resume)
         summary = approach.entry(context)
-    except Exception as exc:  # noqa: BLE001 - one failing run must not stop the batch; rerunning starts it again
+    except Exception as exc:  # noqa: BLE001 - one failing run must not stop the batch; rerunning resumes it
         message = f"{type(exc).__name__}: {exc}" if not isinstance(exc, ModelAccessError) else str(exc)
         if (run_dir / "run.json").exists():
             _add_session(RunStore.open(run_dir), time.monotonic() - started, status="failed", error=message)

@@ -53,6 +53,14 @@ def fork_trial(run_dir: Path, relative: str, text: str, root: Path | None = None
     return fork_run(source, root or source.path.parent, request_id, answer, {"edited_version": relative})
 
 
+def open_trial(run_dir: Path) -> RunStore:
+    """A trial's own run directory, to resume it (CannotContinue when it holds no run)."""
+    try:
+        return RunStore.open(run_dir)
+    except FileNotFoundError as exc:
+        raise CannotContinue(str(exc)) from None
+
+
 def check_continuable(run_dir: Path, relative: str) -> None:
     """Raise CannotContinue (one line saying why) unless an edit of ``relative`` can continue this trial."""
     _refuse_unless_continuable(RunStore.open(run_dir).meta(), run_dir, relative)

@@ -29,8 +29,10 @@ from ..events import (
     ValidationResult,
 )
 from ..llm import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider
+from ..llm.manual import AnswerCancelled
 from ..llm.replay import OUT_OF_ANSWERS, RecordedAnswers
-from ..pipeline.gateway import ModelGateway
+from ..pipeline.gateway import Controller, ModelGateway, RunStopped
+from ..pipeline.runlock import RunLock
 from ..pipeline.store import RunStore
 from ..prompts import PromptLibrary
 from .environment import StepResult, TextEnvironment
@@ -116,24 +118,40 @@ def run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, root: P
               prompts: PromptLibrary | None = None, run_id: str | None = None,
               subscribers: list[Any] | None = None, run_created: Callable[[Path], None] | None = None,
               stop_requested: Callable[[], bool] | None = None,
-              store: RunStore | None = None) -> tuple[RunStore, TrialResult]:
+              store: RunStore | None = None, controller: Controller | None = None,
+              resume: bool = False) -> tuple[RunStore, TrialResult]:
     """Run one trial into a new run directory under ``root`` (or into ``store``, a run prepared with its
     record, e.g. a fork that keeps earlier answers: ``fork.fork_trial``); returns the store and the result.
 
     ``run_created`` hears of the run directory before its first event; ``stop_requested`` is asked before each
-    model call, and True ends the trial there (a failure for the reason "stopped", the run's status "stopped")."""
+    model call, and True ends the trial there (a failure for the reason "stopped", the run's status "stopped");
+    ``controller`` decides on each request before it is sent (step mode: send, edit, answer, stop).
+    ``resume``: ``store`` is this trial's own unfinished run (killed, stopped): the game is played again from the
+    start (it is deterministic for a seed) and every answer on disk is taken from there, not asked again; its
+    events already in the log go to the subscribers only. While the trial runs it holds ``run.lock``."""
     meta = {"approach": spec.approach, "config": {"preset": spec.preset or spec.approach, **asdict(spec.config)},
             "environment": spec.environment, "model": {"model": spec.model}, **(spec.extra or {})}
     if store is None:
         store = RunStore.create(root, meta, run_id)
-    else:  # a fork: the model that goes on is this one
-        store.update_meta(model=meta["model"])
+    elif not resume:  # a fork: the model that goes on is this one
+        store.update_meta(model=meta["model"], **(spec.extra or {}))
+    with RunLock(store.path):
+        if resume:
+            store.claim()
+        return _run_trial(env, provider, spec, store, solver, prompts, subscribers, run_created, stop_requested,
+                          controller, resume)
+
+
+def _run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, store: RunStore, solver: PddlSolver | None,
+               prompts: PromptLibrary | None, subscribers: list[Any] | None,
+               run_created: Callable[[Path], None] | None, stop_requested: Callable[[], bool] | None,
+               controller: Controller | None, resume: bool) -> tuple[RunStore, TrialResult]:
     if run_created is not None:
         run_created(Path(store.path))
-    bus = EventBus(store.append_event)
+    bus = EventBus(store.append_event, already_logged=store.last_seq() if resume else 0)
     for subscriber in subscribers or []:
         bus.subscribe(subscriber)
-    gateway = ModelGateway(provider, store, bus)
+    gateway = ModelGateway(provider, store, bus, controller)
     listener = RunListener(store, bus)
     lock = threading.Lock()
 
@@ -151,6 +169,8 @@ def run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, root: P
             if err.kind == OUT_OF_ANSWERS:
                 raise StopTrial(OUT_OF_ANSWERS) from None
             raise
+        except (RunStopped, AnswerCancelled):  # the person stopped the trial in step mode, or instead of answering
+            raise StopTrial(STOPPED) from None
         return response.text
 
     bus.publish(RunStarted(approach=spec.approach, preset=spec.preset, environment=spec.environment))
@@ -167,7 +187,8 @@ def run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, root: P
         bus.publish(RunFailed(error=str(err)))
         store.update_meta(status="failed", error=str(err))
         raise
-    summary = {**result.to_dict(), "wall_seconds": round(time.monotonic() - started, 3), "totals": gateway.totals.to_dict()}
+    summary = {**result.to_dict(), "wall_seconds": round(time.monotonic() - started, 3), "totals": gateway.totals.to_dict(),
+               "resumed_responses": gateway.totals.resumed}
     store.write_json("trial.json", summary)
     store.write_json("summary.json", summary)
     status = STOPPED if result.reason == STOPPED else "finished"
