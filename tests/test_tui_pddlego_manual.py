@@ -38,7 +38,8 @@ async def test_a_pddlego_trial_answered_by_hand_reaches_the_goal(isolated: Path)
             screen = request_screen(app)
             assert screen.manual and screen.request.step == "pddlego.pddl"
             view = screen.query_one("#request-view", MarkdownView)
-            await wait_for(pilot, lambda: "You are the model" in view.rendered_text(), what="the rendered prompt")
+            await wait_for(pilot, lambda view=view: "You are the model" in view.rendered_text(),
+                           what="the rendered prompt")
             assert "pddlego.pddl" in view.rendered_text()
             screen.query_one("#answer-text", CodeArea).load_text(typed)
             await pilot.press("ctrl+s")
