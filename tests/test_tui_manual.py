@@ -37,17 +37,17 @@ async def test_you_are_the_model_reads_the_prompt_as_rendered_markdown(isolated:
         name = problem.split("(define (problem ")[1].split(")")[0]
         await wait_for(pilot, lambda: f"(problem {name})" in view.rendered_text(), what="the rendered prompt")
         shown = view.rendered_text()
-        assert "You are the model" in shown and f"nl.task for {screen.about}" in shown
         count = len(screen.messages)
-        assert f"Message {count} of {count}: the question (user)" in shown
-        assert "```" not in shown and "# You are the model" not in shown  # Markdown, rendered: no raw markup
+        assert " ".join(shown.split()).startswith(f"You are the model: answer nl.task for {screen.about} · message {count} of {count}: "
+                                "the question (user)")
+        assert "```" not in shown and "**" not in shown  # Markdown, rendered: no raw markup
         # the task's PDDL is a highlighted code block, not plain text
         assert len({s.bgcolor for s in view.rendered_styles() if s.bgcolor is not None}) >= 1
         assert "```pddl" in screen.messages[-1].content  # ... while the prompt that is sent keeps its fences
         # the other messages of the conversation render the same way
         options = screen.query_one("#request-messages")
         options.highlighted = 0
-        await wait_for(pilot, lambda: "Message 1 of" in view.rendered_text(), what="the first message")
+        await wait_for(pilot, lambda: "message 1 of" in view.rendered_text(), what="the first message")
         await pilot.press("f3")  # the raw text, as it is sent
         await pilot.pause(0.1)
         assert raw.display and not view.display and raw.text == screen.messages[0].content

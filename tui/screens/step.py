@@ -32,15 +32,12 @@ def request_markdown(step: str, about: str, index: int, messages: list[Any], *, 
     (its task in PDDL, in words or as Python is already fenced by the prompt templates, so it renders as code)."""
     message = messages[index]
     task = f" for **{about}**" if about else ""
-    if manual:
-        lines = ["# You are the model", "",
-                 f"The pipeline asks for `{step}`{task}. Read the conversation as the model would and write the "
-                 "answer it should give in the box below; the pipeline checks it as it checks a model's answer."]
-    else:
-        lines = [f"# Request `{step}`{task}", ""]
     role = {"system": "the instructions (system)", "user": "the question (user)",
             "assistant": "an earlier answer (assistant)"}.get(message.role, message.role)
-    lines += ["", f"**Message {index + 1} of {len(messages)}: {role}**", "", "---", "", message.content]
+    # one line above the message: the screen is small at 80x24 and the prompt is what is read
+    who = "**You are the model**: answer" if manual else "Request"
+    lines = [f"{who} `{step}`{task} · message {index + 1} of {len(messages)}: {role}", "", "---", "",
+             message.content]
     return "\n".join(lines)
 
 
@@ -55,6 +52,7 @@ class RequestScreen(Screen[StepChoice]):
     RequestScreen #request-view { height: 1fr; padding: 0 2; }
     RequestScreen #answer-label { height: 1; background: $boost; padding: 0 1; }
     RequestScreen #answer-text { height: 1fr; }
+    RequestScreen #request-body { height: 2fr; }  /* the prompt is read more than the answer box is filled */
     """
 
     def __init__(self, request_id: int | None, request: Any, *, manual: bool, note: str = "", about: str = "") -> None:
@@ -79,7 +77,7 @@ class RequestScreen(Screen[StepChoice]):
             title += f"\n{self.note}"
         with Vertical():
             yield Static(title, id="request-title")
-            with Horizontal():
+            with Horizontal(id="request-body"):
                 yield OptionList(*self._options(), id="request-messages")
                 yield CodeArea(self.messages[-1].content if self.messages else "", syntax="markdown",
                                read_only=True, soft_wrap=True, id="request-text")
