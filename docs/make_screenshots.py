@@ -31,6 +31,7 @@ VIEWS = (
     ("versions", "5 Versions: the versions tree and the chosen version"),
     ("results", "6 Results: the results matrix, every version on every debug task"),
     ("editor", "The editor on a program"),
+    ("manual", "You are the model: the manual provider's request, rendered as Markdown, and the answer box"),
 )
 
 
@@ -102,6 +103,17 @@ async def shoot(domain: Path, run: Path, config: Path, out: Path, size: tuple[in
         await settle(pilot, lambda: isinstance(app.screen, EditorScreen))
         save("editor")
         await pilot.press("escape")
+        if only is None or "manual" in only:  # no model is configured: r starts a run that you answer
+            from genplan.tui.screens.step import RequestScreen
+
+            await settle(pilot, lambda: not isinstance(app.screen, EditorScreen))
+            await pilot.press("r")
+            await settle(pilot, lambda: isinstance(app.screen, RequestScreen) and bool(app.screen.query("#request-view")))
+            view = app.screen.query_one("#request-view")
+            await settle(pilot, lambda: "You are the model" in view.rendered_text())
+            save("manual")
+            await pilot.press("ctrl+b")
+            await settle(pilot, lambda: app.session is None)
     return saved
 
 

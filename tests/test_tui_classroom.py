@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from support.ferry_model import FerryModel
 from support.scripted_server import ScriptedServer
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401
@@ -96,3 +97,47 @@ async def test_a_classroom_replay_pauses_at_each_stage(tmp_path: Path, isolated:
             await pilot.press("space")
         assert stops == stages  # every stage, in order, once
         assert app.run_state.status == "done"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)])
+async def test_classroom_mode_is_a_calmer_layout_with_the_caption_in_view(size: tuple[int, int], tmp_path: Path,
+                                                                          isolated: Path) -> None:  # noqa: F811
+    """--classroom puts a class on the app: the timeline narrows so the answer gets the width (with more room
+    around it), the debug results table steps back behind its one-line summary, and the caption wraps in full
+    under the timeline. L takes all of it away and brings it back."""
+    domain = ferry_copy(tmp_path)
+    with ScriptedServer() as server:
+        run = record_run(domain, server, FerryModel(strategy_plan_mistakes=1), initial_programs=1)
+    app = make_app(domain, config_for(isolated, None), run=run.name, classroom=True)
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot, app)
+        await wait_for(pilot, lambda: app.run_state is not None and app.run_state.status == "done", what="the run")
+        await pilot.press("4")
+        await pilot.pause(0.3)
+        width, height = size
+        timeline, results = app.query_one("#run-timeline"), app.query_one("#run-results")
+        caption, stream = app.query_one("#classroom-caption"), app.query_one("#stream-markdown")
+        assert app.has_class("classroom")
+        assert not results.display and app.query_one("#results-title").display
+        assert timeline.region.width <= width * 0.4 and stream.region.width >= width * 0.5
+        assert stream.styles.padding.left == 3
+        entries = app.run_state.entries
+        failed = next(i for i, e in enumerate(entries) if e.kind == "check" and e.status == "fail")
+        timeline.focus()
+        timeline.move_cursor(row=failed)
+        await pilot.pause(0.3)
+        # the whole caption is on screen: wrapped, not cut, and inside the window
+        text = str(caption.render())
+        assert text.startswith("Strategy debugging: the plan for") and "the model will be told" in text
+        assert caption.display and caption.region.height >= 1 and caption.region.bottom <= height - 2
+        shown = "".join(strip.text for strip in caption.render_lines(caption.region.reset_offset))
+        if width == 80:
+            assert caption.region.height >= 2  # wrapped
+        assert " ".join(shown.split()).startswith("Strategy debugging: the plan for")
+        await pilot.press("L")
+        await pilot.pause(0.3)
+        assert not app.has_class("classroom") and not caption.display and results.display
+        assert timeline.region.width > width * 0.5 and stream.styles.padding.left == 1
+        await pilot.press("L")
+        await pilot.pause(0.3)
+        assert app.has_class("classroom") and caption.display and not results.display

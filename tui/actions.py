@@ -125,6 +125,8 @@ ACTIONS: tuple[Action, ...] = (
     Action("request.stop", "ctrl+b", "stop", "Stop run", "Stop the run"),
     Action("request.later", "escape", "later", "Later", "Close without deciding: the run waits (a brings it back)"),
     Action("request.wrap", "f2", "toggle_wrap", "Wrap", "Wrap the prompt and the answer box, or let lines run on"),
+    Action("request.rendered", "f3", "toggle_rendered", "Rendered/raw",
+           "The prompt rendered as Markdown (the manual provider's default) or as the raw text that is sent"),
     Action("editor.save", "ctrl+s", "save", "Save as new version", "Keep the text as a new version"),
     Action("editor.continue", "ctrl+r", "continue", "Continue from here",
            "Save, and continue the pipeline from the new version"),

@@ -153,6 +153,7 @@ class GenplanApp(RunsMixin, VersionsMixin, CounterexampleMixin):
         sys.setswitchinterval(UI_SWITCH_INTERVAL_S)
         self.title = f"genplan — {self.domain_dir.name}"
         if self.classroom:
+            self.set_class(True, "classroom")  # app.tcss: the calmer layout
             self.main.query_one("#classroom-caption", Static).display = True
             self.show_caption(None)
         self.refresh_totals()
@@ -498,6 +499,7 @@ class GenplanApp(RunsMixin, VersionsMixin, CounterexampleMixin):
     # ================================================================== classroom mode
     def action_toggle_classroom(self) -> None:
         self.classroom = not self.classroom
+        self.set_class(self.classroom, "classroom")  # app.tcss: the calmer layout (larger content, fewer panels)
         caption = self.main.query_one("#classroom-caption", Static)
         caption.display = self.classroom
         if self.classroom:
@@ -526,8 +528,8 @@ class GenplanApp(RunsMixin, VersionsMixin, CounterexampleMixin):
     def show_caption(self, entry: TimelineEntry | None) -> None:
         from .classroom import stage_caption
 
-        self.main.query_one("#classroom-caption", Static).update(Text(stage_caption(entry), no_wrap=True,
-                                                                      overflow="ellipsis"), layout=False)
+        # it wraps (up to three lines, app.tcss): the reason for a feedback is the point of the caption
+        self.main.query_one("#classroom-caption", Static).update(Text(stage_caption(entry)))
 
     def action_show_entry(self) -> None:
         entry = self._timeline_entry()

@@ -37,8 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="PDDLego+ and PlanGen presets: rooms in the CoinCollector house, 1-11 (default 11)")
     parser.add_argument("--step", action="store_true", help="start in step mode (pause before every request)")
     parser.add_argument("--classroom", action="store_true",
-                        help="classroom mode: a caption under the timeline names the stage of the method of the chosen "
-                             "row and why a failed check's feedback was produced (L toggles it)")
+                        help="classroom mode: a calmer layout that gives the content the room, and a caption under "
+                             "the timeline that names the chosen row's stage of the method and why a failed check's "
+                             "feedback was produced (L toggles it)")
     parser.add_argument("--config-file", type=Path, help="settings file (default: the user config dir's genplan/config.toml)")
     # the same flags as `genplan run`, with the same meaning
     parser.add_argument("--model", help="model name, e.g. gpt-4o")

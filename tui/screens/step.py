@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 from ..actions import bindings
 from ..widgets.code_area import CodeArea
 from ..widgets.key_bar import KeyBar
+from ..widgets.markdown_view import MarkdownView
 from .editor import EditorScreen, EditResult
 from .pick import TextEntryScreen
 
@@ -26,6 +27,20 @@ class StepChoice:
     edited: set[int] = field(default_factory=set)
 
 
+def request_markdown(step: str, about: str, index: int, messages: list[Any], *, manual: bool) -> str:
+    """One message of a request as Markdown to read: what is asked of whom above it, then the message itself
+    (its task in PDDL, in words or as Python is already fenced by the prompt templates, so it renders as code)."""
+    message = messages[index]
+    task = f" for **{about}**" if about else ""
+    role = {"system": "the instructions (system)", "user": "the question (user)",
+            "assistant": "an earlier answer (assistant)"}.get(message.role, message.role)
+    # one line above the message: the screen is small at 80x24 and the prompt is what is read
+    who = "**You are the model**: answer" if manual else "Request"
+    lines = [f"{who} `{step}`{task} · message {index + 1} of {len(messages)}: {role}", "", "---", "",
+             message.content]
+    return "\n".join(lines)
+
+
 class RequestScreen(Screen[StepChoice]):
     """``manual`` False: step mode (send / edit / answer / stop). True: the manual provider wants an answer."""
 
@@ -34,8 +49,10 @@ class RequestScreen(Screen[StepChoice]):
     RequestScreen #request-title { height: auto; background: $warning 30%; padding: 0 1; text-style: bold; }
     RequestScreen #request-messages { width: 22; height: 1fr; }
     RequestScreen #request-text { height: 1fr; }
+    RequestScreen #request-view { height: 1fr; padding: 0 2; }
     RequestScreen #answer-label { height: 1; background: $boost; padding: 0 1; }
     RequestScreen #answer-text { height: 1fr; }
+    RequestScreen #request-body { height: 2fr; }  /* the prompt is read more than the answer box is filled */
     """
 
     def __init__(self, request_id: int | None, request: Any, *, manual: bool, note: str = "", about: str = "") -> None:
@@ -60,10 +77,12 @@ class RequestScreen(Screen[StepChoice]):
             title += f"\n{self.note}"
         with Vertical():
             yield Static(title, id="request-title")
-            with Horizontal():
+            with Horizontal(id="request-body"):
                 yield OptionList(*self._options(), id="request-messages")
                 yield CodeArea(self.messages[-1].content if self.messages else "", syntax="markdown",
                                read_only=True, soft_wrap=True, id="request-text")
+                # "you are the model": the prompt read as the model would read it, rendered (f3: the raw text)
+                yield MarkdownView(id="request-view")
             if self.manual:
                 yield Static("Your answer (ctrl+s sends it):", id="answer-label")
                 yield CodeArea("", syntax="markdown", soft_wrap=True, id="answer-text")
@@ -80,6 +99,7 @@ class RequestScreen(Screen[StepChoice]):
     def on_mount(self) -> None:
         options = self.query_one("#request-messages", OptionList)
         options.highlighted = len(self.messages) - 1 if self.messages else None
+        self.show_rendered(self.manual)
         if self.manual:
             self.query_one("#answer-text", CodeArea).focus()
         else:
@@ -95,6 +115,26 @@ class RequestScreen(Screen[StepChoice]):
             return
         self.shown = int(event.option.id)
         self.query_one("#request-text", CodeArea).load_text(self.messages[self.shown].content)
+        self._render_shown()
+
+    @property
+    def rendered(self) -> bool:
+        """Whether the prompt is shown rendered as Markdown (else as the raw text, as it is sent)."""
+        return bool(self.query_one("#request-view", MarkdownView).display)
+
+    def show_rendered(self, rendered: bool) -> None:
+        self.query_one("#request-view", MarkdownView).display = rendered
+        self.query_one("#request-text", CodeArea).display = not rendered
+        self._render_shown()
+
+    def _render_shown(self) -> None:
+        if self.messages and self.rendered:
+            self.query_one("#request-view", MarkdownView).update(
+                request_markdown(self.request.step, self.about, self.shown, self.messages, manual=self.manual),
+                follow=False)
+
+    def action_toggle_rendered(self) -> None:
+        self.show_rendered(not self.rendered)
 
     def action_primary(self) -> None:
         if self.manual:
@@ -124,6 +164,7 @@ class RequestScreen(Screen[StepChoice]):
             options.add_options(self._options())
             options.highlighted = index
             self.query_one("#request-text", CodeArea).load_text(result.text)
+            self._render_shown()
             self.notify(f"Message {index + 1} edited; ctrl+s sends the edited prompt.")
 
         self.app.push_screen(

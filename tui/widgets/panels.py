@@ -152,7 +152,7 @@ class RunResults(ResultsTable):
 
 class RunPanel(Vertical):
     DEFAULT_CSS = """
-    RunPanel #run-header { height: 1; padding: 0 1; background: $boost; }
+    RunPanel #run-header { height: auto; max-height: 2; padding: 0 1; background: $boost; }
     RunPanel #run-top { height: 1fr; }
     RunPanel #run-timeline { width: 55%; }
     RunPanel #results-title { height: 1; background: $boost; padding: 0 1; }
