@@ -130,16 +130,10 @@ def run_guarded(func, args) -> int:
 
 def add_faithful_options(p: argparse.ArgumentParser) -> None:
     """--faithful and --faithful-except (docs/reproduction.md)."""
-    from ..engine.pipeline.faithful import TOGGLES
+    from ..engine.pipeline.faithful import FAITHFUL_HELP, faithful_except_help
 
-    p.add_argument("--faithful", action="store_true",
-                   help="follow the reference code of Stein et al. in every point docs/reproduction.md lists "
-                   "(prompt content, import check, first-block extraction, failure selection, sorted tasks, "
-                   "ordered-set orderings, a fresh final check, Bas as baseline.json, Sil's 6 fixes, A* + LM-cut); "
-                   "recorded in run.json")
-    p.add_argument("--faithful-except", metavar="NAMES",
-                   help="--faithful except these toggles, comma-separated, e.g. extraction (genplan's lenient "
-                   f"extraction stays); toggles: {', '.join(TOGGLES)}")
+    p.add_argument("--faithful", action="store_true", help=FAITHFUL_HELP)
+    p.add_argument("--faithful-except", metavar="NAMES", help=faithful_except_help())
 
 
 def faithful_spec(args: argparse.Namespace) -> str | None:

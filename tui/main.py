@@ -54,9 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-concurrency", type=int, help="parallel model requests (default 6: one per debug task)")
     parser.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
     # over the settings' Reference-faithful field, for this session
-    parser.add_argument("--faithful", action="store_true",
-                        help="runs follow the reference code of Stein et al. (docs/reproduction.md), as `genplan run --faithful`")
-    parser.add_argument("--faithful-except", metavar="NAMES", help="--faithful except these toggles, e.g. extraction")
+    from genplan.engine.pipeline.faithful import FAITHFUL_HELP, faithful_except_help
+
+    parser.add_argument("--faithful", action="store_true", help=FAITHFUL_HELP)
+    parser.add_argument("--faithful-except", metavar="NAMES", help=faithful_except_help())
     return parser
 
 

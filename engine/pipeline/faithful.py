@@ -77,6 +77,19 @@ def faithful_changes(config: PipelineConfig, spec: str) -> dict[str, Any]:
     return changes
 
 
+# The two command-line options, worded once for `genplan run/batch/reproduce` and `genplan-tui`.
+FAITHFUL_HELP = (
+    "follow the reference code of Stein et al. in every point docs/reproduction.md lists (prompt content, import "
+    "check, first-block extraction, failure selection, sorted tasks, ordered-set orderings, a fresh final check, "
+    "Bas as baseline.json, Sil's 6 fixes, A* + LM-cut); recorded in run.json"
+)
+
+
+def faithful_except_help() -> str:
+    return ("--faithful except these toggles, comma-separated, e.g. extraction (genplan's lenient extraction "
+            f"stays); toggles: {', '.join(TOGGLES)}")
+
+
 def except_spec(excluded: str) -> str:
     """``--faithful-except a,b`` as a spec: every toggle but those."""
     return ",".join(["all", *(f"-{name.strip()}" for name in excluded.split(",") if name.strip())])
