@@ -4,6 +4,7 @@ no fences, no raw markup); f3 shows the raw text that is sent."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
@@ -31,6 +32,9 @@ async def test_you_are_the_model_reads_the_prompt_as_rendered_markdown(isolated:
                        and request_screen(app).query("#request-view"), what="an nl.task question")
         screen = request_screen(app)
         assert screen.manual and screen.request.step == "nl.task" and screen.about.startswith("task-")
+        # the typed answer is recorded as a person's (timeline "answered", not counted as a model call)
+        first = sorted((app.session.store.path / "responses").glob("*.json"))[0]
+        assert json.loads(first.read_text())["human"] is True
         view, raw = screen.query_one("#request-view", MarkdownView), screen.query_one("#request-text", CodeArea)
         assert view.display and not raw.display  # rendered by default
         problem = (domain / "debug" / f"{screen.about}.pddl").read_text()

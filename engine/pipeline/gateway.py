@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from ..events import EventBus, Publish, RequestPaused, RequestRetry, RequestSent, ResponseReceived, TextDelta
 from ..llm import ChatMessage, ChatRequest, ChatResponse, Provider, RetryNotice
+from ..llm.manual import MANUAL_MODEL
 from .store import RunStore
 
 
@@ -153,7 +154,9 @@ class ModelGateway:
                              delay_s=round(notice.delay_s, 3), reason=notice.reason))
 
         response = self.provider.complete(request, on_delta=delta, on_retry=retry)
-        return self._record(request_id, stem, request, response, original_hash, False, publish)
+        # the manual provider (no model configured): a person typed this answer, as in step mode's "answer"
+        human = response.model == MANUAL_MODEL
+        return self._record(request_id, stem, request, response, original_hash, human, publish)
 
     # ------------------------------------------------------------------ internals
     def _request_record(self, request_id: int, request: ChatRequest) -> dict[str, Any]:
