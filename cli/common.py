@@ -128,15 +128,15 @@ def run_guarded(func, args) -> int:
         return error(str(exc))
 
 
-def add_faithful_options(p: argparse.ArgumentParser) -> None:
-    """--faithful and --faithful-except (docs/reproduction.md)."""
+def add_faithful_options(p: argparse.ArgumentParser, what: str | None = None) -> None:
+    """--faithful and --faithful-except (docs/reproduction.md); ``what``: --faithful's help, where it differs."""
     from ..engine.pipeline.faithful import TOGGLES
 
     p.add_argument("--faithful", action="store_true",
-                   help="follow the reference code of Stein et al. in every point docs/reproduction.md lists "
+                   help=what or "follow the reference code of Stein et al. in every point docs/reproduction.md lists "
                    "(prompt content, import check, first-block extraction, failure selection, sorted tasks, "
-                   "ordered-set orderings, a fresh final check, Bas as baseline.json, Sil's 6 fixes, A* + LM-cut); "
-                   "recorded in run.json")
+                   "ordered-set orderings, a fresh final check, Bas as baseline.json, Sil's 6 fixes, A* + LM-cut "
+                   "and lazy GBFS + FF with preferred operators); recorded in run.json")
     p.add_argument("--faithful-except", metavar="NAMES",
                    help="--faithful except these toggles, comma-separated, e.g. extraction (genplan's lenient "
                    f"extraction stays); toggles: {', '.join(TOGGLES)}")

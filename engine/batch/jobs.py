@@ -175,6 +175,24 @@ class EvalJob:
     time_limit: float
     function: str
     jobs: int = 1  # tasks evaluated in parallel inside this job
+    # the run's --faithful toggles that reach the evaluation, as the reference evaluates (evaluation/evaluation.py,
+    # eval_configs/*.json): the import check (imports), ordered-set orderings (orderings), get_plan (bas)
+    import_check: bool = False
+    ordered_sets: bool = False
+    also_accepted: tuple[str, ...] = ()
+
+    @property
+    def faithful(self) -> dict[str, Any]:
+        """What evaluation.json records of these (nothing for genplan's own evaluation)."""
+        record = {"import_check": self.import_check, "ordering_style": "ordered-sets" if self.ordered_sets else None,
+                  "also_accepted": list(self.also_accepted)}
+        return {k: v for k, v in record.items() if v}
+
+
+def eval_job_toggles(config: PipelineConfig) -> dict[str, Any]:
+    """An EvalJob's faithful fields for a run made with ``config``."""
+    return {"import_check": config.import_check, "ordered_sets": config.ordering_style == "ordered-sets",
+            "also_accepted": ("get_plan",) if config.bas_style == "reference" else ()}
 
 
 @dataclass
@@ -316,15 +334,16 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
             record: dict[str, Any] = {"program": None, "tasks": len(tasks), "solved": 0, "coverage": 0.0, "results": []}
             write_json_atomic(target, {**record, "status": "no-program", "task_set": job.spec.task_set})
             return Outcome("evaluation", "no-program", job.run_dir, data=record)
-        program = Program.from_file(program_file, functions=(job.function,))
+        program = Program.from_file(program_file, functions=(job.function, *job.also_accepted))
         limits = Limits(time_limit=job.time_limit, memory_bytes=job.spec.memory_mb * MIB)
         with Evaluator(domain, tasks, limits=limits, sandbox=sandbox) as evaluator:
+            evaluator.import_check, evaluator.ordered_sets = job.import_check, job.ordered_sets
             results = evaluator.evaluate(program, orderings=job.spec.orderings, jobs=job.jobs)
         if job.spec.compare_planner:
             source = DomainDir.open(job.domain_path)  # shipped plans (the paper's plans_gbfs/) spare the planner
             attach_planner_results(
                 domain, results, Path(job.planner_dir), job.spec.planner_timeout_s,
-                reference=lambda task: source.reference_plan(task, "satisficing"),
+                reference=lambda task: source.reference_plan(task, "satisficing"), ff_search=job.spec.ff_search,
             )
             if job.spec.compare_optimal:  # the paper's Tables 6 and 7 report both planners
                 attach_planner_results(
@@ -344,6 +363,8 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
     except Exception as exc:  # noqa: BLE001 - reported for this entry; a rerun tries again
         return Outcome("evaluation", "failed", job.run_dir, f"{type(exc).__name__}: {exc}")
     data = _compact(evaluation.to_dict())
+    if job.faithful:
+        data["faithful"] = job.faithful
     write_json_atomic(target, {**data, "status": "evaluated", "task_set": job.spec.task_set})
     return Outcome("evaluation", "evaluated", job.run_dir, data={"coverage": evaluation.coverage})
 
@@ -369,6 +390,7 @@ def attach_planner_results(
     reference: Callable[[Path], Path | None] | None = None,
     optimal: bool = False,
     lm_search: str = "lmcut-max-ms",
+    ff_search: str = "eager",
 ) -> None:
     """The satisficing planner (``optimal``: A* + LM-cut) on every task the program solved, each task planned
     once per batch; ``reference`` gives a task's shipped plan of that kind, used instead where there is one."""
@@ -387,7 +409,8 @@ def attach_planner_results(
                 reference_plan = PlannerResult(SOLVED, steps, f"reference plan ({shipped.parent.name})", 0.0)
                 planned = check_plan(reference_plan, domain, result.task.problem)
             else:
-                planned = solve(domain, result.task.problem, optimal=optimal, timeout=timeout, lm_search=lm_search)
+                planned = solve(domain, result.task.problem, optimal=optimal, timeout=timeout, lm_search=lm_search,
+                                ff_search=ff_search)
             known = {
                 "task": result.name,
                 "planner": planned.planner,

@@ -71,7 +71,8 @@ def run_planner_coverage(
         pddl_domain = parsed[domain.domain_file]
         try:
             result = solve(pddl_domain, load_problem(file, pddl_domain), optimal=planner == "lm", timeout=timeout,
-                           memory_mb=PLANNER_MEMORY_MB)
+                           memory_mb=PLANNER_MEMORY_MB, lm_search=experiment.evaluation.lm_search,
+                           ff_search=experiment.evaluation.ff_search)
         except Exception as exc:  # noqa: BLE001 - one task's problem is that task's result, not the batch's end
             result = PlannerResult(ERROR, None, planner, 0.0, f"{type(exc).__name__}: {exc}")
         write_json_atomic(Path(target), {
