@@ -360,9 +360,8 @@ def test_pipeline_config_file_takes_faithful(tmp_path: Path) -> None:
 def test_bas_example_is_the_first_task_whose_latest_plan_is_correct() -> None:
     # the reference keeps one generated plan per task and overwrites it: a prompt task that validation solved but
     # the final check failed has no plan left, so the next task with a correct latest plan is the example
-    from types import SimpleNamespace
-
     from functools import partial
+    from types import SimpleNamespace
 
     from genplan.engine.approaches.bas import _example_task, example_plan_of
     from genplan.engine.pipeline.runner import Pipeline

@@ -85,8 +85,8 @@ def test_batch_evaluation_follows_the_runs_imports_and_orderings(scripted_server
 
 
 def test_bas_reference_evaluation_runs_a_get_plan_program(tmp_path: Path) -> None:
-    from genplan.engine.batch.jobs import EvalJob, eval_job_toggles, execute_evaluation
     from genplan.engine.batch.experiment import EvalSpec
+    from genplan.engine.batch.jobs import EvalJob, eval_job_toggles, execute_evaluation
 
     run_dir = tmp_path / "run"
     (run_dir / "programs").mkdir(parents=True)
