@@ -228,3 +228,25 @@ def test_bas_description_step_is_not_retried(scripted_server: ScriptedServer, tm
         steps = scripted_server.steps()
         assert steps.count("nl.domain") == asked, name
         assert steps.count("nl.task") == 4
+
+
+def test_new_settings_keep_earlier_batches_run_ids() -> None:
+    # ff_search and example_choice at genplan's defaults leave a run's id as it was before they existed
+    import hashlib
+
+    from genplan.engine.batch.experiment import ModelSpec
+    from genplan.engine.batch.jobs import RUN_DEFINING_SETTINGS, Entry
+    from genplan.engine.domainlib import DomainDir
+    from genplan.engine.llm import ModelSettings
+
+    domain = DomainDir.open(FERRY)
+    model = ModelSpec(label="m", settings=ModelSettings(model="m", base_url="http://127.0.0.1:9/v1"))
+    config = load_preset("F5-3")
+    before = {k: v for k, v in config.to_dict().items() if k not in ("max_concurrency", "ff_search", "example_choice")}
+    settings = model.settings.to_dict()
+    identity = {"domain": domain.name, "model": {k: settings[k] for k in RUN_DEFINING_SETTINGS}, "config": before}
+    digest = hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()
+    assert Entry(domain, "F5-3", model, 1, config).run_id == f"run-{digest[:10]}"
+    both = Entry(domain, "F5-3", model, 1, config.with_changes(lm_search="lmcut", ff_search="lazy-preferred")).run_id
+    lm_only = Entry(domain, "F5-3", model, 1, config.with_changes(lm_search="lmcut")).run_id
+    assert both != lm_only  # set, the satisficing planner is part of a run's identity

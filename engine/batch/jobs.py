@@ -29,6 +29,8 @@ from .experiment import EvalSpec, Experiment, GameTarget, ModelSpec, OwnLoopPres
 
 EVALUATION_FILE = "evaluation.json"
 # Model settings that change what a run produces (the others only change how answers are fetched).
+# Pipeline settings that joined the run's identity later, with the value every earlier run had.
+SETTINGS_ADDED_LATER: dict[str, Any] = {"ff_search": "eager", "example_choice": "any-version"}
 RUN_DEFINING_SETTINGS = ("model", "base_url", "temperature", "max_tokens", "seed", "top_p", "extra_body", "reasoning")
 
 
@@ -53,7 +55,12 @@ class Entry:
         settings = self.model.settings.to_dict()
         identity: dict[str, Any] = {"domain": self.domain.name, "model": {k: settings[k] for k in RUN_DEFINING_SETTINGS}}
         if self.config is not None:
-            identity["config"] = {k: v for k, v in self.config.to_dict().items() if k != "max_concurrency"}
+            config = self.config.to_dict()
+            # settings added after batches existed count only when set, so earlier batches find their runs again
+            for name, default in SETTINGS_ADDED_LATER.items():
+                if config.get(name) == default:
+                    config.pop(name)
+            identity["config"] = {k: v for k, v in config.items() if k != "max_concurrency"}
         else:  # the seed only repeats an own-loop run (its loop has no split seed)
             assert self.own_loop is not None
             identity.update(approach=self.own_loop.approach, parameters=self.own_loop.parameters, seed=self.seed)
