@@ -609,13 +609,17 @@ def evaluate_program(
     jobs: int = 1,
     style: str = "stein",
     root: Path | None = None,
+    import_check: bool = False,
+    ordered_sets: bool = False,
 ) -> Evaluation:
-    """Convenience wrapper: load, evaluate, close. Raises PddlError for unusable PDDL files."""
+    """Convenience wrapper: load, evaluate, close. Raises PddlError for unusable PDDL files. ``import_check`` and
+    ``ordered_sets``: the reference's evaluation (--faithful's imports and orderings, see Evaluator)."""
     domain = load_domain(domain_file)
     tasks = load_tasks(domain, task_files, typed, root)
     limits = limits or Limits()
     started = time.monotonic()
     with Evaluator(domain, tasks, limits=limits, style=style) as evaluator:
+        evaluator.import_check, evaluator.ordered_sets = import_check, ordered_sets
         results = evaluator.evaluate(program, orderings=orderings, jobs=jobs)
     return Evaluation(
         program=program.path or "<program>",

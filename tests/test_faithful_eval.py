@@ -250,3 +250,21 @@ def test_new_settings_keep_earlier_batches_run_ids() -> None:
     both = Entry(domain, "F5-3", model, 1, config.with_changes(lm_search="lmcut", ff_search="lazy-preferred")).run_id
     lm_only = Entry(domain, "F5-3", model, 1, config.with_changes(lm_search="lmcut")).run_id
     assert both != lm_only  # set, the satisficing planner is part of a run's identity
+
+
+def test_run_eval_follows_the_runs_toggles(scripted_server: ScriptedServer, tmp_path: Path) -> None:
+    from test_cli_run import genplan
+
+    coverage = {}
+    for name, program, options in (("default", ORDERED_PROGRAM, ()),
+                                   ("ordered", ORDERED_PROGRAM, ("--faithful-except", "sil")),
+                                   ("importing", IMPORTING_PROGRAM, ("--faithful-except", "sil"))):
+        scripted_server.clear()
+        scripted_server.respond_with(FerryModel(programs=[program]))
+        done = genplan("run", str(FERRY), "--model", scripted_server.model, "--base-url", scripted_server.base_url,
+                       "--preset", "Sil", *options, "--out", str(tmp_path / name / "runs"), "--json", "--quiet",
+                       "--eval", home=tmp_path / name)  # a response cache of its own
+        assert done.returncode == 0, done.stderr
+        coverage[name] = json.loads(done.stdout)["eval_coverage"]
+    # builtin sets; the reference's orderings as ordered sets; the import check
+    assert coverage == {"default": 0.0, "ordered": 1.0, "importing": 0.0}
