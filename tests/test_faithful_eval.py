@@ -268,3 +268,21 @@ def test_run_eval_follows_the_runs_toggles(scripted_server: ScriptedServer, tmp_
         coverage[name] = json.loads(done.stdout)["eval_coverage"]
     # builtin sets; the reference's orderings as ordered sets; the import check
     assert coverage == {"default": 0.0, "ordered": 1.0, "importing": 0.0}
+
+
+def test_batch_planner_cache_is_per_search(tmp_path: Path) -> None:
+    # a task planned by genplan's eager GBFS + FF is planned again for a batch that asks for the reference's search
+    from genplan.engine.batch.jobs import attach_planner_results
+    from genplan.engine.pddl import load_domain, load_problem
+    from genplan.engine.planner import fast_downward_driver
+
+    if fast_downward_driver() is None:
+        pytest.skip("Fast Downward is not installed (pip install up-fast-downward)")
+    domain = load_domain(FERRY / "domain.pddl")
+    task = SimpleNamespace(path=FERRY / "debug" / "task-01.pddl", problem=load_problem(FERRY / "debug" / "task-01.pddl", domain))
+    labels = []
+    for search in ("eager", "lazy-preferred", "lazy-preferred", "eager"):
+        result = SimpleNamespace(solved=True, name="debug/task-01", task=task, runtime=0.01, plan_length=4, planner=None)
+        attach_planner_results(domain, [result], tmp_path / "planner" / "ferry", 20, ff_search=search)
+        labels.append(result.planner.planner)
+    assert labels == ["fast-downward GBFS + FF (ff)", LAZY_FF, LAZY_FF, "fast-downward GBFS + FF (ff)"]

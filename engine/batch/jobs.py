@@ -401,6 +401,8 @@ def attach_planner_results(
 ) -> None:
     """The satisficing planner (``optimal``: A* + LM-cut) on every task the program solved, each task planned
     once per batch; ``reference`` gives a task's shipped plan of that kind, used instead where there is one."""
+    search = lm_search if optimal else ff_search  # recorded where it is not genplan's default
+    default_search = "lmcut-max-ms" if optimal else "eager"
     for result in results:
         if not result.solved:
             continue
@@ -408,6 +410,8 @@ def attach_planner_results(
         try:
             known = json.loads(cache.read_text(encoding="utf-8"))
             if not known.get("checked"):  # written before plans were validated: the verdict may be wrong
+                raise ValueError(cache)
+            if known.get("search", default_search) != search:  # another search planned it (--faithful's planner)
                 raise ValueError(cache)
         except (OSError, ValueError):  # json.JSONDecodeError is a ValueError
             shipped = reference(result.task.path) if reference is not None else None
@@ -427,6 +431,7 @@ def attach_planner_results(
                 "timeout": timeout,
                 "checked": True,  # the plan passed genplan's validator (engine/planner.py)
                 "message": planned.message,
+                **({"search": search} if search != default_search else {}),
             }
             write_json_atomic(cache, known)
         solved = known["status"] == "solved"
