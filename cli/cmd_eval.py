@@ -14,13 +14,24 @@ from pathlib import Path
 from ..engine.domainlib import DomainDir, DomainDirError
 from ..engine.evaluation import DEFAULT_ORDERINGS, Evaluation, Evaluator, OrderingResult, TaskResult, load_tasks
 from ..engine.pddl import PddlError, load_domain
+from ..engine.pipeline.faithful import parse_spec
 from ..engine.sandbox import Limits, Program, ProgramError, Sandbox, SandboxError
 from ..engine.sandbox.limits import DEFAULT_TIME_LIMIT, MIB
 from ..engine.sandbox.outcome import SYNTAX_ERROR
 from ..engine.sandbox.runner import format_layers
-from .common import EXIT_NEGATIVE, EXIT_OK, MAX_ORDERINGS, error, require_between, require_seconds
+from .common import (
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    MAX_ORDERINGS,
+    add_faithful_options,
+    error,
+    faithful_spec,
+    require_between,
+    require_seconds,
+)
 
 TASK_SETS = ("debug", "eval", "probes")
+EVALUATION_TOGGLES = ("imports", "orderings", "planner")  # the --faithful toggles that change an evaluation
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,6 +71,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--memory", type=int, default=2048, metavar="MB", help="memory limit per run in MiB (default 2048)")
     p.add_argument("--style", choices=["stein", "silver"], default="stein", help="feedback message style")
     p.add_argument("--compare-planner", action="store_true", help="also run the satisficing planner on solved tasks")
+    add_faithful_options(
+        p, "evaluate as the reference code of Stein et al. does (docs/reproduction.md): its toggles imports (a "
+        "program importing sys, os or shutils is not run: every task fails), orderings (the reference's random "
+        "orderings as ordered sets) and planner (--compare-planner runs lazy GBFS + FF with preferred operators); "
+        "the other toggles concern generation and change nothing here",
+    )
     p.add_argument("--json", metavar="FILE", help="write the full results as JSON to FILE ('-' for stdout)")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     p.add_argument(
@@ -207,7 +224,7 @@ def print_report(evaluation: Evaluation, out=None) -> None:
             f"planner on {summary['tasks_compared']} solved task(s) ({summary['planner_solved']} solved by it): "
             f"runtime program/planner mean {fmt(summary['runtime_ratio_mean'])} (geometric {fmt(summary['runtime_ratio_geomean'])}), "
             f"plan length program/planner mean {fmt(summary['length_ratio_mean'])} "
-            f"(geometric {fmt(summary['length_ratio_geomean'])})",
+            f"(geometric {fmt(summary['length_ratio_geomean'])}); planner: {', '.join(summary['planners'])}",
             file=out,
         )
     if evaluation.interrupted:
@@ -229,6 +246,7 @@ def run(args: argparse.Namespace) -> int:
         task_files = _select_task_files(domain_dir, args.tasks)
         domain = load_domain(domain_dir.domain_file)
         tasks = load_tasks(domain, task_files, domain_dir.typed_objects, root=domain_dir.path)
+        toggles = parse_spec(faithful_spec(args) or "")
     except (_BadInput, ProgramError, DomainDirError, PddlError) as exc:
         return error(str(exc))
     except ValueError as exc:
@@ -247,6 +265,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:  # a bad $GENPLAN_SANDBOX_ISOLATION
         return error(str(exc))
     evaluator = Evaluator(domain, tasks, limits=limits, style=args.style, sandbox=sandbox)
+    evaluator.import_check, evaluator.ordered_sets = "imports" in toggles, "orderings" in toggles
     try:
         try:
             layers = sandbox.layers()
@@ -265,6 +284,7 @@ def run(args: argparse.Namespace) -> int:
                 timeout=args.timeout,
                 cancel=cancel,
                 reference=lambda task: domain_dir.reference_plan(task, "satisficing"),
+                ff_search="lazy-preferred" if "planner" in toggles else "eager",
             )
     except KeyboardInterrupt:
         # Stop cleanly: no new runs, every server (and with it every running program) is killed.
@@ -287,6 +307,9 @@ def run(args: argparse.Namespace) -> int:
     if interrupted:
         display.note("genplan: interrupted; stopping the runs")
     report = {**evaluation.to_dict(), "sandbox_layers": layers}
+    applied = [t for t in toggles if t in EVALUATION_TOGGLES]
+    if applied:
+        report["faithful"] = ",".join(applied)
     if args.json == "-":
         print(json.dumps(report, indent=2))
     else:

@@ -278,21 +278,26 @@ def _model_flags(args: argparse.Namespace) -> dict:
 
 
 def _evaluate(program: Path, domain_dir: DomainDir, config) -> float:
-    """Coverage on the eval tasks: 4 orderings, the run's time limit, both cores."""
+    """Coverage on the eval tasks: 4 orderings, the run's time limit, both cores; with the run's --faithful
+    imports / orderings / bas toggles as the reference evaluates (docs/reproduction.md)."""
     import os
 
+    from ..engine.batch.jobs import eval_job_toggles
     from ..engine.evaluation import evaluate_program
     from ..engine.sandbox import Limits, Program
 
     print("genplan: evaluating the selected program on the eval tasks ...", file=sys.stderr)
+    toggles = eval_job_toggles(config)
     evaluation = evaluate_program(
-        Program.from_file(program, functions=(config.function_name,)),
+        Program.from_file(program, functions=(config.function_name, *toggles["also_accepted"])),
         domain_dir.domain_file,
         domain_dir.eval_tasks(),
         typed=domain_dir.typed_objects,
         limits=Limits(time_limit=config.program_timeout_s),
         jobs=os.cpu_count() or 1,
         root=domain_dir.path,
+        import_check=toggles["import_check"],
+        ordered_sets=toggles["ordered_sets"],
     )
     return evaluation.coverage
 

@@ -128,11 +128,11 @@ def run_guarded(func, args) -> int:
         return error(str(exc))
 
 
-def add_faithful_options(p: argparse.ArgumentParser) -> None:
-    """--faithful and --faithful-except (docs/reproduction.md)."""
+def add_faithful_options(p: argparse.ArgumentParser, what: str | None = None) -> None:
+    """--faithful and --faithful-except (docs/reproduction.md); ``what``: --faithful's help, where it differs."""
     from ..engine.pipeline.faithful import FAITHFUL_HELP, faithful_except_help
 
-    p.add_argument("--faithful", action="store_true", help=FAITHFUL_HELP)
+    p.add_argument("--faithful", action="store_true", help=what or FAITHFUL_HELP)
     p.add_argument("--faithful-except", metavar="NAMES", help=faithful_except_help())
 
 

@@ -29,6 +29,7 @@ from .sandbox.outcome import (
     CATEGORIES,
     CATEGORY_GOAL,
     CATEGORY_INVALID_ACTION,
+    EXCEPTION,
     OUTPUT_ERROR_KINDS,
     PLAN,
     PYTHON_ERROR_KINDS,
@@ -39,6 +40,22 @@ from .sandbox.program import Program
 from .sandbox.runner import Sandbox
 
 VALID = "valid"
+# The reference code's safety check (agents/gen_plan_execution.py, run_safety_checks), applied in its debugging
+# and in its evaluation (eval_configs/*.json, safety_checks): a program whose text contains one of these strings
+# is not run. Its third string is "import shutils", so `import shutil` passes.
+REFERENCE_IMPORT_RISKS = ("import sys", "import os", "import shutils")
+
+
+def refused_import(source: str) -> str | None:
+    """The first of the reference's risky imports the program's text contains, if any."""
+    return next((risk for risk in REFERENCE_IMPORT_RISKS if risk in source), None)
+
+
+def refusal_line(risk: str) -> str:
+    """The error a refused program gets instead of a run (--faithful's import check)."""
+    return (f"RuntimeError: the program contains `{risk}`, which the safety check does not allow, so it was "
+            "not run. Write it without that import.")
+
 DEFAULT_ORDERINGS = 4
 # Validation is bounded by the time limit too: a program returning millions of valid steps must not make an
 # evaluation run minutes past its timeout. The validator checks tens of thousands of actions per second on a
@@ -272,6 +289,7 @@ class Evaluation:
         runtime = [c.runtime_ratio for c in compared if c.runtime_ratio is not None]
         length = [c.length_ratio for c in compared if c.length_ratio is not None]
         return {
+            "planners": sorted({c.planner for c in compared}),  # which planner ran (or a shipped plan stood in)
             "tasks_compared": len(compared),
             "planner_solved": sum(c.status == "solved" for c in compared),
             "runtime_ratio_mean": _mean(runtime),
@@ -342,6 +360,8 @@ class Evaluator:
         self._validator_lock = threading.Lock()
         # --faithful (ordering_style = "ordered-sets"): the reference's random orderings as ordered sets
         self.ordered_sets = False
+        # --faithful (import_check): a program with a risky import is not run; every run fails with the refusal
+        self.import_check = False
         self.ordering_count = 4
         self._reference_inputs: dict[tuple[int, int], list[PythonTask]] = {}
 
@@ -378,6 +398,12 @@ class Evaluator:
     # ------------------------------------------------------------ one run
     def run_one(self, program: Program, task: EvalTask, ordering: int = 0) -> OrderingResult:
         """Run the program on one task under one ordering and validate what it returns."""
+        risk = refused_import(program.source) if self.import_check else None
+        if risk is not None:
+            line = refusal_line(risk)
+            refused = RunOutcome(EXCEPTION, traceback=line, exception=line, detail="refused by the import check",
+                                 time_limit=self.limits.time_limit, hash_seed=hash_seed_for(ordering))
+            return OrderingResult(ordering, refused, None, run_feedback(refused, self.style))
         if self.ordered_sets:  # --faithful: the reference's orderings, handed over as ordered sets
             outcome = self.sandbox.run(program, self.reference_input(task, ordering), hash_seed=hash_seed_for(ordering),
                                        limits=self.limits, ordered_sets=True)
@@ -499,8 +525,10 @@ class Evaluator:
         progress: Callable[[TaskResult, int, int], None] | None = None,
         cancel: threading.Event | None = None,
         reference: Callable[[Path], Path | None] | None = None,
+        ff_search: str = "eager",
     ) -> None:
-        """For each solved task, run the satisficing planner (GBFS + FF) and store the ratios.
+        """For each solved task, run the satisficing planner (GBFS + FF; ``ff_search``: eager, or lazy with
+        preferred operators as the reference runs it) and store the ratios.
 
         ``reference``: a task file -> the satisficing plan its source ships (the paper's plans_gbfs/); a
         shipped plan is compared instead of running the planner (no runtime ratio then)."""
@@ -518,7 +546,8 @@ class Evaluator:
                 planner = check_plan(shipped_plan, self.domain, result.task.problem)  # checked like a planner's
             else:
                     planner = solve(
-                    self.domain, result.task.problem, optimal=False, timeout=timeout or self.limits.time_limit
+                    self.domain, result.task.problem, optimal=False, timeout=timeout or self.limits.time_limit,
+                    ff_search=ff_search,
                 )
             length = len(planner.plan) if planner.plan is not None else None
             runtime_ratio = result.runtime / planner.seconds if planner.solved and planner.seconds > 0 else None
@@ -580,13 +609,17 @@ def evaluate_program(
     jobs: int = 1,
     style: str = "stein",
     root: Path | None = None,
+    import_check: bool = False,
+    ordered_sets: bool = False,
 ) -> Evaluation:
-    """Convenience wrapper: load, evaluate, close. Raises PddlError for unusable PDDL files."""
+    """Convenience wrapper: load, evaluate, close. Raises PddlError for unusable PDDL files. ``import_check`` and
+    ``ordered_sets``: the reference's evaluation (--faithful's imports and orderings, see Evaluator)."""
     domain = load_domain(domain_file)
     tasks = load_tasks(domain, task_files, typed, root)
     limits = limits or Limits()
     started = time.monotonic()
     with Evaluator(domain, tasks, limits=limits, style=style) as evaluator:
+        evaluator.import_check, evaluator.ordered_sets = import_check, ordered_sets
         results = evaluator.evaluate(program, orderings=orderings, jobs=jobs)
     return Evaluation(
         program=program.path or "<program>",

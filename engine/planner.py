@@ -57,6 +57,9 @@ OPTIMAL_SEARCH = (
 # The paper's "lm" as the reference runs it: A* with LM-cut alone (--faithful, lm_search = "lmcut").
 LMCUT_SEARCH = "astar(lmcut())"
 SATISFICING_SEARCH = "eager_greedy([ff()])"  # greedy best-first search with the FF heuristic ("ff")
+# The paper's "ff" as the reference runs it (utils/helper.py, run_symbolic_planner_on_file): lazy greedy
+# best-first search with FF, FF's preferred operators too (--faithful, ff_search = "lazy-preferred").
+LAZY_SATISFICING_OPTIONS = ["--evaluator", "h=ff()", "--search", "lazy_greedy([h], preferred=[h])"]
 
 # Fast Downward's documented exit codes
 _FD_UNSOLVABLE = {10, 11}
@@ -153,11 +156,13 @@ def solve(
     planner: str = "auto",
     rewrites: tuple[str, ...] = (),
     lm_search: str = "lmcut-max-ms",
+    ff_search: str = "eager",
 ) -> PlannerResult:
     """planner: "auto" (Fast Downward if present), "fast-downward" or "builtin". ``rewrites``: changes the
     caller made to the user's task before this call (one line each), added to the translation's own.
     lm_search: the optimal search, "lmcut-max-ms" (genplan's A* + max(LM-cut, merge-and-shrink)) or "lmcut"
-    (A* + LM-cut, the paper's and --faithful's).
+    (A* + LM-cut, the paper's and --faithful's); ff_search: the satisficing search, "eager" (genplan's eager
+    GBFS + FF) or "lazy-preferred" (lazy GBFS + FF with preferred operators, the reference's and --faithful's).
     Every plan in the result has passed genplan's validator (module docstring)."""
     driver = fast_downward_driver() if planner in ("auto", "fast-downward") else None
     if planner == "fast-downward" and driver is None:
@@ -167,7 +172,7 @@ def solve(
     start = time.monotonic()
     texts = fast_downward_input(domain, problem)
     notes = (*translation_rewrites(domain, problem, *texts), *rewrites)
-    result = run_fast_downward(driver, domain, problem, optimal, timeout, memory_mb, texts, lm_search)
+    result = run_fast_downward(driver, domain, problem, optimal, timeout, memory_mb, texts, lm_search, ff_search)
     result = check_plan(dataclasses.replace(result, rewrites=notes), domain, problem)
     if result.status == UNSOLVABLE and notes:
         return confirm_unsolvable(result, domain, problem, timeout - (time.monotonic() - start))
@@ -213,10 +218,12 @@ def _plain_conditions(domain: Domain, problem: Problem) -> bool:
 
 
 def _fast_downward_search(
-    domain: Domain, problem: Problem, optimal: bool, lm_search: str = "lmcut-max-ms"
+    domain: Domain, problem: Problem, optimal: bool, lm_search: str = "lmcut-max-ms", ff_search: str = "eager"
 ) -> tuple[str, list[str]]:
     """The planner's label and its search option: the paper's configurations for STRIPS, blind A* for ADL."""
     if not optimal:
+        if ff_search == "lazy-preferred":
+            return "fast-downward lazy GBFS + FF, preferred operators (ff)", list(LAZY_SATISFICING_OPTIONS)
         return "fast-downward GBFS + FF (ff)", ["--search", SATISFICING_SEARCH]
     if domain.is_strips and not problem.goal_conditions:
         if lm_search == "lmcut":
@@ -235,12 +242,14 @@ def plan_cost(domain: Domain, problem: Problem, plan: list[str]) -> float | None
     return validator.plan_cost(plan) if validator.task.uses_costs else None
 
 
-def _searches(domain: Domain, problem: Problem, optimal: bool, lm_search: str) -> list[tuple[str, list[str]]]:
+def _searches(
+    domain: Domain, problem: Problem, optimal: bool, lm_search: str, ff_search: str = "eager"
+) -> list[tuple[str, list[str]]]:
     """The search :func:`_fast_downward_search` picks, then the optimal ones that support more of what Fast
     Downward's translator may make of the task, tried in turn when a search refuses it (exit code 34): the
     translator itself turns a STRIPS delete of an atom the action does not require into a conditional effect
     where the atom is part of a multi-valued variable (the IPC Beluga domain), which LM-cut cannot handle."""
-    chosen = _fast_downward_search(domain, problem, optimal, lm_search)
+    chosen = _fast_downward_search(domain, problem, optimal, lm_search, ff_search)
     if not optimal:
         return [chosen]
     fallbacks = [("fast-downward A* + max(h^max, merge-and-shrink) (conditional effects)", ["--search", OPTIMAL_SEARCH_CONDITIONAL]),
@@ -259,6 +268,7 @@ def run_fast_downward(
     memory_mb: int,
     texts: tuple[str, str] | None = None,
     lm_search: str = "lmcut-max-ms",
+    ff_search: str = "eager",
 ) -> PlannerResult:
     """Fast Downward on ``texts`` (domain and problem file; default: :func:`fast_downward_input`). The plan is
     returned as the planner wrote it: :func:`solve` checks it. A search that does not support the translated
@@ -267,7 +277,7 @@ def run_fast_downward(
     domain_text, problem_text = texts or fast_downward_input(domain, problem)
     start = time.monotonic()
     refused: list[str] = []
-    for name, search in _searches(domain, problem, optimal, lm_search):
+    for name, search in _searches(domain, problem, optimal, lm_search, ff_search):
         left = timeout - (time.monotonic() - start)
         label = name + (f" ({', '.join(refused)} does not support the translated task)" if refused else "")
         result = _run_once(driver, label, search, domain_text, problem_text, left, memory_mb, start)

@@ -360,9 +360,11 @@ def test_pipeline_config_file_takes_faithful(tmp_path: Path) -> None:
 def test_bas_example_is_the_first_task_whose_latest_plan_is_correct() -> None:
     # the reference keeps one generated plan per task and overwrites it: a prompt task that validation solved but
     # the final check failed has no plan left, so the next task with a correct latest plan is the example
+    from functools import partial
     from types import SimpleNamespace
 
     from genplan.engine.approaches.bas import _example_task, example_plan_of
+    from genplan.engine.pipeline.runner import Pipeline
 
     tasks = [SimpleNamespace(name=f"t{i}") for i in range(1, 5)]
     validation = [Fake("t1", None, solved=True), Fake("t2", None, solved=True), Fake("t3", None, solved=True),
@@ -370,6 +372,7 @@ def test_bas_example_is_the_first_task_whose_latest_plan_is_correct() -> None:
     for check in validation:
         check.output = [f"(plan-of {check.task})"]  # type: ignore[attr-defined]
     ctx = SimpleNamespace(tasks=tasks, prompt_tasks=lambda: tasks[:2], strategies=[SimpleNamespace(checks=validation)])
+    ctx.latest_plans = partial(Pipeline.latest_plans, ctx)
     failed = Fake("t1", "goal-not-reached")
     final = {"t1": failed, "t2": Fake("t2", "unsatisfied-precondition")}
     assert _example_task(ctx, final).name == "t3"  # type: ignore[arg-type]

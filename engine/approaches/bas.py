@@ -90,24 +90,13 @@ def run(ctx: PipelineContext, checker: ProgramChecker) -> None:
         ctx.publish(SelectionMade(kind="program", version=best.label, solved=best.solved, total=len(ctx.tasks), file=best.file))
 
 
-def _latest_plans(ctx: PipelineContext, final_check: Mapping[str, TaskCheck]) -> dict[str, TaskCheck]:
-    """Each task's latest planning with the strategy: the reference keeps one generated plan per task and
-    overwrites it on every planning, with None when the plan is invalid (agents/agent_plan_generation.py,
-    update_task_plan), so the final check's verdict on a prompt task replaces validation's."""
-    latest: dict[str, TaskCheck] = {}
-    for version in ctx.strategies:
-        latest.update({c.task: c for c in version.checks})
-    latest.update(final_check)
-    return latest
-
-
 def _example_task(ctx: PipelineContext, final_check: Mapping[str, TaskCheck]) -> DebugTask:
     """The example task as the reference pipeline picks it (agents/agent_code_gen_basic.py,
     select_initial_prompt_examples): the first task, prompt tasks first, whose latest plan from the strategy
     (final check, else validation) is correct; else the first prompt task."""
     prompt = ctx.prompt_tasks()
     ordered = [*prompt, *(t for t in ctx.tasks if t not in prompt)]
-    latest = _latest_plans(ctx, final_check)
+    latest = ctx.latest_plans(final_check)
     return next((t for t in ordered if t.name in latest and latest[t.name].solved), prompt[0])
 
 
@@ -123,7 +112,7 @@ def _pipeline_example(ctx: PipelineContext, final_check: Mapping[str, TaskCheck]
 
 def example_plan_of(ctx: PipelineContext, final_check: Mapping[str, TaskCheck]) -> list[str] | None:
     """A correct plan of the chosen example task, when Bas is asked to show one (bas_example_plan)."""
-    check = _latest_plans(ctx, final_check).get(_example_task(ctx, final_check).name)
+    check = ctx.latest_plans(final_check).get(_example_task(ctx, final_check).name)
     return check.output if check is not None and check.solved and check.output else None
 
 

@@ -93,6 +93,9 @@ class PipelineContext(Protocol):
     def example(self, final_check: Mapping[str, TaskCheck] | None = None) -> tuple[DebugTask, list[str]]:
         """A debug task with a correct plan, for the code prompt."""
         ...
+    def latest_plans(self, final_check: Mapping[str, TaskCheck]) -> dict[str, TaskCheck]:
+        """Each task's latest planning with a strategy (the final check's replacing validation's)."""
+        ...
     def code_spec(self, example_task: PythonTask, example_plan: list[str] | None) -> dict[str, Any]:
         """The code prompt's domain facts: typed objects, predicates, actions, the example."""
         ...

@@ -105,6 +105,9 @@ class EvalSpec:
     # the optimal planner of compare_optimal: genplan's A* + max(LM-cut, merge-and-shrink), or "lmcut" (A* +
     # LM-cut) when a pipeline preset of the grid runs with --faithful's planner toggle (docs/reproduction.md)
     lm_search: str = "lmcut-max-ms"
+    # the satisficing planner of compare_planner: genplan's eager GBFS + FF, or "lazy-preferred" (the reference's
+    # lazy GBFS + FF with preferred operators) with --faithful's planner toggle
+    ff_search: str = "eager"
     # the planners' own coverage on the evaluation tasks at these time limits (s); empty: not measured
     planner_coverage: tuple[float, ...] = ()
 
@@ -522,9 +525,12 @@ def with_max_concurrent_runs(experiment: Experiment, value: int | None) -> Exper
 
 
 def _planner_of(evaluation: EvalSpec, presets: list[PresetSpec]) -> EvalSpec:
-    """The batch's optimal planner is A* + LM-cut when a pipeline preset asks for it (--faithful's planner)."""
+    """The batch's optimal planner is A* + LM-cut and its satisficing planner lazy GBFS + FF with preferred
+    operators when a pipeline preset asks for them (--faithful's planner)."""
     if any(p.config is not None and p.config.lm_search == "lmcut" for p in presets):
-        return replace(evaluation, lm_search="lmcut")
+        evaluation = replace(evaluation, lm_search="lmcut")
+    if any(p.config is not None and p.config.ff_search == "lazy-preferred" for p in presets):
+        evaluation = replace(evaluation, ff_search="lazy-preferred")
     return evaluation
 
 

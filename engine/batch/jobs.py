@@ -29,6 +29,8 @@ from .experiment import EvalSpec, Experiment, GameTarget, ModelSpec, OwnLoopPres
 
 EVALUATION_FILE = "evaluation.json"
 # Model settings that change what a run produces (the others only change how answers are fetched).
+# Pipeline settings that joined the run's identity later, with the value every earlier run had.
+SETTINGS_ADDED_LATER: dict[str, Any] = {"ff_search": "eager", "example_choice": "any-version"}
 RUN_DEFINING_SETTINGS = ("model", "base_url", "temperature", "max_tokens", "seed", "top_p", "extra_body", "reasoning")
 
 
@@ -53,7 +55,12 @@ class Entry:
         settings = self.model.settings.to_dict()
         identity: dict[str, Any] = {"domain": self.domain.name, "model": {k: settings[k] for k in RUN_DEFINING_SETTINGS}}
         if self.config is not None:
-            identity["config"] = {k: v for k, v in self.config.to_dict().items() if k != "max_concurrency"}
+            config = self.config.to_dict()
+            # settings added after batches existed count only when set, so earlier batches find their runs again
+            for name, default in SETTINGS_ADDED_LATER.items():
+                if config.get(name) == default:
+                    config.pop(name)
+            identity["config"] = {k: v for k, v in config.items() if k != "max_concurrency"}
         else:  # the seed only repeats an own-loop run (its loop has no split seed)
             assert self.own_loop is not None
             identity.update(approach=self.own_loop.approach, parameters=self.own_loop.parameters, seed=self.seed)
@@ -175,6 +182,24 @@ class EvalJob:
     time_limit: float
     function: str
     jobs: int = 1  # tasks evaluated in parallel inside this job
+    # the run's --faithful toggles that reach the evaluation, as the reference evaluates (evaluation/evaluation.py,
+    # eval_configs/*.json): the import check (imports), ordered-set orderings (orderings), get_plan (bas)
+    import_check: bool = False
+    ordered_sets: bool = False
+    also_accepted: tuple[str, ...] = ()
+
+    @property
+    def faithful(self) -> dict[str, Any]:
+        """What evaluation.json records of these (nothing for genplan's own evaluation)."""
+        record = {"import_check": self.import_check, "ordering_style": "ordered-sets" if self.ordered_sets else None,
+                  "also_accepted": list(self.also_accepted)}
+        return {k: v for k, v in record.items() if v}
+
+
+def eval_job_toggles(config: PipelineConfig) -> dict[str, Any]:
+    """An EvalJob's faithful fields for a run made with ``config``."""
+    return {"import_check": config.import_check, "ordered_sets": config.ordering_style == "ordered-sets",
+            "also_accepted": ("get_plan",) if config.bas_style == "reference" else ()}
 
 
 @dataclass
@@ -319,15 +344,16 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
             record: dict[str, Any] = {"program": None, "tasks": len(tasks), "solved": 0, "coverage": 0.0, "results": []}
             write_json_atomic(target, {**record, "status": "no-program", "task_set": job.spec.task_set})
             return Outcome("evaluation", "no-program", job.run_dir, data=record)
-        program = Program.from_file(program_file, functions=(job.function,))
+        program = Program.from_file(program_file, functions=(job.function, *job.also_accepted))
         limits = Limits(time_limit=job.time_limit, memory_bytes=job.spec.memory_mb * MIB)
         with Evaluator(domain, tasks, limits=limits, sandbox=sandbox) as evaluator:
+            evaluator.import_check, evaluator.ordered_sets = job.import_check, job.ordered_sets
             results = evaluator.evaluate(program, orderings=job.spec.orderings, jobs=job.jobs)
         if job.spec.compare_planner:
             source = DomainDir.open(job.domain_path)  # shipped plans (the paper's plans_gbfs/) spare the planner
             attach_planner_results(
                 domain, results, Path(job.planner_dir), job.spec.planner_timeout_s,
-                reference=lambda task: source.reference_plan(task, "satisficing"),
+                reference=lambda task: source.reference_plan(task, "satisficing"), ff_search=job.spec.ff_search,
             )
             if job.spec.compare_optimal:  # the paper's Tables 6 and 7 report both planners
                 attach_planner_results(
@@ -347,6 +373,8 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
     except Exception as exc:  # noqa: BLE001 - reported for this entry; a rerun tries again
         return Outcome("evaluation", "failed", job.run_dir, f"{type(exc).__name__}: {exc}")
     data = _compact(evaluation.to_dict())
+    if job.faithful:
+        data["faithful"] = job.faithful
     write_json_atomic(target, {**data, "status": "evaluated", "task_set": job.spec.task_set})
     return Outcome("evaluation", "evaluated", job.run_dir, data={"coverage": evaluation.coverage})
 
@@ -372,9 +400,12 @@ def attach_planner_results(
     reference: Callable[[Path], Path | None] | None = None,
     optimal: bool = False,
     lm_search: str = "lmcut-max-ms",
+    ff_search: str = "eager",
 ) -> None:
     """The satisficing planner (``optimal``: A* + LM-cut) on every task the program solved, each task planned
     once per batch; ``reference`` gives a task's shipped plan of that kind, used instead where there is one."""
+    search = lm_search if optimal else ff_search  # recorded where it is not genplan's default
+    default_search = "lmcut-max-ms" if optimal else "eager"
     for result in results:
         if not result.solved:
             continue
@@ -383,6 +414,8 @@ def attach_planner_results(
             known = json.loads(cache.read_text(encoding="utf-8"))
             if not known.get("checked"):  # written before plans were validated: the verdict may be wrong
                 raise ValueError(cache)
+            if known.get("search", default_search) != search:  # another search planned it (--faithful's planner)
+                raise ValueError(cache)
         except (OSError, ValueError):  # json.JSONDecodeError is a ValueError
             shipped = reference(result.task.path) if reference is not None else None
             if shipped is not None:  # a shipped plan is checked as a planner's would be
@@ -390,7 +423,8 @@ def attach_planner_results(
                 reference_plan = PlannerResult(SOLVED, steps, f"reference plan ({shipped.parent.name})", 0.0)
                 planned = check_plan(reference_plan, domain, result.task.problem)
             else:
-                planned = solve(domain, result.task.problem, optimal=optimal, timeout=timeout, lm_search=lm_search)
+                planned = solve(domain, result.task.problem, optimal=optimal, timeout=timeout, lm_search=lm_search,
+                                ff_search=ff_search)
             known = {
                 "task": result.name,
                 "planner": planned.planner,
@@ -400,6 +434,7 @@ def attach_planner_results(
                 "timeout": timeout,
                 "checked": True,  # the plan passed genplan's validator (engine/planner.py)
                 "message": planned.message,
+                **({"search": search} if search != default_search else {}),
             }
             write_json_atomic(cache, known)
         solved = known["status"] == "solved"

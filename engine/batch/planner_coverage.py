@@ -32,12 +32,23 @@ def result_file(batch_dir: Path, planner: str, domain: str, task: str) -> Path:
     return batch_dir / COVERAGE_DIR / planner / domain / (re.sub(r"[^A-Za-z0-9._-]", "_", task) + ".json")
 
 
-def _known(path: Path, timeout: float) -> bool:
+def _known(path: Path, timeout: float, search: str = "") -> bool:
+    """Planned already, with this search (``search``: "" for genplan's default, else the one recorded)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
         return False
+    if data.get("search", "") != search:
+        return False
     return bool(float(data.get("timeout") or 0) >= timeout or data.get("status") == "solved")
+
+
+def _search(experiment: Experiment, planner: str) -> str:
+    """The search a planner runs with when it is not genplan's default (--faithful's planner), else ""."""
+    evaluation = experiment.evaluation
+    if planner == "lm":
+        return evaluation.lm_search if evaluation.lm_search != "lmcut-max-ms" else ""
+    return evaluation.ff_search if evaluation.ff_search != "eager" else ""
 
 
 def run_planner_coverage(
@@ -55,7 +66,7 @@ def run_planner_coverage(
         for planner in PLANNERS:
             for file in files:
                 target = result_file(batch_dir, planner, domain.name, file.stem)
-                if not _known(target, timeout):
+                if not _known(target, timeout, _search(experiment, planner)):
                     todo.append((planner, domain, file, str(target)))
     if not todo:
         return 0
@@ -71,13 +82,15 @@ def run_planner_coverage(
         pddl_domain = parsed[domain.domain_file]
         try:
             result = solve(pddl_domain, load_problem(file, pddl_domain), optimal=planner == "lm", timeout=timeout,
-                           memory_mb=PLANNER_MEMORY_MB)
+                           memory_mb=PLANNER_MEMORY_MB, lm_search=experiment.evaluation.lm_search,
+                           ff_search=experiment.evaluation.ff_search)
         except Exception as exc:  # noqa: BLE001 - one task's problem is that task's result, not the batch's end
             result = PlannerResult(ERROR, None, planner, 0.0, f"{type(exc).__name__}: {exc}")
         write_json_atomic(Path(target), {
             "task": file.stem, "planner": result.planner, "status": result.status, "seconds": result.seconds,
             "plan_length": len(result.plan) if result.plan is not None else None, "timeout": timeout,
             "message": result.message,
+            **({"search": _search(experiment, planner)} if _search(experiment, planner) else {}),
         })
 
     workers = jobs or max(1, (os.cpu_count() or 1))

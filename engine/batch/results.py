@@ -15,7 +15,7 @@ from ..pipeline.store import write_json_atomic
 from ..runs import read_meta_or_none
 from .executors import Executor, LocalExecutor, ProgressCallback, Work
 from .experiment import Experiment
-from .jobs import EVALUATION_FILE, Entry, EvalJob, OwnLoopJob, RunJob, grid, run_meta, run_status
+from .jobs import EVALUATION_FILE, Entry, EvalJob, OwnLoopJob, RunJob, eval_job_toggles, grid, run_meta, run_status
 from .planner_coverage import run_planner_coverage
 
 BATCH_FILE = "batch.json"
@@ -117,6 +117,7 @@ def plan_work(
                 time_limit=experiment.evaluation.time_limit_s,  # not the debugging limit (Sil debugs at 30 s)
                 function=entry.config.function_name,
                 jobs=eval_jobs,
+                **eval_job_toggles(entry.config),
             )
         if run_job is not None or eval_job is not None:
             work.append(Work(entry, run_job, eval_job))

@@ -10,7 +10,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..evaluation import EvalTask, Evaluator, TaskResult, failure_rank, pick_failure
+from ..evaluation import (
+    EvalTask,
+    Evaluator,
+    TaskResult,
+    failure_rank,
+    pick_failure,
+    refusal_line,
+    refused_import,
+)
 from ..feedback.plans import no_plan, plan_feedback
 from ..pddl import Domain, Problem
 from ..pddl.encoding import PythonTask, encode_task, render_task
@@ -96,16 +104,6 @@ def validate_model_plan(domain: Domain, task: DebugTask, plan: list[str] | None,
     )
 
 
-# The reference code's safety check (agents/gen_plan_execution.py, run_safety_checks): a program whose text
-# contains one of these strings is not run. Its third string is "import shutils", so `import shutil` passes.
-REFERENCE_IMPORT_RISKS = ("import sys", "import os", "import shutils")
-
-
-def refused_import(source: str) -> str | None:
-    """The first of the reference's risky imports the program's text contains, if any."""
-    return next((risk for risk in REFERENCE_IMPORT_RISKS if risk in source), None)
-
-
 class ProgramChecker:
     """Runs program versions on the debug tasks through the evaluation engine (one sandbox, reused)."""
 
@@ -161,8 +159,7 @@ class ProgramChecker:
         from ..feedback.programs import exception_message
         from ..sandbox.outcome import EXCEPTION
 
-        line = (f"RuntimeError: the program contains `{risk}`, which the safety check does not allow, so it was "
-                "not run. Write it without that import.")
+        line = refusal_line(risk)
         tasks = self._tasks[:1] if stop_at_first_failure else self._tasks
         return [
             TaskCheck(t.name, False, EXCEPTION, exception_message(line), None, python_error=True,

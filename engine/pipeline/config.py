@@ -26,6 +26,8 @@ ORDERING_STYLES = ("hash-seeds", "ordered-sets")
 FINAL_CHECK_PROMPTS = ("validation", "fresh")
 BAS_STYLES = ("genplan", "reference")
 LM_SEARCHES = ("lmcut-max-ms", "lmcut")
+FF_SEARCHES = ("eager", "lazy-preferred")
+EXAMPLE_CHOICES = ("any-version", "latest-plan")
 
 # Which debug tasks (instance/task index) are the two prompt tasks, per split seed — as in the paper's
 # published splits: seed 1 uses tasks 4 and 5, seed 2 tasks 0 and 1, seed 3 tasks 2 and 3.
@@ -70,6 +72,9 @@ class PipelineConfig:
     final_check_prompt: str = "validation"  # the final check asks validation's prompt again | "fresh" wording
     bas_style: str = "genplan"  # Bas: Stein's NL steps, no final check | "reference" (baseline.json)
     lm_search: str = "lmcut-max-ms"  # the optimal planner: A* + max(LM-cut, M&S) | "lmcut" (A* + LM-cut)
+    # the code prompt's example: a correct plan of any strategy version | each task's latest plan only
+    example_choice: str = "any-version"
+    ff_search: str = "eager"  # the satisficing planner: eager GBFS + FF | "lazy-preferred" (+ preferred operators)
     faithful: str = ""  # the --faithful toggles that were applied (comma-separated), for the run's record
     # Beyond the paper (off in its presets; on in F5-3+CE): when a program solves every debug task and a code
     # round is left, search for a counterexample (docs/counterexamples.md) and debug on its shrunk task.
@@ -102,7 +107,8 @@ class PipelineConfig:
             problems.append(f"failure_selection must be one of {', '.join(FAILURE_SELECTIONS)}")
         for name, allowed in (("code_extraction", CODE_EXTRACTIONS), ("ordering_style", ORDERING_STYLES),
                               ("final_check_prompt", FINAL_CHECK_PROMPTS), ("bas_style", BAS_STYLES),
-                              ("lm_search", LM_SEARCHES)):
+                              ("lm_search", LM_SEARCHES), ("ff_search", FF_SEARCHES),
+                              ("example_choice", EXAMPLE_CHOICES)):
             if getattr(self, name) not in allowed:
                 problems.append(f"{name} must be one of {', '.join(allowed)}")
         if self.split_seed not in PROMPT_TASKS_BY_SEED:

@@ -24,8 +24,9 @@ TOGGLES: dict[str, tuple[str, Callable[[PipelineConfig], dict[str, Any]]]] = {
     "extraction": ("the first ```python block of an answer, else the whole answer; never a retry",
                    lambda c: {"code_extraction": "first-block"}),
     "selection": ("failure for feedback: a random task with a Python error, else a random plan error (code); "
-                  "the same task while it fails (strategy); unknown names, arity and type errors are plan errors",
-                  lambda c: {"failure_selection": "reference-code"}),
+                  "the same task while it fails (strategy); unknown names, arity and type errors are plan errors; the code "
+                  "prompt's example is the first task whose latest plan is correct",
+                  lambda c: {"failure_selection": "reference-code", "example_choice": "latest-plan"}),
     "sorting": ("the task in feedback and -MC's / Bas's example task are shown sorted",
                 lambda c: {"sorted_presentation": True}),
     "orderings": ("debug orderings: random shuffles kept in insertion order (ordered sets), not hash seeds",
@@ -37,8 +38,9 @@ TOGGLES: dict[str, tuple[str, Callable[[PipelineConfig], dict[str, Any]]]] = {
             lambda c: {"bas_style": "reference", "final_strategy_check": True} if c.approach == "bas" else {}),
     "sil": ("Sil with 6 fixes (Table 9's 9.0 calls on average)",
             lambda c: {"silver_fixes": 6, "code_rounds": 6} if c.approach == "sil" else {}),
-    "planner": ("the optimal planner (\"lm\") is A* + LM-cut alone",
-                lambda c: {"lm_search": "lmcut"}),
+    "planner": ("the optimal planner (\"lm\") is A* + LM-cut alone; the satisficing one (\"ff\") lazy greedy "
+                "best-first search with FF and its preferred operators",
+                lambda c: {"lm_search": "lmcut", "ff_search": "lazy-preferred"}),
 }
 
 
@@ -81,7 +83,8 @@ def faithful_changes(config: PipelineConfig, spec: str) -> dict[str, Any]:
 FAITHFUL_HELP = (
     "follow the reference code of Stein et al. in every point docs/reproduction.md lists (prompt content, import "
     "check, first-block extraction, failure selection, sorted tasks, ordered-set orderings, a fresh final check, "
-    "Bas as baseline.json, Sil's 6 fixes, A* + LM-cut); recorded in run.json"
+    "Bas as baseline.json, Sil's 6 fixes, A* + LM-cut and lazy GBFS + FF with preferred operators); recorded in "
+    "run.json"
 )
 
 

@@ -337,10 +337,17 @@ class Pipeline:
         the two prompt tasks, answered with the domain's and both tasks' descriptions; then one request per
         further debug task (domain and that task). The domain description of the first answer is kept."""
         self.bus.publish(StepStarted(phase="nl"))
+        # with --faithful's extraction toggle each description is asked for once, as the reference's agent
+        # does, whatever the answer holds (a part it lacks is the whole answer); else an unusable one is retried
+        once = self.config.code_extraction == "first-block"
+
+        def new_ids() -> list[int]:
+            return [self.gateway.next_id()] if once else self.reserve_ids()
+
         prompt_tasks = self.prompt_tasks()
         first = [self.system(), user(self.render("nl_basic", domain_pddl=self.domain.source,
                                                  tasks=[t.pddl for t in prompt_tasks]))]
-        text, history, _ = self.ask_extract("nl.domain", first, extract_nl, "nl")
+        text, history, _ = self.ask_extract("nl.domain", first, extract_nl, "nl", new_ids())
         answer = text or history[-1].content
         domain_nl, task_nls = split_basic_descriptions(answer, len(prompt_tasks))
         self.domain_nl = domain_nl
@@ -349,7 +356,7 @@ class Pipeline:
             task.nl = description
             self.artifact("nl_task", f"nl/{task.name}.md", description, task=task.name)
         others = [t for t in self.tasks if t not in prompt_tasks]
-        id_blocks = [self.reserve_ids() for _ in others]
+        id_blocks = [new_ids() for _ in others]
 
         def describe(task: DebugTask, ids: list[int]) -> Callable[[DeferredPublisher], tuple[str, int | None]]:
             def job(pub: DeferredPublisher) -> tuple[str, int | None]:
@@ -438,15 +445,25 @@ class Pipeline:
     def example(self, final_check: Mapping[str, TaskCheck] | None = None) -> tuple[DebugTask, list[str]]:
         """A debug task with a correct plan: a prompt task the chosen strategy planned correctly in the final
         check, else one the model planned correctly during strategy validation (latest strategies first),
-        else the optimal planner's plan for the first prompt task."""
-        for task in self.prompt_tasks():
-            check = (final_check or {}).get(task.name)
-            if check is not None and check.solved and check.output:
-                return task, check.output
-        for version in reversed(self.strategies):
-            for check in version.checks:
-                if check.solved and check.output:
-                    return next(t for t in self.tasks if t.name == check.task), check.output
+        else the optimal planner's plan for the first prompt task. With ``example_choice = "latest-plan"``
+        (--faithful's selection) only each task's latest plan counts (:meth:`latest_plans`): the first task,
+        prompt tasks first, whose latest plan is correct, else the planner's plan for the first prompt task."""
+        if self.config.example_choice == "latest-plan":
+            latest = self.latest_plans(final_check or {})
+            prompt = self.prompt_tasks()
+            for task in [*prompt, *(t for t in self.tasks if t not in prompt)]:
+                check = latest.get(task.name)
+                if check is not None and check.solved and check.output:
+                    return task, check.output
+        else:
+            for task in self.prompt_tasks():
+                check = (final_check or {}).get(task.name)
+                if check is not None and check.solved and check.output:
+                    return task, check.output
+            for version in reversed(self.strategies):
+                for check in version.checks:
+                    if check.solved and check.output:
+                        return next(t for t in self.tasks if t.name == check.task), check.output
         task = self.prompt_tasks()[0]
         reference = self.domain_dir.reference_plan(task.path, "optimal")  # a shipped plan spares the planner
         if reference is not None:
@@ -458,6 +475,16 @@ class Pipeline:
         level = "info" if result.solved else "warning"  # a fault or "unknown" is no plan to show the model
         self.bus.publish(Notice(level=level, message=f"example plan for {task.name}: {result.summary()}"))
         return task, result.plan or []
+
+    def latest_plans(self, final_check: Mapping[str, TaskCheck]) -> dict[str, TaskCheck]:
+        """Each task's latest planning with a strategy: the reference keeps one generated plan per task and
+        overwrites it on every planning, with None when the plan is invalid (agents/agent_plan_generation.py,
+        update_task_plan), so the final check's verdict on a prompt task replaces validation's."""
+        latest: dict[str, TaskCheck] = {}
+        for version in self.strategies:
+            latest.update({c.task: c for c in version.checks})
+        latest.update(final_check)
+        return latest
 
     def code_spec(self, example_task: PythonTask, example_plan: list[str] | None) -> dict[str, Any]:
         return {
