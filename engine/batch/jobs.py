@@ -30,7 +30,14 @@ from .experiment import EvalSpec, Experiment, GameTarget, ModelSpec, OwnLoopPres
 EVALUATION_FILE = "evaluation.json"
 # Model settings that change what a run produces (the others only change how answers are fetched).
 # Pipeline settings that joined the run's identity later, with the value every earlier run had.
-SETTINGS_ADDED_LATER: dict[str, Any] = {"ff_search": "eager", "example_choice": "any-version"}
+SETTINGS_ADDED_LATER: dict[str, Any] = {
+    # the reference-faithful switches (engine/pipeline/faithful.py)
+    "reference_prompts": False, "import_check": False, "code_extraction": "lenient", "sorted_presentation": False,
+    "ordering_style": "hash-seeds", "final_check_prompt": "validation", "bas_style": "genplan",
+    "lm_search": "lmcut-max-ms", "example_choice": "any-version", "ff_search": "eager", "faithful": "",
+    # the counterexample search (F5-3+CE)
+    "counterexample_search": False, "counterexample_seconds": 30.0, "counterexample_probes": True,
+}
 RUN_DEFINING_SETTINGS = ("model", "base_url", "temperature", "max_tokens", "seed", "top_p", "extra_body", "reasoning")
 
 
