@@ -36,7 +36,7 @@ from .pddl.model import Action, Fact, Junction, Literal
 from .pddl.plans import parse_plan_text
 from .pddl.translation import translation_rewrites
 from .pddl.validate import GOAL_NOT_REACHED, validate_plan
-from .pddl.writer import domain_to_pddl, problem_to_pddl
+from .pddl.writer import domain_to_pddl, problem_to_pddl, single_typed_task
 
 SOLVED, UNSOLVABLE, LIMIT, ERROR = "solved", "unsolvable", "limit", "error"
 # A planner's plan genplan's validator refuses, or "unsolvable" refuted by a plan the built-in search found:
@@ -114,6 +114,7 @@ def fast_downward_input(domain: Domain, problem: Problem) -> tuple[str, str]:
     naming another domain, which genplan reads with a warning, names this one: Fast Downward refuses it)."""
     if problem.domain_name != domain.name:
         problem = dataclasses.replace(problem, domain_name=domain.name)
+    domain, problem = single_typed_task(domain, problem)
     return domain_to_pddl(domain), problem_to_pddl(problem, domain.typed)
 
 

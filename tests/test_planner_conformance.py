@@ -102,12 +102,12 @@ class Verdict:
     seconds: float = 0.0
 
 
-def fast_downward_on_the_original_files(case: Case) -> Verdict:
-    """The driver on the user's files, exactly as written, with genplan's optimal search."""
+def fast_downward_on_the_original_files(case: Case, search: str = OPTIMAL_SEARCH) -> Verdict:
+    """The driver on the user's files, exactly as written, with genplan's optimal search (or ``search``)."""
     assert DRIVER is not None
     with tempfile.TemporaryDirectory(prefix="genplan-conformance-") as tmp:
         command = [sys.executable, str(DRIVER), "--overall-time-limit", f"{SECONDS}s", "--plan-file", "plan.txt",
-                   str(case.domain), str(case.problem), "--search", OPTIMAL_SEARCH]
+                   str(case.domain), str(case.problem), "--search", search]
         start = time.monotonic()
         done = subprocess.run(command, cwd=tmp, capture_output=True, text=True, timeout=SECONDS + 60, check=False)
         seconds = time.monotonic() - start

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Sequence
 
 from .errors import PddlError
 from .model import (
@@ -87,11 +88,27 @@ def domain_to_pddl(domain: Domain) -> str:
     return "\n".join(out) + "\n"
 
 
+def single_typed_task(domain: Domain, problem: Problem) -> tuple[Domain, Problem]:
+    """Domain and problem for Fast Downward, ``either`` types replaced in both alike: an either in a quantified
+    goal variable (``(not (exists (?x - (either part tool)) ...))``) gets the same new type as in the domain,
+    which declares it even where only the goal uses it (:func:`single_types`)."""
+    single, retype = _single_types(domain, problem.goal_conditions)
+    if problem.goal_conditions:
+        problem = dataclasses.replace(problem, goal_conditions=[retype(c) for c in problem.goal_conditions])
+    return single, problem
+
+
 def single_types(domain: Domain) -> Domain:
     """The domain without ``(either ...)`` types, which Fast Downward cannot read: each either of sibling types
     becomes a new type between them and their parent (``(either robot human)`` -> ``either-human-robot``, the
-    parent of both), so the same objects fit. Problems are unchanged. Eithers of types with different
-    parents cannot be written this way: a PddlError says so."""
+    parent of both), so the same objects fit. Problems are unchanged (:func:`single_typed_task` retypes a
+    problem's quantified goals too). Eithers of types with different parents cannot be written this way: a
+    PddlError says so."""
+    return _single_types(domain, ())[0]
+
+
+def _single_types(domain: Domain, goals: Sequence[Condition]) -> tuple[Domain, Callable[[Condition], Condition]]:
+    """:func:`single_types` of the domain, with the eithers of ``goals`` too; and the retyping of conditions."""
     eithers: set[tuple[str, ...]] = set()
 
     def note(parameters: tuple[Parameter, ...]) -> None:
@@ -120,8 +137,10 @@ def single_types(domain: Domain) -> Domain:
             note(e.variables)
             if e.condition is not None:
                 note_condition(e.condition)
+    for goal in goals:
+        note_condition(goal)
     if not eithers:
-        return domain
+        return domain, lambda c: c
     parents = dict(domain.type_parents)
     replacement: dict[tuple[str, ...], tuple[str, ...]] = {}
     for types in sorted(eithers):
@@ -175,7 +194,7 @@ def single_types(domain: Domain) -> Domain:
         predicates={n: Predicate(n, retype(p.parameters)) for n, p in domain.predicates.items()},
         functions={n: Predicate(n, retype(p.parameters)) for n, p in domain.functions.items()},
         actions=actions,
-    )
+    ), retype_condition
 
 
 def _adl_requirements(domain: Domain, have: list[str]) -> list[str]:
