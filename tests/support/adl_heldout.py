@@ -52,12 +52,13 @@ def lift(seed: int) -> str:
 
 
 def workshop(seed: int) -> str:
-    """1-2 parts, 0-1 tools, 1-2 extra machines besides the lathe constant, 1-2 colours besides red."""
+    """1-2 parts, 0-1 tools, 1-2 extra machines besides the lathe constant, 1-2 colours besides red (the built-in
+    search that confirms "unsolvable" must finish in seconds: few objects)."""
     rng = random.Random(seed)
     parts = [f"part{i}" for i in range(rng.randint(1, 2))]
     tools = [f"tool{i}" for i in range(rng.randint(0, 1))]
-    machines = [f"m{i}" for i in range(rng.randint(1, 2))]
-    colours = [f"c{i}" for i in range(rng.randint(1, 2))]
+    machines = [f"m{i}" for i in range(rng.randint(1, 2 - len(tools)))]
+    colours = [f"c{i}" for i in range(rng.randint(1, 2 - len(tools)))]
     init: list[str] = []
     for m in machines:
         init.append(f"({rng.choice(['sprayer', 'polisher'])} {m})")
@@ -65,7 +66,8 @@ def workshop(seed: int) -> str:
             init.append(f"(has-paint {m} {rng.choice([*colours, 'red'])})")
     if rng.random() < 0.3:
         init.append("(polisher lathe)")
-    for x in parts + tools:
+    plain = ["blank0"] if rng.random() < 0.3 else []  # an item that is neither part nor tool
+    for x in parts + tools + plain:
         init.append(f"({rng.choice(['rough', 'rough', 'smooth'])} {x})")
         if rng.random() < 0.3:
             init.append(f"(painted {x} {rng.choice(colours)})")
@@ -79,21 +81,24 @@ def workshop(seed: int) -> str:
     if rng.random() < 0.5:
         goals.append("(not (exists (?x - part) (rough ?x)))")
     if rng.random() < 0.4:
-        goals.append("(forall (?o - object) (imply (polished ?o) (inspected ?o)))")
+        goals.append("(forall (?o - item) (imply (polished ?o) (inspected ?o)))")
+    if rng.random() < 0.2:
+        goals.append("(exists (?o - object) (and (inspected ?o) (not (= ?o lathe))))")
     if rng.random() < 0.3:
         goals.append("(not (exists (?x - (either part tool)) (hot ?x)))")
     if not goals:
         goals.append(f"(smooth {parts[0]})")
     objects = " ".join(parts) + " - part " + (" ".join(tools) + " - tool " if tools else "")
+    objects += " ".join(plain) + " - item " if plain else ""
     objects += " ".join(machines) + " - machine " + " ".join(colours) + " - colour"
     return _problem("workshop", f"workshop-{seed}", objects, init, "(and " + " ".join(goals) + ")")
 
 
 def hoist(seed: int) -> str:
-    """3-4 floors in a row, one fast and one slow lift (fast ones reach some floors only), 1-2 passengers;
-    travel costs from functions, boarding costs 1."""
+    """The ground floor (a constant) and 2-3 floors in a row, one fast and one slow lift (each reaches some floors
+    only), 1-2 passengers; travel costs from functions, boarding costs 1."""
     rng = random.Random(seed)
-    floors = [f"f{i}" for i in range(rng.randint(3, 4))]
+    floors = ["ground", *(f"f{i}" for i in range(rng.randint(2, 3)))]
     people = [f"p{i}" for i in range(rng.randint(1, 2))]
     init = ["(= (total-cost) 0)", "(lift-at fast0 " + rng.choice(floors) + ")",
             "(lift-at slow0 " + rng.choice(floors) + ")"]
@@ -105,13 +110,14 @@ def hoist(seed: int) -> str:
         for j, b in enumerate(floors):
             if a != b:
                 init.append(f"(= (fast-cost {a} {b}) {2 + abs(i - j) // 2})")
-                init.append(f"(= (slow-cost {a} {b}) {abs(i - j) * rng.randint(1, 2)})")
+                if rng.random() < 0.9:  # a missing value: that move is not executable (nor grounded by FD)
+                    init.append(f"(= (slow-cost {a} {b}) {abs(i - j) * rng.randint(1, 2)})")
     goals = []
     for p in people:
         origin, destin = rng.sample(floors, 2)
         init.append(f"(at {p} {origin})")
         goals.append(f"(at {p} {destin})")
-    objects = "fast0 - fast slow0 - slow " + " ".join(floors) + " - floor " + " ".join(people) + " - passenger"
+    objects = "fast0 - fast slow0 - slow " + " ".join(floors[1:]) + " - floor " + " ".join(people) + " - passenger"
     return _problem("hoist", f"hoist-{seed}", objects, init, "(and " + " ".join(goals) + ")", metric=True)
 
 
@@ -152,7 +158,7 @@ def depot(seed: int) -> str:
     init = []
     for a in places:
         for b in places:
-            if a != b and rng.random() < 0.3:
+            if rng.random() < (0.3 if a != b else 0.1):  # a road from a place to itself: delete, then add
                 init.append(f"({rng.choice(['road', 'road', 'lane'])} {a} {b})")
     init += [f"(at truck0 {rng.choice(places)})", f"(at van0 {rng.choice(places)})", "(small van0)"]
     init.append(f"(printer {rng.choice(places)})")
@@ -161,13 +167,16 @@ def depot(seed: int) -> str:
         init.append(f"(at {c} {rng.choice(places)})")
         if rng.random() < 0.7:
             goals.append(f"(at {c} {rng.choice(places)})")
-    for o in [*crates, "truck0", "van0"]:
+    extra = ["thing0"] if rng.random() < 0.4 else []  # an object of type object, at a place
+    init += [f"(at {o} {rng.choice(places)})" for o in extra]
+    for o in [*crates, "truck0", "van0", *extra]:
         if rng.random() < 0.3:
             init.append(f"(tagged {o})")
     goals.append("(forall (?o - object) (imply (tagged ?o) (labelled ?o)))")
     if rng.random() < 0.3:
         goals.append("(not (exists (?v - vehicle ?c - crate) (carries ?v ?c)))")
     objects = "truck0 - truck van0 - van " + " ".join(places) + " - place " + " ".join(crates) + " - crate"
+    objects += " " + " ".join(f"{o} - object" for o in extra) if extra else ""
     return _problem("depot", f"depot-{seed}", objects, init, "(and " + " ".join(goals) + ")")
 
 

@@ -34,7 +34,8 @@
   (:action inspect
     :parameters (?o - object)
     :precondition (and (not (inspected ?o))
-                       (forall (?m - machine) (not (busy ?m))))
+                       (forall (?m - machine) (not (busy ?m)))
+                       (not (exists (?x - (either part tool)) (and (= ?x ?o) (hot ?x)))))
     :effect (inspected ?o))
   (:action tick
     :parameters ()
