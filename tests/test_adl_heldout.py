@@ -321,3 +321,23 @@ def test_a_step_whose_cost_has_no_value_is_not_executable(tmp_path: Path) -> Non
     assert builtin.plan == ["(drive s u)", "(drive u t)"]
     status, plan = optimal_plan(case, domain, problem)
     assert status == SOLVED and plan == ["(drive s u)", "(drive u t)"]
+
+
+def test_an_object_that_repeats_a_constant_is_read_once(tmp_path: Path) -> None:
+    """A problem declaring a domain constant again (same type), which VAL accepts: genplan kept it twice, so
+    the encoding listed it twice and Fast Downward's translator refused genplan's input (duplicate objects,
+    exit 31): an error instead of a plan. Fast Downward refuses the original files too; genplan now plans it."""
+    domain_path = tmp_path / "d.pddl"
+    domain_path.write_text("""(define (domain dup) (:requirements :adl :typing) (:types m) (:constants lathe - m)
+      (:predicates (on ?x - m))
+      (:action start :parameters (?x - m) :precondition (forall (?y - m) (not (on ?y))) :effect (on ?x)))""")
+    problem_path = tmp_path / "p.pddl"
+    problem_path.write_text("""(define (problem p) (:domain dup) (:objects lathe m1 - m) (:init)
+      (:goal (exists (?y - m) (and (on ?y) (not (= ?y lathe))))))""")
+    domain, problem = read(Case("dup", domain_path, problem_path))
+    assert [name for name, _ in encode_task(problem, typed=True, domain=domain).objects] == ["lathe", "m1"]
+    assert any("repeat constants" in w for w in problem.warnings)
+    result = solve(domain, problem, optimal=True, timeout=SECONDS, planner="fast-downward")
+    assert result.status == SOLVED and result.plan == ["(start m1)"], result.summary()
+    if VAL.exists():
+        assert val_says_valid(Case("dup", domain_path, problem_path), ["(start m1)"])[0]
