@@ -10,8 +10,9 @@ adl_heldout.py`` draws small random tasks for them, some unsolvable. For every t
     the original files (the helpers of tests/test_planner_conformance.py; blind A*, optimal for every ADL task):
     same solvability, same optimal length, or cost where the task minimizes total-cost. Where Fast Downward's
     own parser refuses the original files (``either``), the built-in optimal search stands in for it;
-(b) genplan's validator against VAL (``../shared/tools/val/validate``; skipped when absent) on the plan and on
-    its mutations (a step dropped, two swapped, one duplicated): the same verdict every time;
+(b) genplan's validator against VAL (``../shared/tools/val/validate``; skipped when absent) on the plan, on
+    its mutations (a step dropped, two swapped, one duplicated), and on random walks with a random last step:
+    the same verdict every time (and, on the walks, the same answer to "is every step executable?");
 (c) the Python encoding programs receive is well formed, and its goal, evaluated the way its docstring
     describes, holds after the plan and agrees with the validator on the initial state;
 (d) ``genplan show``, ``genplan validate`` and ``genplan plan`` run on the files without crashing;
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import random
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
@@ -36,7 +38,7 @@ from test_planner_conformance import DRIVER, SECONDS, VAL, Case, fast_downward_o
 from genplan.engine.pddl import load_domain, load_problem
 from genplan.engine.pddl.encoding import encode_task
 from genplan.engine.pddl.model import Domain, Problem, Task
-from genplan.engine.pddl.validate import validate_plan
+from genplan.engine.pddl.validate import GOAL_NOT_REACHED, validate_plan
 from genplan.engine.pddl.writer import problem_to_pddl
 from genplan.engine.planner import LIMIT, OPTIMAL_SEARCH_ADL, SOLVED, UNKNOWN, UNSOLVABLE, Successors, builtin_search, solve
 from genplan.engine.variants.renaming import Renaming, anonymize_renaming, domain_text, rename_domain, rename_problem
@@ -87,6 +89,27 @@ def optimal_plan(case: Case, domain: Domain, problem: Problem) -> tuple[str, lis
     if ours.plan is not None:
         assert measure(domain, problem, ours.plan) == value, f"{case.label}: {ours.plan} is not optimal ({value})"
     return ours.status, ours.plan
+
+
+def random_walks(domain: Domain, problem: Problem, seed: int, walks: int = 4) -> list[list[str]]:
+    """Walks of up to five executable steps (the built-in search's successors), each once as it is and once
+    with a random step of any action and objects appended (mostly not executable, sometimes ill-typed)."""
+    rng = random.Random(seed)
+    task = Task(domain, problem)
+    successors = Successors(task)
+    names = [name for name, _ in [*domain.constants, *problem.objects]]
+    out = []
+    for _ in range(walks):
+        state, plan = task.init_state, []
+        for _ in range(rng.randint(0, 5)):
+            options = sorted(successors.applicable(state))
+            if not options:
+                break
+            label, state = rng.choice(options)
+            plan.append(label)
+        action = rng.choice(list(domain.actions.values()))
+        out += [plan, [*plan, "(" + " ".join([action.name, *(rng.choice(names) for _ in action.parameters)]) + ")"]]
+    return out
 
 
 # ------------------------------------------------------------------ (c) the Python encoding
@@ -249,6 +272,13 @@ def test_heldout_domain(name: str, tmp_path: Path) -> None:
                 ours = validate_plan(domain, problem, steps).valid
                 theirs, output = val_says_valid(case, steps)
                 assert ours == theirs, f"{case.label} {tag} {steps}: genplan {ours}, VAL {theirs}: {output}"
+        if VAL.exists():  # (b) random walks ending in a random step, executable or not
+            for steps in random_walks(domain, problem, seed):
+                verdict = validate_plan(domain, problem, steps)
+                valid, output = val_says_valid(case, steps)
+                ours = (verdict.valid, verdict.valid or verdict.kind == GOAL_NOT_REACHED)
+                assert ours == (valid, "Plan executed successfully" in output), (
+                    f"{case.label} {steps}: genplan (valid, executable) {ours}, VAL: {output}")
         if status != LIMIT:  # (e)
             value = measure(domain, problem, plan) if plan is not None else None
             for kind, got in variant_lengths(domain, problem, tmp_path, case.label).items():
