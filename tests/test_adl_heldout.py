@@ -371,3 +371,22 @@ def test_an_object_that_repeats_a_constant_is_read_once(tmp_path: Path) -> None:
     assert result.status == SOLVED and result.plan == ["(start m1)"], result.summary()
     if VAL.exists():
         assert val_says_valid(Case("dup", domain_path, problem_path), ["(start m1)"])[0]
+
+
+@pytest.mark.parametrize("name", list(SEEDS))
+def test_lenient_mode_reads_the_heldout_domains_as_strict_mode_does(name: str, tmp_path: Path) -> None:
+    """Lenient mode (model-written PDDL, PDDLego+) took the function terms of action costs for atoms: it
+    declared predicates 'total-cost' and 'length' and the PDDL parser then refused every domain with action
+    costs ("invalid name 'total-cost': it is a keyword"). It must read these domains with no repair but its
+    documented split of disjunctive preconditions, and keep the costs."""
+    from genplan.engine.pddl import parse_task_text
+    from genplan.engine.pddl.lenient import SPLIT_DISJUNCTION
+
+    case = write_task(name, SEEDS[name][1], tmp_path)
+    strict_domain, strict_problem = read(case)
+    domain, problem = parse_task_text(case.domain.read_text(), case.problem.read_text(), case.domain, case.problem,
+                                      lenient=True)
+    assert {r.kind for r in domain.repairs} <= {SPLIT_DISJUNCTION} and not problem.repairs, domain.repairs
+    assert problem.function_values == strict_problem.function_values and problem.metric == strict_problem.metric
+    for action in domain.actions.values():
+        assert action.cost == strict_domain.actions[domain.original_action(action.name)].cost
