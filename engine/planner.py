@@ -386,6 +386,8 @@ class Successors:
                     continue
                 if action.conditions and not all(self.task.holds(c, binding, state) for c in action.conditions):
                     continue
+                if action.cost is not None and self.task.undefined_cost(action, binding) is not None:
+                    continue  # no value for its cost: not executable (validate.py, UNDEFINED_COST)
                 deleted = {lit.ground(binding) for lit in action.del_effects}
                 added = {lit.ground(binding) for lit in action.add_effects}
                 if action.conditional_effects:

@@ -42,6 +42,8 @@ MAX_SPLIT = 32  # cases one action may be split into; more means the preconditio
 _CONNECTIVES = frozenset({"and", "or", "not", "imply"})
 _NOT_PREDICATES = _CONNECTIVES | {"=", "exists", "forall", "when", "increase", "decrease", "assign",
                                   "scale-up", "scale-down"}
+# heads whose arguments are terms or function applications (action costs), never atoms
+_NUMERIC = frozenset({"=", "increase", "decrease", "assign", "scale-up", "scale-down"})
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,8 @@ def _literals(node: Node) -> Iterator[SList]:
     if not isinstance(node, SList) or not node.items:
         return
     head = node.head()
+    if head in _NUMERIC:
+        return  # (= (total-cost) 0), (increase (total-cost) (length ?a ?b)): function terms, not atoms
     if head in ("exists", "forall"):
         for item in node.items[2:]:
             yield from _literals(item)

@@ -589,6 +589,14 @@ def parse_problem_text(
         if obj in seen_objects:
             raise PddlError(path, f"object '{obj}' is declared twice", line)
         seen_objects.add(obj)
+    # an object that repeats a constant of the domain with the same type is that constant (VAL reads it so):
+    # kept once, or the objects programs receive and the file Fast Downward reads (which refuses duplicate
+    # objects) would list it twice
+    constant_types = dict(domain.constants)
+    repeated = [obj for obj, typ, _ in objects if constant_types.get(obj) == typ]
+    if repeated:
+        warnings.append(f"the objects {', '.join(repeated)} repeat constants of the domain: each is read once")
+        objects = [entry for entry in objects if entry[0] not in repeated]
     for i, item in enumerate(normalized.items):
         # the package's problem reader knows no ADL goals (quantified variables): ours reads and checks them
         if isinstance(item, SList) and item.head() == ":goal" and adl.is_compound(item.sublists()[0] if item.sublists() else None):

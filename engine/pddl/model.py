@@ -406,3 +406,13 @@ class Task:
             return cost.value or 0.0
         key = (cost.function, *(binding.get(a, a) for a in cost.args))
         return self.problem.function_values.get(key, 0.0)
+
+    def undefined_cost(self, action: Action, binding: dict[str, str]) -> str | None:
+        """The cost term of a step whose value the problem does not give, as ``(len s t)``; None where the cost
+        is defined (or plans count steps). Such a step is not executable: VAL refuses a plan with it, and Fast
+        Downward grounds no operator for it (the function value acts as a precondition)."""
+        cost = action.cost
+        if cost is None or cost.function is None or not self.uses_costs:
+            return None
+        key = (cost.function, *(binding.get(a, a) for a in cost.args))
+        return None if key in self.problem.function_values else "(" + " ".join(key) + ")"

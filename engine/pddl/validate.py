@@ -39,6 +39,7 @@ TYPE_MISMATCH = "type-mismatch"
 PRECONDITION = "unsatisfied-precondition"  # 4.4
 STATIC_PRECONDITION = "unsatisfied-static-precondition"  # 4.5
 GOAL_NOT_REACHED = "goal-not-reached"  # 4.6
+UNDEFINED_COST = "undefined-cost"  # :action-costs: a step whose cost function has no value in the problem
 
 TABLE13_ID = {
     UNKNOWN_OBJECT: "4.1",
@@ -154,13 +155,24 @@ class PlanValidator:
     def validate(
         self, plan: list[str] | list[PlanStep], require_parentheses: bool = True, trace: bool = False
     ) -> ValidationResult:
-        if not trace and self._fast is not None and self._fast.valid(plan):
+        if not trace and self._fast is not None and self._fast.valid(plan) and self._costs_defined(plan):
             result = ValidationResult(valid=True, steps_executed=len(plan))
             if self.task.uses_costs:
                 result.cost = self.plan_cost(plan)
             return result
         # an invalid plan (or a trace, or ADL): step by step, with the messages and details of the first failure
         return self._validate_in_detail(plan, require_parentheses, trace)
+
+    def _costs_defined(self, plan: list[str] | list[PlanStep]) -> bool:
+        """Every step of an executable plan has a defined cost (always, where plans count steps)."""
+        if not self.task.uses_costs:
+            return True
+        for step in plan:
+            parsed = step if isinstance(step, PlanStep) else parse_action(step)
+            action = self.domain.actions[parsed.name or ""]
+            if self.task.undefined_cost(action, {p.name: a for p, a in zip(action.parameters, parsed.args)}):
+                return False
+        return True
 
     def plan_cost(self, plan: list[str] | list[PlanStep]) -> float:
         """The cost of an executable plan (its length where the domain has no action costs)."""
@@ -252,6 +264,12 @@ class PlanValidator:
                                         unsatisfied=fluent, unsatisfied_static=static,
                                         unsatisfied_conditions=compound,
                                         missed_effects=_missed_for(needed, state, missed, compound))
+                    result.trace = effects
+                    return result
+                undefined = self.task.undefined_cost(action, binding)
+                if undefined is not None:
+                    result = self._fail(UNDEFINED_COST, index, step.raw.strip(), action_pddl=step.pddl(),
+                                        reason=f"its cost {undefined} has no value in this task")
                     result.trace = effects
                     return result
                 deleted = {lit.ground(binding) for lit in action.del_effects}
