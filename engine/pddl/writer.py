@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from itertools import product
 
 from .model import (
@@ -100,17 +101,8 @@ def single_types(domain: Domain) -> Domain:
         eithers.update(p.types for p in parameters if len(p.types) > 1)
 
     def note_condition(c: Condition) -> None:
-        if isinstance(c, Quantified):
-            note(c.variables)
-            note_condition(c.body)
-        elif isinstance(c, Junction):
-            for part in c.parts:
-                note_condition(part)
-        elif isinstance(c, Negation):
-            note_condition(c.part)
-        elif isinstance(c, Implication):
-            note_condition(c.antecedent)
-            note_condition(c.consequent)
+        for variables in _quantified_variables(c):
+            note(variables)
 
     for pred in (*domain.predicates.values(), *domain.functions.values()):
         note(pred.parameters)
@@ -212,27 +204,30 @@ def _split_quantifiers(c: Condition, compiled: dict[tuple[str, ...], tuple[str, 
     return c
 
 
+def _quantified_variables(c: Condition) -> Iterator[tuple[Parameter, ...]]:
+    """The variables of every ``forall``/``exists`` inside ``c``."""
+    if isinstance(c, Quantified):
+        yield c.variables
+        yield from _quantified_variables(c.body)
+    elif isinstance(c, Junction):
+        for part in c.parts:
+            yield from _quantified_variables(part)
+    elif isinstance(c, Negation):
+        yield from _quantified_variables(c.part)
+    elif isinstance(c, Implication):
+        yield from _quantified_variables(c.antecedent)
+        yield from _quantified_variables(c.consequent)
+
+
 def single_types_goal(domain: Domain, problem: Problem) -> Problem:
     """The problem without ``(either ...)`` in its compound goal (Fast Downward cannot read it): a quantifier
     over an either variable becomes one quantifier per type (a conjunction for ``forall``, a disjunction for
     ``exists``), which means the same because the types of a PDDL domain form a tree."""
     eithers: set[tuple[str, ...]] = set()
 
-    def note(c: Condition) -> None:
-        if isinstance(c, Quantified):
-            eithers.update(v.types for v in c.variables if len(v.types) > 1)
-            note(c.body)
-        elif isinstance(c, Junction):
-            for part in c.parts:
-                note(part)
-        elif isinstance(c, Negation):
-            note(c.part)
-        elif isinstance(c, Implication):
-            note(c.antecedent)
-            note(c.consequent)
-
     for c in problem.goal_conditions:
-        note(c)
+        for variables in _quantified_variables(c):
+            eithers.update(v.types for v in variables if len(v.types) > 1)
     if not eithers:
         return problem
     compiled = {types: tuple(sorted({t for t in types if not any(o != t and domain.is_subtype(t, (o,)) for o in types)}))

@@ -9,6 +9,7 @@ free). It fails on nearly every task whose plan needs a delete; the search finds
 from __future__ import annotations
 
 from genplan.engine.pddl import Domain
+from support.ferry_model import CORRECT_PROGRAM
 
 _BODY = '''
 def generate_solution(objects, init, goal):
@@ -134,26 +135,7 @@ def generate_solution(objects, init, goal):
 
 # Right on every debug task of domains/ferry (at most 5 locations, l0..l4) but not beyond: it looks for the
 # ferry among the locations it has seen in those tasks only.
-FIVE_LOCATIONS_FERRY = '''
-KNOWN_LOCATIONS = ["l0", "l1", "l2", "l3", "l4"]
-
-
-def generate_solution(objects, init, goal):
-    ferry_at = next(loc for loc in KNOWN_LOCATIONS if ("at-ferry", loc) in init)
-    car_at = {fact[1]: fact[2] for fact in init if fact[0] == "at"}
-    plan = []
-    for fact in sorted(goal):
-        if fact[0] != "at":
-            continue
-        car, target = fact[1], fact[2]
-        start = car_at[car]
-        if start == target:
-            continue
-        if ferry_at != start:
-            plan.append(f"(sail {ferry_at} {start})")
-        plan.append(f"(board {car} {start})")
-        plan.append(f"(sail {start} {target})")
-        plan.append(f"(debark {car} {target})")
-        ferry_at = target
-    return plan
-'''
+FIVE_LOCATIONS_FERRY = 'KNOWN_LOCATIONS = ["l0", "l1", "l2", "l3", "l4"]\n' + CORRECT_PROGRAM.replace(
+    'next(fact[1] for fact in init if fact[0] == "at-ferry")',
+    'next(loc for loc in KNOWN_LOCATIONS if ("at-ferry", loc) in init)',
+)
