@@ -170,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
         if args.resume:
             store, meta = runs.open_to_continue(Path(args.resume))
             if meta.domain_dir is None:
-                raise BadInput(f"{store.path}/run.json: names no domain directory")
+                raise BadInput(f"{runs.layout.meta_file(store.path)}: names no domain directory")
             domain_dir = DomainDir.open(meta.domain_dir)
             config = meta.pipeline_config()
             recorded = {k: v for k, v in meta.model.items() if k not in ("prices",)}
@@ -213,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
     summary = result.to_dict()
     if args.eval and result.selected_program is not None:
         summary["eval_coverage"] = _evaluate(result.selected_program, domain_dir, config)
-    store.write_json("summary.json", summary)
+    store.write_json(runs.layout.SUMMARY, summary)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

@@ -20,6 +20,7 @@ from .domainlib import DomainDir
 from .events import RunFinished, RunStarted
 from .pipeline.config import PipelineConfig
 from .pipeline.store import RunStore
+from .runs import layout
 
 PURPOSE = "strategy-check"
 _NL_STEPS = ("nl.domain", "nl.task")
@@ -92,7 +93,7 @@ def run_check(store: RunStore, text: str, provider: Any, controller: Any = None,
         status = "stopped"
     finished = RunFinished(status=status, purpose=PURPOSE, strategy_solved=solved, debug_solved=solved,
                            debug_total=len(pipeline.tasks), wall_seconds=round(time.monotonic() - started, 3))
-    store.write_json("summary.json", {**finished.data, "selected_program": None})
+    store.write_json(layout.SUMMARY, {**finished.data, "selected_program": None})
     store.update_meta(status=status)
     pipeline.bus.publish(finished)
     return StrategyCheck(store.path, solved, len(pipeline.tasks), status)

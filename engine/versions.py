@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .pddl.validate import GOAL_NOT_REACHED
+from .runs import layout
 from .sandbox.outcome import CATEGORY_GOAL, CATEGORY_INVALID_ACTION, run_category
 
 PASS = "pass"
@@ -203,7 +204,7 @@ def run_overview(run_dir: Path) -> RunOverview:
     from .runs import RunMeta, read_meta_or_none
 
     meta = read_meta_or_none(run_dir) or RunMeta(run_id=run_dir.name, status="")
-    summary = _read_json(run_dir / "summary.json")
+    summary = _read_json(layout.summary_file(run_dir))
     summary = summary if isinstance(summary, dict) else {}
     results = read_results(run_dir)
     tasks: list[str] = []
@@ -236,7 +237,7 @@ def run_overview(run_dir: Path) -> RunOverview:
 
 def _own_loop_outcome(run_dir: Path, result: Any) -> str | None:
     """A PDDLego+ trial's outcome (trial.json), or an AutoToS run's evaluation (run.json's result)."""
-    trial = _read_json(run_dir / "trial.json")
+    trial = _read_json(layout.trial_file(run_dir))
     outcome = trial.get("outcome") if isinstance(trial, dict) else None
     if isinstance(outcome, str):
         reason = trial.get("reason")
@@ -253,4 +254,4 @@ def domain_overview(runs_dir: Path) -> list[RunOverview]:
     """Every run under a domain's runs directory, oldest first."""
     if not runs_dir.is_dir():
         return []
-    return [run_overview(child) for child in sorted(runs_dir.iterdir()) if (child / "run.json").is_file()]
+    return [run_overview(child) for child in layout.run_dirs_in(runs_dir)]

@@ -36,7 +36,8 @@ from ..events import (
 from ..llm.manual import AnswerCancelled
 from ..llm.types import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider, RetryNotice
 from ..pipeline.runlock import owner
-from ..pipeline.store import RunStore
+from ..pipeline.store import RunStore, write_text_atomic
+from ..runs import layout
 from . import messages
 from .domains import SearchDomain
 from .executor import Executor
@@ -91,7 +92,7 @@ class RunRecorder:
         self.run_dir = run_dir
         self.store = RunStore(run_dir)
         (run_dir / "versions").mkdir(parents=True, exist_ok=True)
-        (run_dir / "events.jsonl").touch()
+        layout.events_file(run_dir).touch()
         self.bus = EventBus(self.store.append_event)
         if watcher is not None:
             self.bus.subscribe(watcher)
@@ -239,7 +240,7 @@ def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, se
     model = info.pop("model", None)
     preset = info.get("preset") or preset_of(settings)
     store = RunStore(run_dir)
-    store.write_json("run.json", {
+    store.write_json(layout.META, {
         "run_id": run_dir.name, "status": "running", "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
         "approach": "autotos", "domain": domain.name, "preset": preset,
         "config": {"approach": "autotos", "preset": preset, **asdict(settings)},
@@ -330,5 +331,5 @@ def import_log(log: AutoToSLog, domain: SearchDomain, executor: Executor, runs_d
         # failed where the original run's passed
         "wanted_more": outcome.error is not None,
     }
-    (run_dir / "import.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    write_text_atomic(layout.import_file(run_dir), json.dumps(summary, indent=2))
     return summary

@@ -27,7 +27,7 @@ from ..sandbox import Limits, Program, Sandbox
 from ..sandbox.limits import MIB
 from .experiment import EvalSpec, Experiment, GameTarget, ModelSpec, OwnLoopPreset, PresetSpec, task_files
 
-EVALUATION_FILE = "evaluation.json"
+EVALUATION_FILE = runs.layout.EVALUATION
 # Model settings that change what a run produces (the others only change how answers are fetched).
 RUN_DEFINING_SETTINGS = ("model", "base_url", "temperature", "max_tokens", "seed", "top_p", "extra_body", "reasoning")
 
@@ -197,7 +197,7 @@ def run_status(run_dir: Path) -> str | None:
 
 
 def open_or_create_run(run_dir: Path, meta: dict[str, Any]) -> RunStore:
-    if (run_dir / "run.json").exists():
+    if runs.is_run_dir(run_dir):
         return RunStore.open(run_dir)
     if run_dir.exists():  # a crash between creating the directory and writing run.json: nothing to keep
         shutil.rmtree(run_dir)
@@ -248,7 +248,7 @@ def execute_own_loop(job: OwnLoopJob) -> Outcome:
         summary = approach.entry(context)
     except Exception as exc:  # noqa: BLE001 - one failing run must not stop the batch; rerunning starts it again
         message = f"{type(exc).__name__}: {exc}" if not isinstance(exc, ModelAccessError) else str(exc)
-        if (run_dir / "run.json").exists():
+        if runs.is_run_dir(run_dir):
             _add_session(RunStore.open(run_dir), time.monotonic() - started, status="failed", error=message)
         return Outcome("run", "failed", job.run_dir, message)
     store = RunStore.open(run_dir)
@@ -288,7 +288,7 @@ def domain_tasks(domain_path: str, task_set: str, limit: int) -> tuple[Any, list
 def selected_program(run_dir: Path) -> Path | None:
     """The run's selected program (found inside the run directory even if the batch was moved)."""
     try:
-        summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
+        summary = json.loads(runs.layout.summary_file(run_dir).read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
         return None
     chosen = summary.get("selected_program")

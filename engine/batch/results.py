@@ -12,7 +12,7 @@ from typing import Any
 
 from ..domainlib import DomainDir
 from ..pipeline.store import write_json_atomic
-from ..runs import read_meta_or_none
+from ..runs import layout, read_meta_or_none
 from .executors import Executor, LocalExecutor, ProgressCallback, Work
 from .experiment import Experiment
 from .jobs import EVALUATION_FILE, Entry, EvalJob, OwnLoopJob, RunJob, grid, run_meta, run_status
@@ -151,7 +151,7 @@ def own_loop_coverage(run_dir: Path) -> float | None:
     evaluation off)."""
     meta = read_meta_or_none(run_dir)
     outcome = meta.extra.get("outcome") if meta is not None else None
-    if outcome in ("success", "failure") and (run_dir / "trial.json").is_file():
+    if outcome in ("success", "failure") and layout.trial_file(run_dir).is_file():
         return 1.0 if outcome == "success" else 0.0
     own = meta.own_evaluation if meta is not None else None
     if own is None:

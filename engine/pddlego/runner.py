@@ -33,6 +33,7 @@ from ..llm.replay import OUT_OF_ANSWERS, RecordedAnswers
 from ..pipeline.gateway import ModelGateway
 from ..pipeline.store import RunStore
 from ..prompts import PromptLibrary
+from ..runs import layout
 from .environment import StepResult, TextEnvironment
 from .loop import (
     CallInfo,
@@ -168,8 +169,8 @@ def run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, root: P
         store.update_meta(status="failed", error=str(err))
         raise
     summary = {**result.to_dict(), "wall_seconds": round(time.monotonic() - started, 3), "totals": gateway.totals.to_dict()}
-    store.write_json("trial.json", summary)
-    store.write_json("summary.json", summary)
+    store.write_json(layout.TRIAL, summary)
+    store.write_json(layout.SUMMARY, summary)
     status = STOPPED if result.reason == STOPPED else "finished"
     bus.publish(RunFinished(status=status, outcome=result.outcome, reason=result.reason, calls=result.calls,
                             steps=result.steps))

@@ -17,8 +17,9 @@ from typing import Any
 import psutil
 
 from ..errors import GenplanError
+from ..runs import layout
 
-LOCK_FILE = "run.lock"
+LOCK_FILE = layout.LOCK
 INTERRUPTED = "interrupted"
 
 

@@ -41,6 +41,7 @@ from ..pddl import Domain, load_domain
 from ..pddl.encoding import PythonTask, render_task
 from ..planner import solve
 from ..prompts import PromptLibrary
+from ..runs import layout
 from .checks import (
     DebugTask,
     ProgramChecker,
@@ -182,7 +183,7 @@ class Pipeline:
         finally:
             checker.close()
         result = self._result(status, message, time.monotonic() - start)
-        self.store.write_json("summary.json", result.to_dict())
+        self.store.write_json(layout.SUMMARY, result.to_dict())
         self.store.update_meta(status=status)
         self.bus.publish(RunFinished(**result.to_dict()))
         return result

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..events import ArtifactCreated, Event, read_log
+from ..runs import layout
 from .runlock import INTERRUPTED, owner, owner_alive
 
 RUNS_SUBDIR = Path(".genplan") / "runs"
@@ -70,15 +71,15 @@ class RunStore:
         path = Path(root) / run_id
         path.mkdir(parents=True, exist_ok=False)
         store = cls(path)
-        store.write_json("run.json", {"run_id": run_id, "status": "running", "created": _now(), **meta, **owner()})
-        (path / "events.jsonl").touch()
+        store.write_json(layout.META, {"run_id": run_id, "status": "running", "created": _now(), **meta, **owner()})
+        layout.events_file(path).touch()
         return store
 
     @classmethod
     def open(cls, path: Path) -> RunStore:
         path = Path(path)
-        if not (path / "run.json").exists():
-            raise FileNotFoundError(f"{path}: not a genplan run directory (no run.json)")
+        if not layout.meta_file(path).exists():
+            raise FileNotFoundError(f"{path}: not a genplan run directory (no {layout.META})")
         store = cls(path)
         store.correct_status()
         return store
@@ -114,7 +115,7 @@ class RunStore:
         if not root.is_dir():
             return infos
         for child in sorted(root.iterdir()):
-            meta_file = child / "run.json"
+            meta_file = layout.meta_file(child)
             if not meta_file.exists():
                 continue
             try:
@@ -161,13 +162,13 @@ class RunStore:
         return (self.path / relative).exists()
 
     def meta(self) -> dict[str, Any]:
-        meta: dict[str, Any] = self.read_json("run.json")
+        meta: dict[str, Any] = self.read_json(layout.META)
         return meta
 
     def update_meta(self, **changes: Any) -> None:
         meta = self.meta()
         meta.update(changes)
-        self.write_json("run.json", meta)
+        self.write_json(layout.META, meta)
 
     # ------------------------------------------------------------------ events
     def append_event(self, event: Event) -> None:
@@ -175,13 +176,13 @@ class RunStore:
         event: that guards only against power loss and costs milliseconds on a busy disk."""
         line = event.to_json() + "\n"
         with self._log_lock:
-            with open(self.path / "events.jsonl", "a", encoding="utf-8") as log:
+            with open(layout.events_file(self.path), "a", encoding="utf-8") as log:
                 log.write(line)
                 log.flush()
 
     def events(self) -> Iterator[Event]:
         """The logged events; a torn last line (a crash mid-write) is skipped."""
-        log = self.path / "events.jsonl"
+        log = layout.events_file(self.path)
         if not log.exists():
             return
         with open(log, encoding="utf-8") as handle:

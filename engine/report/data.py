@@ -9,7 +9,7 @@ from typing import Any
 
 from ..errors import GenplanError
 from ..events import ResponseReceived, read_log
-from ..runs import RunMeta, read_meta_or_none
+from ..runs import RunMeta, layout, read_meta_or_none
 
 PLANNER_COVERAGE_DIR = "planner-coverage"
 
@@ -179,13 +179,13 @@ def _run_record(root: Path, entry: dict[str, Any]) -> RunRecord:
     if meta is not None and "batch_seconds" in meta.extra:
         record.seconds = float(meta.extra["batch_seconds"])
     else:
-        summary = _read_json(run_dir / "summary.json") or {}
+        summary = _read_json(layout.summary_file(run_dir)) or {}
         record.seconds = summary.get("wall_seconds")
-    evaluation = _read_json(run_dir / "evaluation.json")
+    evaluation = _read_json(layout.evaluation_file(run_dir))
     record.evaluation = evaluation if isinstance(evaluation, dict) else None
     if meta is not None and record.evaluation is None:
         _own_loop_run(record, meta)
-    trial = _read_json(run_dir / "trial.json")
+    trial = _read_json(layout.trial_file(run_dir))
     record.trial = trial if isinstance(trial, dict) else None
     return record
 
@@ -206,7 +206,7 @@ def _own_loop_run(record: RunRecord, meta: RunMeta) -> None:
     if record.calls == 0:
         record.calls = int(result.get("calls") or 0)
         try:
-            lines = (record.run_dir / "events.jsonl").read_text(encoding="utf-8").splitlines()
+            lines = layout.events_file(record.run_dir).read_text(encoding="utf-8").splitlines()
         except OSError:
             lines = []
         for event in read_log(lines):

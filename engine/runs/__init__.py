@@ -12,16 +12,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import GenplanError
-from .pipeline.config import BEFORE_REPRODUCTION_SETTINGS, PipelineConfig
-from .pipeline.store import RunStore
+from ..errors import GenplanError
+from ..pipeline.config import BEFORE_REPRODUCTION_SETTINGS, PipelineConfig
+from . import layout
+from .layout import is_run_dir
 
 if TYPE_CHECKING:
-    from .domainlib import DomainDir
-    from .llm import Provider
-    from .pipeline.gateway import Controller
-    from .pipeline.runner import Pipeline
-    from .prompts import PromptLibrary
+    from ..domainlib import DomainDir
+    from ..llm import Provider
+    from ..pipeline.gateway import Controller
+    from ..pipeline.runner import Pipeline
+    from ..pipeline.store import RunStore
+    from ..prompts import PromptLibrary
 
 _KNOWN = ("run_id", "status", "created", "domain_dir", "config", "model", "source", "forked_from", "forked_at")
 
@@ -102,12 +104,20 @@ class RunMeta:
         return bool(self.config) and not set(BEFORE_REPRODUCTION_SETTINGS) & set(self.config)
 
 
+__all__ = [
+    "NotResumable", "RunMeta", "fork_from_edit", "is_run_dir", "layout", "make_pipeline", "open_run",
+    "open_to_continue", "read_meta", "read_meta_or_none", "start_run",
+]
+
+
 class NotResumable(GenplanError):
     """The run opens and replays, but today's code cannot continue it."""
 
 
 def read_meta(run_dir: Path) -> RunMeta:
     """The typed ``run.json`` of a run directory (FileNotFoundError when it is not one)."""
+    from ..pipeline.store import RunStore  # the store names its files from .layout: imported when used
+
     store = RunStore.open(Path(run_dir))
     return RunMeta.from_dict(store.meta(), run_id=store.path.name)
 
@@ -131,6 +141,8 @@ def start_run(
     run_id: str | None = None,
 ) -> RunStore:
     """A new run directory under ``root`` with its ``run.json``."""
+    from ..pipeline.store import RunStore
+
     meta: dict[str, Any] = {"domain_dir": str(domain_dir.path.resolve()), "config": config.to_dict(), "model": model}
     if source is not None:
         meta["source"] = source
@@ -139,6 +151,8 @@ def start_run(
 
 def open_run(run_dir: Path) -> tuple[RunStore, RunMeta]:
     """An existing run, to resume or replay."""
+    from ..pipeline.store import RunStore
+
     store = RunStore.open(Path(run_dir))
     return store, RunMeta.from_dict(store.meta(), run_id=store.path.name)
 
@@ -153,7 +167,7 @@ def open_to_continue(run_dir: Path) -> tuple[RunStore, RunMeta]:
 def _require_continuable(path: Path, meta: RunMeta) -> None:
     # An own-loop approach's run (AutoToS, PDDLego+) is made by its own command; the pipeline cannot go on with it.
     if meta.approach is not None:
-        from .approaches import OWN_LOOP, UnknownApproach, get_approach
+        from ..approaches import OWN_LOOP, UnknownApproach, get_approach
 
         try:
             approach = get_approach(meta.approach)
@@ -172,7 +186,7 @@ def _require_continuable(path: Path, meta: RunMeta) -> None:
 
 def fork_from_edit(run_dir: Path, relative: str, kind: str, text: str) -> RunStore:
     """A new run that keeps every answer before the edited artefact and continues from the edit."""
-    from .pipeline.store import continue_from_edit
+    from ..pipeline.store import continue_from_edit
 
     store, meta = open_run(run_dir)
     _require_continuable(store.path, meta)
@@ -190,6 +204,6 @@ def make_pipeline(
     reasoning: bool = False,
 ) -> Pipeline:
     """The run context for the run's approach (the registry decides what runs)."""
-    from .pipeline.runner import Pipeline
+    from ..pipeline.runner import Pipeline
 
     return Pipeline(domain_dir, config, provider, store, controller=controller, prompts=prompts, reasoning=reasoning)
