@@ -20,7 +20,8 @@ from .domainlib import DomainDir
 from .events import RunFinished, RunStarted
 from .pipeline.config import PipelineConfig
 from .pipeline.store import RunStore
-from .runs import layout
+from .runs.outcome import write_outcome
+from .runs.status import RunStatus
 
 PURPOSE = "strategy-check"
 _NL_STEPS = ("nl.domain", "nl.task")
@@ -82,7 +83,7 @@ def run_check(store: RunStore, text: str, provider: Any, controller: Any = None,
                          purpose=PURPOSE, checks_strategy_of=meta.get("checks_strategy_of"),
                          debug_tasks=[t.name for t in pipeline.tasks]))
     started = time.monotonic()
-    status, solved = "finished", 0
+    status, solved = RunStatus.FINISHED, 0
     try:
         pipeline.nl_phase()
         file = pipeline.artifact("strategy", "strategies/v01.md", text, version="v01")
@@ -90,10 +91,10 @@ def run_check(store: RunStore, text: str, provider: Any, controller: Any = None,
         pipeline.validate_strategy(version)
         solved = version.solved
     except (RunStopped, AnswerCancelled):
-        status = "stopped"
+        status = RunStatus.STOPPED
     finished = RunFinished(status=status, purpose=PURPOSE, strategy_solved=solved, debug_solved=solved,
                            debug_total=len(pipeline.tasks), wall_seconds=round(time.monotonic() - started, 3))
-    store.write_json(layout.SUMMARY, {**finished.data, "selected_program": None})
+    write_outcome(store.path, {**finished.data, "selected_program": None})
     store.update_meta(status=status)
     pipeline.bus.publish(finished)
     return StrategyCheck(store.path, solved, len(pipeline.tasks), status)

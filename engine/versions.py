@@ -14,6 +14,7 @@ from typing import Any
 
 from .pddl.validate import GOAL_NOT_REACHED
 from .runs import layout
+from .runs.outcome import read_outcome, read_trial
 from .sandbox.outcome import CATEGORY_GOAL, CATEGORY_INVALID_ACTION, run_category
 
 PASS = "pass"
@@ -201,11 +202,10 @@ def _results_order(results: VersionResults) -> tuple[Any, ...]:
 
 def run_overview(run_dir: Path) -> RunOverview:
     """Read one run directory (run.json, summary.json, results/)."""
-    from .runs import RunMeta, read_meta_or_none
+    from .runs import RunMeta, RunStatus, read_meta_or_none
 
-    meta = read_meta_or_none(run_dir) or RunMeta(run_id=run_dir.name, status="")
-    summary = _read_json(layout.summary_file(run_dir))
-    summary = summary if isinstance(summary, dict) else {}
+    meta = read_meta_or_none(run_dir) or RunMeta(run_id=run_dir.name, status=RunStatus.UNKNOWN)
+    summary = read_outcome(run_dir) or {}
     results = read_results(run_dir)
     tasks: list[str] = []
     for version in results:
@@ -237,7 +237,7 @@ def run_overview(run_dir: Path) -> RunOverview:
 
 def _own_loop_outcome(run_dir: Path, result: Any) -> str | None:
     """A PDDLego+ trial's outcome (trial.json), or an AutoToS run's evaluation (run.json's result)."""
-    trial = _read_json(layout.trial_file(run_dir))
+    trial = read_trial(run_dir)
     outcome = trial.get("outcome") if isinstance(trial, dict) else None
     if isinstance(outcome, str):
         reason = trial.get("reason")

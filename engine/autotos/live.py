@@ -25,6 +25,7 @@ from ..events import (
     RunFailed,
 )
 from ..llm.types import Provider
+from ..runs.status import RunStatus
 from ..sandbox.limits import GIB
 from .domains import DOMAINS, DataError, SearchDomain, load_domain
 from .generators import GENERATORS
@@ -151,5 +152,5 @@ def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mappin
                               watcher=watch, stop_requested=stop_requested)
     finally:
         executor.close()
-    status = "failed" if outcome.error is not None else "stopped" if outcome.halted else "finished"
+    status = RunStatus.FAILED if outcome.error is not None else RunStatus.STOPPED if outcome.halted else RunStatus.FINISHED
     return {**summary_of(run_dir, outcome), "stopped": outcome.stopped, "error": outcome.error, "status": status}

@@ -38,6 +38,7 @@ from ..llm.types import ChatMessage, ChatRequest, ChatResponse, ModelAccessError
 from ..pipeline.runlock import owner
 from ..pipeline.store import RunStore, write_text_atomic
 from ..runs import layout
+from ..runs.status import RunStatus
 from . import messages
 from .domains import SearchDomain
 from .executor import Executor
@@ -241,7 +242,7 @@ def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, se
     preset = info.get("preset") or preset_of(settings)
     store = RunStore(run_dir)
     store.write_json(layout.META, {
-        "run_id": run_dir.name, "status": "running", "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "run_id": run_dir.name, "status": RunStatus.RUNNING, "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
         "approach": "autotos", "domain": domain.name, "preset": preset,
         "config": {"approach": "autotos", "preset": preset, **asdict(settings)},
         "model": dict(model) if isinstance(model, dict) else {"model": model} if model else {},
@@ -267,20 +268,20 @@ def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, se
         outcome.error = error
     except BaseException as exc:  # a broken sandbox, ctrl+c: the run says how it ended, then the error goes on
         recorder.publish(RunFailed(error=f"{type(exc).__name__}: {exc}"))
-        store.update_meta(status="failed", result=loop.outcome.to_dict(), error=f"{type(exc).__name__}: {exc}")
+        store.update_meta(status=RunStatus.FAILED, result=loop.outcome.to_dict(), error=f"{type(exc).__name__}: {exc}")
         raise
     wall = round(time.monotonic() - started, 3)
     if error is not None:
         recorder.publish(RunFailed(error=error, message=f"the run ended early: {error}"))
     elif outcome.halted:
-        recorder.publish(RunFinished(status="stopped",
+        recorder.publish(RunFinished(status=RunStatus.STOPPED,
                                      message=f"stopped by the person after {_calls(outcome.calls)}{stopped_where}",
                                      calls=outcome.calls, wall_seconds=wall))
     else:
-        recorder.publish(RunFinished(status="finished", outcome="stopped" if outcome.stopped else "passed",
+        recorder.publish(RunFinished(status=RunStatus.FINISHED, outcome="stopped" if outcome.stopped else "passed",
                                      message=outcome_text(outcome), calls=outcome.calls, wall_seconds=wall))
     recorder.close()
-    status = "failed" if error is not None else "stopped" if outcome.halted else "finished"
+    status = RunStatus.FAILED if error is not None else RunStatus.STOPPED if outcome.halted else RunStatus.FINISHED
     store.update_meta(status=status, result=outcome.to_dict(), error=error)
     return outcome
 

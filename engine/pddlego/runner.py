@@ -33,7 +33,8 @@ from ..llm.replay import OUT_OF_ANSWERS, RecordedAnswers
 from ..pipeline.gateway import ModelGateway
 from ..pipeline.store import RunStore
 from ..prompts import PromptLibrary
-from ..runs import layout
+from ..runs.outcome import write_outcome
+from ..runs.status import RunStatus
 from .environment import StepResult, TextEnvironment
 from .loop import (
     CallInfo,
@@ -166,12 +167,11 @@ def run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, root: P
             result = run_pddlego(env, ask, solver, prompts, spec.config, listener)
     except ModelAccessError as err:
         bus.publish(RunFailed(error=str(err)))
-        store.update_meta(status="failed", error=str(err))
+        store.update_meta(status=RunStatus.FAILED, error=str(err))
         raise
     summary = {**result.to_dict(), "wall_seconds": round(time.monotonic() - started, 3), "totals": gateway.totals.to_dict()}
-    store.write_json(layout.TRIAL, summary)
-    store.write_json(layout.SUMMARY, summary)
-    status = STOPPED if result.reason == STOPPED else "finished"
+    write_outcome(store.path, summary, trial=True)
+    status = RunStatus.STOPPED if result.reason == STOPPED else RunStatus.FINISHED
     bus.publish(RunFinished(status=status, outcome=result.outcome, reason=result.reason, calls=result.calls,
                             steps=result.steps))
     store.update_meta(status=status, outcome=result.outcome)

@@ -18,9 +18,10 @@ import psutil
 
 from ..errors import GenplanError
 from ..runs import layout
+from ..runs.status import RunStatus
 
 LOCK_FILE = layout.LOCK
-INTERRUPTED = "interrupted"
+INTERRUPTED = RunStatus.INTERRUPTED
 
 
 class RunBusy(GenplanError):

@@ -41,7 +41,8 @@ from ..pddl import Domain, load_domain
 from ..pddl.encoding import PythonTask, render_task
 from ..planner import solve
 from ..prompts import PromptLibrary
-from ..runs import layout
+from ..runs.outcome import write_outcome
+from ..runs.status import RunStatus
 from .checks import (
     DebugTask,
     ProgramChecker,
@@ -173,17 +174,17 @@ class Pipeline:
         assert run is not None, f"{self.approach.name} is no pipeline approach"  # PipelineConfig names only those
         try:
             run(self, checker)
-            status, message = "finished", ""
+            status, message = RunStatus.FINISHED, ""
         except (RunStopped, AnswerCancelled) as exc:  # a person stopped it, in step mode or when answering
-            status, message = "stopped", str(exc)
+            status, message = RunStatus.STOPPED, str(exc)
         except Exception as exc:
-            status, message = "failed", f"{type(exc).__name__}: {exc}"
+            status, message = RunStatus.FAILED, f"{type(exc).__name__}: {exc}"
             self.bus.publish(RunFailed(message=message))
             raise
         finally:
             checker.close()
         result = self._result(status, message, time.monotonic() - start)
-        self.store.write_json(layout.SUMMARY, result.to_dict())
+        write_outcome(self.store.path, result.to_dict())
         self.store.update_meta(status=status)
         self.bus.publish(RunFinished(**result.to_dict()))
         return result

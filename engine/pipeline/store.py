@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import os
 import secrets
 import threading
 from collections.abc import Iterator
@@ -27,6 +26,9 @@ from typing import Any
 
 from ..events import ArtifactCreated, Event, read_log
 from ..runs import layout
+from ..runs.files import write_json_atomic as write_json_atomic
+from ..runs.files import write_text_atomic as write_text_atomic
+from ..runs.status import RunStatus
 from .runlock import INTERRUPTED, owner, owner_alive
 
 RUNS_SUBDIR = Path(".genplan") / "runs"
@@ -35,17 +37,6 @@ RUNS_SUBDIR = Path(".genplan") / "runs"
 def new_run_id() -> str:
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     return f"{stamp}-{secrets.token_hex(2)}"
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def write_json_atomic(path: Path, data: Any) -> None:
-    write_text_atomic(path, json.dumps(data, indent=2, sort_keys=True, default=str) + "\n")
 
 
 @dataclass
@@ -71,7 +62,7 @@ class RunStore:
         path = Path(root) / run_id
         path.mkdir(parents=True, exist_ok=False)
         store = cls(path)
-        store.write_json(layout.META, {"run_id": run_id, "status": "running", "created": _now(), **meta, **owner()})
+        store.write_json(layout.META, {"run_id": run_id, "status": RunStatus.RUNNING, "created": _now(), **meta, **owner()})
         layout.events_file(path).touch()
         return store
 
@@ -91,14 +82,14 @@ class RunStore:
         except (OSError, json.JSONDecodeError):
             return "?"
         status = str(meta.get("status", "?"))
-        if status == "running" and owner_alive(meta) is False:
+        if status == RunStatus.RUNNING and owner_alive(meta) is False:
             self.update_meta(status=INTERRUPTED)
             return INTERRUPTED
         return status
 
     def claim(self) -> None:
         """This process now works on the run (a resume): its status is running again, owned by us."""
-        self.update_meta(status="running", **owner())
+        self.update_meta(status=RunStatus.RUNNING, **owner())
 
     @staticmethod
     def runs_dir(domain_dir: Path) -> Path:
@@ -125,7 +116,7 @@ class RunStore:
             if not isinstance(meta, dict):
                 continue
             status = meta.get("status", "?")
-            if status == "running" and owner_alive(meta) is False:
+            if status == RunStatus.RUNNING and owner_alive(meta) is False:
                 status = cls(child).correct_status()
             config, model = meta.get("config"), meta.get("model")  # an AutoToS run of before: no config, a model name
             preset = config.get("preset") if isinstance(config, dict) else None

@@ -16,6 +16,7 @@ from ..errors import GenplanError
 from ..pipeline.config import BEFORE_REPRODUCTION_SETTINGS, PipelineConfig
 from . import layout
 from .layout import is_run_dir
+from .status import RunStatus
 
 if TYPE_CHECKING:
     from ..domainlib import DomainDir
@@ -33,7 +34,7 @@ class RunMeta:
     """What ``run.json`` records: what was run, with which model (never the key), and how it ended."""
 
     run_id: str
-    status: str = "running"
+    status: RunStatus = RunStatus.RUNNING
     created: str = ""
     domain_dir: str | None = None
     config: dict[str, Any] = field(default_factory=dict)
@@ -59,7 +60,7 @@ class RunMeta:
         forked_at = data.get("forked_at")
         return cls(
             run_id=text("run_id") or run_id,
-            status=text("status") or "",  # unknown (a hand-made or partial run.json)
+            status=RunStatus.parse(data.get("status")),  # UNKNOWN: a hand-made or partial run.json
             created=text("created") or "",
             domain_dir=text("domain_dir"),
             config=mapping("config"),
@@ -86,7 +87,7 @@ class RunMeta:
         tasks); (0, 0) when its feedback rounds ran out before an evaluation; None when it has none (a pipeline
         run, a run not finished, an evaluation turned off)."""
         result = self.extra.get("result")
-        if self.status != "finished" or not isinstance(result, dict) or "evaluation" not in result:
+        if self.status != RunStatus.FINISHED or not isinstance(result, dict) or "evaluation" not in result:
             return None
         evaluation = result.get("evaluation")
         if isinstance(evaluation, dict):
@@ -105,7 +106,7 @@ class RunMeta:
 
 
 __all__ = [
-    "NotResumable", "RunMeta", "fork_from_edit", "is_run_dir", "layout", "make_pipeline", "open_run",
+    "NotResumable", "RunMeta", "RunStatus", "fork_from_edit", "is_run_dir", "layout", "make_pipeline", "open_run",
     "open_to_continue", "read_meta", "read_meta_or_none", "start_run",
 ]
 
