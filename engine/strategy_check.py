@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import runs
 from .domainlib import DomainDir
 from .events import RunFinished, RunStarted
 from .pipeline.config import PipelineConfig
@@ -55,7 +56,7 @@ def prepare(source: Path, strategy_file: str, domain_dir: Path, root: Path | Non
     meta = {k: v for k, v in source_store.meta().items() if k not in ("run_id", "status", "created")}
     meta.update(domain_dir=str(Path(domain_dir).resolve()), purpose=PURPOSE, checks_strategy_of=source.name, checked_strategy=strategy_file,
                 forked_from=str(source), edited_version=strategy_file)
-    store = RunStore.create(root or source.parent, meta)
+    store = runs.create(root or source.parent, meta)
     for folder in ("requests", "responses"):
         (store.path / folder).mkdir(exist_ok=True)
         for path in sorted((source / folder).glob("*")):

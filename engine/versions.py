@@ -237,8 +237,8 @@ def run_overview(run_dir: Path) -> RunOverview:
 
 def _own_loop_outcome(run_dir: Path, result: Any) -> str | None:
     """A PDDLego+ trial's outcome (trial.json), or an AutoToS run's evaluation (run.json's result)."""
-    trial = read_trial(run_dir)
-    outcome = trial.get("outcome") if isinstance(trial, dict) else None
+    trial = read_trial(run_dir) or {}
+    outcome = trial.get("outcome")
     if isinstance(outcome, str):
         reason = trial.get("reason")
         return outcome + (f" ({reason})" if isinstance(reason, str) and reason else "")

@@ -74,3 +74,33 @@ def test_layout_names_are_todays_file_names(tmp_path: Path) -> None:
     assert is_run_dir(run) and layout.holds_runs(run.parent)
     assert layout.run_dirs_in(run.parent) == [run]
     assert layout.run_dirs_in(tmp_path / "missing") == []
+
+
+def test_run_directories_are_made_only_through_engine_runs() -> None:
+    """``RunStore.create`` is called by ``engine.runs.create`` (and the store's own fork) only."""
+    allowed = {OWNER / "__init__.py", ROOT / "engine" / "pipeline" / "store.py"}
+    found = []
+    for root in (ROOT / "engine", ROOT / "cli", ROOT / "tui"):
+        for path in sorted(root.rglob("*.py")):
+            if path in allowed:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if (isinstance(node, ast.Attribute) and node.attr == "create" and isinstance(node.value, ast.Name)
+                        and node.value.id == "RunStore"):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, "run directories made around engine.runs.create:\n" + "\n".join(found)
+
+
+def test_an_autotos_run_directory_is_made_as_every_run(tmp_path: Path) -> None:
+    import json
+
+    from genplan.engine.autotos.session import new_run_dir
+    from genplan.engine.runs import RunStatus, read_meta
+
+    first, second = new_run_dir(tmp_path / "runs", "blocks"), new_run_dir(tmp_path / "runs", "blocks")
+    assert first != second and all(d.name.startswith("autotos-blocks-") for d in (first, second))
+    meta = read_meta(first)
+    assert meta.status is RunStatus.RUNNING and meta.approach == "autotos" and meta.run_id == first.name
+    data = json.loads(layout.meta_file(first).read_text(encoding="utf-8"))
+    assert {"run_id", "status", "created", "approach", "pid", "pid_started"} <= set(data)
+    assert layout.events_file(first).read_bytes() == b""

@@ -25,6 +25,7 @@ from ..events import (
     RunFailed,
 )
 from ..llm.types import Provider
+from ..runs import create
 from ..runs.status import RunStatus
 from ..sandbox.limits import GIB
 from .domains import DOMAINS, DataError, SearchDomain, load_domain
@@ -126,8 +127,7 @@ def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mappin
     if run_name is None:
         run_dir = new_run_dir(runs_dir, stem)
     else:
-        run_dir = runs_dir / run_name
-        run_dir.mkdir(parents=True)
+        run_dir = create(runs_dir, {"approach": "autotos"}, run_id=run_name).path
     say(f"run directory {run_dir}")
     if run_created is not None:
         run_created(run_dir)

@@ -37,7 +37,7 @@ from ..llm.manual import AnswerCancelled
 from ..llm.types import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider, RetryNotice
 from ..pipeline.runlock import owner
 from ..pipeline.store import RunStore, write_text_atomic
-from ..runs import layout
+from ..runs import create, create_named, layout
 from ..runs.status import RunStatus
 from . import messages
 from .domains import SearchDomain
@@ -202,16 +202,8 @@ def log_settings(log: AutoToSLog, **changes: Any) -> Settings:
 
 
 def new_run_dir(runs_dir: Path, stem: str) -> Path:
-    runs_dir.mkdir(parents=True, exist_ok=True)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    for k in range(1000):
-        candidate = runs_dir / (f"autotos-{stem}-{stamp}" + (f"-{k}" if k else ""))
-        try:
-            candidate.mkdir()
-            return candidate
-        except FileExistsError:
-            continue
-    raise FileExistsError(f"cannot make a new run directory in {runs_dir}")
+    """A new run directory ``autotos-<stem>-<date>-<time>``, made as every run's is (``runs.create``)."""
+    return create_named(runs_dir, f"autotos-{stem}", {"approach": "autotos"}).path
 
 
 def preset_of(settings: Settings) -> str:
@@ -240,13 +232,16 @@ def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, se
     info = dict(extra_info or {})
     model = info.pop("model", None)
     preset = info.get("preset") or preset_of(settings)
-    store = RunStore(run_dir)
-    store.write_json(layout.META, {
-        "run_id": run_dir.name, "status": RunStatus.RUNNING, "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
+    fields: dict[str, Any] = {
         "approach": "autotos", "domain": domain.name, "preset": preset,
         "config": {"approach": "autotos", "preset": preset, **asdict(settings)},
         "model": dict(model) if isinstance(model, dict) else {"model": model} if model else {},
-        **{k: v for k, v in info.items() if k != "preset"}, **owner()})
+        **{k: v for k, v in info.items() if k != "preset"}}
+    if layout.is_run_dir(run_dir):  # made by new_run_dir (or runs.create): it gets what is run
+        store = RunStore(run_dir)
+        store.update_meta(status=RunStatus.RUNNING, **fields, **owner())
+    else:  # a directory the caller made
+        store = create(run_dir.parent, fields, run_id=run_dir.name, existing_dir_ok=True)
     conversation = Conversation(provider, stop_requested)
     recorder = RunRecorder(run_dir, watcher, conversation)
     recorder.publish(RunStarted(approach="autotos", preset=preset, domain=domain.name))

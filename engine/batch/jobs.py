@@ -202,7 +202,7 @@ def open_or_create_run(run_dir: Path, meta: dict[str, Any]) -> RunStore:
         return RunStore.open(run_dir)
     if run_dir.exists():  # a crash between creating the directory and writing run.json: nothing to keep
         shutil.rmtree(run_dir)
-    return RunStore.create(run_dir.parent, meta, run_id=run_dir.name)
+    return runs.create(run_dir.parent, meta, run_id=run_dir.name)
 
 
 def execute_run(job: RunJob | OwnLoopJob) -> Outcome:

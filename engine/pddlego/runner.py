@@ -33,6 +33,7 @@ from ..llm.replay import OUT_OF_ANSWERS, RecordedAnswers
 from ..pipeline.gateway import ModelGateway
 from ..pipeline.store import RunStore
 from ..prompts import PromptLibrary
+from ..runs import create
 from ..runs.outcome import write_outcome
 from ..runs.status import RunStatus
 from .environment import StepResult, TextEnvironment
@@ -127,7 +128,7 @@ def run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, root: P
     meta = {"approach": spec.approach, "config": {"preset": spec.preset or spec.approach, **asdict(spec.config)},
             "environment": spec.environment, "model": {"model": spec.model}, **(spec.extra or {})}
     if store is None:
-        store = RunStore.create(root, meta, run_id)
+        store = create(root, meta, run_id=run_id)
     else:  # a fork: the model that goes on is this one
         store.update_meta(model=meta["model"])
     if run_created is not None:

@@ -56,11 +56,15 @@ class RunStore:
 
     # ------------------------------------------------------------------ creation
     @classmethod
-    def create(cls, root: Path, meta: dict[str, Any], run_id: str | None = None) -> RunStore:
-        """A new run directory under `root` (a domain's `.genplan/runs` or an --out directory)."""
+    def create(cls, root: Path, meta: dict[str, Any], run_id: str | None = None, *,
+               existing_dir_ok: bool = False) -> RunStore:
+        """A new run directory under `root` (a domain's `.genplan/runs` or an --out directory); with
+        ``existing_dir_ok`` a directory the caller made (without a run in it) becomes the run directory."""
         run_id = run_id or new_run_id()
         path = Path(root) / run_id
-        path.mkdir(parents=True, exist_ok=False)
+        path.mkdir(parents=True, exist_ok=existing_dir_ok)
+        if layout.is_run_dir(path):
+            raise FileExistsError(f"{path}: already a run directory")
         store = cls(path)
         store.write_json(layout.META, {"run_id": run_id, "status": RunStatus.RUNNING, "created": _now(), **meta, **owner()})
         layout.events_file(path).touch()

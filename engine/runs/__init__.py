@@ -8,6 +8,7 @@ get defaults, unknown keys are kept in ``extra``).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -106,7 +107,7 @@ class RunMeta:
 
 
 __all__ = [
-    "NotResumable", "RunMeta", "RunStatus", "fork_from_edit", "is_run_dir", "layout", "make_pipeline", "open_run",
+    "NotResumable", "RunMeta", "RunStatus", "create", "create_named", "fork_from_edit", "is_run_dir", "layout", "make_pipeline", "open_run",
     "open_to_continue", "read_meta", "read_meta_or_none", "start_run",
 ]
 
@@ -142,12 +143,31 @@ def start_run(
     run_id: str | None = None,
 ) -> RunStore:
     """A new run directory under ``root`` with its ``run.json``."""
-    from ..pipeline.store import RunStore
-
     meta: dict[str, Any] = {"domain_dir": str(domain_dir.path.resolve()), "config": config.to_dict(), "model": model}
     if source is not None:
         meta["source"] = source
-    return RunStore.create(Path(root), {**meta, **(extra or {})}, run_id=run_id)
+    return create(Path(root), {**meta, **(extra or {})}, run_id=run_id)
+
+
+def create(root: Path, meta: dict[str, Any], *, run_id: str | None = None, existing_dir_ok: bool = False) -> RunStore:
+    """The one way a run directory is made: ``root/<run_id>`` (a new id unless one is given; FileExistsError
+    when it exists, unless ``existing_dir_ok`` and no run is in it) with its ``run.json`` (``meta`` plus id,
+    status running, creation time and owner) and an empty event log."""
+    from ..pipeline.store import RunStore
+
+    return RunStore.create(Path(root), meta, run_id=run_id, existing_dir_ok=existing_dir_ok)
+
+
+def create_named(root: Path, stem: str, meta: dict[str, Any]) -> RunStore:
+    """A new run directory named ``<stem>-<date>-<time>`` (``-1``, ``-2``, ... after it when taken), as an
+    AutoToS run's are."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for k in range(1000):
+        try:
+            return create(root, meta, run_id=f"{stem}-{stamp}" + (f"-{k}" if k else ""))
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"cannot make a new run directory in {root}")
 
 
 def open_run(run_dir: Path) -> tuple[RunStore, RunMeta]:
