@@ -92,3 +92,24 @@ def test_an_old_runs_outcome_reads(tmp_path: Path) -> None:
     summary = read_outcome(LEGACY)
     assert summary is not None and summary["status"] == "finished"
     assert summary == json.loads((LEGACY / "summary.json").read_text(encoding="utf-8"))
+
+
+def test_listing_reads_run_json_through_run_meta(tmp_path: Path) -> None:
+    """An AutoToS run of before (its model a string, its preset at the top, no config) lists as it did."""
+    old = tmp_path / "autotos-blocks-1"
+    old.mkdir()
+    (old / "run.json").write_text(json.dumps({"status": "finished", "model": "gpt-x", "preset": "AutoToS",
+                                              "approach": "autotos", "created": "2026-01-01T00:00:00"}))
+    odd = tmp_path / "odd"
+    odd.mkdir()
+    (odd / "run.json").write_text(json.dumps({"status": "half-done", "approach": "autotos"}))
+    (tmp_path / "bare").mkdir()
+    (tmp_path / "bare" / "run.json").write_text("{}")
+    infos = {info.run_id: info for info in RunStore.list_runs_in(tmp_path)}
+    assert sorted(infos) == ["autotos-blocks-1", "bare", "odd"]
+    first = infos["autotos-blocks-1"]
+    assert (first.status, first.preset, first.model, first.created) == ("finished", "AutoToS", "gpt-x",
+                                                                       "2026-01-01T00:00:00")
+    assert (infos["odd"].status, infos["odd"].preset) == ("half-done", "autotos")
+    assert (infos["bare"].status, infos["bare"].preset, infos["bare"].model) == ("?", "?", None)
+    assert runs.read_meta(old).model == {"model": "gpt-x"} and runs.read_meta(old).model_name == "gpt-x"

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..events import ArtifactCreated, Event, read_log
-from ..runs import layout
+from ..runs import RunMeta, layout
 from ..runs.files import write_json_atomic as write_json_atomic
 from ..runs.files import write_text_atomic as write_text_atomic
 from ..runs.status import RunStatus
@@ -119,19 +119,18 @@ class RunStore:
                 continue
             if not isinstance(meta, dict):
                 continue
-            status = meta.get("status", "?")
-            if status == RunStatus.RUNNING and owner_alive(meta) is False:
+            typed = RunMeta.from_dict(meta, run_id=child.name)  # the one typed view of run.json
+            status = str(typed.status or meta.get("status", "?"))
+            if typed.status == RunStatus.RUNNING and owner_alive(meta) is False:
                 status = cls(child).correct_status()
-            config, model = meta.get("config"), meta.get("model")  # an AutoToS run of before: no config, a model name
-            preset = config.get("preset") if isinstance(config, dict) else None
             infos.append(
                 RunInfo(
                     run_id=child.name,
                     path=child,
                     status=status,
-                    preset=str(preset or meta.get("preset") or meta.get("approach") or "?"),
-                    model=model.get("model") if isinstance(model, dict) else model if isinstance(model, str) else None,
-                    created=meta.get("created", ""),
+                    preset=typed.preset or "?",
+                    model=typed.model_name,
+                    created=typed.created,
                 )
             )
         return infos

@@ -65,7 +65,8 @@ class RunMeta:
             created=text("created") or "",
             domain_dir=text("domain_dir"),
             config=mapping("config"),
-            model=mapping("model"),
+            # an AutoToS run of before named its model as a string: migrated on read to the settings' shape
+            model=mapping("model") or ({"model": data["model"]} if isinstance(data.get("model"), str) else {}),
             source=text("source"),
             forked_from=text("forked_from"),
             forked_at=forked_at if isinstance(forked_at, int) and not isinstance(forked_at, bool) else None,
@@ -95,6 +96,18 @@ class RunMeta:
             solved = int(evaluation.get("solved") or 0)
             return solved, solved + int(evaluation.get("failed") or 0)
         return (0, 0) if result.get("stopped") else None
+
+    @property
+    def preset(self) -> str | None:
+        """The preset the run used (its config's; an AutoToS run of before names it, or only its approach, at
+        the top of run.json)."""
+        named = self.config.get("preset") or self.extra.get("preset") or self.approach
+        return str(named) if named else None
+
+    @property
+    def model_name(self) -> str | None:
+        name = self.model.get("model")
+        return str(name) if isinstance(name, str) else None
 
     @property
     def is_fork(self) -> bool:
