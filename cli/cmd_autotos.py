@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.autotos.domains import DOMAINS as PAPER_DOMAINS
+from ..engine.runs import layout
 from .autotos_options import add_limit_arguments, check_limits, print_summary
 from .common import EXIT_OK, BadInput, error, open_source, require_output_dir, require_seconds, run_guarded
 
@@ -144,7 +145,7 @@ def resume_own_loop_command(run_dir: Path, args: argparse.Namespace, flags: dict
     from ..engine.llm.settings import SettingsError
     from ..engine.sandbox.redact import register_secret
 
-    meta_file = Path(run_dir) / "run.json"
+    meta_file = layout.meta_file(Path(run_dir))
     try:
         meta = json.loads(meta_file.read_text(encoding="utf-8"))
     except (OSError, ValueError):

@@ -26,6 +26,7 @@ from ..engine.batch import (
 )
 from ..engine.batch.experiment import with_faithful
 from ..engine.errors import GenplanError
+from ..engine.runs import is_run_dir
 from .common import (
     EXIT_BAD_INPUT,
     EXIT_NEGATIVE,
@@ -131,7 +132,7 @@ def _dry_run(experiment, batch_dir: Path) -> int:
         if work is None:
             state = "done"
         elif work.run is not None:
-            started = (batch_dir / entry.run_dir / "run.json").exists()
+            started = is_run_dir(batch_dir / entry.run_dir)
             state = "resume" if started else "run"
         else:
             state = "evaluate"

@@ -113,9 +113,11 @@ def _config(args: argparse.Namespace):
 
 def _stopped(args: argparse.Namespace, store: RunStore, message: str) -> int:
     """A run that had to stop: one line (or, with --json, one object) naming the cause and how to resume."""
+    from ..engine import runs
+
     resume = f"genplan run --resume {store.path}"
     with contextlib.suppress(OSError):  # the disk may be the problem
-        store.update_meta(status="failed")
+        store.update_meta(status=runs.RunStatus.FAILED)
     if args.json:
         print(json.dumps({"status": "failed", "message": message, "resume": resume}))
     return error(f"{message} (resume with: {resume})")
@@ -166,6 +168,7 @@ def run(args: argparse.Namespace) -> int:
     from ..engine.llm.settings import SettingsError
     from ..engine.pipeline import RunStore
     from ..engine.prompts import PromptLibrary
+    from ..engine.runs.outcome import write_outcome
 
     # everything the user gave is checked before anything is created or asked
     if args.out:
@@ -176,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
         if args.resume:
             store, meta = runs.open_to_continue(Path(args.resume))
             if meta.domain_dir is None:
-                raise BadInput(f"{store.path}/run.json: names no domain directory")
+                raise BadInput(f"{runs.layout.meta_file(store.path)}: names no domain directory")
             domain_dir = DomainDir.open(meta.domain_dir)
             config = meta.pipeline_config()
             recorded = {k: v for k, v in meta.model.items() if k not in ("prices",)}
@@ -219,12 +222,12 @@ def run(args: argparse.Namespace) -> int:
     summary = result.to_dict()
     if args.eval and result.selected_program is not None:
         summary["eval_coverage"] = _evaluate(result.selected_program, domain_dir, config)
-    store.write_json("summary.json", summary)
+    write_outcome(store.path, summary)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
         print(_human_summary(summary))
-    return EXIT_OK if result.status in ("finished", "stopped") else 1
+    return EXIT_OK if result.status in (runs.RunStatus.FINISHED, runs.RunStatus.STOPPED) else 1
 
 
 def _own_loop_run(args: argparse.Namespace) -> int | None:

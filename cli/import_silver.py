@@ -28,8 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..engine import runs
     from ..engine.domainlib import DomainDir, DomainDirError
-    from ..engine.pipeline import Pipeline, RunStore, load_preset
+    from ..engine.pipeline import Pipeline, load_preset
     from ..engine.silver.replay import (
         SilverLogError,
         SilverReplayProvider,
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
                    "environment": conversation.environment, "seed": conversation.seed,
                    "experiment": conversation.experiment, "answers": len(conversation.responses)},
     }
-    store = RunStore.create(Path(args.runs), meta)
+    store = runs.create(Path(args.runs), meta)
     if not args.json:
         print(f"genplan: replaying {len(conversation.responses)} answers of {conversation.path} on {domain.name}",
               file=sys.stderr)

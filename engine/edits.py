@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .events import ArtifactEdited, decode
 from .pipeline.store import RunStore, write_text_atomic
+from .runs import layout
 
 KIND_DIRS = {"strategy": ("strategies", ".md"), "reflection": ("reflections", ".md"), "program": ("programs", ".py")}
 # Every kind of version a run keeps: the editable ones, AutoToS's successor functions and goal tests
@@ -128,7 +129,7 @@ def adopt_outside_edit(run_dir: Path, relative: str, old_text: str, new_text: st
 def edits_of(run_dir: Path) -> list[EditRecord]:
     """The edits logged in a run, oldest first."""
     found: list[EditRecord] = []
-    log = run_dir / "events.jsonl"
+    log = layout.events_file(run_dir)
     if not log.is_file():
         return found
     for line in log.read_text(encoding="utf-8").splitlines():

@@ -16,10 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import runs
 from .domainlib import DomainDir
 from .events import RunFinished, RunStarted
 from .pipeline.config import PipelineConfig
 from .pipeline.store import RunStore
+from .runs.outcome import write_outcome
+from .runs.status import RunStatus
 
 PURPOSE = "strategy-check"
 _NL_STEPS = ("nl.domain", "nl.task")
@@ -53,7 +56,7 @@ def prepare(source: Path, strategy_file: str, domain_dir: Path, root: Path | Non
     meta = {k: v for k, v in source_store.meta().items() if k not in ("run_id", "status", "created")}
     meta.update(domain_dir=str(Path(domain_dir).resolve()), purpose=PURPOSE, checks_strategy_of=source.name, checked_strategy=strategy_file,
                 forked_from=str(source), edited_version=strategy_file)
-    store = RunStore.create(root or source.parent, meta)
+    store = runs.create(root or source.parent, meta)
     for folder in ("requests", "responses"):
         (store.path / folder).mkdir(exist_ok=True)
         for path in sorted((source / folder).glob("*")):
@@ -81,7 +84,7 @@ def run_check(store: RunStore, text: str, provider: Any, controller: Any = None,
                          purpose=PURPOSE, checks_strategy_of=meta.get("checks_strategy_of"),
                          debug_tasks=[t.name for t in pipeline.tasks]))
     started = time.monotonic()
-    status, solved = "finished", 0
+    status, solved = RunStatus.FINISHED, 0
     try:
         pipeline.nl_phase()
         file = pipeline.artifact("strategy", "strategies/v01.md", text, version="v01")
@@ -89,10 +92,10 @@ def run_check(store: RunStore, text: str, provider: Any, controller: Any = None,
         pipeline.validate_strategy(version)
         solved = version.solved
     except (RunStopped, AnswerCancelled):
-        status = "stopped"
+        status = RunStatus.STOPPED
     finished = RunFinished(status=status, purpose=PURPOSE, strategy_solved=solved, debug_solved=solved,
                            debug_total=len(pipeline.tasks), wall_seconds=round(time.monotonic() - started, 3))
-    store.write_json("summary.json", {**finished.data, "selected_program": None})
+    write_outcome(store.path, {**finished.data, "selected_program": None})
     store.update_meta(status=status)
     pipeline.bus.publish(finished)
     return StrategyCheck(store.path, solved, len(pipeline.tasks), status)

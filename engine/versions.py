@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from .pddl.validate import GOAL_NOT_REACHED
+from .runs import layout
+from .runs.outcome import read_outcome, read_trial
 from .sandbox.outcome import CATEGORY_GOAL, CATEGORY_INVALID_ACTION, run_category
 
 PASS = "pass"
@@ -200,11 +202,10 @@ def _results_order(results: VersionResults) -> tuple[Any, ...]:
 
 def run_overview(run_dir: Path) -> RunOverview:
     """Read one run directory (run.json, summary.json, results/)."""
-    from .runs import RunMeta, read_meta_or_none
+    from .runs import RunMeta, RunStatus, read_meta_or_none
 
-    meta = read_meta_or_none(run_dir) or RunMeta(run_id=run_dir.name, status="")
-    summary = _read_json(run_dir / "summary.json")
-    summary = summary if isinstance(summary, dict) else {}
+    meta = read_meta_or_none(run_dir) or RunMeta(run_id=run_dir.name, status=RunStatus.UNKNOWN)
+    summary = read_outcome(run_dir) or {}
     results = read_results(run_dir)
     tasks: list[str] = []
     for version in results:
@@ -236,8 +237,8 @@ def run_overview(run_dir: Path) -> RunOverview:
 
 def _own_loop_outcome(run_dir: Path, result: Any) -> str | None:
     """A PDDLego+ trial's outcome (trial.json), or an AutoToS run's evaluation (run.json's result)."""
-    trial = _read_json(run_dir / "trial.json")
-    outcome = trial.get("outcome") if isinstance(trial, dict) else None
+    trial = read_trial(run_dir) or {}
+    outcome = trial.get("outcome")
     if isinstance(outcome, str):
         reason = trial.get("reason")
         return outcome + (f" ({reason})" if isinstance(reason, str) and reason else "")
@@ -253,4 +254,4 @@ def domain_overview(runs_dir: Path) -> list[RunOverview]:
     """Every run under a domain's runs directory, oldest first."""
     if not runs_dir.is_dir():
         return []
-    return [run_overview(child) for child in sorted(runs_dir.iterdir()) if (child / "run.json").is_file()]
+    return [run_overview(child) for child in layout.run_dirs_in(runs_dir)]

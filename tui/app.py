@@ -22,6 +22,7 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static, TabbedContent, TabPane
 
 from genplan.engine.events import Event, TextDelta
+from genplan.engine.runs import layout
 
 from . import messages as msg
 from .actions import bindings
@@ -60,7 +61,7 @@ UNPRICED_TOAST_S = 4
 # versions that are not rerun here (x is not offered on them): AutoToS's functions, PDDLego+'s files
 NOT_RERUN = ("function", "pddl")
 # files by which an own-loop run's directory is known: a PDDLego+/PlanGen trial's, an AutoToS run's versions
-OWN_LOOP_MARKS = ("trial.json", "pddl", "versions")
+OWN_LOOP_MARKS = (layout.TRIAL, "pddl", "versions")
 
 
 @dataclass
@@ -118,7 +119,7 @@ def coalesce_deltas(events: list[Event]) -> list[Event]:
 def resolve_run(runs_dir: Path, run: str) -> Path:
     """A run given as a directory, or as the id of a run in ``runs_dir`` (the domain's, or the one given)."""
     candidate = Path(run)
-    if (candidate / "run.json").is_file():
+    if layout.is_run_dir(candidate):
         return candidate
     return runs_dir / run
 

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 from textual.widgets import TabbedContent
 
+from genplan.engine.runs import layout
+
 from . import messages as msg
 from .app_state import AppState
 from .run_state import RunState
@@ -26,8 +28,8 @@ if TYPE_CHECKING:
 class RunsMixin(AppState):
     # ================================================================== runs
     def open_run(self, run_dir: Path, replay: bool = False) -> None:
-        if not (run_dir / "run.json").is_file():
-            self.notify(f"{run_dir}: not a genplan run directory (no run.json)", severity="error")
+        if not layout.is_run_dir(run_dir):
+            self.notify(f"{run_dir}: not a genplan run directory (no {layout.META})", severity="error")
             return
         if self.session is not None:
             self.notify("A run is going on; stop it first (ctrl+b).", severity="warning")

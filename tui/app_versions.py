@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.widgets import TabbedContent
 
+from genplan.engine.runs import layout
+
 from . import messages as msg
 from .app_state import AppState
 from .artifacts import Version
@@ -101,7 +103,7 @@ class VersionsMixin(AppState):
 
         self._overview_due.pop(run_id, None)
         run_dir = self.runs_dir / run_id
-        if (run_dir / "run.json").is_file():
+        if layout.is_run_dir(run_dir):
             self.post_message(msg.OverviewLoaded(run_overview(run_dir)))
 
     def on_overview_loaded(self, message: msg.OverviewLoaded) -> None:
@@ -547,8 +549,8 @@ class VersionsMixin(AppState):
             in_runs = ()
         if in_runs:
             run_id = in_runs[0]
-            if len(in_runs) == 2 and in_runs[1] in ("run.json", "summary.json"):
-                if in_runs[1] == "run.json" and not message.deleted and all(r.run_id != run_id for r in self.runs):
+            if len(in_runs) == 2 and in_runs[1] in (layout.META, layout.SUMMARY):
+                if in_runs[1] == layout.META and not message.deleted and all(r.run_id != run_id for r in self.runs):
                     self.load_runs()  # a run made outside this app (another genplan process)
                 self.schedule_overview(run_id)
                 return

@@ -71,9 +71,11 @@ def faithful_spec(args: argparse.Namespace) -> str | None:
 
 def runs_of(path: Path) -> tuple[Path, Path | None] | None:
     """``(runs directory, run or None)`` when ``path`` is one run directory or a directory of runs, else None."""
-    if (path / "run.json").is_file():
+    from genplan.engine.runs.layout import holds_runs, is_run_dir
+
+    if is_run_dir(path):
         return path.parent, path
-    if path.is_dir() and any((child / "run.json").is_file() for child in path.iterdir()):
+    if holds_runs(path):
         return path, None
     return None
 
@@ -121,11 +123,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.config_file is not None and not args.config_file.is_file():
         print(f"genplan-tui: {args.config_file}: config file does not exist", file=sys.stderr)
         return 2
+    from genplan.engine.runs import is_run_dir
+
     from .app import GenplanApp, LaunchOptions, resolve_run
     from .artifacts import runs_root
 
     for run in (args.run, args.replay):
-        if run is not None and not (resolve_run(runs_dir or runs_root(domain_dir), run) / "run.json").is_file():
+        if run is not None and not is_run_dir(resolve_run(runs_dir or runs_root(domain_dir), run)):
             where = runs_dir or f"{domain_dir} (see its .genplan/runs/)"
             print(f"genplan-tui: {run}: no such run in {where}", file=sys.stderr)
             return 2

@@ -18,6 +18,8 @@ from typing import Any
 
 from textual.message import Message
 
+from genplan.engine.runs import layout
+
 from .messages import AnswerRequested, RunCreated, RunProgress, StepRequested
 
 Post = Callable[[Message], Any]
@@ -270,7 +272,7 @@ def resumable_own_loop_run(run_dir: Path) -> tuple[str, str, dict[str, Any]] | N
     from genplan.engine.approaches import OWN_LOOP, UnknownApproach, get_approach
 
     try:
-        meta = json.loads((Path(run_dir) / "run.json").read_text(encoding="utf-8"))
+        meta = json.loads(layout.meta_file(Path(run_dir)).read_text(encoding="utf-8"))
         approach = get_approach(str(meta.get("approach")))
     except (OSError, ValueError, UnknownApproach):
         return None

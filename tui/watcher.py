@@ -14,10 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from genplan.engine.runs import layout
+
 DEBOUNCE_S = 0.25
 WATCHED_SUFFIXES = (".pddl", ".md", ".py", ".toml")
 # the files of a run directory that make or change a run (a new run, a run that ended)
-RUN_FILES = ("run.json", "summary.json")
+RUN_FILES = (layout.META, layout.SUMMARY)
 
 
 def in_runs_dir(path: Path, runs_dir: Path) -> bool:

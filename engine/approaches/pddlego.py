@@ -25,6 +25,7 @@ def _trial(context: RunContext, approach: str) -> dict[str, Any]:
     from ..pddlego.runner import STOPPED, TrialSpec, run_trial
     from ..pddlego.solver import PddlSolver, coin_command
     from ..prompts import PromptLibrary
+    from ..runs.status import RunStatus
 
     if context.target not in ENVIRONMENTS:
         raise GenplanError(f"{context.target}: not an environment {approach} plays (known: {', '.join(ENVIRONMENTS)})")
@@ -75,7 +76,7 @@ def _trial(context: RunContext, approach: str) -> dict[str, Any]:
                               subscribers=[context.subscriber] if context.subscriber is not None else None,
                               run_created=context.run_created, stop_requested=context.stop_requested,
                               controller=context.controller, resume=context.resume)
-    status = "stopped" if result.reason == STOPPED else "finished"
+    status = RunStatus.STOPPED if result.reason == STOPPED else RunStatus.FINISHED
     summary = {"run_dir": str(Path(store.path)), "seed": seed, "status": status, **result.to_dict()}
     summary.pop("record")
     summary.pop("commands")

@@ -26,6 +26,8 @@ from ..events import (
 )
 from ..llm.types import Provider
 from ..pipeline.gateway import Controller
+from ..runs import create, layout
+from ..runs.status import RunStatus
 from ..sandbox.limits import GIB
 from .domains import DOMAINS, DataError, SearchDomain, load_domain
 from .generators import GENERATORS
@@ -127,14 +129,13 @@ def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mappin
         f"({time.monotonic() - started:.1f} s)")
     stem = domain.name if target in DOMAINS else f"{domain.name}-{Path(target).resolve().name}"
     if resume:
-        if run_name is None or not (runs_dir / run_name / "run.json").is_file():
+        if run_name is None or not layout.is_run_dir(runs_dir / run_name):
             raise DataError(f"{runs_dir / str(run_name)}: no AutoToS run to resume there")
         run_dir = runs_dir / run_name
     elif run_name is None:
         run_dir = new_run_dir(runs_dir, stem)
     else:
-        run_dir = runs_dir / run_name
-        run_dir.mkdir(parents=True)
+        run_dir = create(runs_dir, {"approach": "autotos"}, run_id=run_name).path
     say(f"run directory {run_dir}")
     if run_created is not None:
         run_created(run_dir)
@@ -161,7 +162,7 @@ def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mappin
                               watcher=watch, stop_requested=stop_requested, controller=controller, resume=resume)
     finally:
         executor.close()
-    status = "failed" if outcome.error is not None else "stopped" if outcome.halted else "finished"
+    status = RunStatus.FAILED if outcome.error is not None else RunStatus.STOPPED if outcome.halted else RunStatus.FINISHED
     return {**summary_of(run_dir, outcome), "stopped": outcome.stopped, "error": outcome.error, "status": status}
 
 

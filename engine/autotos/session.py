@@ -35,7 +35,9 @@ from ..llm.manual import AnswerCancelled
 from ..llm.types import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider
 from ..pipeline.gateway import Controller, ModelGateway, RunStopped
 from ..pipeline.runlock import RunLock, owner
-from ..pipeline.store import RunStore
+from ..pipeline.store import RunStore, write_text_atomic
+from ..runs import create, create_named, layout
+from ..runs.status import RunStatus
 from . import messages
 from .domains import SearchDomain
 from .executor import Executor
@@ -91,7 +93,7 @@ class RunRecorder:
         self.run_dir = run_dir
         self.store = RunStore(run_dir)
         (run_dir / "versions").mkdir(parents=True, exist_ok=True)
-        (run_dir / "events.jsonl").touch()
+        layout.events_file(run_dir).touch()
         self.bus = bus if bus is not None else EventBus(self.store.append_event, already_logged=self.store.last_seq())
         if watcher is not None:
             self.bus.subscribe(watcher)
@@ -175,16 +177,8 @@ def log_settings(log: AutoToSLog, **changes: Any) -> Settings:
 
 
 def new_run_dir(runs_dir: Path, stem: str) -> Path:
-    runs_dir.mkdir(parents=True, exist_ok=True)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    for k in range(1000):
-        candidate = runs_dir / (f"autotos-{stem}-{stamp}" + (f"-{k}" if k else ""))
-        try:
-            candidate.mkdir()
-            return candidate
-        except FileExistsError:
-            continue
-    raise FileExistsError(f"cannot make a new run directory in {runs_dir}")
+    """A new run directory ``autotos-<stem>-<date>-<time>``, made as every run's is (``runs.create``)."""
+    return create_named(runs_dir, f"autotos-{stem}", {"approach": "autotos"}).path
 
 
 def preset_of(settings: Settings) -> str:
@@ -229,18 +223,16 @@ def _run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, s
     info = dict(extra_info or {})
     model = info.pop("model", None)
     preset = info.get("preset") or preset_of(settings)
-    store = RunStore(run_dir)
-    earlier: dict[str, Any] = {}
-    if resume and store.exists("run.json"):
-        earlier = store.meta()
-    store.write_json("run.json", {
-        **earlier,
-        "run_id": run_dir.name, "status": "running",
-        "created": earlier.get("created") or time.strftime("%Y-%m-%dT%H:%M:%S"),
+    fields: dict[str, Any] = {
         "approach": "autotos", "domain": domain.name, "preset": preset,
         "config": {"approach": "autotos", "preset": preset, **asdict(settings)},
         "model": dict(model) if isinstance(model, dict) else {"model": model} if model else {},
-        **{k: v for k, v in info.items() if k != "preset"}, **owner()})
+        **{k: v for k, v in info.items() if k != "preset"}}
+    if layout.is_run_dir(run_dir):  # made by new_run_dir (or runs.create), or a run resumed: it gets what is run
+        store = RunStore(run_dir)
+        store.update_meta(status=RunStatus.RUNNING, **fields, **owner())
+    else:  # a directory the caller made
+        store = create(run_dir.parent, fields, run_id=run_dir.name, existing_dir_ok=True)
     bus = EventBus(store.append_event, already_logged=store.last_seq() if resume else 0)
     gateway = ModelGateway(provider, store, bus, controller)
     conversation = Conversation(gateway, stop_requested)
@@ -264,21 +256,21 @@ def _run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, s
         outcome.error = error
     except BaseException as exc:  # a broken sandbox, ctrl+c: the run says how it ended, then the error goes on
         recorder.publish(RunFailed(error=f"{type(exc).__name__}: {exc}"))
-        store.update_meta(status="failed", result=loop.outcome.to_dict(), error=f"{type(exc).__name__}: {exc}",
+        store.update_meta(status=RunStatus.FAILED, result=loop.outcome.to_dict(), error=f"{type(exc).__name__}: {exc}",
                           totals=gateway.totals.to_dict())
         raise
     wall = round(time.monotonic() - started, 3)
     if error is not None:
         recorder.publish(RunFailed(error=error, message=f"the run ended early: {error}"))
     elif outcome.halted:
-        recorder.publish(RunFinished(status="stopped",
+        recorder.publish(RunFinished(status=RunStatus.STOPPED,
                                      message=f"stopped by the person after {_calls(outcome.calls)}{stopped_where}",
                                      calls=outcome.calls, wall_seconds=wall))
     else:
-        recorder.publish(RunFinished(status="finished", outcome="stopped" if outcome.stopped else "passed",
+        recorder.publish(RunFinished(status=RunStatus.FINISHED, outcome="stopped" if outcome.stopped else "passed",
                                      message=outcome_text(outcome), calls=outcome.calls, wall_seconds=wall))
     recorder.close()
-    status = "failed" if error is not None else "stopped" if outcome.halted else "finished"
+    status = RunStatus.FAILED if error is not None else RunStatus.STOPPED if outcome.halted else RunStatus.FINISHED
     outcome.resumed = gateway.totals.resumed
     store.update_meta(status=status, result=outcome.to_dict(), error=error, totals=gateway.totals.to_dict())
     return outcome
@@ -331,5 +323,5 @@ def import_log(log: AutoToSLog, domain: SearchDomain, executor: Executor, runs_d
         # failed where the original run's passed
         "wanted_more": outcome.error is not None,
     }
-    (run_dir / "import.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    write_text_atomic(layout.import_file(run_dir), json.dumps(summary, indent=2))
     return summary

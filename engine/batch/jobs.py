@@ -23,11 +23,12 @@ from ..pddl.plans import load_plan
 from ..pipeline import PipelineConfig, RunStore
 from ..pipeline.store import write_json_atomic
 from ..planner import SOLVED, PlannerResult, check_plan, solve
+from ..runs.outcome import read_outcome
 from ..sandbox import Limits, Program, Sandbox
 from ..sandbox.limits import MIB
 from .experiment import EvalSpec, Experiment, GameTarget, ModelSpec, OwnLoopPreset, PresetSpec, task_files
 
-EVALUATION_FILE = "evaluation.json"
+EVALUATION_FILE = runs.layout.EVALUATION
 # Model settings that change what a run produces (the others only change how answers are fetched).
 # Pipeline settings that joined the run's identity later, with the value every earlier run had.
 SETTINGS_ADDED_LATER: dict[str, Any] = {
@@ -229,11 +230,11 @@ def run_status(run_dir: Path) -> str | None:
 
 
 def open_or_create_run(run_dir: Path, meta: dict[str, Any]) -> RunStore:
-    if (run_dir / "run.json").exists():
+    if runs.is_run_dir(run_dir):
         return RunStore.open(run_dir)
     if run_dir.exists():  # a crash between creating the directory and writing run.json: nothing to keep
         shutil.rmtree(run_dir)
-    return RunStore.create(run_dir.parent, meta, run_id=run_dir.name)
+    return runs.create(run_dir.parent, meta, run_id=run_dir.name)
 
 
 def execute_run(job: RunJob | OwnLoopJob) -> Outcome:
@@ -241,7 +242,7 @@ def execute_run(job: RunJob | OwnLoopJob) -> Outcome:
     if isinstance(job, OwnLoopJob):
         return execute_own_loop(job)
     run_dir = Path(job.run_dir)
-    if run_status(run_dir) == "finished":
+    if run_status(run_dir) == runs.RunStatus.FINISHED:
         return Outcome("run", "skipped", job.run_dir, "finished before")
     store = open_or_create_run(run_dir, job.meta)
     started = time.monotonic()
@@ -252,7 +253,7 @@ def execute_run(job: RunJob | OwnLoopJob) -> Outcome:
         result = pipeline.run()
     except Exception as exc:  # noqa: BLE001 - one failing run must not stop the batch; rerunning resumes it
         message = f"{type(exc).__name__}: {exc}" if not isinstance(exc, ModelAccessError) else str(exc)
-        _add_session(store, time.monotonic() - started, status="failed", error=message)
+        _add_session(store, time.monotonic() - started, status=runs.RunStatus.FAILED, error=message)
         return Outcome("run", "failed", job.run_dir, message)
     _add_session(store, time.monotonic() - started, status=result.status, error=result.message or None)
     return Outcome("run", result.status, job.run_dir, result.message, result.to_dict())
@@ -267,7 +268,7 @@ def execute_own_loop(job: OwnLoopJob) -> Outcome:
 
     run_dir = Path(job.run_dir)
     status = run_status(run_dir)
-    if status == "finished":
+    if status == runs.RunStatus.FINISHED:
         return Outcome("run", "skipped", job.run_dir, "finished before")
     resume = status is not None
     if run_dir.exists() and not resume:  # a crash before run.json was written: nothing to keep
@@ -283,13 +284,13 @@ def execute_own_loop(job: OwnLoopJob) -> Outcome:
         summary = approach.entry(context)
     except Exception as exc:  # noqa: BLE001 - one failing run must not stop the batch; rerunning resumes it
         message = f"{type(exc).__name__}: {exc}" if not isinstance(exc, ModelAccessError) else str(exc)
-        if (run_dir / "run.json").exists():
-            _add_session(RunStore.open(run_dir), time.monotonic() - started, status="failed", error=message)
+        if runs.is_run_dir(run_dir):
+            _add_session(RunStore.open(run_dir), time.monotonic() - started, status=runs.RunStatus.FAILED, error=message)
         return Outcome("run", "failed", job.run_dir, message)
     store = RunStore.open(run_dir)
     store.update_meta(batch=job.batch)
     _add_session(store, time.monotonic() - started)
-    status = run_status(run_dir) or "failed"
+    status = run_status(run_dir) or runs.RunStatus.FAILED
     return Outcome("run", status, job.run_dir, str(summary.get("error") or ""), summary)
 
 
@@ -322,9 +323,8 @@ def domain_tasks(domain_path: str, task_set: str, limit: int) -> tuple[Any, list
 
 def selected_program(run_dir: Path) -> Path | None:
     """The run's selected program (found inside the run directory even if the batch was moved)."""
-    try:
-        summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+    summary = read_outcome(run_dir)
+    if summary is None:
         return None
     chosen = summary.get("selected_program")
     if not chosen:

@@ -12,7 +12,8 @@ from typing import Any
 
 from ..domainlib import DomainDir
 from ..pipeline.store import write_json_atomic
-from ..runs import read_meta_or_none
+from ..runs import RunStatus, read_meta_or_none
+from ..runs.outcome import has_trial
 from .executors import Executor, LocalExecutor, ProgressCallback, Work
 from .experiment import Experiment
 from .jobs import EVALUATION_FILE, Entry, EvalJob, OwnLoopJob, RunJob, eval_job_toggles, grid, run_meta, run_status
@@ -58,7 +59,7 @@ class BatchResult:
         return [
             s
             for s in self.states
-            if s.run_status != "finished" or s.message or (self.evaluation_enabled and not s.evaluated)
+            if s.run_status != RunStatus.FINISHED or s.message or (self.evaluation_enabled and not s.evaluated)
         ]
 
     @property
@@ -78,7 +79,7 @@ def plan_work(
     for entry in grid(experiment):
         run_dir = batch_dir / entry.run_dir
         if entry.own_loop is not None:  # AutoToS: one run that evaluates itself, no evaluation job
-            if run_status(run_dir) != "finished":
+            if run_status(run_dir) != RunStatus.FINISHED:
                 own = OwnLoopJob(
                     run_dir=str(run_dir.resolve()),
                     domain_path=entry.target,
@@ -92,7 +93,7 @@ def plan_work(
                 work.append(Work(entry, own, None))
             continue
         assert entry.config is not None and isinstance(entry.domain, DomainDir)  # a pipeline run on a domain
-        needs_run = run_status(run_dir) != "finished"
+        needs_run = run_status(run_dir) != RunStatus.FINISHED
         needs_eval = experiment.evaluation.enabled and not (run_dir / EVALUATION_FILE).exists()
         if needs_run:
             (run_dir / EVALUATION_FILE).unlink(missing_ok=True)  # a stale one from before a resume
@@ -152,7 +153,7 @@ def own_loop_coverage(run_dir: Path) -> float | None:
     evaluation off)."""
     meta = read_meta_or_none(run_dir)
     outcome = meta.extra.get("outcome") if meta is not None else None
-    if outcome in ("success", "failure") and (run_dir / "trial.json").is_file():
+    if outcome in ("success", "failure") and has_trial(run_dir):
         return 1.0 if outcome == "success" else 0.0
     own = meta.own_evaluation if meta is not None else None
     if own is None:

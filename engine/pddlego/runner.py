@@ -35,6 +35,9 @@ from ..pipeline.gateway import Controller, ModelGateway, RunStopped
 from ..pipeline.runlock import RunLock
 from ..pipeline.store import RunStore
 from ..prompts import PromptLibrary
+from ..runs import create
+from ..runs.outcome import write_outcome
+from ..runs.status import RunStatus
 from .environment import StepResult, TextEnvironment
 from .loop import (
     CallInfo,
@@ -132,7 +135,7 @@ def run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, root: P
     meta = {"approach": spec.approach, "config": {"preset": spec.preset or spec.approach, **asdict(spec.config)},
             "environment": spec.environment, "model": {"model": spec.model}, **(spec.extra or {})}
     if store is None:
-        store = RunStore.create(root, meta, run_id)
+        store = create(root, meta, run_id=run_id)
     elif not resume:  # a fork: the model that goes on is this one
         store.update_meta(model=meta["model"], **(spec.extra or {}))
     with RunLock(store.path):
@@ -185,13 +188,12 @@ def _run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, store:
             result = run_pddlego(env, ask, solver, prompts, spec.config, listener)
     except ModelAccessError as err:
         bus.publish(RunFailed(error=str(err)))
-        store.update_meta(status="failed", error=str(err))
+        store.update_meta(status=RunStatus.FAILED, error=str(err))
         raise
     summary = {**result.to_dict(), "wall_seconds": round(time.monotonic() - started, 3), "totals": gateway.totals.to_dict(),
                "resumed_responses": gateway.totals.resumed}
-    store.write_json("trial.json", summary)
-    store.write_json("summary.json", summary)
-    status = STOPPED if result.reason == STOPPED else "finished"
+    write_outcome(store.path, summary, trial=True)
+    status = RunStatus.STOPPED if result.reason == STOPPED else RunStatus.FINISHED
     bus.publish(RunFinished(status=status, outcome=result.outcome, reason=result.reason, calls=result.calls,
                             steps=result.steps))
     store.update_meta(status=status, outcome=result.outcome)

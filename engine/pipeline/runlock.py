@@ -17,9 +17,11 @@ from typing import Any
 import psutil
 
 from ..errors import GenplanError
+from ..runs import layout
+from ..runs.status import RunStatus
 
-LOCK_FILE = "run.lock"
-INTERRUPTED = "interrupted"
+LOCK_FILE = layout.LOCK
+INTERRUPTED = RunStatus.INTERRUPTED
 
 
 class RunBusy(GenplanError):

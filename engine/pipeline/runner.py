@@ -41,6 +41,9 @@ from ..pddl import Domain, load_domain
 from ..pddl.encoding import PythonTask, render_task
 from ..planner import solve
 from ..prompts import PromptLibrary
+from ..runs import layout
+from ..runs.outcome import write_outcome
+from ..runs.status import RunStatus
 from .checks import (
     DebugTask,
     ProgramChecker,
@@ -149,7 +152,7 @@ class Pipeline:
         self.domain_nl = ""
         # "continue with this task" (the TUI): tasks the run gets as debug tasks when the version it continues
         # from is checked, so that everything before stays as it was
-        meta = store.meta() if store.exists("run.json") else {}
+        meta = store.meta() if layout.is_run_dir(store.path) else {}
         self._extra_tasks: list[str] = [str(f) for f in meta.get("extra_debug_tasks") or []]
         self._extra_tasks_at = meta.get("edited_version")
         self._answer = threading.local()  # per thread: the id of the last answer extracted
@@ -177,17 +180,17 @@ class Pipeline:
         assert run is not None, f"{self.approach.name} is no pipeline approach"  # PipelineConfig names only those
         try:
             run(self, checker)
-            status, message = "finished", ""
+            status, message = RunStatus.FINISHED, ""
         except (RunStopped, AnswerCancelled) as exc:  # a person stopped it, in step mode or when answering
-            status, message = "stopped", str(exc)
+            status, message = RunStatus.STOPPED, str(exc)
         except Exception as exc:
-            status, message = "failed", f"{type(exc).__name__}: {exc}"
+            status, message = RunStatus.FAILED, f"{type(exc).__name__}: {exc}"
             self.bus.publish(RunFailed(message=message))
             raise
         finally:
             checker.close()
         result = self._result(status, message, time.monotonic() - start)
-        self.store.write_json("summary.json", result.to_dict())
+        write_outcome(self.store.path, result.to_dict())
         self.store.update_meta(status=status)
         self.bus.publish(RunFinished(**result.to_dict()))
         return result

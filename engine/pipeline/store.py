@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import os
 import secrets
 import threading
 from collections.abc import Iterator
@@ -26,6 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from ..events import ArtifactCreated, Event, read_log
+from ..runs import RunMeta, layout
+from ..runs.files import write_json_atomic as write_json_atomic
+from ..runs.files import write_text_atomic as write_text_atomic
+from ..runs.status import RunStatus
 from .runlock import INTERRUPTED, owner, owner_alive
 
 RUNS_SUBDIR = Path(".genplan") / "runs"
@@ -34,17 +37,6 @@ RUNS_SUBDIR = Path(".genplan") / "runs"
 def new_run_id() -> str:
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     return f"{stamp}-{secrets.token_hex(2)}"
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def write_json_atomic(path: Path, data: Any) -> None:
-    write_text_atomic(path, json.dumps(data, indent=2, sort_keys=True, default=str) + "\n")
 
 
 @dataclass
@@ -64,21 +56,25 @@ class RunStore:
 
     # ------------------------------------------------------------------ creation
     @classmethod
-    def create(cls, root: Path, meta: dict[str, Any], run_id: str | None = None) -> RunStore:
-        """A new run directory under `root` (a domain's `.genplan/runs` or an --out directory)."""
+    def create(cls, root: Path, meta: dict[str, Any], run_id: str | None = None, *,
+               existing_dir_ok: bool = False) -> RunStore:
+        """A new run directory under `root` (a domain's `.genplan/runs` or an --out directory); with
+        ``existing_dir_ok`` a directory the caller made (without a run in it) becomes the run directory."""
         run_id = run_id or new_run_id()
         path = Path(root) / run_id
-        path.mkdir(parents=True, exist_ok=False)
+        path.mkdir(parents=True, exist_ok=existing_dir_ok)
+        if layout.is_run_dir(path):
+            raise FileExistsError(f"{path}: already a run directory")
         store = cls(path)
-        store.write_json("run.json", {"run_id": run_id, "status": "running", "created": _now(), **meta, **owner()})
-        (path / "events.jsonl").touch()
+        store.write_json(layout.META, {"run_id": run_id, "status": RunStatus.RUNNING, "created": _now(), **meta, **owner()})
+        layout.events_file(path).touch()
         return store
 
     @classmethod
     def open(cls, path: Path) -> RunStore:
         path = Path(path)
-        if not (path / "run.json").exists():
-            raise FileNotFoundError(f"{path}: not a genplan run directory (no run.json)")
+        if not layout.meta_file(path).exists():
+            raise FileNotFoundError(f"{path}: not a genplan run directory (no {layout.META})")
         store = cls(path)
         store.correct_status()
         return store
@@ -90,14 +86,14 @@ class RunStore:
         except (OSError, json.JSONDecodeError):
             return "?"
         status = str(meta.get("status", "?"))
-        if status == "running" and owner_alive(meta) is False:
+        if status == RunStatus.RUNNING and owner_alive(meta) is False:
             self.update_meta(status=INTERRUPTED)
             return INTERRUPTED
         return status
 
     def claim(self) -> None:
         """This process now works on the run (a resume): its status is running again, owned by us."""
-        self.update_meta(status="running", **owner())
+        self.update_meta(status=RunStatus.RUNNING, **owner())
 
     @staticmethod
     def runs_dir(domain_dir: Path) -> Path:
@@ -114,7 +110,7 @@ class RunStore:
         if not root.is_dir():
             return infos
         for child in sorted(root.iterdir()):
-            meta_file = child / "run.json"
+            meta_file = layout.meta_file(child)
             if not meta_file.exists():
                 continue
             try:
@@ -123,19 +119,18 @@ class RunStore:
                 continue
             if not isinstance(meta, dict):
                 continue
-            status = meta.get("status", "?")
-            if status == "running" and owner_alive(meta) is False:
+            typed = RunMeta.from_dict(meta, run_id=child.name)  # the one typed view of run.json
+            status = str(typed.status or meta.get("status", "?"))
+            if typed.status == RunStatus.RUNNING and owner_alive(meta) is False:
                 status = cls(child).correct_status()
-            config, model = meta.get("config"), meta.get("model")  # an AutoToS run of before: no config, a model name
-            preset = config.get("preset") if isinstance(config, dict) else None
             infos.append(
                 RunInfo(
                     run_id=child.name,
                     path=child,
                     status=status,
-                    preset=str(preset or meta.get("preset") or meta.get("approach") or "?"),
-                    model=model.get("model") if isinstance(model, dict) else model if isinstance(model, str) else None,
-                    created=meta.get("created", ""),
+                    preset=typed.preset or "?",
+                    model=typed.model_name,
+                    created=typed.created,
                 )
             )
         return infos
@@ -161,13 +156,13 @@ class RunStore:
         return (self.path / relative).exists()
 
     def meta(self) -> dict[str, Any]:
-        meta: dict[str, Any] = self.read_json("run.json")
+        meta: dict[str, Any] = self.read_json(layout.META)
         return meta
 
     def update_meta(self, **changes: Any) -> None:
         meta = self.meta()
         meta.update(changes)
-        self.write_json("run.json", meta)
+        self.write_json(layout.META, meta)
 
     # ------------------------------------------------------------------ events
     def append_event(self, event: Event) -> None:
@@ -175,13 +170,13 @@ class RunStore:
         event: that guards only against power loss and costs milliseconds on a busy disk."""
         line = event.to_json() + "\n"
         with self._log_lock:
-            with open(self.path / "events.jsonl", "a", encoding="utf-8") as log:
+            with open(layout.events_file(self.path), "a", encoding="utf-8") as log:
                 log.write(line)
                 log.flush()
 
     def events(self) -> Iterator[Event]:
         """The logged events; a torn last line (a crash mid-write) is skipped."""
-        log = self.path / "events.jsonl"
+        log = layout.events_file(self.path)
         if not log.exists():
             return
         with open(log, encoding="utf-8") as handle:

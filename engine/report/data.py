@@ -9,7 +9,8 @@ from typing import Any
 
 from ..errors import GenplanError
 from ..events import ResponseReceived, read_log
-from ..runs import RunMeta, read_meta_or_none
+from ..runs import RunMeta, RunStatus, layout, read_meta_or_none
+from ..runs.outcome import read_outcome, read_trial
 
 PLANNER_COVERAGE_DIR = "planner-coverage"
 
@@ -52,7 +53,7 @@ class RunRecord:
         """Percent of the evaluation tasks solved: 0 for a run that failed without a program; None while
         there is nothing to count (not run or not evaluated yet)."""
         if self.evaluation is None:
-            return 0.0 if self.status == "failed" else None
+            return 0.0 if self.status == RunStatus.FAILED else None
         return 100.0 * float(self.evaluation.get("coverage") or 0.0)
 
     @property
@@ -60,7 +61,7 @@ class RunRecord:
         """The generation stopped without a program (the paper's "incomplete run")."""
         if self.status is None:
             return False
-        if self.status not in ("finished", "stopped"):
+        if self.status not in (RunStatus.FINISHED, RunStatus.STOPPED):
             return True
         return self.evaluation is not None and self.evaluation.get("status") == "no-program"
 
@@ -181,14 +182,13 @@ def _run_record(root: Path, entry: dict[str, Any]) -> RunRecord:
     if meta is not None and "batch_seconds" in meta.extra:
         record.seconds = float(meta.extra["batch_seconds"])
     else:
-        summary = _read_json(run_dir / "summary.json") or {}
+        summary = read_outcome(run_dir) or {}
         record.seconds = summary.get("wall_seconds")
-    evaluation = _read_json(run_dir / "evaluation.json")
+    evaluation = _read_json(layout.evaluation_file(run_dir))
     record.evaluation = evaluation if isinstance(evaluation, dict) else None
     if meta is not None and record.evaluation is None:
         _own_loop_run(record, meta)
-    trial = _read_json(run_dir / "trial.json")
-    record.trial = trial if isinstance(trial, dict) else None
+    record.trial = read_trial(run_dir)
     searches = [_read_json(path) for path in sorted((run_dir / "counterexamples").glob("*.json"))]
     record.counterexamples = [search for search in searches if isinstance(search, dict)]
     return record
@@ -210,7 +210,7 @@ def _own_loop_run(record: RunRecord, meta: RunMeta) -> None:
     if record.calls == 0:
         record.calls = int(result.get("calls") or 0)
         try:
-            lines = (record.run_dir / "events.jsonl").read_text(encoding="utf-8").splitlines()
+            lines = layout.events_file(record.run_dir).read_text(encoding="utf-8").splitlines()
         except OSError:
             lines = []
         for event in read_log(lines):

@@ -8,20 +8,24 @@ get defaults, unknown keys are kept in ``extra``).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import GenplanError
-from .pipeline.config import BEFORE_REPRODUCTION_SETTINGS, PipelineConfig
-from .pipeline.store import RunStore
+from ..errors import GenplanError
+from ..pipeline.config import BEFORE_REPRODUCTION_SETTINGS, PipelineConfig
+from . import layout
+from .layout import is_run_dir
+from .status import RunStatus
 
 if TYPE_CHECKING:
-    from .domainlib import DomainDir
-    from .llm import Provider
-    from .pipeline.gateway import Controller
-    from .pipeline.runner import Pipeline
-    from .prompts import PromptLibrary
+    from ..domainlib import DomainDir
+    from ..llm import Provider
+    from ..pipeline.gateway import Controller
+    from ..pipeline.runner import Pipeline
+    from ..pipeline.store import RunStore
+    from ..prompts import PromptLibrary
 
 _KNOWN = ("run_id", "status", "created", "domain_dir", "config", "model", "source", "forked_from", "forked_at")
 
@@ -31,7 +35,7 @@ class RunMeta:
     """What ``run.json`` records: what was run, with which model (never the key), and how it ended."""
 
     run_id: str
-    status: str = "running"
+    status: RunStatus = RunStatus.RUNNING
     created: str = ""
     domain_dir: str | None = None
     config: dict[str, Any] = field(default_factory=dict)
@@ -57,11 +61,12 @@ class RunMeta:
         forked_at = data.get("forked_at")
         return cls(
             run_id=text("run_id") or run_id,
-            status=text("status") or "",  # unknown (a hand-made or partial run.json)
+            status=RunStatus.parse(data.get("status")),  # UNKNOWN: a hand-made or partial run.json
             created=text("created") or "",
             domain_dir=text("domain_dir"),
             config=mapping("config"),
-            model=mapping("model"),
+            # an AutoToS run of before named its model as a string: migrated on read to the settings' shape
+            model=mapping("model") or ({"model": data["model"]} if isinstance(data.get("model"), str) else {}),
             source=text("source"),
             forked_from=text("forked_from"),
             forked_at=forked_at if isinstance(forked_at, int) and not isinstance(forked_at, bool) else None,
@@ -84,13 +89,25 @@ class RunMeta:
         tasks); (0, 0) when its feedback rounds ran out before an evaluation; None when it has none (a pipeline
         run, a run not finished, an evaluation turned off)."""
         result = self.extra.get("result")
-        if self.status != "finished" or not isinstance(result, dict) or "evaluation" not in result:
+        if self.status != RunStatus.FINISHED or not isinstance(result, dict) or "evaluation" not in result:
             return None
         evaluation = result.get("evaluation")
         if isinstance(evaluation, dict):
             solved = int(evaluation.get("solved") or 0)
             return solved, solved + int(evaluation.get("failed") or 0)
         return (0, 0) if result.get("stopped") else None
+
+    @property
+    def preset(self) -> str | None:
+        """The preset the run used (its config's; an AutoToS run of before names it, or only its approach, at
+        the top of run.json)."""
+        named = self.config.get("preset") or self.extra.get("preset") or self.approach
+        return str(named) if named else None
+
+    @property
+    def model_name(self) -> str | None:
+        name = self.model.get("model")
+        return str(name) if isinstance(name, str) else None
 
     @property
     def is_fork(self) -> bool:
@@ -102,12 +119,20 @@ class RunMeta:
         return bool(self.config) and not set(BEFORE_REPRODUCTION_SETTINGS) & set(self.config)
 
 
+__all__ = [
+    "NotResumable", "RunMeta", "RunStatus", "create", "create_named", "fork_from_edit", "is_run_dir", "layout", "make_pipeline", "open_run",
+    "open_to_continue", "read_meta", "read_meta_or_none", "start_run",
+]
+
+
 class NotResumable(GenplanError):
     """The run opens and replays, but today's code cannot continue it."""
 
 
 def read_meta(run_dir: Path) -> RunMeta:
     """The typed ``run.json`` of a run directory (FileNotFoundError when it is not one)."""
+    from ..pipeline.store import RunStore  # the store names its files from .layout: imported when used
+
     store = RunStore.open(Path(run_dir))
     return RunMeta.from_dict(store.meta(), run_id=store.path.name)
 
@@ -134,11 +159,34 @@ def start_run(
     meta: dict[str, Any] = {"domain_dir": str(domain_dir.path.resolve()), "config": config.to_dict(), "model": model}
     if source is not None:
         meta["source"] = source
-    return RunStore.create(Path(root), {**meta, **(extra or {})}, run_id=run_id)
+    return create(Path(root), {**meta, **(extra or {})}, run_id=run_id)
+
+
+def create(root: Path, meta: dict[str, Any], *, run_id: str | None = None, existing_dir_ok: bool = False) -> RunStore:
+    """The one way a run directory is made: ``root/<run_id>`` (a new id unless one is given; FileExistsError
+    when it exists, unless ``existing_dir_ok`` and no run is in it) with its ``run.json`` (``meta`` plus id,
+    status running, creation time and owner) and an empty event log."""
+    from ..pipeline.store import RunStore
+
+    return RunStore.create(Path(root), meta, run_id=run_id, existing_dir_ok=existing_dir_ok)
+
+
+def create_named(root: Path, stem: str, meta: dict[str, Any]) -> RunStore:
+    """A new run directory named ``<stem>-<date>-<time>`` (``-1``, ``-2``, ... after it when taken), as an
+    AutoToS run's are."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for k in range(1000):
+        try:
+            return create(root, meta, run_id=f"{stem}-{stamp}" + (f"-{k}" if k else ""))
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"cannot make a new run directory in {root}")
 
 
 def open_run(run_dir: Path) -> tuple[RunStore, RunMeta]:
     """An existing run, to resume or replay."""
+    from ..pipeline.store import RunStore
+
     store = RunStore.open(Path(run_dir))
     return store, RunMeta.from_dict(store.meta(), run_id=store.path.name)
 
@@ -153,7 +201,7 @@ def open_to_continue(run_dir: Path) -> tuple[RunStore, RunMeta]:
 def _require_continuable(path: Path, meta: RunMeta) -> None:
     # An own-loop approach's run (AutoToS, PDDLego+) is made by its own command; the pipeline cannot go on with it.
     if meta.approach is not None:
-        from .approaches import OWN_LOOP, UnknownApproach, get_approach
+        from ..approaches import OWN_LOOP, UnknownApproach, get_approach
 
         try:
             approach = get_approach(meta.approach)
@@ -173,7 +221,7 @@ def _require_continuable(path: Path, meta: RunMeta) -> None:
 
 def fork_from_edit(run_dir: Path, relative: str, kind: str, text: str) -> RunStore:
     """A new run that keeps every answer before the edited artefact and continues from the edit."""
-    from .pipeline.store import continue_from_edit
+    from ..pipeline.store import continue_from_edit
 
     store, meta = open_run(run_dir)
     _require_continuable(store.path, meta)
@@ -191,6 +239,6 @@ def make_pipeline(
     reasoning: bool = False,
 ) -> Pipeline:
     """The run context for the run's approach (the registry decides what runs)."""
-    from .pipeline.runner import Pipeline
+    from ..pipeline.runner import Pipeline
 
     return Pipeline(domain_dir, config, provider, store, controller=controller, prompts=prompts, reasoning=reasoning)
