@@ -17,6 +17,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import OptionList, Static, TabbedContent, TabPane
@@ -124,6 +125,9 @@ def resolve_run(runs_dir: Path, run: str) -> Path:
     return runs_dir / run
 
 
+MAX_TOASTS = 2
+
+
 class GenplanApp(RunsMixin, VersionsMixin, CounterexampleMixin):
     TITLE = "genplan"
     CSS_PATH = "app.tcss"
@@ -146,6 +150,15 @@ class GenplanApp(RunsMixin, VersionsMixin, CounterexampleMixin):
                 yield ResultsPanel(id="results-panel")
         yield TotalsBar(id="totals")
         yield KeyBar()
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Textual's notify, with at most MAX_TOASTS notes on screen: the oldest give way, as more stacked up
+        would cover the debug results at 80x24 (Textual keeps every note until it times out)."""
+        shown = list(self._notifications)
+        for older in shown[: max(len(shown) - (MAX_TOASTS - 1), 0)]:
+            self._unnotify(older, refresh=False)  # textual 8.2 (pinned); no public way to drop one note
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def on_mount(self) -> None:
         # The pipeline, the sandbox and the renderers run in threads; switching the GIL more often keeps
