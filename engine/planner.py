@@ -35,7 +35,7 @@ from .pddl import Domain, Problem, Task, load_domain, load_problem
 from .pddl.model import Action, Fact, Junction, Literal
 from .pddl.plans import parse_plan_text
 from .pddl.translation import translation_rewrites
-from .pddl.validate import GOAL_NOT_REACHED, validate_plan
+from .pddl.validate import GOAL_NOT_REACHED, PlanValidator, validate_plan
 from .pddl.writer import domain_to_pddl, problem_to_pddl, single_types_goal
 
 SOLVED, UNSOLVABLE, LIMIT, ERROR = "solved", "unsolvable", "limit", "error"
@@ -203,6 +203,10 @@ def confirm_unsolvable(result: PlannerResult, domain: Domain, problem: Problem, 
 # (not with axioms). Blind A* is optimal for every ADL task (small tasks only).
 OPTIMAL_SEARCH_CONDITIONAL = OPTIMAL_SEARCH.replace("astar(max([lmcut(),", "astar(max([hmax(),")
 OPTIMAL_SEARCH_ADL = "astar(blind())"
+# the optimal searches beyond the STRIPS ones: label and Fast Downward options
+_CONDITIONAL_SEARCH = ("fast-downward A* + max(h^max, merge-and-shrink) (conditional effects)",
+                       ["--search", OPTIMAL_SEARCH_CONDITIONAL])
+_ADL_SEARCH = ("fast-downward A* + blind (ADL)", ["--search", OPTIMAL_SEARCH_ADL])
 
 
 def _plain_conditions(domain: Domain, problem: Problem) -> bool:
@@ -229,15 +233,12 @@ def _fast_downward_search(
         if lm_search == "lmcut":
             return "fast-downward A* + LM-cut (lm)", ["--search", LMCUT_SEARCH]
         return "fast-downward A* + max(LM-cut, merge-and-shrink) (lm)", ["--search", OPTIMAL_SEARCH]
-    if _plain_conditions(domain, problem):
-        return "fast-downward A* + max(h^max, merge-and-shrink) (conditional effects)", ["--search", OPTIMAL_SEARCH_CONDITIONAL]
-    return "fast-downward A* + blind (ADL)", ["--search", OPTIMAL_SEARCH_ADL]
+    label, options = _CONDITIONAL_SEARCH if _plain_conditions(domain, problem) else _ADL_SEARCH
+    return label, list(options)
 
 
 def plan_cost(domain: Domain, problem: Problem, plan: list[str]) -> float | None:
     """The cost of an executable plan where the task minimizes total-cost (None where plans count steps)."""
-    from .pddl.validate import PlanValidator
-
     validator = PlanValidator(domain, problem)
     return validator.plan_cost(plan) if validator.task.uses_costs else None
 
@@ -252,8 +253,7 @@ def _searches(
     chosen = _fast_downward_search(domain, problem, optimal, lm_search, ff_search)
     if not optimal:
         return [chosen]
-    fallbacks = [("fast-downward A* + max(h^max, merge-and-shrink) (conditional effects)", ["--search", OPTIMAL_SEARCH_CONDITIONAL]),
-                 ("fast-downward A* + blind (ADL)", ["--search", OPTIMAL_SEARCH_ADL])]
+    fallbacks = [_CONDITIONAL_SEARCH, _ADL_SEARCH]
     searches = [f[1] for f in fallbacks]
     first = searches.index(chosen[1]) + 1 if chosen[1] in searches else 0
     return [chosen, *fallbacks[first:]]
@@ -444,9 +444,8 @@ def _conditional(task: Task, action: Action, binding: dict[str, str], state: fro
                  added: set[Fact], deleted: set[Fact]) -> None:
     """ADL: the conditional and quantified effects of a step, their conditions read in the state before it."""
     for effect in action.conditional_effects:
-        for extra in task.bindings(effect.variables) if effect.variables else iter([{}]):
-            inner = {**binding, **extra}
-            if effect.condition is None or task.holds(effect.condition, inner, state):
+        for _, inner, fires in task.effect_bindings(effect, binding, state):
+            if fires:
                 added.update(lit.ground(inner) for lit in effect.add)
                 deleted.update(lit.ground(inner) for lit in effect.delete)
 

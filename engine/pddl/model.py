@@ -379,6 +379,15 @@ class Task:
         test = all if condition.kind == "forall" else any
         return test(self.holds(condition.body, {**binding, **extra}, state) for extra in self.bindings(condition.variables))
 
+    def effect_bindings(
+        self, effect: ConditionalEffect, binding: dict[str, str], state: frozenset[Fact] | set[Fact]
+    ) -> Iterator[tuple[dict[str, str], dict[str, str], bool]]:
+        """For a step with ``binding``: each binding of the effect's own variables (``extra``), the step's binding
+        with it (``inner``), and whether the effect fires there (its condition read in ``state``, before the step)."""
+        for extra in self.bindings(effect.variables):
+            inner = {**binding, **extra}
+            yield extra, inner, effect.condition is None or self.holds(effect.condition, inner, state)
+
     def bindings(self, variables: tuple[Parameter, ...]) -> Iterator[dict[str, str]]:
         """Every assignment of objects of the right types to the variables."""
         cache = self._objects_by_types

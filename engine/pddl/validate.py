@@ -216,10 +216,8 @@ class PlanValidator:
               added: set[Fact], deleted: set[Fact], fired: list[str], missed: dict[Fact, str],
               step: int, shown: str) -> None:
         """Apply one conditional effect's bindings whose condition holds; remember those that did not fire."""
-        bindings = self.task.bindings(effect.variables) if effect.variables else iter([{}])
-        for extra in bindings:
-            inner = {**binding, **extra}
-            if effect.condition is None or self.task.holds(effect.condition, inner, state):
+        for extra, inner, fires in self.task.effect_bindings(effect, binding, state):
+            if fires:
                 for lit in effect.add:
                     added.add(lit.ground(inner))
                 for lit in effect.delete:
