@@ -15,7 +15,7 @@ from ..pddl import Domain, PddlError, Problem, load_domain, load_problem, parse_
 from ..pddl.encoding import encode_task, render_task, shuffled_task
 from ..pddl.model import Fact
 from ..pddl.writer import problem_to_pddl
-from ..planner import LIMIT, SOLVED, builtin_search, solve
+from ..planner import LIMIT, SOLVED, solve
 from ..sandbox import Limits, Program, Sandbox
 
 SEED_BASE = 70_000  # far from the debug (1..), eval (1000..) and generalize (50 000..) seeds
@@ -202,7 +202,8 @@ class _Solvability:
         key = (frozenset(problem.objects), frozenset(problem.init), frozenset(problem.goal_pos),
                frozenset(problem.goal_neg))
         if key not in self.known:
-            result = builtin_search(self.domain, problem, optimal=False, timeout=BUILTIN_PLANNER_SECONDS)
+            # through solve, so that the built-in search's plan is checked like every planner's
+            result = solve(self.domain, problem, optimal=False, timeout=BUILTIN_PLANNER_SECONDS, planner="builtin")
             if result.status == LIMIT:
                 result = solve(self.domain, problem, optimal=False, timeout=self.timeout)
             self.known[key] = True if result.status == SOLVED else (None if result.status == LIMIT else False)
