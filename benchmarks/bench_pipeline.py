@@ -20,7 +20,8 @@ from support.scripted_server import ScriptedServer  # noqa: E402
 
 from genplan.engine.domainlib import DomainDir  # noqa: E402
 from genplan.engine.llm import ModelSettings, make_provider  # noqa: E402
-from genplan.engine.pipeline import Pipeline, RunStore, load_preset  # noqa: E402
+from genplan.engine.pipeline import Pipeline, load_preset  # noqa: E402
+from genplan.engine.runs.store import RunStore  # noqa: E402
 
 DELAY_S = 0.5
 

@@ -27,7 +27,7 @@ from .common import (
 
 if TYPE_CHECKING:
     from ..engine.domainlib import DomainDir
-    from ..engine.pipeline.store import RunStore
+    from ..engine.runs.store import RunStore
 
 # The model client (openai) and the pipeline are imported when a run starts, not when `genplan` parses
 # its arguments: every other command would otherwise pay for them.
@@ -166,9 +166,9 @@ def run(args: argparse.Namespace) -> int:
     from ..engine.llm import ModelAccessError, load_settings, make_provider
     from ..engine.llm.manual import stdin_answerer
     from ..engine.llm.settings import SettingsError
-    from ..engine.pipeline import RunStore
     from ..engine.prompts import PromptLibrary
     from ..engine.runs.outcome import write_outcome
+    from ..engine.runs.store import RunStore
 
     # everything the user gave is checked before anything is created or asked
     if args.out:

@@ -41,7 +41,8 @@ def record(domain: Path) -> Path:
 
     from genplan.engine.domainlib import DomainDir
     from genplan.engine.llm import ModelSettings, make_provider
-    from genplan.engine.pipeline import Pipeline, RunStore, load_preset
+    from genplan.engine.pipeline import Pipeline, load_preset
+    from genplan.engine.runs.store import RunStore
 
     with ScriptedServer() as server:
         server.respond_with(FerryModel(strategy_plan_mistakes=1))

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .events import ArtifactEdited, decode
-from .pipeline.store import RunStore, write_text_atomic
 from .runs import layout
+from .runs.store import RunStore, write_text_atomic
 
 KIND_DIRS = {"strategy": ("strategies", ".md"), "reflection": ("reflections", ".md"), "program": ("programs", ".py")}
 # Every kind of version a run keeps: the editable ones, AutoToS's successor functions and goal tests

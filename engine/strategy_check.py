@@ -20,9 +20,9 @@ from . import runs
 from .domainlib import DomainDir
 from .events import RunFinished, RunStarted
 from .pipeline.config import PipelineConfig
-from .pipeline.store import RunStore
 from .runs.outcome import write_outcome
 from .runs.status import RunStatus
+from .runs.store import RunStore
 
 PURPOSE = "strategy-check"
 _NL_STEPS = ("nl.domain", "nl.task")
@@ -71,8 +71,8 @@ def run_check(store: RunStore, text: str, provider: Any, controller: Any = None,
     """Replay the NL phase from disk, then validate ``text`` on the debug tasks (the only requests sent)."""
     from .llm import AnswerCancelled
     from .pipeline.checks import Version
-    from .pipeline.gateway import RunStopped
     from .pipeline.runner import Pipeline
+    from .runs.gateway import RunStopped
 
     meta = store.meta()
     domain = DomainDir.open(meta["domain_dir"])

@@ -8,7 +8,8 @@ from support.scripted_server import RecordedRequest, Reply, ScriptedServer
 
 from genplan.engine.domainlib import DomainDir
 from genplan.engine.llm import ModelSettings, make_provider
-from genplan.engine.pipeline import Pipeline, RunStore, load_preset
+from genplan.engine.pipeline import Pipeline, load_preset
+from genplan.engine.runs.store import RunStore
 from genplan.engine.variants.build import build_anonymized_dir
 
 DOMAINS = Path(__file__).resolve().parents[1] / "domains"

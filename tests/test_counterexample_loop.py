@@ -17,8 +17,9 @@ from support.wrong_programs import FIVE_LOCATIONS_FERRY, FULLY_CORRECT_FERRY
 
 from genplan.engine.domainlib import DomainDir
 from genplan.engine.llm import ModelSettings, make_provider
-from genplan.engine.pipeline import Pipeline, RunStore, load_preset
+from genplan.engine.pipeline import Pipeline, load_preset
 from genplan.engine.pipeline.config import PipelineConfig
+from genplan.engine.runs.store import RunStore
 
 
 def ce_config() -> PipelineConfig:

@@ -29,7 +29,7 @@ from genplan.engine.events import (
     payload_fields,
     read_log,
 )
-from genplan.engine.pipeline.store import RunStore
+from genplan.engine.runs.store import RunStore
 
 LEGACY = Path(__file__).parent / "data" / "runs" / "legacy-bas" / "events.jsonl"
 

@@ -16,7 +16,7 @@ from genplan.engine.approaches import RunContext, get_approach
 from genplan.engine.llm import ModelSettings, OpenAIProvider
 from genplan.engine.pddlego.environment import java_available
 from genplan.engine.pddlego.fork import CannotContinue, edited_answer, fork_trial
-from genplan.engine.pipeline import RunStore
+from genplan.engine.runs.store import RunStore
 
 pytestmark = pytest.mark.skipif(not java_available(), reason="CoinCollector needs a Java runtime (java not on PATH)")
 

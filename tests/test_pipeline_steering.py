@@ -10,8 +10,9 @@ from support.scripted_server import ScriptedServer
 from test_pipeline_stein import make_pipeline
 
 from genplan.engine.llm import ChatMessage, ChatRequest
-from genplan.engine.pipeline import Decision, RunStore, load_preset
-from genplan.engine.pipeline.store import answer_for, fork_run
+from genplan.engine.pipeline import load_preset
+from genplan.engine.runs.gateway import Decision
+from genplan.engine.runs.store import RunStore, answer_for, fork_run
 
 
 class ScriptedPerson:
@@ -102,7 +103,7 @@ def test_a_watching_controller_keeps_requests_concurrent(tmp_path: Path) -> None
 
 
 def test_continue_from_edit_finds_the_answer_behind_a_version(scripted_server: ScriptedServer, tmp_path: Path) -> None:
-    from genplan.engine.pipeline.store import continue_from_edit
+    from genplan.engine.runs.store import continue_from_edit
 
     scripted_server.respond_with(FerryModel(programs=[BUGGY_PROGRAM]))
     config = load_preset("F5-3").with_changes(initial_programs=1, code_rounds=0)

@@ -17,8 +17,9 @@ from support.scripted_server import ScriptedServer
 
 from genplan.engine.domainlib import DomainDir
 from genplan.engine.llm import ModelSettings, make_provider
-from genplan.engine.pipeline import Pipeline, RunStore, load_preset
+from genplan.engine.pipeline import Pipeline, load_preset
 from genplan.engine.pipeline.config import PipelineConfig
+from genplan.engine.runs.store import RunStore
 
 
 def make_pipeline(server: ScriptedServer, root: Path, config: PipelineConfig, domain: Path = FERRY, **kw) -> Pipeline:

@@ -10,8 +10,8 @@ from support.scripted_server import Reply, ScriptedServer
 from genplan.cli.cmd_run import Progress
 from genplan.engine.events import Event, EventBus, RequestRetry
 from genplan.engine.llm import ChatMessage, ChatRequest, ModelSettings, OpenAIProvider
-from genplan.engine.pipeline.gateway import ModelGateway
-from genplan.engine.pipeline.store import RunStore
+from genplan.engine.runs.gateway import ModelGateway
+from genplan.engine.runs.store import RunStore
 
 
 def test_retries_are_published_live_and_shown_by_the_cli(scripted_server: ScriptedServer, tmp_path: Path) -> None:

@@ -12,8 +12,8 @@ import shutil
 from pathlib import Path
 
 from genplan.engine import runs
-from genplan.engine.pipeline.store import RunStore
 from genplan.engine.runs import RunMeta, RunStatus, layout
+from genplan.engine.runs.store import RunStore
 from genplan.engine.versions import domain_overview, run_overview
 
 LEGACY = Path(__file__).parent / "data" / "runs" / "legacy-bas"

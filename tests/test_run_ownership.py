@@ -14,8 +14,8 @@ import pytest
 from support.ferry_model import FERRY, FerryModel
 from support.scripted_server import ScriptedServer
 
-from genplan.engine.pipeline.runlock import RunBusy, RunLock, owner, owner_alive
-from genplan.engine.pipeline.store import RunStore
+from genplan.engine.runs.lock import RunBusy, RunLock, owner, owner_alive
+from genplan.engine.runs.store import RunStore
 
 
 def environment(home: Path) -> dict[str, str]:

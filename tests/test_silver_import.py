@@ -10,7 +10,7 @@ import pytest
 from test_tui_support import config_for, isolated, make_app, ready, wait_for  # noqa: F401
 
 from genplan.cli.main import main
-from genplan.engine.pipeline import RunStore
+from genplan.engine.runs.store import RunStore
 from genplan.engine.silver.replay import ENVIRONMENTS, read_conversation
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"

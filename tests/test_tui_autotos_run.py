@@ -13,7 +13,7 @@ from test_autotos_pddl import FERRY, FERRY_BOARD_KEEPS_EMPTY, GOAL
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 from textual.coordinate import Coordinate
 
-from genplan.engine.pipeline import RunStore
+from genplan.engine.runs.store import RunStore
 from genplan.tui import run_state
 from genplan.tui.config import RunPrefs, prefs_from_table, preset_choices
 from genplan.tui.replay import load_events

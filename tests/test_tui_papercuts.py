@@ -24,7 +24,7 @@ from test_tui_support import (  # noqa: F401
 
 from genplan.cli.main import main
 from genplan.engine.events import RequestSent, ResponseReceived, RunFinished, RunStarted
-from genplan.engine.pipeline import RunStore
+from genplan.engine.runs.store import RunStore
 from genplan.tui.widgets.key_bar import KeyBar
 from genplan.tui.widgets.totals_bar import UNPRICED_NOTE, UNPRICED_TOAST
 

@@ -16,7 +16,7 @@ from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, 
 from textual.coordinate import Coordinate
 
 from genplan.engine.pddlego.environment import java_available
-from genplan.engine.pipeline import RunStore
+from genplan.engine.runs.store import RunStore
 from genplan.tui.config import RunPrefs, check_preset, preset_choices
 from genplan.tui.main import main as tui_main
 from genplan.tui.screens.plan_stepper import PlanStepperScreen

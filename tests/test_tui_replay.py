@@ -23,7 +23,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 async def test_replay_plays_pauses_and_ends_like_the_run(recorded, isolated: Path) -> None:  # noqa: F811
     domain, run = recorded
-    from genplan.engine.pipeline import RunStore
+    from genplan.engine.runs.store import RunStore
 
     logged = list(RunStore.open(run).events())
     app = make_app(domain, config_for(isolated, None), replay=run.name, speed=4.0)

@@ -44,7 +44,8 @@ def record_run(domain: Path, server: ScriptedServer, model: FerryModel, preset: 
     """A finished run made by the engine's pipeline (not by the TUI), as a user's earlier run would be."""
     from genplan.engine.domainlib import DomainDir
     from genplan.engine.llm import ModelSettings, make_provider
-    from genplan.engine.pipeline import Pipeline, RunStore, load_preset
+    from genplan.engine.pipeline import Pipeline, load_preset
+    from genplan.engine.runs.store import RunStore
 
     server.respond_with(model)
     config = load_preset(preset).with_changes(**changes)

@@ -9,7 +9,7 @@ import json
 from support.scripted_server import Reply, ScriptedServer
 
 from genplan.engine.llm import ChatMessage, ChatRequest, ModelSettings, OpenAIProvider, cache_key
-from genplan.engine.pipeline.gateway import messages_hash
+from genplan.engine.runs.gateway import messages_hash
 
 LONE = "the program printed \ud800 and \udfff then stopped"
 

@@ -218,7 +218,7 @@ class GenplanApp(RunsMixin, VersionsMixin, CounterexampleMixin):
     def load_runs(self) -> None:
         """The runs first, then every version in them: reading all the versions of many runs takes a while
         (a second with 50 runs of 20 versions on a busy machine), and the Runs view need not wait for it."""
-        from genplan.engine.pipeline import RunStore
+        from genplan.engine.runs.store import RunStore
         from genplan.engine.versions import domain_overview
 
         from .widgets.versions_tree import arrange_by_run

@@ -34,7 +34,7 @@ class CounterexampleMixin(AppState):
         from genplan.engine.counterexample.record import search_for_version
         from genplan.engine.domainlib import DomainDir
         from genplan.engine.pddl import load_domain
-        from genplan.engine.pipeline import RunStore
+        from genplan.engine.runs.store import RunStore
 
         from .rerun import run_config
 

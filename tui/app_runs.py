@@ -413,7 +413,7 @@ class RunsMixin(AppState):
 
     def _decide(self, question: msg.StepRequested | msg.AnswerRequested, action: str,
                 choice: StepChoice | None = None) -> None:
-        from genplan.engine.pipeline import Decision
+        from genplan.engine.runs.gateway import Decision
 
         if question in self.pending:
             self.pending.remove(question)

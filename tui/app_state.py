@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from textual.worker import Worker
 
     from genplan.engine.llm import ModelSettings
-    from genplan.engine.pipeline.store import RunInfo
+    from genplan.engine.runs.store import RunInfo
     from genplan.engine.versions import RunOverview
 
     from .app import LaunchOptions

@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # only for the checker: the messages module loads before the 
     from genplan.engine.llm.settings import ModelSettings
     from genplan.engine.llm.types import ChatRequest
     from genplan.engine.pipeline.runner import RunResult
-    from genplan.engine.pipeline.store import RunInfo
+    from genplan.engine.runs.store import RunInfo
     from genplan.engine.versions import RunOverview
 
     from .artifacts import Version

@@ -20,7 +20,7 @@ STREAM_PIECES = 12
 
 
 def load_events(run_dir: Path) -> list[Event]:
-    from genplan.engine.pipeline import RunStore
+    from genplan.engine.runs.store import RunStore
 
     return list(RunStore.open(run_dir).events())
 

@@ -85,7 +85,7 @@ class StepController:
         return self.stepping.is_set() or self.stopped.is_set()
 
     def before_request(self, request_id: int, request: Any):
-        from genplan.engine.pipeline import Decision
+        from genplan.engine.runs.gateway import Decision
 
         self._sending.request_id = request_id
         if self.stopped.is_set():
@@ -114,7 +114,7 @@ def manual_answerer(post: Post, pending: PendingQuestions, controller: StepContr
 
 def supports_start_from() -> bool:
     """Whether the engine can continue a run from an edited version (store.continue_from_edit)."""
-    from genplan.engine.pipeline import store
+    from genplan.engine.runs import store
 
     return hasattr(store, "continue_from_edit")
 
@@ -158,7 +158,7 @@ class PipelineSession:
         from genplan.engine import runs
         from genplan.engine.domainlib import DomainDir
         from genplan.engine.llm import make_provider
-        from genplan.engine.pipeline import RunStore
+        from genplan.engine.runs.store import RunStore
 
         directory = DomainDir.open(self.domain_path)
         provider = make_provider(

@@ -66,7 +66,7 @@ class RunContext:
     run_created: Callable[[Path], None] | None = None
     stop_requested: Callable[[], bool] | None = None
     # step mode: decides on every request before it is sent (send, edit, answer, stop), as for pipeline runs
-    # (a ``genplan.engine.pipeline.gateway.Controller``, which approaches do not import)
+    # (a ``genplan.engine.runs.gateway.Controller``, which approaches do not import)
     controller: Any = None
     # go on with the unfinished run ``runs_dir / run_name`` (killed, stopped, failed): the loop starts again and
     # every answer on disk is taken from there instead of being asked again

@@ -25,8 +25,8 @@ from ..events import (
     RunFailed,
 )
 from ..llm.types import Provider
-from ..pipeline.gateway import Controller
 from ..runs import create, layout
+from ..runs.gateway import Controller
 from ..runs.status import RunStatus
 from ..sandbox.limits import GIB
 from .domains import DOMAINS, DataError, SearchDomain, load_domain

@@ -33,11 +33,11 @@ from ..events import (
 )
 from ..llm.manual import AnswerCancelled
 from ..llm.types import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider
-from ..pipeline.gateway import Controller, ModelGateway, RunStopped
-from ..pipeline.runlock import RunLock, owner
-from ..pipeline.store import RunStore, write_text_atomic
 from ..runs import create, create_named, layout
+from ..runs.gateway import Controller, ModelGateway, RunStopped
+from ..runs.lock import RunLock, owner
 from ..runs.status import RunStatus
+from ..runs.store import RunStore, write_text_atomic
 from . import messages
 from .domains import SearchDomain
 from .executor import Executor

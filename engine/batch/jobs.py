@@ -20,10 +20,10 @@ from ..evaluation import Evaluation, Evaluator, PlannerComparison, load_tasks
 from ..llm import ModelAccessError, ModelSettings, make_provider
 from ..pddl import load_domain
 from ..pddl.plans import load_plan
-from ..pipeline import PipelineConfig, RunStore
-from ..pipeline.store import write_json_atomic
+from ..pipeline import PipelineConfig
 from ..planner import SOLVED, PlannerResult, check_plan, solve
 from ..runs.outcome import read_outcome
+from ..runs.store import RunStore, write_json_atomic
 from ..sandbox import Limits, Program, Sandbox
 from ..sandbox.limits import MIB
 from .experiment import EvalSpec, Experiment, GameTarget, ModelSpec, OwnLoopPreset, PresetSpec, task_files

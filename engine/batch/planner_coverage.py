@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from ..pddl import load_domain, load_problem
-from ..pipeline.store import write_json_atomic
 from ..planner import ERROR, PlannerResult, solve
+from ..runs.store import write_json_atomic
 from .experiment import Experiment, task_files
 
 COVERAGE_DIR = "planner-coverage"

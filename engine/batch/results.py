@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from ..domainlib import DomainDir
-from ..pipeline.store import write_json_atomic
 from ..runs import RunStatus, read_meta_or_none
 from ..runs.outcome import has_trial
+from ..runs.store import write_json_atomic
 from .executors import Executor, LocalExecutor, ProgressCallback, Work
 from .experiment import Experiment
 from .jobs import EVALUATION_FILE, Entry, EvalJob, OwnLoopJob, RunJob, eval_job_toggles, grid, run_meta, run_status

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..domainlib import DomainDir
 from ..pddl import Domain
-from ..pipeline.store import RunStore
+from ..runs.store import RunStore
 from ..sandbox import Program
 from .search import SearchBudget, TaskSize, counterexample_pddl, find_counterexample
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GenplanError
-from ..pipeline.store import RunStore, artifact_request_id, fork_run
+from ..runs.store import RunStore, artifact_request_id, fork_run
 
 _SUFFIXES = {"-domain.pddl": "df", "-problem.pddl": "pf"}
 

@@ -1,6 +1,6 @@
 """One PDDLego+ or PlanGen trial as a genplan run: a run directory, its event log, every model call on disk.
 
-Layout added to the ordinary run directory (see ``engine/pipeline/store.py``):
+Layout added to the ordinary run directory (see ``engine/runs/store.py``):
     pddl/sNN-aN-rN-domain.pddl, -problem.pddl   every file version the model wrote (step, attempt, retry)
     observations.md                             the game transcript: every command and the game's answer
     trial.json                                  outcome, calls, steps, the per-step attempt record, metrics
@@ -31,13 +31,13 @@ from ..events import (
 from ..llm import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider
 from ..llm.manual import AnswerCancelled
 from ..llm.replay import OUT_OF_ANSWERS, RecordedAnswers
-from ..pipeline.gateway import Controller, ModelGateway, RunStopped
-from ..pipeline.runlock import RunLock
-from ..pipeline.store import RunStore
 from ..prompts import PromptLibrary
 from ..runs import create
+from ..runs.gateway import Controller, ModelGateway, RunStopped
+from ..runs.lock import RunLock
 from ..runs.outcome import write_outcome
 from ..runs.status import RunStatus
+from ..runs.store import RunStore
 from .environment import StepResult, TextEnvironment
 from .loop import (
     CallInfo,

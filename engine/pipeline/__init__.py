@@ -16,13 +16,8 @@ _EXPORTS = {
     "load_config_file": "config",
     "load_preset": "config",
     "preset_names": "config",
-    "Controller": "gateway",
-    "Decision": "gateway",
-    "ModelGateway": "gateway",
-    "RunStopped": "gateway",
     "Pipeline": "runner",
     "RunResult": "runner",
-    "RunStore": "store",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -46,21 +41,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .config import (
         preset_names as preset_names,
     )
-    from .gateway import (
-        Controller as Controller,
-    )
-    from .gateway import (
-        Decision as Decision,
-    )
-    from .gateway import (
-        ModelGateway as ModelGateway,
-    )
-    from .gateway import (
-        RunStopped as RunStopped,
-    )
     from .runner import Pipeline as Pipeline
     from .runner import RunResult as RunResult
-    from .store import RunStore as RunStore
 
 
 def __getattr__(name: str) -> Any:

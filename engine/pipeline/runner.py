@@ -42,8 +42,11 @@ from ..pddl.encoding import PythonTask, render_task
 from ..planner import solve
 from ..prompts import PromptLibrary
 from ..runs import layout
+from ..runs.gateway import Controller, ModelGateway, RunStopped
+from ..runs.lock import RunLock
 from ..runs.outcome import write_outcome
 from ..runs.status import RunStatus
+from ..runs.store import RunStore
 from .checks import (
     DebugTask,
     ProgramChecker,
@@ -56,10 +59,7 @@ from .checks import (
 from .config import PipelineConfig
 from .conversation import Extractor, assistant, code_extractor, first_block_extractor, user
 from .failures import FailureSelector
-from .gateway import Controller, ModelGateway, RunStopped
 from .hints import action_hints
-from .runlock import RunLock
-from .store import RunStore
 
 _BASIC_HEADING = re.compile(
     r"^[\s#*_>]*(domain description|problem\s+(\d+)\s+description)\s*[*_]*\s*:?[*_]*\s*(.*)$", re.IGNORECASE

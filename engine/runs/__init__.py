@@ -22,10 +22,10 @@ from .status import RunStatus
 if TYPE_CHECKING:
     from ..domainlib import DomainDir
     from ..llm import Provider
-    from ..pipeline.gateway import Controller
     from ..pipeline.runner import Pipeline
-    from ..pipeline.store import RunStore
     from ..prompts import PromptLibrary
+    from ..runs.gateway import Controller
+    from ..runs.store import RunStore
 
 _KNOWN = ("run_id", "status", "created", "domain_dir", "config", "model", "source", "forked_from", "forked_at")
 
@@ -131,7 +131,7 @@ class NotResumable(GenplanError):
 
 def read_meta(run_dir: Path) -> RunMeta:
     """The typed ``run.json`` of a run directory (FileNotFoundError when it is not one)."""
-    from ..pipeline.store import RunStore  # the store names its files from .layout: imported when used
+    from ..runs.store import RunStore  # the store names its files from .layout: imported when used
 
     store = RunStore.open(Path(run_dir))
     return RunMeta.from_dict(store.meta(), run_id=store.path.name)
@@ -166,7 +166,7 @@ def create(root: Path, meta: dict[str, Any], *, run_id: str | None = None, exist
     """The one way a run directory is made: ``root/<run_id>`` (a new id unless one is given; FileExistsError
     when it exists, unless ``existing_dir_ok`` and no run is in it) with its ``run.json`` (``meta`` plus id,
     status running, creation time and owner) and an empty event log."""
-    from ..pipeline.store import RunStore
+    from ..runs.store import RunStore
 
     return RunStore.create(Path(root), meta, run_id=run_id, existing_dir_ok=existing_dir_ok)
 
@@ -185,7 +185,7 @@ def create_named(root: Path, stem: str, meta: dict[str, Any]) -> RunStore:
 
 def open_run(run_dir: Path) -> tuple[RunStore, RunMeta]:
     """An existing run, to resume or replay."""
-    from ..pipeline.store import RunStore
+    from ..runs.store import RunStore
 
     store = RunStore.open(Path(run_dir))
     return store, RunMeta.from_dict(store.meta(), run_id=store.path.name)
@@ -221,7 +221,7 @@ def _require_continuable(path: Path, meta: RunMeta) -> None:
 
 def fork_from_edit(run_dir: Path, relative: str, kind: str, text: str) -> RunStore:
     """A new run that keeps every answer before the edited artefact and continues from the edit."""
-    from ..pipeline.store import continue_from_edit
+    from ..runs.store import continue_from_edit
 
     store, meta = open_run(run_dir)
     _require_continuable(store.path, meta)

@@ -17,8 +17,8 @@ from typing import Any
 import psutil
 
 from ..errors import GenplanError
-from ..runs import layout
-from ..runs.status import RunStatus
+from . import layout
+from .status import RunStatus
 
 LOCK_FILE = layout.LOCK
 INTERRUPTED = RunStatus.INTERRUPTED

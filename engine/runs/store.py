@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from ..events import ArtifactCreated, Event, read_log
-from ..runs import RunMeta, layout
-from ..runs.files import write_json_atomic as write_json_atomic
-from ..runs.files import write_text_atomic as write_text_atomic
-from ..runs.status import RunStatus
-from .runlock import INTERRUPTED, owner, owner_alive
+from . import RunMeta, layout
+from .files import write_json_atomic as write_json_atomic
+from .files import write_text_atomic as write_text_atomic
+from .lock import INTERRUPTED, owner, owner_alive
+from .status import RunStatus
 
 RUNS_SUBDIR = Path(".genplan") / "runs"
 
