@@ -1,0 +1,197 @@
+"""One run of any approach, as the approach sees it: :class:`Run`.
+
+Every approach (Stein's pipeline, Bas, Sil, AutoToS, PDDLego+, PlanGen, a test's toy) gets the same context:
+
+- ``ask(step, messages)`` sends one request through the run's :class:`~.gateway.ModelGateway`, so every answer
+  is a file under ``requests/``/``responses/``, an answer on disk is given back instead of asked again (resume,
+  fork), a step-mode controller may hold, edit, answer or stop it, and the watchers hear of it;
+- ``artifact(...)`` writes a file of the run and announces it; ``publish(event)`` tells the watchers and the log;
+- ``progress(line)`` says something to the person; ``check_stop()`` ends the run where a person asked;
+- one stop exception, :class:`~.gateway.RunStopped` (a cancelled manual answer is one too).
+
+:func:`execute` is the one way a run is carried out: it holds the run's lock, marks it running, hands the run to
+the approach, and records how it ended (:meth:`Run.finish`, or the failure), so that every approach's run
+directory ends the same way. What a run is about (``target``) and with which settings (``parameters``, the
+approach's typed parameter class) come with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..events import ArtifactCreated, Event, EventBus, Publish, RunFailed, RunFinished
+from ..llm import AnswerCancelled, ChatMessage, ChatRequest, ChatResponse, Provider
+from .gateway import Controller, ModelGateway, RunStopped, Totals
+from .lock import RunLock
+from .outcome import write_outcome
+from .status import RunStatus
+from .store import RunStore
+
+if TYPE_CHECKING:
+    from ..prompts import PromptLibrary
+
+__all__ = ["NewRun", "Run", "RunOutcome", "RunSetup", "RunStopped", "execute", "stopped_outcome"]
+
+
+def _say_nothing(_line: str) -> None:
+    pass
+
+
+@dataclass
+class RunSetup:
+    """What a front end gives a run: the model, and how the run is watched and driven."""
+
+    provider: Provider
+    # the model settings as run.json records them (never the key)
+    model: Mapping[str, Any] = field(default_factory=dict)
+    controller: Controller | None = None  # step mode: decides on each request before it is sent
+    subscribers: tuple[Callable[[Event], None], ...] = ()  # every event as it is published
+    progress: Callable[[str], None] = _say_nothing  # one line per step worth telling a person
+    stop_requested: Callable[[], bool] | None = None  # True: the run ends before its next model call
+    run_created: Callable[[Path], None] | None = None  # the run directory, before the run's first event
+    prompts: PromptLibrary | None = None  # None: the prompts shipped with genplan
+    reasoning: bool = False  # a reasoning model: the approach's "-reasoning" prompt variant
+
+
+@dataclass(frozen=True)
+class NewRun:
+    """How an approach's new run directory is made: what its ``run.json`` records (besides the id, status, time
+    and model, which every run has) and the stem of its name (``<stem>-<date>-<time>``; None: a plain run id)."""
+
+    meta: Mapping[str, Any]
+    stem: str | None = None
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """How a run ended, written one way by :meth:`Run.finish`.
+
+    ``event`` is what the watchers are told (``RunFinished``, or ``RunFailed`` for a run the model could not
+    finish); ``summary`` is ``summary.json`` (None: the approach records its result in ``run.json`` only, as
+    AutoToS's runs always have), written also as ``trial.json`` for a game trial; ``meta`` are further ``run.json``
+    fields; ``value`` is the approach's own result for its caller (the pipeline's ``RunResult``, a trial's result,
+    AutoToS's outcome)."""
+
+    status: RunStatus
+    event: Event
+    summary: Mapping[str, Any] | None = None
+    trial: bool = False
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    value: Any = None
+
+
+class Run:
+    """One run directory being worked on by one approach."""
+
+    def __init__(self, store: RunStore, setup: RunSetup, *, target: str = "", parameters: Any = None) -> None:
+        self.store = store
+        self.setup = setup
+        self.target = target  # a domain directory, an AutoToS domain's name, a game
+        self.parameters = parameters  # the approach's typed parameters
+        # a resumed run publishes its events again; those already in the log go to the watchers only
+        self.bus = EventBus(store.append_event, already_logged=store.last_seq())
+        for subscriber in setup.subscribers:
+            self.bus.subscribe(subscriber)
+        self.gateway = ModelGateway(setup.provider, store, self.bus, setup.controller)
+
+    # ------------------------------------------------------------------ what the run is
+    @property
+    def path(self) -> Path:
+        return self.store.path
+
+    @property
+    def controller(self) -> Controller | None:
+        return self.setup.controller
+
+    @property
+    def totals(self) -> Totals:
+        return self.gateway.totals
+
+    def meta(self) -> dict[str, Any]:
+        return self.store.meta()
+
+    def update_meta(self, **changes: Any) -> None:
+        self.store.update_meta(**changes)
+
+    # ------------------------------------------------------------------ the model
+    def next_id(self) -> int:
+        """The next request id (ids follow the approach's own order, so a resumed run asks the same ids)."""
+        return self.gateway.next_id()
+
+    def ask(self, step: str, messages: list[ChatMessage], *, request_id: int | None = None,
+            params: dict[str, Any] | None = None, publish: Publish | None = None, **context: Any) -> ChatResponse:
+        """One request through the gateway (``context``: what it is about, for the watchers). RunStopped when the
+        person asked to stop, in step mode or instead of answering."""
+        self.check_stop(f"before {step}")
+        request = ChatRequest(step, list(messages), dict(params or {}))
+        try:
+            return self.gateway.ask(request_id if request_id is not None else self.next_id(), request,
+                                    publish=publish, context=context)
+        except AnswerCancelled as exc:  # the person answering declined: the run stops, as in step mode
+            raise RunStopped(str(exc)) from None
+
+    def stop_requested(self) -> bool:
+        return self.setup.stop_requested is not None and self.setup.stop_requested()
+
+    def check_stop(self, where: str = "") -> None:
+        if self.stop_requested():
+            raise RunStopped("stopped by the person" + (f" {where}" if where else ""))
+
+    # ------------------------------------------------------------------ files, events, words
+    def artifact(self, kind: str, relative: str, text: str, request_id: int | None = None, **data: Any) -> str:
+        """Write a file of the run and announce it; ``request_id`` names the answer it came from (what a fork
+        from an edit of it starts after)."""
+        self.store.write_text(relative, text)
+        self.bus.publish(ArtifactCreated(kind=kind, file=relative, request_id=request_id, **data))
+        return relative
+
+    def write_text(self, relative: str, text: str) -> Path:
+        return self.store.write_text(relative, text)
+
+    def write_json(self, relative: str, data: Any) -> Path:
+        return self.store.write_json(relative, data)
+
+    def publish(self, event: Event) -> None:
+        self.bus.publish(event)
+
+    def progress(self, line: str) -> None:
+        self.setup.progress(line)
+
+    # ------------------------------------------------------------------ the end
+    def finish(self, outcome: RunOutcome) -> None:
+        """Record how the run ended: ``summary.json`` (and ``trial.json``), the status and the outcome's fields in
+        ``run.json``, then the watchers are told (after the files, so a watcher reading them finds them)."""
+        if outcome.summary is not None:
+            write_outcome(self.path, outcome.summary, trial=outcome.trial)
+        self.store.update_meta(status=outcome.status, **outcome.meta)
+        self.bus.publish(outcome.event)
+
+    def fail(self, error: BaseException, **meta: Any) -> None:
+        """Record a run that ended with an error no approach expected (a broken sandbox, ctrl+c)."""
+        text = f"{type(error).__name__}: {error}"
+        self.bus.publish(RunFailed(error=text, message=text))
+        self.store.update_meta(status=RunStatus.FAILED, error=text, **meta)
+
+
+def execute(run: Run, body: Callable[[Run], RunOutcome]) -> RunOutcome:
+    """Carry out one run: one process at a time per run directory (RunBusy otherwise), marked running with its
+    owner, announced to the front end, ``body`` (the approach) run on it, and its end recorded."""
+    with RunLock(run.path):
+        run.store.claim()
+        if run.setup.run_created is not None:
+            run.setup.run_created(run.path)
+        try:
+            outcome = body(run)
+        except BaseException as exc:
+            run.fail(exc)
+            raise
+        run.finish(outcome)
+        return outcome
+
+
+def stopped_outcome(message: str, **summary: Any) -> RunOutcome:
+    """The outcome of a run that a person stopped before it produced anything of its own."""
+    return RunOutcome(RunStatus.STOPPED, RunFinished(status=RunStatus.STOPPED, message=message, **summary))
