@@ -18,9 +18,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 from support.ferry_model import FERRY, FerryModel  # noqa: E402
 from support.scripted_server import ScriptedServer  # noqa: E402
 
+from genplan.engine.api import pipeline as pipeline_on  # noqa: E402
+from genplan.engine.approaches.presets import load_preset  # noqa: E402
 from genplan.engine.domainlib import DomainDir  # noqa: E402
 from genplan.engine.llm import ModelSettings, make_provider  # noqa: E402
-from genplan.engine.pipeline import Pipeline, load_preset  # noqa: E402
 from genplan.engine.runs.store import RunStore  # noqa: E402
 
 DELAY_S = 0.5
@@ -32,7 +33,7 @@ def one_run(concurrency: int) -> tuple[float, int]:
         config = load_preset("F5-3").with_changes(max_concurrency=concurrency)
         provider = make_provider(ModelSettings(model=server.model, base_url=server.base_url), no_cache=True)
         store = RunStore.create(Path(tmp), {"config": config.to_dict()})
-        pipeline = Pipeline(DomainDir.open(FERRY), config, provider, store)
+        pipeline = pipeline_on(DomainDir.open(FERRY), config, provider, store)
         start = time.perf_counter()
         pipeline.run()
         return time.perf_counter() - start, len(server.requests)

@@ -11,8 +11,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..engine.approaches.presets import load_config_file, load_preset, preset_names
 from ..engine.events import Event, Notice, RequestRetry, ResponseReceived, SelectionMade, StepStarted, ValidationResult
-from ..engine.pipeline.config import ConfigError, load_config_file, load_preset, preset_names
+from ..engine.pipeline.config import ConfigError
 from .common import (
     EXIT_OK,
     BadInput,
@@ -161,9 +162,9 @@ def run(args: argparse.Namespace) -> int:
         own_loop = _own_loop_run(args)
         if own_loop is not None:
             return own_loop
-    from ..engine import runs
+    from ..engine import api
     from ..engine.domainlib import DomainDir, DomainDirError
-    from ..engine.llm import ModelAccessError, load_settings, make_provider
+    from ..engine.llm import ModelAccessError, load_settings
     from ..engine.llm.manual import stdin_answerer
     from ..engine.llm.settings import SettingsError
     from ..engine.prompts import PromptLibrary
@@ -177,9 +178,9 @@ def run(args: argparse.Namespace) -> int:
         require_input_dir("--prompts", args.prompts)
     try:
         if args.resume:
-            store, meta = runs.open_to_continue(Path(args.resume))
+            _, meta = api.resumable(Path(args.resume))
             if meta.domain_dir is None:
-                raise BadInput(f"{runs.layout.meta_file(store.path)}: names no domain directory")
+                raise BadInput(f"{args.resume}: its run.json names no domain directory")
             domain_dir = DomainDir.open(meta.domain_dir)
             config = meta.pipeline_config()
             recorded = {k: v for k, v in meta.model.items() if k not in ("prices",)}
@@ -191,34 +192,41 @@ def run(args: argparse.Namespace) -> int:
             config = _config(args)
             cli_model = _model_flags(args)
         settings = load_settings(args.config_file, cli=cli_model)
-        answerer = stdin_answerer() if not settings.is_configured and sys.stdin.isatty() else None
-        provider = make_provider(settings, no_cache=args.no_cache, manual_answer=answerer)
         prompts = PromptLibrary(args.prompts) if args.prompts else PromptLibrary()
-    except (DomainDirError, ConfigError, SettingsError, ModelAccessError, FileNotFoundError) as exc:
+    except (DomainDirError, ConfigError, SettingsError, ModelAccessError, FileNotFoundError, api.NotResumable) as exc:
         raise BadInput(str(exc)) from None
-    if not args.resume:
-        root = Path(args.out) if args.out else RunStore.runs_dir(domain_dir.path)
-        store = runs.start_run(root, domain_dir, config, settings.to_dict())
+    created: list[Path] = []
+
+    def announce(run_dir: Path) -> None:
+        created.append(run_dir)
+        if not args.quiet:
+            print(f"genplan: run directory {run_dir}", file=sys.stderr)
+            print(f"genplan: {_sandbox_layers()}", file=sys.stderr)
+
+    watch = api.Watch(
+        subscriber=None if args.quiet else Progress(), run_created=announce,
+        manual_answer=stdin_answerer() if not settings.is_configured and sys.stdin.isatty() else None)
     if not settings.is_configured and not args.quiet:
         print("genplan: no model configured: you answer each request by hand (end with a line '.')", file=sys.stderr)
-    pipeline = runs.make_pipeline(store, domain_dir, config, provider, prompts=prompts,
-                                  reasoning=bool(settings.reasoning))
-    from ..engine.sandbox.redact import register_secret
-
-    register_secret(settings.resolve_api_key())  # never in what a program's output carries to the model or files
-    if not args.quiet:
-        print(f"genplan: run directory {store.path}", file=sys.stderr)
-        print(f"genplan: {_sandbox_layers()}", file=sys.stderr)
-        pipeline.bus.subscribe(Progress())
     try:
-        result = pipeline.run()
+        if args.resume:
+            outcome = api.resume(Path(args.resume), settings, watch, no_cache=args.no_cache, prompts=prompts)
+        else:
+            root = Path(args.out) if args.out else RunStore.runs_dir(domain_dir.path)
+            request = api.StartRequest(config.preset, str(domain_dir.path), root, config=config)
+            outcome = api.start(request, settings, watch, no_cache=args.no_cache, prompts=prompts)
     except ModelAccessError as exc:
-        return _stopped(args, store, f"the model could not be used: {exc}")
+        if not created:
+            raise BadInput(str(exc)) from None
+        return _stopped(args, RunStore.open(created[0]), f"the model could not be used: {exc}")
     except OSError as exc:
-        if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT) or not created:
             raise
         where = f" ({exc.filename})" if exc.filename else ""
-        return _stopped(args, store, f"no space left on the device of the run directory{where}; free some space")
+        return _stopped(args, RunStore.open(created[0]), f"no space left on the device of the run directory{where}; "
+                        "free some space")
+    result = outcome.value
+    store = RunStore.open(result.run_dir)
     summary = result.to_dict()
     if args.eval and result.selected_program is not None:
         summary["eval_coverage"] = _evaluate(result.selected_program, domain_dir, config)
@@ -227,7 +235,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=2))
     else:
         print(_human_summary(summary))
-    return EXIT_OK if result.status in (runs.RunStatus.FINISHED, runs.RunStatus.STOPPED) else 1
+    return EXIT_OK if result.status in (api.RunStatus.FINISHED, api.RunStatus.STOPPED) else 1
 
 
 def _own_loop_run(args: argparse.Namespace) -> int | None:

@@ -29,8 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..engine import runs
+    from ..engine.approaches.presets import load_preset
     from ..engine.domainlib import DomainDir, DomainDirError
-    from ..engine.pipeline import Pipeline, load_preset
+    from ..engine.pipeline import Pipeline
     from ..engine.silver.replay import (
         SilverLogError,
         SilverReplayProvider,

@@ -39,9 +39,10 @@ def record(domain: Path) -> Path:
     from support.ferry_model import FerryModel
     from support.scripted_server import ScriptedServer
 
+    from genplan.engine.api import pipeline as pipeline_on
+    from genplan.engine.approaches.presets import load_preset
     from genplan.engine.domainlib import DomainDir
     from genplan.engine.llm import ModelSettings, make_provider
-    from genplan.engine.pipeline import Pipeline, load_preset
     from genplan.engine.runs.store import RunStore
 
     with ScriptedServer() as server:
@@ -49,7 +50,7 @@ def record(domain: Path) -> Path:
         config = load_preset("F5-3").with_changes(initial_programs=1)
         settings = ModelSettings(model=server.model, base_url=server.base_url, retry_base_delay_s=0.01)
         store = RunStore.create(RunStore.runs_dir(domain), {"config": config.to_dict(), "model": settings.to_dict()})
-        Pipeline(DomainDir.open(domain), config, make_provider(settings, no_cache=True), store).run()
+        pipeline_on(DomainDir.open(domain), config, make_provider(settings, no_cache=True), store).run()
     return store.path
 
 

@@ -20,7 +20,6 @@ from . import runs
 from .domainlib import DomainDir
 from .events import RunFinished, RunStarted
 from .pipeline.config import PipelineConfig
-from .runs.outcome import write_outcome
 from .runs.status import RunStatus
 from .runs.store import RunStore
 
@@ -69,33 +68,38 @@ def prepare(source: Path, strategy_file: str, domain_dir: Path, root: Path | Non
 def run_check(store: RunStore, text: str, provider: Any, controller: Any = None,
               subscriber: Callable[[Any], None] | None = None, reasoning: bool = False) -> StrategyCheck:
     """Replay the NL phase from disk, then validate ``text`` on the debug tasks (the only requests sent)."""
-    from .llm import AnswerCancelled
+    from .approaches import get_approach
     from .pipeline.checks import Version
     from .pipeline.runner import Pipeline
-    from .runs.gateway import RunStopped
+    from .runs.run import Run, RunOutcome, RunSetup, RunStopped, execute
 
     meta = store.meta()
     domain = DomainDir.open(meta["domain_dir"])
     config = PipelineConfig.from_stored(meta["config"])
-    pipeline = Pipeline(domain, config, provider, store, controller=controller, reasoning=reasoning)
-    if subscriber is not None:
-        pipeline.bus.subscribe(subscriber)
-    pipeline.bus.publish(RunStarted(domain=domain.name, preset=config.preset, approach=config.approach,
-                         purpose=PURPOSE, checks_strategy_of=meta.get("checks_strategy_of"),
-                         debug_tasks=[t.name for t in pipeline.tasks]))
-    started = time.monotonic()
-    status, solved = RunStatus.FINISHED, 0
-    try:
-        pipeline.nl_phase()
-        file = pipeline.artifact("strategy", "strategies/v01.md", text, version="v01")
-        version = Version("strategy", "v01", text, file)
-        pipeline.validate_strategy(version)
-        solved = version.solved
-    except (RunStopped, AnswerCancelled):
-        status = RunStatus.STOPPED
-    finished = RunFinished(status=status, purpose=PURPOSE, strategy_solved=solved, debug_solved=solved,
-                           debug_total=len(pipeline.tasks), wall_seconds=round(time.monotonic() - started, 3))
-    write_outcome(store.path, {**finished.data, "selected_program": None})
-    store.update_meta(status=status)
-    pipeline.bus.publish(finished)
-    return StrategyCheck(store.path, solved, len(pipeline.tasks), status)
+    approach = get_approach(config.approach)
+    setup = RunSetup(provider, controller=controller, reasoning=reasoning,
+                     subscribers=(subscriber,) if subscriber is not None else ())
+    run = Run(store, setup, approach=approach, target=str(domain.path), parameters=config)
+    pipeline = Pipeline(run, domain, config, approach)
+
+    def check(run: Run) -> RunOutcome:
+        run.publish(RunStarted(domain=domain.name, preset=config.preset, approach=config.approach,
+                               purpose=PURPOSE, checks_strategy_of=meta.get("checks_strategy_of"),
+                               debug_tasks=[t.name for t in pipeline.tasks]))
+        started = time.monotonic()
+        status, solved = RunStatus.FINISHED, 0
+        try:
+            pipeline.nl_phase()
+            file = pipeline.artifact("strategy", "strategies/v01.md", text, version="v01")
+            version = Version("strategy", "v01", text, file)
+            pipeline.validate_strategy(version)
+            solved = version.solved
+        except RunStopped:
+            status = RunStatus.STOPPED
+        finished = RunFinished(status=status, purpose=PURPOSE, strategy_solved=solved, debug_solved=solved,
+                               debug_total=len(pipeline.tasks), wall_seconds=round(time.monotonic() - started, 3))
+        return RunOutcome(status, finished, summary={**finished.data, "selected_program": None})
+
+    outcome = execute(run, check)
+    return StrategyCheck(store.path, int(outcome.event.data["strategy_solved"]), len(pipeline.tasks),
+                         outcome.status)

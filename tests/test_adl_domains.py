@@ -35,6 +35,7 @@ from test_autotos_pddl import GOAL, _domain, _run
 from test_pipeline_stein import make_pipeline
 
 from genplan.cli.main import main
+from genplan.engine.approaches.presets import load_preset
 from genplan.engine.autotos.executor import SandboxExecutor
 from genplan.engine.domainlib import DomainDir
 from genplan.engine.feedback.plans import plan_feedback
@@ -42,7 +43,6 @@ from genplan.engine.pddl import Domain, Problem, load_domain, load_problem
 from genplan.engine.pddl.encoding import encode_task
 from genplan.engine.pddl.loader import parse_problem_text
 from genplan.engine.pddl.validate import validate_plan
-from genplan.engine.pipeline import load_preset
 from genplan.engine.planner import solve
 
 ROOT = Path(__file__).resolve().parents[1]

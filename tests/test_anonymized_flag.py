@@ -6,9 +6,10 @@ from pathlib import Path
 
 from support.scripted_server import RecordedRequest, Reply, ScriptedServer
 
+from genplan.engine.api import pipeline as pipeline_on
+from genplan.engine.approaches.presets import load_preset
 from genplan.engine.domainlib import DomainDir
 from genplan.engine.llm import ModelSettings, make_provider
-from genplan.engine.pipeline import Pipeline, load_preset
 from genplan.engine.runs.store import RunStore
 from genplan.engine.variants.build import build_anonymized_dir
 
@@ -24,7 +25,7 @@ def first_prompt(server: ScriptedServer, domain: Path, root: Path) -> str:
     settings = ModelSettings(model=server.model, base_url=server.base_url, retry_base_delay_s=0.01)
     config = load_preset("F5-3").with_changes(strategy_rounds=0, code_rounds=0, initial_programs=1)
     store = RunStore.create(root, {"config": config.to_dict()})
-    Pipeline(DomainDir.open(domain), config, make_provider(settings, no_cache=True), store).run()
+    pipeline_on(DomainDir.open(domain), config, make_provider(settings, no_cache=True), store).run()
     first = server.requests_for("nl.domain")[0]
     return str(first.messages[-1]["content"])
 

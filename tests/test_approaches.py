@@ -25,11 +25,12 @@ from genplan.engine.approaches import (
     preset_owner,
     register,
 )
-from genplan.engine.approaches.context import PipelineContext
+from genplan.engine.approaches.context import PipelineContext, pipeline_fields
+from genplan.engine.approaches.presets import load_preset, preset_names
 from genplan.engine.batch import load_experiment, run_batch
 from genplan.engine.errors import GenplanError
 from genplan.engine.pipeline.checks import ProgramChecker
-from genplan.engine.pipeline.config import ConfigError, PipelineConfig, load_preset, preset_names
+from genplan.engine.pipeline.config import ConfigError, PipelineConfig
 from genplan.engine.pipeline.conversation import code_extractor, user
 from genplan.engine.prompts import PromptLibrary
 
@@ -124,7 +125,8 @@ def toy_run(ctx: PipelineContext, checker: ProgramChecker) -> None:
 def toy() -> Iterator[Approach]:
     approach = register(Approach(
         name="toy", title="ask once, check, stop", prompt_variant="stein", feedback_style="stein",
-        function_name="generate_solution", run=toy_run, presets={"Toy": {"strategy_rounds": 0, "code_rounds": 0}},
+        function_name="generate_solution", **pipeline_fields("toy", "generate_solution", toy_run),
+        presets={"Toy": {"strategy_rounds": 0, "code_rounds": 0}},
     ))
     yield approach
     del APPROACHES["toy"]

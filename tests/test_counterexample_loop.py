@@ -15,9 +15,11 @@ from support.ferry_model import FERRY, FerryModel
 from support.scripted_server import ScriptedServer
 from support.wrong_programs import FIVE_LOCATIONS_FERRY, FULLY_CORRECT_FERRY
 
+from genplan.engine.api import pipeline as pipeline_on
+from genplan.engine.approaches.presets import load_preset
 from genplan.engine.domainlib import DomainDir
 from genplan.engine.llm import ModelSettings, make_provider
-from genplan.engine.pipeline import Pipeline, load_preset
+from genplan.engine.pipeline import Pipeline
 from genplan.engine.pipeline.config import PipelineConfig
 from genplan.engine.runs.store import RunStore
 
@@ -30,7 +32,7 @@ def ce_config() -> PipelineConfig:
 def make_pipeline(server: ScriptedServer, root: Path, config: PipelineConfig, store: RunStore | None = None) -> Pipeline:
     settings = ModelSettings(model=server.model, base_url=server.base_url, retry_base_delay_s=0.01)
     store = store or RunStore.create(root, {"config": config.to_dict()})
-    return Pipeline(DomainDir.open(FERRY), config, make_provider(settings, no_cache=True), store)
+    return pipeline_on(DomainDir.open(FERRY), config, make_provider(settings, no_cache=True), store)
 
 
 def test_the_paper_presets_do_not_search() -> None:

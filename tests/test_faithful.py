@@ -15,8 +15,8 @@ from test_cli_run import genplan
 from test_pipeline_stein import make_pipeline
 from test_tui_support import isolated  # noqa: F401
 
+from genplan.engine.approaches.presets import load_preset
 from genplan.engine.pddl.encoding import render_task
-from genplan.engine.pipeline import load_preset
 from genplan.engine.pipeline.config import ConfigError
 from genplan.engine.pipeline.failures import FailureSelector
 from genplan.engine.pipeline.faithful import TOGGLES, parse_spec
@@ -345,7 +345,7 @@ def test_experiment_files_and_batch_take_faithful(tmp_path: Path) -> None:
 
 
 def test_pipeline_config_file_takes_faithful(tmp_path: Path) -> None:
-    from genplan.engine.pipeline.config import load_config_file
+    from genplan.engine.approaches.presets import load_config_file
 
     path = tmp_path / "mine.toml"
     path.write_text('preset = "F3-6"\nfaithful = "all,-sorting"\ncode_extraction = "lenient"\n', encoding="utf-8")

@@ -18,8 +18,8 @@ from support.scripted_server import RecordedRequest, ScriptedServer
 from test_pipeline_stein import make_pipeline
 
 from genplan.cli.main import main
+from genplan.engine.approaches.presets import load_preset
 from genplan.engine.pddl.encoding import render_task
-from genplan.engine.pipeline import load_preset
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux only")
 

@@ -8,7 +8,7 @@ from support.ferry_model import BUGGY_PROGRAM, CORRECT_PROGRAM, CRASHING_PROGRAM
 from support.scripted_server import ScriptedServer
 from test_pipeline_stein import make_pipeline
 
-from genplan.engine.pipeline import load_preset
+from genplan.engine.approaches.presets import load_preset
 
 
 def test_bas_separate_steps_fix_and_select(scripted_server: ScriptedServer, tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from support.ferry_model import BUGGY_PROGRAM, FerryModel
 from support.scripted_server import ScriptedServer
 from test_pipeline_stein import make_pipeline
 
-from genplan.engine.pipeline import load_preset
+from genplan.engine.approaches.presets import load_preset
 
 TABLE_8 = {"Sil": (3, 9), "Bas": (15, 21), "F5-3": (17, 91)}
 DERIVED = {"F3-6": (17, 95)}

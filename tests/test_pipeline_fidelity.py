@@ -14,7 +14,7 @@ from support.ferry_model import BUGGY_PROGRAM, CORRECT_PROGRAM, FerryModel
 from support.scripted_server import RecordedRequest, ScriptedServer
 from test_pipeline_stein import make_pipeline
 
-from genplan.engine.pipeline import load_preset
+from genplan.engine.approaches.presets import load_preset
 from genplan.engine.pipeline.config import PipelineConfig
 
 
@@ -155,7 +155,8 @@ def test_presets_follow_the_reference_code() -> None:
 
 
 def test_ablation_is_one_line_in_an_experiment_file(tmp_path: Path) -> None:
-    from genplan.engine.pipeline.config import ConfigError, load_config_file
+    from genplan.engine.approaches.presets import load_config_file
+    from genplan.engine.pipeline.config import ConfigError
 
     path = tmp_path / "paper-text.toml"
     path.write_text('preset = "F3-6"\ndebug_orderings = 1\n', encoding="utf-8")

@@ -9,8 +9,8 @@ from support.ferry_model import BUGGY_PROGRAM, CORRECT_PROGRAM, FerryModel
 from support.scripted_server import ScriptedServer
 from test_pipeline_stein import make_pipeline
 
+from genplan.engine.approaches.presets import load_preset
 from genplan.engine.llm import ChatMessage, ChatRequest
-from genplan.engine.pipeline import load_preset
 from genplan.engine.runs.gateway import Decision
 from genplan.engine.runs.store import RunStore, answer_for, fork_run
 

@@ -15,9 +15,11 @@ from support.ferry_model import (
 )
 from support.scripted_server import ScriptedServer
 
+from genplan.engine.api import pipeline as pipeline_on
+from genplan.engine.approaches.presets import load_preset
 from genplan.engine.domainlib import DomainDir
 from genplan.engine.llm import ModelSettings, make_provider
-from genplan.engine.pipeline import Pipeline, load_preset
+from genplan.engine.pipeline import Pipeline
 from genplan.engine.pipeline.config import PipelineConfig
 from genplan.engine.runs.store import RunStore
 
@@ -26,7 +28,7 @@ def make_pipeline(server: ScriptedServer, root: Path, config: PipelineConfig, do
     settings = ModelSettings(model=server.model, base_url=server.base_url, retry_base_delay_s=0.01)
     provider = make_provider(settings, no_cache=True)
     store = kw.pop("store", None) or RunStore.create(root, {"config": config.to_dict()})
-    return Pipeline(DomainDir.open(domain), config, provider, store, **kw)
+    return pipeline_on(DomainDir.open(domain), config, provider, store, **kw)
 
 
 def events(store: RunStore) -> list:
@@ -162,7 +164,7 @@ def test_second_identical_run_is_served_from_the_cache(scripted_server: Scripted
     for attempt in range(2):
         provider = make_provider(settings, cache_dir=tmp_path / "cache")
         store = RunStore.create(tmp_path / "runs", {"attempt": attempt})
-        results.append(Pipeline(DomainDir.open(FERRY), load_preset("F5-3"), provider, store).run())
+        results.append(pipeline_on(DomainDir.open(FERRY), load_preset("F5-3"), provider, store).run())
     first, second = results
     # the final strategy check asks exactly what validation asked for the 2 prompt tasks: served from the cache
     assert first.totals["calls"] == len(scripted_server.requests) and first.totals["cache_hits"] == 2

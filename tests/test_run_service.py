@@ -14,9 +14,9 @@ from support.ferry_model import FERRY
 from support.scripted_server import ScriptedServer
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 
-from genplan.engine import runs
-from genplan.engine.domainlib import DomainDir
-from genplan.engine.pipeline import load_preset
+from genplan.engine import api, runs
+from genplan.engine.approaches.presets import load_preset
+from genplan.engine.llm import ModelSettings
 from genplan.engine.pipeline.config import BEFORE_REPRODUCTION_SETTINGS, PipelineConfig
 
 LEGACY = Path(__file__).parent / "data" / "runs" / "legacy-bas"
@@ -56,9 +56,11 @@ def test_meta_keeps_unknown_keys_and_fills_defaults() -> None:
 
 def test_start_run_writes_what_open_reads(tmp_path: Path) -> None:
     config = load_preset("F3-6-MC")
-    store = runs.start_run(tmp_path, DomainDir.open(FERRY), config, {"model": "m"}, source="test", extra={"note": 1})
+    request = api.StartRequest(config.preset, str(FERRY), tmp_path, config=config, source="test", extra_meta={"note": 1})
+    store, approach, parameters = api.new_run(request, ModelSettings(model="m"))
     _, meta = runs.open_run(store.path)
-    assert (meta.status, meta.source, meta.extra["note"], meta.model) == ("running", "test", 1, {"model": "m"})
+    assert (approach.name, parameters) == ("stein", config)
+    assert (meta.status, meta.source, meta.extra["note"], meta.model_name) == ("running", "test", 1, "m")
     assert meta.pipeline_config() == config and meta.domain_dir == str(FERRY.resolve())
 
 
@@ -78,8 +80,8 @@ def test_a_legacy_bas_run_cannot_be_continued_and_says_so(tmp_path: Path, monkey
     assert code == 2 and len(err) == 1 and "cannot be continued" in err[0] and "start a new run" in err[0]
     assert sorted(p.relative_to(run_dir) for p in run_dir.rglob("*")) == before
     assert runs.read_meta(run_dir).status == "finished"
-    with pytest.raises(runs.NotResumable):
-        runs.fork_from_edit(run_dir, "programs/c1-v00.py", "program", "def generate_solution(o, i, g):\n    return []\n")
+    with pytest.raises(api.NotResumable):
+        api.fork(run_dir, "programs/c1-v00.py", "program", "def generate_solution(o, i, g):\n    return []\n")
 
 
 def test_stored_configs_keep_the_behaviour_they_were_made_with() -> None:

@@ -13,8 +13,8 @@ from test_tui_support import config_for, isolated, make_app, ready, wait_for  # 
 from textual.coordinate import Coordinate
 
 from genplan.cli.main import main as genplan_main
+from genplan.engine.api import NotResumable, resumable
 from genplan.engine.events import EvaluationProgress, FeedbackRound, RequestSent, UnknownEvent
-from genplan.engine.runs import NotResumable, open_to_continue
 from genplan.tui import run_state
 from genplan.tui.main import runs_of
 from genplan.tui.replay import load_events
@@ -80,10 +80,10 @@ def test_the_run_reads_as_calls_rounds_checks_and_evaluation(imported) -> None:
     assert [e.title for e in functions] == ["function succ-1", "function goal-1", *(f"function succ-{k}" for k in range(2, 6))]
 
 
-def test_an_autotos_run_is_not_continued_as_a_pipeline_run(imported) -> None:
+def test_an_imported_autotos_run_is_not_continued(imported) -> None:
     _runs, summary = imported
-    with pytest.raises(NotResumable, match="autotos"):
-        open_to_continue(Path(summary["run_dir"]))
+    with pytest.raises(NotResumable, match="an imported run"):
+        resumable(Path(summary["run_dir"]))
 
 
 def test_the_tui_takes_a_runs_directory_or_one_run(imported, tmp_path: Path) -> None:

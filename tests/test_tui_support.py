@@ -42,16 +42,17 @@ def config_for(root: Path, server: ScriptedServer | None) -> Path:
 
 def record_run(domain: Path, server: ScriptedServer, model: FerryModel, preset: str = "F5-3", **changes) -> Path:
     """A finished run made by the engine's pipeline (not by the TUI), as a user's earlier run would be."""
+    from genplan.engine.api import pipeline as pipeline_on
+    from genplan.engine.approaches.presets import load_preset
     from genplan.engine.domainlib import DomainDir
     from genplan.engine.llm import ModelSettings, make_provider
-    from genplan.engine.pipeline import Pipeline, load_preset
     from genplan.engine.runs.store import RunStore
 
     server.respond_with(model)
     config = load_preset(preset).with_changes(**changes)
     settings = ModelSettings(model=server.model, base_url=server.base_url, retry_base_delay_s=0.01)
     store = RunStore.create(RunStore.runs_dir(domain), {"config": config.to_dict(), "model": settings.to_dict()})
-    Pipeline(DomainDir.open(domain), config, make_provider(settings, no_cache=True), store).run()
+    pipeline_on(DomainDir.open(domain), config, make_provider(settings, no_cache=True), store).run()
     return store.path
 
 

@@ -33,7 +33,7 @@ def own_loop_preset(preset: str) -> tuple[Any, str] | None:
 def preset_choices() -> list[str]:
     """What the settings offer: the pipeline's presets, then the own-loop presets the TUI can start."""
     from genplan.engine.approaches import APPROACHES, startable
-    from genplan.engine.pipeline import preset_names
+    from genplan.engine.approaches.presets import preset_names
 
     own = [name for approach in APPROACHES.values() if startable(approach) for name in approach.presets]
     return [*preset_names(), *own]
@@ -42,7 +42,8 @@ def preset_choices() -> list[str]:
 def check_preset(preset: str) -> str:
     """The preset's own spelling; ConfigError (one line) when no approach has it or it cannot run on a domain."""
     from genplan.engine.approaches import OWN_LOOP, preset_owner
-    from genplan.engine.pipeline import ConfigError, load_preset
+    from genplan.engine.approaches.presets import load_preset
+    from genplan.engine.pipeline import ConfigError
 
     owner = own_loop_preset(preset)
     if owner is not None:
@@ -68,7 +69,7 @@ class RunPrefs:
 
     def to_config(self) -> Any:
         """The pipeline's configuration; for an own-loop preset the default pipeline preset's (its limits shown)."""
-        from genplan.engine.pipeline import load_preset
+        from genplan.engine.approaches.presets import load_preset
 
         preset = RunPrefs.preset if self.own_loop is not None else self.preset
         return load_preset(preset).with_changes(**self.overrides)

@@ -33,7 +33,8 @@ class RerunRow:
 
 def run_config(run_dir: Path | None) -> Any:
     """The PipelineConfig a run used (for the time limit, function name and feedback style)."""
-    from genplan.engine.pipeline import ConfigError, load_preset
+    from genplan.engine.approaches.presets import load_preset
+    from genplan.engine.pipeline import ConfigError
 
     if run_dir is not None:
         try:

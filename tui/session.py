@@ -155,19 +155,15 @@ class PipelineSession:
         return not self.settings.is_configured
 
     def run(self) -> Any:
-        from genplan.engine import runs
-        from genplan.engine.domainlib import DomainDir
-        from genplan.engine.llm import make_provider
+        from genplan.engine import api
         from genplan.engine.runs.store import RunStore
 
-        directory = DomainDir.open(self.domain_path)
-        provider = make_provider(
-            self.settings, no_cache=self.no_cache,
-            manual_answer=manual_answerer(self.post, self.pending, self.controller),
-        )
+        watch = api.Watch(subscriber=self.sink, controller=self.controller, run_created=self._created,
+                          manual_answer=manual_answerer(self.post, self.pending, self.controller))
         if self.strategy_check is not None:
             from genplan.engine import strategy_check
 
+            provider = api.provider_for(self.settings, no_cache=self.no_cache, watch=watch)
             source_run, relative, text = self.strategy_check
             self.store = strategy_check.prepare(source_run, relative, self.domain_path)
             self.post(RunCreated(self.store.path))
@@ -177,18 +173,23 @@ class PipelineSession:
         if self.run_dir is not None and self.start_from is not None:
             # "continue from here": a new run that keeps every answer before the edited version
             kind, path, text = self.start_from
-            source = RunStore.open(self.run_dir)
-            self.store = runs.fork_from_edit(source.path, str(Path(path).relative_to(source.path)), kind, text)
+            source = RunStore.open(self.run_dir).path
+            fork = api.fork(source, str(Path(path).relative_to(source)), kind, text)
+            outcome = api.resume(fork, self.settings, watch, no_cache=self.no_cache, target=str(self.domain_path))
         elif self.run_dir is not None:
-            self.store, _ = runs.open_to_continue(self.run_dir)
+            outcome = api.resume(self.run_dir, self.settings, watch, no_cache=self.no_cache,
+                                 target=str(self.domain_path))
         else:
-            self.store = runs.start_run(RunStore.runs_dir(self.domain_path), directory, self.config,
-                                        self.settings.to_dict(), source="genplan-tui")
-        self.post(RunCreated(self.store.path))
-        pipeline = runs.make_pipeline(self.store, directory, self.config, provider, controller=self.controller,
-                                      reasoning=bool(getattr(self.settings, "reasoning", False)))
-        pipeline.bus.subscribe(self.sink)
-        return pipeline.run()
+            request = api.StartRequest(self.config.preset, str(self.domain_path), RunStore.runs_dir(self.domain_path),
+                                       config=self.config, source="genplan-tui")
+            outcome = api.start(request, self.settings, watch, no_cache=self.no_cache)
+        return outcome.value
+
+    def _created(self, run_dir: Path) -> None:
+        from genplan.engine.runs.store import RunStore
+
+        self.store = RunStore.open(run_dir)
+        self.post(RunCreated(run_dir))
 
     def stop(self) -> None:
         """Stop at the next request: waiting questions are answered with "stop"."""

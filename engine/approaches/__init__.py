@@ -29,18 +29,31 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GenplanError
+from ..pipeline.config import PIPELINE_APPROACHES
 
 if TYPE_CHECKING:
     from ..events import Event
     from ..llm.types import Provider
-    from ..pipeline.checks import ProgramChecker
-    from .context import PipelineContext
+    from ..runs.run import NewRun, Run, RunOutcome
 
-RunFunction = Callable[["PipelineContext", "ProgramChecker"], None]
+# an approach's run: its loop on the one Run context every approach gets (engine/runs/run.py)
+RunFunction = Callable[["Run"], "RunOutcome"]
+
+
+class Capability(StrEnum):
+    """What an approach's runs can do; front ends offer what the approach declares."""
+
+    RESUME = "resume"  # an unfinished run goes on; the answers on disk are not asked again
+    STEP = "step"  # step mode: a person sends, edits, answers or stops each request
+    FORK = "fork"  # a new run continues from a person's edit of one of its files
+    DOMAIN_DIR = "domain-dir"  # runs on a PDDL domain directory
+    GAME = "game"  # plays a text game (its ``default_target``)
+    PROGRAMS = "programs"  # writes programs checked on the debug tasks; its parameters are a PipelineConfig
 
 PIPELINE = "pipeline"  # runs through a PipelineContext (strategy / code phases, program checks)
 OWN_LOOP = "own-loop"  # runs its own loop through ``entry(RunContext)``
@@ -88,11 +101,18 @@ class Approach:
     prompt_variant: str  # the template directory under prompts/ ("-reasoning" is added for reasoning models)
     feedback_style: str  # "stein" (Table 13 of Stein et al.) or "silver" (Silver et al.'s four types)
     function_name: str  # the entry function every program of this approach defines
-    run: RunFunction | None = None  # a pipeline approach's run, given its PipelineContext
+    run: RunFunction | None = None  # the approach's loop on its Run (a pipeline approach: a PipelineLoop)
     select_last: bool = False  # the last program is the result (Silver et al.), not the best on the debug tasks
     # preset name -> PipelineConfig fields (besides preset, approach and function_name, which are implied);
     # for an own-loop approach: the parameters its entry reads
     presets: dict[str, dict[str, Any]] = field(default_factory=dict)
+    capabilities: frozenset[Capability] = frozenset()
+    # typed parameters from a preset's dict with the user's overrides (a pipeline approach's: its PipelineConfig)
+    parameters: Callable[[Mapping[str, Any]], Any] | None = None
+    new_run: Callable[[str, Any], NewRun] | None = None  # (target, parameters): run.json fields and name stem
+    reopen: Callable[[dict[str, Any]], tuple[str, Any]] | None = None  # run.json -> (target, parameters)
+    # (run directory, edited file, kind, text) -> the answer that replaces the model's, for a fork from the edit
+    edited_answer: Callable[[Path, str, str, str], str] | None = None
     kind: str = PIPELINE
     entry: EntryFunction | None = None  # an own-loop approach's run
     command: str | None = None  # the CLI command that runs an own-loop approach, e.g. "genplan autotos"
@@ -109,6 +129,9 @@ class Approach:
         if self.kind not in (PIPELINE, OWN_LOOP):
             raise ValueError(f"approach {self.name}: kind must be {PIPELINE!r} or {OWN_LOOP!r}, not {self.kind!r}")
 
+    def can(self, capability: Capability) -> bool:
+        return capability in self.capabilities
+
 
 APPROACHES: dict[str, Approach] = {}
 
@@ -116,6 +139,8 @@ APPROACHES: dict[str, Approach] = {}
 def register(approach: Approach) -> Approach:
     """Add (or replace) an approach; its presets become available to every front end."""
     APPROACHES[approach.name] = approach
+    if approach.can(Capability.PROGRAMS) and approach.name not in PIPELINE_APPROACHES:
+        PIPELINE_APPROACHES.append(approach.name)  # a PipelineConfig may name it
     return approach
 
 
@@ -132,7 +157,7 @@ def approach_names() -> list[str]:
 
 def pipeline_approach_names() -> list[str]:
     """The approaches a PipelineConfig may name."""
-    return [a.name for a in APPROACHES.values() if a.kind == PIPELINE]
+    return [a.name for a in APPROACHES.values() if a.can(Capability.PROGRAMS)]
 
 
 def startable(approach: Approach) -> bool:

@@ -13,6 +13,7 @@ from ..pipeline.checks import best_version
 from ..pipeline.conversation import assistant, code_extractor, user
 from ..pipeline.orderings import sorted_task
 from . import Approach, register
+from .context import pipeline_fields
 from .stein import final_strategy_check
 
 if TYPE_CHECKING:
@@ -122,7 +123,7 @@ APPROACH = register(Approach(
     prompt_variant="baseline",
     feedback_style="silver",
     function_name="generate_solution",
-    run=run,
+    **pipeline_fields("bas", "generate_solution", run),
     # 5 fix rounds as in the reference configuration (Table 8's maximum of 21 calls implies 6); the strategy is
     # validated once and never refined, and no final strategy check re-plans the prompt tasks
     presets={"Bas": {"strategy_rounds": 0, "code_rounds": 5, "initial_programs": 1, "code_reflection": False,

@@ -14,8 +14,14 @@ holds only its own loop.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
+
+from ..pipeline.config import PipelineConfig
+from ..pipeline.layer import PipelineLoop
+from ..runs.run import NewRun
+from . import Capability
 
 if TYPE_CHECKING:
     from ..domainlib import DomainDir
@@ -109,3 +115,34 @@ class PipelineContext(Protocol):
         """Search a task ``version`` fails on (a run resumed after the search reads its record instead); if
         one is found, its shrunk task becomes a debug task and ``version`` is checked again. Whether one was."""
         ...
+
+
+PIPELINE_CAPABILITIES = frozenset({Capability.RESUME, Capability.STEP, Capability.FORK, Capability.DOMAIN_DIR,
+                                   Capability.PROGRAMS})
+
+
+def pipeline_fields(name: str, function_name: str, loop: Callable[[PipelineContext, ProgramChecker], None]
+                    ) -> dict[str, Any]:
+    """The registry fields every pipeline approach shares: its run (its loop on the pipeline layer built on the
+    Run), its typed parameters (a PipelineConfig), its new run's record, how an unfinished run is reopened and
+    what an edited file answers in a fork."""
+
+    def parameters(values: Mapping[str, Any]) -> PipelineConfig:
+        return PipelineConfig.from_dict({"approach": name, "function_name": function_name, **values})
+
+    return {"run": PipelineLoop(loop), "parameters": parameters, "new_run": _new_run, "reopen": _reopen,
+            "edited_answer": _edited_answer, "capabilities": PIPELINE_CAPABILITIES}
+
+
+def _new_run(target: str, config: PipelineConfig) -> NewRun:
+    return NewRun({"domain_dir": str(Path(target).resolve()), "config": config.to_dict()})
+
+
+def _reopen(meta: dict[str, Any]) -> tuple[str, PipelineConfig]:
+    return str(meta.get("domain_dir") or ""), PipelineConfig.from_stored(meta.get("config") or {})
+
+
+def _edited_answer(run_dir: Path, relative: str, kind: str, text: str) -> str:
+    from ..runs.store import answer_for  # what a strategy, reflection or program looked like as an answer
+
+    return answer_for(kind, text)

@@ -11,6 +11,7 @@ from ..feedback.silver import fix_variables
 from ..pddl.encoding import render_problem_abbreviated
 from ..pipeline.conversation import code_extractor, user
 from . import Approach, register
+from .context import pipeline_fields
 
 if TYPE_CHECKING:
     from ..pipeline.checks import ProgramChecker
@@ -64,7 +65,7 @@ APPROACH = register(Approach(
     prompt_variant="silver",
     feedback_style="silver",
     function_name="get_plan",
-    run=run,
+    **pipeline_fields("sil", "get_plan", run),
     select_last=True,
     presets={"Sil": {"strategy_rounds": 0, "code_rounds": 4, "initial_programs": 1, "code_reflection": False,
                      "program_timeout_s": 30.0, "debug_orderings": 1,  # Silver et al. debug on one ordering

@@ -13,6 +13,7 @@ from ..pipeline.checks import Version, best_version
 from ..pipeline.conversation import assistant, code_extractor, user
 from ..pipeline.orderings import candidate_examples, sorted_task
 from . import Approach, register
+from .context import pipeline_fields
 
 if TYPE_CHECKING:
     from ..llm import ChatMessage
@@ -182,7 +183,7 @@ APPROACH = register(Approach(
     prompt_variant="stein",
     feedback_style="stein",
     function_name="generate_solution",
-    run=run,
+    **pipeline_fields("stein", "generate_solution", run),
     presets={
         "F5-3": {"strategy_rounds": 5, "code_rounds": 3, "initial_programs": 5},
         "F3-6": _F36,

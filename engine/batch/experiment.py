@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from ..approaches import OWN_LOOP, Approach, preset_owner
+from ..approaches.presets import load_config_file, load_preset
 from ..domainlib import DomainDir, DomainDirError
 from ..errors import GenplanError
 from ..llm import ModelAccessError, ModelSettings, SettingsError
 from ..llm.client import resolve_key
 from ..llm.settings import SETTING_NAMES, apply_text_values
-from ..pipeline import ConfigError, PipelineConfig, load_config_file, load_preset
+from ..pipeline import ConfigError, PipelineConfig
 from ..pipeline.config import PROMPT_TASKS_BY_SEED
 
 LABEL_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")

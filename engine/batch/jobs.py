@@ -247,9 +247,12 @@ def execute_run(job: RunJob | OwnLoopJob) -> Outcome:
     store = open_or_create_run(run_dir, job.meta)
     started = time.monotonic()
     try:
-        provider = make_provider(job.settings, cache_dir=job.cache_dir, no_cache=job.no_cache)
-        pipeline = runs.make_pipeline(store, DomainDir.open(job.domain_path), job.config, provider,
-                                      reasoning=job.settings.reasoning)
+        from ..api import pipeline as pipeline_on
+        from ..api import provider_for
+
+        provider = provider_for(job.settings, cache_dir=job.cache_dir, no_cache=job.no_cache)
+        pipeline = pipeline_on(DomainDir.open(job.domain_path), job.config, provider, store,
+                               reasoning=job.settings.reasoning)
         result = pipeline.run()
     except Exception as exc:  # noqa: BLE001 - one failing run must not stop the batch; rerunning resumes it
         message = f"{type(exc).__name__}: {exc}" if not isinstance(exc, ModelAccessError) else str(exc)

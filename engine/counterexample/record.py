@@ -72,10 +72,10 @@ def continue_with_task(run_dir: Path, program_file: str, task_file: Path) -> Run
     """A new run beside ``run_dir`` that keeps every answer up to the program version ``program_file`` (relative
     to the run) and, when run, checks that version with ``task_file`` among its debug tasks, so that code
     debugging goes on with the normal feedback on it ("continue with this task")."""
-    from ..runs import fork_from_edit
+    from ..runs.store import continue_from_edit
 
     source = Path(run_dir)
     text = (source / program_file).read_text(encoding="utf-8")
-    fork = fork_from_edit(source, program_file, "program", text)
+    fork = continue_from_edit(RunStore.open(source), program_file, "program", text)
     attach_tasks(fork, [Path(task_file)])
     return fork

@@ -10,12 +10,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 _EXPORTS = {
-    "PRESETS": "config",
     "ConfigError": "config",
     "PipelineConfig": "config",
-    "load_config_file": "config",
-    "load_preset": "config",
-    "preset_names": "config",
     "Pipeline": "runner",
     "RunResult": "runner",
 }
@@ -24,22 +20,10 @@ __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .config import (
-        PRESETS as PRESETS,
-    )
-    from .config import (
         ConfigError as ConfigError,
     )
     from .config import (
         PipelineConfig as PipelineConfig,
-    )
-    from .config import (
-        load_config_file as load_config_file,
-    )
-    from .config import (
-        load_preset as load_preset,
-    )
-    from .config import (
-        preset_names as preset_names,
     )
     from .runner import Pipeline as Pipeline
     from .runner import RunResult as RunResult

@@ -10,12 +10,9 @@ Sil (Silver et al.: one conversation, four fixes, 30 s).
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import asdict, dataclass, fields, replace
-from pathlib import Path
 from typing import Any
 
-from ..approaches import APPROACHES, PIPELINE, pipeline_approach_names
 from ..errors import GenplanError
 
 _KIND_WORDS = {int: "a whole number", float: "a number", str: "a string", bool: "true or false"}
@@ -36,6 +33,12 @@ PROMPT_TASKS_BY_SEED = {1: (4, 5), 2: (0, 1), 3: (2, 3)}
 
 class ConfigError(GenplanError):
     """A bad preset or configuration value (one line)."""
+
+
+# The approaches whose parameters are a PipelineConfig, in registration order: engine.approaches adds each as it
+# registers (the registry imports this module, never the other way round). Before the registry is loaded no
+# approach name can be checked, so none is refused.
+PIPELINE_APPROACHES: list[str] = []
 
 
 @dataclass(frozen=True)
@@ -86,8 +89,8 @@ class PipelineConfig:
         problems = self._type_problems()
         if problems:  # the range checks below would only fail confusingly on a value of the wrong type
             raise ConfigError("; ".join(problems))
-        if self.approach not in pipeline_approach_names():
-            problems.append(f"approach must be one of {', '.join(pipeline_approach_names())}, not '{self.approach}'")
+        if PIPELINE_APPROACHES and self.approach not in PIPELINE_APPROACHES:
+            problems.append(f"approach must be one of {', '.join(PIPELINE_APPROACHES)}, not '{self.approach}'")
         for name in ("strategy_rounds", "code_rounds", "silver_fixes", "extraction_retries"):
             if getattr(self, name) < 0:
                 problems.append(f"{name} must be >= 0")
@@ -186,53 +189,3 @@ BEFORE_REPRODUCTION_SETTINGS: dict[str, Any] = {
     "typed_action_hints": False,
     "bas_example_plan": True,
 }
-
-def all_presets() -> dict[str, PipelineConfig]:
-    """Every registered approach's presets (name -> configuration), in registration order."""
-    presets: dict[str, PipelineConfig] = {}
-    for approach in APPROACHES.values():
-        if approach.kind != PIPELINE:  # own-loop approaches' presets are not pipeline settings
-            continue
-        for name, parameters in approach.presets.items():
-            presets[name] = PipelineConfig(
-                preset=name, approach=approach.name, function_name=approach.function_name, **parameters
-            )
-    return presets
-
-
-# The built-in presets (F5-3, F3-6 and its ablations, Bas, Sil); approaches registered later add theirs to
-# all_presets(), which load_preset and preset_names consult.
-PRESETS: dict[str, PipelineConfig] = all_presets()
-ALIASES = {"-MC": "F3-6-MC", "-SD": "F3-6-SD", "-CR": "F3-6-CR", "MC": "F3-6-MC", "SD": "F3-6-SD", "CR": "F3-6-CR"}
-
-
-def preset_names() -> list[str]:
-    return list(all_presets())
-
-
-def load_preset(name: str) -> PipelineConfig:
-    key = ALIASES.get(name, name)
-    presets = all_presets()
-    for preset in presets:
-        if preset.lower() == key.lower():
-            return presets[preset]
-    raise ConfigError(f"unknown preset '{name}' (known: {', '.join(presets)})")
-
-
-def load_config_file(path: str | Path) -> PipelineConfig:
-    """A custom configuration in TOML: ``preset = "F3-6"`` as the base, then any field to override."""
-    p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"{p}: no such file") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{p}: not valid TOML ({exc})") from None
-    data = dict(data.get("pipeline", data))
-    base = load_preset(str(data.pop("preset", "F5-3")))
-    try:
-        if "faithful" in data:  # faithful = "all": its toggles first, the file's other settings over them
-            base = base.faithfully(str(data.pop("faithful")))
-        return PipelineConfig.from_dict({**base.to_dict(), "preset": data.pop("name", f"{base.preset}*"), **data})
-    except (ConfigError, TypeError) as exc:
-        raise ConfigError(f"{p}: {exc}") from None

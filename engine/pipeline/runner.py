@@ -18,16 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..approaches import get_approach
 from ..domainlib import DomainDir
 from ..events import (
     ArtifactCreated,
     DeferredPublisher,
     Event,
-    EventBus,
     Notice,
     Publish,
-    RunFailed,
     RunFinished,
     RunStarted,
     SelectionMade,
@@ -36,17 +33,15 @@ from ..events import (
     ValidationResult,
 )
 from ..extract import extract_nl, extract_plan
-from ..llm import AnswerCancelled, ChatMessage, ChatRequest, Provider
+from ..llm import ChatMessage
 from ..pddl import Domain, load_domain
 from ..pddl.encoding import PythonTask, render_task
 from ..planner import solve
 from ..prompts import PromptLibrary
 from ..runs import layout
-from ..runs.gateway import Controller, ModelGateway, RunStopped
-from ..runs.lock import RunLock
-from ..runs.outcome import write_outcome
+from ..runs.gateway import RunStopped
+from ..runs.run import ApproachInfo, Run, RunOutcome, execute
 from ..runs.status import RunStatus
-from ..runs.store import RunStore
 from .checks import (
     DebugTask,
     ProgramChecker,
@@ -89,6 +84,9 @@ def split_basic_descriptions(answer: str, tasks: int) -> tuple[str, list[str]]:
 # the names earlier code imported from here
 __all__ = ["Pipeline", "RunResult", "Version", "assistant", "code_extractor", "user"]
 
+# a pipeline approach's own loop (stein.run, bas.run, sil.run): what it does with its context and checker
+PipelineLoopFunction = Callable[[Any, ProgramChecker], None]
+
 
 @dataclass
 class RunResult:
@@ -124,27 +122,24 @@ class RunResult:
 
 
 class Pipeline:
-    def __init__(
-        self,
-        domain_dir: DomainDir,
-        config: PipelineConfig,
-        provider: Provider,
-        store: RunStore,
-        controller: Controller | None = None,
-        prompts: PromptLibrary | None = None,
-        reasoning: bool = False,
-    ) -> None:
+    """A pipeline approach's context on its run: the Run's model, files and events, plus the domain, the debug
+    tasks, the versions so far and the steps the approaches share."""
+
+    def __init__(self, run: Run, domain_dir: DomainDir, config: PipelineConfig, approach: ApproachInfo,
+                 loop: PipelineLoopFunction | None = None) -> None:
+        self.context = run  # the one Run context every approach gets; everything below is the pipeline's layer
         self.domain_dir = domain_dir
         self.config = config
-        self.store = store
-        self.bus = EventBus(store.append_event, already_logged=store.last_seq())
-        self.gateway = ModelGateway(provider, store, self.bus, controller)
-        self.prompts = prompts or PromptLibrary()
-        self.approach = get_approach(config.approach)
-        base_variant = self.approach.prompt_variant
-        self.variant = f"{base_variant}-reasoning" if reasoning else base_variant
-        self.feedback_style = self.approach.feedback_style
-        self.controller = controller
+        self.store = run.store
+        self.bus = run.bus
+        self.gateway = run.gateway
+        self.prompts = run.setup.prompts or PromptLibrary()
+        self.approach = approach
+        self.loop = loop
+        base_variant = approach.prompt_variant
+        self.variant = f"{base_variant}-reasoning" if run.setup.reasoning else base_variant
+        self.feedback_style = approach.feedback_style
+        self.controller = run.controller
         self.domain: Domain = load_domain(domain_dir.domain_file)
         self.tasks: list[DebugTask] = load_debug_tasks(self.domain, domain_dir.debug_tasks(), domain_dir.typed_objects)
         self.strategies: list[Version] = []
@@ -152,18 +147,27 @@ class Pipeline:
         self.domain_nl = ""
         # "continue with this task" (the TUI): tasks the run gets as debug tasks when the version it continues
         # from is checked, so that everything before stays as it was
-        meta = store.meta() if layout.is_run_dir(store.path) else {}
+        meta = self.store.meta() if layout.is_run_dir(self.store.path) else {}
         self._extra_tasks: list[str] = [str(f) for f in meta.get("extra_debug_tasks") or []]
         self._extra_tasks_at = meta.get("edited_version")
         self._answer = threading.local()  # per thread: the id of the last answer extracted
 
+    @classmethod
+    def on(cls, run: Run, loop: PipelineLoopFunction) -> Pipeline:
+        """The pipeline layer on a run of a pipeline approach (its target: the domain directory; its parameters:
+        the PipelineConfig; its approach: the registry's record)."""
+        if not isinstance(run.parameters, PipelineConfig):
+            raise TypeError(f"a pipeline run needs a PipelineConfig, not {type(run.parameters).__name__}")
+        return cls(run, DomainDir.open(Path(run.target)), run.parameters, run.approach, loop)
+
     # ================================================================== running
     def run(self) -> RunResult:
-        with RunLock(self.store.path):  # one process at a time per run directory (RunBusy otherwise)
-            self.store.claim()
-            return self._run()
+        """Carry out the run (one process at a time per run directory: RunBusy otherwise)."""
+        result: RunResult = execute(self.context, lambda _run: self.outcome()).value
+        return result
 
-    def _run(self) -> RunResult:
+    def outcome(self) -> RunOutcome:
+        """The approach's loop on this context, and how it ended (a stop is an ending, an error is raised)."""
         start = time.monotonic()
         self.bus.publish(RunStarted(
             domain=self.domain_dir.name,
@@ -176,24 +180,18 @@ class Pipeline:
             orderings=self.config.debug_orderings, import_check=self.config.import_check,
             ordered_sets=self.config.ordering_style == "ordered-sets",
         )
-        run = self.approach.run
-        assert run is not None, f"{self.approach.name} is no pipeline approach"  # PipelineConfig names only those
+        if self.loop is None:
+            raise TypeError("this pipeline context was made without the approach's loop")
         try:
-            run(self, checker)
+            self.loop(self, checker)
             status, message = RunStatus.FINISHED, ""
-        except (RunStopped, AnswerCancelled) as exc:  # a person stopped it, in step mode or when answering
+        except RunStopped as exc:  # a person stopped it, in step mode or when answering
             status, message = RunStatus.STOPPED, str(exc)
-        except Exception as exc:
-            status, message = RunStatus.FAILED, f"{type(exc).__name__}: {exc}"
-            self.bus.publish(RunFailed(message=message))
-            raise
         finally:
             checker.close()
         result = self._result(status, message, time.monotonic() - start)
-        write_outcome(self.store.path, result.to_dict())
-        self.store.update_meta(status=status)
-        self.bus.publish(RunFinished(**result.to_dict()))
-        return result
+        summary = result.to_dict()
+        return RunOutcome(RunStatus(status), RunFinished(**summary), summary=summary, value=result)
 
     def _result(self, status: str, message: str, seconds: float) -> RunResult:
         # Silver et al. use the last program; everyone else selects on the debug tasks
@@ -223,7 +221,7 @@ class Pipeline:
         return self.prompts.render(name, self.variant, **variables)
 
     def reserve_ids(self) -> list[int]:
-        return [self.gateway.next_id() for _ in range(1 + self.config.extraction_retries)]
+        return [self.context.next_id() for _ in range(1 + self.config.extraction_retries)]
 
     def ask_extract(
         self,
@@ -239,11 +237,11 @@ class Pipeline:
         With ``code_extraction = "first-block"`` (--faithful) a program is the first ```python block, else the
         whole answer, and never asked for again."""
         if expected == "code" and self.config.code_extraction == "first-block":
-            extractor, ids = first_block_extractor, (ids or [self.gateway.next_id()])[:1]
+            extractor, ids = first_block_extractor, (ids or [self.context.next_id()])[:1]
         ids = ids or self.reserve_ids()
         reason = ""
         for attempt, request_id in enumerate(ids):
-            response = self.gateway.ask(request_id, ChatRequest(step, list(messages)), publish=publish, context=context)
+            response = self.context.ask(step, messages, request_id=request_id, publish=publish, **context)
             if response.truncated:
                 (publish or self.bus.publish)(Notice(
                     level="warning", request_id=request_id,
@@ -345,7 +343,7 @@ class Pipeline:
         once = self.config.code_extraction == "first-block"
 
         def new_ids() -> list[int]:
-            return [self.gateway.next_id()] if once else self.reserve_ids()
+            return [self.context.next_id()] if once else self.reserve_ids()
 
         prompt_tasks = self.prompt_tasks()
         first = [self.system(), user(self.render("nl_basic", domain_pddl=self.domain.source,

@@ -1,7 +1,8 @@
-"""The run service: start, resume, fork-from-edit and open a run, for every front end (CLI, TUI, batch).
+"""The run directory, for every approach: its files (``layout``), its store, lock and model gateway, the one
+``Run`` context an approach works on (``run``), its end (``outcome``); here: creating and opening runs and the
+typed ``RunMeta`` of ``run.json``. Starting, resuming and forking runs is the front-end API's (engine/api.py).
 
-``run.json`` is read and written by the store only; this module turns it into a typed ``RunMeta`` and
-assembles store + provider + run context the same way for everyone. Run directories written before
+``run.json`` is read and written by the store only; this module turns it into a typed ``RunMeta``. Run directories written before
 ``RunMeta`` existed are plain dicts with the same keys: ``RunMeta.from_dict`` accepts them (missing keys
 get defaults, unknown keys are kept in ``extra``).
 """
@@ -13,19 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import GenplanError
 from ..pipeline.config import BEFORE_REPRODUCTION_SETTINGS, PipelineConfig
 from . import layout
 from .layout import is_run_dir
 from .status import RunStatus
 
 if TYPE_CHECKING:
-    from ..domainlib import DomainDir
-    from ..llm import Provider
-    from ..pipeline.runner import Pipeline
-    from ..prompts import PromptLibrary
-    from ..runs.gateway import Controller
-    from ..runs.store import RunStore
+    from .store import RunStore
 
 _KNOWN = ("run_id", "status", "created", "domain_dir", "config", "model", "source", "forked_from", "forked_at")
 
@@ -119,19 +114,13 @@ class RunMeta:
         return bool(self.config) and not set(BEFORE_REPRODUCTION_SETTINGS) & set(self.config)
 
 
-__all__ = [
-    "NotResumable", "RunMeta", "RunStatus", "create", "create_named", "fork_from_edit", "is_run_dir", "layout", "make_pipeline", "open_run",
-    "open_to_continue", "read_meta", "read_meta_or_none", "start_run",
-]
-
-
-class NotResumable(GenplanError):
-    """The run opens and replays, but today's code cannot continue it."""
+__all__ = ["RunMeta", "RunStatus", "create", "create_named", "is_run_dir", "layout", "open_run", "read_meta",
+           "read_meta_or_none"]
 
 
 def read_meta(run_dir: Path) -> RunMeta:
     """The typed ``run.json`` of a run directory (FileNotFoundError when it is not one)."""
-    from ..runs.store import RunStore  # the store names its files from .layout: imported when used
+    from .store import RunStore  # the store names its files from .layout: imported when used
 
     store = RunStore.open(Path(run_dir))
     return RunMeta.from_dict(store.meta(), run_id=store.path.name)
@@ -145,28 +134,11 @@ def read_meta_or_none(run_dir: Path) -> RunMeta | None:
         return None
 
 
-def start_run(
-    root: Path,
-    domain_dir: DomainDir,
-    config: PipelineConfig,
-    model: dict[str, Any],
-    *,
-    source: str | None = None,
-    extra: dict[str, Any] | None = None,
-    run_id: str | None = None,
-) -> RunStore:
-    """A new run directory under ``root`` with its ``run.json``."""
-    meta: dict[str, Any] = {"domain_dir": str(domain_dir.path.resolve()), "config": config.to_dict(), "model": model}
-    if source is not None:
-        meta["source"] = source
-    return create(Path(root), {**meta, **(extra or {})}, run_id=run_id)
-
-
 def create(root: Path, meta: dict[str, Any], *, run_id: str | None = None, existing_dir_ok: bool = False) -> RunStore:
     """The one way a run directory is made: ``root/<run_id>`` (a new id unless one is given; FileExistsError
     when it exists, unless ``existing_dir_ok`` and no run is in it) with its ``run.json`` (``meta`` plus id,
     status running, creation time and owner) and an empty event log."""
-    from ..runs.store import RunStore
+    from .store import RunStore
 
     return RunStore.create(Path(root), meta, run_id=run_id, existing_dir_ok=existing_dir_ok)
 
@@ -185,60 +157,7 @@ def create_named(root: Path, stem: str, meta: dict[str, Any]) -> RunStore:
 
 def open_run(run_dir: Path) -> tuple[RunStore, RunMeta]:
     """An existing run, to resume or replay."""
-    from ..runs.store import RunStore
+    from .store import RunStore
 
     store = RunStore.open(Path(run_dir))
     return store, RunMeta.from_dict(store.meta(), run_id=store.path.name)
-
-
-def open_to_continue(run_dir: Path) -> tuple[RunStore, RunMeta]:
-    """An existing run, to resume: its recorded answers are given back in order and the rest is asked."""
-    store, meta = open_run(run_dir)
-    _require_continuable(store.path, meta)
-    return store, meta
-
-
-def _require_continuable(path: Path, meta: RunMeta) -> None:
-    # An own-loop approach's run (AutoToS, PDDLego+) is made by its own command; the pipeline cannot go on with it.
-    if meta.approach is not None:
-        from ..approaches import OWN_LOOP, UnknownApproach, get_approach
-
-        try:
-            approach = get_approach(meta.approach)
-        except UnknownApproach:
-            approach = None
-        if approach is not None and approach.kind == OWN_LOOP:
-            raise NotResumable(f"{path}: a run of {meta.approach}, which runs its own loop; the pipeline does not "
-                               f"continue it (`genplan run --resume {path}` does; a new run: "
-                               f"{approach.command or 'its own command'})")
-    # Bas changed its steps to the paper's (NL descriptions, no PDDL summary): an earlier Bas run's answers
-    # belong to steps today's Bas never asks, so continuing it would silently start over.
-    if meta.made_before_reproduction and meta.pipeline_config().approach == "bas":
-        raise NotResumable(f"{path}: made by genplan's earlier Bas (a PDDL summary, no NL descriptions); Bas now follows "
-                           "the paper (docs/reproduction.md), so this run opens and replays but cannot be continued; "
-                           "start a new run")
-
-
-def fork_from_edit(run_dir: Path, relative: str, kind: str, text: str) -> RunStore:
-    """A new run that keeps every answer before the edited artefact and continues from the edit."""
-    from ..runs.store import continue_from_edit
-
-    store, meta = open_run(run_dir)
-    _require_continuable(store.path, meta)
-    return continue_from_edit(store, relative, kind, text)
-
-
-def make_pipeline(
-    store: RunStore,
-    domain_dir: DomainDir,
-    config: PipelineConfig,
-    provider: Provider,
-    *,
-    controller: Controller | None = None,
-    prompts: PromptLibrary | None = None,
-    reasoning: bool = False,
-) -> Pipeline:
-    """The run context for the run's approach (the registry decides what runs)."""
-    from ..pipeline.runner import Pipeline
-
-    return Pipeline(domain_dir, config, provider, store, controller=controller, prompts=prompts, reasoning=reasoning)

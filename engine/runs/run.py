@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..events import ArtifactCreated, Event, EventBus, Publish, RunFailed, RunFinished
 from ..llm import AnswerCancelled, ChatMessage, ChatRequest, ChatResponse, Provider
@@ -33,7 +33,23 @@ from .store import RunStore
 if TYPE_CHECKING:
     from ..prompts import PromptLibrary
 
-__all__ = ["NewRun", "Run", "RunOutcome", "RunSetup", "RunStopped", "execute", "stopped_outcome"]
+__all__ = ["ApproachInfo", "NewRun", "Run", "RunOutcome", "RunSetup", "RunStopped", "execute", "stopped_outcome"]
+
+
+class ApproachInfo(Protocol):
+    """What a run knows of its approach (the registry's record, engine/approaches, which this package does not
+    import)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def prompt_variant(self) -> str: ...
+    @property
+    def feedback_style(self) -> str: ...
+    @property
+    def function_name(self) -> str: ...
+    @property
+    def select_last(self) -> bool: ...
 
 
 def _say_nothing(_line: str) -> None:
@@ -86,9 +102,11 @@ class RunOutcome:
 class Run:
     """One run directory being worked on by one approach."""
 
-    def __init__(self, store: RunStore, setup: RunSetup, *, target: str = "", parameters: Any = None) -> None:
+    def __init__(self, store: RunStore, setup: RunSetup, *, approach: ApproachInfo, target: str = "",
+                 parameters: Any = None) -> None:
         self.store = store
         self.setup = setup
+        self.approach = approach
         self.target = target  # a domain directory, an AutoToS domain's name, a game
         self.parameters = parameters  # the approach's typed parameters
         # a resumed run publishes its events again; those already in the log go to the watchers only

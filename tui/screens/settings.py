@@ -96,9 +96,10 @@ class SettingsScreen(ModalScreen[SettingsResult | None]):
 
     def build(self) -> tuple[Any, RunPrefs]:
         """Validated settings and preferences from the form; raises ValueError with one line."""
+        from genplan.engine.approaches.presets import load_preset
         from genplan.engine.llm import SettingsError, load_settings
         from genplan.engine.llm.settings import NONE_WORD, settings_to_toml
-        from genplan.engine.pipeline import ConfigError, load_preset
+        from genplan.engine.pipeline import ConfigError
 
         given: dict[str, str] = {}
         for name, _label, _hint in MODEL_FIELDS:
@@ -158,7 +159,8 @@ class SettingsScreen(ModalScreen[SettingsResult | None]):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         """A new preset brings its own limits."""
-        from genplan.engine.pipeline import ConfigError, load_preset
+        from genplan.engine.approaches.presets import load_preset
+        from genplan.engine.pipeline import ConfigError
 
         if str(event.value) == self._shown_preset:
             return

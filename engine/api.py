@@ -1,0 +1,232 @@
+"""The front ends' one door to runs: start, resume and fork a run of any approach, the same way for the CLI,
+batch and the TUI.
+
+A front end says what to run (:class:`StartRequest`: a preset, a target, where runs go) with which model
+(``ModelSettings``) and how it watches (:class:`Watch`: events, progress lines, the new run directory, a stop
+request, a step-mode controller, a person's answers when no model is configured). Everything else happens here,
+once: the provider is built (retries, cache, the key kept out of every program's output), the approach's typed
+parameters are made from its preset, the run directory is created (or opened, or forked), and the approach's
+run is carried out on the one :class:`~genplan.engine.runs.run.Run` context by
+:func:`~genplan.engine.runs.run.execute`. No front end knows which kind of approach it runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .approaches import Approach, Capability, UnknownApproach, get_approach, preset_owner
+from .errors import GenplanError
+from .runs import RunMeta, create, create_named, layout
+from .runs.run import NewRun, Run, RunOutcome, RunSetup, execute
+from .runs.status import RunStatus
+from .runs.store import RunStore, artifact_request_id, fork_run
+
+if TYPE_CHECKING:
+    from .domainlib import DomainDir
+    from .events import Event
+    from .llm import ModelSettings, Provider
+    from .llm.manual import Answerer
+    from .pipeline.config import PipelineConfig
+    from .pipeline.runner import Pipeline
+    from .prompts import PromptLibrary
+    from .runs.gateway import Controller
+
+__all__ = [
+    "NotResumable", "RunOutcome", "RunStatus", "StartRequest", "UnknownPreset", "Watch", "approach_of", "fork", "new_run", "pipeline",
+    "provider_for", "resume", "resumable", "start",
+]
+
+
+class UnknownPreset(GenplanError):
+    """No registered approach has a preset of that name."""
+
+
+class NotResumable(GenplanError):
+    """The run opens and replays, but it cannot be continued (one line says why)."""
+
+
+@dataclass
+class Watch:
+    """How a front end follows and drives a run; every part is optional."""
+
+    subscriber: Callable[[Event], None] | None = None  # every event as it is published
+    progress: Callable[[str], None] | None = None  # one line per step worth telling a person
+    run_created: Callable[[Path], None] | None = None  # the run directory, before the run's first event
+    stop_requested: Callable[[], bool] | None = None  # True: the run ends before its next model call
+    controller: Controller | None = None  # step mode: decides on every request before it is sent
+    manual_answer: Answerer | None = None  # no model configured: a person answers each request
+
+
+@dataclass(frozen=True)
+class StartRequest:
+    """A new run: the preset (which names its approach), what it runs on, where its directory goes."""
+
+    preset: str
+    target: str  # a domain directory, an AutoToS domain's name, a game
+    runs_dir: Path
+    parameters: Mapping[str, Any] = field(default_factory=dict)  # over the preset's
+    # a pipeline approach's complete configuration (a config file, --faithful), instead of preset + parameters
+    config: PipelineConfig | None = None
+    run_name: str | None = None  # the directory's name (a batch fixes it); None: the approach's naming
+    source: str | None = None  # the front end, for run.json (e.g. "genplan-tui")
+    extra_meta: Mapping[str, Any] = field(default_factory=dict)  # more run.json fields (a batch's key)
+
+
+def provider_for(settings: ModelSettings, *, no_cache: bool = False, watch: Watch | None = None,
+                 cache_dir: str | Path | None = None) -> Provider:
+    """The model, with the provider stack's retries and cache; with no model configured, the person answering
+    through ``watch.manual_answer``. The API key is registered as a secret, so no program's output carries it
+    back to the model or into a file."""
+    from .llm import make_provider
+    from .sandbox.redact import register_secret
+
+    provider = make_provider(settings, cache_dir=cache_dir, no_cache=no_cache,
+                             manual_answer=watch.manual_answer if watch else None)
+    register_secret(settings.resolve_api_key())
+    return provider
+
+
+def approach_of(preset: str) -> tuple[Approach, str]:
+    """The approach that defines ``preset`` and the preset's own spelling (UnknownPreset otherwise)."""
+    from .approaches.presets import ALIASES
+
+    owner = preset_owner(ALIASES.get(preset, preset))
+    if owner is None:
+        known = [name for approach in _approaches() for name in approach.presets]
+        raise UnknownPreset(f"unknown preset '{preset}' (known: {', '.join(known)})")
+    return owner
+
+
+def new_run(request: StartRequest, settings: ModelSettings) -> tuple[RunStore, Approach, Any]:
+    """The new run's directory (with its run.json), its approach and its typed parameters."""
+    if request.config is not None:  # a complete configuration: its own name (a config file's "F5-3*")
+        approach, parameters = get_approach(request.config.approach), request.config
+    else:
+        approach, preset = approach_of(request.preset)
+        parameters = _require(approach, approach.parameters, "parameters")(
+            {**approach.presets[preset], "preset": preset, **request.parameters})
+    record: NewRun = _require(approach, approach.new_run, "new_run")(request.target, parameters)
+    meta = {**record.meta, "model": settings.to_dict(), **({"source": request.source} if request.source else {}),
+            **request.extra_meta}
+    if request.run_name is not None or record.stem is None:
+        store = create(request.runs_dir, meta, run_id=request.run_name)
+    else:
+        store = create_named(request.runs_dir, record.stem, meta)
+    return store, approach, parameters
+
+
+def start(request: StartRequest, settings: ModelSettings, watch: Watch | None = None, *, no_cache: bool = False,
+          prompts: PromptLibrary | None = None) -> RunOutcome:
+    """A new run of the request's preset, carried out to its end (a stop is an end; an error is raised after
+    the run directory says so)."""
+    watch = watch or Watch()
+    provider = provider_for(settings, no_cache=no_cache, watch=watch)
+    store, approach, parameters = new_run(request, settings)
+    return _carry_out(store, approach, request.target, parameters, provider, settings, watch, prompts)
+
+
+def resumable(run_dir: Path) -> tuple[Approach, RunMeta]:
+    """The approach and record of a run that can go on (NotResumable, one line, otherwise)."""
+    try:
+        store = RunStore.open(Path(run_dir))
+    except FileNotFoundError:
+        raise NotResumable(f"{run_dir}: not a run directory (no {layout.META})") from None
+    meta = RunMeta.from_dict(store.meta(), run_id=store.path.name)
+    name = meta.approach or "stein"  # a pipeline run of before names its approach in its config, or none
+    try:
+        approach = get_approach(name)
+    except UnknownApproach as exc:
+        raise NotResumable(f"{store.path}: {exc}") from None
+    if meta.extra.get("imported_from") or meta.extra.get("import"):
+        raise NotResumable(f"{store.path}: an imported run; it opens and replays, but no model made it here")
+    if not approach.can(Capability.RESUME) or approach.reopen is None:
+        raise NotResumable(f"{store.path}: a run of {approach.name}, which cannot be continued")
+    # Bas changed its steps to the paper's (NL descriptions, no PDDL summary): an earlier Bas run's answers
+    # belong to steps today's Bas never asks, so continuing it would silently start over.
+    if meta.made_before_reproduction and meta.pipeline_config().approach == "bas":
+        raise NotResumable(f"{store.path}: made by genplan's earlier Bas (a PDDL summary, no NL descriptions); Bas now "
+                           "follows the paper (docs/reproduction.md), so this run opens and replays but cannot be "
+                           "continued; start a new run")
+    return approach, meta
+
+
+def resume(run_dir: Path, settings: ModelSettings, watch: Watch | None = None, *, no_cache: bool = False,
+           prompts: PromptLibrary | None = None, target: str | None = None) -> RunOutcome:
+    """Go on with an unfinished (killed, stopped, failed) run, or a fork: every answer on disk is taken from
+    there, the rest is asked. ``target``: what it runs on, when the front end knows better than run.json (the
+    TUI's domain directory, for a run that was copied with its domain)."""
+    watch = watch or Watch()
+    approach, _ = resumable(run_dir)
+    store = RunStore.open(Path(run_dir))
+    assert approach.reopen is not None  # resumable checked it
+    recorded, parameters = approach.reopen(store.meta())
+    target = target or recorded
+    if not target:
+        raise NotResumable(f"{run_dir}: its run.json does not say what it ran on")
+    provider = provider_for(settings, no_cache=no_cache, watch=watch)
+    return _carry_out(store, approach, target, parameters, provider, settings, watch, prompts)
+
+
+def fork(run_dir: Path, relative: str, kind: str, text: str, root: Path | None = None,
+         extra_meta: Mapping[str, Any] | None = None) -> Path:
+    """A new run (beside ``run_dir`` unless ``root`` is given) that keeps every answer before the one that made
+    the file ``relative`` and takes the person's edit ``text`` as that answer; :func:`resume` carries it out.
+    An unchanged text checks the version again."""
+    approach, _ = resumable(run_dir)
+    if not approach.can(Capability.FORK) or approach.edited_answer is None:
+        raise NotResumable(f"{run_dir}: a run of {approach.name} does not continue from an edited file")
+    source = RunStore.open(Path(run_dir))
+    answer = approach.edited_answer(source.path, relative, kind, text)
+    try:
+        request_id = artifact_request_id(source, relative)
+    except FileNotFoundError as exc:
+        raise NotResumable(str(exc)) from None
+    store = fork_run(source, root or source.path.parent, request_id, answer,
+                     {"edited_version": relative, **(extra_meta or {})})
+    return store.path
+
+
+def pipeline(domain_dir: DomainDir, config: PipelineConfig, provider: Provider, store: RunStore, *,
+             controller: Controller | None = None, prompts: PromptLibrary | None = None, reasoning: bool = False,
+             subscribers: tuple[Callable[[Event], None], ...] = ()) -> Pipeline:
+    """A pipeline approach's context on an existing run directory, for a caller that drives it itself (a
+    strategy check, tests, benchmarks): ``.run()`` carries it out."""
+    from .pipeline.layer import PipelineLoop
+    from .pipeline.runner import Pipeline
+
+    approach = get_approach(config.approach)
+    if not isinstance(approach.run, PipelineLoop):
+        raise UnknownApproach(f"{approach.name} is not an approach that writes programs")
+    setup = RunSetup(provider, controller=controller, prompts=prompts, reasoning=reasoning, subscribers=subscribers)
+    run = Run(store, setup, approach=approach, target=str(domain_dir.path), parameters=config)
+    return Pipeline(run, domain_dir, config, approach, approach.run.loop)
+
+
+# ---------------------------------------------------------------------------------------------------- helpers
+def _carry_out(store: RunStore, approach: Approach, target: str, parameters: Any, provider: Provider,
+               settings: ModelSettings, watch: Watch, prompts: PromptLibrary | None) -> RunOutcome:
+    setup = RunSetup(
+        provider, model=settings.to_dict(), controller=watch.controller,
+        subscribers=(watch.subscriber,) if watch.subscriber is not None else (),
+        stop_requested=watch.stop_requested, run_created=watch.run_created, prompts=prompts,
+        reasoning=bool(getattr(settings, "reasoning", False)),
+    )
+    if watch.progress is not None:
+        setup.progress = watch.progress
+    run = Run(store, setup, approach=approach, target=target, parameters=parameters)
+    return execute(run, _require(approach, approach.run, "run"))
+
+
+def _require(approach: Approach, value: Any, what: str) -> Any:
+    if value is None:
+        raise UnknownApproach(f"{approach.name} registers no {what}")
+    return value
+
+
+def _approaches() -> list[Approach]:
+    from .approaches import APPROACHES
+
+    return list(APPROACHES.values())
