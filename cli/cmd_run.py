@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..engine.approaches.presets import load_config_file, load_preset, preset_names
 from ..engine.events import Event, Notice, RequestRetry, ResponseReceived, SelectionMade, StepStarted, ValidationResult
-from ..engine.pipeline.config import ConfigError
+from ..engine.pipeline.config import ConfigError, PipelineConfig
 from .common import (
     EXIT_OK,
     BadInput,
@@ -182,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
             if meta.domain_dir is None:
                 raise BadInput(f"{args.resume}: its run.json names no domain directory")
             domain_dir = DomainDir.open(meta.domain_dir)
-            config = meta.pipeline_config()
+            config = PipelineConfig.of_run(meta)
             recorded = {k: v for k, v in meta.model.items() if k not in ("prices",)}
             cli_model = {**recorded, **{k: v for k, v in _model_flags(args).items() if v is not None}}
         else:

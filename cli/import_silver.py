@@ -29,9 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..engine import runs
+    from ..engine.api import pipeline
     from ..engine.approaches.presets import load_preset
     from ..engine.domainlib import DomainDir, DomainDirError
-    from ..engine.pipeline import Pipeline
     from ..engine.silver.replay import (
         SilverLogError,
         SilverReplayProvider,
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"genplan: replaying {len(conversation.responses)} answers of {conversation.path} on {domain.name}",
               file=sys.stderr)
-    result = Pipeline(domain, config, provider, store).run()
+    result = pipeline(domain, config, provider, store).run()
     store.update_meta(import_unused_answers=provider.unused)
     data = result.to_dict()
     summary = {key: data[key] for key in ("run_dir", "selected_program", "llm_calls", "debug_solved", "debug_total")}

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .approaches import Approach, Capability, UnknownApproach, get_approach, preset_owner
 from .errors import GenplanError
+from .pipeline.config import PipelineConfig, made_before_reproduction
 from .runs import RunMeta, create, create_named, layout
 from .runs.run import NewRun, Run, RunOutcome, RunSetup, execute
 from .runs.status import RunStatus
@@ -29,14 +30,13 @@ if TYPE_CHECKING:
     from .events import Event
     from .llm import ModelSettings, Provider
     from .llm.manual import Answerer
-    from .pipeline.config import PipelineConfig
     from .pipeline.runner import Pipeline
     from .prompts import PromptLibrary
     from .runs.gateway import Controller
 
 __all__ = [
-    "NotResumable", "RunOutcome", "RunStatus", "StartRequest", "UnknownPreset", "Watch", "approach_of", "fork", "new_run", "pipeline",
-    "provider_for", "resume", "resumable", "start",
+    "NotResumable", "RunOutcome", "RunStatus", "StartRequest", "UnknownPreset", "Watch", "approach_of", "fork",
+    "fork_with_task", "new_run", "pipeline", "provider_for", "resume", "resumable", "start",
 ]
 
 
@@ -146,7 +146,7 @@ def resumable(run_dir: Path) -> tuple[Approach, RunMeta]:
         raise NotResumable(f"{store.path}: a run of {approach.name}, which cannot be continued")
     # Bas changed its steps to the paper's (NL descriptions, no PDDL summary): an earlier Bas run's answers
     # belong to steps today's Bas never asks, so continuing it would silently start over.
-    if meta.made_before_reproduction and meta.pipeline_config().approach == "bas":
+    if made_before_reproduction(meta.config) and PipelineConfig.of_run(meta).approach == "bas":
         raise NotResumable(f"{store.path}: made by genplan's earlier Bas (a PDDL summary, no NL descriptions); Bas now "
                            "follows the paper (docs/reproduction.md), so this run opens and replays but cannot be "
                            "continued; start a new run")
@@ -187,6 +187,18 @@ def fork(run_dir: Path, relative: str, kind: str, text: str, root: Path | None =
     store = fork_run(source, root or source.path.parent, request_id, answer,
                      {"edited_version": relative, **(extra_meta or {})})
     return store.path
+
+
+def fork_with_task(run_dir: Path, program_file: str, task_file: Path) -> Path:
+    """A fork of ``run_dir`` that keeps every answer up to the program version ``program_file`` and, when carried
+    out, checks that version with ``task_file`` among its debug tasks, so that code debugging goes on with the
+    normal feedback on it ("continue with this task", e.g. a counterexample's)."""
+    from .counterexample.record import attach_tasks
+
+    text = (Path(run_dir) / program_file).read_text(encoding="utf-8")
+    path = fork(run_dir, program_file, "program", text)
+    attach_tasks(RunStore.open(path), [Path(task_file)])
+    return path
 
 
 def pipeline(domain_dir: DomainDir, config: PipelineConfig, provider: Provider, store: RunStore, *,

@@ -17,6 +17,7 @@ import importlib.resources
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -279,3 +280,30 @@ def _template_frame(err: BaseException) -> str | None:
             where = f"{filename}:{tb.tb_lineno}"
         tb = tb.tb_next
     return where
+
+
+# ------------------------------------------------------------------ AutoToS's templates (prompts/autotos/*.j2)
+class _AutoToSLoader(jinja2.BaseLoader):
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Any]:
+        name = template.removeprefix("autotos/")
+        name = name if name.endswith(".j2") else name + ".j2"
+        resource = importlib.resources.files("genplan.prompts").joinpath("autotos", name)
+        if not resource.is_file():
+            raise jinja2.TemplateNotFound(template)
+        return resource.read_text(encoding="utf-8"), f"prompts/autotos/{name}", lambda: True
+
+
+@lru_cache(maxsize=1)
+def _autotos_environment() -> jinja2.Environment:
+    return jinja2.Environment(loader=_AutoToSLoader(), undefined=jinja2.StrictUndefined, keep_trailing_newline=False,
+                              autoescape=False)
+
+
+def render_autotos(name: str, **values: Any) -> str:
+    """An AutoToS prompt or feedback message from ``prompts/autotos/<name>.j2``."""
+    return _autotos_environment().get_template(name).render(**values).strip() + "\n"
+
+
+def show_state(value: Any) -> str:
+    """A state as the model sees it: Python literal syntax (tuples stay tuples)."""
+    return repr(value) if not isinstance(value, str) else value

@@ -11,8 +11,9 @@ from test_pipeline_stein import make_pipeline
 
 from genplan.engine.approaches.presets import load_preset
 from genplan.engine.llm import ChatMessage, ChatRequest
+from genplan.engine.pipeline.conversation import answer_for
 from genplan.engine.runs.gateway import Decision
-from genplan.engine.runs.store import RunStore, answer_for, fork_run
+from genplan.engine.runs.store import RunStore, fork_run
 
 
 class ScriptedPerson:
@@ -103,20 +104,20 @@ def test_a_watching_controller_keeps_requests_concurrent(tmp_path: Path) -> None
 
 
 def test_continue_from_edit_finds_the_answer_behind_a_version(scripted_server: ScriptedServer, tmp_path: Path) -> None:
-    from genplan.engine.runs.store import continue_from_edit
+    from genplan.engine import api
 
     scripted_server.respond_with(FerryModel(programs=[BUGGY_PROGRAM]))
     config = load_preset("F5-3").with_changes(initial_programs=1, code_rounds=0)
     first = make_pipeline(scripted_server, tmp_path / "runs", config)
     first.run()
     asked = len(scripted_server.requests)
-    fork = continue_from_edit(first.store, "programs/c1-v00.py", "program", CORRECT_PROGRAM)
+    fork = RunStore.open(api.fork(first.store.path, "programs/c1-v00.py", "program", CORRECT_PROGRAM))
     assert fork.path.parent == first.store.path.parent and fork.meta()["forked_from"] == str(first.store.path)
     result = make_pipeline(scripted_server, tmp_path, config, store=fork).run()
     assert len(scripted_server.requests) == asked and result.debug_solved == 6
     try:
-        continue_from_edit(first.store, "programs/nope.py", "program", "x")
-    except FileNotFoundError as exc:
+        api.fork(first.store.path, "programs/nope.py", "program", "x")
+    except api.NotResumable as exc:
         assert "not a version the pipeline created" in str(exc)
     else:
         raise AssertionError("an unknown version must be refused")

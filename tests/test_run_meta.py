@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 from genplan.engine import runs
+from genplan.engine.pipeline.config import PipelineConfig
 from genplan.engine.runs import RunMeta, RunStatus, layout
 from genplan.engine.runs.store import RunStore
 from genplan.engine.versions import domain_overview, run_overview
@@ -48,7 +49,7 @@ def test_an_old_run_opens_unchanged(tmp_path: Path) -> None:
     assert layout.is_run_dir(run_dir) and layout.run_dirs_in(runs_dir) == [run_dir]
 
     store, meta = runs.open_run(run_dir)
-    assert meta.status is RunStatus.FINISHED and meta.pipeline_config().approach == "bas"
+    assert meta.status is RunStatus.FINISHED and PipelineConfig.of_run(meta).approach == "bas"
     assert store.meta()["status"] == RunStatus.FINISHED
     assert [(info.run_id, info.status) for info in RunStore.list_runs_in(runs_dir)] == [(LEGACY.name, "finished")]
     overview = run_overview(run_dir)

@@ -17,7 +17,7 @@ from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, 
 from genplan.engine import api, runs
 from genplan.engine.approaches.presets import load_preset
 from genplan.engine.llm import ModelSettings
-from genplan.engine.pipeline.config import BEFORE_REPRODUCTION_SETTINGS, PipelineConfig
+from genplan.engine.pipeline.config import BEFORE_REPRODUCTION_SETTINGS, PipelineConfig, made_before_reproduction
 
 LEGACY = Path(__file__).parent / "data" / "runs" / "legacy-bas"
 
@@ -39,8 +39,8 @@ def test_a_legacy_run_opens_with_typed_meta(tmp_path: Path) -> None:
     assert store.path == run_dir
     assert (meta.run_id, meta.status, meta.domain_dir) == ("legacy-bas", "finished", str(FERRY))
     # made with genplan's earlier Bas: 4 fix rounds, and the behaviour from before the reproduction settings
-    assert meta.made_before_reproduction
-    assert meta.pipeline_config() == replace(load_preset("Bas"), code_rounds=4, **BEFORE_REPRODUCTION_SETTINGS)
+    assert made_before_reproduction(meta.config)
+    assert PipelineConfig.of_run(meta) == replace(load_preset("Bas"), code_rounds=4, **BEFORE_REPRODUCTION_SETTINGS)
     assert meta.model["model"] and "api_key" not in meta.model and not meta.is_fork
     assert runs.read_meta(run_dir) == meta
     with pytest.raises(FileNotFoundError):
@@ -51,7 +51,7 @@ def test_meta_keeps_unknown_keys_and_fills_defaults() -> None:
     meta = runs.RunMeta.from_dict({"batch": {"preset": "Sil"}, "forked_from": "/x", "forked_at": 3}, run_id="r1")
     assert (meta.run_id, meta.status, meta.extra, meta.is_fork, meta.forked_at) == ("r1", "",
                                                                                       {"batch": {"preset": "Sil"}}, True, 3)
-    assert meta.pipeline_config() == runs.PipelineConfig()
+    assert PipelineConfig.of_run(meta) == PipelineConfig()
 
 
 def test_start_run_writes_what_open_reads(tmp_path: Path) -> None:
@@ -61,7 +61,7 @@ def test_start_run_writes_what_open_reads(tmp_path: Path) -> None:
     _, meta = runs.open_run(store.path)
     assert (approach.name, parameters) == ("stein", config)
     assert (meta.status, meta.source, meta.extra["note"], meta.model_name) == ("running", "test", 1, "m")
-    assert meta.pipeline_config() == config and meta.domain_dir == str(FERRY.resolve())
+    assert PipelineConfig.of_run(meta) == config and meta.domain_dir == str(FERRY.resolve())
 
 
 def test_a_legacy_bas_run_cannot_be_continued_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -90,7 +90,7 @@ def test_stored_configs_keep_the_behaviour_they_were_made_with() -> None:
     # a run that names any of the newer settings was made with today's defaults for the others
     assert PipelineConfig.from_stored({**old, "debug_orderings": 2}) == PipelineConfig(code_rounds=3, debug_orderings=2)
     assert PipelineConfig.from_stored({}) == PipelineConfig()
-    assert not runs.RunMeta.from_dict({"config": load_preset("F5-3").to_dict()}).made_before_reproduction
+    assert not made_before_reproduction(runs.RunMeta.from_dict({"config": load_preset("F5-3").to_dict()}).config)
 
 
 async def test_a_legacy_run_replays_in_the_tui(isolated: Path) -> None:  # noqa: F811

@@ -79,12 +79,12 @@ class CounterexampleMixin(AppState):
         self.push_screen(CounterexampleScreen(f"Counterexample of {version.label}", record, pddl, plan), done)
 
     def continue_with_counterexample(self, version: Version, run_dir: Path, record: dict[str, Any]) -> None:
-        from genplan.engine.counterexample.record import continue_with_task
+        from genplan.engine.api import fork_with_task
 
         try:
-            fork = continue_with_task(run_dir, str(version.path.relative_to(run_dir)), run_dir / record["task"])
+            fork = fork_with_task(run_dir, str(version.path.relative_to(run_dir)), run_dir / record["task"])
         except Exception as exc:  # noqa: BLE001 - a run that cannot be continued: one line
             self.notify(f"{version.name}: cannot continue with this task ({exc})", severity="error")
             return
-        self.notify(f"New run {fork.path.name}: {version.name} goes on with the counterexample as a debug task")
-        self.start_pipeline(run_dir=fork.path)
+        self.notify(f"New run {fork.name}: {version.name} goes on with the counterexample as a debug task")
+        self.start_pipeline(run_dir=fork)

@@ -213,7 +213,6 @@ class VersionsMixin(AppState):
 
     def action_edit_selected(self) -> None:
         from .screens.editor import EditorScreen, EditResult
-        from .session import supports_start_from
 
         version = self.selected_version()
         if version is None:
@@ -226,12 +225,9 @@ class VersionsMixin(AppState):
         if version.kind == "pddl":
             self.edit_trial_file(version)
             return
-        can_continue = supports_start_from()
         next_step = {"reflection": "the revision request", "strategy": "validation",
                      "program": "debugging"}[version.kind]
         hint = f"ctrl+s saves a new version; ctrl+r also continues the pipeline from it ({next_step})"
-        if not can_continue:
-            hint = "ctrl+s saves a new version (this engine cannot continue a run from an edited version yet)"
 
         def done(result: EditResult | None) -> None:
             if result is None:
@@ -248,7 +244,7 @@ class VersionsMixin(AppState):
             self.save_new_version(version, result.text, then)
 
         self.push_screen(EditorScreen(f"Edit {version.label}", version.read(), version.syntax,
-                                      can_continue=can_continue, hint=hint, path=version.path), done)
+                                      can_continue=True, hint=hint, path=version.path), done)
 
     def edit_trial_file(self, version: Version) -> None:
         """A PDDLego+ domain or problem file: the edit becomes the answer of the call that wrote it, in a new

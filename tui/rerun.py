@@ -34,13 +34,13 @@ class RerunRow:
 def run_config(run_dir: Path | None) -> Any:
     """The PipelineConfig a run used (for the time limit, function name and feedback style)."""
     from genplan.engine.approaches.presets import load_preset
-    from genplan.engine.pipeline import ConfigError
+    from genplan.engine.pipeline.config import ConfigError, PipelineConfig
 
     if run_dir is not None:
         try:
             from genplan.engine.runs import read_meta
 
-            return read_meta(run_dir).pipeline_config()
+            return PipelineConfig.of_run(read_meta(run_dir))
         except (OSError, ValueError, TypeError, ConfigError):
             pass  # an old or hand-edited run.json: the defaults
     return load_preset("F5-3")

@@ -112,13 +112,6 @@ def manual_answerer(post: Post, pending: PendingQuestions, controller: StepContr
     return answer
 
 
-def supports_start_from() -> bool:
-    """Whether the engine can continue a run from an edited version (store.continue_from_edit)."""
-    from genplan.engine.runs import store
-
-    return hasattr(store, "continue_from_edit")
-
-
 class PipelineSession:
     """One pipeline run (new or resumed) driven from the TUI. ``run()`` blocks: call it in a thread worker."""
 

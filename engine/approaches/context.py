@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..pipeline.config import PipelineConfig
+from ..pipeline.conversation import answer_for
 from ..pipeline.layer import PipelineLoop
 from ..runs.run import NewRun
 from . import Capability
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
     from ..pddl import Domain
     from ..pddl.encoding import PythonTask
     from ..pipeline.checks import DebugTask, ProgramChecker, TaskCheck, Version
-    from ..pipeline.config import PipelineConfig
     from ..pipeline.conversation import Extractor
     from ..pipeline.failures import FailureSelector
 
@@ -143,6 +143,4 @@ def _reopen(meta: dict[str, Any]) -> tuple[str, PipelineConfig]:
 
 
 def _edited_answer(run_dir: Path, relative: str, kind: str, text: str) -> str:
-    from ..runs.store import answer_for  # what a strategy, reflection or program looked like as an answer
-
     return answer_for(kind, text)

@@ -66,16 +66,3 @@ def attach_tasks(store: RunStore, files: list[Path]) -> list[str]:
     meta = store.meta()
     store.update_meta(extra_debug_tasks=[*(meta.get("extra_debug_tasks") or []), *relative])
     return relative
-
-
-def continue_with_task(run_dir: Path, program_file: str, task_file: Path) -> RunStore:
-    """A new run beside ``run_dir`` that keeps every answer up to the program version ``program_file`` (relative
-    to the run) and, when run, checks that version with ``task_file`` among its debug tasks, so that code
-    debugging goes on with the normal feedback on it ("continue with this task")."""
-    from ..runs.store import continue_from_edit
-
-    source = Path(run_dir)
-    text = (source / program_file).read_text(encoding="utf-8")
-    fork = continue_from_edit(RunStore.open(source), program_file, "program", text)
-    attach_tasks(fork, [Path(task_file)])
-    return fork

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..autotos.messages import render, show
+from ..prompts import render_autotos as render
+from ..prompts import show_state as show
 
 # The ten error categories of the paper, with genplan's check kinds mapped onto them.
 CATEGORIES = (

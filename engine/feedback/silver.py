@@ -5,15 +5,27 @@ KeyboardInterrupt), a plan with a syntax error (with the valid operators), a pla
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..sandbox.outcome import TIMEOUT, WRONG_TYPE
 
-if TYPE_CHECKING:
-    from ..pipeline.checks import TaskCheck
+
+class FailedCheck(Protocol):
+    """What the feedback reads of a failed check (the pipeline's TaskCheck, which this package does not import)."""
+
+    @property
+    def output(self) -> Any: ...
+    @property
+    def python_error(self) -> bool: ...
+    @property
+    def kind(self) -> str | None: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def details(self) -> dict[str, Any]: ...
 
 
-def fix_variables(failed: TaskCheck, task_pddl: str, operators: list[str]) -> dict[str, Any]:
+def fix_variables(failed: FailedCheck, task_pddl: str, operators: list[str]) -> dict[str, Any]:
     """``operators``: the domain's actions in lifted form, e.g. ``(sail ?from ?to)``."""
     variables: dict[str, Any] = {"task_pddl": task_pddl, "traceback": "", "output": failed.output, "message": "",
                                  "operators": []}

@@ -10,10 +10,14 @@ Sil (Silver et al.: one conversation, four fixes, 30 s).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import GenplanError
+
+if TYPE_CHECKING:
+    from ..runs import RunMeta
 
 _KIND_WORDS = {int: "a whole number", float: "a number", str: "a string", bool: "true or false"}
 CODE_HISTORIES = ("conversation", "latest")
@@ -147,6 +151,11 @@ class PipelineConfig:
         return cls(**data)
 
     @classmethod
+    def of_run(cls, meta: RunMeta) -> PipelineConfig:
+        """The configuration a run used (defaults for a run.json without one)."""
+        return cls.from_stored(meta.config)
+
+    @classmethod
     def from_stored(cls, data: dict[str, Any]) -> PipelineConfig:
         """The configuration a run directory records. A run made before the reproduction settings existed
         (docs/reproduction.md) ran with the behaviour :data:`BEFORE_REPRODUCTION_SETTINGS` selects, so those
@@ -189,3 +198,8 @@ BEFORE_REPRODUCTION_SETTINGS: dict[str, Any] = {
     "typed_action_hints": False,
     "bas_example_plan": True,
 }
+
+
+def made_before_reproduction(stored: Mapping[str, Any]) -> bool:
+    """A run's stored configuration was made before the reproduction settings existed (it names none of them)."""
+    return bool(stored) and not set(BEFORE_REPRODUCTION_SETTINGS) & set(stored)

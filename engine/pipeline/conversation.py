@@ -46,3 +46,12 @@ def code_extractor(functions: tuple[str, ...], previous: str | None = None) -> E
         return Extraction(got.value.code if got.value is not None else None, got.reason)
 
     return extract
+
+
+def answer_for(kind: str, text: str) -> str:
+    """Wrap an edited artefact as a model answer the pipeline's extractors read back unchanged."""
+    if kind == "strategy":
+        return f"Pseudocode:\n{text.strip()}\n"
+    if kind == "program":
+        return f"```python\n{text.strip()}\n```\n"
+    return text

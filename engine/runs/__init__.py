@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..pipeline.config import BEFORE_REPRODUCTION_SETTINGS, PipelineConfig
 from . import layout
 from .layout import is_run_dir
 from .status import RunStatus
@@ -68,10 +67,6 @@ class RunMeta:
             extra={k: v for k, v in data.items() if k not in _KNOWN},
         )
 
-    def pipeline_config(self) -> PipelineConfig:
-        """The configuration the run used (defaults for a run.json without one)."""
-        return PipelineConfig.from_stored(self.config)
-
     @property
     def approach(self) -> str | None:
         """The approach that made the run (a pipeline run names it in its config, an own-loop run at the top)."""
@@ -108,10 +103,6 @@ class RunMeta:
     def is_fork(self) -> bool:
         return self.forked_from is not None
 
-    @property
-    def made_before_reproduction(self) -> bool:
-        """Made before the reproduction settings existed (its config names none of them)."""
-        return bool(self.config) and not set(BEFORE_REPRODUCTION_SETTINGS) & set(self.config)
 
 
 __all__ = ["RunMeta", "RunStatus", "create", "create_named", "is_run_dir", "layout", "open_run", "read_meta",

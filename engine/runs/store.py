@@ -193,15 +193,6 @@ def _now() -> str:
     return _dt.datetime.now().isoformat(timespec="seconds")
 
 
-def answer_for(kind: str, text: str) -> str:
-    """Wrap an edited artefact as a model answer the pipeline's extractors read back unchanged."""
-    if kind == "strategy":
-        return f"Pseudocode:\n{text.strip()}\n"
-    if kind == "program":
-        return f"```python\n{text.strip()}\n```\n"
-    return text
-
-
 def fork_run(source: RunStore, root: Path, request_id: int, answer: str,
              extra_meta: dict[str, Any] | None = None) -> RunStore:
     """A new run that keeps `source`'s answers before `request_id`, takes `answer` as the answer to
@@ -249,13 +240,3 @@ def artifact_request_id(store: RunStore, relative_file: str) -> int:
         if isinstance(event, ArtifactCreated) and event.file == relative_file and event.request_id is not None:
             return int(event.request_id)
     raise FileNotFoundError(f"{store.path / relative_file}: not a version the pipeline created in this run")
-
-
-def continue_from_edit(source: RunStore, relative_file: str, kind: str, text: str, root: Path | None = None) -> RunStore:
-    """A new run (beside `source` unless `root` is given) that continues from an edited version of the
-    artefact `relative_file`: the edit replaces the answer it came from, everything after is asked anew.
-    An unchanged text re-checks the version (e.g. a strategy through plan validation again)."""
-    request_id = artifact_request_id(source, relative_file)
-    # the fork names the version it continues from (the Runs list and the timeline show it)
-    return fork_run(source, root or source.path.parent, request_id, answer_for(kind, text),
-                    {"edited_version": relative_file})
