@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GenplanError
-from ..events import ResponseReceived, read_log
+from ..events import ResponseReceived
 from ..runs import RunMeta, RunStatus, layout, read_meta_or_none
+from ..runs.answers import answers
 from ..runs.outcome import read_outcome, read_trial
+from ..runs.store import read_events
 
 PLANNER_COVERAGE_DIR = "planner-coverage"
 
@@ -174,11 +176,9 @@ def _run_record(root: Path, entry: dict[str, Any]) -> RunRecord:
         status=(meta.status or None) if meta is not None else None,
     )
     # Calls and tokens from the answers on disk: complete even when the run was resumed.
-    for file in sorted((run_dir / "responses").glob("*.json")):
-        response = (_read_json(file) or {}).get("response") or {}
+    for answer in answers(run_dir):
         record.calls += 1
-        usage = response.get("usage") or {}
-        record.tokens += int(usage.get("input_tokens") or 0) + int(usage.get("output_tokens") or 0)
+        record.tokens += answer.tokens
     if meta is not None and "batch_seconds" in meta.extra:
         record.seconds = float(meta.extra["batch_seconds"])
     else:
@@ -209,10 +209,6 @@ def _own_loop_run(record: RunRecord, meta: RunMeta) -> None:
         }
     if record.calls == 0:
         record.calls = int(result.get("calls") or 0)
-        try:
-            lines = layout.events_file(record.run_dir).read_text(encoding="utf-8").splitlines()
-        except OSError:
-            lines = []
-        for event in read_log(lines):
+        for event in read_events(record.run_dir):
             if isinstance(event, ResponseReceived):
                 record.tokens += int(event.tokens_in or 0) + int(event.tokens_out or 0)
