@@ -10,8 +10,8 @@ from typing import Any
 from ..errors import GenplanError
 from ..events import ResponseReceived
 from ..runs import RunMeta, RunStatus, layout, read_meta_or_none
-from ..runs.answers import answers
-from ..runs.outcome import read_outcome, read_trial
+from ..runs.outcome import read_summary, read_trial
+from ..runs.overview import usage
 from ..runs.store import read_events
 
 PLANNER_COVERAGE_DIR = "planner-coverage"
@@ -166,7 +166,7 @@ def _planner_results(folder: Path) -> dict[tuple[str, str], dict[str, Any]]:
 
 def _run_record(root: Path, entry: dict[str, Any]) -> RunRecord:
     run_dir = root / entry["run_dir"]
-    meta = read_meta_or_none(run_dir)
+    meta = read_meta_or_none(run_dir)  # None: the entry never started
     record = RunRecord(
         domain=entry["domain"],
         preset=entry["preset"],
@@ -176,14 +176,12 @@ def _run_record(root: Path, entry: dict[str, Any]) -> RunRecord:
         status=(meta.status or None) if meta is not None else None,
     )
     # Calls and tokens from the answers on disk: complete even when the run was resumed.
-    for answer in answers(run_dir):
-        record.calls += 1
-        record.tokens += answer.tokens
+    record.calls, record.tokens = usage(run_dir)
     if meta is not None and "batch_seconds" in meta.extra:
         record.seconds = float(meta.extra["batch_seconds"])
     else:
-        summary = read_outcome(run_dir) or {}
-        record.seconds = summary.get("wall_seconds")
+        summary = read_summary(run_dir)
+        record.seconds = summary.wall_seconds if summary is not None else None
     evaluation = _read_json(layout.evaluation_file(run_dir))
     record.evaluation = evaluation if isinstance(evaluation, dict) else None
     if meta is not None and record.evaluation is None:
@@ -197,8 +195,8 @@ def _run_record(root: Path, entry: dict[str, Any]) -> RunRecord:
 def _own_loop_run(record: RunRecord, meta: RunMeta) -> None:
     """An own-loop run (AutoToS) evaluates itself and writes no responses/ files: its evaluation, calls and
     tokens come from run.json's ``result`` and the responses in its event log."""
-    result = meta.extra.get("result")
-    if not isinstance(result, dict) or "evaluation" not in result:
+    result = meta.result
+    if "evaluation" not in result:
         return
     own = meta.own_evaluation
     if own is not None:
