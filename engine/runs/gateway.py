@@ -17,6 +17,7 @@ from ..events import EventBus, Publish, RequestPaused, RequestRetry, RequestSent
 from ..llm import ChatMessage, ChatRequest, ChatResponse, Provider, RetryNotice
 from ..llm.manual import MANUAL_MODEL
 from . import layout
+from .answers import response_record
 from .store import RunStore
 
 
@@ -165,21 +166,13 @@ class ModelGateway:
         }
 
     def _stored_human(self, request_id: int, step: str) -> bool:
-        try:
-            return bool(self.store.read_json(layout.response_file(request_id, step)).get("human"))
-        except (OSError, json.JSONDecodeError, AttributeError):
-            return False
+        record = response_record(self.store.path, request_id, step)
+        return bool(record.get("human")) if record is not None else False
 
     def _stored_response(self, request_id: int, step: str, original_hash: str) -> ChatResponse | None:
-        relative = layout.response_file(request_id, step)
-        if not self.store.exists(relative):
-            return None
-        try:
-            record = self.store.read_json(relative)
-        except (OSError, json.JSONDecodeError):
-            return None
+        record = response_record(self.store.path, request_id, step)
         # the pipeline's own request must match; what was actually sent may have been edited by a person
-        if record.get("original_hash") != original_hash:
+        if record is None or record.get("original_hash") != original_hash:
             return None
         return ChatResponse.from_dict(record["response"])
 
