@@ -16,7 +16,7 @@ UI's event loop is blocked while a run streams and a 10,000-line program output 
    the run under it) and the filter is toggled. Goal: the event loop blocked under 100 ms (median and worst
    of --tree-runs measurements). ``--only-tree`` runs this part alone.
 4. Many runs: a domain with 50 runs of 20 versions each, made from one run recorded by the real pipeline
-   (copied under new run ids, each with 8 edits made through engine.edits), against the same domain with
+   (copied under new run ids, each with 8 edits made through engine.runs.edits), against the same domain with
    one such run (the reference, measured in the same script). The real `genplan-tui` in a pseudo-terminal:
    the first frame, the domain shown, then 3 typed (the Runs view listing the runs) and 5 (the Versions tree
    listing them); the ratio of each time with 50 runs to the time with 1 (median of --many-runs), and the
@@ -354,9 +354,9 @@ def record_template(workdir: Path) -> Path:
 def copy_runs(template: Path, domain: Path, runs: int) -> list[str]:
     """``runs`` copies of the template under ``domain``, each under a run id of the store's form (its paths
     and id rewritten in run.json, summary.json and the event log), and 8 edits of each made through
-    engine.edits (new versions of its last strategy and program, and of a code reflection): 20 versions a
+    engine.runs.edits (new versions of its last strategy and program, and of a code reflection): 20 versions a
     run. Returns the run ids, oldest first."""
-    from genplan.engine.edits import record_edit
+    from genplan.engine.runs.edits import record_edit
 
     root = domain / ".genplan" / "runs"
     ids = []

@@ -9,7 +9,6 @@ no revision, no code generation follows.
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from . import runs
 from .domainlib import DomainDir
 from .events import RunFinished, RunStarted
 from .pipeline.config import PipelineConfig
+from .runs.answers import copy_records
 from .runs.status import RunStatus
 from .runs.store import RunStore
 
@@ -56,12 +56,7 @@ def prepare(source: Path, strategy_file: str, domain_dir: Path, root: Path | Non
     meta.update(domain_dir=str(Path(domain_dir).resolve()), purpose=PURPOSE, checks_strategy_of=source.name, checked_strategy=strategy_file,
                 forked_from=str(source), edited_version=strategy_file)
     store = runs.create(root or source.parent, meta)
-    for folder in ("requests", "responses"):
-        (store.path / folder).mkdir(exist_ok=True)
-        for path in sorted((source / folder).glob("*")):
-            step = path.stem.split("-", 1)[1] if "-" in path.stem else ""
-            if step in _NL_STEPS:
-                shutil.copy2(path, store.path / folder / path.name)
+    copy_records(source, store.path, lambda record: record.step in _NL_STEPS)
     return store
 
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from .pddl.validate import GOAL_NOT_REACHED
 from .runs import layout
-from .runs.outcome import read_outcome, read_trial
+from .runs.overview import RunOverview, read_overview
 from .sandbox.outcome import CATEGORY_GOAL, CATEGORY_INVALID_ACTION, run_category
 
 PASS = "pass"
@@ -130,23 +130,11 @@ class VersionResults:
 
 
 @dataclass(frozen=True)
-class RunOverview:
-    """A run at a glance: its identity, its fork parent, and every checked version's results."""
+class VersionsOverview(RunOverview):
+    """A run at a glance (engine.runs.overview) with every checked version's results."""
 
-    run_id: str
-    path: Path
-    status: str
-    preset: str
-    created: str
-    forked_from: str | None = None  # the parent run's id
-    forked_at: int | None = None  # the request whose answer the fork replaced
-    edited_version: str | None = None  # the parent's version the fork continues from (file, relative)
     results: tuple[VersionResults, ...] = ()
     tasks: tuple[str, ...] = ()  # debug tasks in the order they were checked
-    selected_program: str | None = None  # file stem of the program the run selected
-    debug_solved: int | None = None
-    debug_total: int | None = None
-    outcome: str | None = None  # an own-loop run's result in a few words ("failure (solver)", "20/20 solved")
 
     def results_for(self, what: str, label: str) -> VersionResults | None:
         key = (what, label)
@@ -200,57 +188,20 @@ def _results_order(results: VersionResults) -> tuple[Any, ...]:
     return (results.what != "strategy", _natural(results.label), results.all_tasks)
 
 
-def run_overview(run_dir: Path) -> RunOverview:
-    """Read one run directory (run.json, summary.json, results/)."""
-    from .runs import RunMeta, RunStatus, read_meta_or_none
-
-    meta = read_meta_or_none(run_dir) or RunMeta(run_id=run_dir.name, status=RunStatus.UNKNOWN)
-    summary = read_outcome(run_dir) or {}
+def run_overview(run_dir: Path) -> VersionsOverview:
+    """Read one run directory: its overview (run.json, its outcome) and its results (results/)."""
     results = read_results(run_dir)
     tasks: list[str] = []
     for version in results:
         for outcome in version.outcomes:
             if outcome.task not in tasks and not version.all_tasks:
                 tasks.append(outcome.task)
-    forked = meta.forked_from
-    forked_at = meta.forked_at
-    selected = summary.get("selected_program")
-    config = meta.config
-    edited = meta.extra.get("edited_version")
-    return RunOverview(
-        run_id=run_dir.name,
-        path=run_dir,
-        status=str(summary.get("status") or meta.status or "?"),
-        preset=str(config.get("preset", "?")),
-        created=meta.created,
-        forked_from=Path(forked).name if forked else None,
-        forked_at=forked_at,
-        edited_version=str(edited) if edited else None,
-        results=results,
-        tasks=tuple(tasks),
-        selected_program=Path(str(selected)).stem if selected else None,
-        debug_solved=summary.get("debug_solved") if isinstance(summary.get("debug_solved"), int) else None,
-        debug_total=summary.get("debug_total") if isinstance(summary.get("debug_total"), int) else None,
-        outcome=_own_loop_outcome(run_dir, meta.extra.get("result")),
-    )
+    overview = read_overview(run_dir)
+    return VersionsOverview(**{f.name: getattr(overview, f.name) for f in fields(RunOverview)},
+                            results=results, tasks=tuple(tasks))
 
 
-def _own_loop_outcome(run_dir: Path, result: Any) -> str | None:
-    """A PDDLego+ trial's outcome (trial.json), or an AutoToS run's evaluation (run.json's result)."""
-    trial = read_trial(run_dir) or {}
-    outcome = trial.get("outcome")
-    if isinstance(outcome, str):
-        reason = trial.get("reason")
-        return outcome + (f" ({reason})" if isinstance(reason, str) and reason else "")
-    evaluation = result.get("evaluation") if isinstance(result, dict) else None
-    if isinstance(evaluation, dict):
-        solved, failed = evaluation.get("solved"), evaluation.get("failed")
-        if isinstance(solved, int) and isinstance(failed, int):
-            return f"{solved}/{solved + failed} solved"
-    return None
-
-
-def domain_overview(runs_dir: Path) -> list[RunOverview]:
+def domain_overview(runs_dir: Path) -> list[VersionsOverview]:
     """Every run under a domain's runs directory, oldest first."""
     if not runs_dir.is_dir():
         return []

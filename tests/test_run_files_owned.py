@@ -3,6 +3,12 @@
 The check reads the sources (engine/, cli/, tui/) and looks at every string literal, f-string pieces
 included: one that is a run file's name, or a path ending in one (``"x/run.json"``), fails the test. Prose
 that mentions a file in passing (docstrings, help texts, messages without a path) is fine.
+
+The request and answer folders (``requests/``, ``responses/``) are read through ``engine.runs.answers``: a
+path into them (``"responses/0001-x.md"``, ``f"requests/{stem}.json"``, ``"*/responses/*.json"``) outside a
+docstring fails, and so does the folder's bare name joined to a path (``run_dir / "responses"``) or listed
+with others (``for folder in ("requests", "responses")``). The run's event log is read through
+``engine.runs`` too (``RunStore.events``, ``store.read_events``): no other module calls the log's parser.
 """
 
 from __future__ import annotations
@@ -20,11 +26,49 @@ NAMES = "|".join(re.escape(name) for name in layout.RUN_FILES)
 NAMING = re.compile(rf"^(?:{NAMES})$|/(?:{NAMES})(?![\w.])")
 
 
+FOLDERS = (layout.REQUESTS, layout.RESPONSES)
+# a path into the request or answer folder: the piece starts the text or follows a "/"
+INTO_FOLDER = re.compile(rf"(?:^|/)(?:{'|'.join(FOLDERS)})/")
+# the model-response cache of engine/llm/settings.py is a folder of the user's cache, not of a run
+NOT_RUN_FOLDERS = {("engine/llm/settings.py", layout.RESPONSES)}
+
+
 def literals(tree: ast.AST) -> list[tuple[int, str]]:
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             found.append((node.lineno, node.value))
+    return found
+
+
+def docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the docstring constants (prose may show a record's path)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+def folder_uses(tree: ast.AST) -> list[tuple[int, str]]:
+    """String literals that name the request or answer folder: a path into it (outside docstrings), or the
+    bare name joined to a path or listed in a tuple, list or set."""
+    found = []
+    skip = docstrings(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
+            if INTO_FOLDER.search(node.value):
+                found.append((node.lineno, node.value))
+        bare: list[ast.expr] = []
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            bare = [node.left, node.right]
+        elif isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            bare = list(node.elts)
+        for operand in bare:
+            if isinstance(operand, ast.Constant) and operand.value in FOLDERS:
+                found.append((operand.lineno, str(operand.value)))
     return found
 
 
@@ -35,10 +79,14 @@ def offenders(roots: list[Path]) -> list[str]:
             if OWNER in path.parents:
                 continue
             tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            where = path.relative_to(root.parent)
             for line, text in literals(tree):
                 if NAMING.search(text):
-                    found.append(f"{path.relative_to(root.parent)}:{line}: {text!r}")
-    return found
+                    found.append(f"{where}:{line}: {text!r}")
+            for line, text in folder_uses(tree):
+                if (str(where), text) not in NOT_RUN_FOLDERS:
+                    found.append(f"{where}:{line}: {text!r}")
+    return sorted(set(found), key=found.index)
 
 
 def test_no_module_outside_engine_runs_names_a_run_file() -> None:
@@ -59,6 +107,40 @@ def test_the_check_catches_a_named_run_file(tmp_path: Path) -> None:
     )
     found = offenders([tmp_path])
     assert [entry.split(": ", 1)[1] for entry in found] == ["'run.json'", "'/events.jsonl'", "'summary.json'"]
+
+
+def test_the_check_catches_a_named_request_or_answer_folder(tmp_path: Path) -> None:
+    """Each way a module could open the request or answer records by hand fails the scan; prose does not."""
+    module = tmp_path / "mod.py"
+    module.write_text(
+        '"""Reads ``responses/NNNN-<step>.md`` in prose: allowed."""\n'
+        'A = run_dir / "responses"\n'
+        'B = f"requests/{stem}.json"\n'
+        'C = ("requests", "responses")\n'
+        'D = sorted(out.glob("*/responses/*.json"))\n'
+        'E = register(0, READ, "requests")  # a selector tag, no folder\n'
+        'F = "../shared/model-responses/silver2024"\n',
+        encoding="utf-8",
+    )
+    found = [entry.split(": ", 1)[1] for entry in offenders([tmp_path])]
+    assert sorted(found) == sorted(["'responses'", "'requests/'", "'requests'", "'responses'", "'*/responses/*.json'"])
+
+
+def test_no_module_outside_engine_runs_parses_the_event_log() -> None:
+    """The event log is read through engine.runs (``RunStore.events``, ``store.read_events``); engine/events.py
+    defines its parser (``read_log``, ``decode`` for one line) and nothing else uses it."""
+    found = []
+    for root in (ROOT / "engine", ROOT / "cli", ROOT / "tui"):
+        for path in sorted(root.rglob("*.py")):
+            if OWNER in path.parents or path == ROOT / "engine" / "events.py":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                named = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+                imported = ([a.name for a in node.names] if isinstance(node, ast.ImportFrom)
+                            and (node.module or "").endswith("events") else [])
+                if named == "read_log" or {"read_log", "decode"} & set(imported):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, "the event log parsed outside engine/runs (use RunStore.events / read_events):\n" + "\n".join(found)
 
 
 def test_layout_names_are_todays_file_names(tmp_path: Path) -> None:

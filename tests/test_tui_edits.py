@@ -8,7 +8,7 @@ from pathlib import Path
 from test_tui_snapshots import fixed_run
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 
-from genplan.engine.edits import edits_of, text_hash
+from genplan.engine.runs.edits import edits_of, text_hash
 from genplan.tui.screens.editor import EditorScreen
 from genplan.tui.widgets.panels import VersionsPanel
 

@@ -206,7 +206,7 @@ def test_version_index_scans_runs_keeps_outside_edits_as_new_versions(tmp_path: 
     # on the record: the file holds what the run checked again, the edit is a file of its own and an event
     assert (run / "programs" / "c1-v00.py").read_text() == "p0"
     assert (run / "programs" / "c1-v00+1.py").read_text() == "p0 edited"
-    from genplan.engine.edits import edits_of, text_hash
+    from genplan.engine.runs.edits import edits_of, text_hash
 
     [record] = edits_of(run)
     assert (record.edited, record.file, record.origin) == ("programs/c1-v00.py", "programs/c1-v00+1.py", "outside")

@@ -28,6 +28,7 @@ from genplan.engine.pddl import (
     parse_domain_text,
     parse_problem_text,
 )
+from genplan.engine.pddl.fastcheck import compiled_actions
 from genplan.engine.pddl.plans import load_plan, parse_action
 from genplan.engine.pddl.validate import PlanValidator
 
@@ -141,11 +142,11 @@ def test_pddl_names_never_become_code(odd: PlanValidator, tmp_path: Path) -> Non
 
 def test_the_generated_functions_are_compiled_once_per_domain(tmp_path: Path) -> None:
     domain = parse_domain_text(DOMAIN)
-    first = domain.compiled_actions
+    first = compiled_actions(domain)
     problem = parse_problem_text(PROBLEM, domain)
     PlanValidator(domain, problem)
     PlanValidator(domain, problem)
-    assert domain.compiled_actions is first
+    assert compiled_actions(domain) is first
 
 
 UNTYPED = """\
@@ -163,11 +164,11 @@ def test_untyped_parameters_named_by_a_static_fact_skip_their_type_test_and_stil
     the generated check; a static fact about an undeclared object (a problem built in code, not loaded) is
     left out of the check's facts, so a step with that object is still refused, as the detailed path does."""
     domain = parse_domain_text(UNTYPED)
-    source = domain.compiled_actions._check_source()
+    source = compiled_actions(domain)._check_source()
     assert "T0_0" not in source and "T0_1" not in source  # both parameters are in (link ?from ?to)
     assert "if args not in P0" in source  # (link ?from ?to) is the step's own argument tuple
     assert "OK0" not in source  # two tests: not worth remembering which steps passed them
-    assert "if args not in OK0:" in parse_domain_text(DOMAIN).compiled_actions._check_source()  # move has five
+    assert "if args not in OK0:" in compiled_actions(parse_domain_text(DOMAIN))._check_source()  # move has five
     problem = parse_problem_text(
         "(define (problem s1) (:domain shuttle) (:objects a b)"
         " (:init (place a) (place b) (link a b) (here a)) (:goal (here b)))", domain)

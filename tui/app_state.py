@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from genplan.engine.llm import ModelSettings
     from genplan.engine.runs.store import RunInfo
-    from genplan.engine.versions import RunOverview
+    from genplan.engine.versions import VersionsOverview
 
     from .app import LaunchOptions
     from .config import RunPrefs
@@ -57,7 +57,7 @@ class AppState(App[None]):
         self.runs_dir = (options.runs_dir or runs_root(self.domain_dir)).resolve()
         self.version_index = VersionIndex(self.domain_dir, self.runs_dir)
         self.runs: list[RunInfo] = []
-        self.overviews: dict[str, RunOverview] = {}  # run id -> its overview (results, status, fork)
+        self.overviews: dict[str, VersionsOverview] = {}  # run id -> its overview (results, status, fork)
         self._overview_due: dict[str, Timer] = {}  # run id -> timer of a pending re-read
         self._matrix_wanted: str | None = None  # the matrix's run, chosen while the Results tab was hidden
         # the settings file, read in a worker after the first frame (None until then)

@@ -271,9 +271,9 @@ class VersionsMixin(AppState):
 
     def save_new_version(self, version: Version, text: str,
                          then: Callable[[Version], object] | None = None) -> Path | None:
-        """Write ``text`` as the next version of ``version``'s artefact, on the record (engine.edits: a new
+        """Write ``text`` as the next version of ``version``'s artefact, on the record (engine.runs.edits: a new
         file, the original untouched, an ``artifact.edited`` event); ``then(new_version)`` once indexed."""
-        from genplan.engine.edits import record_edit
+        from genplan.engine.runs.edits import record_edit
 
         run_dir = self.runs_dir / version.run_id
         try:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from genplan.engine.domainlib import natural_key
-from genplan.engine.edits import KIND_DIRS, VERSION_DIRS
+from genplan.engine.runs.edits import KIND_DIRS, VERSION_DIRS
 
 _CANDIDATE = re.compile(r"^(c\d+)-")
 
@@ -27,7 +27,7 @@ class Version:
     name: str  # file stem (v02, c1-v03, ...), with +N for snapshots of outside edits
     path: Path
     snapshot: str | None = None  # the text, for versions that exist only as a snapshot
-    edit_of: str | None = None  # the version a person's edit made this from (engine.edits), e.g. "c1-v00"
+    edit_of: str | None = None  # the version a person's edit made this from (engine.runs.edits), e.g. "c1-v00"
 
     @property
     def series(self) -> str:
@@ -87,7 +87,7 @@ def kind_of(path: Path, run_dir: Path) -> str | None:
 
 
 def scan_run(run_dir: Path) -> list[Version]:
-    from genplan.engine.edits import edits_of
+    from genplan.engine.runs.edits import edits_of
 
     edited = {run_dir / record.file: Path(record.edited).stem for record in edits_of(run_dir)}
     versions = []
@@ -167,7 +167,7 @@ class VersionIndex:
             return None
         previous = self._last_text.get(path)
         if previous is None:
-            from genplan.engine.edits import edits_of
+            from genplan.engine.runs.edits import edits_of
 
             relative = str(path.relative_to(run_dir))
             edit_of = next((Path(r.edited).stem for r in edits_of(run_dir) if r.file == relative), None)
@@ -177,8 +177,8 @@ class VersionIndex:
         if previous == text or kind not in KIND_DIRS:  # AutoToS's functions are not edited
             return None
         # Written over outside genplan: the engine puts the original back and keeps the new text as the
-        # version name+N, and logs the edit (engine.edits) — nothing the run checked is lost.
-        from genplan.engine.edits import adopt_outside_edit
+        # version name+N, and logs the edit (engine.runs.edits) — nothing the run checked is lost.
+        from genplan.engine.runs.edits import adopt_outside_edit
 
         try:
             record = adopt_outside_edit(run_dir, str(path.relative_to(run_dir)), previous, text)
@@ -193,7 +193,7 @@ class VersionIndex:
 
 
 def next_version_file(version: Version, run_dir: Path) -> Path:
-    """Where an edited copy of ``version`` goes as the next version of its artefact (engine.edits decides)."""
-    from genplan.engine.edits import next_version_name
+    """Where an edited copy of ``version`` goes as the next version of its artefact (engine.runs.edits decides)."""
+    from genplan.engine.runs.edits import next_version_name
 
     return run_dir / next_version_name(run_dir, str(version.path.relative_to(run_dir)))

@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # only for the checker: the messages module loads before the 
     from genplan.engine.llm.types import ChatRequest
     from genplan.engine.pipeline.runner import RunResult
     from genplan.engine.runs.store import RunInfo
-    from genplan.engine.versions import RunOverview
+    from genplan.engine.versions import VersionsOverview
 
     from .artifacts import Version
     from .config import RunPrefs
@@ -32,14 +32,14 @@ class RunsFound(Message):
     """The runs, before their versions are read (the Runs view shows them at once); RunsListed follows."""
 
     runs: list[RunInfo]
-    overviews: list[RunOverview]  # one per run
+    overviews: list[VersionsOverview]  # one per run
 
 
 @dataclass
 class RunsListed(Message):
     runs: list[RunInfo]
     versions: list[Version]
-    overviews: list[RunOverview]  # one per run
+    overviews: list[VersionsOverview]  # one per run
     arranged: dict[str, list[tuple[str, str | None, Version]]]  # run id -> versions_tree.arrange(...) (in the worker)
 
 
@@ -127,6 +127,6 @@ class TextLoaded(Message):
 
 @dataclass
 class OverviewLoaded(Message):
-    """A run's versions and results were read again (engine.versions.RunOverview)."""
+    """A run's versions and results were read again (engine.versions.VersionsOverview)."""
 
-    overview: RunOverview
+    overview: VersionsOverview

@@ -1,7 +1,7 @@
 """Playing a recorded run back, event by event, at a chosen speed, pausable.
 
 The log holds no streamed text (it is live-only), so while a recorded request is "in flight" the
-recorded answer (``responses/NNNN-<step>.md``) is handed out in pieces, as the model once sent it.
+recorded answer (engine.runs.answers) is handed out in pieces, as the model once sent it.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from genplan.engine.events import Event, ResponseReceived, TextDelta
+from genplan.engine.runs import answers
 
 MAX_GAP_S = 2.0  # a long wait in the recording (a slow model, a person thinking) plays as at most this
 MIN_GAP_S = 0.02
@@ -26,20 +27,10 @@ def load_events(run_dir: Path) -> list[Event]:
 
 
 def recorded_answer(run_dir: Path, data: dict[str, Any]) -> str:
-    """The answer a ResponseReceived names: the gateway's ``responses/NNNN-<step>.md`` (every run since AutoToS
-    and PDDLego+ ask through it), or the file itself (an AutoToS run of before: ``versions/succ-N.answer.txt``)."""
+    """The answer a ResponseReceived names (engine.runs.answers reads it: the gateway's answer file, or the
+    answer file of an AutoToS run of before); ``''`` when there is none."""
     file = data.get("file")
-    if not file:
-        return ""
-    path = Path(str(file))
-    if not path.is_absolute():
-        path = run_dir / path
-    for candidate in (path.with_suffix(".md"), path):
-        try:
-            return candidate.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-    return ""
+    return answers.recorded_answer(run_dir, str(file)) if file else ""
 
 
 @dataclass

@@ -25,7 +25,7 @@ RUN_FILES = (layout.META, layout.SUMMARY)
 def in_runs_dir(path: Path, runs_dir: Path) -> bool:
     """A version file of a run in ``runs_dir`` (any kind the Versions tree shows), or a run's run.json or
     summary.json."""
-    from genplan.engine.edits import VERSION_DIRS
+    from genplan.engine.runs.edits import VERSION_DIRS
 
     name = path.name
     if name.startswith(".") or name.endswith("~"):

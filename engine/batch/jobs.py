@@ -22,7 +22,7 @@ from ..pddl import load_domain
 from ..pddl.plans import load_plan
 from ..pipeline import PipelineConfig
 from ..planner import SOLVED, PlannerResult, check_plan, solve
-from ..runs.outcome import read_outcome
+from ..runs.outcome import read_summary
 from ..runs.store import RunStore, write_json_atomic
 from ..sandbox import Limits, Program, Sandbox
 from ..sandbox.limits import MIB
@@ -326,13 +326,10 @@ def domain_tasks(domain_path: str, task_set: str, limit: int) -> tuple[Any, list
 
 def selected_program(run_dir: Path) -> Path | None:
     """The run's selected program (found inside the run directory even if the batch was moved)."""
-    summary = read_outcome(run_dir)
-    if summary is None:
+    summary = read_summary(run_dir)
+    path = summary.selected_program if summary is not None else None
+    if path is None:
         return None
-    chosen = summary.get("selected_program")
-    if not chosen:
-        return None
-    path = Path(chosen)
     inside = run_dir / "programs" / path.name
     return inside if inside.exists() else path if path.exists() else None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..pddl.lenient import Repair
+from ..pddl.model import Repair
 from ..planner import FAULT, LIMIT, UNKNOWN, UNSOLVABLE
 
 

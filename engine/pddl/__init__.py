@@ -32,9 +32,8 @@ ever, so a lenient load can still raise :class:`PddlError`.
 """
 
 from .errors import PddlError, UnsupportedPddlError
-from .lenient import Repair
 from .loader import load_domain, load_problem, parse_domain_text, parse_problem_text, parse_task_text
-from .model import Action, Domain, Fact, Literal, Problem, Task
+from .model import Action, Domain, Fact, Literal, Problem, Repair, Task
 
 __all__ = [
     "Action",

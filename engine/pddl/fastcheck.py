@@ -54,6 +54,14 @@ def _all_declared(keys: set[Hashable], arity: int, declared: set[str]) -> bool:
     return all(a in declared for k in keys for a in (k if isinstance(k, tuple) else () if k == 0 else (k,)))
 
 
+def compiled_actions(domain: Domain) -> CompiledDomain:
+    """The domain's actions as generated Python functions, for fast plan checking: compiled once per domain
+    (kept on the domain) and bound to each task with :meth:`CompiledDomain.bind`."""
+    if not isinstance(domain.compiled, CompiledDomain):
+        domain.compiled = CompiledDomain(domain, domain.static_predicates)
+    return domain.compiled
+
+
 class CompiledDomain:
     """The generated functions of a domain's actions; :meth:`bind` makes a checker for one task."""
 

@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .errors import PddlError
 from .model import OBJECT
+from .model import Repair as Repair  # what lenient mode records; defined with the model it is kept in
 from .sexpr import Atom, Node, SList, render
 
 SPLIT_DISJUNCTION = "split-disjunction"
@@ -44,25 +44,6 @@ _NOT_PREDICATES = _CONNECTIVES | {"=", "exists", "forall", "when", "increase", "
                                   "scale-up", "scale-down"}
 # heads whose arguments are terms or function applications (action costs), never atoms
 _NUMERIC = frozenset({"=", "increase", "decrease", "assign", "scale-up", "scale-down"})
-
-
-@dataclass(frozen=True)
-class Repair:
-    """One change lenient mode made. ``str()`` is a one-line message naming file and line."""
-
-    kind: str  # one of the module's constants, e.g. SPLIT_DISJUNCTION
-    message: str  # what was wrong and what was done, in words a model can act on
-    path: str | None = None
-    line: int | None = None
-
-    def __str__(self) -> str:
-        where = self.path or "<text>"
-        if self.line is not None:
-            where = f"{where}:{self.line}"
-        return f"{where}: {self.message}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "message": self.message, "path": self.path, "line": self.line}
 
 
 @dataclass

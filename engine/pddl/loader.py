@@ -20,8 +20,8 @@ from pddl.parser.problem import ProblemTransformer
 from . import adl
 from .errors import PddlError, UnsupportedPddlError
 from .fastproblem import parse_problem_fast
-from .lenient import Repair, problem_uses, repair_domain_tree, repair_problem_tree
-from .model import OBJECT, Action, Condition, Domain, Fact, Literal, Parameter, Predicate, Problem
+from .lenient import problem_uses, repair_domain_tree, repair_problem_tree
+from .model import OBJECT, Action, Condition, Domain, Fact, Literal, Parameter, Predicate, Problem, Repair
 from .normalize import is_cost_effect, is_cost_init, normalize_domain, normalize_problem, refuse
 from .sexpr import Atom, SList, read_sexpr, render, render_keeping_lines
 

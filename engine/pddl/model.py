@@ -10,11 +10,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import product
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .fastcheck import CompiledDomain
-    from .lenient import Repair
+from typing import Any
 
 Fact = tuple[str, ...]
 OBJECT = "object"
@@ -241,6 +237,25 @@ def parameter_text(parameter: Parameter) -> str:
     return f"{parameter.name} - (either {' '.join(parameter.types)})"
 
 
+@dataclass(frozen=True)
+class Repair:
+    """One change lenient mode made. ``str()`` is a one-line message naming file and line."""
+
+    kind: str  # one of engine.pddl.lenient's constants, e.g. SPLIT_DISJUNCTION
+    message: str  # what was wrong and what was done, in words a model can act on
+    path: str | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = self.path or "<text>"
+        if self.line is not None:
+            where = f"{where}:{self.line}"
+        return f"{where}: {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "message": self.message, "path": self.path, "line": self.line}
+
+
 @dataclass
 class Domain:
     name: str
@@ -256,6 +271,8 @@ class Domain:
     action_origins: dict[str, str] = field(default_factory=dict)  # lenient: split action -> name written
     functions: dict[str, Predicate] = field(default_factory=dict)  # :action-costs: the cost functions
     action_costs: bool = False  # the domain declares :action-costs (or uses total-cost): plans have a cost
+    # the actions compiled for fast plan checking, made once per domain by engine.pddl.fastcheck.compiled_actions
+    compiled: object = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def is_strips(self) -> bool:
@@ -276,13 +293,6 @@ class Domain:
         changed = {lit.predicate for a in self.actions.values() for lit in (*a.add_effects, *a.del_effects)}
         changed |= {lit.predicate for a in self.actions.values() for e in a.conditional_effects for lit in (*e.add, *e.delete)}
         return frozenset(set(self.predicates) - changed)
-
-    @cached_property
-    def compiled_actions(self) -> CompiledDomain:
-        """The actions as generated Python functions, for fast plan checking (compiled once per domain)."""
-        from .fastcheck import CompiledDomain
-
-        return CompiledDomain(self, self.static_predicates)
 
     def ancestors(self, type_name: str) -> tuple[str, ...]:
         """The type itself and all its supertypes, ending in ``object``."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from .fastcheck import FastCheck
+from .fastcheck import FastCheck, compiled_actions
 from .model import (
     Action,
     Condition,
@@ -117,7 +117,7 @@ class PlanValidator:
         self.statics = domain.static_predicates | {"="}
         # built with the validator: the task's part of the fast check (its static facts, allowed objects); the
         # fast check knows STRIPS only, ADL plans go step by step
-        self._fast: FastCheck | None = domain.compiled_actions.bind(self.task) if domain.is_strips and not (
+        self._fast: FastCheck | None = compiled_actions(domain).bind(self.task) if domain.is_strips and not (
             problem.goal_conditions) else None
 
     # ------------------------------------------------------------------ checks

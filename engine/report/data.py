@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GenplanError
-from ..events import ResponseReceived, read_log
+from ..events import ResponseReceived
 from ..runs import RunMeta, RunStatus, layout, read_meta_or_none
-from ..runs.outcome import read_outcome, read_trial
+from ..runs.outcome import read_summary, read_trial
+from ..runs.overview import usage
+from ..runs.store import read_events
 
 PLANNER_COVERAGE_DIR = "planner-coverage"
 
@@ -164,7 +166,7 @@ def _planner_results(folder: Path) -> dict[tuple[str, str], dict[str, Any]]:
 
 def _run_record(root: Path, entry: dict[str, Any]) -> RunRecord:
     run_dir = root / entry["run_dir"]
-    meta = read_meta_or_none(run_dir)
+    meta = read_meta_or_none(run_dir)  # None: the entry never started
     record = RunRecord(
         domain=entry["domain"],
         preset=entry["preset"],
@@ -174,16 +176,12 @@ def _run_record(root: Path, entry: dict[str, Any]) -> RunRecord:
         status=(meta.status or None) if meta is not None else None,
     )
     # Calls and tokens from the answers on disk: complete even when the run was resumed.
-    for file in sorted((run_dir / "responses").glob("*.json")):
-        response = (_read_json(file) or {}).get("response") or {}
-        record.calls += 1
-        usage = response.get("usage") or {}
-        record.tokens += int(usage.get("input_tokens") or 0) + int(usage.get("output_tokens") or 0)
+    record.calls, record.tokens = usage(run_dir)
     if meta is not None and "batch_seconds" in meta.extra:
         record.seconds = float(meta.extra["batch_seconds"])
     else:
-        summary = read_outcome(run_dir) or {}
-        record.seconds = summary.get("wall_seconds")
+        summary = read_summary(run_dir)
+        record.seconds = summary.wall_seconds if summary is not None else None
     evaluation = _read_json(layout.evaluation_file(run_dir))
     record.evaluation = evaluation if isinstance(evaluation, dict) else None
     if meta is not None and record.evaluation is None:
@@ -197,8 +195,8 @@ def _run_record(root: Path, entry: dict[str, Any]) -> RunRecord:
 def _own_loop_run(record: RunRecord, meta: RunMeta) -> None:
     """An own-loop run (AutoToS) evaluates itself and writes no responses/ files: its evaluation, calls and
     tokens come from run.json's ``result`` and the responses in its event log."""
-    result = meta.extra.get("result")
-    if not isinstance(result, dict) or "evaluation" not in result:
+    result = meta.result
+    if "evaluation" not in result:
         return
     own = meta.own_evaluation
     if own is not None:
@@ -209,10 +207,6 @@ def _own_loop_run(record: RunRecord, meta: RunMeta) -> None:
         }
     if record.calls == 0:
         record.calls = int(result.get("calls") or 0)
-        try:
-            lines = layout.events_file(record.run_dir).read_text(encoding="utf-8").splitlines()
-        except OSError:
-            lines = []
-        for event in read_log(lines):
+        for event in read_events(record.run_dir):
             if isinstance(event, ResponseReceived):
                 record.tokens += int(event.tokens_in or 0) + int(event.tokens_out or 0)

@@ -74,6 +74,12 @@ class RunMeta:
         return str(named) if named else None
 
     @property
+    def result(self) -> dict[str, Any]:
+        """An own-loop run's record of how it ended (AutoToS: run.json ``result``); {} for any other run."""
+        result = self.extra.get("result")
+        return dict(result) if isinstance(result, dict) else {}
+
+    @property
     def own_evaluation(self) -> tuple[int, int] | None:
         """A finished own-loop run's evaluation of itself (AutoToS: run.json ``result.evaluation``) as (solved,
         tasks); (0, 0) when its feedback rounds ran out before an evaluation; None when it has none (a pipeline

@@ -16,6 +16,8 @@ from typing import Any, Protocol
 from ..events import EventBus, Publish, RequestPaused, RequestRetry, RequestSent, ResponseReceived, TextDelta
 from ..llm import ChatMessage, ChatRequest, ChatResponse, Provider, RetryNotice
 from ..llm.manual import MANUAL_MODEL
+from . import layout
+from .answers import response_record
 from .store import RunStore
 
 
@@ -98,15 +100,11 @@ class ModelGateway:
             self._next_id += 1
             return self._next_id
 
-    def file_stem(self, request_id: int, step: str) -> str:
-        return f"{request_id:04d}-{step}"
-
     def announce(self, request_id: int, request: ChatRequest, publish: Publish, **context: Any) -> None:
-        stem = self.file_stem(request_id, request.step)
         publish(RequestSent(
             request_id=request_id,
             step=request.step,
-            file=f"requests/{stem}.json",
+            file=layout.request_file(request_id, request.step),
             messages=len(request.messages),
             **context,
         ))
@@ -122,15 +120,14 @@ class ModelGateway:
         (concurrent requests hand in a DeferredPublisher so the log keeps a deterministic order)."""
         publish = publish or self.bus.publish
         context = context or {}  # what the request is about (task, version, candidate), for watchers
-        stem = self.file_stem(request_id, request.step)
         original_hash = messages_hash(request.messages, request.params)
-        stored = self._stored_response(stem, original_hash)
+        stored = self._stored_response(request_id, request.step, original_hash)
         if stored is not None:
             self.announce(request_id, request, publish, **context)
             with self._lock:
                 self.totals.resumed += 1
             # an answer kept from before (a resumed run, or a fork): not sent again; a person's answer stays one
-            self._publish_response(request_id, request, stored, human=self._stored_human(stem), publish=publish,
+            self._publish_response(request_id, request, stored, human=self._stored_human(request_id, request.step), publish=publish,
                                    resumed=True)
             return stored
         if self.controller is not None:
@@ -142,8 +139,8 @@ class ModelGateway:
                 request = ChatRequest(request.step, list(decision.messages), dict(request.params))
             if decision.action == "answer":
                 answer = _human_answer(decision.answer or "")
-                return self._record(request_id, stem, request, answer, original_hash, True, publish)
-        self.store.write_json(f"requests/{stem}.json", self._request_record(request_id, request))
+                return self._record(request_id, request, answer, original_hash, True, publish)
+        self.store.write_json(layout.request_file(request_id, request.step), self._request_record(request_id, request))
         self.announce(request_id, request, publish, **context)
 
         def delta(text: str) -> None:
@@ -156,7 +153,7 @@ class ModelGateway:
         response = self.provider.complete(request, on_delta=delta, on_retry=retry)
         # the manual provider (no model configured): a person typed this answer, as in step mode's "answer"
         human = response.model == MANUAL_MODEL
-        return self._record(request_id, stem, request, response, original_hash, human, publish)
+        return self._record(request_id, request, response, original_hash, human, publish)
 
     # ------------------------------------------------------------------ internals
     def _request_record(self, request_id: int, request: ChatRequest) -> dict[str, Any]:
@@ -168,29 +165,20 @@ class ModelGateway:
             "messages": [m.to_dict() for m in request.messages],
         }
 
-    def _stored_human(self, stem: str) -> bool:
-        try:
-            return bool(self.store.read_json(f"responses/{stem}.json").get("human"))
-        except (OSError, json.JSONDecodeError, AttributeError):
-            return False
+    def _stored_human(self, request_id: int, step: str) -> bool:
+        record = response_record(self.store.path, request_id, step)
+        return bool(record.get("human")) if record is not None else False
 
-    def _stored_response(self, stem: str, original_hash: str) -> ChatResponse | None:
-        relative = f"responses/{stem}.json"
-        if not self.store.exists(relative):
-            return None
-        try:
-            record = self.store.read_json(relative)
-        except (OSError, json.JSONDecodeError):
-            return None
+    def _stored_response(self, request_id: int, step: str, original_hash: str) -> ChatResponse | None:
+        record = response_record(self.store.path, request_id, step)
         # the pipeline's own request must match; what was actually sent may have been edited by a person
-        if record.get("original_hash") != original_hash:
+        if record is None or record.get("original_hash") != original_hash:
             return None
         return ChatResponse.from_dict(record["response"])
 
     def _record(
         self,
         request_id: int,
-        stem: str,
         request: ChatRequest,
         response: ChatResponse,
         original_hash: str,
@@ -198,7 +186,7 @@ class ModelGateway:
         publish: Publish,
     ) -> ChatResponse:
         if human:
-            self.store.write_json(f"requests/{stem}.json", self._request_record(request_id, request))
+            self.store.write_json(layout.request_file(request_id, request.step), self._request_record(request_id, request))
         record = {
             "id": request_id,
             "step": request.step,
@@ -207,8 +195,8 @@ class ModelGateway:
             "human": human,
             "response": response.to_dict(),
         }
-        self.store.write_text(f"responses/{stem}.md", response.text)
-        self.store.write_json(f"responses/{stem}.json", record)
+        self.store.write_text(layout.response_file(request_id, request.step, ".md"), response.text)
+        self.store.write_json(layout.response_file(request_id, request.step), record)
         usage = response.usage
         with self._lock:
             t = self.totals
@@ -228,11 +216,10 @@ class ModelGateway:
         resumed: bool = False,
     ) -> None:
         usage = response.usage
-        stem = self.file_stem(request_id, request.step)
         publish(ResponseReceived(
             request_id=request_id,
             step=request.step,
-            file=f"responses/{stem}.md",
+            file=layout.response_file(request_id, request.step, ".md"),
             cached=response.cached,
             human=human,
             truncated=response.truncated,

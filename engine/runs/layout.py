@@ -10,7 +10,9 @@ it asks this module instead. Layout (paths relative to the run directory)::
     trial.json          a PDDLego+/PlanGen trial's record (outcome, steps, error counts)
     import.json         what an AutoToS log import reproduced, and where it left the log's path
     evaluation.json     batch: the selected program on the evaluation tasks
-    requests/, responses/   every request as sent, every answer as received (``NNNN-<step>.json``)
+    requests/NNNN-<step>.json   every request as sent (messages, params, hash)
+    responses/NNNN-<step>.json  every answer as received (usage, latency, cost, whether a person gave it);
+    responses/NNNN-<step>.md    the answer's text alone
 
 This module imports nothing of genplan, so any module can use it without an import circle.
 """
@@ -59,6 +61,45 @@ def import_file(run_dir: Path) -> Path:
 
 def evaluation_file(run_dir: Path) -> Path:
     return Path(run_dir) / EVALUATION
+
+
+def record_stem(request_id: int, step: str) -> str:
+    """The name a request and its answer share: ``NNNN-<step>`` (``0003-code.generate``)."""
+    return f"{request_id:04d}-{step}"
+
+
+def request_file(request_id: int, step: str) -> str:
+    """The request as sent, relative to the run directory (events name it so): ``requests/NNNN-<step>.json``."""
+    return f"{REQUESTS}/{record_stem(request_id, step)}.json"
+
+
+def response_file(request_id: int, step: str, suffix: str = ".json") -> str:
+    """The answer, relative to the run directory: ``responses/NNNN-<step>.json`` (the record), ``.md`` (its
+    text alone)."""
+    return f"{RESPONSES}/{record_stem(request_id, step)}{suffix}"
+
+
+def requests_dir(run_dir: Path) -> Path:
+    return Path(run_dir) / REQUESTS
+
+
+def responses_dir(run_dir: Path) -> Path:
+    return Path(run_dir) / RESPONSES
+
+
+def record_id(name: str) -> int | None:
+    """The request id a record file's name starts with (``0003-code.generate.json`` -> 3), None for another file."""
+    digits = name[:4]
+    return int(digits) if len(name) > 4 and digits.isdigit() and name[4] == "-" else None
+
+
+def record_step(name: str) -> str:
+    """The step a record file's name holds (``0003-code.generate.json`` -> ``code.generate``)."""
+    stem = name[5:]
+    for suffix in (".json", ".md"):
+        if stem.endswith(suffix):
+            return stem[: -len(suffix)]
+    return stem
 
 
 def is_run_dir(path: Path) -> bool:

@@ -3,16 +3,65 @@
 The pipeline writes its ``RunResult``, a strategy check its finish event, a PDDLego+/PlanGen trial its trial
 record (also kept as ``trial.json``), ``genplan run --eval`` the pipeline's with the evaluation added. All go
 through :func:`write_outcome` (atomically, the same JSON as before: sorted keys, two-space indent).
+Readers take it typed, as a :class:`RunSummary` (:func:`read_summary`), which keeps the whole record as it is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import layout
 from .files import read_json_or_none, write_json_atomic
+from .status import RunStatus
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """A run's ``summary.json``, typed: the keys readers pick, each None when the run's kind writes none (a
+    game trial has no debug tasks, a pipeline run no trial outcome) or its value has the wrong type; ``data``
+    is the whole record as written."""
+
+    status: RunStatus = RunStatus.UNKNOWN  # the pipeline's and a strategy check's; UNKNOWN for a game trial
+    selected_program: Path | None = None  # the program the run selected, as written (inside the run directory)
+    debug_solved: int | None = None
+    debug_total: int | None = None
+    wall_seconds: float | None = None
+    outcome: str | None = None  # a PDDLego+/PlanGen trial: success, failure
+    reason: str | None = None  # why the trial ended that way
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RunSummary:
+        def count(key: str) -> int | None:
+            value = data.get(key)
+            return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+        def text(key: str) -> str | None:
+            value = data.get(key)
+            return value if isinstance(value, str) and value else None
+
+        seconds = data.get("wall_seconds")
+        program = text("selected_program")
+        return cls(
+            status=RunStatus.parse(data.get("status")),
+            selected_program=Path(program) if program else None,
+            debug_solved=count("debug_solved"),
+            debug_total=count("debug_total"),
+            wall_seconds=float(seconds) if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) else None,
+            outcome=text("outcome"),
+            reason=text("reason"),
+            data=dict(data),
+        )
+
+    @property
+    def trial_outcome(self) -> str | None:
+        """A game trial's outcome in a few words: ``failure (solver)``; None for any other run."""
+        if self.outcome is None:
+            return None
+        return self.outcome + (f" ({self.reason})" if self.reason else "")
 
 
 def write_outcome(run_dir: Path, outcome: Mapping[str, Any], *, trial: bool = False) -> Path:
@@ -29,6 +78,18 @@ def read_outcome(run_dir: Path) -> dict[str, Any] | None:
     """The run's ``summary.json``; None when it has none (not finished) or it is not a JSON object."""
     data = read_json_or_none(layout.summary_file(run_dir))
     return data if isinstance(data, dict) else None
+
+
+def read_summary(run_dir: Path) -> RunSummary | None:
+    """The run's outcome, typed; None when it has none (not finished) or it is not a JSON object."""
+    data = read_outcome(run_dir)
+    return RunSummary.from_dict(data) if data is not None else None
+
+
+def read_trial_summary(run_dir: Path) -> RunSummary | None:
+    """A PDDLego+/PlanGen trial's record (``trial.json``), typed; None for any other run."""
+    data = read_trial(run_dir)
+    return RunSummary.from_dict(data) if data is not None else None
 
 
 def read_trial(run_dir: Path) -> dict[str, Any] | None:

@@ -3,7 +3,7 @@
 Layout (all paths relative to the run directory):
     run.json                    what was run: domain, config, model settings (never the key), status
     events.jsonl                one event per line, flushed as it happens
-    requests/NNNN-<step>.json   every request exactly as sent (messages, params)
+    requests/NNNN-<step>.json   every request exactly as sent (messages, params); see .answers
     responses/NNNN-<step>.json  every response with usage/latency/cost; .md beside it holds the text alone
     nl/domain.md, nl/<task>.md  natural-language descriptions
     strategies/vNN.md           every strategy (pseudocode) version
@@ -26,6 +26,7 @@ from typing import Any
 
 from ..events import ArtifactCreated, Event, read_log
 from . import RunMeta, layout
+from .answers import copy_records, request_record, response_record
 from .files import write_json_atomic as write_json_atomic
 from .files import write_text_atomic as write_text_atomic
 from .lock import INTERRUPTED, owner, owner_alive
@@ -176,17 +177,23 @@ class RunStore:
 
     def events(self) -> Iterator[Event]:
         """The logged events; a torn last line (a crash mid-write) is skipped."""
-        log = layout.events_file(self.path)
-        if not log.exists():
-            return
-        with open(log, encoding="utf-8") as handle:
-            yield from read_log(handle)
+        return read_events(self.path)
 
     def last_seq(self) -> int:
         last = 0
         for event in self.events():
             last = max(last, event.seq)
         return last
+
+
+def read_events(run_dir: Path) -> Iterator[Event]:
+    """A run directory's logged events, oldest first, without opening the run (its status is left as it is);
+    none when it has no log. A torn last line (a crash mid-write) is skipped."""
+    log = layout.events_file(run_dir)
+    if not log.exists():
+        return
+    with open(log, encoding="utf-8") as handle:
+        yield from read_log(handle)
 
 
 def _now() -> str:
@@ -205,23 +212,15 @@ def fork_run(source: RunStore, root: Path, request_id: int, answer: str,
     meta = {k: v for k, v in source.meta().items() if k not in ("run_id", "status", "created")}
     fork = RunStore.create(Path(root), {**meta, "forked_from": str(source.path), "forked_at": request_id,
                                         **(extra_meta or {})})
-    kept = 0
-    for folder in ("requests", "responses"):
-        for path in sorted((source.path / folder).glob("*")):
-            number = int(path.name[:4])
-            if number < request_id or (folder == "requests" and number == request_id):
-                fork.write_text(f"{folder}/{path.name}", path.read_text(encoding="utf-8"))
-                kept += 1
-    requests = sorted((source.path / "requests").glob(f"{request_id:04d}-*.json"))
-    if not requests:
-        raise FileNotFoundError(f"{source.path}: no request {request_id}")
-    request = json.loads(requests[0].read_text(encoding="utf-8"))
-    stem = requests[0].stem
-    original = source.path / "responses" / f"{stem}.json"
-    original_hash = json.loads(original.read_text())["original_hash"] if original.exists() else request["hash"]
-    fork.write_text(f"responses/{stem}.md", answer)
+    # the requests up to the edited one as sent, the answers before it as received
+    copy_records(source.path, fork.path, lambda record: record.request_id < request_id
+                 or (record.is_request and record.request_id == request_id))
+    step, request = request_record(source.path, request_id)
+    original = response_record(source.path, request_id, step)
+    original_hash = original["original_hash"] if original is not None else request["hash"]
+    fork.write_text(layout.response_file(request_id, step, ".md"), answer)
     fork.write_json(
-        f"responses/{stem}.json",
+        layout.response_file(request_id, step),
         {
             "id": request_id,
             "step": request["step"],

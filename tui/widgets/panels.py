@@ -91,7 +91,7 @@ class RunsTable(DataTable):
 
 
 def fork_text(overview: object) -> Text:
-    """``parent, edited strategies/v02.md`` for a fork (engine.versions.RunOverview), else nothing."""
+    """``parent, edited strategies/v02.md`` for a fork (engine.versions.VersionsOverview), else nothing."""
     parent = getattr(overview, "forked_from", None)
     if not parent:
         return Text("")

@@ -45,7 +45,7 @@ class ResultsPanel(Vertical):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.overview: Any = None  # engine.versions.RunOverview
+        self.overview: Any = None  # engine.versions.VersionsOverview
         self.rows: list[Any] = []  # VersionResults per row
 
     def compose(self) -> ComposeResult:

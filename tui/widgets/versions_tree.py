@@ -56,7 +56,7 @@ class VersionsPanelModel:
 
     def __init__(self) -> None:
         self.versions: dict[str, list[Version]] = {}
-        self.overviews: dict[str, Any] = {}  # run id -> engine.versions.RunOverview
+        self.overviews: dict[str, Any] = {}  # run id -> engine.versions.VersionsOverview
 
     def set_all(self, versions: list[Version], overviews: list[Any]) -> None:
         self.versions = {}
