@@ -20,9 +20,9 @@ from genplan.engine.pddlego.environment import (
 )
 from genplan.engine.pddlego.loop import PddlegoConfig, repeats_at_end
 from genplan.engine.pddlego.runner import TrialSpec, play
+from genplan.engine.pddlego.solver import PddlSolver, coin_command
 from genplan.engine.runs import create
 from genplan.engine.runs.run import Run, RunSetup, execute
-from genplan.engine.pddlego.solver import PddlSolver, coin_command
 
 pytestmark = pytest.mark.skipif(not java_available(), reason="CoinCollector needs a Java runtime (java not on PATH)")
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..runs import create
+from ..runs.run import Run, RunSetup, execute
 from .environment import (
     FEEDBACK,
     CoinCollector,
@@ -21,8 +23,6 @@ from .environment import (
     StepResult,
     TextEnvironment,
 )
-from ..runs import create
-from ..runs.run import Run, RunSetup, execute
 from .loop import PddlegoConfig, TrialResult
 from .runner import ReplayProvider, TrialSpec, play
 from .solver import PddlSolver, alfworld_command, coin_command
