@@ -169,3 +169,22 @@ def test_edited_answer_refuses_what_cannot_go_on(scripted_server: ScriptedServer
     trial.update_meta(approach="plangen")
     with pytest.raises(CannotContinue, match="only a PDDLego\\+ trial continues"):
         edited_answer(trial.path, "pddl/s00-a0-r0-problem.pddl", "problem", "x")
+
+
+@needs_java
+def test_a_stopped_trial_ends_stopped_and_its_resume_asks_only_the_rest(scripted_server: ScriptedServer,
+                                                                       tmp_path: Path) -> None:
+    scripted_server.enqueue(TO_PANTRY, TO_BACKYARD)
+    trial = start(scripted_server, tmp_path)
+    trial.setup.stop_requested = lambda: len(scripted_server.requests) >= 1  # the person stops after one answer
+    outcome = execute(trial, run)
+    assert (outcome.status, outcome.value.reason, outcome.value.calls) == (RunStatus.STOPPED, "stopped", 1)
+    assert json.loads((trial.path / "run.json").read_text())["status"] == "stopped"
+    assert json.loads((trial.path / "trial.json").read_text())["reason"] == "stopped"
+    target, params = reopen(RunStore.open(trial.path).meta())
+    again = execute(Run(RunStore.open(trial.path), RunSetup(provider(scripted_server)), target=target,
+                        parameters=params), run)
+    assert (again.status, again.value.outcome, again.value.calls) == (RunStatus.FINISHED, "success", 2)
+    assert len(scripted_server.requests) == 2  # the first answer came from disk
+    seqs = [e.seq for e in RunStore.open(trial.path).events()]
+    assert seqs == list(range(1, len(seqs) + 1))
