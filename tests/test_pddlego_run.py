@@ -63,6 +63,7 @@ def test_an_unknown_parameter_or_a_wrong_type_is_one_clear_line(values: dict, me
     assert "\n" not in str(caught.value)
 
 
+@needs_java
 def test_new_run_records_what_a_resume_reads_back() -> None:
     params = parameters({"style": "detailed", "preset": "pddlego-fixed-domain", "fixed_domain": "genplan", "seed": 2,
                          "locations": 5})

@@ -112,6 +112,16 @@ def _require_environment(target: str, approach: str) -> None:
         raise GenplanError(f"{target}: not an environment {approach} plays (known: {', '.join(ENVIRONMENTS)})")
 
 
+def _require_game() -> None:
+    """GenplanError (one line) when the game cannot run here: said before a run directory is made."""
+    from ..pddlego.environment import CoinCollector, EnvironmentUnavailable
+
+    try:
+        CoinCollector.require_available()
+    except EnvironmentUnavailable as exc:
+        raise GenplanError(str(exc)) from None
+
+
 def _prompts(params: TrialParameters, default: PromptLibrary | None = None) -> PromptLibrary:
     from ..prompts import PromptLibrary
 
@@ -140,10 +150,12 @@ def _spec(target: str, params: TrialParameters, prompts: PromptLibrary) -> Any:
 
 def new_run(target: str, params: TrialParameters) -> NewRun:
     """What a new trial's ``run.json`` records: approach, config, environment, trial, target, parameters (the
-    model is the front end's to add). A plain run id names it."""
+    model is the front end's to add). A plain run id names it. GenplanError (one line) for an environment the
+    approach does not play or a game that cannot run on this machine (before anything is made)."""
     from ..runs.run import NewRun
 
     _require_environment(target, params.approach)
+    _require_game()
     return NewRun(_spec(target, params, _prompts(params)).meta())
 
 
@@ -225,8 +237,10 @@ def _entry(context: RunContext, approach: str) -> dict[str, Any]:
             raise CannotContinue("a trial to resume needs its run directory's name")
         params = parameters(given, approach)
         _require_environment(context.target, approach)
+        _require_game()
         target, store = context.target, open_trial(context.runs_dir / context.run_name)
     elif edit:  # the generic fork at the call that wrote the file, then the fork as a resume
+        _require_game()
         store = fork_trial(Path(edit["run"]), str(edit["file"]), str(edit["text"]), context.runs_dir)
         target, params = reopen(store.meta())
         recorded = new_run(target, params).meta
