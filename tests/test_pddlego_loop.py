@@ -19,8 +19,10 @@ from genplan.engine.pddlego.environment import (
     java_available,
 )
 from genplan.engine.pddlego.loop import PddlegoConfig, repeats_at_end
-from genplan.engine.pddlego.runner import TrialSpec, run_trial
+from genplan.engine.pddlego.runner import TrialSpec, play
 from genplan.engine.pddlego.solver import PddlSolver, coin_command
+from genplan.engine.runs import create
+from genplan.engine.runs.run import Run, RunSetup, execute
 
 pytestmark = pytest.mark.skipif(not java_available(), reason="CoinCollector needs a Java runtime (java not on PATH)")
 
@@ -67,9 +69,11 @@ def game() -> CoinCollector:
 
 def run(server: ScriptedServer, tmp_path: Path, approach: str = "pddlego", **config: object):
     provider = OpenAIProvider(ModelSettings(model=server.model, base_url=server.base_url, retry_base_delay_s=0.005))
-    spec = TrialSpec(approach, PddlegoConfig(**config), {"name": "coincollector", "num_locations": 5, "seed": 1},
-                     model=server.model)
-    return run_trial(game(), provider, spec, tmp_path, PddlSolver(coin_command))
+    spec = TrialSpec(approach, PddlegoConfig(**config), {"name": "coincollector", "num_locations": 5, "seed": 1})
+    # a trial on the one Run context, as every front end makes it
+    store = create(tmp_path, {**spec.meta(), "model": {"model": server.model}})
+    outcome = execute(Run(store, RunSetup(provider)), lambda run: play(run, game(), spec, PddlSolver(coin_command)))
+    return store, outcome.value
 
 
 def prompts(server: ScriptedServer) -> list[str]:

@@ -1,94 +1,274 @@
 """PDDLego+ and its PlanGen baseline in a text environment (engine/pddlego/): PDDLego+ has the model write
 and refine PDDL from the observations, genplan plans and executes; PlanGen has the model choose the commands.
-One entry run is one trial in one CoinCollector game (``target``: the environment, ``coincollector``); with the
-parameter ``continue_from`` ({"run", "file", "text"}) it continues a trial from a person's edit of one of its PDDL
-files (``pddlego/fork.py``) in the same game."""
+
+One run is one trial in one CoinCollector game (``target``: the environment, ``coincollector``), on the one
+:class:`~genplan.engine.runs.run.Run` context every approach gets:
+
+- :func:`parameters` turns a preset's dict and the user's overrides into :class:`TrialParameters` (an unknown
+  key or a value of the wrong type is an error of one line);
+- :func:`new_run` says what a new trial's ``run.json`` records; :func:`reopen` reads the target and parameters
+  back from an unfinished trial's ``run.json`` (to resume it, or to go on with a fork of it);
+- :func:`run` plays the trial on the Run (every model call through ``run.ask``) and returns its outcome;
+- :func:`edited_answer` turns a person's edit of one PDDL file of a trial into the answer of the call that wrote
+  it, so that the generic fork (``fork_run`` at that call, then a resume of the fork) continues from the edit.
+
+``entry(RunContext)`` is the old own-loop registration, kept as a thin adapter over these until the registry
+takes them directly (it still understands the parameter ``continue_from`` {"run", "file", "text"}, the TUI's
+way of asking for a fork from an edit).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..errors import GenplanError
 from . import OWN_LOOP, Approach, RunContext, register
 
+if TYPE_CHECKING:
+    from ..pddlego.loop import PddlegoConfig
+    from ..prompts import PromptLibrary
+    from ..runs.run import NewRun, Run, RunOutcome
+
 ENVIRONMENTS = ("coincollector",)
+APPROACHES = ("pddlego", "plangen")
+STYLES = ("detailed", "simple")
 # ``fixed_domain`` naming genplan's own domain file of the game (prompts/pddlego/<environment>_domain.pddl)
 GENPLAN_DOMAIN = "genplan"
+FIXED_SUFFIX = "-fixed-domain"
 
 
-def _trial(context: RunContext, approach: str) -> dict[str, Any]:
-    from dataclasses import replace
+class ParameterError(GenplanError, ValueError):
+    """A trial's parameter that is unknown or of the wrong type (one line)."""
 
-    from ..errors import GenplanError
-    from ..pddlego.environment import CoinCollector, CoinCollectorConfig, EnvironmentUnavailable
-    from ..pddlego.loop import PddlegoConfig
-    from ..pddlego.runner import STOPPED, TrialSpec, run_trial
-    from ..pddlego.solver import PddlSolver, coin_command
-    from ..prompts import PromptLibrary
-    from ..runs.status import RunStatus
 
-    if context.target not in ENVIRONMENTS:
-        raise GenplanError(f"{context.target}: not an environment {approach} plays (known: {', '.join(ENVIRONMENTS)})")
-    p = dict(context.parameters)
-    fork = None
-    if context.resume:  # this trial again, unfinished: its answers on disk are not asked again
-        from ..pddlego.fork import CannotContinue, open_trial
+@dataclass(frozen=True)
+class TrialParameters:
+    """What one PDDLego+ or PlanGen trial is played with."""
 
-        if context.run_name is None:
-            raise CannotContinue("a trial to resume needs its run directory's name")
-        fork = open_trial(context.runs_dir / context.run_name)
-    elif p.get("continue_from"):  # {"run", "file", "text"}: a person's edit of one PDDL file of a trial
-        from ..pddlego.fork import fork_trial
+    approach: str = "pddlego"  # "pddlego" | "plangen" (set by the approach, not a parameter of its own)
+    preset: str = ""  # the preset's name ("-fixed-domain" added when a domain file is given to another preset)
+    style: str = "detailed"  # the goal prompt: "detailed" (goal template and hints) | "simple"
+    fixed_domain: str | None = None  # a domain file the model may not change, or "genplan" (genplan's own)
+    max_steps: int = 20  # time steps per trial
+    locations: int = 11  # rooms in the house
+    seed: int = 0  # the game's seed
+    prompts: str | None = None  # a directory with the person's own prompt templates
 
-        edit = p["continue_from"]
-        fork = fork_trial(Path(edit["run"]), str(edit["file"]), str(edit["text"]), context.runs_dir)
-        meta = fork.meta()
-        game, kept = meta["environment"], meta.get("config") or {}
-        p.update(seed=game["seed"], locations=game["num_locations"], style=kept.get("style", "detailed"),
-                 fixed_domain=kept.get("fixed_domain"), max_steps=kept.get("max_steps", 20),
-                 preset=str(kept.get("preset") or approach).removesuffix("-fixed-domain"))
-    locations, seed = int(p.get("locations", 11)), int(p.get("seed", 0))
-    prompts = PromptLibrary(p["prompts"]) if p.get("prompts") else PromptLibrary()
-    fixed = p.get("fixed_domain")
-    if fixed == GENPLAN_DOMAIN:  # the ablation's preset: genplan's own domain file of the game
-        fixed = prompts.read_file(f"pddlego/{context.target}_domain.pddl")
-    config = replace(PddlegoConfig(), style=str(p.get("style", "detailed")), fixed_domain=fixed,
-                     max_steps=int(p.get("max_steps", 20)))
+    def record(self) -> dict[str, Any]:
+        """The parameters as ``run.json`` records them (what a resume plays again)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name != "approach" and getattr(self, f.name) is not None}
+
+
+# parameter -> (its type, the words for it)
+_TYPES: dict[str, tuple[type, str]] = {
+    "preset": (str, "a string"), "style": (str, "a string"), "fixed_domain": (str, "a string"),
+    "max_steps": (int, "an integer"), "locations": (int, "an integer"), "seed": (int, "an integer"),
+    "prompts": (str, "a string (a directory)"),
+}
+
+
+def parameters(values: Mapping[str, Any], approach: str = "pddlego") -> TrialParameters:
+    """The typed parameters of a trial from a preset's dict and the user's overrides (a value None: the default).
+    Raises ParameterError for an unknown key, a value of the wrong type or out of range."""
+    if approach not in APPROACHES:
+        raise ParameterError(f"{approach}: not a trial approach (known: {', '.join(APPROACHES)})")
+    given: dict[str, Any] = {}
+    for key, value in values.items():
+        if key not in _TYPES:
+            raise ParameterError(f"{approach}: unknown parameter {key!r} (known: {', '.join(_TYPES)})")
+        if value is None:
+            continue
+        kind, words = _TYPES[key]
+        if isinstance(value, Path) and kind is str:
+            value = str(value)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise ParameterError(f"{approach} parameter {key!r}: expected {words}, not {value!r}")
+        given[key] = value
+    if given.get("style", "detailed") not in STYLES:
+        raise ParameterError(f"{approach} parameter 'style': {given['style']!r} is not one of {', '.join(STYLES)}")
+    for key in ("max_steps", "locations"):
+        if key in given and given[key] < 1:
+            raise ParameterError(f"{approach} parameter {key!r}: at least 1, not {given[key]}")
+    preset = str(given.get("preset") or approach)
+    if given.get("fixed_domain") and not preset.endswith(FIXED_SUFFIX):  # a domain file given to another preset
+        preset += FIXED_SUFFIX
+    return TrialParameters(**{**given, "approach": approach, "preset": preset})
+
+
+def pddlego_parameters(values: Mapping[str, Any]) -> TrialParameters:
+    return parameters(values, "pddlego")
+
+
+def plangen_parameters(values: Mapping[str, Any]) -> TrialParameters:
+    return parameters(values, "plangen")
+
+
+def _require_environment(target: str, approach: str) -> None:
+    if target not in ENVIRONMENTS:
+        raise GenplanError(f"{target}: not an environment {approach} plays (known: {', '.join(ENVIRONMENTS)})")
+
+
+def _require_game() -> None:
+    """GenplanError (one line) when the game cannot run here: said before a run directory is made."""
+    from ..pddlego.environment import CoinCollector, EnvironmentUnavailable
+
     try:
-        env = CoinCollector(CoinCollectorConfig(num_locations=locations, seed=seed))
+        CoinCollector.require_available()
     except EnvironmentUnavailable as exc:
         raise GenplanError(str(exc)) from None
-    preset = str(p.get("preset") or approach)
-    if fixed and not preset.endswith("-fixed-domain"):  # a domain file given to another preset
-        preset += "-fixed-domain"
-    spec = TrialSpec(approach, config, {"name": context.target, "kind": "real", "seed": seed,
-                                        "num_locations": locations, "group": str(locations)},
-                     preset=preset, model=str(context.model.get("model") or "manual"),
+
+
+def _prompts(params: TrialParameters, default: PromptLibrary | None = None) -> PromptLibrary:
+    from ..prompts import PromptLibrary
+
+    return PromptLibrary(params.prompts) if params.prompts else default or PromptLibrary()
+
+
+def _loop_config(target: str, params: TrialParameters, prompts: PromptLibrary) -> PddlegoConfig:
+    from ..pddlego.loop import PddlegoConfig
+
+    fixed = params.fixed_domain
+    if fixed == GENPLAN_DOMAIN:  # the ablation's preset: genplan's own domain file of the game
+        fixed = prompts.read_file(f"pddlego/{target}_domain.pddl")
+    return replace(PddlegoConfig(), style=params.style, fixed_domain=fixed, max_steps=params.max_steps)
+
+
+def _spec(target: str, params: TrialParameters, prompts: PromptLibrary) -> Any:
+    from ..pddlego.runner import TrialSpec
+
+    return TrialSpec(params.approach, _loop_config(target, params, prompts),
+                     {"name": target, "kind": "real", "seed": params.seed, "num_locations": params.locations,
+                      "group": str(params.locations)},
+                     preset=params.preset,
                      # the target and the parameters it was played with: what a resume plays again
-                     extra={"trial": seed, "target": context.target, "parameters": {
-                         k: v for k, v in {**p, "preset": preset}.items() if k != "continue_from"}})
-    context.progress(f"{approach}: CoinCollector game {seed} ({locations} rooms)"
-                     + (f", continuing {Path(p['continue_from']['run']).name} from the edited "
-                        f"{p['continue_from']['file']}" if fork is not None and p.get("continue_from") else "")
-                     + (f", resuming {context.run_name}" if context.resume else ""))
-    store, result = run_trial(env, context.provider, spec, context.runs_dir, PddlSolver(coin_command), prompts,
-                              run_id=context.run_name, store=fork,
-                              subscribers=[context.subscriber] if context.subscriber is not None else None,
-                              run_created=context.run_created, stop_requested=context.stop_requested,
-                              controller=context.controller, resume=context.resume)
-    status = RunStatus.STOPPED if result.reason == STOPPED else RunStatus.FINISHED
-    summary = {"run_dir": str(Path(store.path)), "seed": seed, "status": status, **result.to_dict()}
+                     extra={"trial": params.seed, "target": target, "parameters": params.record()})
+
+
+def new_run(target: str, params: TrialParameters) -> NewRun:
+    """What a new trial's ``run.json`` records: approach, config, environment, trial, target, parameters (the
+    model is the front end's to add). A plain run id names it. GenplanError (one line) for an environment the
+    approach does not play or a game that cannot run on this machine (before anything is made)."""
+    from ..runs.run import NewRun
+
+    _require_environment(target, params.approach)
+    _require_game()
+    return NewRun(_spec(target, params, _prompts(params)).meta())
+
+
+def reopen(meta: Mapping[str, Any]) -> tuple[str, TrialParameters]:
+    """The target and parameters of a trial's ``run.json`` (an unfinished trial, or a fork of one): those it
+    recorded, or, for a trial recorded before they were (an import, an earlier genplan), those of its game and
+    settings. CannotContinue when the trial was not played in a game that runs here."""
+    from ..pddlego.fork import CannotContinue
+
+    approach = str(meta.get("approach") or "")
+    if approach not in APPROACHES:
+        raise CannotContinue(f"{meta.get('run_id', 'the run')}: not a PDDLego+ or PlanGen trial")
+    target, recorded = meta.get("target"), meta.get("parameters")
+    if isinstance(target, str) and isinstance(recorded, dict):
+        return target, parameters(recorded, approach)
+    game, kept = meta.get("environment") or {}, meta.get("config") or {}
+    if game.get("kind") != "real" or game.get("name") not in ENVIRONMENTS:
+        raise CannotContinue(f"{meta.get('run_id', 'the run')}: the trial was played in a "
+                             f"{game.get('kind', 'unknown')} environment; going on needs the real CoinCollector game")
+    return str(game["name"]), parameters({
+        "seed": game.get("seed"), "locations": game.get("num_locations"), "style": kept.get("style"),
+        "fixed_domain": kept.get("fixed_domain"), "max_steps": kept.get("max_steps"),
+        "preset": str(kept.get("preset") or approach).removesuffix(FIXED_SUFFIX)}, approach)
+
+
+def edited_answer(run_dir: Path, relative: str, kind: str, text: str) -> str:
+    """The answer of the call that wrote the PDDL file ``relative`` of the trial in ``run_dir``, with ``text``
+    in place of that file (``kind``: the artefact's kind, domain or problem; the file's name says it too).
+    CannotContinue (one line) when the trial cannot go on from it: not a PDDLego+ trial in the real game, a
+    domain file that was fixed, not a domain or problem file."""
+    from ..pddlego import fork
+
+    fork.check_continuable(Path(run_dir), relative)
+    return fork.edited_answer(Path(run_dir), relative, text)
+
+
+def run(run: Run) -> RunOutcome:
+    """One trial on ``run``: the game and the solver made from the run's parameters, the trial played; its
+    outcome's ``summary`` is the trial record (summary.json and trial.json), ``meta`` its run.json ``outcome``,
+    ``value`` the loop's TrialResult (or the error of a model that could not be used)."""
+    from ..pddlego.environment import CoinCollector, CoinCollectorConfig, EnvironmentUnavailable
+    from ..pddlego.runner import play
+    from ..pddlego.solver import PddlSolver, coin_command
+
+    params = run.parameters
+    if not isinstance(params, TrialParameters):
+        params = parameters(params or {}, str(run.meta().get("approach") or "pddlego"))
+    _require_environment(run.target, params.approach)
+    prompts = _prompts(params, run.setup.prompts)
+    spec = _spec(run.target, params, prompts)
+    try:
+        env = CoinCollector(CoinCollectorConfig(num_locations=params.locations, seed=params.seed))
+    except EnvironmentUnavailable as exc:
+        raise GenplanError(str(exc)) from None
+    meta = run.meta()
+    resumed = run.store.last_seq() > 0
+    forked, edited = meta.get("forked_from"), meta.get("edited_version")
+    run.progress(f"{params.approach}: CoinCollector game {params.seed} ({params.locations} rooms)"
+                 + (f", continuing {Path(str(forked)).name} from the edited {edited}" if forked and edited
+                    and not resumed else "")
+                 + (f", resuming {run.path.name}" if resumed else ""))
+    return play(run, env, spec, PddlSolver(coin_command), prompts)
+
+
+# ---------------------------------------------------------------------------- the old registration, as an adapter
+def _entry(context: RunContext, approach: str) -> dict[str, Any]:
+    """A trial for a caller of the old own-loop registration: the run directory made (or opened, or forked from
+    an edit), the trial run on it through the one Run context, today's summary dict returned."""
+    from ..pddlego.fork import CannotContinue, fork_trial, open_trial
+    from ..pddlego.loop import TrialResult
+    from ..runs import create
+    from ..runs.run import Run, RunSetup, execute
+
+    given = dict(context.parameters)
+    edit = given.pop("continue_from", None)  # {"run", "file", "text"}: a person's edit of one PDDL file of a trial
+    model = {"model": str(context.model.get("model") or "manual")}
+    if context.resume:  # this trial again, unfinished: its answers on disk are not asked again
+        if context.run_name is None:
+            raise CannotContinue("a trial to resume needs its run directory's name")
+        params = parameters(given, approach)
+        _require_environment(context.target, approach)
+        _require_game()
+        target, store = context.target, open_trial(context.runs_dir / context.run_name)
+    elif edit:  # the generic fork at the call that wrote the file, then the fork as a resume
+        _require_game()
+        store = fork_trial(Path(edit["run"]), str(edit["file"]), str(edit["text"]), context.runs_dir)
+        target, params = reopen(store.meta())
+        recorded = new_run(target, params).meta
+        store.update_meta(model=model, **{k: recorded[k] for k in ("trial", "target", "parameters")})
+    else:
+        params = parameters(given, approach)
+        target = context.target
+        store = create(context.runs_dir, {**new_run(target, params).meta, "model": model}, run_id=context.run_name)
+    setup = RunSetup(context.provider, model=context.model, controller=context.controller,
+                     subscribers=(context.subscriber,) if context.subscriber is not None else (),
+                     progress=context.progress, stop_requested=context.stop_requested,
+                     run_created=context.run_created)
+    outcome = execute(Run(store, setup, target=target, parameters=params), run)
+    if isinstance(outcome.value, BaseException):  # the model could not be used: recorded, and raised as before
+        raise outcome.value
+    result: TrialResult = outcome.value
+    summary = {"run_dir": str(Path(store.path)), "seed": params.seed, "status": outcome.status, **result.to_dict()}
     summary.pop("record")
     summary.pop("commands")
     return summary
 
 
 def pddlego_entry(context: RunContext) -> dict[str, Any]:
-    return _trial(context, "pddlego")
+    return _entry(context, "pddlego")
 
 
 def plangen_entry(context: RunContext) -> dict[str, Any]:
-    return _trial(context, "plangen")
+    return _entry(context, "plangen")
 
 
 PDDLEGO = register(Approach(

@@ -2,6 +2,6 @@
 observations of a partially observable game, planned with Fast Downward, checked in the game.
 
 Modules: ``environment`` (the game adapter: CoinCollector, a logged game), ``solver`` (model files to game
-commands), ``loop`` (both approaches' loops and metrics), ``runner`` (a trial as a genplan run),
+commands), ``loop`` (both approaches' loops and metrics), ``runner`` (a trial played on a genplan Run),
 ``trial_log`` (the release's trial logs), ``importer`` (replaying them), ``batch`` (imports as a batch).
 """

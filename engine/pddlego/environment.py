@@ -112,12 +112,21 @@ class CoinCollector:
 
     name = "coincollector"
 
-    def __init__(self, config: CoinCollectorConfig | None = None) -> None:
-        self.config = config or CoinCollectorConfig()
+    @staticmethod
+    def require_available() -> None:
+        """Raise EnvironmentUnavailable (one line) when the game cannot run on this machine."""
+        import importlib.util
+
         if not java_available():
             raise EnvironmentUnavailable(
                 "CoinCollector needs a Java runtime (textworld-express runs the game in Java): "
                 "install one, e.g. apt-get install default-jre-headless")
+        if importlib.util.find_spec("textworld_express") is None:  # pragma: no cover - a dependency of genplan
+            raise EnvironmentUnavailable("textworld-express is not installed (pip install textworld-express)")
+
+    def __init__(self, config: CoinCollectorConfig | None = None) -> None:
+        self.config = config or CoinCollectorConfig()
+        self.require_available()
         try:
             from textworld_express import TextWorldExpressEnv  # type: ignore[import-untyped]
         except ImportError:  # pragma: no cover - a dependency of genplan

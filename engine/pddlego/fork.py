@@ -39,7 +39,9 @@ def edited_answer(run_dir: Path, relative: str, text: str) -> str:
 
 
 def fork_trial(run_dir: Path, relative: str, text: str, root: Path | None = None) -> RunStore:
-    """A new run (beside ``run_dir`` unless ``root`` is given) that continues the trial from an edited PDDL file.
+    """A new run (beside ``run_dir`` unless ``root`` is given) that continues the trial from an edited PDDL file:
+    the generic fork (``store.fork_run`` at the request of the call that wrote the file, with the edited answer),
+    to be run as a resume of the fork (``engine/approaches/pddlego.reopen`` gives its target and parameters).
 
     Raises CannotContinue when the trial is not a PDDLego+ trial in a real game, or when the domain file is
     fixed (the fixed-domain ablation: only problem files were the model's)."""

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..runs import create
+from ..runs.run import Run, RunSetup, execute
 from .environment import (
     FEEDBACK,
     CoinCollector,
@@ -21,8 +23,8 @@ from .environment import (
     StepResult,
     TextEnvironment,
 )
-from .loop import PddlegoConfig
-from .runner import ReplayProvider, TrialSpec, run_trial
+from .loop import PddlegoConfig, TrialResult
+from .runner import ReplayProvider, TrialSpec, play
 from .solver import PddlSolver, alfworld_command, coin_command
 from .tiebreak import TieBreakingSolver
 from .trial_log import TrialLog, parse_trial_log
@@ -129,7 +131,6 @@ def import_trial(path: str | Path, root: Path, *, environment: str = "auto", see
                      "num_locations": log.num_locations if log.environment == "coincollector" else None,
                      "group": log.group},
         preset=f"{'PDDLego+' if log.approach == 'pddlego' else 'PlanGen'}",
-        model=log.model,
         extra={"imported_from": str(log.path), "condition": log.condition, "trial": log.trial,
                "log": {"outcome": "success" if log.success else "failure", "calls": len(log.calls),
                        "steps": log.steps}},
@@ -138,7 +139,13 @@ def import_trial(path: str | Path, root: Path, *, environment: str = "auto", see
     if solver is None:
         solver = (TieBreakingSolver(mapper, log, lambda: provider.used, planner=planner) if ties == "logged"
                   else PddlSolver(mapper, planner=planner))
-    store, result = run_trial(env, provider, spec, root, solver)
+    # the replay is a run like any other: the recorded answers come through the run's gateway
+    store = create(Path(root), {**spec.meta(), "model": {"model": log.model}})
+    outcome = execute(Run(store, RunSetup(provider, model={"model": log.model})),
+                      lambda run: play(run, env, spec, solver))
+    if isinstance(outcome.value, Exception):  # only a replay provider answers: not expected
+        raise outcome.value
+    result: TrialResult = outcome.value
     if isinstance(solver, TieBreakingSolver) and solver.decisions:
         store.write_json("tie_breaks.json", solver.decisions)  # every plan taken from the log, and why
     metrics = result.to_dict()

@@ -9,7 +9,7 @@ earlier steps and goes back to the model (outer loop, up to ``max_attempts`` per
 PlanGen has the same outer loop, but the model names the command itself (one per call), no PDDL.
 
 The loop knows nothing about who watches: it reports through ``Listener`` and asks the model through
-``Ask``; ``runner.py`` connects both to a run directory and its event log.
+``Ask``; ``runner.py`` connects both to a genplan Run (its gateway, events and files).
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""One PDDLego+ or PlanGen trial as a genplan run: a run directory, its event log, every model call on disk.
+"""One PDDLego+ or PlanGen trial on a genplan :class:`~genplan.engine.runs.run.Run`: the loop's model calls go
+through ``run.ask`` (request files, resume by hash, step mode, stop), what it reports becomes events and files
+of the run, and the trial's end is a :class:`~genplan.engine.runs.run.RunOutcome` the run records.
+
+The run directory itself (made, locked, claimed, its status written) is the Run's business, not this module's.
 
 Layout added to the ordinary run directory (see ``engine/runs/store.py``):
     pddl/sNN-aN-rN-domain.pddl, -problem.pddl   every file version the model wrote (step, attempt, retry)
@@ -9,18 +13,13 @@ Layout added to the ordinary run directory (see ``engine/runs/store.py``):
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..events import (
-    ArtifactCreated,
     AttemptStarted,
     CommandExecuted,
-    EventBus,
     Notice,
     RunFailed,
     RunFinished,
@@ -28,49 +27,43 @@ from ..events import (
     StepStarted,
     ValidationResult,
 )
-from ..llm import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider
-from ..llm.manual import AnswerCancelled
+from ..llm import ChatMessage, ModelAccessError
 from ..llm.replay import OUT_OF_ANSWERS, RecordedAnswers
 from ..prompts import PromptLibrary
-from ..runs import create
-from ..runs.gateway import Controller, ModelGateway, RunStopped
-from ..runs.lock import RunLock
-from ..runs.outcome import write_outcome
+from ..runs.run import Run, RunOutcome, RunStopped
 from ..runs.status import RunStatus
-from ..runs.store import RunStore
 from .environment import StepResult, TextEnvironment
 from .loop import (
     CallInfo,
     PddlegoConfig,
     StopTrial,
-    TrialResult,
     run_pddlego,
     run_plangen,
 )
 from .solver import PddlSolver, SolverOutcome
 
 STOPPED = "stopped"  # the reason of a trial the person stopped (the TUI's ctrl+b)
+OBSERVATIONS = "observations.md"
 
 
 def file_stem(where: CallInfo) -> str:
     return f"pddl/s{where.step:02d}-a{where.attempt}-r{where.retry}"
 
 
-class RunListener:
-    """Turns what the loop reports into events and files of the run."""
+class TrialEvents:
+    """The loop's listener on a run: what the loop reports becomes the run's events and files."""
 
-    def __init__(self, store: RunStore, bus: EventBus) -> None:
-        self.store = store
-        self.bus = bus
+    def __init__(self, run: Run) -> None:
+        self.run = run
         self.last_request: int | None = None  # the request whose answer the next files come from
         self._transcript: list[str] = []
 
     def step_started(self, step: int) -> None:
-        self.bus.publish(StepStarted(phase="time-step", step=step))
+        self.run.publish(StepStarted(phase="time-step", step=step))
         self._append(f"\n## Step {step}\n")
 
     def attempt_started(self, step: int, attempt: int, replayed: list[str]) -> None:
-        self.bus.publish(AttemptStarted(step=step, attempt=attempt, replayed=len(replayed)))
+        self.run.publish(AttemptStarted(step=step, attempt=attempt, replayed=len(replayed)))
         if attempt:
             self._append(f"\n(reset; replayed {len(replayed)} commands; attempt {attempt + 1})\n")
 
@@ -79,30 +72,29 @@ class RunListener:
         for kind, text in (("domain", domain), ("problem", problem)):
             if text is None:
                 continue
-            relative = f"{stem}-{kind}.pddl"
-            self.store.write_text(relative, text if text.endswith("\n") else text + "\n")
-            self.bus.publish(ArtifactCreated(kind=kind, file=relative, request_id=self.last_request,
-                             step=where.step, attempt=where.attempt, retry=where.retry))
+            self.run.artifact(kind, f"{stem}-{kind}.pddl", text if text.endswith("\n") else text + "\n",
+                              request_id=self.last_request, step=where.step, attempt=where.attempt,
+                              retry=where.retry)
 
     def solver_result(self, where: CallInfo, outcome: SolverOutcome) -> None:
-        self.bus.publish(ValidationResult(what="pddl", step=where.step, attempt=where.attempt, retry=where.retry,
+        self.run.publish(ValidationResult(what="pddl", step=where.step, attempt=where.attempt, retry=where.retry,
                          valid=outcome.ok, kind="plan" if outcome.ok else "solver-error",
                          message=outcome.error or " ; ".join(outcome.commands or []), planner=outcome.planner,
                          plan=list(outcome.plan) if outcome.ok and outcome.plan else None))
 
     def command_executed(self, step: int, attempt: int, result: StepResult) -> None:
-        self.bus.publish(CommandExecuted(step=step, attempt=attempt, command=result.command,
+        self.run.publish(CommandExecuted(step=step, attempt=attempt, command=result.command,
                          observation=result.observation, error=result.error, goal_reached=result.goal_reached))
         self._append(f"> {result.command}\n{result.observation.strip()}\n")
         if result.goal_reached:
             self._append("(goal reached)\n")
 
     def warning(self, step: int, message: str) -> None:
-        self.bus.publish(Notice(level="warning", message=message, step=step))
+        self.run.publish(Notice(level="warning", message=message, step=step))
 
     def _append(self, text: str) -> None:
         self._transcript.append(text)
-        self.store.write_text("observations.md", "# Observations\n" + "".join(self._transcript))
+        self.run.write_text(OBSERVATIONS, "# Observations\n" + "".join(self._transcript))
 
 
 @dataclass
@@ -113,91 +105,58 @@ class TrialSpec:
     config: PddlegoConfig
     environment: dict[str, Any]
     preset: str = ""
-    model: str = ""
-    extra: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # further run.json fields (trial, target, parameters)
+
+    def meta(self) -> dict[str, Any]:
+        """What a new trial's ``run.json`` records besides the id, status, time and model."""
+        return {"approach": self.approach, "config": {"preset": self.preset or self.approach, **asdict(self.config)},
+                "environment": self.environment, **self.extra}
 
 
-def run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, root: Path, solver: PddlSolver | None = None,
-              prompts: PromptLibrary | None = None, run_id: str | None = None,
-              subscribers: list[Any] | None = None, run_created: Callable[[Path], None] | None = None,
-              stop_requested: Callable[[], bool] | None = None,
-              store: RunStore | None = None, controller: Controller | None = None,
-              resume: bool = False) -> tuple[RunStore, TrialResult]:
-    """Run one trial into a new run directory under ``root`` (or into ``store``, a run prepared with its
-    record, e.g. a fork that keeps earlier answers: ``fork.fork_trial``); returns the store and the result.
+def play(run: Run, env: TextEnvironment, spec: TrialSpec, solver: PddlSolver | None = None,
+         prompts: PromptLibrary | None = None) -> RunOutcome:
+    """Play one trial in ``env`` on ``run``; its outcome (``value``: the loop's TrialResult) for the run to record.
 
-    ``run_created`` hears of the run directory before its first event; ``stop_requested`` is asked before each
-    model call, and True ends the trial there (a failure for the reason "stopped", the run's status "stopped");
-    ``controller`` decides on each request before it is sent (step mode: send, edit, answer, stop).
-    ``resume``: ``store`` is this trial's own unfinished run (killed, stopped): the game is played again from the
-    start (it is deterministic for a seed) and every answer on disk is taken from there, not asked again; its
-    events already in the log go to the subscribers only. While the trial runs it holds ``run.lock``."""
-    meta = {"approach": spec.approach, "config": {"preset": spec.preset or spec.approach, **asdict(spec.config)},
-            "environment": spec.environment, "model": {"model": spec.model}, **(spec.extra or {})}
-    if store is None:
-        store = create(root, meta, run_id=run_id)
-    elif not resume:  # a fork: the model that goes on is this one
-        store.update_meta(model=meta["model"], **(spec.extra or {}))
-    with RunLock(store.path):
-        if resume:
-            store.claim()
-        return _run_trial(env, provider, spec, store, solver, prompts, subscribers, run_created, stop_requested,
-                          controller, resume)
-
-
-def _run_trial(env: TextEnvironment, provider: Provider, spec: TrialSpec, store: RunStore, solver: PddlSolver | None,
-               prompts: PromptLibrary | None, subscribers: list[Any] | None,
-               run_created: Callable[[Path], None] | None, stop_requested: Callable[[], bool] | None,
-               controller: Controller | None, resume: bool) -> tuple[RunStore, TrialResult]:
-    if run_created is not None:
-        run_created(Path(store.path))
-    bus = EventBus(store.append_event, already_logged=store.last_seq() if resume else 0)
-    for subscriber in subscribers or []:
-        bus.subscribe(subscriber)
-    gateway = ModelGateway(provider, store, bus, controller)
-    listener = RunListener(store, bus)
-    lock = threading.Lock()
+    The game is played from its start every time: on a resumed run or a fork every answer on disk is given back
+    by the run's gateway instead of being asked again (the game is deterministic for a seed, so the prompts and
+    their hashes are the same). A stop (the person's, or step mode's) ends the trial where it is, with the
+    reason "stopped" and the status stopped; a replay that runs out of recorded answers ends it with the reason
+    "out-of-answers"; a model that cannot be reached ends the run failed (``value``: the error)."""
+    events = TrialEvents(run)
 
     def ask(step_name: str, prompt: str, where: CallInfo) -> str:
-        if stop_requested is not None and stop_requested():
-            raise StopTrial(STOPPED)
-        with lock:
-            request_id = gateway.next_id()
-        listener.last_request = request_id
-        request = ChatRequest(step_name, [ChatMessage("user", prompt)])
         try:
-            response: ChatResponse = gateway.ask(request_id, request, context={
-                "time_step": where.step, "attempt": where.attempt, "retry": where.retry})
+            run.check_stop()
+            request_id = run.next_id()
+            events.last_request = request_id
+            response = run.ask(step_name, [ChatMessage("user", prompt)], request_id=request_id,
+                               time_step=where.step, attempt=where.attempt, retry=where.retry)
         except ModelAccessError as err:
             if err.kind == OUT_OF_ANSWERS:
                 raise StopTrial(OUT_OF_ANSWERS) from None
             raise
-        except (RunStopped, AnswerCancelled):  # the person stopped the trial in step mode, or instead of answering
+        except RunStopped:  # the person stopped the trial, in step mode or instead of answering
             raise StopTrial(STOPPED) from None
         return response.text
 
-    bus.publish(RunStarted(approach=spec.approach, preset=spec.preset, environment=spec.environment))
+    run.publish(RunStarted(approach=spec.approach, preset=spec.preset, environment=spec.environment))
     started = time.monotonic()
     prompts = prompts or PromptLibrary()
     try:
         if spec.approach == "plangen":
-            result = run_plangen(env, ask, prompts, spec.config, listener)
+            result = run_plangen(env, ask, prompts, spec.config, events)
         else:
             if solver is None:
                 raise ValueError("PDDLego+ needs a solver")
-            result = run_pddlego(env, ask, solver, prompts, spec.config, listener)
-    except ModelAccessError as err:
-        bus.publish(RunFailed(error=str(err)))
-        store.update_meta(status=RunStatus.FAILED, error=str(err))
-        raise
-    summary = {**result.to_dict(), "wall_seconds": round(time.monotonic() - started, 3), "totals": gateway.totals.to_dict(),
-               "resumed_responses": gateway.totals.resumed}
-    write_outcome(store.path, summary, trial=True)
+            result = run_pddlego(env, ask, solver, prompts, spec.config, events)
+    except ModelAccessError as err:  # the model could not be used: the run failed, as it ended
+        return RunOutcome(RunStatus.FAILED, RunFailed(error=str(err)), meta={"error": str(err)}, value=err)
+    summary = {**result.to_dict(), "wall_seconds": round(time.monotonic() - started, 3),
+               "totals": run.totals.to_dict(), "resumed_responses": run.totals.resumed}
     status = RunStatus.STOPPED if result.reason == STOPPED else RunStatus.FINISHED
-    bus.publish(RunFinished(status=status, outcome=result.outcome, reason=result.reason, calls=result.calls,
-                            steps=result.steps))
-    store.update_meta(status=status, outcome=result.outcome)
-    return store, result
+    return RunOutcome(status, RunFinished(status=status, outcome=result.outcome, reason=result.reason,
+                                          calls=result.calls, steps=result.steps),
+                      summary=summary, trial=True, meta={"outcome": result.outcome}, value=result)
 
 
 class ReplayProvider(RecordedAnswers):
