@@ -12,9 +12,6 @@ One run is one trial in one CoinCollector game (``target``: the environment, ``c
 - :func:`edited_answer` turns a person's edit of one PDDL file of a trial into the answer of the call that wrote
   it, so that the generic fork (``fork_run`` at that call, then a resume of the fork) continues from the edit.
 
-``entry(RunContext)`` is the old own-loop registration, kept as a thin adapter over these until the registry
-takes them directly (it still understands the parameter ``continue_from`` {"run", "file", "text"}, the TUI's
-way of asking for a fork from an edit).
 """
 
 from __future__ import annotations
@@ -25,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GenplanError
-from . import OWN_LOOP, Approach, RunContext, register
+from . import Approach, Capability, register
 
 if TYPE_CHECKING:
     from ..pddlego.loop import PddlegoConfig
@@ -220,65 +217,18 @@ def run(run: Run) -> RunOutcome:
     return play(run, env, spec, PddlSolver(coin_command), prompts)
 
 
-# ---------------------------------------------------------------------------- the old registration, as an adapter
-def _entry(context: RunContext, approach: str) -> dict[str, Any]:
-    """A trial for a caller of the old own-loop registration: the run directory made (or opened, or forked from
-    an edit), the trial run on it through the one Run context, today's summary dict returned."""
-    from ..pddlego.fork import CannotContinue, fork_trial, open_trial
-    from ..pddlego.loop import TrialResult
-    from ..runs import create
-    from ..runs.run import Run, RunSetup, execute
-
-    given = dict(context.parameters)
-    edit = given.pop("continue_from", None)  # {"run", "file", "text"}: a person's edit of one PDDL file of a trial
-    model = {"model": str(context.model.get("model") or "manual")}
-    if context.resume:  # this trial again, unfinished: its answers on disk are not asked again
-        if context.run_name is None:
-            raise CannotContinue("a trial to resume needs its run directory's name")
-        params = parameters(given, approach)
-        _require_environment(context.target, approach)
-        _require_game()
-        target, store = context.target, open_trial(context.runs_dir / context.run_name)
-    elif edit:  # the generic fork at the call that wrote the file, then the fork as a resume
-        _require_game()
-        store = fork_trial(Path(edit["run"]), str(edit["file"]), str(edit["text"]), context.runs_dir)
-        target, params = reopen(store.meta())
-        recorded = new_run(target, params).meta
-        store.update_meta(model=model, **{k: recorded[k] for k in ("trial", "target", "parameters")})
-    else:
-        params = parameters(given, approach)
-        target = context.target
-        store = create(context.runs_dir, {**new_run(target, params).meta, "model": model}, run_id=context.run_name)
-    setup = RunSetup(context.provider, model=context.model, controller=context.controller,
-                     subscribers=(context.subscriber,) if context.subscriber is not None else (),
-                     progress=context.progress, stop_requested=context.stop_requested,
-                     run_created=context.run_created)
-    outcome = execute(Run(store, setup, target=target, parameters=params), run)
-    if isinstance(outcome.value, BaseException):  # the model could not be used: recorded, and raised as before
-        raise outcome.value
-    result: TrialResult = outcome.value
-    summary = {"run_dir": str(Path(store.path)), "seed": params.seed, "status": outcome.status, **result.to_dict()}
-    summary.pop("record")
-    summary.pop("commands")
-    return summary
-
-
-def pddlego_entry(context: RunContext) -> dict[str, Any]:
-    return _entry(context, "pddlego")
-
-
-def plangen_entry(context: RunContext) -> dict[str, Any]:
-    return _entry(context, "plangen")
-
-
 PDDLEGO = register(Approach(
     name="pddlego",
     title="PDDLego+: the model writes and refines PDDL from text observations; planner and game give feedback",
     prompt_variant="pddlego",
     feedback_style="pddlego",  # solver errors (inner loop) and simulation errors (outer loop)
     function_name="",  # no program: the artefacts are PDDL domain and problem files
-    kind=OWN_LOOP,
-    entry=pddlego_entry,
+    run=run,
+    parameters=pddlego_parameters,
+    new_run=new_run,
+    reopen=reopen,
+    edited_answer=edited_answer,  # an edited domain or problem file continues the trial (a fork)
+    capabilities=frozenset({Capability.RESUME, Capability.STEP, Capability.FORK, Capability.GAME}),
     command="genplan pddlego",
     default_target="coincollector",
     presets={"pddlego-detailed": {"style": "detailed"}, "pddlego-simple": {"style": "simple"},
@@ -293,8 +243,11 @@ PLANGEN = register(Approach(
     prompt_variant="pddlego",
     feedback_style="pddlego",
     function_name="",
-    kind=OWN_LOOP,
-    entry=plangen_entry,
+    run=run,
+    parameters=plangen_parameters,
+    new_run=new_run,
+    reopen=reopen,
+    capabilities=frozenset({Capability.RESUME, Capability.STEP, Capability.GAME}),
     command="genplan pddlego",
     default_target="coincollector",
     presets={"plangen": {}},
