@@ -10,25 +10,62 @@ The approach's parts for the one run context: ``run(Run) -> RunOutcome`` (the lo
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..autotos.domains import DataError
-from ..autotos.live import edited_answer, new_run, reopen, run
-from ..autotos.parameters import AutoToSParameters, BadParameters, parameters
-from ..autotos.session import summary_of
-from ..runs import create, create_named, is_run_dir, open_run
-from ..runs.run import Run, RunSetup, execute
 from . import OWN_LOOP, Approach, RunContext, register
 
-__all__ = ["APPROACH", "AutoToSParameters", "BadParameters", "edited_answer", "entry", "new_run", "parameters",
-           "reopen", "run"]
+if TYPE_CHECKING:
+    from ..autotos.parameters import AutoToSParameters
+    from ..runs.run import NewRun, Run, RunOutcome
+
+__all__ = ["APPROACH", "edited_answer", "entry", "new_run", "parameters", "reopen", "run"]
+
+# The parts import engine/autotos when called: the registry is read before the run machinery is loaded.
+
+
+def run(run: Run) -> RunOutcome:
+    """The AutoToS loop on ``run`` (engine/autotos/live.py)."""
+    from ..autotos import live
+
+    return live.run(run)
+
+
+def parameters(mapping: Mapping[str, Any]) -> AutoToSParameters:
+    """The typed parameters (BadParameters, one line: an unknown key, a value of the wrong type)."""
+    from ..autotos import parameters as typed
+
+    return typed.parameters(mapping)
+
+
+def new_run(target: str, params: AutoToSParameters) -> NewRun:
+    from ..autotos import live
+
+    return live.new_run(target, params)
+
+
+def reopen(meta: Mapping[str, Any]) -> tuple[str, AutoToSParameters]:
+    from ..autotos import live
+
+    return live.reopen(meta)
+
+
+def edited_answer(run_dir: Path, relative: str, kind: str, text: str) -> str:
+    from ..autotos import live
+
+    return live.edited_answer(run_dir, relative, kind, text)
 
 
 def entry(context: RunContext) -> dict[str, Any]:
     """Today's own-loop entry over :func:`run`: the run directory made (or, ``context.resume``, opened), the Run
     carried out by ``execute``; the summary of ``genplan import autotos`` plus ``stopped`` (the function whose
     feedback rounds were spent), ``error`` and ``status`` (finished, stopped: the person asked to, failed)."""
+    from ..autotos.domains import DataError
+    from ..autotos.session import summary_of
+    from ..runs import create, create_named, is_run_dir, open_run
+    from ..runs.run import Run, RunSetup, execute
+
     params = parameters(context.parameters)
     runs_dir = Path(context.runs_dir)
     if context.resume:
