@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 from support.scripted_server import ScriptedServer
+from test_autotos_pddl import run_autotos
 
 from genplan.engine.autotos.executor import SandboxExecutor
 from genplan.engine.autotos.generators import generate_24game
 from genplan.engine.autotos.loop import Settings
-from genplan.engine.autotos.session import run_autotos
 from genplan.engine.llm import ModelSettings, OpenAIProvider
 
 CORRECT_SUCC = '''```python

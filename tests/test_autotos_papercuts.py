@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_a_run_without_an_eval_limit_asks_before_planning_its_eval_tasks_and_stops_at_once(
         scripted_server: ScriptedServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from genplan.engine.autotos.live import run_live
+    from genplan.engine.approaches import RunContext
+    from genplan.engine.approaches.autotos import entry
 
     planned: list[str] = []
     optimal_plan = pddl_family.PddlTasks.optimal_plan
@@ -47,8 +48,8 @@ def test_a_run_without_an_eval_limit_asks_before_planning_its_eval_tasks_and_sto
     evals = len(list((domain / "eval").glob("*.pddl")))
     assert evals > 10
     provider = OpenAIProvider(ModelSettings(model=scripted_server.model, base_url=scripted_server.base_url))
-    summary = run_live(str(domain), provider, tmp_path / "runs", {"preset": "AutoToS"}, subscriber=watch,
-                       stop_requested=lambda: bool(seen.get("answered")))
+    summary = entry(RunContext(str(domain), provider, tmp_path / "runs", {"preset": "AutoToS"}, subscriber=watch,
+                               stop_requested=lambda: bool(seen.get("answered"))))
     # the first call went out after the debug tasks' optimal plans only; the stop after it acted at once
     assert seen["first_request"] == debug
     assert summary["status"] == "stopped" and summary["calls"] == 1

@@ -10,7 +10,7 @@ import pytest
 from genplan.engine.autotos.executor import SandboxExecutor
 from genplan.engine.autotos.loop import Settings
 from genplan.engine.autotos.pddl_family import PddlTasks, build_pddl_domain
-from genplan.engine.autotos.session import run_autotos
+from genplan.engine.autotos.session import preset_of, run_loop, run_meta
 from genplan.engine.domainlib import DomainDir
 from genplan.engine.llm import ModelSettings, OpenAIProvider
 
@@ -101,6 +101,17 @@ def _domain(name: str):
 @pytest.fixture(scope="module")
 def ferry():
     return _domain("ferry")
+
+
+def run_autotos(domain, provider, executor, settings, run_dir: Path):
+    """The AutoToS loop on ``domain`` as a run in ``run_dir`` (an empty directory), made and carried out as every
+    run is (engine.runs: create, Run, execute); the loop's outcome."""
+    from genplan.engine.runs import create
+    from genplan.engine.runs.run import Run, RunSetup, execute
+
+    store = create(run_dir.parent, run_meta(domain.name, settings), run_id=run_dir.name, existing_dir_ok=True)
+    run = Run(store, RunSetup(provider), target=domain.name)
+    return execute(run, lambda run: run_loop(run, domain, executor, settings, preset_of(settings))).value
 
 
 def _run(server, domain, executor, tmp_path, succ, goal, **settings):

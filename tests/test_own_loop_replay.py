@@ -41,12 +41,13 @@ def _provider(server: ScriptedServer) -> OpenAIProvider:
 
 @pytest.fixture
 def autotos_run(scripted_server: ScriptedServer, tmp_path: Path) -> Path:
-    from genplan.engine.autotos.live import run_live
+    from genplan.engine.approaches import RunContext
+    from genplan.engine.approaches.autotos import entry
 
     scripted_server.on_step("autotos.succ", [FERRY_BOARD_KEEPS_EMPTY, FERRY])
     scripted_server.on_step("autotos.goal", [GOAL])
-    summary = run_live(str(ROOT / "domains" / "ferry"), _provider(scripted_server), tmp_path / "runs",
-                       {"preset": "AutoToS", "evaluate": False})
+    summary = entry(RunContext(str(ROOT / "domains" / "ferry"), _provider(scripted_server), tmp_path / "runs",
+                               {"preset": "AutoToS", "evaluate": False}))
     assert summary["status"] == "finished" and summary["calls"] == 3
     return Path(summary["run_dir"])
 

@@ -175,11 +175,12 @@ def test_run_directories_are_made_only_through_engine_runs() -> None:
 def test_an_autotos_run_directory_is_made_as_every_run(tmp_path: Path) -> None:
     import json
 
-    from genplan.engine.autotos.session import new_run_dir
-    from genplan.engine.runs import RunStatus, read_meta
+    from genplan.engine.approaches.autotos import new_run, parameters
+    from genplan.engine.runs import RunStatus, create_named, read_meta
 
-    first, second = new_run_dir(tmp_path / "runs", "blocks"), new_run_dir(tmp_path / "runs", "blocks")
-    assert first != second and all(d.name.startswith("autotos-blocks-") for d in (first, second))
+    new = new_run("blocksworld", parameters({"preset": "AutoToS"}))
+    first, second = (create_named(tmp_path / "runs", new.stem or "", dict(new.meta)).path for _ in range(2))
+    assert first != second and all(d.name.startswith("autotos-blocksworld-") for d in (first, second))
     meta = read_meta(first)
     assert meta.status is RunStatus.RUNNING and meta.approach == "autotos" and meta.run_id == first.name
     data = json.loads(layout.meta_file(first).read_text(encoding="utf-8"))

@@ -1,16 +1,18 @@
-"""AutoToS against a live model: open the search domain the user named, run the loop in the sandbox, and
-record the run exactly as an imported one (``session.run_autotos``), so both open and compare the same way.
+"""AutoToS against a live model, as an approach: on the :class:`~genplan.engine.runs.run.Run` it is given, open
+the search domain the user named, run the loop in the sandbox and record the run exactly as an imported one
+(``session.run_loop``), so both open and compare the same way.
 
 The target is one of the paper's domains (``24game``, ``blocksworld``, ``prontoqa``, ``crossword``,
 ``sokoban``) — read from the release's data with ``data``, else made by genplan's own generators — or a PDDL
-domain directory (the PDDL family: tests from genplan's simulator).
+domain directory (the PDDL family: tests from genplan's simulator). The approach's parts (registered in
+``engine/approaches/autotos.py``): :func:`run`, :func:`new_run`, :func:`reopen`, :func:`edited_answer`; its
+parameters are :class:`~.parameters.AutoToSParameters`.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import fields, replace
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,18 +26,15 @@ from ..events import (
     RequestSent,
     RunFailed,
 )
-from ..llm.types import Provider
-from ..runs import create, layout
-from ..runs.gateway import Controller
-from ..runs.status import RunStatus
+from ..runs import NotResumable
+from ..runs.run import NewRun, Run, RunOutcome
 from ..sandbox.limits import GIB
 from .domains import DOMAINS, DataError, SearchDomain, load_domain
 from .generators import GENERATORS
 from .loop import Settings
+from .parameters import AutoToSParameters, BadParameters, parameters
+from .session import preset_of, run_loop, run_meta
 
-# The parameters a run takes besides the loop's Settings fields (names as the CLI flags, with '_').
-DOMAIN_PARAMETERS = ("data", "generate", "gen_seed", "planner", "hash_seed", "memory_gib")
-SETTINGS_FIELDS = frozenset(f.name for f in fields(Settings))
 LIVE_EVAL_CHUNK = 4  # instances per sandboxed evaluation run when a front end may stop the run
 
 
@@ -64,11 +63,6 @@ def open_search_domain(target: str, data: str | Path | None = None, generate: in
     raise DataError(f"{target}: neither an AutoToS domain ({', '.join(DOMAINS)}) nor a domain directory")
 
 
-def settings_from(parameters: Mapping[str, Any]) -> Settings:
-    """The loop's settings: the Settings fields among the parameters (unset ones keep the paper's values)."""
-    return Settings(**{k: v for k, v in parameters.items() if k in SETTINGS_FIELDS and v is not None})
-
-
 def describe(event: Event) -> str | None:
     """One progress line for an event of an AutoToS run (None: nothing worth a line)."""
     data = event.data
@@ -93,79 +87,88 @@ def describe(event: Event) -> str | None:
     return None
 
 
-def run_live(target: str, provider: Provider, runs_dir: Path, parameters: Mapping[str, Any],
-             model: Mapping[str, Any] | None = None, progress: Callable[[str], None] | None = None,
-             preset: str | None = None, run_name: str | None = None,
-             subscriber: Callable[[Event], None] | None = None,
-             run_created: Callable[[Path], None] | None = None,
-             stop_requested: Callable[[], bool] | None = None, controller: Controller | None = None,
-             resume: bool = False) -> dict[str, Any]:
-    """One AutoToS run with a model; the summary of ``genplan import autotos`` plus ``stopped`` (the function
-    whose feedback rounds were spent), ``error`` and ``status`` (finished, stopped: the person asked to, failed).
+def _typed(given: Any) -> AutoToSParameters:
+    if isinstance(given, AutoToSParameters):
+        return given
+    if isinstance(given, Mapping):
+        return parameters(given)
+    raise BadParameters(f"AutoToS parameters: expected AutoToSParameters or a mapping, got {type(given).__name__}")
 
-    ``run_name``: the run directory's name in ``runs_dir`` (it must not exist yet); None: a time-stamped one.
-    ``subscriber`` gets every event of the run as it is published, ``run_created`` the new run directory before
-    the first one; ``stop_requested`` is asked before each model call and between evaluation chunks (True: the
-    run ends there, "stopped"); ``controller`` decides on each request before it is sent (step mode).
-    ``resume``: go on with the unfinished run ``runs_dir / run_name``: its answers on disk are not asked again."""
+
+def _stem(target: str) -> str:
+    """The run directory's name stem: ``autotos-<domain>`` (a domain directory: ``autotos-pddl-<its name>``)."""
+    return f"autotos-{target}" if target in DOMAINS else f"autotos-pddl-{Path(target).resolve().name}"
+
+
+def new_run(target: str, given: AutoToSParameters) -> NewRun:
+    """What a new AutoToS run's run.json records (besides id, status, time and model): the approach, domain,
+    preset, the loop's settings, where its instances come from, the target and parameters as given (what a
+    resume runs again: :func:`reopen`)."""
+    params = _typed(given)
+    settings = params.settings()
+    domain = target if target in DOMAINS else "pddl"
+    meta = {**run_meta(domain, settings, params.preset),
+            "source": params.source(target in DOMAINS, target), "live": True, "target": target,
+            "parameters": params.to_dict()}
+    return NewRun(meta, stem=_stem(target))
+
+
+def reopen(meta: Mapping[str, Any]) -> tuple[str, AutoToSParameters]:
+    """The target and parameters an unfinished AutoToS run recorded (NotResumable: an import, or a run of an
+    earlier genplan that records none)."""
+    target, recorded = meta.get("target"), meta.get("parameters")
+    if not isinstance(target, str) or not isinstance(recorded, Mapping) or meta.get("imported_from") \
+            or meta.get("import"):
+        raise NotResumable("a run of autotos that records no parameters to run it with again (an import, or made by "
+                           "an earlier genplan); it opens and replays, but is not continued")
+    return target, parameters(recorded)
+
+
+def edited_answer(run_dir: Path, relative: str, kind: str, text: str) -> str:
+    """The answer that replaces the model's when a person edits a version of the successor function or the goal
+    test (``versions/succ-N.py``): the edited function in a code block, as the loop reads an answer."""
+    name = Path(relative).name
+    if Path(relative).parent.name != "versions" or not name.endswith(".py") or \
+            not name.startswith(("succ-", "goal-")):
+        raise DataError(f"{Path(run_dir) / relative}: not a version of an AutoToS run's succ or goal function")
+    return f"```python\n{text.strip()}\n```\n"
+
+
+def run(run: Run) -> RunOutcome:
+    """One AutoToS run with a model on ``run`` (its ``target`` and ``parameters``): open the search domain, run
+    the loop in the sandbox, and say how it ended (``session.run_loop``). A front end that can stop the run
+    (``RunSetup.stop_requested``) gets smaller evaluation chunks (unless the parameters name one), so that a stop
+    acts within a few searches."""
     from .executor import SandboxExecutor
-    from .session import new_run_dir, run_autotos, summary_of
 
-    settings = settings_from(parameters)
-    if stop_requested is not None and "eval_chunk" not in parameters:
-        # a front end that can stop the run: smaller evaluation chunks, so that a stop acts within a few searches
-        settings = replace(settings, eval_chunk=min(settings.eval_chunk, LIVE_EVAL_CHUNK))
-    say = progress or (lambda _line: None)
+    params = _typed(run.parameters)
+    target = run.target
+    settings = params.settings(eval_chunk=None if run.setup.stop_requested is None
+                               else min(Settings().eval_chunk, LIVE_EVAL_CHUNK))
+    say = run.progress
     started = time.monotonic()
     say(f"preparing {target} (instances, unit tests{', optimal plans of the debug tasks' if target not in DOMAINS else ''}) ...")
     # without an evaluation a domain directory's eval tasks are not loaded (their optimal plans are made only when
     # the evaluation validates a solution, so none delays the first call)
     eval_limit = settings.eval_limit if settings.evaluate else 0
-    domain = open_search_domain(target, parameters.get("data"), parameters.get("generate"),
-                                int(parameters.get("gen_seed") or 0), str(parameters.get("planner") or "auto"),
-                                eval_limit)
+    domain = open_search_domain(target, params.data, params.generate, params.gen_seed, params.planner, eval_limit)
     say(f"{len(domain.unit_instances)} unit-test instances, {len(domain.goal_cases)} goal cases, "
         f"{len(domain.completeness_cases)} successor sets, {len(domain.eval_instances)} evaluation instances "
         f"({time.monotonic() - started:.1f} s)")
-    stem = domain.name if target in DOMAINS else f"{domain.name}-{Path(target).resolve().name}"
-    if resume:
-        if run_name is None or not layout.is_run_dir(runs_dir / run_name):
-            raise DataError(f"{runs_dir / str(run_name)}: no AutoToS run to resume there")
-        run_dir = runs_dir / run_name
-    elif run_name is None:
-        run_dir = new_run_dir(runs_dir, stem)
-    else:
-        run_dir = create(runs_dir, {"approach": "autotos"}, run_id=run_name).path
-    say(f"run directory {run_dir}")
-    if run_created is not None:
-        run_created(run_dir)
+    say(f"run directory {run.path}")
 
     def watch(event: Event) -> None:
         line = describe(event)
         if line:
             say(line)
-        if subscriber is not None:
-            subscriber(event)
 
-    source: dict[str, Any] = {"data": str(parameters["data"])} if parameters.get("data") else {
-        "generated": {"seed": int(parameters.get("gen_seed") or 0), "evaluation": parameters.get("generate")}}
-    if target not in DOMAINS:
-        source = {"domain_dir": str(Path(target).resolve())}
-    memory = parameters.get("memory_gib")
-    executor = SandboxExecutor(hash_seed=int(parameters.get("hash_seed") or 0),
-                               memory_bytes=int(float(memory) * GIB) if memory else None)
+    run.bus.subscribe(watch)
+    preset = params.preset or preset_of(settings)
+    # what is run, as it is run now (a resume: with the model given now)
+    run.update_meta(**run_meta(domain.name, settings, preset), **({"model": dict(run.setup.model)} if run.setup.model else {}))
+    executor = SandboxExecutor(hash_seed=params.hash_seed,
+                               memory_bytes=int(params.memory_gib * GIB) if params.memory_gib else None)
     try:
-        # the target and the parameters as given: what a resume runs again (``resume_parameters``)
-        outcome = run_autotos(domain, provider, executor, settings, run_dir,
-                              {"model": dict(model or {}), "preset": preset, "source": source, "live": True,
-                               "target": target, "parameters": _plain(parameters)},
-                              watcher=watch, stop_requested=stop_requested, controller=controller, resume=resume)
+        return run_loop(run, domain, executor, settings, preset)
     finally:
         executor.close()
-    status = RunStatus.FAILED if outcome.error is not None else RunStatus.STOPPED if outcome.halted else RunStatus.FINISHED
-    return {**summary_of(run_dir, outcome), "stopped": outcome.stopped, "error": outcome.error, "status": status}
-
-
-def _plain(parameters: Mapping[str, Any]) -> dict[str, Any]:
-    """The parameters as run.json keeps them (paths as text)."""
-    return {str(k): str(v) if isinstance(v, Path) else v for k, v in parameters.items()}

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..feedback import autotos as feedback
+from ..runs.gateway import RunStopped
 from . import harness, messages
 from .domains import Instance, SearchDomain
 from .executor import Executor
@@ -24,7 +25,6 @@ from .extract import ExtractedFunction, extract_function
 
 # ask(target, prompt, history) -> the model's answer; target is "succ" or "goal".
 Ask = Callable[[str, str], str]
-Observer = Callable[[str, dict[str, Any]], None]
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,29 @@ class Outcome:
         return data
 
 
-class EvaluationStopped(Exception):
+class LoopObserver:
+    """What the loop tells as it goes (this one tells no one; ``session.RunEvents`` makes the run's events)."""
+
+    def prompt(self, target: str, call: int) -> None:
+        """A request for ``target`` is about to be asked (call ``call`` of the run)."""
+
+    def version(self, version: Version) -> None:
+        """An answer came, and the function found in it (``version.source`` None: none)."""
+
+    def round(self, round_: Round) -> None:
+        """A check failed; its feedback is asked next."""
+
+    def passed(self, check: str) -> None:
+        """The goal, soundness or completeness tests passed."""
+
+    def limit(self, target: str, rounds: int) -> None:
+        """The feedback rounds of ``target`` are spent: the loop ends before the evaluation."""
+
+    def evaluation(self, done: int, total: int, solved: int, seconds: float) -> None:
+        """``done`` of ``total`` evaluation instances searched so far."""
+
+
+class EvaluationStopped(RunStopped):
     """The person asked to stop while the evaluation ran: ``done`` of ``total`` instances were searched."""
 
     def __init__(self, done: int, total: int) -> None:
@@ -119,7 +141,7 @@ class EvaluationStopped(Exception):
 
 class AutoToS:
     def __init__(self, domain: SearchDomain, ask: Ask, executor: Executor, settings: Settings | None = None,
-                 observer: Observer | None = None, examples: dict[str, Any] | None = None,
+                 observer: LoopObserver | None = None, examples: dict[str, Any] | None = None,
                  stop_requested: Callable[[], bool] | None = None) -> None:
         self.domain = domain
         # asked between evaluation chunks (a front end's stop; model calls are stopped by ``ask`` itself)
@@ -127,7 +149,7 @@ class AutoToS:
         self.ask = ask
         self.executor = executor
         self.settings = settings or Settings()
-        self.observe = observer or (lambda _kind, _data: None)
+        self.observe = observer or LoopObserver()
         self.examples = examples or default_examples(domain)
         self.outcome = Outcome()
         self.functions: dict[str, ExtractedFunction | None] = {"succ": None, "goal": None}
@@ -135,7 +157,7 @@ class AutoToS:
 
     # ------------------------------------------------------------------ model calls
     def _call(self, target: str, prompt: str) -> None:
-        self.observe("prompt", {"target": target, "prompt": prompt, "call": self.outcome.calls + 1})
+        self.observe.prompt(target, self.outcome.calls + 1)
         answer = self.ask(target, prompt)
         self.outcome.calls += 1
         extracted = extract_function(answer, target)
@@ -144,7 +166,7 @@ class AutoToS:
         version = Version(target, number, extracted.name if extracted else None,
                           extracted.source if extracted else None, answer)
         self.outcome.versions.append(version)
-        self.observe("version", asdict(version))
+        self.observe.version(version)
 
     def _feedback(self, phase: str, failure: dict[str, Any], context: dict[str, Any]) -> bool:
         """Send feedback for ``failure``; False when the function's feedback budget is spent."""
@@ -153,14 +175,14 @@ class AutoToS:
         limit = self.settings.max_goal_feedback if target == "goal" else self.settings.max_succ_feedback
         if self.feedback_rounds[target] >= limit:
             self.outcome.stopped = target
-            self.observe("stopped", {"target": target, "rounds": self.feedback_rounds[target]})
+            self.observe.limit(target, self.feedback_rounds[target])
             return False
         self.feedback_rounds[target] += 1
         text = feedback.feedback(self.domain.name, failure, context, self.settings.call_timeout)
         round_ = Round(len(self.outcome.rounds) + 1, phase, target, check,
                        feedback.CATEGORY_OF.get(check, "succ exception"), failure, text)
         self.outcome.rounds.append(round_)
-        self.observe("round", asdict(round_))
+        self.observe.round(round_)
         self._call(target, text)
         return True
 
@@ -264,13 +286,13 @@ class AutoToS:
                 if not self._feedback("goal", result, context):
                     return self.outcome
                 continue
-            self.observe("passed", {"check": "goal"})
+            self.observe.passed("goal")
             result, context = self._soundness()
             if "failure" in result:
                 if not self._feedback("soundness", result, context):
                     return self.outcome
                 continue
-            self.observe("passed", {"check": "soundness"})
+            self.observe.passed("soundness")
             if self.outcome.first_sound_call is None:
                 self.outcome.first_sound_call = self.outcome.calls
             if self.settings.completeness:
@@ -279,7 +301,7 @@ class AutoToS:
                     if not self._feedback("completeness", result, context):
                         return self.outcome
                     continue
-                self.observe("passed", {"check": "completeness"})
+                self.observe.passed("completeness")
             break
         if self.settings.evaluate:
             self.outcome.evaluation = self.evaluate()
@@ -306,8 +328,7 @@ class AutoToS:
                 answers = [a[0] if a else {"error": "crash"} for a in answers]  # type: ignore[index]
             for instance, answer in zip(part, answers):
                 self._score(result, instance, answer)
-            self.observe("evaluation", {"done": min(first + chunk, len(todo)), "total": len(todo),
-                                        "solved": result.solved, "seconds": time.monotonic() - started})
+            self.observe.evaluation(min(first + chunk, len(todo)), len(todo), result.solved, time.monotonic() - started)
         return result
 
     def _evaluate_part(self, part: list[Instance]) -> list[dict[str, Any]] | None:

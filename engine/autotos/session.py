@@ -1,13 +1,13 @@
-"""Running AutoToS against a model provider and recording the run as plain files.
+"""Running AutoToS on one :class:`~genplan.engine.runs.run.Run` and recording it as plain files.
 
-A run directory holds ``run.json`` (what was run: approach ``autotos``, preset, settings, model, the entry's
-parameters; then the status and the result), ``events.jsonl`` (the typed events of ``engine/events.py``, as every
-approach writes them: each model call, each unit-test round with its failing test and feedback, the checks that
-passed, the evaluation's progress), ``requests/NNNN-autotos.<succ|goal>.json`` and
-``responses/NNNN-autotos.<succ|goal>.{json,md}`` (every model call, written by the pipeline's ``ModelGateway``,
-so that a run resumes without asking again what it has on disk, can be stepped, and replays with its answers)
-and ``versions/{succ,goal}-N.py`` with ``versions/{succ,goal}-N.answer.txt`` (every version of both functions and
-the answer it came from), so that the TUI opens, replays and compares an AutoToS run as any other.
+The run (made and carried out by ``engine.runs``: ``execute``) asks every model call through its gateway
+(``requests/NNNN-autotos.<succ|goal>.json``, ``responses/NNNN-autotos.<succ|goal>.{json,md}``: an answer on disk
+is not asked again, a run can be stepped, it replays with its answers). :func:`run_loop` adds what AutoToS
+itself records: the typed events of ``engine/events.py`` (each unit-test round with its failing test and
+feedback, the checks that passed, the evaluation's progress) and ``versions/{succ,goal}-N.py`` with
+``versions/{succ,goal}-N.answer.txt`` (every version of both functions and the answer it came from, announced
+with the request it came from, so that an edited version forks the run), so that the TUI opens, replays and
+compares an AutoToS run as any other. ``run.json`` gets the loop's ``result``, ``error`` and ``totals``.
 """
 
 from __future__ import annotations
@@ -24,123 +24,90 @@ from ..events import (
     ChecksPassed,
     EvaluationProgress,
     Event,
-    EventBus,
     FeedbackLimit,
     FeedbackRound,
     RunFailed,
     RunFinished,
     RunStarted,
 )
-from ..llm.manual import AnswerCancelled
-from ..llm.types import ChatMessage, ChatRequest, ChatResponse, ModelAccessError, Provider
-from ..runs import create, create_named, layout
-from ..runs.gateway import Controller, ModelGateway, RunStopped
-from ..runs.lock import RunLock, owner
+from ..llm.types import ChatMessage, ChatResponse, ModelAccessError
+from ..runs import create_named, layout
+from ..runs.files import write_text_atomic
+from ..runs.run import Run, RunOutcome, RunSetup, RunStopped, execute
 from ..runs.status import RunStatus
-from ..runs.store import RunStore, write_text_atomic
 from . import messages
 from .domains import SearchDomain
 from .executor import Executor
 from .logfile import AutoToSLog
-from .loop import AutoToS, EvaluationStopped, Outcome, Settings
+from .loop import AutoToS, EvaluationStopped, LoopObserver, Outcome, Round, Settings, Version
 from .replay import ReplayProvider
 
 Watcher = Callable[[Event], None]
 
 
-class RunHalted(Exception):
-    """The person asked to stop the run; raised before the next model call."""
-
-
 class Conversation:
     """One chat with the model: every prompt and answer stays in the history (the feedback refers back).
-    Every request goes through the run's ``ModelGateway`` (request and response files, an answer on disk is
-    not asked again, step mode, events). ``stop_requested`` is asked before each call: True ends the run
-    there (RunHalted)."""
+    Every request goes through the run (``Run.ask``: request and response files, an answer on disk is not
+    asked again, step mode, a stop). ``request_id``: the request the last answer came from."""
 
-    def __init__(self, gateway: ModelGateway, stop_requested: Callable[[], bool] | None = None) -> None:
-        self.gateway = gateway
+    def __init__(self, run: Run) -> None:
+        self.run = run
         self.messages = [ChatMessage("system", messages.system_prompt())]
         self.last_response: ChatResponse | None = None
-        self.stop_requested = stop_requested
+        self.request_id: int | None = None
         self.context: dict[str, Any] = {}  # what the next request is about (its version), for watchers
 
-    def check_stop(self, target: str) -> None:
-        if self.stop_requested is not None and self.stop_requested():
-            raise RunHalted(f"stopped before asking for {target}")
-
     def ask(self, target: str, prompt: str) -> str:
-        self.check_stop(target)
-        request = ChatRequest(f"autotos.{target}", [*self.messages, ChatMessage("user", prompt)])
-        response = self.gateway.ask(self.gateway.next_id(), request, context=dict(self.context))
+        request_id = self.run.next_id()
+        response = self.run.ask(f"autotos.{target}", [*self.messages, ChatMessage("user", prompt)],
+                                request_id=request_id, **self.context)
+        self.request_id = request_id
         self.last_response = response
         self.messages += [ChatMessage("user", prompt), ChatMessage("assistant", response.text)]
         return response.text
 
 
-class RunRecorder:
-    """Turns what the loop observes into the run's typed events and files, as they happen.
+class RunEvents(LoopObserver):
+    """What the loop observes, as the run's typed events and files, as it happens: a version of a function
+    (its file, its answer, ArtifactCreated naming the request it came from), a failed unit test and its
+    feedback (FeedbackRound), a check passed (ChecksPassed), the feedback limit (FeedbackLimit), the
+    evaluation's progress (EvaluationProgress). The requests and answers themselves are the gateway's
+    (RequestSent, ResponseReceived, TextDelta)."""
 
-    The loop reports ``(kind, data)``: ``prompt`` (a request is about to be asked), ``version`` (the answer and
-    the function found in it), ``round`` (a failed unit test and its feedback), ``passed``, ``stopped`` (the
-    feedback limit) and ``evaluation`` (progress). Each becomes an event on the run's bus (the requests and
-    answers themselves are the gateway's: RequestSent, ResponseReceived, TextDelta); the log gets them first,
-    then the watchers (e.g. the CLI's progress lines). A resumed run publishes its events again from the
-    start: those already in the log go to the watchers only."""
-
-    def __init__(self, run_dir: Path, watcher: Watcher | None = None,
-                 conversation: Conversation | None = None, bus: EventBus | None = None) -> None:
-        self.run_dir = run_dir
-        self.store = RunStore(run_dir)
-        (run_dir / "versions").mkdir(parents=True, exist_ok=True)
-        layout.events_file(run_dir).touch()
-        self.bus = bus if bus is not None else EventBus(self.store.append_event, already_logged=self.store.last_seq())
-        if watcher is not None:
-            self.bus.subscribe(watcher)
+    def __init__(self, run: Run, conversation: Conversation) -> None:
+        self.run = run
         self.conversation = conversation
-        self._call: int | None = None  # the request whose answer comes next
         self._asked: dict[str, int] = {}  # prompts per function so far
+        run.store.file("versions").mkdir(parents=True, exist_ok=True)
 
-    def publish(self, event: Event) -> Event:
-        return self.bus.publish(event)
-
-    def __call__(self, kind: str, data: dict[str, Any]) -> None:
-        if kind == "prompt":
-            self._prompt(data)
-        elif kind == "version":
-            self._version(data)
-        elif kind == "round":
-            self.publish(FeedbackRound(number=data.get("number"), phase=data.get("phase"), target=data.get("target"),
-                                       check=data.get("check"), category=data.get("category"),
-                                       failure=data.get("failure"), feedback=data.get("feedback")))
-        elif kind == "passed":
-            self.publish(ChecksPassed(check=data.get("check")))
-        elif kind == "stopped":
-            self.publish(FeedbackLimit(target=data.get("target"), rounds=data.get("rounds")))
-        elif kind == "evaluation":
-            self.publish(EvaluationProgress(done=data.get("done"), total=data.get("total"), solved=data.get("solved"),
-                                            seconds=round(float(data.get("seconds") or 0.0), 3)))
-
-    def _prompt(self, data: dict[str, Any]) -> None:
-        call, target = int(data["call"]), str(data["target"])
-        if self.conversation is not None:
-            self.conversation.check_stop(target)  # a stopped run announces no request it does not send
-        self._call = call
+    def prompt(self, target: str, call: int) -> None:
+        self.run.check_stop(f"before asking for {target}")  # a stopped run announces no request it does not send
         self._asked[target] = self._asked.get(target, 0) + 1
-        if self.conversation is not None:
-            self.conversation.context = {"version": f"{target}-{self._asked[target]}"}
+        self.conversation.context = {"version": f"{target}-{self._asked[target]}"}
 
-    def _version(self, data: dict[str, Any]) -> None:
-        name = f"{data['target']}-{data['number']}"
-        body = data["source"] if data["source"] is not None else "# no function could be extracted\n"
-        self.store.write_text(f"versions/{name}.py", body)
-        self.store.write_text(f"versions/{name}.answer.txt", data["answer"])
-        artifact = ArtifactCreated(kind="function", file=f"versions/{name}.py", version=name, request_id=self._call)
-        artifact.extra["function"] = data.get("name")  # None: no function of that name in the answer
-        self.publish(artifact)
+    def version(self, version: Version) -> None:
+        name = f"{version.target}-{version.number}"
+        body = version.source if version.source is not None else "# no function could be extracted\n"
+        self.run.write_text(f"versions/{name}.py", body)
+        self.run.write_text(f"versions/{name}.answer.txt", version.answer)
+        artifact = ArtifactCreated(kind="function", file=f"versions/{name}.py", version=name,
+                                   request_id=self.conversation.request_id)
+        artifact.extra["function"] = version.name  # None: no function of that name in the answer
+        self.run.publish(artifact)
 
-    def close(self) -> None:
-        pass
+    def round(self, round_: Round) -> None:
+        self.run.publish(FeedbackRound(number=round_.number, phase=round_.phase, target=round_.target,
+                                       check=round_.check, category=round_.category, failure=round_.failure,
+                                       feedback=round_.feedback))
+
+    def passed(self, check: str) -> None:
+        self.run.publish(ChecksPassed(check=check))
+
+    def limit(self, target: str, rounds: int) -> None:
+        self.run.publish(FeedbackLimit(target=target, rounds=rounds))
+
+    def evaluation(self, done: int, total: int, solved: int, seconds: float) -> None:
+        self.run.publish(EvaluationProgress(done=done, total=total, solved=solved, seconds=round(float(seconds), 3)))
 
 
 # The release's PrOntoQA runs of DeepSeek and Llama (made through a chat interface, 8-9 Aug) let a successor
@@ -176,11 +143,6 @@ def log_settings(log: AutoToSLog, **changes: Any) -> Settings:
     return Settings(**{**made_with, **changes})
 
 
-def new_run_dir(runs_dir: Path, stem: str) -> Path:
-    """A new run directory ``autotos-<stem>-<date>-<time>``, made as every run's is (``runs.create``)."""
-    return create_named(runs_dir, f"autotos-{stem}", {"approach": "autotos"}).path
-
-
 def preset_of(settings: Settings) -> str:
     return "AutoToS+PST" if settings.partial_soundness else "AutoToS"
 
@@ -199,81 +161,61 @@ def outcome_text(outcome: Outcome) -> str:
     return text
 
 
-def run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, settings: Settings, run_dir: Path,
-                extra_info: dict[str, Any] | None = None, watcher: Watcher | None = None,
-                stop_requested: Callable[[], bool] | None = None, controller: Controller | None = None,
-                resume: bool = False) -> Outcome:
-    """One AutoToS run into ``run_dir`` (which exists). When the model cannot be used (a replay out of answers,
-    an endpoint still failing after the provider's retries) the run ends there and ``outcome.error`` says why;
-    when ``stop_requested()`` is true before a model call, or ``controller`` (step mode) says stop, the run ends
-    there with status "stopped" (``outcome.halted``).
+def run_loop(run: Run, domain: SearchDomain, executor: Executor, settings: Settings, preset: str) -> RunOutcome:
+    """The AutoToS loop on ``run``, for ``domain``: how it ended (``meta``: run.json's ``result``, ``error`` and
+    ``totals``; ``value``: the loop's :class:`~.loop.Outcome`).
 
-    ``resume``: ``run_dir`` holds a run that did not finish (killed, stopped, failed); the loop runs again from the
-    start and every answer on disk is taken from there instead of being asked again (the gateway's responses,
-    matched by request id and the hash of the messages). While the run works, it holds ``run.lock`` (RunBusy for a
-    second process)."""
-    with RunLock(run_dir):
-        return _run_autotos(domain, provider, executor, settings, run_dir, extra_info, watcher, stop_requested,
-                            controller, resume)
-
-
-def _run_autotos(domain: SearchDomain, provider: Provider, executor: Executor, settings: Settings, run_dir: Path,
-                 extra_info: dict[str, Any] | None, watcher: Watcher | None,
-                 stop_requested: Callable[[], bool] | None, controller: Controller | None, resume: bool) -> Outcome:
-    info = dict(extra_info or {})
-    model = info.pop("model", None)
-    preset = info.get("preset") or preset_of(settings)
-    fields: dict[str, Any] = {
-        "approach": "autotos", "domain": domain.name, "preset": preset,
-        "config": {"approach": "autotos", "preset": preset, **asdict(settings)},
-        "model": dict(model) if isinstance(model, dict) else {"model": model} if model else {},
-        **{k: v for k, v in info.items() if k != "preset"}}
-    if layout.is_run_dir(run_dir):  # made by new_run_dir (or runs.create), or a run resumed: it gets what is run
-        store = RunStore(run_dir)
-        store.update_meta(status=RunStatus.RUNNING, **fields, **owner())
-    else:  # a directory the caller made
-        store = create(run_dir.parent, fields, run_id=run_dir.name, existing_dir_ok=True)
-    bus = EventBus(store.append_event, already_logged=store.last_seq() if resume else 0)
-    gateway = ModelGateway(provider, store, bus, controller)
-    conversation = Conversation(gateway, stop_requested)
-    recorder = RunRecorder(run_dir, watcher, conversation, bus)
-    recorder.publish(RunStarted(approach="autotos", preset=preset, domain=domain.name))
-    loop = AutoToS(domain, conversation.ask, executor, settings, observer=recorder, stop_requested=stop_requested)
+    When the model cannot be used (a replay out of answers, an endpoint still failing after the provider's
+    retries) the run ends there ("failed", ``outcome.error`` says why); when the person asks to stop (before a
+    model call, in step mode, instead of answering, between evaluation chunks) it ends there, "stopped"
+    (``outcome.halted``). A resumed run (or a fork) runs the loop again from the start: every answer on disk is
+    taken from there instead of being asked again."""
+    conversation = Conversation(run)
+    events = RunEvents(run, conversation)
+    run.publish(RunStarted(approach="autotos", preset=preset, domain=domain.name))
+    loop = AutoToS(domain, conversation.ask, executor, settings, observer=events, stop_requested=run.stop_requested)
     error = None
     stopped_where = ""
     started = time.monotonic()
     try:
         outcome = loop.run()
-    except (RunHalted, RunStopped, AnswerCancelled):  # stopped before a call, in step mode, or instead of an answer
-        outcome = loop.outcome
-        outcome.halted = True
     except EvaluationStopped as stop:  # stopped between evaluation chunks: no evaluation is reported
         outcome = loop.outcome
         outcome.halted = True
         stopped_where = f" ({stop})"
+    except RunStopped:  # stopped before a call, in step mode, or instead of an answer
+        outcome = loop.outcome
+        outcome.halted = True
     except ModelAccessError as exc:
         outcome, error = loop.outcome, str(exc)
         outcome.error = error
-    except BaseException as exc:  # a broken sandbox, ctrl+c: the run says how it ended, then the error goes on
-        recorder.publish(RunFailed(error=f"{type(exc).__name__}: {exc}"))
-        store.update_meta(status=RunStatus.FAILED, result=loop.outcome.to_dict(), error=f"{type(exc).__name__}: {exc}",
-                          totals=gateway.totals.to_dict())
+    except BaseException:  # a broken sandbox, ctrl+c: what the loop got so far, then the run fails (execute)
+        run.update_meta(result=loop.outcome.to_dict(), totals=run.totals.to_dict())
         raise
     wall = round(time.monotonic() - started, 3)
+    outcome.resumed = run.totals.resumed
+    event: Event
     if error is not None:
-        recorder.publish(RunFailed(error=error, message=f"the run ended early: {error}"))
+        status, event = RunStatus.FAILED, RunFailed(error=error, message=f"the run ended early: {error}")
     elif outcome.halted:
-        recorder.publish(RunFinished(status=RunStatus.STOPPED,
-                                     message=f"stopped by the person after {_calls(outcome.calls)}{stopped_where}",
-                                     calls=outcome.calls, wall_seconds=wall))
+        status = RunStatus.STOPPED
+        event = RunFinished(status=RunStatus.STOPPED,
+                            message=f"stopped by the person after {_calls(outcome.calls)}{stopped_where}",
+                            calls=outcome.calls, wall_seconds=wall)
     else:
-        recorder.publish(RunFinished(status=RunStatus.FINISHED, outcome="stopped" if outcome.stopped else "passed",
-                                     message=outcome_text(outcome), calls=outcome.calls, wall_seconds=wall))
-    recorder.close()
-    status = RunStatus.FAILED if error is not None else RunStatus.STOPPED if outcome.halted else RunStatus.FINISHED
-    outcome.resumed = gateway.totals.resumed
-    store.update_meta(status=status, result=outcome.to_dict(), error=error, totals=gateway.totals.to_dict())
-    return outcome
+        status = RunStatus.FINISHED
+        event = RunFinished(status=RunStatus.FINISHED, outcome="stopped" if outcome.stopped else "passed",
+                            message=outcome_text(outcome), calls=outcome.calls, wall_seconds=wall)
+    return RunOutcome(status, event, meta={"result": outcome.to_dict(), "error": error, "totals": run.totals.to_dict()},
+                      value=outcome)
+
+
+def run_meta(domain: str, settings: Settings, preset: str | None = None) -> dict[str, Any]:
+    """What every AutoToS run's run.json records of what is run (an import's, a live run's): ``domain`` is the
+    search domain's name."""
+    preset = preset or preset_of(settings)
+    return {"approach": "autotos", "domain": domain, "preset": preset,
+            "config": {"approach": "autotos", "preset": preset, **asdict(settings)}}
 
 
 def _calls(n: int) -> str:
@@ -299,19 +241,22 @@ def summary_of(run_dir: Path, outcome: Outcome) -> dict[str, Any]:
 def import_log(log: AutoToSLog, domain: SearchDomain, executor: Executor, runs_dir: Path,
                settings: Settings | None = None, watcher: Watcher | None = None,
                released_instances: bool = True) -> dict[str, Any]:
-    """Replay one published log as a genplan run; the summary ``genplan import autotos`` prints. The
-    evaluation uses the instances the release's runs used (``released_instances=False``: the data folder's)."""
+    """Replay one published log as a genplan run (a Run whose model is the log: ``ReplayProvider``); the summary
+    ``genplan import autotos`` prints. The evaluation uses the instances the release's runs used
+    (``released_instances=False``: the data folder's)."""
     if settings is None:
         settings = log_settings(log)
     if released_instances:
         domain = as_released(domain)
     provider = ReplayProvider(log)
-    run_dir = new_run_dir(runs_dir, f"{domain.name}-{Path(log.path).stem}")
-    outcome = run_autotos(domain, provider, executor, settings, run_dir,
-                          {"imported_from": str(log.path), "model": log.model,
-                           "eval_instances": [instance.name for instance in domain.eval_instances]}, watcher)
+    store = create_named(runs_dir, f"autotos-{domain.name}-{Path(log.path).stem}", {
+        **run_meta(domain.name, settings), "model": {"model": log.model} if log.model else {},
+        "imported_from": str(log.path), "eval_instances": [instance.name for instance in domain.eval_instances]})
+    run = Run(store, RunSetup(provider, subscribers=(watcher,) if watcher is not None else ()), target=domain.name)
+    ended = execute(run, lambda run: run_loop(run, domain, executor, settings, preset_of(settings)))
+    outcome: Outcome = ended.value
     summary = {
-        **summary_of(run_dir, outcome),
+        **summary_of(store.path, outcome),
         "log_calls": log.calls,
         "log_success": log.success,
         "log_failure": log.failure,
@@ -323,5 +268,5 @@ def import_log(log: AutoToSLog, domain: SearchDomain, executor: Executor, runs_d
         # failed where the original run's passed
         "wanted_more": outcome.error is not None,
     }
-    write_text_atomic(layout.import_file(run_dir), json.dumps(summary, indent=2))
+    write_text_atomic(layout.import_file(store.path), json.dumps(summary, indent=2))
     return summary
