@@ -98,103 +98,92 @@ def model_flags(args: argparse.Namespace) -> dict[str, Any]:
             "temperature": args.temperature, "max_tokens": getattr(args, "max_tokens", None)}
 
 
-def run_own_loop_command(approach_name: str, target: str, args: argparse.Namespace, parameters: dict[str, Any],
-                         runs_dir: Path) -> int:
-    """Run a registered AutoToS-like approach (``autotos``) on ``target`` through its entry and print its
-    summary; shared with `genplan run DOMAIN_DIR --preset AutoToS`."""
-    from ..engine.approaches import RunContext, get_approach
-    from ..engine.llm import ModelAccessError, load_settings, make_provider
+def _settings(args: argparse.Namespace, cli: dict[str, Any]) -> Any:
+    from ..engine.llm import load_settings
     from ..engine.llm.settings import SettingsError
-    from ..engine.sandbox.redact import register_secret
+
+    try:
+        settings = load_settings(args.config_file, cli=cli)
+    except SettingsError as exc:
+        raise BadInput(str(exc)) from None
+    if not settings.is_configured:
+        raise BadInput("no model configured: give --model (and --base-url for a local endpoint) or a config file")
+    return settings
+
+
+def _progress(args: argparse.Namespace) -> Any:
+    started = time.monotonic()
+
+    def progress(line: str) -> None:
+        if not args.quiet:
+            print(f"[{time.monotonic() - started:7.1f}s] {line}", file=sys.stderr, flush=True)
+
+    return progress
+
+
+def _finish(report: dict[str, Any], approach: str, args: argparse.Namespace) -> int:
+    """Print a run's report (AutoToS's summary; a trial's line) and say whether the model could be used."""
+    if approach == "autotos":
+        print_summary(report, args.json)
+    elif args.json:
+        print(json.dumps(report))
+    else:
+        print(f"run: {report.get('run_dir')}: {report.get('outcome')} in {report.get('steps')} steps, "
+              f"{report.get('calls')} calls")
+    if report.get("error"):
+        return error(f"the model could not be used: {report['error']} (run directory {report['run_dir']})")
+    return EXIT_OK
+
+
+def start_command(preset: str, target: str, args: argparse.Namespace, parameters: dict[str, Any], runs_dir: Path) -> int:
+    """Start a run of an AutoToS preset on ``target`` through the front-end API and print its summary; shared with
+    `genplan run DOMAIN_DIR --preset AutoToS`."""
+    from ..engine import api
+    from ..engine.llm import ModelAccessError
 
     if target not in PAPER_DOMAINS:
         if not Path(target).is_dir():
             raise BadInput(f"{target}: neither an AutoToS domain ({', '.join(PAPER_DOMAINS)}) nor a domain directory")
         open_source(target)  # a directory that is no domain directory: one line now, not after the first progress
     require_output_dir("--runs" if hasattr(args, "runs") else "--out", runs_dir)
+    settings = _settings(args, model_flags(args))
+    request = api.StartRequest(preset, target, runs_dir, parameters=parameters)
     try:
-        settings = load_settings(args.config_file, cli=model_flags(args))
-        if not settings.is_configured:
-            raise BadInput("no model configured: give --model (and --base-url for a local endpoint) or a config file")
-        provider = make_provider(settings, no_cache=args.no_cache)
-    except (SettingsError, ModelAccessError) as exc:
+        outcome = api.start(request, settings, api.Watch(progress=_progress(args)), no_cache=args.no_cache)
+    except ModelAccessError as exc:
         raise BadInput(str(exc)) from None
-    register_secret(settings.resolve_api_key())  # never in what a function's output carries to the model or files
-    started = time.monotonic()
-
-    def progress(line: str) -> None:
-        if not args.quiet:
-            print(f"[{time.monotonic() - started:7.1f}s] {line}", file=sys.stderr, flush=True)
-
-    approach = get_approach(approach_name)
-    assert approach.entry is not None, f"{approach_name} is an own-loop approach"
-    context = RunContext(target, provider, runs_dir, parameters, settings.to_dict(), progress)
-    summary = approach.entry(context)
-    print_summary(summary, args.json)
-    if summary.get("error"):
-        return error(f"the model could not be used: {summary['error']} (run directory {summary['run_dir']})")
-    return EXIT_OK
+    return _finish(api.report(outcome), api.approach_of(preset)[0].name, args)
 
 
-def resume_own_loop_command(run_dir: Path, args: argparse.Namespace, flags: dict[str, Any]) -> int | None:
-    """`genplan run --resume RUN` for a run of an approach with its own loop (an AutoToS run, a PDDLego+ or PlanGen
-    trial): the approach's entry goes on with it, taking every answer on disk from there. ``flags``: the model
-    options given now (None: the run's recorded one). None: RUN is a pipeline run."""
-    from ..engine.approaches import OWN_LOOP, RunContext, UnknownApproach, get_approach
-    from ..engine.llm import ModelAccessError, load_settings, make_provider
-    from ..engine.llm.settings import SettingsError
-    from ..engine.sandbox.redact import register_secret
+def resume_command(run_dir: Path, args: argparse.Namespace, flags: dict[str, Any]) -> int | None:
+    """`genplan run --resume RUN` for a run of an approach that writes no programs (an AutoToS run, a PDDLego+ or
+    PlanGen trial): it goes on through the front-end API, taking every answer on disk from there. ``flags``: the
+    model options given now (None: the run's recorded one). None: RUN is a pipeline run (or no run: the pipeline's
+    resume says what is wrong with it)."""
+    from ..engine import api
+    from ..engine.approaches import Capability
+    from ..engine.llm import ModelAccessError
 
-    meta_file = layout.meta_file(Path(run_dir))
     try:
-        meta = json.loads(meta_file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None  # the pipeline's resume says what is wrong with it
-    try:
-        approach = get_approach(str(meta.get("approach")))
-    except UnknownApproach:
+        approach, meta = api.resumable(Path(run_dir))
+    except api.NotResumable as exc:
+        if not layout.is_run_dir(Path(run_dir)):
+            return None
+        raise BadInput(str(exc)) from None
+    if approach.can(Capability.PROGRAMS):
         return None
-    if approach.kind != OWN_LOOP:
-        return None
-    target, parameters = meta.get("target"), meta.get("parameters")
-    if not isinstance(target, str) or not isinstance(parameters, dict) or meta.get("imported_from") or \
-            meta.get("import"):
-        raise BadInput(f"{run_dir}: a run of {approach.name} that records no parameters to run it with again (an "
-                       f"import, or made by an earlier genplan); it opens and replays, but is not continued")
-    if meta.get("status") == "finished":
+    if meta.status == api.RunStatus.FINISHED:
         raise BadInput(f"{run_dir}: finished; nothing to resume")
-    recorded = {k: v for k, v in (meta.get("model") or {}).items() if k != "prices"}
+    recorded = {k: v for k, v in meta.model.items() if k != "prices"}
+    settings = _settings(args, {**recorded, **{k: v for k, v in flags.items() if v is not None}})
     try:
-        settings = load_settings(args.config_file, cli={**recorded, **{k: v for k, v in flags.items() if v is not None}})
-        if not settings.is_configured:
-            raise BadInput("no model configured: give --model (and --base-url for a local endpoint) or a config file")
-        provider = make_provider(settings, no_cache=args.no_cache)
-    except (SettingsError, ModelAccessError) as exc:
+        outcome = api.resume(Path(run_dir).resolve(), settings, api.Watch(progress=_progress(args)),
+                             no_cache=args.no_cache)
+    except (ModelAccessError, api.NotResumable) as exc:
         raise BadInput(str(exc)) from None
-    register_secret(settings.resolve_api_key())
-    started = time.monotonic()
-
-    def progress(line: str) -> None:
-        if not args.quiet:
-            print(f"[{time.monotonic() - started:7.1f}s] {line}", file=sys.stderr, flush=True)
-
-    run_dir = Path(run_dir).resolve()
-    assert approach.entry is not None
-    context = RunContext(target, provider, run_dir.parent, parameters, settings.to_dict(), progress,
-                         run_name=run_dir.name, resume=True)
-    summary = approach.entry(context)
-    if approach.name == "autotos":
-        print_summary(summary, args.json)
-    elif args.json:
-        print(json.dumps(summary))
-    else:
-        print(f"run: {summary.get('run_dir')}: {summary.get('outcome')} in {summary.get('steps')} steps, "
-              f"{summary.get('calls')} calls")
-    if summary.get("error"):
-        return error(f"the model could not be used: {summary['error']} (run directory {summary['run_dir']})")
-    return EXIT_OK
+    return _finish(api.report(outcome), approach.name, args)
 
 
 def run(args: argparse.Namespace) -> int:
     preset = "AutoToS+PST" if args.pst else args.preset
-    return run_own_loop_command("autotos", args.target, args, parameters_of(args, preset), Path(args.runs))
+    return start_command(preset, args.target, args, parameters_of(args, preset), Path(args.runs))

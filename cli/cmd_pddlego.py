@@ -63,8 +63,9 @@ def parse_seeds(text: str) -> list[int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..engine.approaches import RunContext, preset_owner
-    from ..engine.llm import ModelAccessError, load_settings, make_provider
+    from ..engine import api
+    from ..engine.approaches import preset_owner
+    from ..engine.llm import ModelAccessError, load_settings
     from ..engine.llm.settings import SettingsError
     from ..engine.pddlego.batch import record_run
     from ..engine.prompts import PromptError, PromptLibrary
@@ -81,7 +82,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         settings = load_settings(args.config_file, cli={"model": args.model, "base_url": args.base_url,
                                                         "api_key_env": args.api_key_env, "temperature": args.temperature})
-        provider = make_provider(settings, no_cache=args.no_cache)
         if args.prompts:
             PromptLibrary(args.prompts)  # a bad --prompts directory is an error before the first game
     except (SettingsError, ModelAccessError, PromptError) as exc:
@@ -89,19 +89,20 @@ def run(args: argparse.Namespace) -> int:
     owner = preset_owner(args.preset)
     assert owner is not None  # argparse's choices are the registered presets
     approach, preset = owner
-    assert approach.entry is not None
     out = Path(args.out)
     results: list[dict[str, Any]] = []
     for seed in seeds:
-        parameters = {**approach.presets[preset], "preset": preset, "seed": seed, "locations": args.locations,
-                      "max_steps": args.max_steps, "prompts": args.prompts,
+        parameters = {"seed": seed, "locations": args.locations, "max_steps": args.max_steps, "prompts": args.prompts,
                       **({"fixed_domain": fixed} if fixed is not None else {})}
-        context = RunContext("coincollector", provider, out / "runs", parameters, {"model": settings.model})
+        request = api.StartRequest(preset, "coincollector", out / "runs", parameters=parameters)
         started = time.monotonic()
         try:
-            summary = approach.entry(context)
-        except ModelAccessError as exc:
+            outcome = api.start(request, settings, no_cache=args.no_cache)
+        except (ModelAccessError, api.GenplanError) as exc:
             raise BadInput(str(exc)) from None
+        summary = {**api.report(outcome), "seed": seed}
+        for bulky in ("record", "commands"):  # the trial's files hold them
+            summary.pop(bulky, None)
         record_run(out, Path(summary["run_dir"]))
         results.append(summary)
         if not args.json:

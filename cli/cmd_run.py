@@ -126,22 +126,22 @@ def _stopped(args: argparse.Namespace, store: RunStore, message: str) -> int:
 
 def list_presets() -> str:
     """One line per preset: its approach and the settings that differ between presets."""
-    from ..engine.approaches import APPROACHES
+    from ..engine.approaches import APPROACHES, Capability
 
     lines = [f"{'preset':8} {'approach':9} {'N':>2} {'K_S':>3} {'K_C':>3} {'reflection':10} {'limit':>6}  function"]
     for approach in APPROACHES.values():
-        if approach.kind != "pipeline":
+        if not approach.can(Capability.PROGRAMS):
             continue
         for name in approach.presets:
             c = load_preset(name)
             lines.append(f"{name:8} {approach.name:9} {c.initial_programs:>2} {c.strategy_rounds:>3} {c.code_rounds:>3} "
                          f"{'yes' if c.code_reflection else 'no':10} {c.program_timeout_s:>5g}s  {c.function_name}")
-    own = [(name, a) for a in APPROACHES.values() if a.kind != "pipeline" for name in a.presets]
+    own = [(name, a) for a in APPROACHES.values() if not a.can(Capability.PROGRAMS) for name in a.presets]
     if own:
         lines += ["", "approaches with their own loop (`genplan run DOMAIN_DIR --preset P` runs those marked *):"]
         for name, approach in own:
             settings = ", ".join(f"{k}={v}" for k, v in approach.presets[name].items()) or "-"
-            mark = "*" if approach.runs_domain_dirs else " "
+            mark = "*" if approach.can(Capability.DOMAIN_DIR) else " "
             lines.append(f"{name:17} {approach.name:9} {settings:26} {mark} {approach.command} --preset {name}")
     lines.append("")
     lines += [f"{a.name}: {a.title}" for a in APPROACHES.values()]
@@ -152,10 +152,10 @@ def run(args: argparse.Namespace) -> int:
     if args.list_presets:
         print(list_presets())
         return EXIT_OK
-    if args.resume:  # an AutoToS run or a PDDLego+ trial goes on through its approach's entry
-        from .cmd_autotos import resume_own_loop_command
+    if args.resume:  # an AutoToS run or a PDDLego+ trial goes on with its own report
+        from .cmd_autotos import resume_command
 
-        resumed = resume_own_loop_command(Path(args.resume), args, _model_flags(args))
+        resumed = resume_command(Path(args.resume), args, _model_flags(args))
         if resumed is not None:
             return resumed
     if not args.resume and not args.pipeline_config:
@@ -239,16 +239,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _own_loop_run(args: argparse.Namespace) -> int | None:
-    """A preset of an approach with its own loop: run it here through the approach's entry when it takes a
-    domain directory (AutoToS's PDDL family), else say in one line which command runs it. None: a pipeline
-    preset (or no such preset: the pipeline's preset lookup says so)."""
-    from ..engine.approaches import OWN_LOOP, preset_owner
+    """A preset of an approach that writes no programs: run it here when it takes a domain directory (AutoToS's
+    PDDL family), else say in one line which command runs it. None: a pipeline preset (or no such preset: the
+    pipeline's preset lookup says so)."""
+    from ..engine.approaches import Capability, preset_owner
 
     owner = preset_owner(args.preset)
-    if owner is None or owner[0].kind != OWN_LOOP:
+    if owner is None or owner[0].can(Capability.PROGRAMS):
         return None
     approach, preset = owner
-    if not approach.runs_domain_dirs:
+    if not approach.can(Capability.DOMAIN_DIR):
         raise BadInput(f"preset {preset} belongs to {approach.name}, which has its own command: "
                        f"{approach.command} --preset {preset}")
     if not args.domain_dir:
@@ -259,11 +259,10 @@ def _own_loop_run(args: argparse.Namespace) -> int | None:
                if given]
     if ignored:
         warn(f"{', '.join(ignored)}: not used by {approach.name}'s own loop (preset {preset})")
-    from .cmd_autotos import run_own_loop_command
+    from .cmd_autotos import start_command
 
-    parameters = {**approach.presets[preset], "preset": preset, "evaluate": bool(args.eval)}
-    # own-loop runs are not pipeline runs: they go to runs/ (or --out), not DOMAIN_DIR/.genplan/runs/
-    return run_own_loop_command(approach.name, args.domain_dir, args, parameters, Path(args.out or "runs"))
+    # they go to runs/ (or --out), not DOMAIN_DIR/.genplan/runs/
+    return start_command(preset, args.domain_dir, args, {"evaluate": bool(args.eval)}, Path(args.out or "runs"))
 
 
 def _sandbox_layers() -> str:

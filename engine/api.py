@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .approaches import Approach, Capability, UnknownApproach, get_approach, preset_owner
 from .errors import GenplanError
 from .pipeline.config import PipelineConfig, made_before_reproduction
-from .runs import RunMeta, create, create_named, layout
+from .runs import NotResumable, RunMeta, create, create_named, layout
 from .runs.run import NewRun, Run, RunOutcome, RunSetup, execute
 from .runs.status import RunStatus
 from .runs.store import RunStore, artifact_request_id, fork_run
@@ -35,17 +35,13 @@ if TYPE_CHECKING:
     from .runs.gateway import Controller
 
 __all__ = [
-    "NotResumable", "RunOutcome", "RunStatus", "StartRequest", "UnknownPreset", "Watch", "approach_of", "fork",
-    "fork_with_task", "new_run", "pipeline", "provider_for", "resume", "resumable", "start",
+    "GenplanError", "NotResumable", "RunOutcome", "RunStatus", "StartRequest", "UnknownPreset", "Watch", "approach_of", "fork",
+    "fork_with_task", "message", "new_run", "pipeline", "prepare", "provider_for", "report", "resume", "resumable", "start",
 ]
 
 
 class UnknownPreset(GenplanError):
     """No registered approach has a preset of that name."""
-
-
-class NotResumable(GenplanError):
-    """The run opens and replays, but it cannot be continued (one line says why)."""
 
 
 @dataclass
@@ -100,15 +96,21 @@ def approach_of(preset: str) -> tuple[Approach, str]:
     return owner
 
 
-def new_run(request: StartRequest, settings: ModelSettings) -> tuple[RunStore, Approach, Any]:
-    """The new run's directory (with its run.json), its approach and its typed parameters."""
+def prepare(request: StartRequest) -> tuple[Approach, Any, NewRun]:
+    """What the request runs, checked before anything is made: its approach, its typed parameters and the new run's
+    record (GenplanError, one line, for an unknown preset, a bad parameter, a target the approach cannot run on)."""
     if request.config is not None:  # a complete configuration: its own name (a config file's "F5-3*")
         approach, parameters = get_approach(request.config.approach), request.config
     else:
         approach, preset = approach_of(request.preset)
-        parameters = _require(approach, approach.parameters, "parameters")(
-            {**approach.presets[preset], "preset": preset, **request.parameters})
-    record: NewRun = _require(approach, approach.new_run, "new_run")(request.target, parameters)
+        parameters = approach.parameters({**approach.presets[preset], "preset": preset, **request.parameters})
+    return approach, parameters, approach.new_run(request.target, parameters)
+
+
+def new_run(request: StartRequest, settings: ModelSettings,
+            prepared: tuple[Approach, Any, NewRun] | None = None) -> tuple[RunStore, Approach, Any]:
+    """The new run's directory (with its run.json), its approach and its typed parameters."""
+    approach, parameters, record = prepared or prepare(request)
     meta = {**record.meta, "model": settings.to_dict(), **({"source": request.source} if request.source else {}),
             **request.extra_meta}
     if request.run_name is not None or record.stem is None:
@@ -119,12 +121,13 @@ def new_run(request: StartRequest, settings: ModelSettings) -> tuple[RunStore, A
 
 
 def start(request: StartRequest, settings: ModelSettings, watch: Watch | None = None, *, no_cache: bool = False,
-          prompts: PromptLibrary | None = None) -> RunOutcome:
+          prompts: PromptLibrary | None = None, cache_dir: str | Path | None = None) -> RunOutcome:
     """A new run of the request's preset, carried out to its end (a stop is an end; an error is raised after
     the run directory says so)."""
     watch = watch or Watch()
-    provider = provider_for(settings, no_cache=no_cache, watch=watch)
-    store, approach, parameters = new_run(request, settings)
+    prepared = prepare(request)
+    provider = provider_for(settings, no_cache=no_cache, watch=watch, cache_dir=cache_dir)
+    store, approach, parameters = new_run(request, settings, prepared)
     return _carry_out(store, approach, request.target, parameters, provider, settings, watch, prompts)
 
 
@@ -142,7 +145,7 @@ def resumable(run_dir: Path) -> tuple[Approach, RunMeta]:
         raise NotResumable(f"{store.path}: {exc}") from None
     if meta.extra.get("imported_from") or meta.extra.get("import"):
         raise NotResumable(f"{store.path}: an imported run; it opens and replays, but no model made it here")
-    if not approach.can(Capability.RESUME) or approach.reopen is None:
+    if not approach.can(Capability.RESUME):
         raise NotResumable(f"{store.path}: a run of {approach.name}, which cannot be continued")
     # Bas changed its steps to the paper's (NL descriptions, no PDDL summary): an earlier Bas run's answers
     # belong to steps today's Bas never asks, so continuing it would silently start over.
@@ -154,19 +157,19 @@ def resumable(run_dir: Path) -> tuple[Approach, RunMeta]:
 
 
 def resume(run_dir: Path, settings: ModelSettings, watch: Watch | None = None, *, no_cache: bool = False,
-           prompts: PromptLibrary | None = None, target: str | None = None) -> RunOutcome:
+           prompts: PromptLibrary | None = None, target: str | None = None,
+           cache_dir: str | Path | None = None) -> RunOutcome:
     """Go on with an unfinished (killed, stopped, failed) run, or a fork: every answer on disk is taken from
     there, the rest is asked. ``target``: what it runs on, when the front end knows better than run.json (the
     TUI's domain directory, for a run that was copied with its domain)."""
     watch = watch or Watch()
     approach, _ = resumable(run_dir)
     store = RunStore.open(Path(run_dir))
-    assert approach.reopen is not None  # resumable checked it
     recorded, parameters = approach.reopen(store.meta())
     target = target or recorded
     if not target:
         raise NotResumable(f"{run_dir}: its run.json does not say what it ran on")
-    provider = provider_for(settings, no_cache=no_cache, watch=watch)
+    provider = provider_for(settings, no_cache=no_cache, watch=watch, cache_dir=cache_dir)
     return _carry_out(store, approach, target, parameters, provider, settings, watch, prompts)
 
 
@@ -229,13 +232,25 @@ def _carry_out(store: RunStore, approach: Approach, target: str, parameters: Any
     if watch.progress is not None:
         setup.progress = watch.progress
     run = Run(store, setup, approach=approach, target=target, parameters=parameters)
-    return execute(run, _require(approach, approach.run, "run"))
+    outcome = execute(run, approach.run)
+    if isinstance(outcome.value, BaseException):  # recorded in the run directory; the front end is told too
+        raise outcome.value
+    return outcome
 
 
-def _require(approach: Approach, value: Any, what: str) -> Any:
-    if value is None:
-        raise UnknownApproach(f"{approach.name} registers no {what}")
-    return value
+def report(outcome: RunOutcome) -> dict[str, Any]:
+    """What a front end prints of a run's end: its directory and status, and the approach's summary (the
+    pipeline's selected program and debug tasks, AutoToS's calls and evaluation, a trial's outcome)."""
+    shown = outcome.report if outcome.report is not None else outcome.summary or {}
+    return {"run_dir": str(outcome.run_dir), **shown, "status": outcome.status}
+
+
+def message(outcome: RunOutcome) -> str:
+    """The one line that says why a run ended as it did ("" when it simply finished)."""
+    data = outcome.event.data
+    return str(data.get("error") or (data.get("message") if outcome.status != RunStatus.FINISHED else "") or "")
+
+
 
 
 def _approaches() -> list[Approach]:

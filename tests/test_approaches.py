@@ -16,10 +16,8 @@ from support.scripted_server import Reply, ScriptedServer
 from genplan.cli.main import main
 from genplan.engine.approaches import (
     APPROACHES,
-    OWN_LOOP,
-    PIPELINE,
     Approach,
-    RunContext,
+    Capability,
     UnknownApproach,
     get_approach,
     preset_owner,
@@ -43,7 +41,7 @@ def test_the_built_in_approaches_carry_one_vocabulary() -> None:
     prompts = importlib.resources.files("genplan.prompts")
     for approach in APPROACHES.values():
         assert prompts.joinpath(approach.prompt_variant).is_dir()  # its prompt set exists
-        if approach.kind == PIPELINE:
+        if approach.can(Capability.PROGRAMS):
             library.resolve("system", approach.prompt_variant)
             assert approach.feedback_style in ("stein", "silver")
         else:  # an own-loop approach's feedback is made in engine/feedback/<style>.py
@@ -77,13 +75,19 @@ def test_list_presets(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Sil      sil        1   0   4 no            30s  get_plan" in out
 
 
-def test_the_own_loop_approaches_are_registered_with_an_entry_and_listed(capsys: pytest.CaptureFixture[str]) -> None:
-    own = {a.name: a for a in APPROACHES.values() if a.kind == OWN_LOOP}
+def test_every_approach_registers_the_same_parts_and_its_capabilities(capsys: pytest.CaptureFixture[str]) -> None:
+    """No kind of approach: each has a run on the one Run context, typed parameters, a new run's record and a
+    reopen; what front ends may offer is in its capabilities."""
+    for approach in APPROACHES.values():
+        assert all(callable(part) for part in (approach.run, approach.parameters, approach.new_run, approach.reopen))
+        assert Capability.RESUME in approach.capabilities and Capability.STEP in approach.capabilities
+        assert approach.can(Capability.FORK) == (approach.edited_answer is not None)
+    own = {a.name: a for a in APPROACHES.values() if not a.can(Capability.PROGRAMS)}
     assert list(own) == ["autotos", "pddlego", "plangen"]
-    assert all(callable(a.entry) and a.run is None for a in own.values())
-    assert own["autotos"].command == "genplan autotos" and own["autotos"].runs_domain_dirs
+    assert own["autotos"].command == "genplan autotos" and own["autotos"].can(Capability.DOMAIN_DIR)
     assert own["pddlego"].command == own["plangen"].command == "genplan pddlego"
-    assert not own["pddlego"].runs_domain_dirs
+    assert own["pddlego"].can(Capability.GAME) and not own["pddlego"].can(Capability.DOMAIN_DIR)
+    assert not own["plangen"].can(Capability.FORK)  # PlanGen writes no file a person could edit
     assert preset_owner("autotos+pst") == (own["autotos"], "AutoToS+PST")
     assert preset_owner("PlanGen") == (own["plangen"], "plangen")
     assert own["autotos"].presets == {"AutoToS": {"partial_soundness": False},
@@ -92,8 +96,11 @@ def test_the_own_loop_approaches_are_registered_with_an_entry_and_listed(capsys:
     assert not {"AutoToS", "AutoToS+PST", "pddlego-detailed", "pddlego-simple", "plangen"} & set(preset_names())
     with pytest.raises(ConfigError, match="approach must be one of stein, bas, sil, not 'autotos'"):
         PipelineConfig(approach="autotos")
-    with pytest.raises(ValueError, match="an own-loop approach needs an entry function"):
-        Approach(name="x", title="x", prompt_variant="stein", feedback_style="stein", function_name="", kind=OWN_LOOP)
+    stein = get_approach("stein")
+    with pytest.raises(ValueError, match="forking needs an edited_answer function"):
+        Approach(name="x", title="x", prompt_variant="stein", feedback_style="stein", function_name="",
+                 run=stein.run, parameters=stein.parameters, new_run=stein.new_run, reopen=stein.reopen,
+                 capabilities=frozenset({Capability.FORK}))
 
     assert main(["run", "--list-presets"]) == 0
     out = capsys.readouterr().out
@@ -105,12 +112,13 @@ def test_the_own_loop_approaches_are_registered_with_an_entry_and_listed(capsys:
     assert "autotos: AutoToS: successor function and goal test" in out
 
 
-def test_the_pddlego_entry_refuses_an_unknown_environment_in_one_line() -> None:
-    entry = get_approach("pddlego").entry
-    assert entry is not None
-    context = RunContext("alfworld", provider=None, runs_dir=Path("unused"), parameters={})  # type: ignore[arg-type]
+def test_a_pddlego_run_refuses_an_unknown_environment_in_one_line(tmp_path: Path) -> None:
+    from genplan.engine import api
+    from genplan.engine.llm import ModelSettings
+
     with pytest.raises(GenplanError, match="alfworld: not an environment pddlego plays"):
-        entry(context)
+        api.start(api.StartRequest("pddlego-detailed", "alfworld", tmp_path), ModelSettings(model="m"))
+    assert not list(tmp_path.iterdir())  # refused before a run directory was made
 
 
 # ------------------------------------------------------------------ a toy approach: ask once, check, stop

@@ -15,15 +15,14 @@ from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, 
 
 from genplan.engine.autotos import pddl_family
 from genplan.engine.events import RequestSent, ResponseReceived
-from genplan.engine.llm import ModelSettings, OpenAIProvider
+from genplan.engine.llm import ModelSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_a_run_without_an_eval_limit_asks_before_planning_its_eval_tasks_and_stops_at_once(
         scripted_server: ScriptedServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from genplan.engine.approaches import RunContext
-    from genplan.engine.approaches.autotos import entry
+    from genplan.engine import api
 
     planned: list[str] = []
     optimal_plan = pddl_family.PddlTasks.optimal_plan
@@ -47,9 +46,10 @@ def test_a_run_without_an_eval_limit_asks_before_planning_its_eval_tasks_and_sto
     debug = len(list((domain / "debug").glob("*.pddl")))
     evals = len(list((domain / "eval").glob("*.pddl")))
     assert evals > 10
-    provider = OpenAIProvider(ModelSettings(model=scripted_server.model, base_url=scripted_server.base_url))
-    summary = entry(RunContext(str(domain), provider, tmp_path / "runs", {"preset": "AutoToS"}, subscriber=watch,
-                               stop_requested=lambda: bool(seen.get("answered"))))
+    settings = ModelSettings(model=scripted_server.model, base_url=scripted_server.base_url)
+    watching = api.Watch(subscriber=watch, stop_requested=lambda: bool(seen.get("answered")))
+    summary = api.report(api.start(api.StartRequest("AutoToS", str(domain), tmp_path / "runs"), settings, watching,
+                                   no_cache=True))
     # the first call went out after the debug tasks' optimal plans only; the stop after it acted at once
     assert seen["first_request"] == debug
     assert summary["status"] == "stopped" and summary["calls"] == 1

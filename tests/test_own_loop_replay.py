@@ -41,13 +41,14 @@ def _provider(server: ScriptedServer) -> OpenAIProvider:
 
 @pytest.fixture
 def autotos_run(scripted_server: ScriptedServer, tmp_path: Path) -> Path:
-    from genplan.engine.approaches import RunContext
-    from genplan.engine.approaches.autotos import entry
+    from genplan.engine import api
 
     scripted_server.on_step("autotos.succ", [FERRY_BOARD_KEEPS_EMPTY, FERRY])
     scripted_server.on_step("autotos.goal", [GOAL])
-    summary = entry(RunContext(str(ROOT / "domains" / "ferry"), _provider(scripted_server), tmp_path / "runs",
-                               {"preset": "AutoToS", "evaluate": False}))
+    request = api.StartRequest("AutoToS", str(ROOT / "domains" / "ferry"), tmp_path / "runs",
+                               parameters={"evaluate": False})
+    settings = ModelSettings(model=scripted_server.model, base_url=scripted_server.base_url, retry_base_delay_s=0.005)
+    summary = api.report(api.start(request, settings, no_cache=True))
     assert summary["status"] == "finished" and summary["calls"] == 3
     return Path(summary["run_dir"])
 

@@ -206,7 +206,7 @@ def test_cli_runs_trials_with_a_model_and_report_tabulates_them(scripted_server:
 
 def test_the_fixed_domain_preset_gives_genplans_own_coincollector_domain(scripted_server: ScriptedServer,
                                                                          tmp_path: Path) -> None:
-    from genplan.engine.approaches import RunContext, get_approach
+    from genplan.engine import api
 
     # a problem file for genplan's domain (closed-door / connected): the coin is behind the west door
     scripted_server.enqueue(json.dumps({"pf": (
@@ -214,13 +214,9 @@ def test_the_fixed_domain_preset_gives_genplans_own_coincollector_domain(scripte
         "  (:objects kitchen pantry backyard - location south west - direction)\n"
         "  (:init (at kitchen) (closed-door kitchen pantry south) (closed-door kitchen backyard west))\n"
         "  (:goal (at backyard)))")}))
-    entry = get_approach("pddlego").entry
-    assert entry is not None
-    provider = OpenAIProvider(ModelSettings(model=scripted_server.model, base_url=scripted_server.base_url,
-                                            retry_base_delay_s=0.005))
-    preset = get_approach("pddlego").presets["pddlego-fixed-domain"]
-    summary = entry(RunContext("coincollector", provider, tmp_path, {**preset, "preset": "pddlego-fixed-domain",
-                                                                     "seed": 1, "locations": 5}))
+    settings = ModelSettings(model=scripted_server.model, base_url=scripted_server.base_url, retry_base_delay_s=0.005)
+    request = api.StartRequest("pddlego-fixed-domain", "coincollector", tmp_path, parameters={"seed": 1, "locations": 5})
+    summary = api.report(api.start(request, settings, no_cache=True))
     assert (summary["outcome"], summary["calls"]) == ("success", 1)
     (prompt,) = prompts(scripted_server)
     assert "(define (domain coincollector)" in prompt and '{"pf": "<problem file>"}' in prompt

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 from textual.widgets import TabbedContent
 
+from genplan.engine.approaches import Capability
 from genplan.engine.runs import layout
 
 from . import messages as msg
@@ -249,11 +250,11 @@ class RunsMixin(AppState):
                         "Press s to set a model.", title="Manual provider", timeout=8)
         parameters: dict[str, Any] = {}
         limit = self.options.eval_limit
-        if not approach.runs_domain_dirs:  # a trial in a game: which game
+        if not approach.can(Capability.DOMAIN_DIR):  # a trial in a game: which game
             parameters = dict(self.options.game)
         elif limit is not None:  # else every eval task of the domain
             parameters = {"evaluate": limit > 0, "eval_limit": limit}
-        self._start_own_loop_session(preset, parameters, "preparing the tasks" if approach.runs_domain_dirs
+        self._start_own_loop_session(preset, parameters, "preparing the tasks" if approach.can(Capability.DOMAIN_DIR)
                                      else f"starting the game ({approach.default_target})")
 
     def continue_trial(self, run_dir: Path, relative: str, text: str) -> None:

@@ -18,8 +18,6 @@ from typing import Any
 
 from textual.message import Message
 
-from genplan.engine.runs import layout
-
 from .messages import AnswerRequested, RunCreated, RunProgress, StepRequested
 
 Post = Callable[[Message], Any]
@@ -201,12 +199,13 @@ class OwnLoopSession:
     def __init__(self, domain_path: Path, preset: str, settings: Any, post: Post, sink: Callable[[Any], None],
                  runs_dir: Path, parameters: dict[str, Any] | None = None, no_cache: bool = False,
                  stepping: threading.Event | None = None, resume: Path | None = None) -> None:
-        from genplan.engine.approaches import preset_owner, start_target
+        from genplan.engine.approaches import Capability, preset_owner, start_target
 
         owner = preset_owner(preset)
         # ``resume``: an unfinished run of this approach, gone on with (its answers on disk are not asked again)
         self.resume = resume
-        if owner is None or owner[0].entry is None or (resume is None and start_target(owner[0], domain_path) is None):
+        if owner is None or owner[0].can(Capability.PROGRAMS) or (
+                resume is None and start_target(owner[0], domain_path) is None):
             raise ValueError(f"preset {preset}: not an approach with its own loop that the TUI can start")
         self.approach, self.preset = owner
         self.domain_path = domain_path
@@ -227,29 +226,27 @@ class OwnLoopSession:
         return not self.settings.is_configured
 
     def run(self) -> dict[str, Any]:
-        from genplan.engine.approaches import RunContext, start_target
-        from genplan.engine.llm import make_provider
-        from genplan.engine.sandbox.redact import register_secret
+        from genplan.engine import api
+        from genplan.engine.approaches import start_target
 
-        provider = make_provider(self.settings, no_cache=self.no_cache,
-                                 manual_answer=manual_answerer(self.post, self.pending, self.controller))
-        register_secret(self.settings.resolve_api_key())  # never in what a function's output carries back
-        parameters = {**self.approach.presets[self.preset], "preset": self.preset, **self.parameters}
-        target = start_target(self.approach, self.domain_path)
-        runs_dir, run_name = self.runs_dir, None
+        watch = api.Watch(subscriber=self.sink, controller=self.controller,
+                          progress=lambda line: self.post(RunProgress(line)),
+                          run_created=lambda run_dir: self.post(RunCreated(run_dir)),
+                          stop_requested=self.controller.stopped.is_set,
+                          manual_answer=manual_answerer(self.post, self.pending, self.controller))
+        edit = self.parameters.get("continue_from")  # {"run", "file", "text"}: a person's edit of a trial's file
         if self.resume is not None:
-            recorded = resumable_own_loop_run(self.resume)
-            assert recorded is not None  # checked by the caller
-            target, parameters = recorded[1], recorded[2]
-            runs_dir, run_name = self.resume.parent, self.resume.name
-        assert target is not None  # checked in __init__
-        context = RunContext(target, provider, runs_dir, parameters, self.settings.to_dict(),
-                             progress=lambda line: self.post(RunProgress(line)), subscriber=self.sink,
-                             run_created=lambda run_dir: self.post(RunCreated(run_dir)),
-                             stop_requested=self.controller.stopped.is_set, controller=self.controller,
-                             run_name=run_name, resume=self.resume is not None)
-        assert self.approach.entry is not None  # checked in __init__
-        return self.approach.entry(context)
+            outcome = api.resume(self.resume, self.settings, watch, no_cache=self.no_cache)
+        elif edit:
+            fork = api.fork(Path(edit["run"]), str(edit["file"]), "pddl", str(edit["text"]))
+            outcome = api.resume(fork, self.settings, watch, no_cache=self.no_cache)
+        else:
+            target = start_target(self.approach, self.domain_path)
+            assert target is not None  # checked in __init__
+            request = api.StartRequest(self.preset, target, self.runs_dir, parameters=self.parameters,
+                                       source="genplan-tui")
+            outcome = api.start(request, self.settings, watch, no_cache=self.no_cache)
+        return api.report(outcome)
 
     def stop(self) -> None:
         """Stop before the next model call; a manual answer being waited for is cancelled."""
@@ -258,21 +255,19 @@ class OwnLoopSession:
 
 
 def resumable_own_loop_run(run_dir: Path) -> tuple[str, str, dict[str, Any]] | None:
-    """(preset, target, parameters) of an unfinished run of an approach with its own loop that records what it was
-    started with (an AutoToS run, a PDDLego+ or PlanGen trial); None for anything else (a pipeline run, an import,
-    a finished run)."""
-    import json
-
-    from genplan.engine.approaches import OWN_LOOP, UnknownApproach, get_approach
+    """(preset, target, parameters) of an unfinished run of an approach that writes no programs (an AutoToS run, a
+    PDDLego+ or PlanGen trial); None for anything else (a pipeline run, an import, a finished run)."""
+    from genplan.engine import api
+    from genplan.engine.approaches import Capability
 
     try:
-        meta = json.loads(layout.meta_file(Path(run_dir)).read_text(encoding="utf-8"))
-        approach = get_approach(str(meta.get("approach")))
-    except (OSError, ValueError, UnknownApproach):
+        approach, meta = api.resumable(Path(run_dir))
+    except api.NotResumable:
         return None
-    target, parameters = meta.get("target"), meta.get("parameters")
-    if approach.kind != OWN_LOOP or meta.get("status") == "finished" or not isinstance(target, str) \
-            or not isinstance(parameters, dict) or meta.get("imported_from") or meta.get("import"):
+    if approach.can(Capability.PROGRAMS) or meta.status == api.RunStatus.FINISHED:
+        return None
+    target, parameters = meta.extra.get("target"), meta.extra.get("parameters")
+    if not isinstance(target, str) or not isinstance(parameters, dict):
         return None
     preset = str(parameters.get("preset") or "")
     if preset not in approach.presets:  # e.g. a fixed domain given to another preset: the parameters say all

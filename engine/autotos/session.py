@@ -207,7 +207,7 @@ def run_loop(run: Run, domain: SearchDomain, executor: Executor, settings: Setti
         event = RunFinished(status=RunStatus.FINISHED, outcome="stopped" if outcome.stopped else "passed",
                             message=outcome_text(outcome), calls=outcome.calls, wall_seconds=wall)
     return RunOutcome(status, event, meta={"result": outcome.to_dict(), "error": error, "totals": run.totals.to_dict()},
-                      value=outcome)
+                      value=outcome, report={**summary_of(run.path, outcome), "stopped": outcome.stopped, "error": error})
 
 
 def run_meta(domain: str, settings: Settings, preset: str | None = None) -> dict[str, Any]:

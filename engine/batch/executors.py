@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import GenplanError
 from ..sandbox import Sandbox
-from .jobs import Entry, EvalJob, Outcome, OwnLoopJob, RunJob, execute_evaluation, execute_run
+from .jobs import Entry, EvalJob, Outcome, RunJob, execute_evaluation, execute_run
 
 
 class BatchError(GenplanError):
@@ -39,7 +39,7 @@ class Work:
     """What one entry still needs."""
 
     entry: Entry
-    run: RunJob | OwnLoopJob | None  # an own-loop run (AutoToS) evaluates itself: no evaluation job
+    run: RunJob | None  # None: finished before; an AutoToS run or a trial evaluates itself: no evaluation job
     evaluation: EvalJob | None
 
 

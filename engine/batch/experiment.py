@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..approaches import OWN_LOOP, Approach, preset_owner
+from ..approaches import Approach, Capability, preset_owner
 from ..approaches.presets import load_config_file, load_preset
 from ..domainlib import DomainDir, DomainDirError
 from ..errors import GenplanError
@@ -45,8 +45,9 @@ class ModelSpec:
 
 
 @dataclass(frozen=True)
-class OwnLoopPreset:
-    """A preset of an own-loop approach that runs on domain directories (AutoToS, AutoToS+PST)."""
+class ApproachPreset:
+    """A preset of an approach whose parameters are its own, not a PipelineConfig (AutoToS on domain
+    directories, PDDLego+ and PlanGen in a game)."""
 
     approach: str  # the registry's name, e.g. "autotos"
     parameters: dict[str, Any]  # the preset's parameters (with "preset"); the batch adds its evaluation's
@@ -56,7 +57,7 @@ class OwnLoopPreset:
 class PresetSpec:
     label: str
     config: PipelineConfig | None  # a pipeline preset: the [pipeline] overrides applied; split_seed set per run
-    own_loop: OwnLoopPreset | None = None  # an own-loop preset (then config is None)
+    own_loop: ApproachPreset | None = None  # an own-loop preset (then config is None)
 
     def describe(self) -> dict[str, Any]:
         if self.config is not None:
@@ -165,7 +166,7 @@ _TYPE_WORDS = {str: "a string", list: "a list", bool: "true or false", int: "an 
 
 def _own_loop_spec(approach: Approach, label: str) -> PresetSpec:
     """A preset of an own-loop approach as the grid runs it: the approach's parameters for it, and its name."""
-    return PresetSpec(label, None, OwnLoopPreset(approach.name, {**approach.presets[label], "preset": label}))
+    return PresetSpec(label, None, ApproachPreset(approach.name, {**approach.presets[label], "preset": label}))
 
 
 def load_experiment(path: str | Path) -> Experiment:
@@ -302,7 +303,7 @@ class _Checker:
                 self.problem(f"[experiment] presets: {entry!r} is not a preset name")
                 continue
             owner = preset_owner(entry)
-            if owner is not None and owner[0].kind == OWN_LOOP:
+            if owner is not None and not owner[0].can(Capability.PROGRAMS):
                 own_loop = self.own_loop_preset(entry, owner[0], owner[1], task_set)
                 if own_loop is not None and any(s.label == own_loop.label for s in specs):
                     self.problem(f"preset '{entry}' is listed twice")
@@ -338,7 +339,7 @@ class _Checker:
     def own_loop_preset(self, name: str, approach: Approach, label: str, task_set: str) -> PresetSpec | None:
         """A preset of an own-loop approach; None (after a problem) when the approach cannot run on domain
         directories or cannot be evaluated as the experiment says."""
-        if not approach.runs_domain_dirs:
+        if not approach.can(Capability.DOMAIN_DIR):
             where = " or list it in [games] presets" if approach.default_target is not None else ""
             self.problem(f"preset '{name}' belongs to {approach.name}, which does not run on domain directories "
                          f"(it has its own command: {approach.command} --preset {label}{where})")
@@ -367,7 +368,7 @@ class _Checker:
             entries = []
         for entry in entries:
             owner = preset_owner(entry) if isinstance(entry, str) else None
-            if owner is None or owner[0].kind != OWN_LOOP or owner[0].default_target is None:
+            if owner is None or not owner[0].can(Capability.GAME) or owner[0].default_target is None:
                 self.problem(f"[games] presets: {entry!r} is not the preset of an approach that plays a game")
             elif owner[0].default_target != environment:
                 self.problem(f"[games] presets: {owner[1]} plays {owner[0].default_target}, not {environment!r}")

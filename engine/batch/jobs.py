@@ -17,7 +17,7 @@ from typing import Any
 from .. import runs
 from ..domainlib import DomainDir
 from ..evaluation import Evaluation, Evaluator, PlannerComparison, load_tasks
-from ..llm import ModelAccessError, ModelSettings, make_provider
+from ..llm import ModelAccessError, ModelSettings
 from ..pddl import load_domain
 from ..pddl.plans import load_plan
 from ..pipeline import PipelineConfig
@@ -26,7 +26,7 @@ from ..runs.outcome import read_summary
 from ..runs.store import RunStore, write_json_atomic
 from ..sandbox import Limits, Program, Sandbox
 from ..sandbox.limits import MIB
-from .experiment import EvalSpec, Experiment, GameTarget, ModelSpec, OwnLoopPreset, PresetSpec, task_files
+from .experiment import ApproachPreset, EvalSpec, Experiment, GameTarget, ModelSpec, PresetSpec, task_files
 
 EVALUATION_FILE = runs.layout.EVALUATION
 # Model settings that change what a run produces (the others only change how answers are fetched).
@@ -51,7 +51,7 @@ class Entry:
     model: ModelSpec
     seed: int
     config: PipelineConfig | None  # a pipeline run's settings; None for an own-loop run
-    own_loop: OwnLoopPreset | None = None  # an own-loop run (AutoToS): its approach and every parameter it gets
+    own_loop: ApproachPreset | None = None  # an own-loop run (AutoToS): its approach and every parameter it gets
 
     @property
     def key(self) -> str:
@@ -121,7 +121,7 @@ def grid(experiment: Experiment) -> list[Entry]:
                     for seed in games.seeds:
                         parameters = {**own.parameters, "seed": seed, "locations": rooms}
                         entries.append(Entry(GameTarget(games.environment, rooms), preset.label, model, seed, None,
-                                             OwnLoopPreset(own.approach, parameters)))
+                                             ApproachPreset(own.approach, parameters)))
     return entries
 
 
@@ -131,7 +131,7 @@ def _entry(domain: DomainDir, preset: PresetSpec, model: ModelSpec, seed: int, s
     assert preset.own_loop is not None
     own = preset.own_loop
     return Entry(domain, preset.label, model, seed, None,
-                 OwnLoopPreset(own.approach, {**own.parameters, **own_loop_evaluation(spec)}))
+                 ApproachPreset(own.approach, {**own.parameters, **own_loop_evaluation(spec)}))
 
 
 def own_loop_evaluation(spec: EvalSpec) -> dict[str, Any]:
@@ -146,9 +146,6 @@ def own_loop_evaluation(spec: EvalSpec) -> dict[str, Any]:
     }
 
 
-def run_meta(domain: DomainDir, config: PipelineConfig, settings: ModelSettings) -> dict[str, Any]:
-    """What run.json records, as `genplan run` records it (never the API key)."""
-    return {"domain_dir": str(domain.path.resolve()), "config": config.to_dict(), "model": settings.to_dict()}
 
 
 # =====================================================================================  jobs
@@ -157,26 +154,16 @@ def run_meta(domain: DomainDir, config: PipelineConfig, settings: ModelSettings)
 
 @dataclass(frozen=True)
 class RunJob:
-    run_dir: str  # absolute
-    domain_path: str
-    config: PipelineConfig
-    settings: ModelSettings
-    meta: dict[str, Any]
-    no_cache: bool = False
-    cache_dir: str | None = None
-
-
-@dataclass(frozen=True)
-class OwnLoopJob:
-    """An own-loop run (AutoToS on a domain directory, a PDDLego+ or PlanGen trial in a game) through the
-    approach registry's entry."""
+    """One run of the grid, of any approach: started through the front-end API, or resumed when an earlier batch
+    left it unfinished (killed, stopped, failed)."""
 
     run_dir: str  # absolute; its name is fixed, so a rerun finds it
-    domain_path: str  # the entry's target: the domain directory, or the game (coincollector)
-    approach: str
-    parameters: dict[str, Any]
+    target: str  # the domain directory, or the game (coincollector)
+    preset: str
     settings: ModelSettings
-    batch: dict[str, Any]  # the entry, recorded in run.json as for pipeline runs
+    batch: dict[str, Any]  # the entry, recorded in run.json
+    config: PipelineConfig | None = None  # an approach that writes programs: its complete configuration
+    parameters: dict[str, Any] | None = None  # any other approach: its parameters (the preset's, with the grid's)
     no_cache: bool = False
     cache_dir: str | None = None
 
@@ -229,72 +216,35 @@ def run_status(run_dir: Path) -> str | None:
         return None
 
 
-def open_or_create_run(run_dir: Path, meta: dict[str, Any]) -> RunStore:
-    if runs.is_run_dir(run_dir):
-        return RunStore.open(run_dir)
-    if run_dir.exists():  # a crash between creating the directory and writing run.json: nothing to keep
-        shutil.rmtree(run_dir)
-    return runs.create(run_dir.parent, meta, run_id=run_dir.name)
-
-
-def execute_run(job: RunJob | OwnLoopJob) -> Outcome:
-    """Run (or resume) one pipeline run, or run one own-loop run; never raises for a failing run."""
-    if isinstance(job, OwnLoopJob):
-        return execute_own_loop(job)
-    run_dir = Path(job.run_dir)
-    if run_status(run_dir) == runs.RunStatus.FINISHED:
-        return Outcome("run", "skipped", job.run_dir, "finished before")
-    store = open_or_create_run(run_dir, job.meta)
-    started = time.monotonic()
-    try:
-        from ..api import pipeline as pipeline_on
-        from ..api import provider_for
-
-        provider = provider_for(job.settings, cache_dir=job.cache_dir, no_cache=job.no_cache)
-        pipeline = pipeline_on(DomainDir.open(job.domain_path), job.config, provider, store,
-                               reasoning=job.settings.reasoning)
-        result = pipeline.run()
-    except Exception as exc:  # noqa: BLE001 - one failing run must not stop the batch; rerunning resumes it
-        message = f"{type(exc).__name__}: {exc}" if not isinstance(exc, ModelAccessError) else str(exc)
-        _add_session(store, time.monotonic() - started, status=runs.RunStatus.FAILED, error=message)
-        return Outcome("run", "failed", job.run_dir, message)
-    _add_session(store, time.monotonic() - started, status=result.status, error=result.message or None)
-    return Outcome("run", result.status, job.run_dir, result.message, result.to_dict())
-
-
-def execute_own_loop(job: OwnLoopJob) -> Outcome:
-    """One own-loop run into ``job.run_dir`` through the approach's entry. A run that did not finish (killed,
-    stopped, failed) is resumed: the loop starts again and every answer on disk is taken from there, not asked
-    again."""
-    from ..approaches import RunContext, get_approach
-    from ..sandbox.redact import register_secret
+def execute_run(job: RunJob) -> Outcome:
+    """Run one entry of the grid to its end, or go on with it where an earlier batch left it; never raises for a
+    failing run (rerunning the batch resumes it)."""
+    from .. import api
 
     run_dir = Path(job.run_dir)
     status = run_status(run_dir)
     if status == runs.RunStatus.FINISHED:
         return Outcome("run", "skipped", job.run_dir, "finished before")
-    resume = status is not None
-    if run_dir.exists() and not resume:  # a crash before run.json was written: nothing to keep
+    if run_dir.exists() and status is None:  # a crash before run.json was written: nothing to keep
         shutil.rmtree(run_dir)
-    approach = get_approach(job.approach)
-    assert approach.entry is not None, f"{job.approach}: not an approach with its own loop"
     started = time.monotonic()
     try:
-        provider = make_provider(job.settings, cache_dir=job.cache_dir, no_cache=job.no_cache)
-        register_secret(job.settings.resolve_api_key())  # never in what a function's output carries
-        context = RunContext(job.domain_path, provider, run_dir.parent, job.parameters, job.settings.to_dict(),
-                             run_name=run_dir.name, resume=resume)
-        summary = approach.entry(context)
+        if status is None:
+            request = api.StartRequest(job.preset, job.target, run_dir.parent, parameters=job.parameters or {},
+                                       config=job.config, run_name=run_dir.name, extra_meta={"batch": job.batch})
+            outcome = api.start(request, job.settings, no_cache=job.no_cache, cache_dir=job.cache_dir)
+        else:
+            outcome = api.resume(run_dir, job.settings, no_cache=job.no_cache, cache_dir=job.cache_dir,
+                                 target=job.target)
     except Exception as exc:  # noqa: BLE001 - one failing run must not stop the batch; rerunning resumes it
         message = f"{type(exc).__name__}: {exc}" if not isinstance(exc, ModelAccessError) else str(exc)
         if runs.is_run_dir(run_dir):
-            _add_session(RunStore.open(run_dir), time.monotonic() - started, status=runs.RunStatus.FAILED, error=message)
+            _add_session(RunStore.open(run_dir), time.monotonic() - started, status=runs.RunStatus.FAILED,
+                         error=message)
         return Outcome("run", "failed", job.run_dir, message)
-    store = RunStore.open(run_dir)
-    store.update_meta(batch=job.batch)
-    _add_session(store, time.monotonic() - started)
-    status = run_status(run_dir) or runs.RunStatus.FAILED
-    return Outcome("run", status, job.run_dir, str(summary.get("error") or ""), summary)
+    message = api.message(outcome)
+    _add_session(RunStore.open(run_dir), time.monotonic() - started, batch=job.batch, error=message or None)
+    return Outcome("run", outcome.status, job.run_dir, message, api.report(outcome))
 
 
 def _add_session(store: RunStore, seconds: float, **changes: Any) -> None:

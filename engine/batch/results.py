@@ -16,7 +16,7 @@ from ..runs.outcome import has_trial
 from ..runs.store import write_json_atomic
 from .executors import Executor, LocalExecutor, ProgressCallback, Work
 from .experiment import Experiment
-from .jobs import EVALUATION_FILE, Entry, EvalJob, OwnLoopJob, RunJob, eval_job_toggles, grid, run_meta, run_status
+from .jobs import EVALUATION_FILE, Entry, EvalJob, RunJob, eval_job_toggles, grid, run_status
 from .planner_coverage import run_planner_coverage
 
 BATCH_FILE = "batch.json"
@@ -78,18 +78,11 @@ def plan_work(
     work: list[Work] = []
     for entry in grid(experiment):
         run_dir = batch_dir / entry.run_dir
-        if entry.own_loop is not None:  # AutoToS: one run that evaluates itself, no evaluation job
+        if entry.own_loop is not None:  # AutoToS, a game: one run that evaluates itself, no evaluation job
             if run_status(run_dir) != RunStatus.FINISHED:
-                own = OwnLoopJob(
-                    run_dir=str(run_dir.resolve()),
-                    domain_path=entry.target,
-                    approach=entry.own_loop.approach,
-                    parameters=entry.own_loop.parameters,
-                    settings=entry.model.settings,
-                    batch=entry.describe(),
-                    no_cache=no_cache,
-                    cache_dir=cache_dir,
-                )
+                own = RunJob(run_dir=str(run_dir.resolve()), target=entry.target, preset=entry.preset,
+                             settings=entry.model.settings, batch=entry.describe(),
+                             parameters=entry.own_loop.parameters, no_cache=no_cache, cache_dir=cache_dir)
                 work.append(Work(entry, own, None))
             continue
         assert entry.config is not None and isinstance(entry.domain, DomainDir)  # a pipeline run on a domain
@@ -99,15 +92,9 @@ def plan_work(
             (run_dir / EVALUATION_FILE).unlink(missing_ok=True)  # a stale one from before a resume
         run_job = None
         if needs_run:
-            run_job = RunJob(
-                run_dir=str(run_dir.resolve()),
-                domain_path=str(entry.domain.path.resolve()),
-                config=entry.config,
-                settings=entry.model.settings,
-                meta={**run_meta(entry.domain, entry.config, entry.model.settings), "batch": entry.describe()},
-                no_cache=no_cache,
-                cache_dir=cache_dir,
-            )
+            run_job = RunJob(run_dir=str(run_dir.resolve()), target=entry.target, preset=entry.preset,
+                             settings=entry.model.settings, batch=entry.describe(), config=entry.config,
+                             no_cache=no_cache, cache_dir=cache_dir)
         eval_job = None
         if needs_eval or (needs_run and experiment.evaluation.enabled):
             eval_job = EvalJob(

@@ -158,6 +158,8 @@ class Pipeline:
         the PipelineConfig; its approach: the registry's record)."""
         if not isinstance(run.parameters, PipelineConfig):
             raise TypeError(f"a pipeline run needs a PipelineConfig, not {type(run.parameters).__name__}")
+        if run.approach is None:
+            raise TypeError("a pipeline run needs its approach's record")
         return cls(run, DomainDir.open(Path(run.target)), run.parameters, run.approach, loop)
 
     # ================================================================== running

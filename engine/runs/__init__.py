@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..errors import GenplanError
 from . import layout
 from .layout import is_run_dir
 from .status import RunStatus
@@ -111,8 +112,12 @@ class RunMeta:
 
 
 
-__all__ = ["RunMeta", "RunStatus", "create", "create_named", "is_run_dir", "layout", "open_run", "read_meta",
+__all__ = ["NotResumable", "RunMeta", "RunStatus", "create", "create_named", "is_run_dir", "layout", "open_run", "read_meta",
            "read_meta_or_none"]
+
+
+class NotResumable(GenplanError):
+    """The run opens and replays, but it cannot be continued (one line says why)."""
 
 
 def read_meta(run_dir: Path) -> RunMeta:

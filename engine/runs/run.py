@@ -18,7 +18,7 @@ approach's typed parameter class) come with it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -89,7 +89,9 @@ class RunOutcome:
     finish); ``summary`` is ``summary.json`` (None: the approach records its result in ``run.json`` only, as
     AutoToS's runs always have), written also as ``trial.json`` for a game trial; ``meta`` are further ``run.json``
     fields; ``value`` is the approach's own result for its caller (the pipeline's ``RunResult``, a trial's result,
-    AutoToS's outcome)."""
+    AutoToS's outcome; an exception: the run ended because the model could not be used, and the front end is
+    told so); ``report`` is what a front end prints of it (None: the summary); ``run_dir`` is set by
+    :func:`execute`."""
 
     status: RunStatus
     event: Event
@@ -97,16 +99,18 @@ class RunOutcome:
     trial: bool = False
     meta: Mapping[str, Any] = field(default_factory=dict)
     value: Any = None
+    report: Mapping[str, Any] | None = None
+    run_dir: Path | None = None
 
 
 class Run:
     """One run directory being worked on by one approach."""
 
-    def __init__(self, store: RunStore, setup: RunSetup, *, approach: ApproachInfo, target: str = "",
+    def __init__(self, store: RunStore, setup: RunSetup, *, approach: ApproachInfo | None = None, target: str = "",
                  parameters: Any = None) -> None:
         self.store = store
         self.setup = setup
-        self.approach = approach
+        self.approach = approach  # the registry's record (None: a replay or an import, which needs none)
         self.target = target  # a domain directory, an AutoToS domain's name, a game
         self.parameters = parameters  # the approach's typed parameters
         # a resumed run publishes its events again; those already in the log go to the watchers only
@@ -207,7 +211,7 @@ def execute(run: Run, body: Callable[[Run], RunOutcome]) -> RunOutcome:
             run.fail(exc)
             raise
         run.finish(outcome)
-        return outcome
+        return replace(outcome, run_dir=run.path)
 
 
 def stopped_outcome(message: str, **summary: Any) -> RunOutcome:
