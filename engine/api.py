@@ -21,6 +21,7 @@ from .approaches import Approach, Capability, UnknownApproach, get_approach, pre
 from .errors import GenplanError
 from .pipeline.config import PipelineConfig, made_before_reproduction
 from .runs import NotResumable, RunMeta, create, create_named, layout
+from .runs.gateway import Decision
 from .runs.run import NewRun, Run, RunOutcome, RunSetup, execute
 from .runs.status import RunStatus
 from .runs.store import RunStore, artifact_request_id, fork_run
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from .runs.gateway import Controller
 
 __all__ = [
-    "GenplanError", "NotResumable", "RunOutcome", "RunStatus", "StartRequest", "UnknownPreset", "Watch", "approach_of", "fork",
+    "Decision", "GenplanError", "NotResumable", "RunOutcome", "RunStatus", "StartRequest", "UnknownPreset", "Watch", "approach_of", "fork",
     "fork_with_task", "message", "new_run", "pipeline", "prepare", "provider_for", "report", "resume", "resumable", "start",
 ]
 

@@ -340,12 +340,9 @@ class RunsMixin(AppState):
         self.pending.clear()
         if message.error:
             self.notify(f"The run stopped: {message.error}", severity="error", timeout=10)
-        elif isinstance(message.result, dict):  # an own-loop approach's summary
-            self.notify(own_loop_note(message.result), severity="error" if message.result.get("error") else "information",
+        elif message.result is not None:  # the run's report (engine/api.report), of any approach
+            self.notify(run_note(message.result), severity="error" if message.result.get("error") else "information",
                         timeout=10)
-        elif message.result is not None:
-            result = message.result
-            self.notify(f"Run {result.status}: {result.debug_solved}/{result.debug_total} debug tasks solved.")
         self.load_runs()
         self.refresh_totals()
 
@@ -414,7 +411,7 @@ class RunsMixin(AppState):
 
     def _decide(self, question: msg.StepRequested | msg.AnswerRequested, action: str,
                 choice: StepChoice | None = None) -> None:
-        from genplan.engine.runs.gateway import Decision
+        from genplan.engine.api import Decision
 
         if question in self.pending:
             self.pending.remove(question)
@@ -443,8 +440,11 @@ class RunsMixin(AppState):
         self.refresh_totals()
 
 
-def own_loop_note(summary: dict[str, Any]) -> str:
-    """One line on how an own-loop run (AutoToS, a PDDLego+ or PlanGen trial) ended, from its entry's summary."""
+def run_note(summary: dict[str, Any]) -> str:
+    """One line on how a run ended, from its report: a pipeline run's debug tasks, an AutoToS run's evaluation, a
+    trial's outcome."""
+    if "debug_total" in summary:  # an approach that writes programs, or a strategy check
+        return f"Run {summary.get('status')}: {summary.get('debug_solved')}/{summary['debug_total']} debug tasks solved."
     calls = f"{summary.get('calls')} call" + ("" if summary.get("calls") == 1 else "s")
     if summary.get("error"):
         return f"The run ended early after {calls}: {summary['error']}"

@@ -12,7 +12,6 @@ from textual.message import Message
 if TYPE_CHECKING:  # only for the checker: the messages module loads before the engine does
     from genplan.engine.llm.settings import ModelSettings
     from genplan.engine.llm.types import ChatRequest
-    from genplan.engine.pipeline.runner import RunResult
     from genplan.engine.runs.store import RunInfo
     from genplan.engine.versions import VersionsOverview
 
@@ -88,7 +87,7 @@ class RunProgress(Message):
 
 @dataclass
 class PipelineEnded(Message):
-    result: RunResult | dict[str, Any] | None  # a pipeline's RunResult, an own-loop approach's summary
+    result: dict[str, Any] | None  # the run's report (engine/api.report): the same keys for every approach
     error: str | None
 
 

@@ -83,7 +83,7 @@ class StepController:
         return self.stepping.is_set() or self.stopped.is_set()
 
     def before_request(self, request_id: int, request: Any):
-        from genplan.engine.runs.gateway import Decision
+        from genplan.engine.api import Decision
 
         self._sending.request_id = request_id
         if self.stopped.is_set():
@@ -158,9 +158,11 @@ class PipelineSession:
             source_run, relative, text = self.strategy_check
             self.store = strategy_check.prepare(source_run, relative, self.domain_path)
             self.post(RunCreated(self.store.path))
-            return strategy_check.run_check(self.store, text, provider, controller=self.controller,
-                                            subscriber=self.sink,
-                                            reasoning=bool(getattr(self.settings, "reasoning", False)))
+            check = strategy_check.run_check(self.store, text, provider, controller=self.controller,
+                                             subscriber=self.sink,
+                                             reasoning=bool(getattr(self.settings, "reasoning", False)))
+            return {"run_dir": str(check.run_dir), "status": check.status, "debug_solved": check.solved,
+                    "debug_total": check.total}
         if self.run_dir is not None and self.start_from is not None:
             # "continue from here": a new run that keeps every answer before the edited version
             kind, path, text = self.start_from
@@ -174,7 +176,7 @@ class PipelineSession:
             request = api.StartRequest(self.config.preset, str(self.domain_path), RunStore.runs_dir(self.domain_path),
                                        config=self.config, source="genplan-tui")
             outcome = api.start(request, self.settings, watch, no_cache=self.no_cache)
-        return outcome.value
+        return api.report(outcome)
 
     def _created(self, run_dir: Path) -> None:
         from genplan.engine.runs.store import RunStore
