@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("domain_dir", nargs="?", help="a domain directory, e.g. domains/ferry")
     p.add_argument("--preset", default="F5-3",
                    help=f"one of {', '.join(preset_names())} (default F5-3), or a preset of an approach with its own "
-                   "loop (AutoToS, AutoToS+PST: run on DOMAIN_DIR through the approach's entry); see --list-presets")
+                   "loop (AutoToS, AutoToS+PST: AutoToS runs on DOMAIN_DIR); see --list-presets")
     p.add_argument("--list-presets", action="store_true", help="list every approach's presets with their settings and exit")
     p.add_argument("--pipeline-config", metavar="FILE", help="a TOML file with pipeline settings (overrides --preset)")
     add_faithful_options(p)

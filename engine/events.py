@@ -80,7 +80,7 @@ class RunStarted(Event):
 
 @dataclass(kw_only=True)
 class RunFinished(Event):
-    """The run's summary (the pipeline's RunResult; an own-loop approach's outcome)."""
+    """How the run ended (the pipeline's RunResult, AutoToS's outcome, a trial's record)."""
 
     TYPE = "run.finished"
     status: str | None = None  # finished, stopped, failed

@@ -171,14 +171,14 @@ def test_memory_sets_the_sandboxed_tests_address_space(
         assert "MemoryError" in scripted_server.requests[2].messages[-1]["content"]
 
 
-def _context(server: ScriptedServer, target: Path, runs: Path, **hooks):
-    from genplan.engine.approaches import RunContext, get_approach
-    from genplan.engine.llm import ModelSettings, make_provider
+def _run(server: ScriptedServer, target: Path, runs: Path, eval_limit: int = 2, **hooks) -> dict:
+    """An AutoToS run as a front end that shows it live starts it (hooks: the api.Watch's); its report."""
+    from genplan.engine import api
+    from genplan.engine.llm import ModelSettings
 
     settings = ModelSettings(model=server.model, base_url=server.base_url, retry_base_delay_s=0.01)
-    parameters = {**get_approach("autotos").presets["AutoToS"], "preset": "AutoToS", "evaluate": True, "eval_limit": 2}
-    return get_approach("autotos"), RunContext(str(target), make_provider(settings, no_cache=True), runs, parameters,
-                                               settings.to_dict(), **hooks)
+    request = api.StartRequest("AutoToS", str(target), runs, parameters={"evaluate": True, "eval_limit": eval_limit})
+    return api.report(api.start(request, settings, api.Watch(**hooks), no_cache=True))
 
 
 def test_a_front_end_gets_the_run_directory_first_then_every_event_live(
@@ -195,10 +195,9 @@ def test_a_front_end_gets_the_run_directory_first_then_every_event_live(
         seen.append(event)
 
     run_dirs: list[Path] = []
-    approach, context = _context(scripted_server, ROOT / "domains" / "ferry", isolated / "runs",
-                                 subscriber=subscriber, run_created=lambda d: run_dirs.append(d) or seen.append(d),
-                                 stop_requested=lambda: False)
-    summary = approach.entry(context)
+    summary = _run(scripted_server, ROOT / "domains" / "ferry", isolated / "runs",
+                   subscriber=subscriber, run_created=lambda d: run_dirs.append(d) or seen.append(d),
+                   stop_requested=lambda: False)
     assert summary["status"] == "finished" and (summary["success"], summary["failure"]) == (2, 0)
     assert seen[0] == run_dirs[0] == Path(summary["run_dir"])
     assert [e.seq for e in seen[1:] if not e.LIVE_ONLY] == [e.seq for e in _events(run_dirs[0])]
@@ -212,9 +211,8 @@ def test_a_stop_request_ends_the_run_before_the_next_model_call(
         scripted_server: ScriptedServer, isolated: Path) -> None:
     scripted_server.on_step("autotos.succ", [FERRY_BOARD_KEEPS_EMPTY, FERRY])
     scripted_server.on_step("autotos.goal", [GOAL])
-    approach, context = _context(scripted_server, ROOT / "domains" / "ferry", isolated / "runs",
-                                 stop_requested=lambda: len(scripted_server.requests) >= 2)
-    summary = approach.entry(context)
+    summary = _run(scripted_server, ROOT / "domains" / "ferry", isolated / "runs",
+                   stop_requested=lambda: len(scripted_server.requests) >= 2)
     assert summary["status"] == "stopped" and summary["error"] is None and summary["calls"] == 2
     assert scripted_server.steps() == ["autotos.succ", "autotos.goal"]  # the feedback round's call never went out
     run_dir = Path(summary["run_dir"])
@@ -228,8 +226,6 @@ def test_a_stop_request_ends_the_run_before_the_next_model_call(
 def test_a_stop_request_during_the_evaluation_ends_the_run_between_chunks(
         scripted_server: ScriptedServer, isolated: Path) -> None:
     """A front end's stop acts during the evaluation too: between chunks of LIVE_EVAL_CHUNK searches."""
-    import dataclasses
-
     from genplan.engine.autotos.live import LIVE_EVAL_CHUNK
     from genplan.engine.events import EvaluationProgress
 
@@ -241,10 +237,8 @@ def test_a_stop_request_during_the_evaluation_ends_the_run_between_chunks(
         if isinstance(event, EvaluationProgress):
             progress.append(event)
 
-    approach, context = _context(scripted_server, ROOT / "domains" / "ferry", isolated / "runs",
-                                 subscriber=subscriber, stop_requested=lambda: bool(progress))
-    context = dataclasses.replace(context, parameters={**context.parameters, "eval_limit": 6})
-    summary = approach.entry(context)
+    summary = _run(scripted_server, ROOT / "domains" / "ferry", isolated / "runs", eval_limit=6,
+                   subscriber=subscriber, stop_requested=lambda: bool(progress))
     assert summary["status"] == "stopped" and summary["calls"] == 2 and summary["success"] is None
     assert [(e.done, e.total) for e in progress] == [(LIVE_EVAL_CHUNK, 6)]  # one chunk searched, then the stop
     last = _events(Path(summary["run_dir"]))[-1]

@@ -1,5 +1,5 @@
 """Continuing a PDDLego+ trial from a person's edit of one of its PDDL files (engine/pddlego/fork.py), through
-the approach's entry as every front end calls it: the answers before the edited call are replayed from disk
+the front-end API as every front end calls it (api.fork, then api.resume): the answers before the edited call are replayed from disk
 (nothing is sent again), the edit is that call's answer, the model is asked from the next call on. Real
 CoinCollector (the game of test_pddlego_loop.py), real openai client against the scripted server."""
 
@@ -12,23 +12,27 @@ import pytest
 from support.scripted_server import ScriptedServer
 from test_pddlego_loop import TO_BACKYARD, TO_PANTRY, WRONG_TO_BACKYARD, problem
 
-from genplan.engine.approaches import RunContext, get_approach
-from genplan.engine.llm import ModelSettings, OpenAIProvider
+from genplan.engine import api
+from genplan.engine.llm import ModelSettings
 from genplan.engine.pddlego.environment import java_available
-from genplan.engine.pddlego.fork import CannotContinue, edited_answer, fork_trial
+from genplan.engine.pddlego.fork import CannotContinue, edited_answer
 from genplan.engine.runs.store import RunStore
 
 pytestmark = pytest.mark.skipif(not java_available(), reason="CoinCollector needs a Java runtime (java not on PATH)")
 
 
-def play(server: ScriptedServer, runs: Path, **parameters: object) -> dict:
-    entry = get_approach("pddlego").entry
-    assert entry is not None
-    provider = OpenAIProvider(ModelSettings(model=server.model, base_url=server.base_url, retry_base_delay_s=0.005))
-    context = RunContext("coincollector", provider, runs, {"style": "detailed", "preset": "pddlego-detailed",
-                                                           "seed": 1, "locations": 5, **parameters},
-                         model={"model": server.model})
-    return entry(context)
+def play(server: ScriptedServer, runs: Path, continue_from: dict | None = None) -> dict:
+    """A trial of seed 1 in 5 rooms (or, ``continue_from`` {"run", "file", "text"}: a fork of one from an edit)."""
+    settings = ModelSettings(model=server.model, base_url=server.base_url, retry_base_delay_s=0.005)
+    if continue_from is not None:
+        fork = api.fork(Path(continue_from["run"]), continue_from["file"], "pddl", continue_from["text"])
+        return api.report(api.resume(fork, settings, no_cache=True))
+    request = api.StartRequest("pddlego-detailed", "coincollector", runs, parameters={"seed": 1, "locations": 5})
+    return api.report(api.start(request, settings, no_cache=True))
+
+
+def fork_trial(run: Path, relative: str, text: str) -> Path:
+    return api.fork(run, relative, "pddl", text)
 
 
 def test_an_edited_problem_file_replaces_the_call_that_wrote_it(scripted_server: ScriptedServer, tmp_path: Path) -> None:
@@ -74,7 +78,7 @@ def test_what_cannot_be_continued_says_why(scripted_server: ScriptedServer, tmp_
     assert answer == {"df": "(define (domain edited))", "pf": (run / "pddl" / "s01-a0-r0-problem.pddl").read_text()}
     with pytest.raises(CannotContinue, match="not a domain or problem file"):
         fork_trial(run, "observations.md", "x")
-    with pytest.raises(CannotContinue, match="no call of .* wrote this file"):
+    with pytest.raises(api.NotResumable, match="no answer of this run wrote this file"):
         fork_trial(run, "pddl/s07-a0-r0-problem.pddl", "x")
     store = RunStore.open(run)
     store.update_meta(environment={**store.meta()["environment"], "kind": "logged"})
@@ -85,5 +89,5 @@ def test_what_cannot_be_continued_says_why(scripted_server: ScriptedServer, tmp_
     with pytest.raises(CannotContinue, match="domain file is fixed"):
         fork_trial(run, "pddl/s01-a0-r0-domain.pddl", "x")
     store.update_meta(approach="plangen")
-    with pytest.raises(CannotContinue, match="only a PDDLego\\+ trial continues"):
+    with pytest.raises(api.NotResumable, match="a run of plangen does not continue from an edited file"):
         fork_trial(run, "pddl/s01-a0-r0-problem.pddl", "x")

@@ -259,7 +259,7 @@ class RunsMixin(AppState):
 
     def continue_trial(self, run_dir: Path, relative: str, text: str) -> None:
         """A new PDDLego+ trial that continues ``run_dir`` from an edit of its file ``relative`` (the same game,
-        the calls before it kept; the approach's entry reads the rest from the trial)."""
+        the calls before it kept; api.fork and api.resume do the rest)."""
         from genplan.engine.approaches import get_approach
 
         if self.session is not None:

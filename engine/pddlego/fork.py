@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GenplanError
-from ..runs.store import RunStore, artifact_request_id, fork_run
+from ..runs.store import RunStore
 
 _SUFFIXES = {"-domain.pddl": "df", "-problem.pddl": "pf"}
 
@@ -36,31 +36,6 @@ def edited_answer(run_dir: Path, relative: str, text: str) -> str:
         files[name] = path.read_text(encoding="utf-8") if path.is_file() else None
     files[key] = text
     return json.dumps({name: value for name, value in files.items() if value is not None}, indent=1)
-
-
-def fork_trial(run_dir: Path, relative: str, text: str, root: Path | None = None) -> RunStore:
-    """A new run (beside ``run_dir`` unless ``root`` is given) that continues the trial from an edited PDDL file:
-    the generic fork (``store.fork_run`` at the request of the call that wrote the file, with the edited answer),
-    to be run as a resume of the fork (``engine/approaches/pddlego.reopen`` gives its target and parameters).
-
-    Raises CannotContinue when the trial is not a PDDLego+ trial in a real game, or when the domain file is
-    fixed (the fixed-domain ablation: only problem files were the model's)."""
-    source = RunStore.open(run_dir)
-    _refuse_unless_continuable(source.meta(), run_dir, relative)
-    answer = edited_answer(source.path, relative, text)
-    try:
-        request_id = artifact_request_id(source, relative)
-    except FileNotFoundError:
-        raise CannotContinue(f"{relative}: no call of {run_dir.name} wrote this file") from None
-    return fork_run(source, root or source.path.parent, request_id, answer, {"edited_version": relative})
-
-
-def open_trial(run_dir: Path) -> RunStore:
-    """A trial's own run directory, to resume it (CannotContinue when it holds no run)."""
-    try:
-        return RunStore.open(run_dir)
-    except FileNotFoundError as exc:
-        raise CannotContinue(str(exc)) from None
 
 
 def check_continuable(run_dir: Path, relative: str) -> None:

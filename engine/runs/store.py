@@ -238,4 +238,4 @@ def artifact_request_id(store: RunStore, relative_file: str) -> int:
     for event in store.events():
         if isinstance(event, ArtifactCreated) and event.file == relative_file and event.request_id is not None:
             return int(event.request_id)
-    raise FileNotFoundError(f"{store.path / relative_file}: not a version the pipeline created in this run")
+    raise FileNotFoundError(f"{store.path / relative_file}: no answer of this run wrote this file")
