@@ -12,6 +12,7 @@ run is carried out on the one :class:`~genplan.engine.runs.run.Run` context by
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,24 +21,29 @@ from typing import TYPE_CHECKING, Any
 from .approaches import Approach, Capability, UnknownApproach, get_approach, preset_owner
 from .errors import GenplanError
 from .pipeline.config import PipelineConfig, made_before_reproduction
-from .runs import NotResumable, RunMeta, create, create_named, layout
+from .runs import NotResumable, RunMeta, create, create_named, layout, read_meta, read_meta_or_none
 from .runs.gateway import Decision
 from .runs.run import NewRun, Run, RunOutcome, RunSetup, execute
 from .runs.status import RunStatus
-from .runs.store import RunStore, artifact_request_id, fork_run
+from .runs.store import RunInfo, RunStore, artifact_request_id, fork_run
 
 if TYPE_CHECKING:
     from .domainlib import DomainDir
+    from .evaluation import TaskResult
     from .events import Event
     from .llm import ModelSettings, Provider
     from .llm.manual import Answerer
     from .pipeline.runner import Pipeline
     from .prompts import PromptLibrary
+    from .runs.edits import EditRecord
     from .runs.gateway import Controller
+    from .versions import VersionsOverview
 
 __all__ = [
-    "Decision", "GenplanError", "NotResumable", "RunOutcome", "RunStatus", "StartRequest", "UnknownPreset", "Watch", "approach_of", "fork",
-    "fork_with_task", "message", "new_run", "pipeline", "prepare", "provider_for", "report", "resume", "resumable", "start",
+    "Decision", "GenplanError", "NotResumable", "RunOutcome", "RunStatus", "StartRequest", "UnknownPreset", "Watch",
+    "approach_of", "approach_of_request", "approach_of_run", "check_strategy", "fork", "fork_with_task", "list_runs",
+    "message", "new_run", "overview", "pipeline", "prepare", "provider_for", "record_edit", "report",
+    "rerun_program", "resumable", "resume", "start",
 ]
 
 
@@ -132,6 +138,22 @@ def start(request: StartRequest, settings: ModelSettings, watch: Watch | None = 
     return _carry_out(store, approach, request.target, parameters, provider, settings, watch, prompts)
 
 
+def approach_of_request(request: StartRequest) -> Approach:
+    """The approach a start request runs (UnknownPreset, one line, otherwise)."""
+    return get_approach(request.config.approach) if request.config is not None else approach_of(request.preset)[0]
+
+
+def approach_of_run(run_dir: Path) -> Approach | None:
+    """The approach that made a run (None: no run there, or an approach this version does not know)."""
+    meta = read_meta_or_none(Path(run_dir))
+    if meta is None:
+        return None
+    try:
+        return get_approach(meta.approach or "stein")  # a pipeline run of before names its approach nowhere
+    except UnknownApproach:
+        return None
+
+
 def resumable(run_dir: Path) -> tuple[Approach, RunMeta]:
     """The approach and record of a run that can go on (NotResumable, one line, otherwise)."""
     try:
@@ -158,16 +180,17 @@ def resumable(run_dir: Path) -> tuple[Approach, RunMeta]:
 
 
 def resume(run_dir: Path, settings: ModelSettings, watch: Watch | None = None, *, no_cache: bool = False,
-           prompts: PromptLibrary | None = None, target: str | None = None,
+           prompts: PromptLibrary | None = None, domain_dir: Path | None = None,
            cache_dir: str | Path | None = None) -> RunOutcome:
     """Go on with an unfinished (killed, stopped, failed) run, or a fork: every answer on disk is taken from
-    there, the rest is asked. ``target``: what it runs on, when the front end knows better than run.json (the
-    TUI's domain directory, for a run that was copied with its domain)."""
+    there, the rest is asked. ``domain_dir``: the front end's domain directory, which a run on a domain directory
+    goes on with instead of the one its run.json names (a run copied with its domain)."""
     watch = watch or Watch()
     approach, _ = resumable(run_dir)
     store = RunStore.open(Path(run_dir))
-    recorded, parameters = approach.reopen(store.meta())
-    target = target or recorded
+    target, parameters = approach.reopen(store.meta())
+    if domain_dir is not None and approach.can(Capability.DOMAIN_DIR):
+        target = str(domain_dir)
     if not target:
         raise NotResumable(f"{run_dir}: its run.json does not say what it ran on")
     provider = provider_for(settings, no_cache=no_cache, watch=watch, cache_dir=cache_dir)
@@ -219,6 +242,76 @@ def pipeline(domain_dir: DomainDir, config: PipelineConfig, provider: Provider, 
     setup = RunSetup(provider, controller=controller, prompts=prompts, reasoning=reasoning, subscribers=subscribers)
     run = Run(store, setup, approach=approach, target=str(domain_dir.path), parameters=config)
     return Pipeline(run, domain_dir, config, approach, approach.run.loop)
+
+
+# ---------------------------------------------------------------------------------------------- reading and checking
+def list_runs(runs_dir: Path) -> list[RunInfo]:
+    """The runs in a directory, newest first (a directory that holds none: [])."""
+    return RunStore.list_runs_in(Path(runs_dir))
+
+
+def overview(run_dir: Path) -> VersionsOverview:
+    """A run's versions and their results on the debug tasks, as the engine recorded them."""
+    from .versions import run_overview
+
+    return run_overview(Path(run_dir))
+
+
+def record_edit(run_dir: Path, relative: str, old_text: str, new_text: str) -> EditRecord:
+    """A person's edit of a run's file, kept as a new version beside it and in the run's edit log."""
+    from .runs.edits import record_edit as record
+
+    return record(Path(run_dir), relative, old_text, new_text)
+
+
+def check_strategy(source_run: Path, strategy_file: str, text: str, domain_dir: Path, settings: ModelSettings,
+                   watch: Watch | None = None, *, no_cache: bool = False) -> dict[str, Any]:
+    """Plan validation of one strategy text, in a new run beside ``source_run`` that keeps its NL descriptions:
+    the model plans every debug task by the strategy, the validator checks the plans (no code is written). Its
+    report: run directory, status, debug tasks solved of all."""
+    from . import strategy_check
+
+    watch = watch or Watch()
+    provider = provider_for(settings, no_cache=no_cache, watch=watch)
+    store = strategy_check.prepare(Path(source_run), strategy_file, Path(domain_dir))
+    if watch.run_created is not None:
+        watch.run_created(store.path)
+    check = strategy_check.run_check(store, text, provider, controller=watch.controller, subscriber=watch.subscriber,
+                                     reasoning=bool(getattr(settings, "reasoning", False)))
+    return {"run_dir": str(check.run_dir), "status": check.status, "debug_solved": check.solved,
+            "debug_total": check.total}
+
+
+RERUN_DEBUG_ORDERINGS = 1  # a rerun on the debug tasks tries the file's order, as the first debugging check
+
+
+def rerun_program(source: str, domain_dir: Path, task_set: str, run_dir: Path | None,
+                  progress: Callable[[TaskResult, int, int], None], cancel: threading.Event | None = None) -> None:
+    """Run a program on every task of ``task_set`` ("debug" or "eval") as the run it comes from checked its
+    programs (its time limit, function name and its approach's feedback style; a program of no run: F5-3's),
+    calling ``progress(result, done, total)`` after each task. ``cancel`` set: it stops after the task under way."""
+    from .approaches.presets import load_preset
+    from .domainlib import DomainDir
+    from .evaluation import DEFAULT_ORDERINGS, Evaluator, load_tasks
+    from .pddl import load_domain
+    from .pipeline.config import ConfigError
+    from .sandbox import Limits, Program
+
+    config = load_preset("F5-3")
+    if run_dir is not None:
+        try:
+            config = PipelineConfig.of_run(read_meta(Path(run_dir)))
+        except (OSError, ValueError, TypeError, ConfigError):
+            pass  # an old or hand-edited run.json: the defaults
+    directory = DomainDir.open(Path(domain_dir))
+    domain = load_domain(directory.domain_file)
+    paths = directory.eval_tasks() if task_set == "eval" else directory.debug_tasks()
+    tasks = load_tasks(domain, paths, directory.typed_objects, root=directory.path)
+    style = get_approach(config.approach).feedback_style
+    program = Program.from_source(source, functions=(config.function_name,))
+    orderings = DEFAULT_ORDERINGS if task_set == "eval" else RERUN_DEBUG_ORDERINGS
+    with Evaluator(domain, tasks, limits=Limits(time_limit=config.program_timeout_s), style=style) as evaluator:
+        evaluator.evaluate(program, orderings=orderings, progress=progress, cancel=cancel)
 
 
 # ---------------------------------------------------------------------------------------------------- helpers

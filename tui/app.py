@@ -32,7 +32,6 @@ from .app_runs import RunsMixin
 from .app_versions import VersionsMixin
 from .domain_info import TaskInfo, load_domain_info, nl_description, runs_only_info
 from .run_state import TimelineEntry, Update, round_text
-from .session import OwnLoopSession, PipelineSession
 from .widgets.key_bar import KeyBar
 from .widgets.panels import (
     DomainPanel,
@@ -330,11 +329,8 @@ class GenplanApp(RunsMixin, VersionsMixin, CounterexampleMixin):
             listed = next((r.preset for r in self.runs if r.run_id == run_id and r.preset not in ("", "?")), None)
             if listed:
                 return listed
-        session = self.session
-        if isinstance(session, OwnLoopSession):
-            return session.preset
-        if isinstance(session, PipelineSession):
-            return session.config.preset
+        if self.session is not None and self.session.start is not None:
+            return str(self.session.label)
         return self.prefs.preset if self.prefs is not None else ""
 
     def refresh_totals(self) -> None:
@@ -380,8 +376,8 @@ class GenplanApp(RunsMixin, VersionsMixin, CounterexampleMixin):
 
     def own_loop_shown(self) -> bool:
         """Whether the run shown is an own-loop run (a PDDLego+ or PlanGen trial, an AutoToS run)."""
-        if self.session is not None:  # a run going on: its session says which kind it is
-            return isinstance(self.session, OwnLoopSession)
+        if self.session is not None:  # a run going on: its approach says whether it writes programs
+            return not self.session.writes_programs
         run_dir = self.run_dir
         if run_dir is None:
             return False

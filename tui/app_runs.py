@@ -6,6 +6,7 @@ here runs on its own.
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,7 @@ from genplan.engine.runs import layout
 from . import messages as msg
 from .app_state import AppState
 from .run_state import RunState
-from .session import OwnLoopSession, PipelineSession
+from .session import Fork, RunSession
 from .widgets.panels import RunPanel, RunResults, RunsPanel, VersionsPanel
 from .widgets.stream_view import StreamView
 
@@ -195,36 +196,32 @@ class RunsMixin(AppState):
         if run_dir is None and start_from is None and strategy_check is None and self.prefs.own_loop is not None:
             self.start_own_loop()
             return
-        if run_dir is not None and start_from is None and strategy_check is None:
-            from .session import resumable_own_loop_run
-
-            recorded = resumable_own_loop_run(run_dir)
-            if recorded is not None:  # an AutoToS run or a trial that did not finish: its own loop goes on with it
-                self.session = OwnLoopSession(self.domain_dir, recorded[0], self.settings, self.post_message,
-                                              self.engine_event, run_dir.parent, no_cache=self.options.no_cache,
-                                              stepping=self.stepping, resume=run_dir)
-                self._show_new_run(run_dir, "resuming")
-                self.run_pipeline(self.session)
-                self.refresh_totals()
-                return
-        try:
-            config = self.prefs.to_config()
-            if self.options.pipeline_changes:
-                config = config.with_changes(**self.options.pipeline_changes)
-        except Exception as exc:  # noqa: BLE001 - ConfigError from a hand-edited file
-            self.notify(str(exc), severity="error")
-            return
-        from_run = run_dir if run_dir is not None else strategy_check[0] if strategy_check else None
-        if from_run is not None:
-            from .rerun import run_config
-
-            config = run_config(from_run)
         if not self.settings.is_configured:
             self.notify("No model is configured: you will answer every request yourself (manual provider). "
                         "Press s to set a model.", title="Manual provider", timeout=8)
-        self.session = PipelineSession(self.domain_dir, config, self.settings, self.post_message,
-                                       self.engine_event, self.stepping, run_dir=run_dir, start_from=start_from,
-                                       no_cache=self.options.no_cache, strategy_check=strategy_check)
+        session = partial(RunSession, self.domain_dir, self.settings, self.post_message, self.engine_event,
+                          self.stepping, no_cache=self.options.no_cache)
+        if strategy_check is not None:
+            self.session = session(strategy_check=strategy_check, label="strategy check")
+        elif run_dir is not None and start_from is not None:  # "continue from here" with an edited version
+            kind, path, text = start_from
+            relative = str(Path(path).resolve().relative_to(Path(run_dir).resolve()))
+            self.session = session(fork=Fork(Path(run_dir), relative, kind, text), label=f"{Path(run_dir).name}")
+        elif run_dir is not None:  # an unfinished run of any approach goes on; its answers on disk are kept
+            self.session = session(resume=Path(run_dir), label=Path(run_dir).name)
+        else:
+            try:
+                config = self.prefs.to_config()
+                if self.options.pipeline_changes:
+                    config = config.with_changes(**self.options.pipeline_changes)
+            except Exception as exc:  # noqa: BLE001 - ConfigError from a hand-edited file
+                self.notify(str(exc), severity="error")
+                return
+            from genplan.engine.api import StartRequest
+
+            request = StartRequest(config.preset, str(self.domain_dir), self.runs_dir, config=config,
+                                   source="genplan-tui")
+            self.session = session(start=request, label=config.preset)
         self._show_new_run(run_dir, "waiting for the first answer")
         self.run_pipeline(self.session)
         self.refresh_totals()
@@ -260,8 +257,6 @@ class RunsMixin(AppState):
     def continue_trial(self, run_dir: Path, relative: str, text: str) -> None:
         """A new PDDLego+ trial that continues ``run_dir`` from an edit of its file ``relative`` (the same game,
         the calls before it kept; api.fork and api.resume do the rest)."""
-        from genplan.engine.approaches import get_approach
-
         if self.session is not None:
             self.notify("A run is already going on.", severity="warning")
             return
@@ -272,15 +267,26 @@ class RunsMixin(AppState):
         if not self.settings.is_configured:
             self.notify("No model is configured: you will answer every request after the edit yourself (manual "
                         "provider). Press s to set a model.", title="Manual provider", timeout=8)
-        preset = next(iter(get_approach("pddlego").presets))  # the trial's own settings are read from it
-        self._start_own_loop_session(preset, {"continue_from": {"run": str(run_dir), "file": relative, "text": text}},
-                                     f"continuing {run_dir.name} from the edited {Path(relative).name}")
+        self.session = RunSession(self.domain_dir, self.settings, self.post_message, self.engine_event, self.stepping,
+                                  fork=Fork(run_dir, relative, "pddl", text), no_cache=self.options.no_cache,
+                                  label=run_dir.name)
+        self._show_new_run(None, f"continuing {run_dir.name} from the edited {Path(relative).name}")
+        self.run_pipeline(self.session)
+        self.refresh_totals()
 
     def _start_own_loop_session(self, preset: str, parameters: dict[str, Any], note: str) -> None:
+        from genplan.engine.api import StartRequest
+        from genplan.engine.approaches import preset_owner, start_target
+
         assert self.settings is not None
-        self.session = OwnLoopSession(self.domain_dir, preset, self.settings, self.post_message, self.engine_event,
-                                      self.runs_dir, parameters, no_cache=self.options.no_cache,
-                                      stepping=self.stepping)
+        owner = preset_owner(preset)
+        target = start_target(owner[0], self.domain_dir) if owner is not None else None
+        if target is None:
+            self.notify(f"preset {preset}: not an approach the TUI can start here", severity="error")
+            return
+        request = StartRequest(preset, target, self.runs_dir, parameters=parameters, source="genplan-tui")
+        self.session = RunSession(self.domain_dir, self.settings, self.post_message, self.engine_event, self.stepping,
+                                  start=request, no_cache=self.options.no_cache, label=preset)
         self._show_new_run(None, f"{preset}: {note}")
         self.run_pipeline(self.session)
         self.refresh_totals()
@@ -294,12 +300,12 @@ class RunsMixin(AppState):
         state = self.run_state
         stream = self.main.query_one(RunPanel).query_one(StreamView)
         if state is not None and not any(e.kind == "request" for e in state.entries) and stream.request_id is None:
-            title = f"{self.session.preset if isinstance(self.session, OwnLoopSession) else 'the run'}: preparing"
+            title = f"{self.session.label}: preparing"
             stream.show(None, title, "```text\n" + "\n".join(lines[-12:]) + "\n```")
         self.refresh_totals()
 
     @work(thread=True, exclusive=True, group="pipeline")
-    def run_pipeline(self, session: PipelineSession | OwnLoopSession) -> None:
+    def run_pipeline(self, session: RunSession) -> None:
         try:
             result = session.run()
         except Exception as exc:  # noqa: BLE001 - shown as one line

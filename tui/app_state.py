@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from .responsiveness import GcState
     from .run_state import RunState, TimelineEntry
     from .screens.rerun import RerunScreen
-    from .session import OwnLoopSession, PipelineSession
+    from .session import RunSession
     from .watcher import DomainWatcher
 
 
@@ -70,7 +70,7 @@ class AppState(App[None]):
         self.run_dir: Path | None = None
         self.live = False  # the shown run is running in this process
         self.events = EventQueue()  # its events, not yet applied to run_state
-        self.session: PipelineSession | OwnLoopSession | None = None
+        self.session: RunSession | None = None
         self._progress_lines: list[str] = []  # an own-loop run's progress lines (preparing its tasks)
         self.replayer: Replayer | None = None
         self._replay_playing = False  # the replay worker's loop is running

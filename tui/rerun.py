@@ -17,7 +17,6 @@ from .messages import RerunEnded, RerunProgress
 
 # Debug tasks run once in file order, as the pipeline's debugging does; eval tasks under the paper's
 # four orderings (file order plus three seeded shuffles).
-DEBUG_ORDERINGS = 1
 
 
 @dataclass
@@ -76,27 +75,15 @@ def rerun_program(
     cancelled: threading.Event,
 ) -> None:
     """Run ``source`` on every task of ``task_set`` and post one RerunProgress per task."""
+    from genplan.engine import api
+
     error: str | None = None
+
+    def progress(result: Any, done: int, total: int) -> None:
+        post(RerunProgress(job, done - 1, total, row_from(result), result.task.path))
+
     try:
-        from genplan.engine.domainlib import DomainDir
-        from genplan.engine.evaluation import DEFAULT_ORDERINGS, Evaluator, load_tasks
-        from genplan.engine.pddl import load_domain
-        from genplan.engine.sandbox import Limits, Program
-
-        directory = DomainDir.open(domain_path)
-        config = run_config(run_dir)
-        domain = load_domain(directory.domain_file)
-        paths = directory.eval_tasks() if task_set == "eval" else directory.debug_tasks()
-        tasks = load_tasks(domain, paths, directory.typed_objects, root=directory.path)
-        style = "silver" if config.approach in ("bas", "sil") else "stein"
-        program = Program.from_source(source, functions=(config.function_name,))
-        orderings = DEFAULT_ORDERINGS if task_set == "eval" else DEBUG_ORDERINGS
-
-        def progress(result: Any, done: int, total: int) -> None:
-            post(RerunProgress(job, done - 1, total, row_from(result), result.task.path))
-
-        with Evaluator(domain, tasks, limits=Limits(time_limit=config.program_timeout_s), style=style) as evaluator:
-            evaluator.evaluate(program, orderings=orderings, progress=progress, cancel=cancelled)
+        api.rerun_program(source, domain_path, task_set, run_dir, progress, cancelled)
         if cancelled.is_set():
             error = "cancelled"
     except Exception as exc:  # noqa: BLE001 - one line for the user, never a traceback

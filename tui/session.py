@@ -1,5 +1,5 @@
-"""The bridge between the TUI and the engine: a run in a worker thread, step mode, manual answers. A pipeline
-run (PipelineSession) or one of an approach with its own loop, e.g. AutoToS (OwnLoopSession).
+"""The bridge between the TUI and the engine: a run of any approach in a worker thread (RunSession, over
+engine/api.py), step mode, manual answers.
 
 The pipeline calls back from its own threads. Events go into a queue the app drains on a timer (so a
 fast stream never floods the event loop); questions for the person (step mode, manual answers) are
@@ -110,73 +110,88 @@ def manual_answerer(post: Post, pending: PendingQuestions, controller: StepContr
     return answer
 
 
-class PipelineSession:
-    """One pipeline run (new or resumed) driven from the TUI. ``run()`` blocks: call it in a thread worker."""
+@dataclass(frozen=True)
+class Fork:
+    """A new run that continues ``run_dir`` from a person's edit of its file ``relative`` (a strategy, a
+    reflection, a program, a trial's PDDL file, an AutoToS function): every answer before it is kept."""
 
-    def __init__(
-        self,
-        domain_path: Path,
-        config: Any,  # PipelineConfig
-        settings: Any,  # ModelSettings
-        post: Post,
-        sink: Callable[[Any], None],
-        stepping: threading.Event,
-        run_dir: Path | None = None,
-        start_from: tuple[str, Path, str] | None = None,
-        no_cache: bool = False,
-        strategy_check: tuple[Path, str, str] | None = None,
-    ) -> None:
+    run_dir: Path
+    relative: str
+    kind: str
+    text: str
+
+
+class RunSession:
+    """One run driven from the TUI, of any approach, through engine/api.py: a new run (``start``), an unfinished
+    one gone on with (``resume``), a fork from an edit (``fork``), or a strategy's plan validation
+    (``strategy_check``: source run, strategy file relative to it, text). ``run()`` blocks (call it in a thread
+    worker) and returns the run's report. The events go to ``sink`` as the run publishes them; the run directory
+    is announced (RunCreated) before the first; ``stop()`` ends the run before its next request. Step mode
+    (``stepping`` set) holds each request for the person to send, edit, answer or stop; with no model configured
+    the person answers every request."""
+
+    def __init__(self, domain_path: Path, settings: Any, post: Post, sink: Callable[[Any], None],
+                 stepping: threading.Event, *, start: Any = None, resume: Path | None = None, fork: Fork | None = None,
+                 strategy_check: tuple[Path, str, str] | None = None, no_cache: bool = False,
+                 label: str = "the run") -> None:
+        if sum(x is not None for x in (start, resume, fork, strategy_check)) != 1:
+            raise ValueError("a session starts, resumes, forks or checks a strategy: exactly one of them")
         self.domain_path = domain_path
-        self.config = config
         self.settings = settings
         self.post = post
         self.sink = sink
+        self.start = start  # an api.StartRequest
+        self.resume = resume
+        self.fork = fork
+        self.strategy_check = strategy_check
+        self.no_cache = no_cache
+        self.label = label  # what the run is, for the person (its preset)
+        self.approach = self._approach()  # the registry's record: what the TUI may offer for this run
         self.pending = PendingQuestions()
+        # its ``stopped`` is the run's stop request, and the manual answerer asks it too
         self.controller = StepController(post, stepping, self.pending)
         self.controller.manual = not settings.is_configured
-        self.run_dir = run_dir
-        self.start_from = start_from
-        self.no_cache = no_cache
-        # (source run, strategy file relative to it, text): plan validation of that strategy only
-        self.strategy_check = strategy_check
         self.store: Any = None
 
     @property
     def manual(self) -> bool:
         return not self.settings.is_configured
 
-    def run(self) -> Any:
+    @property
+    def writes_programs(self) -> bool:
+        """Its approach writes programs checked on the debug tasks (so a version can be rerun)."""
+        from genplan.engine.approaches import Capability
+
+        return self.approach is None or self.approach.can(Capability.PROGRAMS)
+
+    def _approach(self) -> Any:
         from genplan.engine import api
-        from genplan.engine.runs.store import RunStore
+
+        if self.start is not None:
+            return api.approach_of_request(self.start)
+        source = self.resume or (self.fork.run_dir if self.fork else None) or (
+            self.strategy_check[0] if self.strategy_check else None)
+        return api.approach_of_run(source) if source is not None else None
+
+    def run(self) -> dict[str, Any]:
+        from genplan.engine import api
 
         watch = api.Watch(subscriber=self.sink, controller=self.controller, run_created=self._created,
+                          progress=lambda line: self.post(RunProgress(line)),
+                          stop_requested=self.controller.stopped.is_set,
                           manual_answer=manual_answerer(self.post, self.pending, self.controller))
         if self.strategy_check is not None:
-            from genplan.engine import strategy_check
-
-            provider = api.provider_for(self.settings, no_cache=self.no_cache, watch=watch)
             source_run, relative, text = self.strategy_check
-            self.store = strategy_check.prepare(source_run, relative, self.domain_path)
-            self.post(RunCreated(self.store.path))
-            check = strategy_check.run_check(self.store, text, provider, controller=self.controller,
-                                             subscriber=self.sink,
-                                             reasoning=bool(getattr(self.settings, "reasoning", False)))
-            return {"run_dir": str(check.run_dir), "status": check.status, "debug_solved": check.solved,
-                    "debug_total": check.total}
-        if self.run_dir is not None and self.start_from is not None:
-            # "continue from here": a new run that keeps every answer before the edited version
-            kind, path, text = self.start_from
-            source = RunStore.open(self.run_dir).path
-            fork = api.fork(source, str(Path(path).relative_to(source)), kind, text)
-            outcome = api.resume(fork, self.settings, watch, no_cache=self.no_cache, target=str(self.domain_path))
-        elif self.run_dir is not None:
-            outcome = api.resume(self.run_dir, self.settings, watch, no_cache=self.no_cache,
-                                 target=str(self.domain_path))
-        else:
-            request = api.StartRequest(self.config.preset, str(self.domain_path), RunStore.runs_dir(self.domain_path),
-                                       config=self.config, source="genplan-tui")
-            outcome = api.start(request, self.settings, watch, no_cache=self.no_cache)
-        return api.report(outcome)
+            return api.check_strategy(source_run, relative, text, self.domain_path, self.settings, watch,
+                                      no_cache=self.no_cache)
+        if self.start is not None:
+            return api.report(api.start(self.start, self.settings, watch, no_cache=self.no_cache))
+        run_dir = self.resume
+        if self.fork is not None:
+            run_dir = api.fork(self.fork.run_dir, self.fork.relative, self.fork.kind, self.fork.text)
+        assert run_dir is not None  # __init__ checked that one of them is given
+        return api.report(api.resume(run_dir, self.settings, watch, no_cache=self.no_cache,
+                                     domain_dir=self.domain_path))
 
     def _created(self, run_dir: Path) -> None:
         from genplan.engine.runs.store import RunStore
@@ -185,93 +200,6 @@ class PipelineSession:
         self.post(RunCreated(run_dir))
 
     def stop(self) -> None:
-        """Stop at the next request: waiting questions are answered with "stop"."""
+        """Stop before the next request; the questions waited for are answered with "stop"."""
         self.controller.stopped.set()
         self.pending.release_all()
-
-
-class OwnLoopSession:
-    """One run of an approach with its own loop (AutoToS on the domain directory, PDDLego+ in its game), through the approach registry's
-    entry. ``run()`` blocks (call it in a thread worker) and returns the entry's summary. The events go to ``sink``
-    as the run publishes them; the run directory is announced (RunCreated) before the first; ``stop()`` ends the
-    run before its next model call. Its requests go through the run's gateway with this session's controller, so
-    step mode (``stepping`` set) holds each one for the person to send, edit, answer or stop, as in a pipeline
-    run."""
-
-    def __init__(self, domain_path: Path, preset: str, settings: Any, post: Post, sink: Callable[[Any], None],
-                 runs_dir: Path, parameters: dict[str, Any] | None = None, no_cache: bool = False,
-                 stepping: threading.Event | None = None, resume: Path | None = None) -> None:
-        from genplan.engine.approaches import Capability, preset_owner, start_target
-
-        owner = preset_owner(preset)
-        # ``resume``: an unfinished run of this approach, gone on with (its answers on disk are not asked again)
-        self.resume = resume
-        if owner is None or owner[0].can(Capability.PROGRAMS) or (
-                resume is None and start_target(owner[0], domain_path) is None):
-            raise ValueError(f"preset {preset}: not an approach with its own loop that the TUI can start")
-        self.approach, self.preset = owner
-        self.domain_path = domain_path
-        self.settings = settings
-        self.post = post
-        self.sink = sink
-        self.runs_dir = runs_dir
-        self.parameters = dict(parameters or {})  # over the preset's, e.g. eval_limit
-        self.no_cache = no_cache
-        self.pending = PendingQuestions()
-        # its ``stopped`` is the run's stop request, and the manual answerer asks it too
-        self.controller = StepController(post, stepping or threading.Event(), self.pending)
-        self.controller.manual = not settings.is_configured
-        self.store: Any = None
-
-    @property
-    def manual(self) -> bool:
-        return not self.settings.is_configured
-
-    def run(self) -> dict[str, Any]:
-        from genplan.engine import api
-        from genplan.engine.approaches import start_target
-
-        watch = api.Watch(subscriber=self.sink, controller=self.controller,
-                          progress=lambda line: self.post(RunProgress(line)),
-                          run_created=lambda run_dir: self.post(RunCreated(run_dir)),
-                          stop_requested=self.controller.stopped.is_set,
-                          manual_answer=manual_answerer(self.post, self.pending, self.controller))
-        edit = self.parameters.get("continue_from")  # {"run", "file", "text"}: a person's edit of a trial's file
-        if self.resume is not None:
-            outcome = api.resume(self.resume, self.settings, watch, no_cache=self.no_cache)
-        elif edit:
-            fork = api.fork(Path(edit["run"]), str(edit["file"]), "pddl", str(edit["text"]))
-            outcome = api.resume(fork, self.settings, watch, no_cache=self.no_cache)
-        else:
-            target = start_target(self.approach, self.domain_path)
-            assert target is not None  # checked in __init__
-            request = api.StartRequest(self.preset, target, self.runs_dir, parameters=self.parameters,
-                                       source="genplan-tui")
-            outcome = api.start(request, self.settings, watch, no_cache=self.no_cache)
-        return api.report(outcome)
-
-    def stop(self) -> None:
-        """Stop before the next model call; a manual answer being waited for is cancelled."""
-        self.controller.stopped.set()
-        self.pending.release_all()
-
-
-def resumable_own_loop_run(run_dir: Path) -> tuple[str, str, dict[str, Any]] | None:
-    """(preset, target, parameters) of an unfinished run of an approach that writes no programs (an AutoToS run, a
-    PDDLego+ or PlanGen trial); None for anything else (a pipeline run, an import, a finished run)."""
-    from genplan.engine import api
-    from genplan.engine.approaches import Capability
-
-    try:
-        approach, meta = api.resumable(Path(run_dir))
-    except api.NotResumable:
-        return None
-    if approach.can(Capability.PROGRAMS) or meta.status == api.RunStatus.FINISHED:
-        return None
-    target, parameters = meta.extra.get("target"), meta.extra.get("parameters")
-    if not isinstance(target, str) or not isinstance(parameters, dict):
-        return None
-    preset = str(parameters.get("preset") or "")
-    if preset not in approach.presets:  # e.g. a fixed domain given to another preset: the parameters say all
-        preset = next(iter(approach.presets))
-    return preset, target, parameters

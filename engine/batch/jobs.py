@@ -235,7 +235,7 @@ def execute_run(job: RunJob) -> Outcome:
             outcome = api.start(request, job.settings, no_cache=job.no_cache, cache_dir=job.cache_dir)
         else:
             outcome = api.resume(run_dir, job.settings, no_cache=job.no_cache, cache_dir=job.cache_dir,
-                                 target=job.target)
+                                 domain_dir=Path(job.target))
     except Exception as exc:  # noqa: BLE001 - one failing run must not stop the batch; rerunning resumes it
         message = f"{type(exc).__name__}: {exc}" if not isinstance(exc, ModelAccessError) else str(exc)
         if runs.is_run_dir(run_dir):
