@@ -367,6 +367,7 @@ def test_an_object_that_repeats_a_constant_is_read_once(tmp_path: Path) -> None:
     domain, problem = read(Case("dup", domain_path, problem_path))
     assert [name for name, _ in encode_task(problem, typed=True, domain=domain).objects] == ["lathe", "m1"]
     assert any("repeat constants" in w for w in problem.warnings)
+    assert problem.repeated_constants == ["lathe"]  # what the file declared is still known (PDDLego+ solver)
     result = solve(domain, problem, optimal=True, timeout=SECONDS, planner="fast-downward")
     assert result.status == SOLVED and result.plan == ["(start m1)"], result.summary()
     if VAL.exists():

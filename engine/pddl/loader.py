@@ -627,6 +627,7 @@ def parse_problem_text(
         # costs only where the domain has them (a metric over a cost-free domain counts steps, as before)
         function_values=_function_values(init_node, domain, path) if domain.action_costs else {},
         metric=_section(tree, ":metric") is not None and domain.action_costs,
+        repeated_constants=repeated,
     )
     _check_problem(problem, domain, objects, init_node, goal_node, path)
     return problem

@@ -326,6 +326,9 @@ class Problem:
     goal_conditions: list[Condition] = field(default_factory=list)  # ADL: compound goal conjuncts
     function_values: dict[Fact, float] = field(default_factory=dict)  # :action-costs: (= (f a b) 3) in :init
     metric: bool = False  # (:metric minimize (total-cost))
+    # objects the file declares that repeat a domain constant of the same type: read once, as that constant,
+    # so not in ``objects``; a reader that asks what the problem file declares needs them too (PDDLego+ solver)
+    repeated_constants: list[str] = field(default_factory=list)
 
     def goal_text(self) -> list[str]:
         """Every goal conjunct as PDDL, in order: literals, then compound conditions."""

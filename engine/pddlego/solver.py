@@ -179,7 +179,9 @@ class PddlSolver:
         except PddlError as err:
             return SolverOutcome(None, str(err))
         invented = {m.group(1) for r in problem.repairs if r.kind == DECLARED_OBJECT for m in [_NAME.search(r.message)] if m}
-        declared = {name for name, _ in problem.objects} - invented
+        # the names the problem file declares: its objects, and those that repeat a constant of the domain with
+        # the same type, which the loader reads once, as the constant (not in problem.objects)
+        declared = ({name for name, _ in problem.objects} | set(problem.repeated_constants)) - invented
 
         def accepted(repair: Repair) -> bool:
             if repair.kind == DECLARED_CONSTANT:
@@ -193,7 +195,7 @@ class PddlSolver:
         repairs = tuple(str(r) for r in (*domain.repairs, *problem.repairs))
         constants = {name for name, _ in domain.constants}
         dropped = tuple(f"object '{name}' left out: the domain declares it as a constant"
-                        for name, _ in problem.objects if name in constants)
+                        for name in [*problem.repeated_constants, *(n for n, _ in problem.objects if n in constants)])
         if dropped:  # Fast Downward refuses the duplicate
             problem = dataclasses.replace(problem, objects=[o for o in problem.objects if o[0] not in constants])
         result = self._plan(domain, problem, dropped)
