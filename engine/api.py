@@ -118,8 +118,9 @@ def new_run(request: StartRequest, settings: ModelSettings,
             prepared: tuple[Approach, Any, NewRun] | None = None) -> tuple[RunStore, Approach, Any]:
     """The new run's directory (with its run.json), its approach and its typed parameters."""
     approach, parameters, record = prepared or prepare(request)
-    meta = {**record.meta, "model": settings.to_dict(), **({"source": request.source} if request.source else {}),
-            **request.extra_meta}
+    meta = {**record.meta, "model": settings.to_dict(), **request.extra_meta}
+    if request.source and "source" not in meta:  # an AutoToS run's "source" says where its instances come from
+        meta["source"] = request.source
     if request.run_name is not None or record.stem is None:
         store = create(request.runs_dir, meta, run_id=request.run_name)
     else:
@@ -172,7 +173,7 @@ def resumable(run_dir: Path) -> tuple[Approach, RunMeta]:
         raise NotResumable(f"{store.path}: a run of {approach.name}, which cannot be continued")
     # Bas changed its steps to the paper's (NL descriptions, no PDDL summary): an earlier Bas run's answers
     # belong to steps today's Bas never asks, so continuing it would silently start over.
-    if made_before_reproduction(meta.config) and PipelineConfig.of_run(meta).approach == "bas":
+    if approach.name == "bas" and made_before_reproduction(meta.config):
         raise NotResumable(f"{store.path}: made by genplan's earlier Bas (a PDDL summary, no NL descriptions); Bas now "
                            "follows the paper (docs/reproduction.md), so this run opens and replays but cannot be "
                            "continued; start a new run")
