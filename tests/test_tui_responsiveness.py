@@ -54,7 +54,7 @@ async def test_timeline_is_redrawn_at_most_every_interval_and_catches_up(isolate
     from support.scripted_server import ScriptedServer
     from test_tui_support import buggy_then_fixed, record_run
 
-    from genplan.tui import main_screen
+    from genplan.tui.widgets import panels
     from genplan.tui.controllers import runs as runs_module
     from genplan.tui.widgets.panels import RunTimeline
     from genplan.tui.widgets.timeline import Timeline
@@ -75,4 +75,4 @@ async def test_timeline_is_redrawn_at_most_every_interval_and_catches_up(isolate
         await wait_for(pilot, lambda: timeline.row_count == len(app.runner.state.entries), timeout=2, what="the timeline")
     assert len(syncs) >= 2
     gaps = [b - a for a, b in zip(syncs, syncs[1:])]
-    assert min(gaps) >= main_screen.TIMELINE_INTERVAL_S * 0.9
+    assert min(gaps) >= panels.TIMELINE_INTERVAL_S * 0.9

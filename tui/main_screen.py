@@ -6,22 +6,18 @@ or versions.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import OptionList, Static, TabbedContent, TabPane
 
-from . import messages as msg
 from .artifacts import Version
 from .domain_info import DomainInfo, TaskInfo, nl_description
-from .run_state import RunState, TimelineEntry, Update, round_text
+from .run_state import RunState, TimelineEntry, Update
 from .widgets.key_bar import KeyBar
 from .widgets.panels import (
     DomainPanel,
@@ -33,10 +29,8 @@ from .widgets.panels import (
     TaskList,
     TasksPanel,
     VersionsPanel,
-    run_header,
 )
 from .widgets.results_matrix import MatrixTable, ResultsPanel
-from .widgets.stream_view import StreamView
 from .widgets.timeline import Timeline
 from .widgets.totals_bar import UNPRICED_TOAST, TotalsBar
 from .widgets.versions_tree import NodeRef, VersionsTree
@@ -47,30 +41,9 @@ if TYPE_CHECKING:
 
     from .controllers.runs import RunsController
 
-# The timeline is brought up to date at most this often while events arrive (each sync lays it out again
-# and may move its cursor); the other views follow every tick.
-TIMELINE_INTERVAL_S = 0.25
 UNPRICED_TOAST_S = 4
 FOCUS_TARGETS: dict[str, type[Widget]] = {"tasks": TaskList, "runs": RunsTable, "run": RunTimeline,
                                           "versions": VersionsTree, "results": MatrixTable}
-
-
-def command_text(entry: TimelineEntry, run_dir: Path | None) -> str:
-    """A game command's row in full: the command, what the game answered (or why it refused), and the trial's
-    observation history as the engine wrote it (observations.md)."""
-    data = entry.data
-    answer = str(data.get("error") or data.get("observation") or "").strip()
-    lines = [f"**› {entry.title}**", "", "```text", answer or "(no answer)", "```"]
-    transcript = run_dir / "observations.md" if run_dir is not None else None
-    if transcript is not None and transcript.is_file():
-        lines += ["", "---", "", transcript.read_text(encoding="utf-8", errors="replace")]
-    return "\n".join(lines)
-
-
-def stream_title(entry: TimelineEntry | None, rid: str) -> str:
-    if entry is None:
-        return f"request {rid}"
-    return f"request {rid} · {entry.title} {entry.detail}".strip() + f" · {entry.status}"
 
 
 class MainScreen(Screen[None]):
@@ -79,8 +52,6 @@ class MainScreen(Screen[None]):
         self.on_mounted = on_mounted  # the app starts loading once the panels are there
         self.runs: RunsController | None = None  # set by the app once the controllers exist
         self.active = "domain"  # the tab shown, as the TabActivated messages say
-        self.timeline_pending: set[int] = set()  # entries changed since the timeline was last synced
-        self.timeline_synced = 0.0
         self.unpriced_told = False  # "+N unpriced" in the totals was explained once
         self.applicable: tuple[bool, ...] | None = None  # what the app's check_action last depended on
 
@@ -109,8 +80,7 @@ class MainScreen(Screen[None]):
     def on_mount(self) -> None:
         if self.ctl.replay.classroom:  # started with --classroom
             self.app.set_class(True, "classroom")  # app.tcss: the calmer layout
-            self.query_one("#classroom-caption", Static).display = True
-            self.show_caption(None)
+            self.run_panel.show_caption(None)
         self.on_mounted()
 
     # ================================================================== tabs and keys
@@ -221,74 +191,32 @@ class MainScreen(Screen[None]):
         return self.query_one(RunsPanel).selected()
 
     # ================================================================== the run view
+    @property
+    def run_panel(self) -> RunPanel:
+        return self.query_one(RunPanel)
+
     def reset_run(self, note: str, show: bool = True) -> None:
-        self.timeline_pending.clear()
-        self.timeline_synced = 0.0  # the new run's first rows appear at once
-        panel = self.query_one(RunPanel)
-        panel.query_one(RunTimeline).reset()
-        panel.query_one(RunResults).show([])
-        panel.query_one(StreamView).show(None, note, "")
+        self.run_panel.reset(note)
         if show:
             self.show_tab("run")
 
     def show_run_events(self, state: RunState, update: Update, started: list[str],
                         streamed: dict[str, list[str]]) -> None:
-        if not self.query(RunPanel):
-            return  # the app is closing
-        self.timeline_pending.update(update.entries)
-        self.sync_timeline(state)
-        stream = self.query_one(RunPanel).query_one(StreamView)
-        if started and self.following():
-            rid = started[-1]
-            stream.show(rid, stream_title(state.entry(f"req:{rid}"), rid), state.stream_text(rid))
-        else:
-            for rid, pieces in streamed.items():
-                stream.append(rid, "".join(pieces))
-        if stream.request_id is not None and update.entries:
-            followed = state.entry(f"req:{stream.request_id}")
-            if followed is not None:
-                stream.set_title(stream_title(followed, stream.request_id))
-                if followed.status not in ("running", "paused"):
-                    stream.view.finish()  # the answer is complete: render all of it
-        if update.results:
-            self.show_results(state)
+        if self.query(RunPanel):  # else the app is closing
+            self.run_panel.show_events(state, update, started, streamed)
 
     def sync_timeline(self, state: RunState) -> None:
-        if not self.timeline_pending:
-            return
-        now = time.monotonic()
-        if now - self.timeline_synced < TIMELINE_INTERVAL_S:
-            return
-        timelines = self.query(RunTimeline)
-        if not timelines:
-            return  # the app is closing: the panels are being removed (a drain tick can still come)
-        timelines.first().sync(state, Update(entries=sorted(self.timeline_pending)))
-        self.timeline_pending.clear()
-        self.timeline_synced = now
-
-    def following(self) -> bool:
-        timeline = self.query_one(RunTimeline)
-        return timeline.row_count == 0 or timeline.cursor_row >= timeline.row_count - 1
-
-    def show_results(self, state: RunState) -> None:
-        table = state.current_table
-        panel = self.query_one(RunPanel)
-        panel.query_one(RunResults).show(list(table.values()))
-        if state.current_results is not None:
-            what, version = state.current_results
-            solved = sum(r.valid for r in table.values())
-            panel.query_one("#results-title", Static).update(
-                f"debug results: {what} {version} — {solved}/{len(table)} passed", layout=False)
+        panels = self.query(RunPanel)
+        if panels:  # else the app is closing: the panels are being removed (a drain tick can still come)
+            panels.first().sync_timeline(state)
 
     def show_progress(self, title: str, text: str) -> None:
-        stream = self.query_one(RunPanel).query_one(StreamView)
-        if stream.request_id is None:
-            stream.show(None, title, text)
+        self.run_panel.show_progress(title, text)
 
     def show_run_header(self) -> None:
         run_dir = self.ctl.run_dir
         run_id = run_dir.name if run_dir is not None else None
-        self.query_one("#run-header", Static).update(run_header(run_id, self.ctl.ctx.overviews.get(run_id or "")))
+        self.run_panel.show_header(run_id, self.ctl.ctx.overviews.get(run_id or ""))
 
     def timeline_entry(self) -> TimelineEntry | None:
         state = self.ctl.state
@@ -308,10 +236,10 @@ class MainScreen(Screen[None]):
             return
         entry = self.timeline_entry()
         if self.runs.replay.classroom:
-            self.show_caption(entry)
+            self.run_panel.show_caption(entry)
         if entry is None:
             return
-        if self.following() and entry.kind != "request":
+        if self.run_panel.following() and entry.kind != "request":
             return  # following the run: the answer being written stays in view
         self.show_entry_content(entry)
 
@@ -321,78 +249,17 @@ class MainScreen(Screen[None]):
             self.show_entry_content(entry)
 
     def show_entry_content(self, entry: TimelineEntry) -> None:
-        state = self.ctl.state
-        stream = self.query_one(StreamView)
-        if state is None:
-            return
-        if entry.kind == "request" and entry.request_id is not None:
-            rid = entry.request_id
-            if entry.status in ("running", "paused") or not entry.data.get("response_file"):
-                stream.show(rid, stream_title(entry, rid), state.stream_text(rid))
-            else:
-                self.read_for_view("stream", stream_title(entry, rid), lambda: state.response_text(rid), rid)
-            return
-        if entry.kind in ("artifact", "edit") and entry.file is not None:
-            file = entry.file
-
-            def read() -> str:
-                try:
-                    text = file.read_text(encoding="utf-8", errors="replace")
-                except OSError as exc:
-                    return f"cannot read {file}: {exc.strerror or exc}"
-                return f"```python\n{text}\n```" if file.suffix == ".py" else text
-
-            self.read_for_view("stream", f"{entry.title} · {file.name}", read)
-            return
-        if entry.kind == "check":
-            data = entry.data
-            lines = [f"**{entry.title} on {entry.detail}: {'pass' if data.get('valid') else 'fail'}**", ""]
-            if data.get("message"):
-                lines += [str(data["message"]), ""]
-            if isinstance(data.get("plan"), list):
-                lines += ["```", *[str(a) for a in data["plan"]], "```"]
-            stream.show(None, entry.title, "\n".join(lines))
-            return
-        if entry.kind == "command":  # PDDLego+/PlanGen: the game's whole answer, then the transcript so far
-            self.read_for_view("stream", f"› {entry.title}", lambda: command_text(entry, state.run_dir))
-            return
-        if entry.kind == "round":  # AutoToS: the failed unit test and the feedback the model got, as the engine wrote it
-            stream.show(None, entry.title, round_text(entry))
-            return
-        stream.show(None, entry.title, entry.detail or entry.title)
-
-    @work(thread=True, exclusive=True, group="read-for-view")
-    def read_for_view(self, target: str, title: str, read: Callable[[], str], request_id: str | None = None) -> None:
-        """File reads happen here, never on the event loop (a busy disk can stall them)."""
-        self.post_message(msg.TextLoaded(target, title, read(), request_id))
-
-    def on_text_loaded(self, message: msg.TextLoaded) -> None:
-        if self.ctl.host.shutting_down():
-            return
-        if message.target == "stream":
-            self.query_one(StreamView).show(message.request_id, message.title, message.text)
-        elif message.target == "preview":
-            panel = self.query_one(VersionsPanel)
-            selected = panel.selected()
-            if selected is not None and selected.key == message.title:
-                panel.show_preview(message.text, selected.syntax)
+        if self.ctl.state is not None:
+            self.run_panel.show_entry(self.ctl.state, entry)
 
     # ================================================================== classroom mode
     def toggle_classroom(self) -> None:
         on = not self.ctl.replay.classroom
         self.app.set_class(on, "classroom")  # app.tcss: the calmer layout (larger content, fewer panels)
-        self.query_one("#classroom-caption", Static).display = on
-        if on:
-            self.show_caption(self.timeline_entry())
+        self.run_panel.show_caption(self.timeline_entry(), shown=on)
         self.ctl.replay.stop_at_stages(on)
         self.notify("Classroom mode: the caption under the timeline explains the chosen row." if on
                     else "Classroom mode off.", timeout=3)
-
-    def show_caption(self, entry: TimelineEntry | None) -> None:
-        from .classroom import stage_caption
-
-        # it wraps (up to three lines, app.tcss): the reason for a feedback is the point of the caption
-        self.query_one("#classroom-caption", Static).update(Text(stage_caption(entry)))
 
     # ================================================================== versions and the results matrix
     def on_tree_node_highlighted(self, event: VersionsTree.NodeHighlighted) -> None:
@@ -426,7 +293,7 @@ class MainScreen(Screen[None]):
         self.query_one(VersionsPanel).show_preview(text, syntax, line_numbers=line_numbers)
 
     def read_preview(self, key: str, read: Callable[[], str]) -> None:
-        self.read_for_view("preview", key, read)
+        self.query_one(VersionsPanel).read_preview(key, read)
 
     def update_run(self, run_id: str, versions: list[Version] | None = None, overview: Any = None) -> None:
         self.query_one(VersionsPanel).update_run(run_id, versions=versions, overview=overview)
