@@ -7,7 +7,7 @@ or versions.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -17,7 +17,7 @@ from textual.widgets import OptionList, Static, TabbedContent, TabPane
 
 from .artifacts import Version
 from .domain_info import DomainInfo, TaskInfo, nl_description
-from .run_state import RunState, TimelineEntry, Update
+from .run_state import CheckResult, RunState, TimelineEntry, Update
 from .widgets.key_bar import KeyBar
 from .widgets.panels import (
     DomainPanel,
@@ -37,7 +37,7 @@ from .widgets.versions_tree import NodeRef, VersionsTree
 
 if TYPE_CHECKING:
     from genplan.engine.runs.store import RunInfo
-    from genplan.engine.versions import RunOverview
+    from genplan.engine.versions import RunOverview, TaskOutcome, VersionResults
 
     from .controllers.runs import RunsController
 
@@ -228,7 +228,7 @@ class MainScreen(Screen[None]):
     def timeline_focused(self) -> bool:
         return isinstance(self.app.focused, RunTimeline)
 
-    def selected_result(self) -> Any:
+    def selected_result(self) -> CheckResult | None:
         return self.query_one(RunResults).selected()
 
     def on_timeline_highlighted(self, event: Timeline.Highlighted) -> None:
@@ -295,7 +295,7 @@ class MainScreen(Screen[None]):
     def read_preview(self, key: str, read: Callable[[], str]) -> None:
         self.query_one(VersionsPanel).read_preview(key, read)
 
-    def update_run(self, run_id: str, versions: list[Version] | None = None, overview: Any = None) -> None:
+    def update_run(self, run_id: str, versions: list[Version] | None = None, overview: RunOverview | None = None) -> None:
         self.query_one(VersionsPanel).update_run(run_id, versions=versions, overview=overview)
 
     def show_versions(self, versions: list[Version], overviews: list[RunOverview],
@@ -312,5 +312,5 @@ class MainScreen(Screen[None]):
     def show_matrix(self, overview: RunOverview | None) -> None:
         self.query_one(ResultsPanel).show(overview)
 
-    def selected_outcome(self) -> Any:
+    def selected_outcome(self) -> tuple[VersionResults, TaskOutcome] | None:
         return self.query_one(ResultsPanel).selected_outcome()
