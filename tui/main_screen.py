@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import OptionList, Static, TabbedContent, TabPane
 
 from .artifacts import Version
-from .domain_info import DomainInfo, TaskInfo, nl_description
+from .domain_info import DomainInfo, TaskInfo
 from .run_state import CheckResult, RunState, TimelineEntry, Update
 from .widgets.key_bar import KeyBar
 from .widgets.panels import (
@@ -160,26 +160,9 @@ class MainScreen(Screen[None]):
         self.update_task_view()
 
     def update_task_view(self) -> None:
-        if self.runs is None or self.runs.host.shutting_down() or self.runs.ctx.domain_info is None:
-            return
-        task = self.query_one(TasksPanel).selected()
-        if task is not None:
-            self.show_task(task)
-
-    @work(thread=True, exclusive=True, group="task-view")
-    def show_task(self, task: TaskInfo) -> None:
         ctx = self.ctl.ctx
-        info = ctx.domain_info
-        if info is None:
-            return
-        found = nl_description(task, [r.path for r in ctx.runs])
-        nl = found[0] if found else "No run has described this task in natural language yet."
-        pddl, python = task.pddl_text(), info.python_text(task)
-        self.app.call_from_thread(self.show_task_texts, pddl, nl, python)
-
-    def show_task_texts(self, pddl: str, nl: str, python: str) -> None:
-        if not self.ctl.host.shutting_down():
-            self.query_one(TasksPanel).show_task(pddl, nl, python)
+        if not self.ctl.host.shutting_down() and ctx.domain_info is not None:
+            self.query_one(TasksPanel).show_selected(ctx.domain_info, [r.path for r in ctx.runs])
 
     def selected_task(self) -> TaskInfo | None:
         return self.query_one(TasksPanel).selected()

@@ -18,7 +18,7 @@ from textual.widgets.tree import TreeNode
 
 from ..actions import bindings
 from ..artifacts import Version
-from ..domain_info import DomainInfo, TaskInfo
+from ..domain_info import DomainInfo, TaskInfo, nl_description
 from ..messages import TextLoaded
 from ..run_state import RunState, TimelineEntry, Update, round_text
 from .code_area import CodeArea
@@ -92,7 +92,22 @@ class TasksPanel(Horizontal):
             return None
         return self.tasks[index]
 
+    def show_selected(self, info: DomainInfo, run_dirs: list[Path]) -> None:
+        """The chosen task's PDDL, its NL description (from a run that wrote one) and its Python encoding."""
+        task = self.selected()
+        if task is not None:
+            self.read_task(task, info, run_dirs)
+
+    @work(thread=True, exclusive=True, group="task-view")
+    def read_task(self, task: TaskInfo, info: DomainInfo, run_dirs: list[Path]) -> None:
+        found = nl_description(task, run_dirs)
+        nl = found[0] if found else "No run has described this task in natural language yet."
+        pddl, python = task.pddl_text(), info.python_text(task)
+        self.app.call_from_thread(self.show_task, pddl, nl, python)
+
     def show_task(self, pddl: str, nl: str, python: str) -> None:
+        if not self.is_attached or not self.app.is_running:
+            return  # shutting down
         self.query_one("#task-pddl", CodeArea).load_text(pddl)
         self.query_one("#task-nl", CodeArea).load_text(nl)
         self.query_one("#task-python", CodeArea).load_text(python)
