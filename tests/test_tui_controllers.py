@@ -446,3 +446,35 @@ def test_app_py_is_composition_and_the_action_table_only() -> None:
     run_or_version_words = ("run_", "pipeline", "replay", "version", "rerun", "edit", "plan", "session", "drain")
     assert not [m for m in methods if m not in ("load_runs", "run_action") and any(w in m for w in run_or_version_words)]
     assert not list((TUI).glob("app_*.py")), "the mixins are gone"
+
+
+def test_every_message_of_background_work_has_one_controller(recorded, isolated: Path) -> None:
+    domain, _run = recorded
+    app = Wired(domain)
+    kinds = {cls for cls in vars(msg).values()
+             if isinstance(cls, type) and issubclass(cls, msg.WorkDone) and cls is not msg.WorkDone}
+    handled = [*app.runs.handlers, *app.versions.handlers, *app.workspace.handlers]
+    assert set(handled) == kinds and len(handled) == len(kinds)
+
+
+def test_a_counterexample_of_a_buggy_program_is_found_and_shown(recorded, isolated: Path) -> None:
+    from genplan.tui.controllers.counterexample import CounterexampleController
+    from genplan.tui.screens.counterexample import CounterexampleScreen
+
+    domain, run = recorded
+    app = Wired(domain)
+    app.load()
+    search = CounterexampleController(app.ctx, app.host, app.versions, app.plans, app.runs)
+    app.views.tab = "versions"
+    search.counterexample_selected()  # nothing chosen
+    assert app.host.warnings()[-1] == "Select a program version of a run (5 Versions) first."
+    buggy = next(v for v in app.ctx.version_index.of_run(run.name) if v.kind == "program" and v.name == "c1-v00")
+    app.views.version = buggy
+    search.counterexample_selected()
+    assert app.host.groups() == ["counterexample"]
+    app.host.run_threads("counterexample")
+    screen, done = app.host.screens[-1]
+    assert isinstance(screen, CounterexampleScreen), app.host.notes
+    assert screen.record.get("task") and (run / screen.record["task"]).is_file()
+    done(None)  # closed without continuing: no run starts
+    assert app.runs.session is None
