@@ -54,8 +54,8 @@ async def test_timeline_is_redrawn_at_most_every_interval_and_catches_up(isolate
     from support.scripted_server import ScriptedServer
     from test_tui_support import buggy_then_fixed, record_run
 
-    from genplan.tui.widgets import panels
     from genplan.tui.controllers import runs as runs_module
+    from genplan.tui.widgets import panels
     from genplan.tui.widgets.panels import RunTimeline
     from genplan.tui.widgets.timeline import Timeline
 
