@@ -140,7 +140,7 @@ async def measure_blocking(workdir: Path) -> dict[str, float]:
         config.write_text(f'[llm]\nmodel = "{model}"\nbase_url = "{base_url}"\n')
         app = GenplanApp(LaunchOptions(domain, config_file=config, watch_files=False))
         async with app.run_test(size=(100, 30)) as pilot:
-            while app.settings is None or app.domain_info is None:
+            while app.ctx.settings is None or app.ctx.domain_info is None:
                 await pilot.pause(0.05)
             last = time.perf_counter()
 
@@ -159,8 +159,8 @@ async def measure_blocking(workdir: Path) -> dict[str, float]:
             program = workdir / "loud.py"
             program.write_text(LOUD_PROGRAM)
             await pilot.pause(0.5)
-            app.rerun_program(Version("program", "bench", "loud", program))  # 10,000 lines of output
-            while (app.session is not None or not isinstance(app.screen, RerunScreen) or not app.screen.finished) \
+            app.versions.rerun_program(Version("program", "bench", "loud", program))  # 10,000 lines of output
+            while (app.runner.session is not None or not isinstance(app.screen, RerunScreen) or not app.screen.finished) \
                     and time.perf_counter() - started < 300:
                 await pilot.pause(0.05)
             if isinstance(app.screen, RerunScreen) and app.screen.checks:
@@ -172,7 +172,7 @@ async def measure_blocking(workdir: Path) -> dict[str, float]:
             await pilot.pause(0.5)
             total = time.perf_counter() - started
             shown = len(app.screen.query_one("#rerun-detail").lines) if isinstance(app.screen, RerunScreen) else 0
-            streamed = len(app.run_state.stream_text("1")) if app.run_state else 0
+            streamed = len(app.runner.state.stream_text("1")) if app.runner.state else 0
     finally:
         server.stdin.close()
         server.wait(timeout=30)
@@ -200,7 +200,7 @@ async def idle_baseline(workdir: Path, seconds: float = 3.0) -> tuple[float, flo
     gaps: list[float] = []
     app = GenplanApp(LaunchOptions(domain, config_file=workdir / "idle.toml", watch_files=False))
     async with app.run_test(size=(100, 30)) as pilot:
-        while app.settings is None:
+        while app.ctx.settings is None:
             await pilot.pause(0.05)
         last = time.perf_counter()
 
@@ -278,7 +278,7 @@ async def measure_tree(workdir: Path) -> dict[str, float]:
     app = GenplanApp(LaunchOptions(domain, config_file=workdir / "tree.toml", watch_files=False))
     async with app.run_test(size=(120, 40)) as pilot:
         panel = app.query_one(VersionsPanel)
-        while app.settings is None or len(panel.model.overviews) < TREE_RUNS:
+        while app.ctx.settings is None or len(panel.model.overviews) < TREE_RUNS:
             await pilot.pause(0.05)
         await pilot.pause(0.3)
         last = time.perf_counter()
@@ -317,7 +317,7 @@ async def measure_tree(workdir: Path) -> dict[str, float]:
         await pilot.press("5", "end")
         await pilot.pause(0.2)
         phase = "open run"
-        app.open_run(domain / ".genplan" / "runs" / "20260101-000007-beef")
+        app.runner.open_run(domain / ".genplan" / "runs" / "20260101-000007-beef")
         await pilot.pause(0.3)
         phase = "filter"
         await pilot.press("5", "f")

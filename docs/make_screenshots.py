@@ -74,10 +74,10 @@ async def shoot(domain: Path, run: Path, config: Path, out: Path, size: tuple[in
             saved.append(Path(app.save_screenshot(f"{name}.svg", str(out))))
 
     async with app.run_test(size=size) as pilot:
-        await settle(pilot, lambda: app.run_state is not None and app.run_state.status == "done"
-                     and app.domain_info is not None and bool(app.runs))
+        await settle(pilot, lambda: app.runner.state is not None and app.runner.state.status == "done"
+                     and app.ctx.domain_info is not None and bool(app.ctx.runs))
         timeline = app.query_one("#run-timeline")
-        failed = next((i for i, e in enumerate(app.run_state.entries) if e.kind == "check" and e.status == "fail"), 0)
+        failed = next((i for i, e in enumerate(app.runner.state.entries) if e.kind == "check" and e.status == "fail"), 0)
         for name in ("domain", "tasks", "runs"):
             await pilot.press({"domain": "1", "tasks": "2", "runs": "3"}[name])
             await settle(pilot)
@@ -93,7 +93,7 @@ async def shoot(domain: Path, run: Path, config: Path, out: Path, size: tuple[in
         await pilot.press("5")
         panel = app.query_one("#versions-panel")
         await settle(pilot, lambda: bool(panel.versions))
-        program = next(v for v in app.version_index.of_run(run.name) if v.kind == "program")
+        program = next(v for v in app.ctx.version_index.of_run(run.name) if v.kind == "program")
         panel.select(program.key)
         await settle(pilot)
         save("versions")
@@ -115,7 +115,7 @@ async def shoot(domain: Path, run: Path, config: Path, out: Path, size: tuple[in
             await settle(pilot, lambda: "You are the model" in view.rendered_text())
             save("manual")
             await pilot.press("ctrl+b")
-            await settle(pilot, lambda: app.session is None)
+            await settle(pilot, lambda: app.runner.session is None)
     return saved
 
 

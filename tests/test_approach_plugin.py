@@ -35,11 +35,11 @@ async def test_the_toy_runs_in_the_tui(toy: Approach, scripted_server: ScriptedS
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
         await pilot.press("r")
-        await wait_for(pilot, lambda: app.session is not None or app.run_state.status == "done", what="the run")
-        await wait_for(pilot, lambda: app.session is None, timeout=60, what="the run to finish")
-        await wait_for(pilot, lambda: not app.events and app.run_state.status == "done", what="the last events")
-        requests = [e for e in app.run_state.entries if e.kind == "request"]
+        await wait_for(pilot, lambda: app.runner.session is not None or app.runner.state.status == "done", what="the run")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=60, what="the run to finish")
+        await wait_for(pilot, lambda: not app.runner.events and app.runner.state.status == "done", what="the last events")
+        requests = [e for e in app.runner.state.entries if e.kind == "request"]
         assert [e.step for e in requests] == ["code.generate"]
-        assert ("program", "c1-v00") in app.run_state.results
-        assert all(r.valid for r in app.run_state.results[("program", "c1-v00")].values())
+        assert ("program", "c1-v00") in app.runner.state.results
+        assert all(r.valid for r in app.runner.state.results[("program", "c1-v00")].values())
     assert scripted_server.steps() == ["code.generate"]

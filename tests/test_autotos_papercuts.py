@@ -87,8 +87,8 @@ async def test_the_manual_provider_answers_an_autotos_run_in_the_tui(isolated: P
         assert screen.manual and screen.request.step == "autotos.goal"
         screen.query_one("#answer-text", CodeArea).load_text(GOAL)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: app.session is None, timeout=120, what="the run to end")
-        run_dir = app.run_dir
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=120, what="the run to end")
+        run_dir = app.runner.run_dir
         info = json.loads((run_dir / "run.json").read_text())
         assert (info["status"], info["result"]["calls"]) == ("finished", 2)
         assert info["result"]["evaluation"]["solved"] == 2

@@ -314,7 +314,7 @@ async def test_tui_settings_take_the_faithful_toggles(isolated: Path) -> None:  
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: not isinstance(app.screen, SettingsScreen), what="saving")
         assert tomllib.loads(path.read_text())["pipeline"] == {"preset": "Sil", "faithful": "all,-extraction"}
-        config = app.prefs.to_config()
+        config = app.ctx.prefs.to_config()
         assert config.silver_fixes == 6 and config.code_extraction == "lenient" and config.import_check
         assert "extraction" not in config.faithful.split(",")
 

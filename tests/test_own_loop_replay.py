@@ -75,7 +75,7 @@ def test_an_autotos_run_of_before_replays_its_answers_from_its_versions(autotos_
     log.write_text(text)
     shutil.rmtree(autotos_run / "responses")
     deltas, responses = _streamed(autotos_run)
-    assert recorded_answer(autotos_run, responses[0].data) == FERRY_BOARD_KEEPS_EMPTY
+    assert recorded_answer(autotos_run, responses[0]) == FERRY_BOARD_KEEPS_EMPTY
     assert [deltas[r.request_id] for r in responses] == [FERRY_BOARD_KEEPS_EMPTY, GOAL, FERRY]
 
 

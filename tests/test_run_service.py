@@ -101,10 +101,10 @@ async def test_a_legacy_run_replays_in_the_tui(isolated: Path) -> None:  # noqa:
     app = make_app(domain, config_for(isolated, None), replay=run_dir.name, speed=1000.0)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: app.replayer is not None and app.replayer.finished, timeout=60,
+        await wait_for(pilot, lambda: app.replay.replayer is not None and app.replay.replayer.finished, timeout=60,
                        what="the end of the replay")
-        state = app.run_state
-        await wait_for(pilot, lambda: not app.events and state.status == "done", what="the last events")
+        state = app.runner.state
+        await wait_for(pilot, lambda: not app.runner.events and state.status == "done", what="the last events")
         steps = [e.step for e in state.entries if e.kind == "request"]
         assert steps == ["baseline.summary", "baseline.strategy", "baseline.code", "baseline.fix"]
         assert ("program", "c1-v01") in state.results

@@ -66,6 +66,6 @@ async def test_imported_run_opens_in_the_tui(cache: Path, isolated: Path) -> Non
     app = make_app(domain, config_for(isolated, None), run=str(run))
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: app.run_state is not None and app.run_state.status == "done", what="the run")
-        assert app.run_dir == run
-        assert sum(1 for e in app.run_state.entries if e.kind == "request") >= 3
+        await wait_for(pilot, lambda: app.runner.state is not None and app.runner.state.status == "done", what="the run")
+        assert app.runner.run_dir == run
+        assert sum(1 for e in app.runner.state.entries if e.kind == "request") >= 3

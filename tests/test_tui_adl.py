@@ -28,7 +28,7 @@ async def test_plan_stepper_shows_fired_conditional_effects_and_goal_conditions(
     plan = ["(put-in dict home)", "(move home office)", "(take-out dict)", "(move office home)"]
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
-        app.open_plan_stepper(domain / "debug" / "task-00.pddl", plan, "a plan")
+        app.plans.open_plan_stepper(domain / "debug" / "task-00.pddl", plan, "a plan")
         await wait_for(pilot, lambda: isinstance(app.screen, PlanStepperScreen) and app.screen.query("#plan-effects"),
                        what="the stepper")
         await pilot.pause()

@@ -100,7 +100,7 @@ async def test_the_run_is_listed_opens_and_its_versions_compare(imported, isolat
     app = make_app(runs, config_for(isolated, None), runs_dir=runs, no_domain=True)
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
-        assert app.domain_info is not None and "No domain" in app.domain_info.describe()
+        assert app.ctx.domain_info is not None and "No domain" in app.ctx.domain_info.describe()
         assert not app.query_one("#domain-code").display  # no empty PDDL editor under the note
         await pilot.press("3")
         await wait_for(pilot, lambda: app.query_one(RunsPanel).selected() == run_dir.name, what="the run in 3 Runs")
@@ -108,8 +108,8 @@ async def test_the_run_is_listed_opens_and_its_versions_compare(imported, isolat
         solved = f"{summary['success']}/{summary['success'] + summary['failure']} solved"  # the evaluation's count
         assert str(app.query_one(RunsTable).get_cell_at(Coordinate(0, 1))) == f"finished · {solved}"
         await pilot.press("enter")
-        state = app.run_state
-        await wait_for(pilot, lambda: state is not None and state.status == "done" and not app.events
+        state = app.runner.state
+        await wait_for(pilot, lambda: state is not None and state.status == "done" and not app.runner.events
                        and app.query_one(RunTimeline).row_count == len(state.entries), what="the run's timeline")
         assert sum(e.kind == "round" for e in state.entries) == 4
         # a round's row shows the check, the failing test and the feedback
@@ -126,9 +126,9 @@ async def test_the_run_is_listed_opens_and_its_versions_compare(imported, isolat
         panel = app.query_one(VersionsPanel)
         await pilot.press("5")
         await wait_for(pilot, lambda: panel.versions, what="the versions")
-        names = sorted(v.name for v in app.version_index.of_run(run_dir.name))
+        names = sorted(v.name for v in app.ctx.version_index.of_run(run_dir.name))
         assert names == ["goal-1", *(f"succ-{k}" for k in range(1, 6))]
-        assert {v.kind for v in app.version_index.of_run(run_dir.name)} == {"function"}
+        assert {v.kind for v in app.ctx.version_index.of_run(run_dir.name)} == {"function"}
         assert panel.select(f"{run_dir.name}/function/succ-2")
         await pilot.pause()
         await pilot.press("c")  # no mark: the chosen version against the one before it
@@ -150,16 +150,16 @@ async def test_the_run_replays_event_by_event(imported, isolated: Path) -> None:
     app = make_app(runs, config_for(isolated, None), runs_dir=runs, no_domain=True, replay=run_dir.name, speed=0.1)
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: app.replayer is not None, what="the replay")
+        await wait_for(pilot, lambda: app.replay.replayer is not None, what="the replay")
         await pilot.press("space")  # pause (the run took about a second: at 0.1 it replays in ten), then step
-        await wait_for(pilot, lambda: app.replayer.paused, what="the pause")
-        held = app.replayer.position
-        app.action_replay_step()
-        assert app.replayer.position == held + 1
+        await wait_for(pilot, lambda: app.replay.replayer.paused, what="the pause")
+        held = app.replay.replayer.position
+        app.replay.step()
+        assert app.replay.replayer.position == held + 1
         await pilot.press("space")
-        app.replayer.clock.speed = 1000.0
-        await wait_for(pilot, lambda: app.replayer.finished, timeout=60, what="the end of the replay")
-        state = app.run_state
-        await wait_for(pilot, lambda: not app.events and state.status == "done", what="the last events shown")
+        app.replay.replayer.clock.speed = 1000.0
+        await wait_for(pilot, lambda: app.replay.replayer.finished, timeout=60, what="the end of the replay")
+        state = app.runner.state
+        await wait_for(pilot, lambda: not app.runner.events and state.status == "done", what="the last events shown")
         assert sum(e.kind == "round" for e in state.entries) == sum(isinstance(e, FeedbackRound) for e in logged)
         assert sum(e.kind == "request" for e in state.entries) == summary["calls"]

@@ -43,19 +43,19 @@ async def test_an_autotos_run_started_with_r_fills_the_timeline_live_and_is_show
     app = make_app(domain, config_for(isolated, scripted_server), preset="AutoToS", eval_limit=2)
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
-        assert app.prefs.preset == "AutoToS"
+        assert app.ctx.prefs.preset == "AutoToS"
         await pilot.press("r")
         # live: the round is in the timeline while the run is still going (waiting for succ-2)
-        await wait_for(pilot, lambda: app.run_state is not None and any(e.kind == "round" for e in app.run_state.entries),
+        await wait_for(pilot, lambda: app.runner.state is not None and any(e.kind == "round" for e in app.runner.state.entries),
                        timeout=60, what="the feedback round, live")
-        assert app.session is not None and app.live
-        run_dir = app.run_dir
+        assert app.runner.session is not None and app.runner.live
+        run_dir = app.runner.run_dir
         assert run_dir is not None and run_dir.parent == RunStore.runs_dir(domain).resolve()
-        assert app.run_state.run_dir == run_dir  # the run directory was announced before its events
+        assert app.runner.state.run_dir == run_dir  # the run directory was announced before its events
         # ... to the end
-        await wait_for(pilot, lambda: app.session is None, timeout=120, what="the run to end")
-        state = app.run_state
-        await wait_for(pilot, lambda: not app.events and app.query_one(RunTimeline).row_count == len(state.entries),
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=120, what="the run to end")
+        state = app.runner.state
+        await wait_for(pilot, lambda: not app.runner.events and app.query_one(RunTimeline).row_count == len(state.entries),
                        what="the last events shown")
         assert state.status == "done" and state.entries[-1].title == "run finished"
         assert any(n.startswith("Run finished after 3 calls: 2/2 evaluation tasks solved") for n in _notes(app))
@@ -82,7 +82,7 @@ async def test_an_autotos_run_started_with_r_fills_the_timeline_live_and_is_show
                        what="the run's status and result")
         await pilot.press("5")
         panel = app.query_one(VersionsPanel)
-        await wait_for(pilot, lambda: sorted(v.name for v in app.version_index.of_run(run_dir.name)) ==
+        await wait_for(pilot, lambda: sorted(v.name for v in app.ctx.version_index.of_run(run_dir.name)) ==
                        ["goal-1", "succ-1", "succ-2"], what="succ-N and goal-N in 5 Versions")
         assert panel.select(f"{run_dir.name}/function/succ-2")
 
@@ -96,13 +96,13 @@ async def test_ctrl_b_stops_an_autotos_run_that_waits_on_the_model(
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
         await pilot.press("r")
-        await wait_for(pilot, lambda: len(scripted_server.requests) == 1 and app.run_state is not None
-                       and any(e.kind == "request" and e.status == "running" for e in app.run_state.entries),
+        await wait_for(pilot, lambda: len(scripted_server.requests) == 1 and app.runner.state is not None
+                       and any(e.kind == "request" and e.status == "running" for e in app.runner.state.entries),
                        timeout=60, what="the first call, waiting on the model")
         await pilot.press("ctrl+b")
-        await wait_for(pilot, lambda: app.session is None, timeout=60, what="the run to stop")
-        state = app.run_state
-        await wait_for(pilot, lambda: not app.events and state.status == "stopped", what="the stop shown")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=60, what="the run to stop")
+        state = app.runner.state
+        await wait_for(pilot, lambda: not app.runner.events and state.status == "stopped", what="the stop shown")
         assert state.entries[-1].title == "run stopped"
         assert scripted_server.steps() == ["autotos.succ"]  # the answer came; the goal test was never asked for
         assert any(n == "Run stopped after 1 call." for n in _notes(app))
@@ -110,7 +110,7 @@ async def test_ctrl_b_stops_an_autotos_run_that_waits_on_the_model(
         assert [e.title for e in state.entries if e.kind == "request"] == ["autotos.succ"]
         assert state.entries[-1].detail.startswith("stopped by the person after 1 call")
         assert not any("Traceback" in n or "Error" in n for n in _notes(app))
-        run_dir = app.run_dir
+        run_dir = app.runner.run_dir
         info = json.loads((run_dir / "run.json").read_text())
         assert (info["preset"], info["status"], info["error"]) == ("AutoToS+PST", "stopped", None)
         assert info["config"]["partial_soundness"] is True
@@ -159,9 +159,9 @@ async def test_an_autotos_run_is_stepped_send_edit_answer_and_stop(
         await wait_for(pilot, lambda: isinstance(app.screen, TextEntryScreen), what="the answer editor")
         app.screen.query_one(CodeArea).load_text(FERRY)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: app.session is None, timeout=90, what="the run to finish")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=90, what="the run to finish")
         assert scripted_server.steps() == ["autotos.succ", "autotos.goal"]
-        run_dir = app.run_dir
+        run_dir = app.runner.run_dir
         info = json.loads((run_dir / "run.json").read_text())
         assert (info["status"], info["result"]["calls"]) == ("finished", 3)
         assert [r["category"] for r in info["result"]["rounds"]] == ["succ soundness"]
@@ -189,18 +189,18 @@ async def test_ctrl_b_in_step_mode_stops_an_autotos_run_and_c_resumes_it_asking_
         await wait_for(pilot, lambda: held() is not None and held().request.step == "autotos.goal",
                        what="the held goal request")
         await pilot.press("ctrl+b")
-        await wait_for(pilot, lambda: app.session is None, timeout=60, what="the run to stop")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=60, what="the run to stop")
         assert scripted_server.steps() == ["autotos.succ"]
-        run_dir = app.run_dir
+        run_dir = app.runner.run_dir
         assert json.loads((run_dir / "run.json").read_text())["status"] == "stopped"
         # c in the Runs panel goes on with it (in watch mode): succ's answer is on disk, only the goal test is asked
         await pilot.press("t")
-        assert not app.stepping.is_set()
+        assert not app.runner.stepping.is_set()
         await pilot.press("3")
         await wait_for(pilot, lambda: app.query_one(RunsPanel).selected() == run_dir.name, what="the run in 3 Runs")
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.session is None and app.run_state is not None
-                       and app.run_state.status == "done", timeout=90, what="the resumed run to finish")
+        await wait_for(pilot, lambda: app.runner.session is None and app.runner.state is not None
+                       and app.runner.state.status == "done", timeout=90, what="the resumed run to finish")
         assert scripted_server.steps() == ["autotos.succ", "autotos.goal"]
         info = json.loads((run_dir / "run.json").read_text())
         assert (info["status"], info["result"]["calls"], info["result"]["resumed"]) == ("finished", 2, 1)
@@ -218,11 +218,11 @@ async def test_the_settings_offer_the_autotos_presets_without_the_pipeline_limit
     app = make_app(domain, config)
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
-        app.prefs = RunPrefs(preset="AutoToS")
+        app.ctx.prefs = RunPrefs(preset="AutoToS")
         await pilot.press("s")
         await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), what="the settings")
         limit = app.screen.query_one("#set-code_rounds")
         assert limit.disabled and "not used by AutoToS" in limit.placeholder
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: not isinstance(app.screen, SettingsScreen), what="the settings saved")
-        assert app.prefs.preset == "AutoToS" and 'preset = "AutoToS"' in config.read_text()
+        assert app.ctx.prefs.preset == "AutoToS" and 'preset = "AutoToS"' in config.read_text()

@@ -37,17 +37,17 @@ async def test_classroom_mode_through_a_replay(tmp_path: Path, isolated: Path) -
         await ready(pilot, app)
         caption = app.query_one("#classroom-caption")
         assert caption.display
-        await wait_for(pilot, lambda: app.replayer is not None, what="the replay")
+        await wait_for(pilot, lambda: app.replay.replayer is not None, what="the replay")
         for _ in range(600):  # it pauses at each stage (the next test): go on at once
-            if app.replayer.finished:
+            if app.replay.replayer.finished:
                 break
-            if app.replayer.paused:
+            if app.replay.replayer.paused:
                 await pilot.press("space")
             await pilot.pause(0.1)
-        assert app.replayer.finished
+        assert app.replay.replayer.finished
         await pilot.pause(0.5)
         assert str(caption.render()).startswith("The run itself")  # the last row, followed
-        entries = app.run_state.entries
+        entries = app.runner.state.entries
         failed = next(i for i, e in enumerate(entries) if e.kind == "check" and e.status == "fail")
         message = str(entries[failed].data["message"]).strip().splitlines()[0]
         timeline = app.query_one("#run-timeline")
@@ -63,7 +63,7 @@ async def test_classroom_mode_through_a_replay(tmp_path: Path, isolated: Path) -
         assert str(caption.render()).startswith("Reflection: the model explains why the strategy's plan failed")
         await pilot.press("L")  # off: the caption goes away
         await pilot.pause(0.2)
-        assert not caption.display and not app.classroom
+        assert not caption.display and not app.replay.classroom
         await pilot.press("L")
         await pilot.pause(0.2)
         assert caption.display and str(caption.render()).startswith("Reflection")
@@ -78,8 +78,8 @@ async def test_a_classroom_replay_pauses_at_each_stage(tmp_path: Path, isolated:
     app = make_app(domain, config_for(isolated, None), replay=run.name, speed=64.0, classroom=True)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: app.replayer is not None, what="the replay")
-        replayer = app.replayer
+        await wait_for(pilot, lambda: app.replay.replayer is not None, what="the replay")
+        replayer = app.replay.replayer
         stages = [i for i, e in enumerate(replayer.events) if isinstance(e, StepStarted) and i > 0]
         assert len(stages) >= 4
         stops = []
@@ -96,7 +96,7 @@ async def test_a_classroom_replay_pauses_at_each_stage(tmp_path: Path, isolated:
             assert any(n.title == "Classroom" and n.message.startswith("Next: ") for n in app._notifications)
             await pilot.press("space")
         assert stops == stages  # every stage, in order, once
-        assert app.run_state.status == "done"
+        assert app.runner.state.status == "done"
 
 
 @pytest.mark.parametrize("size", [(80, 24), (200, 60)])
@@ -111,7 +111,7 @@ async def test_classroom_mode_is_a_calmer_layout_with_the_caption_in_view(size: 
     app = make_app(domain, config_for(isolated, None), run=run.name, classroom=True)
     async with app.run_test(size=size) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: app.run_state is not None and app.run_state.status == "done", what="the run")
+        await wait_for(pilot, lambda: app.runner.state is not None and app.runner.state.status == "done", what="the run")
         await pilot.press("4")
         await pilot.pause(0.3)
         width, height = size
@@ -121,7 +121,7 @@ async def test_classroom_mode_is_a_calmer_layout_with_the_caption_in_view(size: 
         assert not results.display and app.query_one("#results-title").display
         assert timeline.region.width <= width * 0.4 and stream.region.width >= width * 0.5
         assert stream.styles.padding.left == 3
-        entries = app.run_state.entries
+        entries = app.runner.state.entries
         failed = next(i for i, e in enumerate(entries) if e.kind == "check" and e.status == "fail")
         timeline.focus()
         timeline.move_cursor(row=failed)

@@ -48,7 +48,7 @@ async def test_continue_from_an_edited_strategy(tmp_path: Path, isolated: Path) 
                 timeout=90, what="the continued run to finish",
             )
             # the fork names its parent and the edited version: run header, Runs list, Versions tree
-            await wait_for(pilot, lambda: app.session is None and fork.name in app.overviews, what="the fork listed")
+            await wait_for(pilot, lambda: app.runner.session is None and fork.name in app.ctx.overviews, what="the fork listed")
             header = str(app.query_one("#run-header").render())
             assert f"run {fork.name}" in header and f"fork of {first.name}, edited strategies/v01.md" in header
             row = app.query_one("#runs-table").get_row(fork.name)
@@ -56,10 +56,10 @@ async def test_continue_from_an_edited_strategy(tmp_path: Path, isolated: Path) 
             from genplan.tui.widgets.panels import VersionsPanel
 
             # the edited strategy's request shows as answered by a person; kept answers are not counted as calls
-            answered = [e for e in app.run_state.entries if e.kind == "request" and e.status == "answered"]
+            answered = [e for e in app.runner.state.entries if e.kind == "request" and e.status == "answered"]
             assert [e.step for e in answered] == ["strategy.generate"]
-            kept = [e for e in app.run_state.entries if e.kind == "request" and e.status == "kept"]
-            assert kept and app.run_state.totals.calls == len(server.requests) - asked_before
+            kept = [e for e in app.runner.state.entries if e.kind == "request" and e.status == "kept"]
+            assert kept and app.runner.state.totals.calls == len(server.requests) - asked_before
             tree = app.query_one(VersionsPanel).versions_tree
             label = next(str(n.label) for n in tree.root.children if str(n.label).startswith(fork.name))
             assert f"⑂ fork of {first.name}, edited strategies/v01.md" in label
@@ -87,15 +87,15 @@ async def test_rerun_a_strategy_is_plan_validation_only_after_a_confirm(tmp_path
             assert len(server.requests) == asked_before  # nothing is sent before the yes
             await pilot.press("escape")  # no: nothing happens
             await pilot.pause(0.3)
-            assert app.session is None and len(server.requests) == asked_before
+            assert app.runner.session is None and len(server.requests) == asked_before
             await pilot.press("x")
             await wait_for(pilot, lambda: isinstance(app.screen, PickScreen), what="the confirmation again")
             await pilot.press("enter")  # yes
-            await wait_for(pilot, lambda: app.session is None and app.run_dir is not None and app.run_dir != first
-                           and (app.run_dir / "summary.json").exists(), timeout=90, what="the check to end")
+            await wait_for(pilot, lambda: app.runner.session is None and app.runner.run_dir is not None and app.runner.run_dir != first
+                           and (app.runner.run_dir / "summary.json").exists(), timeout=90, what="the check to end")
             new_steps = [r.step for r in server.requests[asked_before:]]
             assert new_steps == ["strategy.plan"] * 6  # the NL descriptions were reused; nothing follows
-            check = app.run_dir
+            check = app.runner.run_dir
             meta = json.loads((check / "run.json").read_text())
             assert meta["purpose"] == "strategy-check" and meta["checks_strategy_of"] == first.name
             assert (check / "strategies" / "v01.md").read_text() == (first / "strategies" / "v01.md").read_text()

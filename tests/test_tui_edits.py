@@ -29,7 +29,7 @@ async def test_an_edit_in_the_tui_is_on_the_record(isolated: Path) -> None:  # n
         edited = "# edited by hand\n" + original
         app.screen.editor.load_text(edited)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: app.version_index.get("run-a/program/c1-v02") is not None, what="the new version")
+        await wait_for(pilot, lambda: app.ctx.version_index.get("run-a/program/c1-v02") is not None, what="the new version")
         [record] = edits_of(run)
         assert (record.edited, record.file, record.origin) == ("programs/c1-v00.py", "programs/c1-v02.py", "tui")
         assert (record.old_hash, record.new_hash) == (text_hash(original), text_hash(edited))
@@ -40,10 +40,10 @@ async def test_an_edit_in_the_tui_is_on_the_record(isolated: Path) -> None:  # n
         await wait_for(pilot, lambda: any("edit of c1-v00" in str(n.label) for n in _leaves(panel)),
                        what="the mark in the tree")
         # reopened, the run's timeline shows the edit with its hashes
-        app.open_run(run)
-        await wait_for(pilot, lambda: app.run_state is not None and any(e.kind == "edit" for e in app.run_state.entries),
+        app.runner.open_run(run)
+        await wait_for(pilot, lambda: app.runner.state is not None and any(e.kind == "edit" for e in app.runner.state.entries),
                        what="the edit in the timeline")
-        entry = next(e for e in app.run_state.entries if e.kind == "edit")
+        entry = next(e for e in app.runner.state.entries if e.kind == "edit")
         assert entry.title == "edited program c1-v00" and "c1-v02.py" in entry.detail
         assert record.old_hash[:8] in entry.detail and record.new_hash[:8] in entry.detail
 

@@ -61,10 +61,10 @@ async def test_escape_in_the_manual_answer_box_leaves_the_request_waiting(isolat
         await type_into_focused(pilot, app)
         await pilot.press("escape")  # one escape: the screen closes, nothing is answered
         await wait_for(pilot, lambda: not isinstance(app.screen, RequestScreen), what="the screen to close")
-        assert app.pending and not app.pending[0].future.done()
-        assert not (app.run_dir / "nl" / "domain.md").exists()
+        assert app.runner.pending and not app.runner.pending[0].future.done()
+        assert not (app.runner.run_dir / "nl" / "domain.md").exists()
         await pilot.press("ctrl+b")
-        await wait_for(pilot, lambda: app.session is None, timeout=30, what="the run to end")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=30, what="the run to end")
 
 
 async def test_escape_in_step_mode_prompt_editor_and_answer_box(scripted_server: ScriptedServer,
@@ -91,12 +91,12 @@ async def test_escape_in_step_mode_prompt_editor_and_answer_box(scripted_server:
         await type_into_focused(pilot, app)
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen, what="back on the step screen")
-        assert scripted_server.requests == [] and not app.pending[0].future.done()
+        assert scripted_server.requests == [] and not app.runner.pending[0].future.done()
         await pilot.press("ctrl+s")  # the request goes out as it was
         await wait_for(pilot, lambda: len(scripted_server.requests) == 1, what="the request")
         assert scripted_server.requests[0].messages[-1]["content"] == original[-1]
         await pilot.press("ctrl+b")
-        await wait_for(pilot, lambda: app.session is None, timeout=30, what="the run to end")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=30, what="the run to end")
 
 
 async def test_escape_in_the_paste_a_plan_box(isolated: Path) -> None:  # noqa: F811

@@ -28,7 +28,7 @@ async def test_outside_edits_become_versions_and_programs_are_rerun(recorded, is
     app = make_app(domain, config_for(isolated, None), watch_files=True)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: app._watcher is not None and app.query_one(VersionsPanel).versions,
+        await wait_for(pilot, lambda: app.versions.watcher is not None and app.query_one(VersionsPanel).versions,
                        what="watching")
         await pilot.pause(0.3)
         program = run / "programs" / "c1-v00.py"
@@ -37,8 +37,8 @@ async def test_outside_edits_become_versions_and_programs_are_rerun(recorded, is
         key = f"{run.name}/program/c1-v00+1"
         await wait_for(pilot, lambda: key in [v.key for v in app.query_one(VersionsPanel).versions],
                        what="the edited program as a new version")
-        assert app.version_index.get(key).read() == CORRECT_PROGRAM
-        assert app.version_index.get(f"{run.name}/program/c1-v00").read() == original  # the old one stays
+        assert app.ctx.version_index.get(key).read() == CORRECT_PROGRAM
+        assert app.ctx.version_index.get(f"{run.name}/program/c1-v00").read() == original  # the old one stays
         await wait_for(pilot, lambda: isinstance(app.screen, RerunScreen), what="the automatic rerun")
         screen = app.screen
         assert screen.title_text.endswith("c1-v00+1")
@@ -76,7 +76,7 @@ async def test_a_late_overview_during_shutdown_touches_no_widget(recorded, isola
         await app.main.query_one(VersionsTree).remove()  # part of the tree is gone, the screen stack is not
         assert app.screen_stack
         try:
-            app.on_overview_loaded(late)
+            app.versions.on_overview_loaded(late)
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
         await close_all()

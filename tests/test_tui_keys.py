@@ -27,8 +27,12 @@ async def test_every_action_has_a_key_and_a_palette_entry(isolated: Path) -> Non
         from genplan.tui.actions import ACTIONS
 
         keyed = action_names(Binding(a.keys, a.action) for a in ACTIONS)
-        own_actions = {name[len("action_"):] for name in vars(GenplanApp) if name.startswith("action_")}
+        # the app's own actions (each runs a controller's method) all have a key, and every app action of the
+        # table has a handler (or is Textual's own)
+        own_actions = set(app.handlers) | {name[len("action_"):] for name in vars(GenplanApp) if name.startswith("action_")}
         assert own_actions - {"quit"} <= keyed, own_actions - keyed
+        table = {a.action.removeprefix("app.").split("(")[0] for a in ACTIONS if a.place == "app" or a.action.startswith("app.")}
+        assert table - {"quit", "command_palette"} <= set(app.handlers), table - set(app.handlers)
         # the palette lists every app action that applies now (pause/answer/stop only when they apply)
         titles = {c.title: c for c in app.get_system_commands(app.screen)}
         assert {"Help", "Settings", "Run the pipeline", "Compare with marked version", "Plan stepper",
@@ -100,7 +104,7 @@ async def test_user_keymap_from_the_settings_file(isolated: Path) -> None:  # no
     app = make_app(domain, config)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot, app)
-        assert app.keymap == {"versions.edit": "E", "app.settings": "ctrl+t"}
+        assert app.ctx.keymap == {"versions.edit": "E", "app.settings": "ctrl+t"}
         await pilot.press("5")
         await wait_for(pilot, lambda: app.query_one(VersionsPanel).versions, what="the versions")
         assert app.query_one(VersionsPanel).select("run-a/program/c1-v00")
@@ -123,8 +127,8 @@ async def test_unknown_keymap_id_is_one_clear_error(isolated: Path) -> None:  # 
     app = make_app(ferry_copy(isolated), config)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot, app)
-        assert app.settings_error is not None and "unknown binding id 'version.edit'" in app.settings_error
-        assert "versions.edit" in app.settings_error  # did you mean
+        assert app.ctx.settings_error is not None and "unknown binding id 'version.edit'" in app.ctx.settings_error
+        assert "versions.edit" in app.ctx.settings_error  # did you mean
 
 
 def test_the_help_names_every_panel_and_its_key() -> None:

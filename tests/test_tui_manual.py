@@ -33,7 +33,7 @@ async def test_you_are_the_model_reads_the_prompt_as_rendered_markdown(isolated:
         screen = request_screen(app)
         assert screen.manual and screen.request.step == "nl.task" and screen.about.startswith("task-")
         # the typed answer is recorded as a person's (timeline "answered", not counted as a model call)
-        first = sorted((app.session.store.path / "responses").glob("*.json"))[0]
+        first = sorted((app.runner.session.store.path / "responses").glob("*.json"))[0]
         assert json.loads(first.read_text())["human"] is True
         view, raw = screen.query_one("#request-view", MarkdownView), screen.query_one("#request-text", CodeArea)
         assert view.display and not raw.display  # rendered by default
@@ -59,4 +59,4 @@ async def test_you_are_the_model_reads_the_prompt_as_rendered_markdown(isolated:
         await pilot.pause(0.1)
         assert view.display and not raw.display
         await pilot.press("ctrl+b")
-        await wait_for(pilot, lambda: app.session is None, timeout=30, what="the run to end")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=30, what="the run to end")

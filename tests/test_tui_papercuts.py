@@ -72,7 +72,7 @@ async def test_a_trial_offers_no_rerun_and_shows_its_preset_and_unknown_tokens(
     app = make_app(run.parent, config_for(isolated, None), runs_dir=run.parent, no_domain=True, run=run.name)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: app.run_state is not None and app.run_state.status == "done"
+        await wait_for(pilot, lambda: app.runner.state is not None and app.runner.state.status == "done"
                        and app.query_one("#run-timeline").row_count > 3, what="the trial's timeline")
         await pilot.press("4")
         await pilot.pause(0.2)
@@ -84,7 +84,7 @@ async def test_a_trial_offers_no_rerun_and_shows_its_preset_and_unknown_tokens(
         await pilot.press("5")
         await wait_for(pilot, lambda: app.query_one("#versions-panel").versions, what="the trial's versions")
         panel = app.query_one("#versions-panel")
-        assert panel.select(app.version_index.of_run(run.name)[0].key)
+        assert panel.select(app.ctx.version_index.of_run(run.name)[0].key)
         await pilot.pause(0.2)
         assert "Rerun" not in key_bar_text(app) and "Compare" in key_bar_text(app)
         # the totals: the trial's own preset (not the app's F5-3), and its tokens unknown, not 0
@@ -104,10 +104,10 @@ async def test_a_program_run_keeps_rerun_and_a_replay_shows_the_runs_tokens(
     app = make_app(domain, config_for(isolated, None), replay=run.name, speed=64.0)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: app.replayer is not None and app.replayer.finished, timeout=60,
+        await wait_for(pilot, lambda: app.replay.replayer is not None and app.replay.replayer.finished, timeout=60,
                        what="the replay to end")
-        await wait_for(pilot, lambda: app.run_state.totals.tokens == tokens, what="the replayed tokens")
-        assert app.run_state.totals.tokens_known
+        await wait_for(pilot, lambda: app.runner.state.totals.tokens == tokens, what="the replayed tokens")
+        assert app.runner.state.totals.tokens_known
         await pilot.pause(1.1)  # the totals bar's own tick
         assert "· F3-6 ·" in totals_text(app) and "F5-3" not in totals_text(app)  # the run's, not the app's
         assert "Rerun" in key_bar_text(app)  # a program run's timeline keeps x
@@ -138,7 +138,7 @@ async def test_an_unpriced_model_gets_one_short_note(tmp_path: Path, isolated: P
     app = make_app(domain, config_for(isolated, None), run=run.name)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: app.run_state is not None and app.run_state.totals.calls == 3,
+        await wait_for(pilot, lambda: app.runner.state is not None and app.runner.state.totals.calls == 3,
                        what="the run's calls")
         await wait_for(pilot, lambda: app._notifications, what="the note")
         notes = [n for n in app._notifications if "price" in n.message or "cost" in n.message.lower()]
@@ -160,17 +160,17 @@ async def test_runs_in_a_directory_outside_the_domain_are_watched(tmp_path: Path
     app = make_app(domain, config_for(isolated, None), runs_dir=outside, watch_files=True)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: [r.run_id for r in app.runs] == [first.name], what="the first run")
-        await wait_for(pilot, lambda: app._watcher is not None, what="the watcher")
+        await wait_for(pilot, lambda: [r.run_id for r in app.ctx.runs] == [first.name], what="the first run")
+        await wait_for(pilot, lambda: app.versions.watcher is not None, what="the watcher")
         await pilot.pause(0.5)
         # a new version in the run (a program written by another process)
         (first / "programs" / "c1-v07.py").write_text("def generate_solution(objects, init, goal):\n    return []\n")
-        await wait_for(pilot, lambda: app.version_index.get(f"{first.name}/program/c1-v07") is not None,
+        await wait_for(pilot, lambda: app.ctx.version_index.get(f"{first.name}/program/c1-v07") is not None,
                        timeout=10, what="the new program indexed")
         # a new run made by another genplan process
         second = outside / "20990101-000000-abcd"
         shutil.copytree(recorded, second)
-        await wait_for(pilot, lambda: second.name in [r.run_id for r in app.runs], timeout=10,
+        await wait_for(pilot, lambda: second.name in [r.run_id for r in app.ctx.runs], timeout=10,
                        what="the new run listed")
-        await wait_for(pilot, lambda: app.version_index.of_run(second.name), timeout=10,
+        await wait_for(pilot, lambda: app.ctx.version_index.of_run(second.name), timeout=10,
                        what="the new run's versions")

@@ -82,7 +82,7 @@ async def test_the_trials_pddl_files_are_versions_that_compare_step_by_step(
         await pilot.press("5")
         panel = app.query_one(VersionsPanel)
         await wait_for(pilot, lambda: panel.versions, what="the versions")
-        versions = app.version_index.of_run(run.name)
+        versions = app.ctx.version_index.of_run(run.name)
         assert sorted(v.name for v in versions) == written and {v.kind for v in versions} == {"pddl"}
         domains = [v for v in arrange(versions) if v[0] == "pddl-domain"]
         assert [v.name for _p, _c, v in domains] == [n for n in written if n.endswith("-domain")]  # in writing order

@@ -29,7 +29,7 @@ async def test_a_pddlego_trial_answered_by_hand_reaches_the_goal(isolated: Path)
     app = make_app(domain, config_for(isolated, None), preset="pddlego-detailed", game={"seed": 1, "locations": 5})
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
-        assert "no model: you answer" in app.source_label()
+        assert "no model: you answer" in app.runner.source_label()
         await pilot.press("r")
         answered = []
         for typed in (TO_PANTRY, TO_BACKYARD):
@@ -44,14 +44,14 @@ async def test_a_pddlego_trial_answered_by_hand_reaches_the_goal(isolated: Path)
             screen.query_one("#answer-text", CodeArea).load_text(typed)
             await pilot.press("ctrl+s")
             answered.append(screen)
-        await wait_for(pilot, lambda: app.session is None, timeout=120, what="the trial to end")
-        state = app.run_state
-        await wait_for(pilot, lambda: not app.events and state.status == "done", what="the last events shown")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=120, what="the trial to end")
+        state = app.runner.state
+        await wait_for(pilot, lambda: not app.runner.events and state.status == "done", what="the last events shown")
         assert any("Trial succeeded" in n.message for n in app._notifications)
         requests = [e for e in state.entries if e.kind == "request"]
         assert len(requests) == 2
         assert [e.status for e in state.entries if e.kind == "check"] == ["pass", "pass"]
         commands = [e.title for e in state.entries if e.kind == "command"]
         assert commands[:2] == ["open door to south", "move south"] and commands[-1] == "move west"
-        info = json.loads((app.run_dir / "run.json").read_text())
+        info = json.loads((app.runner.run_dir / "run.json").read_text())
         assert (info["approach"], info["status"]) == ("pddlego", "finished")

@@ -49,14 +49,14 @@ async def test_a_pddlego_trial_started_with_r_plays_the_game_live(
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
         await pilot.press("r")
-        await wait_for(pilot, lambda: app.run_state is not None and any(e.kind == "command" for e in app.run_state.entries),
+        await wait_for(pilot, lambda: app.runner.state is not None and any(e.kind == "command" for e in app.runner.state.entries),
                        timeout=60, what="the first step's commands, live")
-        assert app.session is not None and app.live
-        run_dir = app.run_dir
+        assert app.runner.session is not None and app.runner.live
+        run_dir = app.runner.run_dir
         assert run_dir is not None and run_dir.parent == RunStore.runs_dir(domain).resolve()
-        await wait_for(pilot, lambda: app.session is None, timeout=120, what="the trial to end")
-        state = app.run_state
-        await wait_for(pilot, lambda: not app.events and state.status == "done", what="the last events shown")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=120, what="the trial to end")
+        state = app.runner.state
+        await wait_for(pilot, lambda: not app.runner.events and state.status == "done", what="the last events shown")
         assert "Trial succeeded: the game's goal was reached after 2 calls and 2 time steps." in _notes(app)
         assert scripted_server.steps() == ["pddlego.pddl", "pddlego.pddl"]
         assert [e.detail for e in state.entries if e.kind == "phase" and e.title == "time-step"] == ["step 0", "step 1"]
@@ -68,14 +68,14 @@ async def test_a_pddlego_trial_started_with_r_plays_the_game_live(
         assert (info["environment"]["seed"], info["environment"]["num_locations"]) == (1, 5)
         # a command row in full: the game's whole answer, then the observation history
         (south,) = [e for e in state.entries if e.kind == "command" and e.title == "move south"]
-        app.show_entry_content(south)
+        app.main.show_entry_content(south)
         stream = app.query_one(StreamView)
         await wait_for(pilot, lambda: "## Step 1" in stream.text, what="the command's answer and the transcript")
         assert stream.text.startswith("**› move south**") and "Through an open plain door, to the North" in stream.text
         assert "> open door to west" in stream.text  # the whole history, later steps included
         # the plan of a solver call, stepped through on that call's own files
         call = next(e for e in state.entries if e.kind == "check" and e.detail == "solver" and "s01-a0-r0" in e.title)
-        app.open_trial_plan(call)
+        app.plans.open_trial_plan(call)
         await wait_for(pilot, lambda: isinstance(app.screen, PlanStepperScreen), what="the plan stepper")
         trace = app.screen.trace
         assert [step.action for step in trace.steps] == ["(move pantry kitchen north)", "(open-door kitchen backyard west)",
@@ -88,7 +88,7 @@ async def test_a_pddlego_trial_started_with_r_plays_the_game_live(
         await wait_for(pilot, lambda: str(app.query_one(RunsTable).get_cell_at(Coordinate(0, 1))) ==
                        "finished · success", what="the trial's outcome")
         await pilot.press("5")
-        await wait_for(pilot, lambda: sorted(v.name for v in app.version_index.of_run(run_dir.name)) ==
+        await wait_for(pilot, lambda: sorted(v.name for v in app.ctx.version_index.of_run(run_dir.name)) ==
                        ["s00-a0-r0-domain", "s00-a0-r0-problem", "s01-a0-r0-domain", "s01-a0-r0-problem"],
                        what="the PDDL files in 5 Versions")
         assert app.query_one(VersionsPanel).select(f"{run_dir.name}/pddl/s01-a0-r0-problem")
@@ -105,13 +105,13 @@ async def test_ctrl_b_stops_a_pddlego_trial_that_waits_on_the_model(
         await pilot.press("r")
         await wait_for(pilot, lambda: len(scripted_server.requests) == 2, timeout=60, what="the second call")
         await pilot.press("ctrl+b")
-        await wait_for(pilot, lambda: app.session is None, timeout=60, what="the trial to stop")
-        state = app.run_state
-        await wait_for(pilot, lambda: not app.events and state.status == "stopped", what="the stop shown")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=60, what="the trial to stop")
+        state = app.runner.state
+        await wait_for(pilot, lambda: not app.runner.events and state.status == "stopped", what="the stop shown")
         assert "Run stopped after 2 calls." in _notes(app)
         assert scripted_server.steps() == ["pddlego.pddl", "pddlego.pddl"]  # no third call
         assert state.entries[-1].title == "run stopped"
-        info = json.loads((app.run_dir / "run.json").read_text())
+        info = json.loads((app.runner.run_dir / "run.json").read_text())
         assert (info["status"], info["outcome"]) == ("stopped", "failure")
 
 
@@ -141,9 +141,9 @@ async def test_a_pddlego_trial_is_stepped_send_answer_and_watch(
         await wait_for(pilot, lambda: isinstance(app.screen, TextEntryScreen), what="the answer editor")
         app.screen.query_one(CodeArea).load_text(TO_BACKYARD)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: app.session is None, timeout=90, what="the trial to end")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=90, what="the trial to end")
         assert len(scripted_server.requests) == 1
-        run_dir = app.run_dir
+        run_dir = app.runner.run_dir
         info = json.loads((run_dir / "run.json").read_text())
         assert (info["status"], info["outcome"]) == ("finished", "success")
         typed = json.loads((run_dir / "responses" / "0002-pddlego.pddl.json").read_text())
@@ -162,9 +162,9 @@ async def test_an_edited_problem_file_continues_the_trial_in_a_new_run(
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
         await pilot.press("r")
-        await wait_for(pilot, lambda: app.session is None and app.run_dir is not None and not app.events,
+        await wait_for(pilot, lambda: app.runner.session is None and app.runner.run_dir is not None and not app.runner.events,
                        timeout=120, what="the first trial (3 calls, one simulation error)")
-        source = app.run_dir
+        source = app.runner.run_dir
         assert len(scripted_server.requests) == 3
         await pilot.press("5")
         key = f"{source.name}/pddl/s01-a0-r0-problem"
@@ -180,11 +180,11 @@ async def test_an_edited_problem_file_continues_the_trial_in_a_new_run(
         assert app.screen is editor
         editor.query_one(CodeArea).load_text(right)  # the person corrects the wrong belief about the door
         await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: app.run_dir not in (None, source), timeout=60, what="the new run")
-        await wait_for(pilot, lambda: app.session is None and not app.events, timeout=120, what="the trial to end")
+        await wait_for(pilot, lambda: app.runner.run_dir not in (None, source), timeout=60, what="the new run")
+        await wait_for(pilot, lambda: app.runner.session is None and not app.runner.events, timeout=120, what="the trial to end")
         assert len(scripted_server.requests) == 3  # the kept call replayed, the edited one was the person's
         assert "Trial succeeded: the game's goal was reached after 2 calls and 2 time steps." in _notes(app)
-        forked = app.run_dir
+        forked = app.runner.run_dir
         info = json.loads((forked / "run.json").read_text())
         assert (info["forked_from"], info["edited_version"], info["status"]) == (
             str(source), "pddl/s01-a0-r0-problem.pddl", "finished")

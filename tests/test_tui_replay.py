@@ -29,8 +29,8 @@ async def test_replay_plays_pauses_and_ends_like_the_run(recorded, isolated: Pat
     app = make_app(domain, config_for(isolated, None), replay=run.name, speed=4.0)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: app.replayer is not None and app.replayer.position > 3, what="the replay")
-        assert app.mode.startswith("replay")
+        await wait_for(pilot, lambda: app.replay.replayer is not None and app.replay.replayer.position > 3, what="the replay")
+        assert app.runner.mode.startswith("replay")
         # the recorded answer text streams into view while a request is "in flight"
         stream = app.query_one(StreamView)
         # (which answer depends on how far the replay got on a busy machine: any recorded one will do)
@@ -42,18 +42,18 @@ async def test_replay_plays_pauses_and_ends_like_the_run(recorded, isolated: Pat
 
         await wait_for(pilot, shows_a_recorded_answer, what="recorded text in the answer view")
         await pilot.press("space")
-        assert app.replayer.paused and app.mode == "replay (paused)"
-        held = app.replayer.position
+        assert app.replay.replayer.paused and app.runner.mode == "replay (paused)"
+        held = app.replay.replayer.position
         await pilot.pause(0.6)
-        assert app.replayer.position == held  # nothing moves while paused
+        assert app.replay.replayer.position == held  # nothing moves while paused
         await pilot.press("space")
-        app.replayer.clock.speed = 1000.0  # play the rest quickly
-        await wait_for(pilot, lambda: app.replayer.finished, timeout=60, what="the end of the replay")
-        assert app.mode == "replay (finished)"
+        app.replay.replayer.clock.speed = 1000.0  # play the rest quickly
+        await wait_for(pilot, lambda: app.replay.replayer.finished, timeout=60, what="the end of the replay")
+        assert app.runner.mode == "replay (finished)"
         await pilot.press("space")  # nothing left to pause: it says so instead of claiming to pause
-        assert app.mode == "replay (finished)" and not app.replayer.paused
-        state = app.run_state
-        await wait_for(pilot, lambda: not app.events and state.status == "done"
+        assert app.runner.mode == "replay (finished)" and not app.replay.replayer.paused
+        state = app.runner.state
+        await wait_for(pilot, lambda: not app.runner.events and state.status == "done"
                        and app.query_one(RunTimeline).row_count == len(state.entries), what="the last events shown")
         assert sum(1 for e in state.entries if e.kind == "request") == sum(1 for e in logged if e.type == "request.sent")
         assert all(r.valid for r in app.query_one(RunResults).results)
@@ -70,6 +70,6 @@ async def test_reopening_a_run_shows_it_whole(recorded, isolated: Path) -> None:
     app = make_app(domain, config_for(isolated, None), run=run.name)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: app.run_state is not None and app.run_state.status == "done", what="the run")
-        assert app.replayer is None and app.run_dir == run
-        assert "6/6 debug tasks solved by c1-v01" in app.run_state.entries[-1].detail
+        await wait_for(pilot, lambda: app.runner.state is not None and app.runner.state.status == "done", what="the run")
+        assert app.replay.replayer is None and app.runner.run_dir == run
+        assert "6/6 debug tasks solved by c1-v01" in app.runner.state.entries[-1].detail

@@ -54,23 +54,25 @@ async def test_timeline_is_redrawn_at_most_every_interval_and_catches_up(isolate
     from support.scripted_server import ScriptedServer
     from test_tui_support import buggy_then_fixed, record_run
 
-    from genplan.tui import app as app_module
+    from genplan.tui.controllers import runs as runs_module
+    from genplan.tui.widgets import panels
+    from genplan.tui.widgets.panels import RunTimeline
     from genplan.tui.widgets.timeline import Timeline
 
     domain = ferry_copy(isolated)
     with ScriptedServer() as server:
         run = record_run(domain, server, buggy_then_fixed())
-    monkeypatch.setattr(app_module, "DRAIN_BATCH", 5)  # a long stream of small batches
+    monkeypatch.setattr(runs_module, "DRAIN_BATCH", 5)  # a long stream of small batches
     syncs: list[float] = []
     original = Timeline.sync
     monkeypatch.setattr(Timeline, "sync", lambda self, *a, **k: (syncs.append(time.monotonic()), original(self, *a, **k))[1])
     app = make_app(domain, config_for(isolated, None), run=run.name)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: app.run_state is not None and app.run_state.status == "done" and not app.events,
+        await wait_for(pilot, lambda: app.runner.state is not None and app.runner.state.status == "done" and not app.runner.events,
                        what="the run's events")
-        timeline = app.query_one(app_module.RunTimeline)
-        await wait_for(pilot, lambda: timeline.row_count == len(app.run_state.entries), timeout=2, what="the timeline")
+        timeline = app.query_one(RunTimeline)
+        await wait_for(pilot, lambda: timeline.row_count == len(app.runner.state.entries), timeout=2, what="the timeline")
     assert len(syncs) >= 2
     gaps = [b - a for a, b in zip(syncs, syncs[1:])]
-    assert min(gaps) >= app_module.TIMELINE_INTERVAL_S * 0.9
+    assert min(gaps) >= panels.TIMELINE_INTERVAL_S * 0.9

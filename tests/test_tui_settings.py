@@ -22,7 +22,7 @@ async def test_settings_screen_saves_the_config_file(isolated: Path, monkeypatch
     path = isolated / "xdg-config" / "genplan" / "config.toml"
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
-        assert not app.settings.is_configured
+        assert not app.ctx.settings.is_configured
         await pilot.press("s")
         await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen), what="the settings screen")
         screen = app.screen
@@ -46,8 +46,8 @@ async def test_settings_screen_saves_the_config_file(isolated: Path, monkeypatch
         assert data["llm"]["api_key_env"] == "MY_TEST_KEY" and data["llm"]["temperature"] == 0.5
         assert data["pipeline"] == {"preset": "F3-6", "code_rounds": 2}
         assert "sk-test-not-real" not in path.read_text()
-        assert app.settings.model == "my-model" and app.prefs.to_config().code_rounds == 2
-        assert "my-model" in app.source_label()
+        assert app.ctx.settings.model == "my-model" and app.ctx.prefs.to_config().code_rounds == 2
+        assert "my-model" in app.runner.source_label()
 
         # storing the key itself only when asked
         await pilot.press("s")

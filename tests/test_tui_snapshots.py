@@ -109,7 +109,7 @@ async def test_snapshot_plan_stepper_failing_step(isolated: Path) -> None:  # no
     app = make_app(domain, config_for(isolated, None))
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
-        app.open_plan_stepper(domain / "debug" / "task-01.pddl",
+        app.plans.open_plan_stepper(domain / "debug" / "task-01.pddl",
                               ["(board c0 l0)", "(sail l0 l1)", "(debark c0 l1)", "(board c1 l1)", "(sail l1 l0)"],
                               "a plan for task-01")
         await wait_for(pilot, lambda: isinstance(app.screen, PlanStepperScreen), what="the stepper")

@@ -53,23 +53,23 @@ async def test_step_mode_send_edit_answer_watch_and_stop(scripted_server: Script
         await wait_for(pilot, lambda: request_screen(app) is not None
                        and request_screen(app).request.step == "nl.task", what="the fourth request")
         assert len(scripted_server.requests) == 2
-        answered = [e for e in app.run_state.entries if e.status == "answered"]
+        answered = [e for e in app.runner.state.entries if e.status == "answered"]
         assert len(answered) == 1
 
         # 4) switch to watching: this and later requests go out without asking ...
         scripted_server.fixed_delay_s = 0.3  # slow enough that the run is still going when we switch back
         await pilot.press("w")
         await wait_for(pilot, lambda: len(scripted_server.requests) >= 6, what="requests in watch mode")
-        assert not app.stepping.is_set()
+        assert not app.runner.stepping.is_set()
         # ... and back to stepping at any time (t), then stop the run from the step screen
         await pilot.press("t")
-        assert app.stepping.is_set()
+        assert app.runner.stepping.is_set()
         await wait_for(pilot, lambda: request_screen(app) is not None, timeout=30, what="a paused request again")
         sent = len(scripted_server.requests)
         await pilot.press("ctrl+b")
-        await wait_for(pilot, lambda: app.session is None, timeout=30, what="the run to stop")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=30, what="the run to stop")
         assert len(scripted_server.requests) == sent
-        assert app.run_state.status == "stopped"
+        assert app.runner.state.status == "stopped"
 
         # 5) resume the stopped run in watch mode: what was answered (by the model or by hand) is not asked again
         await pilot.press("t")
@@ -77,11 +77,11 @@ async def test_step_mode_send_edit_answer_watch_and_stop(scripted_server: Script
         await pilot.press("3")
         await wait_for(pilot, lambda: app.query_one("#runs-table").row_count == 1, what="the run in the list")
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.session is None and app.run_state.status == "done", timeout=60,
+        await wait_for(pilot, lambda: app.runner.session is None and app.runner.state.status == "done", timeout=60,
                        what="the resumed run to finish")
         steps = scripted_server.steps()
         assert steps.count("nl.domain") == 1 and steps.count("nl.task") == 5  # one nl.task was answered by hand
-        assert "6/6 debug tasks solved" in app.run_state.entries[-1].detail
+        assert "6/6 debug tasks solved" in app.runner.state.entries[-1].detail
 
 
 async def test_manual_provider_when_no_model_is_configured(isolated: Path) -> None:  # noqa: F811
@@ -89,7 +89,7 @@ async def test_manual_provider_when_no_model_is_configured(isolated: Path) -> No
     app = make_app(domain, config_for(isolated, None))
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
-        assert "no model: you answer" in app.source_label()
+        assert "no model: you answer" in app.runner.source_label()
         await pilot.press("r")
         await wait_for(pilot, lambda: request_screen(app) is not None, what="the answer screen")
         screen = request_screen(app)
@@ -102,7 +102,7 @@ async def test_manual_provider_when_no_model_is_configured(isolated: Path) -> No
         await wait_for(pilot, lambda: request_screen(app) is not None and request_screen(app) is not screen,
                        what="the next question")
         assert request_screen(app).request.step == "nl.task"
-        assert (app.run_dir / "nl" / "domain.md").read_text() == "SYNTHETIC: my own description of the domain."
+        assert (app.runner.run_dir / "nl" / "domain.md").read_text() == "SYNTHETIC: my own description of the domain."
         # six nl.task requests wait at once: the screen names the one it answers, not the last one announced
         screen = request_screen(app)
         assert screen.request_id is not None and screen.about.startswith("task-")
@@ -111,9 +111,9 @@ async def test_manual_provider_when_no_model_is_configured(isolated: Path) -> No
         assert f"request {screen.request_id} · nl.task for {screen.about}" in str(
             screen.query_one("#request-title").render())
         await pilot.press("escape")  # leaves the answer box at once: "later", the run waits
-        assert request_screen(app) is None and app.pending
+        assert request_screen(app) is None and app.runner.pending
         await pilot.press("a")
         await wait_for(pilot, lambda: request_screen(app) is not None, what="the question again")
         await pilot.press("ctrl+b")
-        await wait_for(pilot, lambda: app.session is None, timeout=30, what="the run to end")
-        assert app.run_state.status in ("failed", "stopped")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=30, what="the run to end")
+        assert app.runner.state.status in ("failed", "stopped")

@@ -31,7 +31,7 @@ async def _finished_fork(pilot, app, domain: Path) -> Path:
     fork = _forks(domain)[0]
     await wait_for(pilot, lambda: json.loads((fork / "run.json").read_text())["status"] == "finished",
                    timeout=120, what="the continued run to finish")
-    await wait_for(pilot, lambda: app.session is None and fork.name in app.overviews, what="the fork listed")
+    await wait_for(pilot, lambda: app.runner.session is None and fork.name in app.ctx.overviews, what="the fork listed")
     return fork
 
 
@@ -46,10 +46,10 @@ async def test_correct_a_wrong_strategy_and_continue_to_a_run_that_solves_every_
         app = make_app(domain, config_for(isolated, server), run=first.name)
         async with app.run_test(size=(80, 24), notifications=True) as pilot:
             await ready(pilot, app)
-            await wait_for(pilot, lambda: app.run_state is not None and app.run_state.status == "done",
+            await wait_for(pilot, lambda: app.runner.state is not None and app.runner.state.status == "done",
                            what="the run to open")
             await pilot.press("4")
-            row = next(i for i, e in enumerate(app.run_state.entries) if e.key == "art:strategy:v01")
+            row = next(i for i, e in enumerate(app.runner.state.entries) if e.key == "art:strategy:v01")
             timeline = app.query_one("#run-timeline")
             timeline.focus()
             timeline.move_cursor(row=row)

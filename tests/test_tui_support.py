@@ -75,6 +75,6 @@ async def wait_for(pilot, condition: Callable[[], object], timeout: float = 20.0
 
 
 async def ready(pilot, app: GenplanApp) -> None:
-    await wait_for(pilot, lambda: app.domain_info is not None and app.settings is not None
+    await wait_for(pilot, lambda: app.ctx.domain_info is not None and app.ctx.settings is not None
                    and app.query_one("#runs-panel") is not None, what="the app to load")
     await pilot.pause()

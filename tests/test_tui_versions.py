@@ -44,7 +44,7 @@ async def select_version(pilot, app, key: str) -> None:
     panel = app.query_one(VersionsPanel)
     assert panel.select(key)
     await pilot.pause()
-    assert app.selected_version().key == key
+    assert app.versions.selected_version().key == key
 
 
 async def test_compare_across_runs_and_step_through_history(two_runs, isolated: Path) -> None:  # noqa: F811

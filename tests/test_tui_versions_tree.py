@@ -99,7 +99,7 @@ async def test_tree_groups_counts_and_filter(runs: Path, isolated: Path) -> None
         # open run-a: the filter keeps only it
         await pilot.press("3")
         await wait_for(pilot, lambda: app.query_one("#runs-table").row_count == 2, what="the runs")
-        app.open_run(domain / ".genplan" / "runs" / "run-a")
+        app.runner.open_run(domain / ".genplan" / "runs" / "run-a")
         await pilot.press("5", "f")
         assert panel.only_current and [str(n.label).split()[0] for n in tree.root.children] == ["run-a"]
         assert {v.run_id for v in panel.versions} == {"run-a"}
@@ -123,7 +123,7 @@ async def test_the_runs_view_lists_the_runs_before_their_versions_are_read(
             assert not panel.versions  # their versions are still being read
             read.set()
             await wait_for(pilot, lambda: panel.versions, what="the versions")
-            assert app.runs and len(panel.model.overviews) == 2
+            assert app.ctx.runs and len(panel.model.overviews) == 2
     finally:
         read.set()
 
@@ -133,7 +133,7 @@ async def test_matrix_cells_open_plan_or_feedback(runs: Path, isolated: Path) ->
     app = make_app(domain, config_for(isolated, None))
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
-        app.open_run(domain / ".genplan" / "runs" / "run-a")
+        app.runner.open_run(domain / ".genplan" / "runs" / "run-a")
         await pilot.press("6")
         matrix = app.query_one(ResultsPanel)
         await wait_for(pilot, lambda: matrix.overview is not None and matrix.overview.run_id == "run-a",
@@ -154,7 +154,7 @@ async def test_matrix_cells_open_plan_or_feedback(runs: Path, isolated: Path) ->
         assert "c1-v00 on task-02" in app.screen.title_text and app.screen.trace.failing_step is not None
         await pilot.press("escape")
         # run-b's first program crashed: no plan, so enter shows the feedback (the traceback message)
-        app.show_matrix("run-b")
+        app.versions.show_matrix("run-b")
         await wait_for(pilot, lambda: matrix.overview.run_id == "run-b", what="the matrix of run-b")
         matrix.select("program", "c1-v00", "task-00")
         await pilot.pause()
@@ -190,7 +190,7 @@ async def test_snapshot_results_matrix(runs: Path, isolated: Path, size: tuple[i
         await ready(pilot, app)
         await pilot.press("6")
         matrix = app.query_one(ResultsPanel)
-        app.show_matrix("run-a")
+        app.versions.show_matrix("run-a")
         await wait_for(pilot, lambda: matrix.overview is not None and matrix.overview.run_id == "run-a",
                        what="the matrix")
         matrix.select("program", "c1-v00", "task-02")

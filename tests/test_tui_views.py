@@ -102,7 +102,7 @@ async def test_plan_stepper_hides_static_facts_and_lists_removed_ones(isolated: 
     app = make_app(domain, config_for(isolated, None))
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
-        app.open_plan_stepper(domain / "debug" / "task-00.pddl", ["(board c0 l0)", "(sail l0 l1)"], "a plan")
+        app.plans.open_plan_stepper(domain / "debug" / "task-00.pddl", ["(board c0 l0)", "(sail l0 l1)"], "a plan")
         await wait_for(pilot, lambda: isinstance(app.screen, PlanStepperScreen) and app.screen.query("#plan-effects"),
                        what="the stepper")
         await pilot.pause()
@@ -122,26 +122,26 @@ async def test_replay_steps_one_event_forward_back_and_to_the_next_answer(record
     app = make_app(domain, config_for(isolated, None), replay=run.name, speed=0.125)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: app.replayer is not None, what="the replay")
+        await wait_for(pilot, lambda: app.replay.replayer is not None, what="the replay")
         await pilot.press("full_stop")
-        replayer = app.replayer
+        replayer = app.replay.replayer
         assert replayer.paused
         at = replayer.position
         await pilot.press("full_stop")
         assert replayer.position == at + 1
-        await wait_for(pilot, lambda: not app.events, what="the events shown")
-        entries = len(app.run_state.entries)
+        await wait_for(pilot, lambda: not app.runner.events, what="the events shown")
+        entries = len(app.runner.state.entries)
         await pilot.press("comma")
         assert replayer.position == at
-        await wait_for(pilot, lambda: not app.events, what="the rebuilt view")
-        assert len(app.run_state.entries) < entries or entries == 0
+        await wait_for(pilot, lambda: not app.runner.events, what="the rebuilt view")
+        assert len(app.runner.state.entries) < entries or entries == 0
         await pilot.press("n")  # up to and including the next model answer
         last = replayer.events[replayer.position - 1]
         assert last.type == "response.received"
         rid = str(last.data["request_id"])
-        await wait_for(pilot, lambda: not app.events, what="the answer shown")
+        await wait_for(pilot, lambda: not app.runner.events, what="the answer shown")
         answer = (run / "responses" / Path(last.data["file"]).with_suffix(".md").name).read_text()
-        assert app.run_state.stream_text(rid) == answer  # the whole recorded answer, at once
+        assert app.runner.state.stream_text(rid) == answer  # the whole recorded answer, at once
         assert any(n.message.startswith("Event ") for n in app._notifications)
 
 
@@ -150,7 +150,7 @@ async def test_footers_fit_80_columns_with_whole_keys(where: str, isolated: Path
     app = make_app(ferry_copy(isolated), config_for(isolated, None))
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot, app)
-        app.action_show_tab(where)
+        app.main.show_tab(where)
         await pilot.pause(0.2)
         bar = app.screen.query_one(KeyBar)
         text = str(bar.render())
@@ -174,14 +174,14 @@ async def test_r_pressed_while_loading_starts_the_run_once_loaded(isolated: Path
     monkeypatch.setattr(config, "load_tui_settings", slow_load)
     app = make_app(ferry_copy(isolated), config_for(isolated, None))
     async with app.run_test(size=(80, 24)) as pilot:
-        assert app.settings is None  # the settings load in a worker after the first frame
+        assert app.ctx.settings is None  # the settings load in a worker after the first frame
         await pilot.press("r")
         # remembered, not refused (the run may have started already by the time the key was handled)
         assert any(n.message.startswith("Starting as soon as") for n in app._notifications)
         assert not any(n.severity == "warning" for n in app._notifications)
         await wait_for(pilot, lambda: isinstance(app.screen, RequestScreen), what="the run to start")
         await pilot.press("ctrl+b")
-        await wait_for(pilot, lambda: app.session is None, timeout=30, what="the run to end")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=30, what="the run to end")
 
 
 async def test_an_outside_change_never_pops_a_rerun_over_the_editor(recorded, isolated: Path) -> None:  # noqa: F811
@@ -194,7 +194,7 @@ async def test_an_outside_change_never_pops_a_rerun_over_the_editor(recorded, is
     app = make_app(domain, config_for(isolated, None), watch_files=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: app._watcher is not None and app.query_one(VersionsPanel).versions,
+        await wait_for(pilot, lambda: app.versions.watcher is not None and app.query_one(VersionsPanel).versions,
                        what="watching")
         await pilot.press("5")
         assert app.query_one(VersionsPanel).select(f"{run.name}/strategy/v01")
@@ -207,7 +207,7 @@ async def test_an_outside_change_never_pops_a_rerun_over_the_editor(recorded, is
         try:
             program.write_text(CORRECT_PROGRAM)
             key = f"{run.name}/program/c1-v00+1"
-            await wait_for(pilot, lambda: app.version_index.get(key) is not None, what="the outside edit")
+            await wait_for(pilot, lambda: app.ctx.version_index.get(key) is not None, what="the outside edit")
             await pilot.pause(0.5)
             assert app.screen is editor and not any(isinstance(s, RerunScreen) for s in app.screen_stack)
             assert any("changed outside the TUI" in n.message for n in app._notifications)
@@ -267,13 +267,13 @@ async def test_seed_and_no_cache_reach_the_run(isolated: Path) -> None:  # noqa:
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot, app)
         await pilot.press("r")
-        await wait_for(pilot, lambda: app.session is not None and app.session.store is not None, what="the run")
+        await wait_for(pilot, lambda: app.runner.session is not None and app.runner.session.store is not None, what="the run")
         import json
 
-        meta = json.loads((app.session.store.path / "run.json").read_text())
-        assert meta["config"]["split_seed"] == 2 and app.session.no_cache
+        meta = json.loads((app.runner.session.store.path / "run.json").read_text())
+        assert meta["config"]["split_seed"] == 2 and app.runner.session.no_cache
         await pilot.press("ctrl+b")
-        await wait_for(pilot, lambda: app.session is None, timeout=30, what="the run to end")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=30, what="the run to end")
 
 
 async def test_requests_and_the_step_header_name_their_task(scripted_server: ScriptedServer,
@@ -295,12 +295,12 @@ async def test_requests_and_the_step_header_name_their_task(scripted_server: Scr
         assert screen.about.startswith("task-0")
         assert f"nl.task for {screen.about}" in str(screen.query_one("#request-title").render())
         await pilot.press("w")  # the rest goes out: every nl.task row names its task
-        await wait_for(pilot, lambda: sum(1 for e in app.run_state.entries if e.step == "nl.task"
+        await wait_for(pilot, lambda: sum(1 for e in app.runner.state.entries if e.step == "nl.task"
                                           and e.status == "done") == 6, timeout=60, what="the descriptions")
-        tasks = {e.detail for e in app.run_state.entries if e.step == "nl.task"}
+        tasks = {e.detail for e in app.runner.state.entries if e.step == "nl.task"}
         assert tasks == {f"task-0{i}" for i in range(6)}
         await pilot.press("ctrl+b")
-        await wait_for(pilot, lambda: app.session is None, timeout=30, what="the run to end")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=30, what="the run to end")
 
 
 async def test_the_editor_wraps_prose_and_toggles(isolated: Path) -> None:  # noqa: F811
@@ -331,11 +331,11 @@ async def test_p_on_a_failed_check_row_opens_its_plan(recorded, isolated: Path) 
     app = make_app(domain, config_for(isolated, None), run=run.name)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
-        await wait_for(pilot, lambda: app.run_state is not None and app.run_state.status == "done" and not app.events,
+        await wait_for(pilot, lambda: app.runner.state is not None and app.runner.state.status == "done" and not app.runner.events,
                        what="the run")
         timeline = app.query_one(RunTimeline)
-        await wait_for(pilot, lambda: timeline.row_count == len(app.run_state.entries), what="the timeline")
-        failed = next(i for i, e in enumerate(app.run_state.entries) if e.kind == "check" and e.status == "fail")
+        await wait_for(pilot, lambda: timeline.row_count == len(app.runner.state.entries), what="the timeline")
+        failed = next(i for i, e in enumerate(app.runner.state.entries) if e.kind == "check" and e.status == "fail")
         timeline.focus()
         timeline.move_cursor(row=failed)
         await pilot.pause()

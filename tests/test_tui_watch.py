@@ -34,13 +34,13 @@ async def test_a_run_streams_into_the_views(scripted_server: ScriptedServer, iso
         # mid-stream: part of the answer is on screen while the request is still running
         await wait_for(pilot, lambda: 0 < len(stream.text) < len(SLOW_TEXT) and "streamed slowly" in stream.text,
                        what="the answer to start streaming")
-        assert app.run_state.entry(f"req:{stream.request_id}").status == "running"
+        assert app.runner.state.entry(f"req:{stream.request_id}").status == "running"
         assert "nl.domain" in str(app.query_one("#stream-title").render())
         await wait_for(pilot, lambda: "streamed slowly" in stream.view.rendered_text(), what="markdown to render")
-        await wait_for(pilot, lambda: app.session is None, timeout=60, what="the run to finish")
-        await wait_for(pilot, lambda: not app.events and app.run_state.status == "done", what="the last events")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=60, what="the run to finish")
+        await wait_for(pilot, lambda: not app.runner.events and app.runner.state.status == "done", what="the last events")
 
-        state = app.run_state
+        state = app.runner.state
         requests = [e for e in state.entries if e.kind == "request"]
         answered = [e for e in requests if e.status == "done"]
         assert len(answered) == len(scripted_server.requests)

@@ -125,8 +125,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from genplan.engine.runs import is_run_dir
 
-    from .app import GenplanApp, LaunchOptions, resolve_run
+    from .app import GenplanApp
     from .artifacts import runs_root
+    from .options import LaunchOptions, resolve_run
 
     for run in (args.run, args.replay):
         if run is not None and not is_run_dir(resolve_run(runs_dir or runs_root(domain_dir), run)):

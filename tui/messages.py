@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,16 +18,33 @@ if TYPE_CHECKING:  # only for the checker: the messages module loads before the 
     from .artifacts import Version
     from .config import RunPrefs
     from .domain_info import DomainInfo
-    from .rerun import RerunRow
+
+
+class WorkDone(Message):
+    """A result of background work (a worker, the engine's threads, the file watcher) for a controller: the
+    app hands each one to the controller that handles its type (GenplanApp.route)."""
 
 
 @dataclass
-class DomainLoaded(Message):
+class RerunRow:
+    """One task's result of a program rerun, as the rerun screen shows it (tui/rerun.py makes them)."""
+
+    task: str
+    solved: bool
+    kind: str | None
+    message: str
+    output: list[str] | None  # the plan of the failing ordering, else of the file order
+    runtime: float | None
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class DomainLoaded(WorkDone):
     info: DomainInfo
 
 
 @dataclass
-class RunsFound(Message):
+class RunsFound(WorkDone):
     """The runs, before their versions are read (the Runs view shows them at once); RunsListed follows."""
 
     runs: list[RunInfo]
@@ -35,7 +52,7 @@ class RunsFound(Message):
 
 
 @dataclass
-class RunsListed(Message):
+class RunsListed(WorkDone):
     runs: list[RunInfo]
     versions: list[Version]
     overviews: list[VersionsOverview]  # one per run
@@ -43,20 +60,20 @@ class RunsListed(Message):
 
 
 @dataclass
-class SettingsLoaded(Message):
+class SettingsLoaded(WorkDone):
     settings: ModelSettings
     prefs: RunPrefs
     error: str | None
 
 
 @dataclass
-class FileChanged(Message):
+class FileChanged(WorkDone):
     path: Path
     deleted: bool = False
 
 
 @dataclass
-class StepRequested(Message):
+class StepRequested(WorkDone):
     """Step mode: the pipeline holds a request until the person decides (resolve ``future`` with a Decision)."""
 
     request_id: int
@@ -65,7 +82,7 @@ class StepRequested(Message):
 
 
 @dataclass
-class AnswerRequested(Message):
+class AnswerRequested(WorkDone):
     """Manual provider: a person answers the request (resolve ``future`` with the text, or None to stop)."""
 
     request: ChatRequest
@@ -74,25 +91,25 @@ class AnswerRequested(Message):
 
 
 @dataclass
-class RunCreated(Message):
+class RunCreated(WorkDone):
     run_dir: Path
 
 
 @dataclass
-class RunProgress(Message):
+class RunProgress(WorkDone):
     """A line an own-loop run tells a person (preparing the tasks, the run directory, ...)."""
 
     line: str
 
 
 @dataclass
-class PipelineEnded(Message):
+class PipelineEnded(WorkDone):
     result: dict[str, Any] | None  # the run's report (engine/api.report): the same keys for every approach
     error: str | None
 
 
 @dataclass
-class RerunProgress(Message):
+class RerunProgress(WorkDone):
     job: int
     index: int
     total: int
@@ -101,13 +118,13 @@ class RerunProgress(Message):
 
 
 @dataclass
-class RerunEnded(Message):
+class RerunEnded(WorkDone):
     job: int
     error: str | None
 
 
 @dataclass
-class VersionFound(Message):
+class VersionFound(WorkDone):
     """A file of a run became a new version (indexed in a worker)."""
 
     version: Version
@@ -125,7 +142,7 @@ class TextLoaded(Message):
 
 
 @dataclass
-class OverviewLoaded(Message):
+class OverviewLoaded(WorkDone):
     """A run's versions and results were read again (engine.versions.VersionsOverview)."""
 
     overview: VersionsOverview

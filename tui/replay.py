@@ -26,11 +26,10 @@ def load_events(run_dir: Path) -> list[Event]:
     return list(RunStore.open(run_dir).events())
 
 
-def recorded_answer(run_dir: Path, data: dict[str, Any]) -> str:
+def recorded_answer(run_dir: Path, event: ResponseReceived) -> str:
     """The answer a ResponseReceived names (engine.runs.answers reads it: the gateway's answer file, or the
     answer file of an AutoToS run of before); ``''`` when there is none."""
-    file = data.get("file")
-    return answers.recorded_answer(run_dir, str(file)) if file else ""
+    return answers.recorded_answer(run_dir, str(event.file)) if event.file else ""
 
 
 @dataclass
@@ -106,8 +105,8 @@ class Replayer:
     def _emit(self, event: Event) -> None:
         """Hand out one event (the rest of its recorded answer first, for a response) and move on."""
         if isinstance(event, ResponseReceived):
-            rid = str(event.data.get("request_id"))
-            text = recorded_answer(self.run_dir, event.data)
+            rid = str(event.request_id)
+            text = recorded_answer(self.run_dir, event)
             rest = text[self._streamed.get(rid, 0):]
             if rest:
                 self.sink(TextDelta(request_id=event.request_id, text=rest, seq=event.seq, time=event.time))
@@ -146,18 +145,18 @@ class Replayer:
         self.position = max(0, min(position, len(self.events)))
         self.finished = False
         before = self.events[: self.position]
-        self._streamed = {str(e.data.get("request_id")): 10**9 for e in before if isinstance(e, ResponseReceived)}
+        self._streamed = {str(e.request_id): 10**9 for e in before if isinstance(e, ResponseReceived)}
         return before
 
     async def _stream_answer(self, event: ResponseReceived, wait: float) -> None:
         """Spread the recorded answer over the time the request took in the recording."""
-        text = recorded_answer(self.run_dir, event.data)
+        text = recorded_answer(self.run_dir, event)
         if not text:
             await self._wait(wait)
             return
         size = max(1, len(text) // STREAM_PIECES + 1)
         pieces = [text[i : i + size] for i in range(0, len(text), size)]
-        rid = str(event.data.get("request_id"))
+        rid = str(event.request_id)
         self._streamed[rid] = 0
         for piece in pieces:
             await self._wait(wait / len(pieces))

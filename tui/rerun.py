@@ -9,25 +9,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .messages import RerunEnded, RerunProgress
+from .messages import RerunEnded, RerunProgress, RerunRow
 
 # Debug tasks run once in file order, as the pipeline's debugging does; eval tasks under the paper's
 # four orderings (file order plus three seeded shuffles).
-
-
-@dataclass
-class RerunRow:
-    task: str
-    solved: bool
-    kind: str | None
-    message: str
-    output: list[str] | None  # the plan of the failing ordering, else of the file order
-    runtime: float | None
-    details: dict[str, Any] = field(default_factory=dict)
 
 
 def run_config(run_dir: Path | None) -> Any:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 # What a session imports on first use: a run (pipeline, model client), a rerun (evaluation, sandbox), the
 # screens opened from the main one.
 WARM_MODULES = (
+    "genplan.engine.api",
     "genplan.engine.pipeline.runner",
     "genplan.engine.llm.client",
     "genplan.engine.evaluation",

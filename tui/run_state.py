@@ -212,37 +212,39 @@ class RunState:
     # ------------------------------------------------------------------ events
     def apply(self, event: Event) -> Update:
         update = Update()
-        data = event.data or {}
         if not isinstance(event, TextDelta) and event.time:
             self.last_event_time = event.time
         handler = _HANDLERS.get(type(event))
         if handler is not None:
-            handler(self, event, data, update)
+            handler(self, event, update)
         return update
 
-    def _run_started(self, event: Event, data: dict, update: Update) -> None:
+    def _run_started(self, event: RunStarted, update: Update) -> None:
         if self.totals.started is None:
             self.totals.started = event.time
         self.totals.finished = None
         self.status = RUNNING
-        detail = " ".join(f"{k}={v}" for k, v in data.items() if isinstance(v, (str, int, float)))
+        # every scalar the run was started with (approach, preset, domain, ...), as the log holds them
+        detail = " ".join(f"{k}={v}" for k, v in event.data.items() if isinstance(v, (str, int, float)))
         self._add(TimelineEntry(f"run:{event.seq}", "run", "run started", detail, INFO, started=event.time), update)
         update.status = update.totals = True
 
-    def _run_finished(self, event: Event, data: dict, update: Update) -> None:
+    def _run_finished(self, event: RunFinished | RunFailed, update: Update) -> None:
         self.totals.finished = event.time
         failed = isinstance(event, RunFailed)
         self.status = FAILED if failed else DONE
-        stopped = not failed and _text(data.get("status")) == STOPPED
+        finished = event if isinstance(event, RunFinished) else None
+        stopped = finished is not None and _text(finished.status) == STOPPED
         if stopped:
             self.status = STOPPED
-        self.error = _text(data.get("error") or data.get("message")) if failed or stopped else None
+        error = event.error if isinstance(event, RunFailed) else event.extra.get("error")
+        self.error = _text(error or event.message) if failed or stopped else None
         title = "run failed" if failed else "run stopped" if stopped else "run finished"
-        detail = self.error or ("" if failed else _text(data.get("message")))  # e.g. how an AutoToS run ended
-        if not failed and data.get("debug_total"):
-            detail = f"{data.get('debug_solved')}/{data.get('debug_total')} debug tasks solved"
-            if data.get("selected_program"):
-                detail += f" by {Path(str(data['selected_program'])).stem}"
+        detail = self.error or ("" if failed else _text(event.message))  # e.g. how an AutoToS run ended
+        if finished is not None and finished.debug_total:
+            detail = f"{finished.debug_solved}/{finished.debug_total} debug tasks solved"
+            if finished.selected_program:
+                detail += f" by {Path(str(finished.selected_program)).stem}"
             if stopped and self.error:
                 detail += f" ({self.error})"
         ended = FAILED if failed else STOPPED if stopped else DONE
@@ -254,11 +256,12 @@ class RunState:
                 update.entries.append(index)
         update.status = update.totals = True
 
-    def _step_started(self, event: Event, data: dict, update: Update) -> None:
-        phase = _text(data.get("phase") or data.get("step") or "step")
-        parts = [f"{name} {data[name]}" for name in ("round", "candidate", "version") if data.get(name) is not None]
-        parts += time_step_parts(data) if data.get("phase") else []
-        key = f"phase:{phase}:{data.get('round')}:{data.get('candidate')}:{data.get('version')}"
+    def _step_started(self, event: StepStarted, update: Update) -> None:
+        phase = _text(event.phase or event.step or "step")
+        named = {"round": event.round, "candidate": event.candidate, "version": event.version}
+        parts = [f"{name} {value}" for name, value in named.items() if value is not None]
+        parts += time_step_parts(event.data) if event.phase else []
+        key = f"phase:{phase}:{event.round}:{event.candidate}:{event.version}"
         # Phases such as "strategy round N" have no finish event: the next round ends the previous one.
         for other_key, index in list(self._phases.items()):
             if other_key.startswith(f"phase:{phase}:"):
@@ -268,31 +271,34 @@ class RunState:
                 update.entries.append(index)
                 del self._phases[other_key]
         entry = self._add(TimelineEntry(key, "phase", phase, ", ".join(parts), RUNNING, started=event.time,
-                                        data=dict(data)), update)
+                                        data=dict(event.data)), update)
         self._phases[key] = self._index[entry.key]
 
-    def _step_finished(self, event: Event, data: dict, update: Update) -> None:
-        phase = _text(data.get("phase") or data.get("step") or "step")
-        key = f"phase:{phase}:{data.get('round')}:{data.get('candidate')}:{data.get('version')}"
+    def _step_finished(self, event: StepFinished, update: Update) -> None:
+        # a finished step names no round or candidate of its own (an older log's extra fields may)
+        extra = event.extra
+        phase = _text(event.phase or extra.get("step") or "step")
+        key = f"phase:{phase}:{extra.get('round')}:{extra.get('candidate')}:{event.version}"
         index = self._phases.pop(key, None)
         if index is None:
             return
         entry = self.entries[index]
-        entry.status = FAILED if data.get("error") else DONE
+        entry.status = FAILED if extra.get("error") else DONE
         entry.seconds = max(0.0, event.time - entry.started)
         update.entries.append(index)
 
-    def _retry(self, event: Event, data: dict, update: Update) -> None:
-        rid = _text(data.get("request_id"))
+    def _retry(self, event: RequestRetry, update: Update) -> None:
+        rid = _text(event.request_id)
         entry = self._changed(f"req:{rid}", update)
         if entry is None:  # a concurrent request is announced after it is answered: its row comes then
             return
-        retry = f"attempt {data.get('attempt')} failed ({_text(data.get('reason'))}); retrying in {data.get('delay_s')} s"
+        retry = f"attempt {event.attempt} failed ({_text(event.reason)}); retrying in {event.delay_s} s"
         entry.detail = "; ".join(part for part in (request_context(entry.data), retry) if part)
 
-    def _request_sent(self, event: Event, data: dict, update: Update) -> None:
-        rid = _text(data.get("request_id"))
-        step = _text(data.get("step"))
+    def _request_sent(self, event: RequestSent, update: Update) -> None:
+        rid = _text(event.request_id)
+        step = _text(event.step)
+        data = event.data
         detail = request_context(data)
         entry = self._changed(f"req:{rid}", update)  # a paused request is announced once it is decided
         if entry is None:
@@ -302,14 +308,14 @@ class RunState:
         elif detail:
             entry.detail = detail  # which task it concerns, also for a request that was held first
         entry.status = RUNNING
-        entry.file = self.resolve(data.get("file"))
+        entry.file = self.resolve(event.file)
         entry.data.update(data)
         self.streams.setdefault(rid, [])  # text may have streamed in before the (deferred) announcement
         self.last_request = rid
 
-    def _text_delta(self, event: Event, data: dict, update: Update) -> None:
-        rid = _text(data.get("request_id"))
-        text = _text(data.get("text"))
+    def _text_delta(self, event: TextDelta, update: Update) -> None:
+        rid = _text(event.request_id)
+        text = _text(event.text)
         if not text:
             return
         if rid not in self.streams:
@@ -318,24 +324,24 @@ class RunState:
         self.streams[rid].append(text)
         update.stream = (rid, text)
 
-    def _response(self, event: Event, data: dict, update: Update) -> None:
-        rid = _text(data.get("request_id"))
+    def _response(self, event: ResponseReceived, update: Update) -> None:
+        rid = _text(event.request_id)
         entry = self._changed(f"req:{rid}", update)
-        tokens_in, tokens_out = data.get("tokens_in"), data.get("tokens_out")
-        usage = data.get("usage")
+        tokens_in, tokens_out = event.tokens_in, event.tokens_out
+        usage = event.extra.get("usage")
         if isinstance(usage, dict):  # older logs kept a usage table
             tokens_in, tokens_out = usage.get("input_tokens"), usage.get("output_tokens")
         counted = isinstance(tokens_in, int) or isinstance(tokens_out, int)
-        cached = bool(data.get("cached"))
-        human = bool(data.get("human"))
-        resumed = bool(data.get("resumed"))  # kept from before (a resumed run, a fork): not sent again
+        cached = bool(event.cached)
+        human = bool(event.human)
+        resumed = bool(event.resumed)  # kept from before (a resumed run, a fork): not sent again
         if not cached and not human and not resumed:
             self.totals.calls += 1
             self.totals.input_tokens += int(tokens_in or 0)
             self.totals.output_tokens += int(tokens_out or 0)
             if not counted:
                 self.totals.uncounted_calls += 1
-        cost = data.get("cost_usd")
+        cost = event.cost_usd
         if isinstance(cost, (int, float)):
             self.totals.cost_usd += float(cost)
         elif not cached and not human and not resumed:
@@ -343,17 +349,17 @@ class RunState:
             self.totals.unpriced_calls += 1
         update.totals = True
         if entry is None:
-            step = _text(data.get("step"))
+            step = _text(event.step)
             entry = self._add(TimelineEntry(f"req:{rid}", "request", step or "request", request_id=rid, step=step,
                                             started=event.time), update)
         entry.status = "answered" if human else (CACHED if cached else ("kept" if resumed else DONE))
         entry.tokens = int(tokens_in or 0) + int(tokens_out or 0) if counted else None
-        latency = data.get("latency_s")
+        latency = event.latency_s
         entry.seconds = float(latency) if isinstance(latency, (int, float)) else max(0.0, event.time - entry.started)
-        response_file = self.resolve(data.get("file"))
+        response_file = self.resolve(event.file)
         if response_file is not None:
             entry.data["response_file"] = str(response_file)
-        if data.get("truncated"):
+        if event.truncated:
             entry.detail = (entry.detail + " (cut off)").strip()
 
     def request_about(self, request_id: str | None = None, step: str | None = None) -> str:
@@ -381,25 +387,26 @@ class RunState:
                 pass
         return self.stream_text(request_id)
 
-    def _paused(self, event: Event, data: dict, update: Update) -> None:
-        rid = _text(data.get("request_id"))
+    def _paused(self, event: RequestPaused, update: Update) -> None:
+        rid = _text(event.request_id)
         entry = self._changed(f"req:{rid}", update)
         if entry is None:
-            step = _text(data.get("step"))
-            entry = self._add(TimelineEntry(f"req:{rid}", "request", step or "request", request_context(data),
+            step = _text(event.step)
+            entry = self._add(TimelineEntry(f"req:{rid}", "request", step or "request", request_context(event.data),
                                             request_id=rid, step=step, started=event.time), update)
         entry.status = PAUSED
         update.paused_request = rid
 
-    def _validation(self, event: Event, data: dict, update: Update) -> None:
-        what = _text(data.get("what") or "plan")
-        version = _text(data.get("version"))
-        task = _text(data.get("task"))
+    def _validation(self, event: ValidationResult, update: Update) -> None:
+        data = event.data
+        what = _text(event.what or "plan")
+        version = _text(event.version)
+        task = _text(event.task)
         if not version and not task and time_step_parts(data):  # a PDDLego+ solver check: one per call
             version, task = time_step_label(data), "solver"
-        valid = bool(data.get("valid"))
-        plan = data.get("plan") if isinstance(data.get("plan"), list) else None
-        result = CheckResult(task, valid, data.get("kind"), _text(data.get("message")), plan)
+        valid = bool(event.valid)
+        plan = event.plan if isinstance(event.plan, list) else None
+        result = CheckResult(task, valid, event.kind, _text(event.message), plan)
         key = (what, version)
         self.results.setdefault(key, {})[task] = result
         self.current_results = key
@@ -408,87 +415,86 @@ class RunState:
         self._add(TimelineEntry(f"check:{what}:{version}:{task}", "check", title, task, PASS if valid else FAIL,
                                 started=event.time, data=dict(data)), update)
 
-    def _artifact(self, event: Event, data: dict, update: Update) -> None:
-        ref = ArtifactRef(_text(data.get("kind")), _text(data.get("version")), self.resolve(data.get("file")))
+    def _artifact(self, event: ArtifactCreated, update: Update) -> None:
+        ref = ArtifactRef(_text(event.kind), _text(event.version), self.resolve(event.file))
         self.artifacts.append(ref)
         update.artifact = ref
         title = f"{ref.kind.replace('_', ' ')} {ref.version}".strip()
         self._add(TimelineEntry(f"art:{ref.kind}:{ref.version}", "artifact", title,
                                 ref.file.name if ref.file else "", DONE, started=event.time, file=ref.file,
-                                data=dict(data)), update)
+                                data=dict(event.data)), update)
 
-    def _selection(self, event: Event, data: dict, update: Update) -> None:
-        kind, version = _text(data.get("kind")), _text(data.get("version"))
-        solved, total = data.get("solved"), data.get("total")
+    def _selection(self, event: SelectionMade, update: Update) -> None:
+        kind, version = _text(event.kind), _text(event.version)
+        solved, total = event.solved, event.total
         score = f"{solved}/{total} debug tasks" if solved is not None and total is not None else ""
         self._add(TimelineEntry(f"sel:{kind}:{version}:{event.seq}", "selection", f"selected {kind} {version}",
-                                score, DONE, started=event.time, data=dict(data)), update)
+                                score, DONE, started=event.time, data=dict(event.data)), update)
 
-    def _edited(self, event: Event, data: dict, update: Update) -> None:
-        file = self.resolve(data.get("file"))
-        origin = "outside genplan" if data.get("origin") == "outside" else "in the TUI"
-        title = f"edited {data.get('kind', '')} {Path(str(data.get('edited', ''))).stem}".strip()
-        detail = f"→ {file.name if file else '?'} ({origin}; {data.get('old_hash', '')[:8]} → {data.get('new_hash', '')[:8]})"
+    def _edited(self, event: ArtifactEdited, update: Update) -> None:
+        file = self.resolve(event.file)
+        origin = "outside genplan" if event.origin == "outside" else "in the TUI"
+        title = f"edited {event.kind or ''} {Path(str(event.edited or '')).stem}".strip()
+        hashes = f"{(event.old_hash or '')[:8]} → {(event.new_hash or '')[:8]}"
+        detail = f"→ {file.name if file else '?'} ({origin}; {hashes})"
         self._add(TimelineEntry(f"edit:{event.seq}", "edit", title, detail, DONE, started=event.time, file=file,
-                                data=dict(data)), update)
+                                data=dict(event.data)), update)
 
-    def _attempt(self, event: Event, data: dict, update: Update) -> None:
-        attempt = data.get("attempt")
+    def _attempt(self, event: AttemptStarted, update: Update) -> None:
+        attempt = event.attempt
         if isinstance(attempt, int) and attempt > 0:  # the first attempt of a step needs no row
-            detail = f"{' '.join(time_step_parts(data))}: replayed {data.get('replayed', 0)} commands"
+            detail = f"{' '.join(time_step_parts(event.data))}: replayed {event.replayed or 0} commands"
             self._add(TimelineEntry(f"attempt:{event.seq}", "reset", "reset", detail, INFO, started=event.time,
-                                    data=dict(data)), update)
+                                    data=dict(event.data)), update)
 
-    def _command(self, event: Event, data: dict, update: Update) -> None:
-        observation = _text(data.get("observation")).strip().splitlines()
-        detail = "goal reached" if data.get("goal_reached") else (observation[0] if observation else "")
-        error = data.get("error")
-        self._add(TimelineEntry(f"command:{event.seq}", "command", _text(data.get("command")),
+    def _command(self, event: CommandExecuted, update: Update) -> None:
+        observation = _text(event.observation).strip().splitlines()
+        detail = "goal reached" if event.goal_reached else (observation[0] if observation else "")
+        error = event.error
+        self._add(TimelineEntry(f"command:{event.seq}", "command", _text(event.command),
                                 _text(error) if error else detail, FAIL if error else PASS, started=event.time,
-                                data=dict(data)), update)
+                                data=dict(event.data)), update)
 
-    def _notice(self, event: Event, data: dict, update: Update) -> None:
-        level = _text(data.get("level") or "info")
-        self._add(TimelineEntry(f"notice:{event.seq}", "notice", level, _text(data.get("message")),
+    def _notice(self, event: Notice, update: Update) -> None:
+        level = _text(event.level or "info")
+        self._add(TimelineEntry(f"notice:{event.seq}", "notice", level, _text(event.message),
                                 FAIL if level in ("error", "warning") else INFO, started=event.time,
-                                data=dict(data)), update)
+                                data=dict(event.data)), update)
 
     # ------------------------------------------------------------------ AutoToS's unit tests
-    def _feedback_round(self, event: Event, data: dict, update: Update) -> None:
+    def _feedback_round(self, event: FeedbackRound, update: Update) -> None:
         """A failed unit test: which check, the paper's category, the failing test; the feedback is in ``data``."""
-        found = data.get("failure")
-        failure: dict[str, Any] = found if isinstance(found, dict) else {}
-        parts = [_text(data.get("category") or data.get("check"))]
+        failure: dict[str, Any] = event.failure if isinstance(event.failure, dict) else {}
+        parts = [_text(event.category or event.check)]
         if failure.get("state") is not None:
             parts.append(f"on {failure_value(failure['state'])}")
-        if data.get("target"):
-            parts.append(f"→ {data['target']}")
-        title = f"round {data.get('number')}: {_text(data.get('phase') or 'unit')} failed"
-        self._add(TimelineEntry(f"round:{data.get('number')}", "round", title, " ".join(parts), FAIL,
-                                started=event.time, data=dict(data)), update)
+        if event.target:
+            parts.append(f"→ {event.target}")
+        title = f"round {event.number}: {_text(event.phase or 'unit')} failed"
+        self._add(TimelineEntry(f"round:{event.number}", "round", title, " ".join(parts), FAIL,
+                                started=event.time, data=dict(event.data)), update)
 
-    def _checks_passed(self, event: Event, data: dict, update: Update) -> None:
-        self._add(TimelineEntry(f"passed:{event.seq}", "passed", f"{_text(data.get('check'))} tests passed", "", PASS,
-                                started=event.time, data=dict(data)), update)
+    def _checks_passed(self, event: ChecksPassed, update: Update) -> None:
+        self._add(TimelineEntry(f"passed:{event.seq}", "passed", f"{_text(event.check)} tests passed", "", PASS,
+                                started=event.time, data=dict(event.data)), update)
 
-    def _feedback_limit(self, event: Event, data: dict, update: Update) -> None:
-        detail = f"{data.get('rounds')} feedback rounds for {_text(data.get('target'))} spent"
+    def _feedback_limit(self, event: FeedbackLimit, update: Update) -> None:
+        detail = f"{event.rounds} feedback rounds for {_text(event.target)} spent"
         self._add(TimelineEntry(f"limit:{event.seq}", "limit", "feedback limit", detail, STOPPED, started=event.time,
-                                data=dict(data)), update)
+                                data=dict(event.data)), update)
 
-    def _evaluation(self, event: Event, data: dict, update: Update) -> None:
+    def _evaluation(self, event: EvaluationProgress, update: Update) -> None:
         """One row for the whole evaluation, brought up to date by each report of progress."""
-        done, total = data.get("done"), data.get("total")
-        detail = f"{done}/{total} instances searched, {data.get('solved')} solved"
+        done, total = event.done, event.total
+        detail = f"{done}/{total} instances searched, {event.solved} solved"
         entry = self._changed("evaluation", update)
         if entry is None:
             entry = self._add(TimelineEntry("evaluation", "evaluation", "evaluation", started=event.time), update)
         entry.detail = detail
         entry.status = DONE if done == total else RUNNING
-        seconds = data.get("seconds")
+        seconds = event.seconds
         entry.seconds = float(seconds) if isinstance(seconds, (int, float)) else None
-        entry.data = dict(data)
-
+        entry.data = dict(event.data)
 
 def round_text(entry: TimelineEntry) -> str:
     """An AutoToS round as the Answer view shows it (Markdown): the check, its category, the failing test as the
@@ -515,8 +521,8 @@ def failure_value(value: Any, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-# The handlers read the event's payload dict (``event.data``): logs of older versions hold values of other
-# shapes (a usage table, ids as text), which the handlers accept as they come.
+# The handlers read the typed fields of their event (engine/events.py); a field that older logs held in another
+# shape (ids as text) is taken as it comes, and what a class does not declare (an old usage table) is in ``extra``.
 _HANDLERS: dict[type[Event], Any] = {
     RunStarted: RunState._run_started,
     RunFinished: RunState._run_finished,

@@ -19,7 +19,7 @@ from ..widgets.text_view import TextView
 
 
 class RerunHost(Protocol):
-    """What the screen asks of the app (the versions mixin, tui/app_versions.py)."""
+    """What the screen asks of the one who opened it (the versions controller, tui/controllers/versions.py)."""
 
     def open_plan_stepper(self, task_path: Path, plan: list[str], title: str) -> None: ...
     def rerun_current_on(self, task_set: str, screen: RerunScreen) -> None: ...
@@ -37,8 +37,9 @@ class RerunScreen(Screen[None]):
     RerunScreen #rerun-detail { height: 1fr; }
     """
 
-    def __init__(self, job: int, title: str, task_set: str) -> None:
+    def __init__(self, job: int, title: str, task_set: str, host: RerunHost | None = None) -> None:
         super().__init__()
+        self._host = host
         self.job = job
         self.title_text = title
         self.task_set = task_set
@@ -123,4 +124,4 @@ class RerunScreen(Screen[None]):
 
     @property
     def host(self) -> RerunHost:
-        return cast(RerunHost, self.app)
+        return self._host if self._host is not None else cast(RerunHost, self.app)

@@ -1,8 +1,14 @@
-"""The five panels of the main screen. They only display; actions live in the app (``app.*`` bindings)."""
+"""The panels of the main screen. They display what they are handed and keep their own view state; the actions
+live in the controllers (``app.*`` bindings, run by the app's action table)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from pathlib import Path
+
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.coordinate import Coordinate
@@ -12,13 +18,19 @@ from textual.widgets.tree import TreeNode
 
 from ..actions import bindings
 from ..artifacts import Version
-from ..domain_info import DomainInfo, TaskInfo
+from ..domain_info import DomainInfo, TaskInfo, nl_description
+from ..messages import TextLoaded
+from ..run_state import RunState, TimelineEntry, Update, round_text
 from .code_area import CodeArea
 from .markdown_view import MarkdownView
 from .results_table import ResultsTable
 from .stream_view import StreamView
 from .timeline import Timeline
 from .versions_tree import NodeRef, VersionsPanelModel, VersionsTree, arrange, arrange_by_run, build_run, run_label
+
+# The timeline is brought up to date at most this often while events arrive (each sync lays it out again
+# and may move its cursor); the other views follow every tick.
+TIMELINE_INTERVAL_S = 0.25
 
 
 class DomainPanel(Vertical):
@@ -80,7 +92,22 @@ class TasksPanel(Horizontal):
             return None
         return self.tasks[index]
 
+    def show_selected(self, info: DomainInfo, run_dirs: list[Path]) -> None:
+        """The chosen task's PDDL, its NL description (from a run that wrote one) and its Python encoding."""
+        task = self.selected()
+        if task is not None:
+            self.read_task(task, info, run_dirs)
+
+    @work(thread=True, exclusive=True, group="task-view")
+    def read_task(self, task: TaskInfo, info: DomainInfo, run_dirs: list[Path]) -> None:
+        found = nl_description(task, run_dirs)
+        nl = found[0] if found else "No run has described this task in natural language yet."
+        pddl, python = task.pddl_text(), info.python_text(task)
+        self.app.call_from_thread(self.show_task, pddl, nl, python)
+
     def show_task(self, pddl: str, nl: str, python: str) -> None:
+        if not self.is_attached or not self.app.is_running:
+            return  # shutting down
         self.query_one("#task-pddl", CodeArea).load_text(pddl)
         self.query_one("#task-nl", CodeArea).load_text(nl)
         self.query_one("#task-python", CodeArea).load_text(python)
@@ -151,6 +178,10 @@ class RunResults(ResultsTable):
 
 
 class RunPanel(Vertical):
+    """The run view: the header, the timeline, the answer (or the chosen row's content), the classroom caption and
+    the debug results. It keeps what it shows in step with a RunState it is handed (``show_events``) and reads
+    files for the answer view in its own worker."""
+
     DEFAULT_CSS = """
     RunPanel #run-header { height: auto; max-height: 2; padding: 0 1; background: $boost; }
     RunPanel #run-top { height: 1fr; }
@@ -160,6 +191,11 @@ class RunPanel(Vertical):
     RunPanel #classroom-caption { height: 1; padding: 0 1; background: $accent 30%; display: none; }
     """
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.timeline_pending: set[int] = set()  # entries changed since the timeline was last synced
+        self.timeline_synced = 0.0
+
     def compose(self) -> ComposeResult:
         yield Static(run_header(None, None), id="run-header")
         with Horizontal(id="run-top"):
@@ -168,6 +204,150 @@ class RunPanel(Vertical):
         yield Static("", id="classroom-caption")  # classroom mode: the chosen row's stage of the method
         yield Static("debug results", id="results-title")
         yield RunResults(id="run-results")
+
+    @property
+    def timeline(self) -> RunTimeline:
+        return self.query_one(RunTimeline)
+
+    @property
+    def stream(self) -> StreamView:
+        return self.query_one(StreamView)
+
+    def reset(self, note: str) -> None:
+        """Empty the view for another run (``note`` in the answer view)."""
+        self.timeline_pending.clear()
+        self.timeline_synced = 0.0  # the new run's first rows appear at once
+        self.timeline.reset()
+        self.query_one(RunResults).show([])
+        self.stream.show(None, note, "")
+
+    def show_header(self, run_id: str | None, overview: object) -> None:
+        self.query_one("#run-header", Static).update(run_header(run_id, overview))
+
+    def show_events(self, state: RunState, update: Update, started: list[str], streamed: dict[str, list[str]]) -> None:
+        """What the events just applied to ``state`` changed: rows, the answer being written, the results."""
+        self.timeline_pending.update(update.entries)
+        self.sync_timeline(state)
+        stream = self.stream
+        if started and self.following():
+            rid = started[-1]
+            stream.show(rid, stream_title(state.entry(f"req:{rid}"), rid), state.stream_text(rid))
+        else:
+            for rid, pieces in streamed.items():
+                stream.append(rid, "".join(pieces))
+        if stream.request_id is not None and update.entries:
+            followed = state.entry(f"req:{stream.request_id}")
+            if followed is not None:
+                stream.set_title(stream_title(followed, stream.request_id))
+                if followed.status not in ("running", "paused"):
+                    stream.view.finish()  # the answer is complete: render all of it
+        if update.results:
+            self.show_results(state)
+
+    def sync_timeline(self, state: RunState) -> None:
+        """The timeline brought up to date, at most every TIMELINE_INTERVAL_S while events arrive."""
+        if not self.timeline_pending:
+            return
+        now = time.monotonic()
+        if now - self.timeline_synced < TIMELINE_INTERVAL_S:
+            return
+        self.timeline.sync(state, Update(entries=sorted(self.timeline_pending)))
+        self.timeline_pending.clear()
+        self.timeline_synced = now
+
+    def following(self) -> bool:
+        timeline = self.timeline
+        return timeline.row_count == 0 or timeline.cursor_row >= timeline.row_count - 1
+
+    def show_results(self, state: RunState) -> None:
+        table = state.current_table
+        self.query_one(RunResults).show(list(table.values()))
+        if state.current_results is not None:
+            what, version = state.current_results
+            solved = sum(r.valid for r in table.values())
+            self.query_one("#results-title", Static).update(
+                f"debug results: {what} {version} — {solved}/{len(table)} passed", layout=False)
+
+    def show_progress(self, title: str, text: str) -> None:
+        """An own-loop run's progress lines, while no answer is followed."""
+        if self.stream.request_id is None:
+            self.stream.show(None, title, text)
+
+    def show_caption(self, entry: TimelineEntry | None, shown: bool = True) -> None:
+        from ..classroom import stage_caption
+
+        caption = self.query_one("#classroom-caption", Static)
+        caption.display = shown
+        # it wraps (up to three lines, app.tcss): the reason for a feedback is the point of the caption
+        if shown:
+            caption.update(Text(stage_caption(entry)))
+
+    def show_entry(self, state: RunState, entry: TimelineEntry) -> None:
+        """A row's content in the answer view: its answer, file or check result (files read in a worker)."""
+        stream = self.stream
+        if entry.kind == "request" and entry.request_id is not None:
+            rid = entry.request_id
+            if entry.status in ("running", "paused") or not entry.data.get("response_file"):
+                stream.show(rid, stream_title(entry, rid), state.stream_text(rid))
+            else:
+                self.read(stream_title(entry, rid), lambda: state.response_text(rid), rid)
+            return
+        if entry.kind in ("artifact", "edit") and entry.file is not None:
+            file = entry.file
+
+            def read() -> str:
+                try:
+                    text = file.read_text(encoding="utf-8", errors="replace")
+                except OSError as exc:
+                    return f"cannot read {file}: {exc.strerror or exc}"
+                return f"```python\n{text}\n```" if file.suffix == ".py" else text
+
+            self.read(f"{entry.title} · {file.name}", read)
+            return
+        if entry.kind == "check":
+            data = entry.data
+            lines = [f"**{entry.title} on {entry.detail}: {'pass' if data.get('valid') else 'fail'}**", ""]
+            if data.get("message"):
+                lines += [str(data["message"]), ""]
+            if isinstance(data.get("plan"), list):
+                lines += ["```", *[str(a) for a in data["plan"]], "```"]
+            stream.show(None, entry.title, "\n".join(lines))
+            return
+        if entry.kind == "command":  # PDDLego+/PlanGen: the game's whole answer, then the transcript so far
+            self.read(f"› {entry.title}", lambda: command_text(entry, state.run_dir))
+            return
+        if entry.kind == "round":  # AutoToS: the failed unit test and the feedback the model got, as the engine wrote it
+            stream.show(None, entry.title, round_text(entry))
+            return
+        stream.show(None, entry.title, entry.detail or entry.title)
+
+    @work(thread=True, exclusive=True, group="read-for-view")
+    def read(self, title: str, read: Callable[[], str], request_id: str | None = None) -> None:
+        """File reads happen here, never on the event loop (a busy disk can stall them)."""
+        self.post_message(TextLoaded("stream", title, read(), request_id))
+
+    def on_text_loaded(self, message: TextLoaded) -> None:
+        message.stop()
+        if message.target == "stream" and self.is_attached and self.app.is_running:
+            self.stream.show(message.request_id, message.title, message.text)
+
+
+def command_text(entry: TimelineEntry, run_dir: Path | None) -> str:
+    """A game command's row in full: the command, what the game answered (or why it refused), and the trial's
+    observation history as the engine wrote it (observations.md)."""
+    data = entry.data
+    answer = str(data.get("error") or data.get("observation") or "").strip()
+    lines = [f"**› {entry.title}**", "", "```text", answer or "(no answer)", "```"]
+    transcript = run_dir / "observations.md" if run_dir is not None else None
+    if transcript is not None and transcript.is_file():
+        lines += ["", "---", "", transcript.read_text(encoding="utf-8", errors="replace")]
+    return "\n".join(lines)
+
+
+def stream_title(entry: TimelineEntry | None, rid: str) -> str:
+    if entry is None:
+        return f"request {rid}"
+    return f"request {rid} · {entry.title} {entry.detail}".strip() + f" · {entry.status}"
 
 
 class VersionsPanel(Horizontal):
@@ -353,6 +533,17 @@ class VersionsPanel(Horizontal):
                 return current
             stack.extend(current.children)
         return None
+
+    @work(thread=True, exclusive=True, group="read-for-view")
+    def read_preview(self, key: str, read: Callable[[], str]) -> None:
+        """A version's text, read in a worker; shown if it is still the chosen one when it arrives."""
+        self.post_message(TextLoaded("preview", key, read()))
+
+    def on_text_loaded(self, message: TextLoaded) -> None:
+        message.stop()
+        selected = self.selected() if self.is_attached and self.app.is_running else None
+        if message.target == "preview" and selected is not None and selected.key == message.title:
+            self.show_preview(message.text, selected.syntax)
 
     def show_preview(self, text: str, syntax: str, *, line_numbers: bool = True) -> None:
         preview = self.query_one("#version-preview", CodeArea)

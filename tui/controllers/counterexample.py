@@ -1,0 +1,90 @@
+"""The counterexample key on a program version: find and shrink a task it fails (engine.counterexample), show
+it, step through the program's output on it, and continue the run with it as a debug task."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..artifacts import Version
+from .base import Context, Host, Runs
+from .plans import PlansController
+from .versions import VersionsController
+
+SEARCH_SECONDS = 20.0  # the TUI's budget for the search, and again for the shrinking
+
+
+class CounterexampleController:
+    def __init__(self, ctx: Context, host: Host, versions: VersionsController, plans: PlansController,
+                 runs: Runs) -> None:
+        self.ctx, self.host, self.versions, self.plans, self.runs = ctx, host, versions, plans, runs
+
+    def counterexample_selected(self) -> None:
+        version = self.versions.selected_version()
+        if version is None or version.kind != "program" or version.snapshot is not None:
+            self.host.notify("Select a program version of a run (5 Versions) first.", severity="warning")
+            return
+        run_dir = self.ctx.runs_dir / version.run_id
+        self.host.notify(f"Searching a counterexample for {version.name} (a recorded one is shown at once)…")
+        self.host.in_thread(lambda: self.search(version, run_dir), "counterexample")
+
+    def search(self, version: Version, run_dir: Path) -> None:
+        """In a worker thread: the recorded counterexample of this version, else a new search."""
+        from genplan.engine.counterexample import SearchBudget
+        from genplan.engine.counterexample.record import search_for_version
+        from genplan.engine.domainlib import DomainDir
+        from genplan.engine.pddl import load_domain
+        from genplan.engine.runs.store import RunStore
+
+        from ..rerun import run_config
+
+        try:
+            config = run_config(run_dir)
+            domain_dir = DomainDir.open(self.ctx.domain_dir)
+            budget = SearchBudget(seconds=SEARCH_SECONDS, shrink_seconds=SEARCH_SECONDS,
+                                  time_limit=min(config.program_timeout_s, 10.0))
+            record, _searched = search_for_version(
+                RunStore.open(run_dir), version.name, str(version.path.relative_to(run_dir)), version.read(),
+                config.function_name, domain_dir, load_domain(domain_dir.domain_file), seed=0, budget=budget,
+            )
+            pddl = (run_dir / record["task"]).read_text(encoding="utf-8") if record.get("task") else ""
+        except Exception as exc:  # noqa: BLE001 - a bad program, an unreadable domain: one line
+            error = f"{version.name}: the counterexample search failed ({exc})"
+            self.host.from_thread(lambda: self.host.notify(error, severity="error"))
+            return
+        self.host.from_thread(lambda: self.show(version, run_dir, record, pddl))
+
+    def show(self, version: Version, run_dir: Path, record: dict[str, Any], pddl: str) -> None:
+        from ..screens.counterexample import CounterexampleScreen
+
+        if self.host.shutting_down():
+            return
+
+        def plan() -> None:
+            failure = (record.get("shrunk") or {}).get("failure") or record.get("failure") or {}
+            steps = failure.get("plan")
+            if not record.get("task"):
+                self.host.notify("No counterexample, no plan.", severity="warning")
+            elif not isinstance(steps, list):  # an exception, a timeout: nothing came back
+                self.host.notify(f"The program returned no plan on it ({failure.get('kind')}): the feedback says "
+                                 "why.", severity="warning")
+            else:
+                self.plans.open_plan_stepper(run_dir / record["task"], [str(s) for s in steps],
+                                             f"{version.name} on its counterexample")
+
+        def done(choice: str | None) -> None:
+            if choice == "continue":
+                self.continue_with(version, run_dir, record)
+
+        self.host.open_screen(CounterexampleScreen(f"Counterexample of {version.label}", record, pddl, plan), done)
+
+    def continue_with(self, version: Version, run_dir: Path, record: dict[str, Any]) -> None:
+        from genplan.engine.api import fork_with_task
+
+        try:
+            fork = fork_with_task(run_dir, str(version.path.relative_to(run_dir)), run_dir / record["task"])
+        except Exception as exc:  # noqa: BLE001 - a run that cannot be continued: one line
+            self.host.notify(f"{version.name}: cannot continue with this task ({exc})", severity="error")
+            return
+        self.host.notify(f"New run {fork.name}: {version.name} goes on with the counterexample as a debug task")
+        self.runs.start_pipeline(run_dir=fork)

@@ -1,0 +1,174 @@
+"""Plans to step through: which plan p means where it is pressed (a check row, a debug result, a task, a cell of
+the results matrix, a PDDLego+ solver call), and the plan stepper on it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..domain_info import TaskInfo
+from ..run_state import TimelineEntry, time_step_label
+from .base import Context, Host, Runs, Views
+
+
+class PlansController:
+    def __init__(self, ctx: Context, host: Host, views: Views) -> None:
+        self.ctx, self.host, self.views = ctx, host, views
+        self.runs: Runs | None = None  # set by the runs controller
+
+    def plan_stepper(self) -> None:
+        tab = self.views.active_tab()
+        state = self.runs.state if self.runs is not None else None
+        entry = self.views.timeline_entry() if tab == "run" and self.views.timeline_focused() else None
+        if entry is not None and entry.kind == "check" and entry.data.get("what") == "pddl":
+            self.open_trial_plan(entry)  # PDDLego+: the solver's plan on the model's own files of that call
+            return
+        if entry is not None and entry.kind == "check":  # a check row of the timeline: its own plan
+            plan = entry.data.get("plan")
+            task = self.ctx.task_named(str(entry.data.get("task", "")))
+            if not isinstance(plan, list) or not plan or task is None:
+                self.host.notify("This check has no plan to step through (none could be read from the answer).",
+                                 severity="warning")
+                return
+            self.open_plan_stepper(task.path, [str(a) for a in plan], f"{entry.title} on {task.name}")
+            return
+        if tab == "run":
+            result = self.views.selected_result()
+            if result is None or not result.plan:
+                self.host.notify("Select a result with a plan (the model's or the program's).", severity="warning")
+                return
+            what, version = state.current_results if state is not None and state.current_results else ("", "")
+            if what == "pddl" and state is not None:  # a PDDLego+ solver call's result: its own files
+                call = next((e for e in state.entries if e.kind == "check" and e.data.get("what") == "pddl"
+                             and time_step_label(e.data) == version), None)
+                if call is not None:
+                    self.open_trial_plan(call)
+                    return
+            task = self.ctx.task_named(result.task)
+            if task is None:
+                self.host.notify(f"No task file for {result.task}.", severity="error")
+                return
+            self.open_plan_stepper(task.path, list(result.plan), f"{what} {version} on {result.task}")
+            return
+        chosen = self.views.selected_task() if tab == "tasks" else None
+        if chosen is None:
+            self.views.show_tab("tasks")
+            self.host.notify("Choose a task, then press p.")
+            return
+        self.choose_plan_for(chosen)
+
+    def open_trial_plan(self, entry: TimelineEntry) -> None:
+        """Step through the plan of one PDDLego+ solver call on the domain and problem file of that call."""
+        from genplan.engine.pddl import PddlError
+        from genplan.engine.pddlego.solver import planned_task
+
+        from ..plan_trace import trace_plan
+        from ..screens.plan_stepper import PlanStepperScreen
+
+        plan = entry.data.get("plan")
+        state = self.runs.state if self.runs is not None else None
+        run_dir = state.run_dir if state is not None else None
+        if not isinstance(plan, list) or not plan or run_dir is None:
+            self.host.notify("This solver call has no plan to step through (it failed, or the trial was recorded "
+                             "before plans were kept).", severity="warning")
+            return
+        label = time_step_label(entry.data)
+        steps = [str(a) for a in plan]
+        try:
+            texts = [(run_dir / "pddl" / f"{label}-{part}.pddl").read_text(encoding="utf-8")
+                     for part in ("domain", "problem")]
+            domain, problem = planned_task(texts[0], texts[1], steps)
+        except (OSError, PddlError) as exc:
+            self.host.notify(f"{label}: cannot read the call's files ({exc})", severity="error")
+            return
+        self.host.open_screen(PlanStepperScreen(f"plan of {label} on its own files",
+                                                trace_plan(domain, problem, steps)))
+
+    def choose_plan_for(self, task: TaskInfo) -> None:
+        from ..screens.pick import PickScreen, TextEntryScreen
+
+        known = self.known_plans(task.name)
+        choices = [(str(i), label) for i, (label, _plan) in enumerate(known)]
+        choices.append(("paste", "Type or paste a plan…"))
+
+        def pasted(text: str | None) -> None:
+            from ..plan_trace import parse_plan_lines
+
+            if text and parse_plan_lines(text):
+                self.open_plan_stepper(task.path, parse_plan_lines(text), f"your plan on {task.label}")
+
+        def picked(choice: str | None) -> None:
+            if choice is None:
+                return
+            if choice == "paste":
+                self.host.open_screen(TextEntryScreen(f"A plan for {task.label}: one action per line (ctrl+s)",
+                                                      syntax="pddl"), pasted)
+                return
+            label, plan = known[int(choice)]
+            self.open_plan_stepper(task.path, plan, f"{label}")
+
+        self.host.open_screen(PickScreen(f"Which plan for {task.label}?", choices), picked)
+
+    def known_plans(self, task_name: str) -> list[tuple[str, list[str]]]:
+        """Plans of this task found in the runs' results (the model's plans and the programs')."""
+        plans: list[tuple[str, list[str]]] = []
+        for run in reversed(self.ctx.runs):
+            folder = Path(run.path) / "results"
+            if not folder.is_dir():
+                continue
+            for file in sorted(folder.glob("*.json")):
+                try:
+                    records = json.loads(file.read_text(encoding="utf-8"))
+                except (OSError, ValueError):
+                    continue
+                if not isinstance(records, list):
+                    continue
+                for record in records:
+                    if isinstance(record, dict) and record.get("task") == task_name and record.get("output"):
+                        verdict = "valid" if record.get("solved") else "fails"
+                        plans.append((f"{run.run_id} · {file.stem} · {verdict}", list(record["output"])))
+        return plans[:40]
+
+    def open_plan_stepper(self, task_path: Path, plan: list[str], title: str) -> None:
+        from genplan.engine.pddl import PddlError, load_problem
+
+        from ..plan_trace import trace_plan
+        from ..screens.plan_stepper import PlanStepperScreen
+
+        info = self.ctx.domain_info
+        if info is None or info.domain is None:
+            self.host.notify("The domain is not loaded.", severity="error")
+            return
+        try:
+            problem = load_problem(task_path, info.domain)
+        except PddlError as exc:
+            self.host.notify(str(exc), severity="error")
+            return
+        self.host.open_screen(PlanStepperScreen(title, trace_plan(info.domain, problem, plan)))
+
+    # ------------------------------------------------------------------ the results matrix's cells
+    def open_matrix_cell(self) -> None:
+        """Enter on a matrix cell: its plan in the plan stepper, or (no plan) its feedback."""
+        chosen = self.views.selected_outcome()
+        if chosen is None:
+            self.host.notify("Choose a task's cell (the columns right of 'passed').", severity="warning")
+            return
+        results, outcome = chosen
+        task = self.ctx.task_named(outcome.task)
+        if outcome.plan and task is not None:
+            self.open_plan_stepper(task.path, list(outcome.plan), f"{results.what} {results.label} on {outcome.task}")
+            return
+        self.matrix_feedback()
+
+    def matrix_feedback(self) -> None:
+        from ..screens.feedback import FeedbackScreen
+
+        chosen = self.views.selected_outcome()
+        if chosen is None:
+            self.host.notify("Choose a task's cell first.", severity="warning")
+            return
+        results, outcome = chosen
+        title = f"{results.what} {results.label} on {outcome.task}: {outcome.category}"
+        body = outcome.message or ("The plan is valid." if outcome.solved else "(no feedback recorded)")
+        self.host.open_screen(FeedbackScreen(title, body))
+

@@ -1,0 +1,147 @@
+"""Replaying a recorded run: the Replayer (tui/replay.py) feeds the run's events to the run view at the
+recorded pace; this controller starts, pauses, steps and rewinds it, and stops at each stage in classroom mode."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from genplan.engine.events import Event, StepStarted
+
+from ..classroom import PHASES
+from ..replay import Replayer
+from .base import Host, Views
+
+
+class ReplayController:
+    def __init__(self, host: Host, views: Views, speed: float, sink: Callable[[Event], None],
+                 rewind: Callable[[list[Event]], None]) -> None:
+        self.host, self.views = host, views
+        self.speed = speed  # the pace a replay starts at (--speed)
+        self.sink = sink  # where the replayed events go (the runs controller's queue)
+        self.rewind = rewind  # shows the run again from the start with these events
+        self.replayer: Replayer | None = None
+        self.playing = False  # the replay worker's loop is running
+        self.classroom = False  # stop before each stage of the method
+
+    @property
+    def replaying(self) -> bool:
+        return self.replayer is not None and not self.replayer.finished
+
+    def mode(self) -> str | None:
+        """The replay's mode for the totals bar, None when nothing is replayed."""
+        if self.replayer is None:
+            return None
+        if self.replayer.finished:
+            return "replay (finished)"
+        return "replay (paused)" if self.replayer.paused else f"replay ×{self.replayer.clock.speed:g}"
+
+    def start(self, run_dir: Path, events: list[Event]) -> None:
+        self.replayer = Replayer(run_dir, events, self.sink, self.speed)
+        self.stop_at_stages(self.classroom)
+        self.play()
+        self.host.notify(f"Replaying {run_dir.name}: space pauses, + and - change the speed.")
+        self.views.refresh_totals()
+
+    def play(self) -> None:
+        replayer = self.replayer
+
+        async def run() -> None:
+            if replayer is None:
+                return
+            self.playing = True
+            try:
+                await replayer.play()
+            finally:
+                self.playing = False
+            if replayer is self.replayer:
+                self.host.notify("Replay finished.")
+                self.views.refresh_totals()
+
+        self.host.in_task(run, "replay")
+
+    def stop(self) -> None:
+        if self.replayer is not None:
+            self.host.cancel_group("replay")
+            self.replayer = None
+
+    def position_note(self) -> None:
+        replayer = self.replayer
+        if replayer is None:
+            return
+        event = replayer.events[replayer.position - 1] if replayer.position else None
+        self.host.notify(f"Event {replayer.position} of {len(replayer.events)}: {describe(event)}", timeout=2)
+        self.views.refresh_totals()
+
+    def step(self) -> None:
+        if self.replayer is None:
+            return
+        if self.replayer.step() is None:
+            self.host.notify("The replay is at its last event; , steps back.")
+            return
+        self.position_note()
+
+    def next_answer(self) -> None:
+        if self.replayer is None:
+            return
+        if not self.replayer.step_to_answer():
+            self.host.notify("No more answers in this run.")
+            return
+        self.position_note()
+
+    def back(self) -> None:
+        """One event back: the run's view is rebuilt from the events before it (instant: no waiting)."""
+        replayer = self.replayer
+        if replayer is None or replayer.position == 0:
+            self.host.notify("The replay is at its start.")
+            return
+        self.rewind(replayer.rewind_to(replayer.position - 1))
+        self.position_note()
+
+    def toggle_pause(self) -> None:
+        if self.replayer is None:
+            return
+        if self.replayer.finished:
+            self.host.notify("The replay is over: , steps back; to watch it again, choose the run in 3 Runs and "
+                             "press y.")
+            return
+        paused = self.replayer.toggle_pause()
+        if not paused and not self.playing:
+            self.play()  # it had reached the end, and was stepped back since
+        self.host.notify("Replay paused." if paused else "Replay resumed.")
+        self.views.refresh_totals()
+
+    def change_speed(self, factor: float) -> None:
+        if self.replayer is None:
+            return
+        self.replayer.clock.speed = min(64.0, max(0.125, self.replayer.clock.speed * factor))
+        self.views.refresh_totals()
+
+    def stop_at_stages(self, on: bool) -> None:
+        """Classroom mode: a replay pauses before each new stage of the method until space is pressed."""
+        self.classroom = on
+        replayer = self.replayer
+        if replayer is None:
+            return
+        replayer.stops_before = (lambda event: isinstance(event, StepStarted)) if on else None
+        replayer.on_stop = self.stage_reached if on else None
+
+    def stage_reached(self, event: Event) -> None:
+        phase = ""
+        if isinstance(event, StepStarted):
+            phase = event.phase or (str(event.step) if event.step is not None else "")
+        self.host.notify(f"Next: {PHASES.get(phase, phase)}. space goes on.", title="Classroom", timeout=4)
+        self.views.refresh_totals()
+
+
+def describe(event: Event | None) -> str:
+    """An event as the replay's position note names it: its type and its step, phase or kind."""
+    if event is None:
+        return "the start"
+    about = next((value for value in (field_of(event, name) for name in ("step", "phase", "kind")) if value), "")
+    return f"{event.type} {about}".strip()
+
+
+def field_of(event: Event, name: str) -> object:
+    """A typed event's field, else (an event type this version does not know) the same key of its payload."""
+    return getattr(event, name) if hasattr(event, name) else event.extra.get(name)

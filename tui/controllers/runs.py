@@ -1,0 +1,502 @@
+"""The run shown and the run going on: opening and replaying runs, driving the pipeline (or an approach's own
+loop) through a session, step mode and manual answers, and applying the engine's events to the run's state.
+
+The engine is reached through tui/session.py (the sessions) and the events; the views through ``Views``.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from genplan.engine.api import StartRequest
+from genplan.engine.approaches import Capability
+from genplan.engine.events import Event, TextDelta
+from genplan.engine.runs import layout
+
+from .. import messages as msg
+from ..run_state import RunState, Update
+from ..session import EventQueue, Fork, RunSession
+from .base import Context, Host, Views
+from .replay import ReplayController
+from .versions import VersionsController
+
+if TYPE_CHECKING:
+    from ..screens.step import StepChoice
+
+DRAIN_BATCH = 400  # events per tick: a long log loads over several ticks, the UI stays responsive
+# files by which an own-loop run's directory is known: a PDDLego+/PlanGen trial's, an AutoToS run's versions
+OWN_LOOP_MARKS = (layout.TRIAL, "pddl", "versions")
+MANUAL_NOTE = ("No model is configured: you will answer every request yourself (manual provider). "
+               "Press s to set a model.")
+
+
+def coalesce_deltas(events: list[Event]) -> list[Event]:
+    """Merge consecutive streamed fragments of one request into one event (fewer updates per frame)."""
+    merged: list[Event] = []
+    for event in events:
+        previous = merged[-1] if merged else None
+        if (isinstance(event, TextDelta) and isinstance(previous, TextDelta)
+                and event.request_id == previous.request_id):
+            merged[-1] = replace(previous, text=previous.text + event.text, seq=event.seq, time=event.time)
+        else:
+            merged.append(event)
+    return merged
+
+
+class RunsController:
+    def __init__(self, ctx: Context, host: Host, views: Views, versions: VersionsController) -> None:
+        self.ctx, self.host, self.views, self.versions = ctx, host, views, versions
+        versions.runs = versions.plans.runs = self
+        self.state: RunState | None = None  # the shown run
+        self.run_dir: Path | None = None
+        self.live = False  # the shown run is running in this process
+        self.events = EventQueue()  # its events, not yet applied to the state
+        self.session: RunSession | None = None
+        self.progress_lines: list[str] = []  # an own-loop run's progress lines (preparing its tasks)
+        self.stepping = threading.Event()
+        if ctx.options.step:
+            self.stepping.set()
+        self.pending: list[msg.StepRequested | msg.AnswerRequested] = []  # not yet decided
+        self.request_screen_open = False
+        self.deferred_start: tuple[Path | None, tuple[str, Path, str] | None] | None = None  # r pressed while loading
+        self.own_loop_runs: dict[Path, bool] = {}  # run directory -> an own-loop run's (no rerun there)
+        self.status_note = "loading"
+        self.replay = ReplayController(host, views, ctx.options.speed, self.engine_event, self.rewind)
+        self.replay.classroom = ctx.options.classroom
+        self.handlers: dict[type[msg.WorkDone], Any] = {
+            msg.RunProgress: self.on_run_progress, msg.RunCreated: self.on_run_created,
+            msg.PipelineEnded: self.on_pipeline_ended, msg.StepRequested: self.on_question,
+            msg.AnswerRequested: self.on_question,
+        }
+
+    # ------------------------------------------------------------------ what is shown
+    @property
+    def mode(self) -> str:
+        return self.replay.mode() or ("step" if self.stepping.is_set() else "watch")
+
+    def status(self) -> str | None:
+        """The totals bar's status word, when the run's own status is not the point."""
+        if self.pending:
+            return "waiting for you (a)"
+        if self.state is None:
+            return self.status_note
+        if self.live and not self.state.entries and self.progress_lines:
+            return "preparing"  # an own-loop run's tasks (AutoToS: instances, unit tests, optimal plans)
+        return None
+
+    def shown_preset(self) -> str:
+        """The preset of the run shown (as its run.json says), of the run being started, else the app's."""
+        if self.run_dir is not None:
+            run_id = self.run_dir.name
+            overview = self.ctx.overviews.get(run_id)
+            if overview is not None and overview.preset not in ("", "?"):
+                return overview.preset
+            listed = next((r.preset for r in self.ctx.runs if r.run_id == run_id and r.preset not in ("", "?")), None)
+            if listed:
+                return listed
+        if self.session is not None and self.session.start is not None:
+            return str(self.session.label)
+        return self.ctx.prefs.preset if self.ctx.prefs is not None else ""
+
+    def source_label(self) -> str:
+        settings = self.ctx.settings
+        model = "no model: you answer" if settings is not None and not settings.is_configured else (
+            settings.model if settings is not None else "…")
+        run = f"run {self.run_dir.name}" if self.run_dir is not None else "no run open"
+        return f"{self.ctx.domain_dir.name} · {run} · {self.shown_preset()} · {model}"
+
+    def own_loop_shown(self) -> bool:
+        """Whether the run shown is an own-loop run (a PDDLego+ or PlanGen trial, an AutoToS run)."""
+        if self.session is not None:  # a run going on: its approach says whether it writes programs
+            return not self.session.writes_programs
+        run_dir = self.run_dir
+        if run_dir is None:
+            return False
+        known = self.own_loop_runs.get(run_dir)
+        if known is None:
+            known = self.own_loop_runs[run_dir] = any((run_dir / name).exists() for name in OWN_LOOP_MARKS)
+        return known
+
+    # ------------------------------------------------------------------ opening and replaying runs
+    def open_run(self, run_dir: Path, replay: bool = False) -> None:
+        if not layout.is_run_dir(run_dir):
+            self.host.notify(f"{run_dir}: not a genplan run directory (no {layout.META})", severity="error")
+            return
+        if self.session is not None:
+            self.host.notify("A run is going on; stop it first (ctrl+b).", severity="warning")
+            return
+        self.replay.stop()
+        self.run_dir = run_dir
+        self.state = RunState(run_dir)
+        self.live = False
+        self.run_opened(run_dir.name)
+        self.views.reset_run("—")
+        self.load_run_events(run_dir, replay)
+        self.views.refresh_totals()
+
+    def open_selected(self, replay: bool = False) -> None:
+        run_id = self.views.selected_run_id()
+        if run_id:
+            self.open_run(self.ctx.runs_dir / run_id, replay=replay)
+
+    def load_run_events(self, run_dir: Path, replay: bool) -> None:
+        def load() -> None:
+            from ..replay import load_events
+
+            try:
+                events = load_events(run_dir)
+            except OSError as exc:
+                error = f"{run_dir}: {exc}"
+                self.host.from_thread(lambda: self.host.notify(error, severity="error"))
+                return
+            if replay:
+                self.host.from_thread(lambda: self.replay.start(run_dir, events))
+            else:
+                for event in events:
+                    self.events.put(event)
+
+        self.host.in_thread(load, "run-events", exclusive=True)
+
+    def rewind(self, before: list[Event]) -> None:
+        """The replay stepped back: the run's view again from the start, with the events before the position."""
+        self.events.take(len(self.events))  # drop what is still queued from later events
+        self.state = RunState(self.run_dir)
+        self.views.reset_run("—", show=False)
+        for event in before:
+            self.events.put(event)
+
+    def run_opened(self, run_id: str) -> None:
+        """The Versions tree expands (and filters to) this run; the results matrix shows it."""
+        self.views.set_current_run(run_id)
+        self.versions.show_matrix(run_id)
+        self.views.show_run_header()
+        self.versions.schedule_overview(run_id)
+
+    # ------------------------------------------------------------------ starting runs
+    def resume(self) -> None:
+        run_dir = self.run_dir
+        if self.views.active_tab() == "runs":
+            run_id = self.views.selected_run_id()
+            run_dir = self.ctx.runs_dir / run_id if run_id else run_dir
+        if run_dir is None:
+            self.host.notify("Open a run first (3 Runs, enter).", severity="warning")
+            return
+        self.start_pipeline(run_dir=run_dir)
+
+    def start_pipeline(self, run_dir: Path | None = None, start_from: tuple[str, Path, str] | None = None,
+                       strategy_check: tuple[Path, str, str] | None = None) -> None:
+        ctx = self.ctx
+        if self.session is not None:
+            self.host.notify("A run is already going on.", severity="warning")
+            return
+        if ctx.settings is None or ctx.prefs is None or ctx.domain_info is None:
+            # pressed in the first moments: start as soon as the settings and the domain are loaded
+            first = self.deferred_start is None
+            self.deferred_start = (run_dir, start_from)
+            if first:
+                self.host.notify("Starting as soon as the settings and the domain are loaded…")
+            return
+        if ctx.domain_info.error:
+            self.host.notify("The domain could not be loaded; the pipeline cannot start.", severity="error")
+            return
+        self.replay.stop()
+        if run_dir is None and start_from is None and strategy_check is None and ctx.prefs.own_loop is not None:
+            self.start_own_loop()
+            return
+        if not ctx.settings.is_configured:
+            self.host.notify(MANUAL_NOTE, title="Manual provider", timeout=8)
+        session = partial(RunSession, ctx.domain_dir, ctx.settings, self.host.post_message, self.engine_event,
+                          self.stepping, no_cache=ctx.options.no_cache)
+        if strategy_check is not None:
+            self.session = session(strategy_check=strategy_check, label="strategy check")
+        elif run_dir is not None and start_from is not None:  # "continue from here" with an edited version
+            kind, path, text = start_from
+            relative = str(Path(path).resolve().relative_to(Path(run_dir).resolve()))
+            self.session = session(fork=Fork(Path(run_dir), relative, kind, text), label=Path(run_dir).name)
+        elif run_dir is not None:  # an unfinished run of any approach goes on; its answers on disk are kept
+            self.session = session(resume=Path(run_dir), label=Path(run_dir).name)
+        else:
+            try:
+                config = ctx.prefs.to_config()
+                if ctx.options.pipeline_changes:
+                    config = config.with_changes(**ctx.options.pipeline_changes)
+            except Exception as exc:  # noqa: BLE001 - ConfigError from a hand-edited file
+                self.host.notify(str(exc), severity="error")
+                return
+            request = StartRequest(config.preset, str(ctx.domain_dir), ctx.runs_dir, config=config,
+                                   source="genplan-tui")
+            self.session = session(start=request, label=config.preset)
+        self.show_new_run(run_dir, "waiting for the first answer")
+        self.run_session(self.session)
+
+    def show_new_run(self, run_dir: Path | None, note: str) -> None:
+        self.state = RunState(run_dir)
+        self.run_dir = run_dir
+        self.live = True
+        self.progress_lines = []
+        self.views.reset_run(note)
+
+    def start_own_loop(self) -> None:
+        """A run of an approach with its own loop, in the domain's runs: AutoToS on this domain directory, a
+        PDDLego+ or PlanGen trial in its game (the domain directory only says where the run goes)."""
+        options, settings, prefs = self.ctx.options, self.ctx.settings, self.ctx.prefs
+        assert prefs is not None and prefs.own_loop is not None and settings is not None
+        approach, preset = prefs.own_loop
+        if not settings.is_configured:
+            self.host.notify(MANUAL_NOTE, title="Manual provider", timeout=8)
+        parameters: dict[str, Any] = {}
+        limit = options.eval_limit
+        if not approach.can(Capability.DOMAIN_DIR):  # a trial in a game: which game
+            parameters = dict(options.game)
+        elif limit is not None:  # else every eval task of the domain
+            parameters = {"evaluate": limit > 0, "eval_limit": limit}
+        self.start_own_loop_session(preset, parameters, "preparing the tasks" if approach.can(Capability.DOMAIN_DIR)
+                                    else f"starting the game ({approach.default_target})")
+
+    def continue_trial(self, run_dir: Path, relative: str, text: str) -> None:
+        """A new PDDLego+ trial that continues ``run_dir`` from an edit of its file ``relative`` (the same game,
+        the calls before it kept; api.fork and api.resume do the rest)."""
+        if self.session is not None:
+            self.host.notify("A run is already going on.", severity="warning")
+            return
+        if self.ctx.settings is None:
+            self.host.notify("The settings are still loading; try again in a moment.", severity="warning")
+            return
+        self.replay.stop()
+        if not self.ctx.settings.is_configured:
+            self.host.notify("No model is configured: you will answer every request after the edit yourself "
+                             "(manual provider). Press s to set a model.", title="Manual provider", timeout=8)
+        ctx = self.ctx
+        self.session = RunSession(ctx.domain_dir, ctx.settings, self.host.post_message, self.engine_event,
+                                  self.stepping, fork=Fork(run_dir, relative, "pddl", text),
+                                  no_cache=ctx.options.no_cache, label=run_dir.name)
+        self.show_new_run(None, f"continuing {run_dir.name} from the edited {Path(relative).name}")
+        self.run_session(self.session)
+
+    def start_own_loop_session(self, preset: str, parameters: dict[str, Any], note: str) -> None:
+        from genplan.engine.approaches import preset_owner, start_target
+
+        ctx = self.ctx
+        assert ctx.settings is not None
+        owner = preset_owner(preset)
+        target = start_target(owner[0], ctx.domain_dir) if owner is not None else None
+        if target is None:
+            self.host.notify(f"preset {preset}: not an approach the TUI can start here", severity="error")
+            return
+        request = StartRequest(preset, target, ctx.runs_dir, parameters=parameters, source="genplan-tui")
+        self.session = RunSession(ctx.domain_dir, ctx.settings, self.host.post_message, self.engine_event,
+                                  self.stepping, start=request, no_cache=ctx.options.no_cache, label=preset)
+        self.show_new_run(None, f"{preset}: {note}")
+        self.run_session(self.session)
+
+    def run_session(self, session: RunSession) -> None:
+        def run() -> None:
+            try:
+                result = session.run()
+            except Exception as exc:  # noqa: BLE001 - shown as one line
+                self.host.post_message(msg.PipelineEnded(None, f"{type(exc).__name__}: {exc}"))
+                return
+            self.host.post_message(msg.PipelineEnded(result, None))
+
+        self.host.in_thread(run, "pipeline", exclusive=True)
+        self.views.refresh_totals()
+
+    def start_deferred(self) -> None:
+        """A start asked for while loading goes ahead once everything it needs is there."""
+        if self.deferred_start is not None and self.ctx.settings is not None and self.ctx.domain_info is not None:
+            run_dir, start_from = self.deferred_start
+            self.deferred_start = None
+            self.start_pipeline(run_dir=run_dir, start_from=start_from)
+
+    # ------------------------------------------------------------------ what the run tells
+    def on_run_progress(self, message: msg.RunProgress) -> None:
+        """An own-loop run's progress lines: shown in the answer view until the first request goes out."""
+        if self.host.shutting_down() or self.session is None:
+            return
+        self.progress_lines.append(message.line)
+        state = self.state
+        if state is not None and not any(e.kind == "request" for e in state.entries):
+            title = f"{self.session.label}: preparing"
+            self.views.show_progress(title, "```text\n" + "\n".join(self.progress_lines[-12:]) + "\n```")
+        self.views.refresh_totals()
+
+    def on_run_created(self, message: msg.RunCreated) -> None:
+        if self.host.shutting_down():
+            return
+        self.run_dir = message.run_dir
+        if self.state is not None:
+            self.state.run_dir = message.run_dir
+        self.run_opened(message.run_dir.name)
+        self.host.load_runs()
+        self.views.refresh_totals()
+
+    def on_pipeline_ended(self, message: msg.PipelineEnded) -> None:
+        if self.host.shutting_down():
+            return
+        self.drain()
+        self.session = None
+        self.live = False
+        self.pending.clear()
+        if message.error:
+            self.host.notify(f"The run stopped: {message.error}", severity="error", timeout=10)
+        elif message.result is not None:  # the run's report (engine/api.report), of any approach
+            self.host.notify(run_note(message.result),
+                             severity="error" if message.result.get("error") else "information", timeout=10)
+        self.host.load_runs()
+        self.views.refresh_totals()
+
+    def engine_event(self, event: Event) -> None:
+        """Called from pipeline threads (and the replayer): queue it for the UI."""
+        self.events.put(event)
+
+    def drain(self) -> None:
+        """Apply the queued events to the run's state (a batch per tick) and show what they changed."""
+        state = self.state
+        if self.host.shutting_down() or state is None:
+            return
+        batch = coalesce_deltas(self.events.take(DRAIN_BATCH))
+        if not batch:
+            self.views.sync_timeline(state)
+            return
+        changed: set[int] = set()
+        results = totals = False
+        streamed: dict[str, list[str]] = {}
+        started: list[str] = []
+        for event in batch:
+            update = state.apply(event)
+            changed.update(update.entries)
+            results = results or update.results
+            totals = totals or update.totals or update.status
+            if update.stream_started:
+                started.append(update.stream_started)
+            if update.stream is not None:
+                streamed.setdefault(update.stream[0], []).append(update.stream[1])
+            if update.artifact is not None and update.artifact.file is not None:
+                self.versions.index_file(update.artifact.file, from_watcher=False)
+        self.views.show_run_events(state, Update(entries=sorted(changed), results=results, totals=totals),
+                                   started, streamed)
+        if (results or totals) and self.run_dir is not None:
+            self.versions.schedule_overview(self.run_dir.name)
+        if totals or changed:
+            self.views.refresh_totals()
+
+    # ------------------------------------------------------------------ stopping, step mode, manual answers
+    def stop_run(self) -> None:
+        if self.session is None:
+            self.host.notify("No run is going on.")
+            return
+        self.session.stop()
+        self.pending.clear()
+        self.host.notify("Stopping at the next request…")
+        self.views.refresh_totals()
+
+    def toggle_step(self) -> None:
+        if self.stepping.is_set():
+            self.stepping.clear()
+            # Requests already held go out as they are.
+            for question in [q for q in self.pending if isinstance(q, msg.StepRequested)]:
+                self.decide(question, "send")
+        else:
+            self.stepping.set()
+        self.host.notify(f"Mode: {self.mode}" + (" — the run pauses before every request."
+                                                 if self.stepping.is_set() else ""))
+        self.views.refresh_totals()
+
+    def on_question(self, message: msg.StepRequested | msg.AnswerRequested) -> None:
+        self.pending.append(message)
+        self.views.refresh_totals()
+        self.open_next_question()
+
+    def answer_pending(self) -> None:
+        if not self.pending:
+            self.host.notify("Nothing is waiting for you.")
+            return
+        self.open_next_question()
+
+    def open_next_question(self) -> None:
+        from ..screens.step import RequestScreen
+
+        if self.request_screen_open or not self.pending:
+            return
+        self.drain()  # the request's own announcement may still be queued
+        question = self.pending[0]
+        manual = isinstance(question, msg.AnswerRequested)
+        request_id = question.request_id
+        self.request_screen_open = True
+
+        def decided(choice: StepChoice | None) -> None:
+            self.request_screen_open = False
+            if choice is None or choice.action == "later":
+                self.host.notify("The run waits; press a to decide.")
+                self.views.refresh_totals()
+                return
+            self.decide(question, choice.action, choice)
+            self.host.after_refresh(self.open_next_question)
+
+        # the task it concerns, as the engine announced it in the request's pause event (both a held request and a
+        # manual one carry the request's id)
+        state = self.state
+        about = state.request_about(None if request_id is None else str(request_id), question.request.step) \
+            if state is not None else ""
+        self.host.open_screen(RequestScreen(request_id, question.request, manual=manual, about=about), decided)
+
+    def decide(self, question: msg.StepRequested | msg.AnswerRequested, action: str,
+               choice: StepChoice | None = None) -> None:
+        from genplan.engine.api import Decision
+
+        if question in self.pending:
+            self.pending.remove(question)
+        if isinstance(question, msg.AnswerRequested):
+            question.future.set_result(choice.answer if action == "answer" and choice is not None else None)
+            if action == "stop" and self.session is not None:
+                self.session.stop()
+        else:
+            if action == "watch":
+                self.stepping.clear()
+                decision = Decision.send()
+            elif action == "edit":
+                assert choice is not None and choice.messages is not None  # the request screen's edit
+                decision = Decision.edit(list(choice.messages))
+            elif action == "answer":
+                assert choice is not None  # the request screen's answer
+                decision = Decision.answer_with(choice.answer or "")
+            elif action == "stop":
+                decision = Decision.stop()
+                if self.session is not None:
+                    self.session.stop()
+            else:
+                decision = Decision.send()
+            if not question.future.done():
+                question.future.set_result(decision)
+        self.views.refresh_totals()
+
+    def shutdown(self) -> None:
+        if self.session is not None:
+            self.session.stop()
+
+
+def run_note(summary: dict[str, Any]) -> str:
+    """One line on how a run ended, from its report: a pipeline run's debug tasks, an AutoToS run's evaluation, a
+    trial's outcome."""
+    if "debug_total" in summary:  # an approach that writes programs, or a strategy check
+        return f"Run {summary.get('status')}: {summary.get('debug_solved')}/{summary['debug_total']} debug tasks solved."
+    calls = f"{summary.get('calls')} call" + ("" if summary.get("calls") == 1 else "s")
+    if summary.get("error"):
+        return f"The run ended early after {calls}: {summary['error']}"
+    if summary.get("status") == "stopped":
+        return f"Run stopped after {calls}."
+    if summary.get("outcome") is not None:  # a trial in a game
+        steps = f"{summary.get('steps')} time step" + ("" if summary.get("steps") == 1 else "s")
+        if summary["outcome"] == "success":
+            return f"Trial succeeded: the game's goal was reached after {calls} and {steps}."
+        return f"Trial failed ({summary.get('reason')}) after {calls} and {steps}."
+    if summary.get("stopped"):
+        return f"Run finished: the feedback rounds for {summary['stopped']} were spent after {calls}."
+    if summary.get("success") is not None:
+        total = int(summary["success"]) + int(summary.get("failure") or 0)
+        return f"Run finished after {calls}: {summary['success']}/{total} evaluation tasks solved."
+    return f"Run finished after {calls} (no evaluation)."
