@@ -23,7 +23,7 @@ from genplan.tui import messages as msg
 from genplan.tui.controllers.base import Context
 from genplan.tui.controllers.plans import PlansController
 from genplan.tui.controllers.replay import ReplayController
-from genplan.tui.controllers.runs import RunsController, coalesce_deltas, own_loop_note
+from genplan.tui.controllers.runs import RunsController, coalesce_deltas, run_note
 from genplan.tui.controllers.versions import VersionsController
 from genplan.tui.controllers.workspace import WorkspaceController
 from genplan.tui.options import LaunchOptions
@@ -299,15 +299,18 @@ def test_a_manual_answer_is_the_persons_text_and_later_keeps_the_run_waiting(rec
     assert question.future.result() == "A ferry carries cars between locations." and not app.runs.pending
 
 
-def test_streamed_fragments_of_one_request_are_merged_and_own_loop_endings_read_well() -> None:
+def test_streamed_fragments_of_one_request_are_merged_and_every_runs_ending_reads_well() -> None:
     events = [TextDelta(request_id=1, text="a", seq=1), TextDelta(request_id=1, text="b", seq=2),
               TextDelta(request_id=2, text="c", seq=3), TextDelta(request_id=1, text="d", seq=4)]
     merged = coalesce_deltas(events)
     assert [(e.request_id, e.text, e.seq) for e in merged] == [(1, "ab", 2), (2, "c", 3), (1, "d", 4)]
-    assert own_loop_note({"calls": 1, "outcome": "success", "steps": 4}) == \
+    assert run_note({"calls": 1, "outcome": "success", "steps": 4}) == \
         "Trial succeeded: the game's goal was reached after 1 call and 4 time steps."
-    assert own_loop_note({"calls": 3, "success": 5, "failure": 1}) == "Run finished after 3 calls: 5/6 evaluation tasks solved."
-    assert own_loop_note({"calls": 2, "error": "no key"}) == "The run ended early after 2 calls: no key"
+    assert run_note({"calls": 3, "success": 5, "failure": 1}) == "Run finished after 3 calls: 5/6 evaluation tasks solved."
+    assert run_note({"calls": 2, "error": "no key"}) == "The run ended early after 2 calls: no key"
+    # a pipeline run's report (or a strategy check's) speaks of the debug tasks
+    assert run_note({"status": "finished", "debug_solved": 5, "debug_total": 6}) == \
+        "Run finished: 5/6 debug tasks solved."
 
 
 # ---------------------------------------------------------------------------------------------- replay
