@@ -13,6 +13,7 @@ from test_approaches import toy_run, toy_server
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 
 from genplan.engine.approaches import APPROACHES, Approach, register
+from genplan.engine.approaches.context import pipeline_fields
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux only")
 
@@ -21,7 +22,8 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="th
 def toy() -> Iterator[Approach]:
     approach = register(Approach(
         name="toy", title="ask once, check, stop", prompt_variant="stein", feedback_style="stein",
-        function_name="generate_solution", run=toy_run, presets={"Toy": {"strategy_rounds": 0, "code_rounds": 0}},
+        function_name="generate_solution", **pipeline_fields("toy", "generate_solution", toy_run),
+        presets={"Toy": {"strategy_rounds": 0, "code_rounds": 0}},
     ))
     yield approach
     del APPROACHES["toy"]
