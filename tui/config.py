@@ -22,7 +22,7 @@ FAITHFUL_FIELD = "faithful"
 def own_loop_preset(preset: str) -> tuple[Any, str] | None:
     """(approach, preset's own spelling) when ``preset`` belongs to an approach with its own loop that the TUI
     can start (AutoToS, AutoToS+PST, pddlego-detailed, plangen, ...); None for a pipeline preset (or none)."""
-    from genplan.engine.approaches import Capability, preset_owner
+    from genplan.engine.api.presets import Capability, preset_owner
 
     owner = preset_owner(preset)
     if owner is None or owner[0].can(Capability.PROGRAMS) or not _startable(owner[0]):
@@ -32,26 +32,23 @@ def own_loop_preset(preset: str) -> tuple[Any, str] | None:
 
 def _startable(approach: Any) -> bool:
     """Can the TUI, opened on a domain directory, start this approach (on the directory, or in its game)?"""
-    from genplan.engine.approaches import Capability
+    from genplan.engine.api.presets import Capability
 
     return approach.can(Capability.DOMAIN_DIR) or approach.default_target is not None
 
 
 def preset_choices() -> list[str]:
     """What the settings offer: the pipeline's presets, then the own-loop presets the TUI can start."""
-    from genplan.engine.approaches import APPROACHES, Capability
-    from genplan.engine.approaches.presets import preset_names
+    from genplan.engine.api.presets import Capability, approaches, preset_names
 
-    own = [name for approach in APPROACHES.values() if not approach.can(Capability.PROGRAMS) and _startable(approach)
+    own = [name for approach in approaches() if not approach.can(Capability.PROGRAMS) and _startable(approach)
            for name in approach.presets]
     return [*preset_names(), *own]
 
 
 def check_preset(preset: str) -> str:
     """The preset's own spelling; ConfigError (one line) when no approach has it or it cannot run on a domain."""
-    from genplan.engine.approaches import Capability, preset_owner
-    from genplan.engine.approaches.presets import load_preset
-    from genplan.engine.pipeline import ConfigError
+    from genplan.engine.api.presets import Capability, ConfigError, load_preset, preset_owner
 
     owner = own_loop_preset(preset)
     if owner is not None:
@@ -77,7 +74,7 @@ class RunPrefs:
 
     def to_config(self) -> Any:
         """The pipeline's configuration; for an own-loop preset the default pipeline preset's (its limits shown)."""
-        from genplan.engine.approaches.presets import load_preset
+        from genplan.engine.api.presets import load_preset
 
         preset = RunPrefs.preset if self.own_loop is not None else self.preset
         return load_preset(preset).with_changes(**self.overrides)
@@ -89,7 +86,7 @@ class RunPrefs:
 def config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
     if explicit is not None:
         return Path(explicit)
-    from genplan.engine.llm.settings import default_config_path
+    from genplan.engine.api.settings import default_config_path
 
     return default_config_path()
 
@@ -102,7 +99,7 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def prefs_from_table(table: dict[str, Any], where: str) -> RunPrefs:
-    from genplan.engine.pipeline import ConfigError
+    from genplan.engine.api.presets import ConfigError
 
     prefs = RunPrefs()
     if not isinstance(table, dict):
@@ -130,7 +127,7 @@ def load_tui_settings(
     explicit_path: str | os.PathLike[str] | None = None, cli: dict[str, Any] | None = None
 ) -> tuple[Any, RunPrefs, str | None]:
     """(ModelSettings, RunPrefs, error). A broken file gives defaults and the one-line error."""
-    from genplan.engine.llm import ModelSettings, SettingsError, load_settings
+    from genplan.engine.api.settings import ModelSettings, SettingsError, load_settings
 
     path = config_path(explicit_path)
     error: str | None = None
@@ -155,7 +152,7 @@ def load_tui_settings(
 
 def save_tui_settings(path: Path, settings: Any, prefs: RunPrefs, *, store_key: bool = False) -> Path:
     """Write [llm] (and [prices], [secrets] if asked) and [pipeline]; other tables are kept. Mode 0600."""
-    from genplan.engine.llm.settings import settings_to_toml, write_private_file
+    from genplan.engine.api.settings import settings_to_toml, write_private_file
 
     existing = _read(path)
     existing[PIPELINE_TABLE] = prefs.to_table()
@@ -163,6 +160,6 @@ def save_tui_settings(path: Path, settings: Any, prefs: RunPrefs, *, store_key: 
 
 
 def model_fields() -> tuple[str, ...]:
-    from genplan.engine.llm import ModelSettings
+    from genplan.engine.api.settings import ModelSettings
 
     return tuple(f.name for f in fields(ModelSettings))

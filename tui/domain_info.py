@@ -6,9 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from genplan.engine.domainlib import TASK_SETS, DomainDir, DomainDirError
-from genplan.engine.pddl import Domain, PddlError, load_domain, load_problem
-from genplan.engine.pddl.encoding import encode_task, render_task
+from genplan.engine.api.domains import TASK_SETS, DomainDir, DomainDirError
+from genplan.engine.api.pddl import Domain, PddlError, load_domain, load_problem, program_input
 
 
 @dataclass(frozen=True)
@@ -82,7 +81,7 @@ class DomainInfo:
             problem = load_problem(task.path, self.domain)
         except PddlError as exc:
             return f"# {exc}"
-        return render_task(encode_task(problem, typed=self.typed_objects, domain=self.domain))
+        return program_input(problem, self.domain, typed=self.typed_objects)
 
     def load_problem(self, task: TaskInfo):
         if self.domain is None:
@@ -131,7 +130,7 @@ def load_domain_info(path: Path) -> DomainInfo:
     for task_set in TASK_SETS:
         folder = path / task_set
         if folder.is_dir():
-            from genplan.engine.domainlib import natural_key
+            from genplan.engine.api.domains import natural_key
 
             files = sorted((p for p in folder.iterdir() if p.suffix == ".pddl" and p.is_file()), key=natural_key)
             tasks.extend(TaskInfo(task_set, p) for p in files)

@@ -160,7 +160,7 @@ class RunSession:
     @property
     def writes_programs(self) -> bool:
         """Its approach writes programs checked on the debug tasks (so a version can be rerun)."""
-        from genplan.engine.approaches import Capability
+        from genplan.engine.api.presets import Capability
 
         return self.approach is None or self.approach.can(Capability.PROGRAMS)
 
@@ -194,9 +194,9 @@ class RunSession:
                                      domain_dir=self.domain_path))
 
     def _created(self, run_dir: Path) -> None:
-        from genplan.engine.runs.store import RunStore
+        from genplan.engine.api.runs import open_run
 
-        self.store = RunStore.open(run_dir)
+        self.store = open_run(run_dir)
         self.post(RunCreated(run_dir))
 
     def stop(self) -> None:

@@ -59,8 +59,7 @@ class PlansController:
 
     def open_trial_plan(self, entry: TimelineEntry) -> None:
         """Step through the plan of one PDDLego+ solver call on the domain and problem file of that call."""
-        from genplan.engine.pddl import PddlError
-        from genplan.engine.pddlego.solver import planned_task
+        from genplan.engine.api.pddl import PddlError, planned_task
 
         from ..plan_trace import trace_plan
         from ..screens.plan_stepper import PlanStepperScreen
@@ -130,7 +129,7 @@ class PlansController:
         return plans[:40]
 
     def open_plan_stepper(self, task_path: Path, plan: list[str], title: str) -> None:
-        from genplan.engine.pddl import PddlError, load_problem
+        from genplan.engine.api.pddl import PddlError, load_problem
 
         from ..plan_trace import trace_plan
         from ..screens.plan_stepper import PlanStepperScreen
