@@ -1,5 +1,5 @@
 """The bridge between the TUI and the engine: a run of any approach in a worker thread (RunSession, over
-engine/api.py), step mode, manual answers.
+engine/api/), step mode, manual answers.
 
 The pipeline calls back from its own threads. Events go into a queue the app drains on a timer (so a
 fast stream never floods the event loop); questions for the person (step mode, manual answers) are
@@ -122,7 +122,7 @@ class Fork:
 
 
 class RunSession:
-    """One run driven from the TUI, of any approach, through engine/api.py: a new run (``start``), an unfinished
+    """One run driven from the TUI, of any approach, through engine/api/: a new run (``start``), an unfinished
     one gone on with (``resume``), a fork from an edit (``fork``), or a strategy's plan validation
     (``strategy_check``: source run, strategy file relative to it, text). ``run()`` blocks (call it in a thread
     worker) and returns the run's report. The events go to ``sink`` as the run publishes them; the run directory
