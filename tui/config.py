@@ -22,43 +22,23 @@ FAITHFUL_FIELD = "faithful"
 def own_loop_preset(preset: str) -> tuple[Any, str] | None:
     """(approach, preset's own spelling) when ``preset`` belongs to an approach with its own loop that the TUI
     can start (AutoToS, AutoToS+PST, pddlego-detailed, plangen, ...); None for a pipeline preset (or none)."""
-    from genplan.engine.api.presets import Capability, preset_owner
+    from genplan.engine.api.presets import own_loop_preset as owner_of
 
-    owner = preset_owner(preset)
-    if owner is None or owner[0].can(Capability.PROGRAMS) or not _startable(owner[0]):
-        return None
-    return owner
-
-
-def _startable(approach: Any) -> bool:
-    """Can the TUI, opened on a domain directory, start this approach (on the directory, or in its game)?"""
-    from genplan.engine.api.presets import Capability
-
-    return approach.can(Capability.DOMAIN_DIR) or approach.default_target is not None
+    return owner_of(preset)
 
 
 def preset_choices() -> list[str]:
     """What the settings offer: the pipeline's presets, then the own-loop presets the TUI can start."""
-    from genplan.engine.api.presets import Capability, approaches, preset_names
+    from genplan.engine.api.presets import domain_presets
 
-    own = [name for approach in approaches() if not approach.can(Capability.PROGRAMS) and _startable(approach)
-           for name in approach.presets]
-    return [*preset_names(), *own]
+    return domain_presets()
 
 
 def check_preset(preset: str) -> str:
     """The preset's own spelling; ConfigError (one line) when no approach has it or it cannot run on a domain."""
-    from genplan.engine.api.presets import Capability, ConfigError, load_preset, preset_owner
+    from genplan.engine.api.presets import check_domain_preset
 
-    owner = own_loop_preset(preset)
-    if owner is not None:
-        return str(owner[1])
-    other = preset_owner(preset)
-    if other is not None and not other[0].can(Capability.PROGRAMS):
-        raise ConfigError(f"preset {other[1]} belongs to {other[0].name}, which runs on no domain directory "
-                          f"(it has its own command: {other[0].command} --preset {other[1]})")
-    load_preset(preset)
-    return preset
+    return check_domain_preset(preset)
 
 
 @dataclass
