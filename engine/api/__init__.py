@@ -46,11 +46,17 @@ if TYPE_CHECKING:
     from ..versions import VersionsOverview
 
 __all__ = [
-    "Decision", "GenplanError", "NotResumable", "RunOutcome", "RunStatus", "StartRequest", "UnknownPreset", "Watch",
+    "RUN_MODULES", "Decision", "GenplanError", "NotResumable", "RunOutcome", "RunStatus", "StartRequest", "UnknownPreset", "Watch",
     "approach_of", "approach_of_request", "approach_of_run", "check_strategy", "fork", "fork_with_task", "list_runs",
     "message", "new_run", "overview", "pipeline", "prepare", "provider_for", "record_edit", "report",
     "rerun_program", "resumable", "resume", "start",
 ]
+
+
+_ENGINE = __name__.rsplit(".", 1)[0]
+# What a run loads on its first use (the pipeline, the model client, the evaluation, the sandbox): a front end may
+# import them ahead, while a person looks at its first screen.
+RUN_MODULES = tuple(f"{_ENGINE}.{name}" for name in ("pipeline.runner", "llm.client", "evaluation", "sandbox.runner"))
 
 
 class UnknownPreset(GenplanError):
