@@ -4,6 +4,7 @@ reaches the engine through (domains, runs, versions, pddl, presets, settings) do
 from __future__ import annotations
 
 import importlib
+import json
 from pathlib import Path
 
 import pytest
@@ -96,3 +97,20 @@ def test_run_directories_are_told_apart(tmp_path: Path) -> None:
     (tmp_path / run_files.META).write_text("{}", encoding="utf-8")
     assert run_files.is_run_dir(tmp_path)
     assert all(name.startswith("genplan.engine.") for name in api.RUN_MODULES)
+
+
+def test_plans_of_a_task_and_answers_are_read_from_a_run_s_files(tmp_path: Path) -> None:
+    from genplan.engine.api.versions import recorded_plans
+
+    (tmp_path / "results").mkdir()
+    records = [{"task": "p01", "solved": True, "output": ["(a)", "(b)"]}, {"task": "p02", "output": ["(c)"]},
+               {"task": "p01", "solved": False, "output": []}]
+    (tmp_path / "results" / "c1-v00.json").write_text(json.dumps(records), encoding="utf-8")
+    (tmp_path / "results" / "broken.json").write_text("{", encoding="utf-8")
+    assert recorded_plans(tmp_path, "p01") == [("c1-v00", True, ["(a)", "(b)"])]
+    assert recorded_plans(tmp_path / "none", "p01") == []
+    record = tmp_path / "0001-strategy.json"
+    record.write_text(json.dumps({"response": {"text": "the answer"}}), encoding="utf-8")
+    assert run_files.answer_text(record) == "the answer"
+    (tmp_path / "0001-strategy.md").write_text("as Markdown", encoding="utf-8")
+    assert run_files.answer_text(tmp_path / "0001-strategy.md") == "as Markdown"

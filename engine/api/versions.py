@@ -4,6 +4,7 @@ follows from a version: whether a trial continues from a file, what a strategy c
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from ..versions import (
 __all__ = [
     "KIND_DIRS", "VERSION_DIRS", "CannotContinue", "EditRecord", "Place", "TaskOutcome", "VersionResults",
     "VersionsOverview", "adopt_outside_edit", "check_category", "check_continuable", "counterexample_for",
-    "domain_overview", "edits_of", "next_version_name", "run_overview", "strategy_check_requests", "version_place",
+    "domain_overview", "edits_of", "next_version_name", "recorded_plans", "run_overview", "strategy_check_requests", "version_place",
 ]
 
 
@@ -57,3 +58,23 @@ def counterexample_for(run_dir: Path, label: str, relative: str, source: str, do
                                            directory, load_domain(directory.domain_file), seed=0, budget=budget)
     pddl = (run_dir / record["task"]).read_text(encoding="utf-8") if record.get("task") else ""
     return record, pddl
+
+
+def recorded_plans(run_dir: Path, task_name: str) -> list[tuple[str, bool, list[str]]]:
+    """The plans of task ``task_name`` in a run's check results (the model's plans and the programs'): for each,
+    the check's name (its results file), whether the plan solved the task, and its actions."""
+    found: list[tuple[str, bool, list[str]]] = []
+    folder = Path(run_dir) / "results"
+    if not folder.is_dir():
+        return found
+    for file in sorted(folder.glob("*.json")):
+        try:
+            records = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(records, list):
+            continue
+        for record in records:
+            if isinstance(record, dict) and record.get("task") == task_name and record.get("output"):
+                found.append((file.stem, bool(record.get("solved")), list(record["output"])))
+    return found
