@@ -14,8 +14,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from genplan.engine.domainlib import natural_key
-from genplan.engine.runs.edits import KIND_DIRS, VERSION_DIRS
+from genplan.engine.api.domains import natural_key
+from genplan.engine.api.versions import KIND_DIRS, VERSION_DIRS
 
 _CANDIDATE = re.compile(r"^(c\d+)-")
 
@@ -33,7 +33,7 @@ class Version:
     def series(self) -> str:
         """Versions of one artefact: the strategies of a run; the programs of one candidate; the reflections of
         one phase (and candidate). Where a version belongs is the engine's (engine.versions.version_place)."""
-        from genplan.engine.versions import version_place
+        from genplan.engine.api.versions import version_place
 
         place = version_place(self.kind, self.name)
         return " ".join(part for part in (self.kind, place.phase, place.candidate or "") if part)
@@ -87,7 +87,7 @@ def kind_of(path: Path, run_dir: Path) -> str | None:
 
 
 def scan_run(run_dir: Path) -> list[Version]:
-    from genplan.engine.runs.edits import edits_of
+    from genplan.engine.api.versions import edits_of
 
     edited = {run_dir / record.file: Path(record.edited).stem for record in edits_of(run_dir)}
     versions = []
@@ -167,7 +167,7 @@ class VersionIndex:
             return None
         previous = self._last_text.get(path)
         if previous is None:
-            from genplan.engine.runs.edits import edits_of
+            from genplan.engine.api.versions import edits_of
 
             relative = str(path.relative_to(run_dir))
             edit_of = next((Path(r.edited).stem for r in edits_of(run_dir) if r.file == relative), None)
@@ -178,7 +178,7 @@ class VersionIndex:
             return None
         # Written over outside genplan: the engine puts the original back and keeps the new text as the
         # version name+N, and logs the edit (engine.runs.edits) — nothing the run checked is lost.
-        from genplan.engine.runs.edits import adopt_outside_edit
+        from genplan.engine.api.versions import adopt_outside_edit
 
         try:
             record = adopt_outside_edit(run_dir, str(path.relative_to(run_dir)), previous, text)
@@ -194,6 +194,6 @@ class VersionIndex:
 
 def next_version_file(version: Version, run_dir: Path) -> Path:
     """Where an edited copy of ``version`` goes as the next version of its artefact (engine.runs.edits decides)."""
-    from genplan.engine.runs.edits import next_version_name
+    from genplan.engine.api.versions import next_version_name
 
     return run_dir / next_version_name(run_dir, str(version.path.relative_to(run_dir)))

@@ -60,25 +60,15 @@ def check_pddl(text: str, role: str = "domain", other: str | None = None) -> lis
     """A PDDL domain (``role`` "domain") or problem file. ``other`` is the file it is read with (a problem file's
     domain, a domain file's problem, as a PDDLego+ call wrote them), read leniently as the trial's solver does;
     without it a domain is read alone and a problem cannot be checked beyond its parentheses."""
-    from genplan.engine.pddl import PddlError
-    from genplan.engine.pddl.loader import parse_domain_text, parse_task_text
-    from genplan.engine.pddl.sexpr import read_sexpr
+    from genplan.engine.api.pddl import DOMAIN_FILE, PROBLEM_FILE, parse_error
 
-    names = {"domain": "domain.pddl", "problem": "problem.pddl"}
-    try:
-        if other is not None:
-            domain, problem = (text, other) if role == "domain" else (other, text)
-            parse_task_text(domain, problem, names["domain"], names["problem"], lenient=True)
-        elif role == "domain":
-            parse_domain_text(text, names["domain"])
-        else:
-            read_sexpr(text, names["problem"])
-    except PddlError as exc:
-        mine = exc.path in (None, names[role])
-        line = exc.line or 1
-        column = _column_of(text if mine else (other or ""), line, exc.detail)
-        return [Problem(line, column, exc.detail, "" if mine else f"in the {'problem' if role == 'domain' else 'domain'} file,")]
-    return []
+    exc = parse_error(text, role, other)
+    if exc is None:
+        return []
+    mine = exc.path in (None, DOMAIN_FILE if role == "domain" else PROBLEM_FILE)
+    line = exc.line or 1
+    column = _column_of(text if mine else (other or ""), line, exc.detail)
+    return [Problem(line, column, exc.detail, "" if mine else f"in the {'problem' if role == 'domain' else 'domain'} file,")]
 
 
 def sibling_pddl(path: Path) -> tuple[str, Path] | None:

@@ -22,46 +22,23 @@ FAITHFUL_FIELD = "faithful"
 def own_loop_preset(preset: str) -> tuple[Any, str] | None:
     """(approach, preset's own spelling) when ``preset`` belongs to an approach with its own loop that the TUI
     can start (AutoToS, AutoToS+PST, pddlego-detailed, plangen, ...); None for a pipeline preset (or none)."""
-    from genplan.engine.approaches import Capability, preset_owner
+    from genplan.engine.api.presets import own_loop_preset as owner_of
 
-    owner = preset_owner(preset)
-    if owner is None or owner[0].can(Capability.PROGRAMS) or not _startable(owner[0]):
-        return None
-    return owner
-
-
-def _startable(approach: Any) -> bool:
-    """Can the TUI, opened on a domain directory, start this approach (on the directory, or in its game)?"""
-    from genplan.engine.approaches import Capability
-
-    return approach.can(Capability.DOMAIN_DIR) or approach.default_target is not None
+    return owner_of(preset)
 
 
 def preset_choices() -> list[str]:
     """What the settings offer: the pipeline's presets, then the own-loop presets the TUI can start."""
-    from genplan.engine.approaches import APPROACHES, Capability
-    from genplan.engine.approaches.presets import preset_names
+    from genplan.engine.api.presets import domain_presets
 
-    own = [name for approach in APPROACHES.values() if not approach.can(Capability.PROGRAMS) and _startable(approach)
-           for name in approach.presets]
-    return [*preset_names(), *own]
+    return domain_presets()
 
 
 def check_preset(preset: str) -> str:
     """The preset's own spelling; ConfigError (one line) when no approach has it or it cannot run on a domain."""
-    from genplan.engine.approaches import Capability, preset_owner
-    from genplan.engine.approaches.presets import load_preset
-    from genplan.engine.pipeline import ConfigError
+    from genplan.engine.api.presets import check_domain_preset
 
-    owner = own_loop_preset(preset)
-    if owner is not None:
-        return str(owner[1])
-    other = preset_owner(preset)
-    if other is not None and not other[0].can(Capability.PROGRAMS):
-        raise ConfigError(f"preset {other[1]} belongs to {other[0].name}, which runs on no domain directory "
-                          f"(it has its own command: {other[0].command} --preset {other[1]})")
-    load_preset(preset)
-    return preset
+    return check_domain_preset(preset)
 
 
 @dataclass
@@ -77,7 +54,7 @@ class RunPrefs:
 
     def to_config(self) -> Any:
         """The pipeline's configuration; for an own-loop preset the default pipeline preset's (its limits shown)."""
-        from genplan.engine.approaches.presets import load_preset
+        from genplan.engine.api.presets import load_preset
 
         preset = RunPrefs.preset if self.own_loop is not None else self.preset
         return load_preset(preset).with_changes(**self.overrides)
@@ -89,7 +66,7 @@ class RunPrefs:
 def config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
     if explicit is not None:
         return Path(explicit)
-    from genplan.engine.llm.settings import default_config_path
+    from genplan.engine.api.settings import default_config_path
 
     return default_config_path()
 
@@ -102,7 +79,7 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def prefs_from_table(table: dict[str, Any], where: str) -> RunPrefs:
-    from genplan.engine.pipeline import ConfigError
+    from genplan.engine.api.presets import ConfigError
 
     prefs = RunPrefs()
     if not isinstance(table, dict):
@@ -130,7 +107,7 @@ def load_tui_settings(
     explicit_path: str | os.PathLike[str] | None = None, cli: dict[str, Any] | None = None
 ) -> tuple[Any, RunPrefs, str | None]:
     """(ModelSettings, RunPrefs, error). A broken file gives defaults and the one-line error."""
-    from genplan.engine.llm import ModelSettings, SettingsError, load_settings
+    from genplan.engine.api.settings import ModelSettings, SettingsError, load_settings
 
     path = config_path(explicit_path)
     error: str | None = None
@@ -155,7 +132,7 @@ def load_tui_settings(
 
 def save_tui_settings(path: Path, settings: Any, prefs: RunPrefs, *, store_key: bool = False) -> Path:
     """Write [llm] (and [prices], [secrets] if asked) and [pipeline]; other tables are kept. Mode 0600."""
-    from genplan.engine.llm.settings import settings_to_toml, write_private_file
+    from genplan.engine.api.settings import settings_to_toml, write_private_file
 
     existing = _read(path)
     existing[PIPELINE_TABLE] = prefs.to_table()
@@ -163,6 +140,6 @@ def save_tui_settings(path: Path, settings: Any, prefs: RunPrefs, *, store_key: 
 
 
 def model_fields() -> tuple[str, ...]:
-    from genplan.engine.llm import ModelSettings
+    from genplan.engine.api.settings import ModelSettings
 
     return tuple(f.name for f in fields(ModelSettings))

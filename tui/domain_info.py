@@ -6,9 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from genplan.engine.domainlib import TASK_SETS, DomainDir, DomainDirError
-from genplan.engine.pddl import Domain, PddlError, load_domain, load_problem
-from genplan.engine.pddl.encoding import encode_task, render_task
+from genplan.engine.api.domains import DomainDir, open_domain
+from genplan.engine.api.pddl import Domain, PddlError, load_problem, program_input
 
 
 @dataclass(frozen=True)
@@ -82,7 +81,7 @@ class DomainInfo:
             problem = load_problem(task.path, self.domain)
         except PddlError as exc:
             return f"# {exc}"
-        return render_task(encode_task(problem, typed=self.typed_objects, domain=self.domain))
+        return program_input(problem, self.domain, typed=self.typed_objects)
 
     def load_problem(self, task: TaskInfo):
         if self.domain is None:
@@ -101,41 +100,9 @@ def runs_only_info(runs_dir: Path) -> DomainInfo:
 
 def load_domain_info(path: Path) -> DomainInfo:
     """Open a domain directory; problems become ``error`` (one line) rather than exceptions."""
-    directory: DomainDir | None = None
-    error: str | None = None
-    try:
-        directory = DomainDir.open(path)
-    except DomainDirError as exc:
-        error = str(exc)
-    domain_file = directory.domain_file if directory is not None else path / "domain.pddl"
-    try:
-        text = domain_file.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        text = ""
-        error = error or f"{domain_file}: {exc.strerror or exc}"
-    domain: Domain | None = None
-    if text:
-        try:
-            domain = load_domain(domain_file)
-        except PddlError as exc:
-            error = str(exc)
-    tasks: list[TaskInfo] = []
-    if directory is not None:  # the source knows its sets in every layout
-        try:
-            sets = (directory.debug_tasks(), directory.eval_tasks(), directory.probe_tasks())
-        except DomainDirError as exc:  # e.g. a broken seed_splits.json
-            sets, error = ([], [], []), error or str(exc)
-        for task_set, files in zip(TASK_SETS, sets):
-            tasks.extend(TaskInfo(task_set, p) for p in files)
-        return DomainInfo(path=path, directory=directory, domain=domain, domain_text=text, tasks=tasks, error=error)
-    for task_set in TASK_SETS:
-        folder = path / task_set
-        if folder.is_dir():
-            from genplan.engine.domainlib import natural_key
-
-            files = sorted((p for p in folder.iterdir() if p.suffix == ".pddl" and p.is_file()), key=natural_key)
-            tasks.extend(TaskInfo(task_set, p) for p in files)
-    return DomainInfo(path=path, directory=directory, domain=domain, domain_text=text, tasks=tasks, error=error)
+    opened = open_domain(path)
+    return DomainInfo(path=path, directory=opened.directory, domain=opened.domain, domain_text=opened.text,
+                      tasks=[TaskInfo(task_set, file) for task_set, file in opened.tasks], error=opened.error)
 
 
 def nl_description(task: TaskInfo, run_dirs: list[Path]) -> tuple[str, Path] | None:

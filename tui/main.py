@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-concurrency", type=int, help="parallel model requests (default 6: one per debug task)")
     parser.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
     # over the settings' Reference-faithful field, for this session
-    from genplan.engine.pipeline.faithful import FAITHFUL_HELP, faithful_except_help
+    from genplan.engine.api.presets import FAITHFUL_HELP, faithful_except_help
 
     parser.add_argument("--faithful", action="store_true", help=FAITHFUL_HELP)
     parser.add_argument("--faithful-except", metavar="NAMES", help=faithful_except_help())
@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def faithful_spec(args: argparse.Namespace) -> str | None:
-    from genplan.engine.pipeline.faithful import except_spec
+    from genplan.engine.api.presets import except_spec
 
     if args.faithful_except is not None:
         return except_spec(args.faithful_except)
@@ -71,7 +71,7 @@ def faithful_spec(args: argparse.Namespace) -> str | None:
 
 def runs_of(path: Path) -> tuple[Path, Path | None] | None:
     """``(runs directory, run or None)`` when ``path`` is one run directory or a directory of runs, else None."""
-    from genplan.engine.runs.layout import holds_runs, is_run_dir
+    from genplan.engine.api.runs import holds_runs, is_run_dir
 
     if is_run_dir(path):
         return path.parent, path
@@ -82,8 +82,8 @@ def runs_of(path: Path) -> tuple[Path, Path | None] | None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from genplan.engine.domainlib import DomainDir, DomainDirError
-    from genplan.engine.pipeline.faithful import FaithfulError, parse_spec
+    from genplan.engine.api.domains import DomainDir, DomainDirError
+    from genplan.engine.api.presets import FaithfulError, parse_spec
 
     try:
         parse_spec(faithful_spec(args) or "")
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.config_file is not None and not args.config_file.is_file():
         print(f"genplan-tui: {args.config_file}: config file does not exist", file=sys.stderr)
         return 2
-    from genplan.engine.runs import is_run_dir
+    from genplan.engine.api.runs import is_run_dir
 
     from .app import GenplanApp
     from .artifacts import runs_root

@@ -36,8 +36,8 @@ from .widgets.totals_bar import UNPRICED_TOAST, TotalsBar
 from .widgets.versions_tree import NodeRef, VersionsTree
 
 if TYPE_CHECKING:
-    from genplan.engine.runs.store import RunInfo
-    from genplan.engine.versions import TaskOutcome, VersionResults, VersionsOverview
+    from genplan.engine.api.runs import RunInfo
+    from genplan.engine.api.versions import TaskOutcome, VersionResults, VersionsOverview
 
     from .controllers.runs import RunsController
 

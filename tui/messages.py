@@ -10,10 +10,9 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 if TYPE_CHECKING:  # only for the checker: the messages module loads before the engine does
-    from genplan.engine.llm.settings import ModelSettings
-    from genplan.engine.llm.types import ChatRequest
-    from genplan.engine.runs.store import RunInfo
-    from genplan.engine.versions import VersionsOverview
+    from genplan.engine.api.runs import RunInfo
+    from genplan.engine.api.settings import ChatRequest, ModelSettings
+    from genplan.engine.api.versions import VersionsOverview
 
     from .artifacts import Version
     from .config import RunPrefs

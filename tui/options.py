@@ -36,9 +36,9 @@ class LaunchOptions:
 
 def resolve_run(runs_dir: Path, run: str) -> Path:
     """A run given as a directory, or as the id of a run in ``runs_dir`` (the domain's, or the one given)."""
-    from genplan.engine.runs import layout
+    from genplan.engine.api.runs import is_run_dir
 
     candidate = Path(run)
-    if layout.is_run_dir(candidate):
+    if is_run_dir(candidate):
         return candidate
     return runs_dir / run

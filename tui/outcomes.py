@@ -1,7 +1,7 @@
 """One glyph (and colour) per outcome of a check, used by every view that shows one.
 
 The outcome itself — pass, or which column of the error table a failure belongs to — is the engine's
-(``genplan.engine.versions.check_category``); this module only chooses how it looks. A failure never
+(``genplan.engine.api.versions.check_category``); this module only chooses how it looks. A failure never
 uses the pass glyph.
 """
 
@@ -40,7 +40,7 @@ def look(category: str) -> Look:
 
 def category_of(kind: str | None, solved: bool) -> str:
     """The engine's outcome category for a check (imported lazily: the first screen needs no engine)."""
-    from genplan.engine.versions import check_category
+    from genplan.engine.api.versions import check_category
 
     return check_category(kind, solved)
 

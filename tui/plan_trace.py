@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from genplan.engine.feedback.plans import plan_feedback
-from genplan.engine.pddl.model import Domain, Problem, Task
-from genplan.engine.pddl.validate import (
+from genplan.engine.api.pddl import (
     GOAL_NOT_REACHED,
+    Domain,
+    Problem,
+    Task,
     ValidationResult,
     fact_text,
+    plan_feedback,
     validate_plan,
 )
 

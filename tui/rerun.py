@@ -18,21 +18,6 @@ from .messages import RerunEnded, RerunProgress, RerunRow
 # four orderings (file order plus three seeded shuffles).
 
 
-def run_config(run_dir: Path | None) -> Any:
-    """The PipelineConfig a run used (for the time limit, function name and feedback style)."""
-    from genplan.engine.approaches.presets import load_preset
-    from genplan.engine.pipeline.config import ConfigError, PipelineConfig
-
-    if run_dir is not None:
-        try:
-            from genplan.engine.runs import read_meta
-
-            return PipelineConfig.of_run(read_meta(run_dir))
-        except (OSError, ValueError, TypeError, ConfigError):
-            pass  # an old or hand-edited run.json: the defaults
-    return load_preset("F5-3")
-
-
 def row_from(result: Any) -> RerunRow:
     """A TaskResult of the engine's Evaluator as one table row."""
     shown = result.failure or (result.orderings[0] if result.orderings else None)

@@ -18,14 +18,13 @@ import gc
 import importlib
 from dataclasses import dataclass
 
-# What a session imports on first use: a run (pipeline, model client), a rerun (evaluation, sandbox), the
-# screens opened from the main one.
+from genplan.engine.api import RUN_MODULES
+
+# What a session imports on first use: a run (pipeline, model client), a rerun (evaluation, sandbox) as the
+# engine's API names them, the screens opened from the main one.
 WARM_MODULES = (
     "genplan.engine.api",
-    "genplan.engine.pipeline.runner",
-    "genplan.engine.llm.client",
-    "genplan.engine.evaluation",
-    "genplan.engine.sandbox.runner",
+    *RUN_MODULES,
     "genplan.tui.replay",
     "genplan.tui.rerun",
     "genplan.tui.screens.rerun",

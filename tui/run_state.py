@@ -375,14 +375,10 @@ class RunState:
         entry = self.entry(f"req:{request_id}")
         file = entry.data.get("response_file") if entry is not None else None
         if file:
-            path = Path(file)
-            try:
-                if path.suffix == ".json":
-                    import json
+            from genplan.engine.api.runs import answer_text
 
-                    record = json.loads(path.read_text(encoding="utf-8"))
-                    return str((record.get("response") or record).get("text", ""))
-                return path.read_text(encoding="utf-8", errors="replace")
+            try:
+                return answer_text(Path(file))
             except (OSError, ValueError):
                 pass
         return self.stream_text(request_id)

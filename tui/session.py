@@ -1,5 +1,5 @@
 """The bridge between the TUI and the engine: a run of any approach in a worker thread (RunSession, over
-engine/api.py), step mode, manual answers.
+engine/api/), step mode, manual answers.
 
 The pipeline calls back from its own threads. Events go into a queue the app drains on a timer (so a
 fast stream never floods the event loop); questions for the person (step mode, manual answers) are
@@ -122,7 +122,7 @@ class Fork:
 
 
 class RunSession:
-    """One run driven from the TUI, of any approach, through engine/api.py: a new run (``start``), an unfinished
+    """One run driven from the TUI, of any approach, through engine/api/: a new run (``start``), an unfinished
     one gone on with (``resume``), a fork from an edit (``fork``), or a strategy's plan validation
     (``strategy_check``: source run, strategy file relative to it, text). ``run()`` blocks (call it in a thread
     worker) and returns the run's report. The events go to ``sink`` as the run publishes them; the run directory
@@ -160,7 +160,7 @@ class RunSession:
     @property
     def writes_programs(self) -> bool:
         """Its approach writes programs checked on the debug tasks (so a version can be rerun)."""
-        from genplan.engine.approaches import Capability
+        from genplan.engine.api.presets import Capability
 
         return self.approach is None or self.approach.can(Capability.PROGRAMS)
 
@@ -194,9 +194,9 @@ class RunSession:
                                      domain_dir=self.domain_path))
 
     def _created(self, run_dir: Path) -> None:
-        from genplan.engine.runs.store import RunStore
+        from genplan.engine.api.runs import open_run
 
-        self.store = RunStore.open(run_dir)
+        self.store = open_run(run_dir)
         self.post(RunCreated(run_dir))
 
     def stop(self) -> None:

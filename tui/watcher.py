@@ -14,18 +14,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from genplan.engine.runs import layout
+from genplan.engine.api import runs as run_files
 
 DEBOUNCE_S = 0.25
 WATCHED_SUFFIXES = (".pddl", ".md", ".py", ".toml")
 # the files of a run directory that make or change a run (a new run, a run that ended)
-RUN_FILES = (layout.META, layout.SUMMARY)
+RUN_FILES = (run_files.META, run_files.SUMMARY)
 
 
 def in_runs_dir(path: Path, runs_dir: Path) -> bool:
     """A version file of a run in ``runs_dir`` (any kind the Versions tree shows), or a run's run.json or
     summary.json."""
-    from genplan.engine.runs.edits import VERSION_DIRS
+    from genplan.engine.api.versions import VERSION_DIRS
 
     name = path.name
     if name.startswith(".") or name.endswith("~"):

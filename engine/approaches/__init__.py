@@ -11,7 +11,7 @@ context (ask through the gateway, write artefacts, publish events, return the ou
 ``engine.runs.run.execute``; ``parameters`` makes its typed parameters from a preset and the user's options,
 ``new_run`` says what a new run directory records, ``reopen`` reads an unfinished run's target and parameters
 back, ``edited_answer`` turns a person's edit of one of its files into the answer a fork continues from. The
-front ends reach all of it through ``engine/api.py`` and never ask which approach they run.
+front ends reach all of it through ``engine/api/`` and never ask which approach they run.
 
 The approaches that write programs (``stein``, ``bas``, ``sil``, a test's toy) share one layer:
 ``context.pipeline_fields(name, function_name, loop)`` registers their loop on a

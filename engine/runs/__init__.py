@@ -1,6 +1,6 @@
 """The run directory, for every approach: its files (``layout``), its store, lock and model gateway, the one
 ``Run`` context an approach works on (``run``), its end (``outcome``); here: creating and opening runs and the
-typed ``RunMeta`` of ``run.json``. Starting, resuming and forking runs is the front-end API's (engine/api.py).
+typed ``RunMeta`` of ``run.json``. Starting, resuming and forking runs is the front-end API's (engine/api/).
 
 ``run.json`` is read and written by the store only; this module turns it into a typed ``RunMeta``. Run directories written before
 ``RunMeta`` existed are plain dicts with the same keys: ``RunMeta.from_dict`` accepts them (missing keys

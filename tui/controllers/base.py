@@ -18,9 +18,9 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
     from textual.screen import Screen
 
-    from genplan.engine.llm import ModelSettings
-    from genplan.engine.runs.store import RunInfo
-    from genplan.engine.versions import TaskOutcome, VersionResults, VersionsOverview
+    from genplan.engine.api.runs import RunInfo
+    from genplan.engine.api.settings import ModelSettings
+    from genplan.engine.api.versions import TaskOutcome, VersionResults, VersionsOverview
 
     from ..config import RunPrefs
     from ..domain_info import DomainInfo, TaskInfo

@@ -30,24 +30,11 @@ class CounterexampleController:
 
     def search(self, version: Version, run_dir: Path) -> None:
         """In a worker thread: the recorded counterexample of this version, else a new search."""
-        from genplan.engine.counterexample import SearchBudget
-        from genplan.engine.counterexample.record import search_for_version
-        from genplan.engine.domainlib import DomainDir
-        from genplan.engine.pddl import load_domain
-        from genplan.engine.runs.store import RunStore
-
-        from ..rerun import run_config
+        from genplan.engine.api.versions import counterexample_for
 
         try:
-            config = run_config(run_dir)
-            domain_dir = DomainDir.open(self.ctx.domain_dir)
-            budget = SearchBudget(seconds=SEARCH_SECONDS, shrink_seconds=SEARCH_SECONDS,
-                                  time_limit=min(config.program_timeout_s, 10.0))
-            record, _searched = search_for_version(
-                RunStore.open(run_dir), version.name, str(version.path.relative_to(run_dir)), version.read(),
-                config.function_name, domain_dir, load_domain(domain_dir.domain_file), seed=0, budget=budget,
-            )
-            pddl = (run_dir / record["task"]).read_text(encoding="utf-8") if record.get("task") else ""
+            record, pddl = counterexample_for(run_dir, version.name, str(version.path.relative_to(run_dir)),
+                                              version.read(), self.ctx.domain_dir, seconds=SEARCH_SECONDS)
         except Exception as exc:  # noqa: BLE001 - a bad program, an unreadable domain: one line
             error = f"{version.name}: the counterexample search failed ({exc})"
             self.host.from_thread(lambda: self.host.notify(error, severity="error"))

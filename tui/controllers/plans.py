@@ -3,7 +3,6 @@ the results matrix, a PDDLego+ solver call), and the plan stepper on it."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ..domain_info import TaskInfo
@@ -59,8 +58,7 @@ class PlansController:
 
     def open_trial_plan(self, entry: TimelineEntry) -> None:
         """Step through the plan of one PDDLego+ solver call on the domain and problem file of that call."""
-        from genplan.engine.pddl import PddlError
-        from genplan.engine.pddlego.solver import planned_task
+        from genplan.engine.api.pddl import PddlError, planned_task
 
         from ..plan_trace import trace_plan
         from ..screens.plan_stepper import PlanStepperScreen
@@ -111,26 +109,16 @@ class PlansController:
 
     def known_plans(self, task_name: str) -> list[tuple[str, list[str]]]:
         """Plans of this task found in the runs' results (the model's plans and the programs')."""
+        from genplan.engine.api.versions import recorded_plans
+
         plans: list[tuple[str, list[str]]] = []
         for run in reversed(self.ctx.runs):
-            folder = Path(run.path) / "results"
-            if not folder.is_dir():
-                continue
-            for file in sorted(folder.glob("*.json")):
-                try:
-                    records = json.loads(file.read_text(encoding="utf-8"))
-                except (OSError, ValueError):
-                    continue
-                if not isinstance(records, list):
-                    continue
-                for record in records:
-                    if isinstance(record, dict) and record.get("task") == task_name and record.get("output"):
-                        verdict = "valid" if record.get("solved") else "fails"
-                        plans.append((f"{run.run_id} · {file.stem} · {verdict}", list(record["output"])))
+            for check, solved, plan in recorded_plans(Path(run.path), task_name):
+                plans.append((f"{run.run_id} · {check} · {'valid' if solved else 'fails'}", plan))
         return plans[:40]
 
     def open_plan_stepper(self, task_path: Path, plan: list[str], title: str) -> None:
-        from genplan.engine.pddl import PddlError, load_problem
+        from genplan.engine.api.pddl import PddlError, load_problem
 
         from ..plan_trace import trace_plan
         from ..screens.plan_stepper import PlanStepperScreen

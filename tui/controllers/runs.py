@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from genplan.engine.api import StartRequest
-from genplan.engine.approaches import Capability
+from genplan.engine.api import runs as run_files
+from genplan.engine.api.presets import Capability
 from genplan.engine.events import Event, TextDelta
-from genplan.engine.runs import layout
 
 from .. import messages as msg
 from ..run_state import RunState, Update
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 DRAIN_BATCH = 400  # events per tick: a long log loads over several ticks, the UI stays responsive
 # files by which an own-loop run's directory is known: a PDDLego+/PlanGen trial's, an AutoToS run's versions
-OWN_LOOP_MARKS = (layout.TRIAL, "pddl", "versions")
+OWN_LOOP_MARKS = (run_files.TRIAL, "pddl", "versions")
 MANUAL_NOTE = ("No model is configured: you will answer every request yourself (manual provider). "
                "Press s to set a model.")
 
@@ -123,8 +123,8 @@ class RunsController:
 
     # ------------------------------------------------------------------ opening and replaying runs
     def open_run(self, run_dir: Path, replay: bool = False) -> None:
-        if not layout.is_run_dir(run_dir):
-            self.host.notify(f"{run_dir}: not a genplan run directory (no {layout.META})", severity="error")
+        if not run_files.is_run_dir(run_dir):
+            self.host.notify(f"{run_dir}: not a genplan run directory (no {run_files.META})", severity="error")
             return
         if self.session is not None:
             self.host.notify("A run is going on; stop it first (ctrl+b).", severity="warning")
@@ -278,7 +278,7 @@ class RunsController:
         self.run_session(self.session)
 
     def start_own_loop_session(self, preset: str, parameters: dict[str, Any], note: str) -> None:
-        from genplan.engine.approaches import preset_owner, start_target
+        from genplan.engine.api.presets import preset_owner, start_target
 
         ctx = self.ctx
         assert ctx.settings is not None

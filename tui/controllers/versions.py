@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from genplan.engine.runs import layout
+from genplan.engine.api import runs as run_files
 
 from .. import messages as msg
 from ..artifacts import Version
@@ -142,11 +142,11 @@ class VersionsController:
 
     def load_overview(self, run_id: str) -> None:
         def load() -> None:
-            from genplan.engine.versions import run_overview
+            from genplan.engine.api.versions import run_overview
 
             self.overview_due.pop(run_id, None)
             run_dir = self.ctx.runs_dir / run_id
-            if layout.is_run_dir(run_dir):
+            if run_files.is_run_dir(run_dir):
                 self.host.post_message(msg.OverviewLoaded(run_overview(run_dir)))
 
         self.host.in_thread(load, "overview")
@@ -249,7 +249,7 @@ class VersionsController:
     def edit_trial_file(self, version: Version) -> None:
         """A PDDLego+ domain or problem file: the edit becomes the answer of the call that wrote it, in a new
         trial that keeps the calls before it (engine.pddlego.fork); nothing is saved in the trial itself."""
-        from genplan.engine.pddlego.fork import CannotContinue, check_continuable
+        from genplan.engine.api.versions import CannotContinue, check_continuable
 
         from ..screens.editor import EditorScreen, EditResult
 
@@ -330,8 +330,7 @@ class VersionsController:
     def rerun_strategy(self, version: Version) -> None:
         """Plan validation of this strategy on the debug tasks, and nothing more: the requests it needs are
         shown first (they cost money with a paid model) and sent only after a yes."""
-        from genplan.engine.domainlib import DomainDir
-        from genplan.engine.strategy_check import requests_needed
+        from genplan.engine.api.versions import strategy_check_requests
 
         from ..screens.pick import PickScreen
 
@@ -339,7 +338,7 @@ class VersionsController:
         if settings is None:
             self.host.notify("Still loading the settings; try again in a moment.", severity="warning")
             return
-        count = requests_needed(DomainDir.open(self.ctx.domain_dir))
+        count = strategy_check_requests(self.ctx.domain_dir)
         run_dir = self.ctx.runs_dir / version.run_id
         relative = str(version.path.relative_to(run_dir))
         text = version.read()
@@ -411,8 +410,8 @@ class VersionsController:
             in_runs = ()
         if in_runs:
             run_id = in_runs[0]
-            if len(in_runs) == 2 and in_runs[1] in (layout.META, layout.SUMMARY):
-                if in_runs[1] == layout.META and not message.deleted and all(r.run_id != run_id for r in self.ctx.runs):
+            if len(in_runs) == 2 and in_runs[1] in (run_files.META, run_files.SUMMARY):
+                if in_runs[1] == run_files.META and not message.deleted and all(r.run_id != run_id for r in self.ctx.runs):
                     self.host.load_runs()  # a run made outside this app (another genplan process)
                 self.schedule_overview(run_id)
                 return

@@ -37,12 +37,12 @@ class WorkspaceController:
         ctx = self.ctx
 
         def load() -> None:
-            from genplan.engine.runs.store import RunStore
-            from genplan.engine.versions import domain_overview
+            from genplan.engine.api import list_runs
+            from genplan.engine.api.versions import domain_overview
 
             from ..widgets.versions_tree import arrange_by_run
 
-            runs = RunStore.list_runs_in(ctx.runs_dir)
+            runs = list_runs(ctx.runs_dir)
             overviews = domain_overview(ctx.runs_dir)
             self.host.post_message(msg.RunsFound(runs, overviews))
             versions = ctx.version_index.scan()
@@ -58,7 +58,7 @@ class WorkspaceController:
 
             settings, prefs, error = load_tui_settings(options.config_file, cli=options.cli_settings)
             if options.preset:
-                from genplan.engine.pipeline import ConfigError
+                from genplan.engine.api.presets import ConfigError
 
                 from ..config import check_preset
 

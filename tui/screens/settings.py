@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -96,10 +95,8 @@ class SettingsScreen(ModalScreen[SettingsResult | None]):
 
     def build(self) -> tuple[Any, RunPrefs]:
         """Validated settings and preferences from the form; raises ValueError with one line."""
-        from genplan.engine.approaches.presets import load_preset
-        from genplan.engine.llm import SettingsError, load_settings
-        from genplan.engine.llm.settings import NONE_WORD, settings_to_toml
-        from genplan.engine.pipeline import ConfigError
+        from genplan.engine.api.presets import ConfigError, load_preset
+        from genplan.engine.api.settings import NONE_WORD, SettingsError, settings_with
 
         given: dict[str, str] = {}
         for name, _label, _hint in MODEL_FIELDS:
@@ -109,14 +106,11 @@ class SettingsScreen(ModalScreen[SettingsResult | None]):
                     given[name] = NONE_WORD
                 continue
             given[name] = text
-        # The engine validates: the current settings as a file, the form's values as command-line text.
-        with tempfile.TemporaryDirectory() as folder:
-            base = Path(folder) / "current.toml"
-            base.write_text(settings_to_toml(self.settings), encoding="utf-8")
-            try:
-                settings = load_settings(base, environ={}, cli=given)
-            except SettingsError as exc:
-                raise ValueError(str(exc).replace("command line option --", "setting ")) from None
+        # The engine validates: the form's values as command-line text over the current settings.
+        try:
+            settings = settings_with(self.settings, given)
+        except SettingsError as exc:
+            raise ValueError(str(exc).replace("command line option --", "setting ")) from None
         settings.api_key = self.settings.api_key
         preset = str(self.query_one("#set-preset", Select).value)
         if own_loop_preset(preset) is not None:  # AutoToS: the pipeline's limits do not apply
@@ -145,7 +139,7 @@ class SettingsScreen(ModalScreen[SettingsResult | None]):
         return settings, prefs
 
     def action_save(self) -> None:
-        from genplan.engine.llm import SettingsError
+        from genplan.engine.api.settings import SettingsError
 
         error = self.query_one("#settings-error", Static)
         try:
@@ -159,8 +153,7 @@ class SettingsScreen(ModalScreen[SettingsResult | None]):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         """A new preset brings its own limits."""
-        from genplan.engine.approaches.presets import load_preset
-        from genplan.engine.pipeline import ConfigError
+        from genplan.engine.api.presets import ConfigError, load_preset
 
         if str(event.value) == self._shown_preset:
             return

@@ -33,7 +33,7 @@ class NodeRef:
 
 
 def _place(version: Version) -> Any:
-    from genplan.engine.versions import version_place
+    from genplan.engine.api.versions import version_place
 
     return version_place(version.kind, version.name)
 

@@ -8,6 +8,12 @@ once: the provider is built (retries, cache, the key kept out of every program's
 parameters are made from its preset, the run directory is created (or opened, or forked), and the approach's
 run is carried out on the one :class:`~genplan.engine.runs.run.Run` context by
 :func:`~genplan.engine.runs.run.execute`. No front end knows which kind of approach it runs.
+
+What else a front end reads or checks of the engine is in this package's themed modules (the TUI reaches the
+engine through them alone, a contract in pyproject.toml): :mod:`.domains` (a domain directory and its task
+sets), :mod:`.runs` (run directories, their events and answers), :mod:`.versions` (versions, overviews, edits,
+counterexamples), :mod:`.pddl` (loading, parse checks, plan validation), :mod:`.presets` (approaches, presets,
+the faithful toggles) and :mod:`.settings` (model settings).
 """
 
 from __future__ import annotations
@@ -18,33 +24,39 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .approaches import Approach, Capability, UnknownApproach, get_approach, preset_owner
-from .errors import GenplanError
-from .pipeline.config import PipelineConfig, made_before_reproduction
-from .runs import NotResumable, RunMeta, create, create_named, layout, read_meta, read_meta_or_none
-from .runs.gateway import Decision
-from .runs.run import NewRun, Run, RunOutcome, RunSetup, execute
-from .runs.status import RunStatus
-from .runs.store import RunInfo, RunStore, artifact_request_id, fork_run
+from ..approaches import Approach, Capability, UnknownApproach, get_approach, preset_owner
+from ..errors import GenplanError
+from ..pipeline.config import PipelineConfig, made_before_reproduction
+from ..runs import NotResumable, RunMeta, create, create_named, layout, read_meta_or_none
+from ..runs.gateway import Decision
+from ..runs.run import NewRun, Run, RunOutcome, RunSetup, execute
+from ..runs.status import RunStatus
+from ..runs.store import RunInfo, RunStore, artifact_request_id, fork_run
 
 if TYPE_CHECKING:
-    from .domainlib import DomainDir
-    from .evaluation import TaskResult
-    from .events import Event
-    from .llm import ModelSettings, Provider
-    from .llm.manual import Answerer
-    from .pipeline.runner import Pipeline
-    from .prompts import PromptLibrary
-    from .runs.edits import EditRecord
-    from .runs.gateway import Controller
-    from .versions import VersionsOverview
+    from ..domainlib import DomainDir
+    from ..evaluation import TaskResult
+    from ..events import Event
+    from ..llm import ModelSettings, Provider
+    from ..llm.manual import Answerer
+    from ..pipeline.runner import Pipeline
+    from ..prompts import PromptLibrary
+    from ..runs.edits import EditRecord
+    from ..runs.gateway import Controller
+    from ..versions import VersionsOverview
 
 __all__ = [
-    "Decision", "GenplanError", "NotResumable", "RunOutcome", "RunStatus", "StartRequest", "UnknownPreset", "Watch",
+    "RUN_MODULES", "Decision", "GenplanError", "NotResumable", "RunOutcome", "RunStatus", "StartRequest", "UnknownPreset", "Watch",
     "approach_of", "approach_of_request", "approach_of_run", "check_strategy", "fork", "fork_with_task", "list_runs",
     "message", "new_run", "overview", "pipeline", "prepare", "provider_for", "record_edit", "report",
     "rerun_program", "resumable", "resume", "start",
 ]
+
+
+_ENGINE = __name__.rsplit(".", 1)[0]
+# What a run loads on its first use (the pipeline, the model client, the evaluation, the sandbox): a front end may
+# import them ahead, while a person looks at its first screen.
+RUN_MODULES = tuple(f"{_ENGINE}.{name}" for name in ("pipeline.runner", "llm.client", "evaluation", "sandbox.runner"))
 
 
 class UnknownPreset(GenplanError):
@@ -83,8 +95,8 @@ def provider_for(settings: ModelSettings, *, no_cache: bool = False, watch: Watc
     """The model, with the provider stack's retries and cache; with no model configured, the person answering
     through ``watch.manual_answer``. The API key is registered as a secret, so no program's output carries it
     back to the model or into a file."""
-    from .llm import make_provider
-    from .sandbox.redact import register_secret
+    from ..llm import make_provider
+    from ..sandbox.redact import register_secret
 
     provider = make_provider(settings, cache_dir=cache_dir, no_cache=no_cache,
                              manual_answer=watch.manual_answer if watch else None)
@@ -94,7 +106,7 @@ def provider_for(settings: ModelSettings, *, no_cache: bool = False, watch: Watc
 
 def approach_of(preset: str) -> tuple[Approach, str]:
     """The approach that defines ``preset`` and the preset's own spelling (UnknownPreset otherwise)."""
-    from .approaches.presets import ALIASES
+    from ..approaches.presets import ALIASES
 
     owner = preset_owner(ALIASES.get(preset, preset))
     if owner is None:
@@ -221,7 +233,7 @@ def fork_with_task(run_dir: Path, program_file: str, task_file: Path) -> Path:
     """A fork of ``run_dir`` that keeps every answer up to the program version ``program_file`` and, when carried
     out, checks that version with ``task_file`` among its debug tasks, so that code debugging goes on with the
     normal feedback on it ("continue with this task", e.g. a counterexample's)."""
-    from .counterexample.record import attach_tasks
+    from ..counterexample.record import attach_tasks
 
     text = (Path(run_dir) / program_file).read_text(encoding="utf-8")
     path = fork(run_dir, program_file, "program", text)
@@ -234,8 +246,8 @@ def pipeline(domain_dir: DomainDir, config: PipelineConfig, provider: Provider, 
              subscribers: tuple[Callable[[Event], None], ...] = ()) -> Pipeline:
     """A pipeline approach's context on an existing run directory, for a caller that drives it itself (a
     strategy check, tests, benchmarks): ``.run()`` carries it out."""
-    from .pipeline.layer import PipelineLoop
-    from .pipeline.runner import Pipeline
+    from ..pipeline.layer import PipelineLoop
+    from ..pipeline.runner import Pipeline
 
     approach = get_approach(config.approach)
     if not isinstance(approach.run, PipelineLoop):
@@ -253,14 +265,14 @@ def list_runs(runs_dir: Path) -> list[RunInfo]:
 
 def overview(run_dir: Path) -> VersionsOverview:
     """A run's versions and their results on the debug tasks, as the engine recorded them."""
-    from .versions import run_overview
+    from ..versions import run_overview
 
     return run_overview(Path(run_dir))
 
 
 def record_edit(run_dir: Path, relative: str, old_text: str, new_text: str) -> EditRecord:
     """A person's edit of a run's file, kept as a new version beside it and in the run's edit log."""
-    from .runs.edits import record_edit as record
+    from ..runs.edits import record_edit as record
 
     return record(Path(run_dir), relative, old_text, new_text)
 
@@ -270,7 +282,7 @@ def check_strategy(source_run: Path, strategy_file: str, text: str, domain_dir: 
     """Plan validation of one strategy text, in a new run beside ``source_run`` that keeps its NL descriptions:
     the model plans every debug task by the strategy, the validator checks the plans (no code is written). Its
     report: run directory, status, debug tasks solved of all."""
-    from . import strategy_check
+    from .. import strategy_check
 
     watch = watch or Watch()
     provider = provider_for(settings, no_cache=no_cache, watch=watch)
@@ -291,19 +303,13 @@ def rerun_program(source: str, domain_dir: Path, task_set: str, run_dir: Path | 
     """Run a program on every task of ``task_set`` ("debug" or "eval") as the run it comes from checked its
     programs (its time limit, function name and its approach's feedback style; a program of no run: F5-3's),
     calling ``progress(result, done, total)`` after each task. ``cancel`` set: it stops after the task under way."""
-    from .approaches.presets import load_preset
-    from .domainlib import DomainDir
-    from .evaluation import DEFAULT_ORDERINGS, Evaluator, load_tasks
-    from .pddl import load_domain
-    from .pipeline.config import ConfigError
-    from .sandbox import Limits, Program
+    from ..domainlib import DomainDir
+    from ..evaluation import DEFAULT_ORDERINGS, Evaluator, load_tasks
+    from ..pddl import load_domain
+    from ..sandbox import Limits, Program
+    from .presets import run_config
 
-    config = load_preset("F5-3")
-    if run_dir is not None:
-        try:
-            config = PipelineConfig.of_run(read_meta(Path(run_dir)))
-        except (OSError, ValueError, TypeError, ConfigError):
-            pass  # an old or hand-edited run.json: the defaults
+    config = run_config(run_dir)
     directory = DomainDir.open(Path(domain_dir))
     domain = load_domain(directory.domain_file)
     paths = directory.eval_tasks() if task_set == "eval" else directory.debug_tasks()
@@ -349,6 +355,6 @@ def message(outcome: RunOutcome) -> str:
 
 
 def _approaches() -> list[Approach]:
-    from .approaches import APPROACHES
+    from ..approaches import APPROACHES
 
     return list(APPROACHES.values())

@@ -1,0 +1,52 @@
+"""What a front end needs of PDDL: loading a domain and its problems, a task as programs receive it, checking
+that an edited file still parses (the code editor), validating a plan step by step with the feedback a model
+would read (the plan stepper)."""
+
+from __future__ import annotations
+
+from ..feedback.plans import plan_feedback
+from ..pddl import Domain, PddlError, Problem, load_domain, load_problem
+from ..pddl.encoding import encode_task, render_task
+from ..pddl.model import Task
+from ..pddl.validate import GOAL_NOT_REACHED, ValidationResult, fact_text, validate_plan
+
+__all__ = [
+    "DOMAIN_FILE", "GOAL_NOT_REACHED", "PROBLEM_FILE", "Domain", "PddlError", "Problem", "Task", "ValidationResult",
+    "fact_text", "load_domain", "load_problem", "parse_error", "plan_feedback", "planned_task", "program_input",
+    "validate_plan",
+]
+
+DOMAIN_FILE, PROBLEM_FILE = "domain.pddl", "problem.pddl"  # the names parse_error's errors carry
+
+
+def program_input(problem: Problem, domain: Domain, *, typed: bool) -> str:
+    """A task as a program receives it (objects, init, goal), as Python text."""
+    return render_task(encode_task(problem, typed=typed, domain=domain))
+
+
+def parse_error(text: str, role: str = "domain", other: str | None = None) -> PddlError | None:
+    """Why genplan's parser rejects a PDDL ``role`` ("domain" or "problem") file, None when it reads it.
+    ``other`` is the file it is read with (a problem file's domain, a domain file's problem, as a PDDLego+ call
+    wrote them), read leniently as the trial's solver does; without it a domain is read alone and a problem is
+    checked no further than its parentheses. The error's ``path`` is :data:`DOMAIN_FILE` or :data:`PROBLEM_FILE`."""
+    from ..pddl.loader import parse_domain_text, parse_task_text
+    from ..pddl.sexpr import read_sexpr
+
+    try:
+        if other is not None:
+            domain, problem = (text, other) if role == "domain" else (other, text)
+            parse_task_text(domain, problem, DOMAIN_FILE, PROBLEM_FILE, lenient=True)
+        elif role == "domain":
+            parse_domain_text(text, DOMAIN_FILE)
+        else:
+            read_sexpr(text, PROBLEM_FILE)
+    except PddlError as exc:
+        return exc
+    return None
+
+
+def planned_task(domain_text: str, problem_text: str, plan: list[str]) -> tuple[Domain, Problem]:
+    """The domain and problem of a PDDLego+ solver call, read as the trial's solver read them for ``plan``."""
+    from ..pddlego.solver import planned_task as planned
+
+    return planned(domain_text, problem_text, plan)

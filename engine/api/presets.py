@@ -1,0 +1,74 @@
+"""What a front end offers to start: the approaches and their capabilities, the presets (a pipeline preset's
+configuration), the reference-faithful toggles, the configuration a run used."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..approaches import APPROACHES, Approach, Capability, preset_owner, start_target
+from ..approaches.presets import load_preset, preset_names
+from ..pipeline.config import ConfigError, PipelineConfig
+from ..pipeline.faithful import FAITHFUL_HELP, FaithfulError, except_spec, faithful_except_help, parse_spec
+
+__all__ = [
+    "APPROACHES", "FAITHFUL_HELP", "Approach", "Capability", "ConfigError", "FaithfulError", "PipelineConfig",
+    "approaches", "check_domain_preset", "domain_presets", "except_spec", "faithful_except_help", "load_preset",
+    "own_loop_preset", "parse_spec", "preset_names", "preset_owner", "run_config", "start_target",
+    "startable_on_domain",
+]
+
+DEFAULT_PRESET = "F5-3"  # the configuration of a program that no run made
+
+
+def approaches() -> list[Approach]:
+    """Every registered approach, in registration order."""
+    return list(APPROACHES.values())
+
+
+def run_config(run_dir: Path | None) -> PipelineConfig:
+    """The pipeline configuration a run used (its time limit, function name, approach); for no run, an old or
+    hand-edited run.json: the default preset's."""
+    from ..runs import read_meta
+
+    if run_dir is not None:
+        try:
+            return PipelineConfig.of_run(read_meta(Path(run_dir)))
+        except (OSError, ValueError, TypeError, ConfigError):
+            pass
+    return load_preset(DEFAULT_PRESET)
+
+
+def startable_on_domain(approach: Approach) -> bool:
+    """Can a front end opened on a domain directory start this approach (on the directory, or in its game)?"""
+    return approach.can(Capability.DOMAIN_DIR) or approach.default_target is not None
+
+
+def own_loop_preset(preset: str) -> tuple[Approach, str] | None:
+    """(approach, the preset's own spelling) when ``preset`` belongs to an approach with its own loop that a front
+    end opened on a domain directory can start (AutoToS, AutoToS+PST, pddlego-detailed, plangen, ...); None for a
+    pipeline preset (or none)."""
+    owner = preset_owner(preset)
+    if owner is None or owner[0].can(Capability.PROGRAMS) or not startable_on_domain(owner[0]):
+        return None
+    return owner
+
+
+def domain_presets() -> list[str]:
+    """The presets a front end opened on a domain directory offers: the pipeline's, then the own-loop approaches'
+    it can start."""
+    own = [name for approach in approaches()
+           if not approach.can(Capability.PROGRAMS) and startable_on_domain(approach) for name in approach.presets]
+    return [*preset_names(), *own]
+
+
+def check_domain_preset(preset: str) -> str:
+    """The preset's own spelling; ConfigError (one line) when no approach has it or it cannot run on a domain."""
+    owner = own_loop_preset(preset)
+    if owner is not None:
+        return owner[1]
+    other = preset_owner(preset)
+    if other is not None and not other[0].can(Capability.PROGRAMS):
+        raise ConfigError(f"preset {other[1]} belongs to {other[0].name}, which runs on no domain directory "
+                          f"(it has its own command: {other[0].command} --preset {other[1]})")
+    load_preset(preset)
+    return preset

@@ -1,0 +1,34 @@
+"""The model settings a front end shows and saves: reading them (config file, environment, options), checking
+a form's values the way the command line's are checked, writing them back (mode 0600)."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from ..llm.settings import (
+    NONE_WORD,
+    ModelSettings,
+    SettingsError,
+    default_config_path,
+    load_settings,
+    settings_to_toml,
+    write_private_file,
+)
+from ..llm.types import ChatRequest
+
+__all__ = [
+    "NONE_WORD", "ChatRequest", "ModelSettings", "SettingsError", "default_config_path", "load_settings",
+    "settings_to_toml", "settings_with", "write_private_file",
+]
+
+
+def settings_with(current: ModelSettings, given: Mapping[str, str]) -> ModelSettings:
+    """``current`` with the fields in ``given`` (text, as typed; ``NONE_WORD`` clears a nullable field), checked
+    as the command line's options are (SettingsError, one line, naming the option). The API key is not carried
+    over: the caller decides whether it stays."""
+    with tempfile.TemporaryDirectory() as folder:
+        base = Path(folder) / "current.toml"
+        base.write_text(settings_to_toml(current), encoding="utf-8")
+        return load_settings(base, environ={}, cli=given)

@@ -1,0 +1,80 @@
+"""A run's versions for a front end: where each belongs, how its checks came out, the overviews of one run and
+of all runs in a directory, a person's edits (the next version's name, a file changed outside genplan), and what
+follows from a version: whether a trial continues from a file, what a strategy check costs, a counterexample."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..pddlego.fork import CannotContinue, check_continuable
+from ..runs.edits import KIND_DIRS, VERSION_DIRS, EditRecord, adopt_outside_edit, edits_of, next_version_name
+from ..versions import (
+    Place,
+    TaskOutcome,
+    VersionResults,
+    VersionsOverview,
+    check_category,
+    domain_overview,
+    run_overview,
+    version_place,
+)
+
+__all__ = [
+    "KIND_DIRS", "VERSION_DIRS", "CannotContinue", "EditRecord", "Place", "TaskOutcome", "VersionResults",
+    "VersionsOverview", "adopt_outside_edit", "check_category", "check_continuable", "counterexample_for",
+    "domain_overview", "edits_of", "next_version_name", "recorded_plans", "run_overview", "strategy_check_requests", "version_place",
+]
+
+
+def strategy_check_requests(domain_dir: Path) -> int:
+    """How many model requests a strategy check on the domain's debug tasks sends (at least)."""
+    from ..domainlib import DomainDir
+    from ..strategy_check import requests_needed
+
+    return requests_needed(DomainDir.open(Path(domain_dir)))
+
+
+def counterexample_for(run_dir: Path, label: str, relative: str, source: str, domain_dir: Path, *,
+                       seconds: float, max_time_limit: float = 10.0) -> tuple[dict[str, Any], str]:
+    """The counterexample record of program version ``label`` (the run's file ``relative``, text ``source``):
+    the recorded one, else a new search of ``seconds`` (and as long to shrink what it finds), each program run
+    limited to the run's time limit but at most ``max_time_limit``. Returns the record and the task's PDDL
+    ("" when none was found)."""
+    from ..counterexample import SearchBudget
+    from ..counterexample.record import search_for_version
+    from ..domainlib import DomainDir
+    from ..pddl import load_domain
+    from ..runs.store import RunStore
+    from .presets import run_config
+
+    run_dir = Path(run_dir)
+    config = run_config(run_dir)
+    directory = DomainDir.open(Path(domain_dir))
+    budget = SearchBudget(seconds=seconds, shrink_seconds=seconds, time_limit=min(config.program_timeout_s,
+                                                                                  max_time_limit))
+    record, _searched = search_for_version(RunStore.open(run_dir), label, relative, source, config.function_name,
+                                           directory, load_domain(directory.domain_file), seed=0, budget=budget)
+    pddl = (run_dir / record["task"]).read_text(encoding="utf-8") if record.get("task") else ""
+    return record, pddl
+
+
+def recorded_plans(run_dir: Path, task_name: str) -> list[tuple[str, bool, list[str]]]:
+    """The plans of task ``task_name`` in a run's check results (the model's plans and the programs'): for each,
+    the check's name (its results file), whether the plan solved the task, and its actions."""
+    found: list[tuple[str, bool, list[str]]] = []
+    folder = Path(run_dir) / "results"
+    if not folder.is_dir():
+        return found
+    for file in sorted(folder.glob("*.json")):
+        try:
+            records = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(records, list):
+            continue
+        for record in records:
+            if isinstance(record, dict) and record.get("task") == task_name and record.get("output"):
+                found.append((file.stem, bool(record.get("solved")), list(record["output"])))
+    return found
