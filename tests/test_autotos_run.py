@@ -176,3 +176,15 @@ def test_a_stop_ends_the_run_with_the_one_stop_exception(scripted_server: Script
     assert scripted_server.steps() == ["autotos.succ", "autotos.goal"]
     info = json.loads((started.path / "run.json").read_text())
     assert info["status"] == "stopped" and info["result"]["halted"] is True
+
+
+def test_a_target_the_user_must_fix_is_said_before_a_run_directory_is_made(tmp_path: Path) -> None:
+    from genplan.engine.autotos.domains import DataError
+
+    for target, given, words in (
+            ("24gmae", {}, "24gmae: neither an AutoToS domain"),
+            ("crossword", {}, "genplan has no instance generator for crossword"),
+            ("24game", {"data": str(tmp_path / "missing")}, "no such directory"),
+            (str(FERRY_DIR), {"generate": 3}, "a domain directory brings its own tasks")):
+        with pytest.raises(DataError, match=words):
+            new_run(target, parameters(given))

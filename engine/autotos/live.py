@@ -38,29 +38,40 @@ from .session import preset_of, run_loop, run_meta
 LIVE_EVAL_CHUNK = 4  # instances per sandboxed evaluation run when a front end may stop the run
 
 
-def open_search_domain(target: str, data: str | Path | None = None, generate: int | None = None,
-                       gen_seed: int = 0, planner: str = "auto", eval_limit: int | None = None) -> SearchDomain:
-    """The search domain of ``target``; DataError (one line) for anything the user must fix."""
+def check_target(target: str, data: str | Path | None = None, generate: int | None = None) -> None:
+    """What the user must fix about the target and where its instances come from, said before a run directory
+    is made (DataError, one line)."""
     if target in DOMAINS:
         if data is not None:
             if generate is not None:
                 raise DataError("give either --data DIR (the paper's instances) or --generate N (genplan's), not both")
             if not Path(data).is_dir():
                 raise DataError(f"--data {data}: no such directory")
-            return load_domain(target, data)
-        generator = GENERATORS.get(target)
-        if generator is None:
+            return
+        if target not in GENERATORS:
             raise DataError(f"genplan has no instance generator for {target}; give --data DIR (the AutoToS data folder)")
         if generate is not None and generate < 1:
             raise DataError(f"--generate must be at least 1; got {generate}")
-        return generator(seed=gen_seed, evaluation=generate) if generate is not None else generator(seed=gen_seed)
+        return
     if Path(target).is_dir():
         if data is not None or generate is not None:
             raise DataError("--data and --generate are for the paper's domains; a domain directory brings its own tasks")
-        from .pddl_family import build_pddl_domain, pddl_tasks_from_dir
-
-        return build_pddl_domain(pddl_tasks_from_dir(target, planner=planner, eval_limit=eval_limit))
+        return
     raise DataError(f"{target}: neither an AutoToS domain ({', '.join(DOMAINS)}) nor a domain directory")
+
+
+def open_search_domain(target: str, data: str | Path | None = None, generate: int | None = None,
+                       gen_seed: int = 0, planner: str = "auto", eval_limit: int | None = None) -> SearchDomain:
+    """The search domain of ``target``; DataError (one line) for anything the user must fix."""
+    check_target(target, data, generate)
+    if target in DOMAINS:
+        if data is not None:
+            return load_domain(target, data)
+        generator = GENERATORS[target]
+        return generator(seed=gen_seed, evaluation=generate) if generate is not None else generator(seed=gen_seed)
+    from .pddl_family import build_pddl_domain, pddl_tasks_from_dir
+
+    return build_pddl_domain(pddl_tasks_from_dir(target, planner=planner, eval_limit=eval_limit))
 
 
 def describe(event: Event) -> str | None:
@@ -103,8 +114,10 @@ def _stem(target: str) -> str:
 def new_run(target: str, given: AutoToSParameters) -> NewRun:
     """What a new AutoToS run's run.json records (besides id, status, time and model): the approach, domain,
     preset, the loop's settings, where its instances come from, the target and parameters as given (what a
-    resume runs again: :func:`reopen`)."""
+    resume runs again: :func:`reopen`). DataError (one line) before any run directory is made for a target or
+    an instance source the user must fix."""
     params = _typed(given)
+    check_target(target, params.data, params.generate)
     settings = params.settings()
     domain = target if target in DOMAINS else "pddl"
     meta = {**run_meta(domain, settings, params.preset),
