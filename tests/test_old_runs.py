@@ -35,7 +35,7 @@ DATA = Path(__file__).parent / "data" / "runs"
 # the checkout the fixtures were made in: their run.json names its domain directory by this path, which a copy
 # names by this checkout's (as legacy-bas's copies do in tests/test_run_service.py)
 MADE_IN = "/work/wt-old6a70564"
-KINDS = {"stein": "stein", "autotos": "autotos", "pddlego": "pddlego"}
+KINDS = {"stein": "stein", "autotos": "autotos", "pddlego": "pddlego", "import": "autotos"}
 NEEDS_JAVA = pytest.mark.skipif(not java_available(), reason="the PDDLego+ trial's game needs a Java runtime")
 
 
@@ -78,12 +78,11 @@ def test_an_old_run_opens_lists_and_replays_its_answers(kind: str, tmp_path: Pat
     meta = read_meta(run_dir)
     assert meta.approach == KINDS[kind] or (kind == "stein" and meta.config.get("approach") == "stein")
     # a run killed mid-call (its process gone) reads as interrupted; the one a controller stopped as stopped
-    assert meta.status == (RunStatus.STOPPED if kind == "stein" else RunStatus.INTERRUPTED)
-    assert meta.model_name == "scripted-model"
+    assert meta.status == {"stein": RunStatus.STOPPED, "import": RunStatus.FINISHED}.get(kind, RunStatus.INTERRUPTED)
+    assert meta.model_name == ("synthetic" if kind == "import" else "scripted-model")
     (info,) = api.list_runs(tmp_path)
     assert (info.path, info.status) == (run_dir, meta.status)
     assert api.approach_of_run(run_dir) is not None and api.approach_of_run(run_dir).name == KINDS[kind]
-    assert api.resumable(run_dir)[0].name == KINDS[kind]
     events = list(read_events(run_dir))
     assert events and [e.seq for e in events] == list(range(1, len(events) + 1))
     received = [e for e in events if isinstance(e, ResponseReceived)]
@@ -93,9 +92,24 @@ def test_an_old_run_opens_lists_and_replays_its_answers(kind: str, tmp_path: Pat
     # a replay streams each recorded answer, as the gateway wrote it
     for event, answer in zip(received, recorded, strict=True):
         assert recorded_answer(run_dir, event) == answer.text != ""
-    if kind == "stein":
-        overview = api.overview(run_dir)
-        assert overview is not None
+    overview = api.overview(run_dir)
+    assert (overview.run_id, overview.status, overview.meta) == (run_dir.name, meta.status, meta)
+
+
+def test_an_old_import_opens_with_its_evaluation_and_is_not_resumed(tmp_path: Path) -> None:
+    run_dir = old_copy("import", tmp_path)
+    meta = read_meta(run_dir)
+    assert meta.own_evaluation == (2, 2) and meta.preset == "AutoToS+PST"
+    assert sorted(p.name for p in (run_dir / "versions").glob("*.py")) == ["goal-1.py", "succ-1.py"]
+    with pytest.raises(api.NotResumable) as refused:
+        api.resume(run_dir, ModelSettings(model="m", base_url="http://127.0.0.1:9/v1"), no_cache=True)
+    assert "imported" in str(refused.value) and "\n" not in str(refused.value)
+    assert read_meta(run_dir).status == RunStatus.FINISHED  # left as it was
+
+
+@pytest.mark.parametrize("kind", [pytest.param("pddlego", marks=NEEDS_JAVA), "stein", "autotos"])
+def test_an_unfinished_old_run_can_be_resumed(kind: str, tmp_path: Path) -> None:
+    assert api.resumable(old_copy(kind, tmp_path))[0].name == KINDS[kind]
 
 
 def test_an_old_stein_run_stopped_in_step_mode_resumes_to_its_end(tmp_path: Path) -> None:
@@ -117,6 +131,21 @@ def test_an_old_autotos_run_killed_mid_call_resumes_to_its_end(tmp_path: Path) -
         resume_against(server, run_dir)
         assert server.steps() == ["autotos.goal", "autotos.succ"]
     assert sorted(p.name for p in (run_dir / "versions").glob("*.py")) == ["goal-1.py", "succ-1.py", "succ-2.py"]
+
+
+def test_a_fork_of_an_old_autotos_run_from_an_edited_version_goes_on(tmp_path: Path) -> None:
+    """The person edits the old run's unsound successor function into the right one: the fork asks only the goal
+    test, and ends finished with the edit as its one successor function."""
+    run_dir = old_copy("autotos", tmp_path)
+    edited = FERRY.split("```python\n")[1].split("```")[0]
+    fork = api.fork(run_dir, "versions/succ-1.py", "program", edited)
+    assert read_meta(fork).forked_from is not None
+    with ScriptedServer() as server:
+        server.respond_with(lambda request: Reply.answer(GOAL))
+        outcome = api.resume(fork, ModelSettings(model=server.model, base_url=server.base_url), no_cache=True)
+        assert server.steps() == ["autotos.goal"]
+    assert outcome.status == RunStatus.FINISHED
+    assert (fork / "versions" / "succ-1.py").read_text(encoding="utf-8").strip() == edited.strip()
 
 
 @NEEDS_JAVA

@@ -19,12 +19,17 @@ writes, under OUT_DIR:
   while waiting for its 2nd answer (status "running", its process gone);
 - ``pddlego-6a70564/``: ``genplan pddlego`` (CoinCollector, seed 1, 5 rooms), killed with SIGKILL while
   waiting for its 2nd answer (needs Java);
+- ``import-6a70564/``: ``genplan import autotos`` of a synthetic PrOntoQA log written here (our own successor
+  function and goal test, in the release's log format), evaluated on its first 2 instances (run.json's list of all instance names cut to those 2); it needs the
+  AutoToS release's data folder (``../shared/autotos``) to run, none of which ends up in the run directory
+  (a real log's import would hold that log's model answers, which must not be copied into the project);
 
 each with the response cache off, the machine's paths and times as they were (tests copy them to tmp_path).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -137,10 +142,71 @@ def make_pddlego(out: Path, work: Path) -> None:
     shutil.copytree(run_dir, out / "pddlego-6a70564")
 
 
+# A log in the AutoToS release's format (engine/autotos/logfile.py), written for these fixtures: the prompts are
+# placeholders (the import asks genplan's own), the answers our own PrOntoQA successor function and goal test.
+SYNTHETIC_LOG = """AutoToS prompt:
+(a placeholder for the successor-function prompt; synthetic log for genplan's tests)
+
+Model response:
+```python
+def successor(state, rules):
+    successors = []
+    for premise, conclusion in rules:
+        if premise in state and conclusion not in state:
+            successors.append(set(state) | {conclusion})
+    return successors
+```
+
+AutoToS prompt:
+(a placeholder for the goal-test prompt)
+
+Model response:
+```python
+def is_goal_state(state, target_fact):
+    return target_fact in state
+```
+
+System message:
+Goal Soundness Test Passed
+Soundness test
+
+System message:
+Successor States Soundness Test Passed
+Completeness test
+Successor Completeness Test Passed
+Success: 2, failure: 0
+"""
+
+
+def make_import(out: Path, work: Path) -> None:
+    data = ROOT.parent / "shared" / "autotos"
+    if not (data / "prontoqa").is_dir():
+        print(f"import: no AutoToS data folder at {data}; not made", file=sys.stderr)
+        return
+    log = work / "clean_logs" / "prontoqa" / "synthetic-val_logs" / "synthetic_log.txt"
+    log.parent.mkdir(parents=True)
+    log.write_text(SYNTHETIC_LOG, encoding="utf-8")
+    runs = work / "imports"
+    done = subprocess.run([sys.executable, "-m", "genplan.cli.main", "import", "autotos", str(log), "--data", str(data),
+                           "--runs", str(runs), "--eval-limit", "2", "--quiet"], env=_env(work),
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        raise SystemExit(f"import: {done.stderr[-2000:]}")
+    (run_dir,) = [p for p in runs.iterdir() if (p / "run.json").exists()]
+    print(f"import: {run_dir.name}", file=sys.stderr)
+    target = out / "import-6a70564"
+    shutil.copytree(run_dir, target)
+    # the one change to what 6a70564 wrote: run.json's list of all 4000 PrOntoQA instance names (80 KB) is cut to
+    # the two evaluated ones
+    meta = json.loads((target / "run.json").read_text(encoding="utf-8"))
+    meta["eval_instances"] = meta["eval_instances"][:2]
+    (target / "run.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     out = Path(sys.argv[1]).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    kinds = sys.argv[2:] or ["stein", "autotos", "pddlego"]
+    kinds = sys.argv[2:] or ["stein", "autotos", "pddlego", "import"]
     with tempfile.TemporaryDirectory() as tmp:
         for kind in kinds:
             globals()[f"make_{kind}"](out, Path(tmp))
