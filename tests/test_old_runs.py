@@ -39,12 +39,12 @@ KINDS = {"stein": "stein", "autotos": "autotos", "pddlego": "pddlego", "import":
 NEEDS_JAVA = pytest.mark.skipif(not java_available(), reason="the PDDLego+ trial's game needs a Java runtime")
 
 
-def old_copy(kind: str, root: Path) -> Path:
-    """A copy of the fixture ``<kind>-6a70564`` under ``root``, its paths this checkout's."""
+def old_copy(kind: str, root: Path, checkout: Path = ROOT) -> Path:
+    """A copy of the fixture ``<kind>-6a70564`` under ``root``, its paths those of ``checkout`` (this one)."""
     target = root / f"{kind}-6a70564"
     shutil.copytree(DATA / target.name, target)
     meta_file = layout.meta_file(target)
-    meta_file.write_text(meta_file.read_text(encoding="utf-8").replace(MADE_IN, str(ROOT)), encoding="utf-8")
+    meta_file.write_text(meta_file.read_text(encoding="utf-8").replace(MADE_IN, str(checkout)), encoding="utf-8")
     return target
 
 
@@ -67,6 +67,12 @@ def resume_against(server: ScriptedServer, run_dir: Path) -> api.RunOutcome:
     assert not [messages for messages in sent if messages in before], "an answer on disk was asked for again"
     assert outcome.status == RunStatus.FINISHED, api.message(outcome)
     assert read_meta(run_dir).status == RunStatus.FINISHED
+    # the log reads as one run: every line an event, numbered on from the old ones, each request once
+    events = list(read_events(run_dir))
+    assert len(events) == len(layout.events_file(run_dir).read_text(encoding="utf-8").splitlines())
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    requested = [e.request_id for e in events if isinstance(e, RequestSent)]
+    assert requested == sorted(set(requested)), requested
     # every answer kept, and those asked now beside them
     assert len(answered_on_disk(run_dir)) == len(before) + len(sent)
     return outcome
@@ -84,6 +90,7 @@ def test_an_old_run_opens_lists_and_replays_its_answers(kind: str, tmp_path: Pat
     assert (info.path, info.status) == (run_dir, meta.status)
     assert api.approach_of_run(run_dir) is not None and api.approach_of_run(run_dir).name == KINDS[kind]
     events = list(read_events(run_dir))
+    assert len(events) == len(layout.events_file(run_dir).read_text(encoding="utf-8").splitlines())  # all decode
     assert events and [e.seq for e in events] == list(range(1, len(events) + 1))
     received = [e for e in events if isinstance(e, ResponseReceived)]
     assert len([e for e in events if isinstance(e, RequestSent)]) >= len(received) >= 1
@@ -131,6 +138,20 @@ def test_an_old_autotos_run_killed_mid_call_resumes_to_its_end(tmp_path: Path) -
         resume_against(server, run_dir)
         assert server.steps() == ["autotos.goal", "autotos.succ"]
     assert sorted(p.name for p in (run_dir / "versions").glob("*.py")) == ["goal-1.py", "succ-1.py", "succ-2.py"]
+
+
+def test_an_old_autotos_run_whose_domain_moved_says_so_and_resumes_on_the_one_given(tmp_path: Path) -> None:
+    run_dir = old_copy("autotos", tmp_path, checkout=tmp_path / "gone")
+    replies = {4: GOAL, 6: FERRY}
+    with ScriptedServer() as server:
+        server.respond_with(lambda request: Reply.answer(replies[len(request.messages)]))
+        settings = ModelSettings(model=server.model, base_url=server.base_url)
+        with pytest.raises(api.GenplanError, match="gone/domains/ferry"):
+            api.resume(run_dir, settings, no_cache=True)
+        assert not server.requests
+        outcome = api.resume(run_dir, settings, no_cache=True, domain_dir=ROOT / "domains" / "ferry")
+        assert server.steps() == ["autotos.goal", "autotos.succ"]
+    assert outcome.status == RunStatus.FINISHED
 
 
 def test_a_fork_of_an_old_autotos_run_from_an_edited_version_goes_on(tmp_path: Path) -> None:
