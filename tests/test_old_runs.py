@@ -22,13 +22,13 @@ from test_autotos_pddl import FERRY, GOAL
 from test_pddlego_loop import TO_BACKYARD
 
 from genplan.engine import api
-from genplan.engine.events import RequestSent, ResponseReceived
+from genplan.engine.events import Event, RequestSent, ResponseReceived, TextDelta
 from genplan.engine.llm import ModelSettings
 from genplan.engine.pddlego.environment import java_available
 from genplan.engine.runs import RunStatus, layout, read_meta
 from genplan.engine.runs.answers import answers
 from genplan.engine.runs.store import read_events
-from genplan.tui.replay import recorded_answer
+from genplan.tui.replay import Replayer, load_events, recorded_answer
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data" / "runs"
@@ -99,6 +99,16 @@ def test_an_old_run_opens_lists_and_replays_its_answers(kind: str, tmp_path: Pat
     # a replay streams each recorded answer, as the gateway wrote it
     for event, answer in zip(received, recorded, strict=True):
         assert recorded_answer(run_dir, event) == answer.text != ""
+    streamed: dict[int, str] = {}
+
+    def sink(event: Event) -> None:
+        if isinstance(event, TextDelta):
+            streamed[event.request_id] = streamed.get(event.request_id, "") + event.text
+
+    replayer = Replayer(run_dir, load_events(run_dir), sink, speed=1000.0)
+    while replayer.step() is not None:
+        pass
+    assert streamed == {answer.request_id: answer.text for answer in recorded}
     overview = api.overview(run_dir)
     assert (overview.run_id, overview.status, overview.meta) == (run_dir.name, meta.status, meta)
 

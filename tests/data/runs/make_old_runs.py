@@ -20,9 +20,10 @@ writes, under OUT_DIR:
 - ``pddlego-6a70564/``: ``genplan pddlego`` (CoinCollector, seed 1, 5 rooms), killed with SIGKILL while
   waiting for its 2nd answer (needs Java);
 - ``import-6a70564/``: ``genplan import autotos`` of a synthetic PrOntoQA log written here (our own successor
-  function and goal test, in the release's log format), evaluated on its first 2 instances (run.json's list of all instance names cut to those 2); it needs the
-  AutoToS release's data folder (``../shared/autotos``) to run, none of which ends up in the run directory
-  (a real log's import would hold that log's model answers, which must not be copied into the project);
+  function and goal test, in the release's log format), evaluated on its first 2 instances (run.json's list of
+  all instance names cut to those 2); it needs the AutoToS release's data folder (``../shared/autotos``) to run,
+  none of which ends up in the run directory (a real log's import would hold that log's model answers, which
+  must not be copied into the project);
 
 each with the response cache off, the machine's paths and times as they were (tests copy them to tmp_path).
 """
