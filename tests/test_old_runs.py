@@ -188,3 +188,19 @@ def test_an_old_pddlego_trial_killed_mid_call_resumes_to_its_end(tmp_path: Path)
         assert len(server.requests) == 1
     assert api.report(outcome)["outcome"] == "success"
     assert read_meta(run_dir).extra["outcome"] == "success"
+
+
+@NEEDS_JAVA
+def test_a_fork_of_an_old_pddlego_trial_from_its_edited_problem_file_goes_on(tmp_path: Path) -> None:
+    """The trial's first problem file, edited (a comment added), becomes the first answer of a fork; the fork asks
+    the one answer still missing and wins the game."""
+    run_dir = old_copy("pddlego", tmp_path)
+    problem = "pddl/s00-a0-r0-problem.pddl"
+    edited = "; edited by a person\n" + (run_dir / problem).read_text(encoding="utf-8")
+    fork = api.fork(run_dir, problem, "problem", edited)
+    with ScriptedServer() as server:
+        server.respond_with(lambda request: Reply.answer(TO_BACKYARD))
+        outcome = api.resume(fork, ModelSettings(model=server.model, base_url=server.base_url), no_cache=True)
+        assert len(server.requests) == 1
+    assert (outcome.status, api.report(outcome)["outcome"]) == (RunStatus.FINISHED, "success")
+    assert (fork / problem).read_text(encoding="utf-8").startswith("; edited by a person")
