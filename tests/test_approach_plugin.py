@@ -12,7 +12,7 @@ from support.scripted_server import ScriptedServer
 from test_approaches import toy_run, toy_server
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 
-from genplan.engine.approaches import APPROACHES, Approach, register
+from genplan.engine.approaches import Approach, register, unregister
 from genplan.engine.approaches.context import pipeline_fields
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux only")
@@ -26,7 +26,7 @@ def toy() -> Iterator[Approach]:
         presets={"Toy": {"strategy_rounds": 0, "code_rounds": 0}},
     ))
     yield approach
-    del APPROACHES["toy"]
+    unregister("toy")
 
 
 async def test_the_toy_runs_in_the_tui(toy: Approach, scripted_server: ScriptedServer,

@@ -22,6 +22,7 @@ from genplan.engine.approaches import (
     get_approach,
     preset_owner,
     register,
+    unregister,
 )
 from genplan.engine.approaches.context import PipelineContext, pipeline_fields
 from genplan.engine.approaches.presets import load_preset, preset_names
@@ -137,7 +138,7 @@ def toy() -> Iterator[Approach]:
         presets={"Toy": {"strategy_rounds": 0, "code_rounds": 0}},
     ))
     yield approach
-    del APPROACHES["toy"]
+    unregister("toy")
 
 
 def toy_server(server: ScriptedServer) -> None:

@@ -98,6 +98,13 @@ def register(approach: Approach) -> Approach:
     return approach
 
 
+def unregister(name: str) -> None:
+    """Take an approach out of the registry again (a test's toy approach)."""
+    APPROACHES.pop(name, None)
+    if name in PIPELINE_APPROACHES:
+        PIPELINE_APPROACHES.remove(name)
+
+
 def get_approach(name: str) -> Approach:
     try:
         return APPROACHES[name]
