@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from support.ferry_model import CORRECT_PROGRAM
 from support.scripted_server import ScriptedServer
-from test_tui_support import buggy_then_fixed, ferry_copy, record_run
+from test_tui_support import buggy_then_fixed, ferry_copy, isolated, record_run  # noqa: F401
 
 from genplan.engine.events import StepStarted, TextDelta
 from genplan.engine.llm.types import ChatMessage, ChatRequest
@@ -205,17 +205,8 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return domain, run
 
 
-@pytest.fixture
-def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
-    for name in ("GENPLAN_MODEL", "GENPLAN_BASE_URL", "GENPLAN_API_KEY_ENV", "EDITOR", "VISUAL"):
-        monkeypatch.delenv(name, raising=False)
-    return tmp_path
-
-
 # ---------------------------------------------------------------------------------------------- runs
-def test_opening_a_recorded_run_applies_its_events_and_indexes_its_files(recorded, isolated: Path) -> None:
+def test_opening_a_recorded_run_applies_its_events_and_indexes_its_files(recorded, isolated: Path) -> None:  # noqa: F811
     domain, run = recorded
     app = Wired(domain)
     app.runs.open_run(run)
@@ -238,7 +229,7 @@ def test_opening_a_recorded_run_applies_its_events_and_indexes_its_files(recorde
     assert app.runs.mode == "watch" and app.runs.source_label().startswith(f"{domain.name} · run {run.name} · ")
 
 
-def test_a_directory_that_is_no_run_is_refused_and_nothing_changes(recorded, isolated: Path) -> None:
+def test_a_directory_that_is_no_run_is_refused_and_nothing_changes(recorded, isolated: Path) -> None:  # noqa: F811
     domain, _run = recorded
     app = Wired(domain)
     app.runs.open_run(isolated)
@@ -246,7 +237,7 @@ def test_a_directory_that_is_no_run_is_refused_and_nothing_changes(recorded, iso
     assert app.host.warnings() == [f"{isolated}: not a genplan run directory (no run.json)"]
 
 
-def test_a_start_while_loading_waits_for_the_settings_and_the_domain(recorded, isolated: Path) -> None:
+def test_a_start_while_loading_waits_for_the_settings_and_the_domain(recorded, isolated: Path) -> None:  # noqa: F811
     domain, run = recorded
     app = Wired(domain, config_file=isolated / "none.toml")
     app.runs.start_pipeline(run_dir=run)
@@ -260,7 +251,7 @@ def test_a_start_while_loading_waits_for_the_settings_and_the_domain(recorded, i
     assert "Stopping at the next request…" in [n for _s, n in app.host.notes]
 
 
-def test_step_mode_holds_a_request_until_the_person_decides(recorded, isolated: Path) -> None:
+def test_step_mode_holds_a_request_until_the_person_decides(recorded, isolated: Path) -> None:  # noqa: F811
     domain, _run = recorded
     app = Wired(domain)
     app.runs.toggle_step()
@@ -283,7 +274,7 @@ def test_step_mode_holds_a_request_until_the_person_decides(recorded, isolated: 
     assert later.future.result() == Decision.send() and not app.runs.stepping.is_set() and not app.runs.pending
 
 
-def test_a_manual_answer_is_the_persons_text_and_later_keeps_the_run_waiting(recorded, isolated: Path) -> None:
+def test_a_manual_answer_is_the_persons_text_and_later_keeps_the_run_waiting(recorded, isolated: Path) -> None:  # noqa: F811
     domain, _run = recorded
     app = Wired(domain)
     question = msg.AnswerRequested(ChatRequest("nl.domain", [ChatMessage("user", "Describe the domain.")]), Future(), 3)
@@ -314,7 +305,7 @@ def test_streamed_fragments_of_one_request_are_merged_and_every_runs_ending_read
 
 
 # ---------------------------------------------------------------------------------------------- replay
-def test_the_replay_steps_rewinds_changes_speed_and_stops_at_stages(recorded, isolated: Path) -> None:
+def test_the_replay_steps_rewinds_changes_speed_and_stops_at_stages(recorded, isolated: Path) -> None:  # noqa: F811
     _domain, run = recorded
     host, views = FakeHost(), FakeViews()
     sunk: list[Any] = []
@@ -343,7 +334,7 @@ def test_the_replay_steps_rewinds_changes_speed_and_stops_at_stages(recorded, is
 
 
 # ---------------------------------------------------------------------------------------------- versions
-def test_files_changed_outside_are_sorted_out_by_where_they_are(recorded, isolated: Path) -> None:
+def test_files_changed_outside_are_sorted_out_by_where_they_are(recorded, isolated: Path) -> None:  # noqa: F811
     domain, run = recorded
     app = Wired(domain)
     app.versions.on_file_changed(msg.FileChanged(run.parent / "elsewhere" / "run.json"))
@@ -357,7 +348,7 @@ def test_files_changed_outside_are_sorted_out_by_where_they_are(recorded, isolat
     assert app.host.loads == ["runs", "domain"]
 
 
-def test_an_edit_is_saved_as_a_new_version_then_its_continuation_runs(recorded, isolated: Path) -> None:
+def test_an_edit_is_saved_as_a_new_version_then_its_continuation_runs(recorded, isolated: Path) -> None:  # noqa: F811
     domain, run = recorded
     app = Wired(domain)
     app.load()
@@ -373,7 +364,7 @@ def test_an_edit_is_saved_as_a_new_version_then_its_continuation_runs(recorded, 
     assert app.views.called("update_run")[-1][0] == run.name
 
 
-def test_the_selected_version_comes_from_the_tab_shown(recorded, isolated: Path) -> None:
+def test_the_selected_version_comes_from_the_tab_shown(recorded, isolated: Path) -> None:  # noqa: F811
     domain, run = recorded
     app = Wired(domain)
     app.load()
@@ -389,7 +380,7 @@ def test_the_selected_version_comes_from_the_tab_shown(recorded, isolated: Path)
     assert app.host.warnings()[-1] == "Select a version first."
 
 
-def test_a_program_rerun_posts_one_row_per_debug_task(recorded, isolated: Path) -> None:
+def test_a_program_rerun_posts_one_row_per_debug_task(recorded, isolated: Path) -> None:  # noqa: F811
     domain, run = recorded
     app = Wired(domain)
     app.load()
@@ -408,7 +399,7 @@ def test_a_program_rerun_posts_one_row_per_debug_task(recorded, isolated: Path) 
 
 
 # ---------------------------------------------------------------------------------------------- plans, start-up
-def test_plans_are_found_in_the_runs_results_and_p_without_a_task_goes_to_the_tasks(recorded, isolated: Path) -> None:
+def test_plans_are_found_in_the_runs_results_and_p_without_a_task_goes_to_the_tasks(recorded, isolated: Path) -> None:  # noqa: F811
     domain, run = recorded
     app = Wired(domain)
     app.load()
@@ -425,7 +416,7 @@ def test_plans_are_found_in_the_runs_results_and_p_without_a_task_goes_to_the_ta
     assert app.host.screens[-1][0].__class__.__name__ == "PickScreen"
 
 
-def test_the_run_named_on_the_command_line_opens_once_the_runs_are_listed(recorded, isolated: Path) -> None:
+def test_the_run_named_on_the_command_line_opens_once_the_runs_are_listed(recorded, isolated: Path) -> None:  # noqa: F811
     domain, run = recorded
     app = Wired(domain, run=run.name, config_file=isolated / "none.toml")
     app.load()
@@ -451,7 +442,7 @@ def test_app_py_is_composition_and_the_action_table_only() -> None:
     assert not list((TUI).glob("app_*.py")), "the mixins are gone"
 
 
-def test_every_message_of_background_work_has_one_controller(recorded, isolated: Path) -> None:
+def test_every_message_of_background_work_has_one_controller(recorded, isolated: Path) -> None:  # noqa: F811
     domain, _run = recorded
     app = Wired(domain)
     kinds = {cls for cls in vars(msg).values()
@@ -460,7 +451,7 @@ def test_every_message_of_background_work_has_one_controller(recorded, isolated:
     assert set(handled) == kinds and len(handled) == len(kinds)
 
 
-def test_a_counterexample_of_a_buggy_program_is_found_and_shown(recorded, isolated: Path) -> None:
+def test_a_counterexample_of_a_buggy_program_is_found_and_shown(recorded, isolated: Path) -> None:  # noqa: F811
     from genplan.tui.controllers.counterexample import CounterexampleController
     from genplan.tui.screens.counterexample import CounterexampleScreen
 
