@@ -294,10 +294,8 @@ class Pipeline:
     def artifact(self, kind: str, relative: str, text: str, request_id: int | None = None, **data: Any) -> str:
         """Write an artefact; its event names the request whose answer it came from, so that an edited
         version can continue the run from exactly there (see store.fork_run)."""
-        self.store.write_text(relative, text)
-        request_id = request_id if request_id is not None else self.last_answer_id
-        self.bus.publish(ArtifactCreated(kind=kind, file=relative, request_id=request_id, **data))
-        return relative
+        return self.context.artifact(kind, relative, text,
+                                     request_id if request_id is not None else self.last_answer_id, **data)
 
     def publish(self, event: Event) -> None:
         self.bus.publish(event)
