@@ -162,21 +162,30 @@ def approach_of_run(run_dir: Path) -> Approach | None:
     if meta is None:
         return None
     try:
-        return get_approach(meta.approach or "stein")  # a pipeline run of before names its approach nowhere
+        return _approach_of(meta)
     except UnknownApproach:
         return None
 
 
+def _approach_of(meta: RunMeta) -> Approach:
+    # a pipeline run of before names its approach in its config, or nowhere
+    return get_approach(meta.approach or "stein")
+
+
 def resumable(run_dir: Path) -> tuple[Approach, RunMeta]:
     """The approach and record of a run that can go on (NotResumable, one line, otherwise)."""
+    _store, approach, meta = _open_resumable(run_dir)
+    return approach, meta
+
+
+def _open_resumable(run_dir: Path) -> tuple[RunStore, Approach, RunMeta]:
     try:
         store = RunStore.open(Path(run_dir))
     except FileNotFoundError:
         raise NotResumable(f"{run_dir}: not a run directory (no {layout.META})") from None
     meta = RunMeta.from_dict(store.meta(), run_id=store.path.name)
-    name = meta.approach or "stein"  # a pipeline run of before names its approach in its config, or none
     try:
-        approach = get_approach(name)
+        approach = _approach_of(meta)
     except UnknownApproach as exc:
         raise NotResumable(f"{store.path}: {exc}") from None
     if meta.extra.get("imported_from") or meta.extra.get("import"):
@@ -189,7 +198,7 @@ def resumable(run_dir: Path) -> tuple[Approach, RunMeta]:
         raise NotResumable(f"{store.path}: made by genplan's earlier Bas (a PDDL summary, no NL descriptions); Bas now "
                            "follows the paper (docs/reproduction.md), so this run opens and replays but cannot be "
                            "continued; start a new run")
-    return approach, meta
+    return store, approach, meta
 
 
 def resume(run_dir: Path, settings: ModelSettings, watch: Watch | None = None, *, no_cache: bool = False,
@@ -199,8 +208,7 @@ def resume(run_dir: Path, settings: ModelSettings, watch: Watch | None = None, *
     there, the rest is asked. ``domain_dir``: the front end's domain directory, which a run on a domain directory
     goes on with instead of the one its run.json names (a run copied with its domain)."""
     watch = watch or Watch()
-    approach, _ = resumable(run_dir)
-    store = RunStore.open(Path(run_dir))
+    store, approach, _ = _open_resumable(run_dir)
     target, parameters = approach.reopen(store.meta())
     if domain_dir is not None and approach.can(Capability.DOMAIN_DIR):
         target = str(domain_dir)
@@ -215,10 +223,9 @@ def fork(run_dir: Path, relative: str, kind: str, text: str, root: Path | None =
     """A new run (beside ``run_dir`` unless ``root`` is given) that keeps every answer before the one that made
     the file ``relative`` and takes the person's edit ``text`` as that answer; :func:`resume` carries it out.
     An unchanged text checks the version again."""
-    approach, _ = resumable(run_dir)
+    source, approach, _ = _open_resumable(run_dir)
     if not approach.can(Capability.FORK) or approach.edited_answer is None:
         raise NotResumable(f"{run_dir}: a run of {approach.name} does not continue from an edited file")
-    source = RunStore.open(Path(run_dir))
     answer = approach.edited_answer(source.path, relative, kind, text)
     try:
         request_id = artifact_request_id(source, relative)
