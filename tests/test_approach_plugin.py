@@ -4,32 +4,19 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from support.scripted_server import ScriptedServer
-from test_approaches import toy_run, toy_server
+from test_approaches import toy, toy_server  # noqa: F401 (toy: the fixture registering the toy approach)
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 
-from genplan.engine.approaches import Approach, register, unregister
-from genplan.engine.approaches.context import pipeline_fields
+from genplan.engine.approaches import Approach
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux only")
 
 
-@pytest.fixture
-def toy() -> Iterator[Approach]:
-    approach = register(Approach(
-        name="toy", title="ask once, check, stop", prompt_variant="stein", feedback_style="stein",
-        function_name="generate_solution", **pipeline_fields("toy", "generate_solution", toy_run),
-        presets={"Toy": {"strategy_rounds": 0, "code_rounds": 0}},
-    ))
-    yield approach
-    unregister("toy")
-
-
-async def test_the_toy_runs_in_the_tui(toy: Approach, scripted_server: ScriptedServer,
+async def test_the_toy_runs_in_the_tui(toy: Approach, scripted_server: ScriptedServer,  # noqa: F811
                                        isolated: Path) -> None:  # noqa: F811
     toy_server(scripted_server)
     domain = ferry_copy(isolated)
