@@ -290,6 +290,28 @@ def test_a_manual_answer_is_the_persons_text_and_later_keeps_the_run_waiting(rec
     assert question.future.result() == "A ferry carries cars between locations." and not app.runs.pending
 
 
+def test_questions_arriving_after_later_wait_until_a_is_pressed(recorded, isolated: Path) -> None:  # noqa: F811
+    # A run asks several questions at once (nl.task for every task). After "later", one that arrives a moment
+    # afterwards must not open over what the person turned to; a brings them back in order.
+    domain, _run = recorded
+    app = Wired(domain)
+    def question(n: int) -> msg.AnswerRequested:
+        return msg.AnswerRequested(ChatRequest("nl.task", [ChatMessage("user", f"Describe task {n}.")]), Future(), n)
+    first, second = question(1), question(2)
+    app.runs.on_question(first)
+    _screen, decided = app.host.screens[0]
+    decided(StepChoice("later"))
+    app.runs.on_question(second)
+    assert len(app.host.screens) == 1 and app.runs.pending == [first, second]
+    app.runs.answer_pending()
+    screen, decided = app.host.screens[1]
+    assert screen.request_id == 1
+    decided(StepChoice("answer", answer="Task one."))
+    app.host.timers.pop()[1]()  # after the refresh: the next question opens by itself again
+    screen, _decided = app.host.screens[2]
+    assert screen.request_id == 2 and first.future.result() == "Task one."
+
+
 def test_streamed_fragments_of_one_request_are_merged_and_every_runs_ending_reads_well() -> None:
     events = [TextDelta(request_id=1, text="a", seq=1), TextDelta(request_id=1, text="b", seq=2),
               TextDelta(request_id=2, text="c", seq=3), TextDelta(request_id=1, text="d", seq=4)]

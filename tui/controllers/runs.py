@@ -62,6 +62,9 @@ class RunsController:
             self.stepping.set()
         self.pending: list[msg.StepRequested | msg.AnswerRequested] = []  # not yet decided
         self.request_screen_open = False
+        # Set by "later": questions that arrive afterwards wait in the list until a is pressed, instead of opening
+        # over whatever the person turned to (a run asks several at once: nl.task for every task).
+        self.put_off = False
         self.deferred_start: tuple[Path | None, tuple[str, Path, str] | None] | None = None  # r pressed while loading
         self.own_loop_runs: dict[Path, bool] = {}  # run directory -> an own-loop run's (no rerun there)
         self.status_note = "loading"
@@ -341,6 +344,7 @@ class RunsController:
         self.session = None
         self.live = False
         self.pending.clear()
+        self.put_off = False
         if message.error:
             self.host.notify(f"The run stopped: {message.error}", severity="error", timeout=10)
         elif message.result is not None:  # the run's report (engine/api.report), of any approach
@@ -391,6 +395,7 @@ class RunsController:
             return
         self.session.stop()
         self.pending.clear()
+        self.put_off = False
         self.host.notify("Stopping at the next request…")
         self.views.refresh_totals()
 
@@ -409,12 +414,14 @@ class RunsController:
     def on_question(self, message: msg.StepRequested | msg.AnswerRequested) -> None:
         self.pending.append(message)
         self.views.refresh_totals()
-        self.open_next_question()
+        if not self.put_off:
+            self.open_next_question()
 
     def answer_pending(self) -> None:
         if not self.pending:
             self.host.notify("Nothing is waiting for you.")
             return
+        self.put_off = False
         self.open_next_question()
 
     def open_next_question(self) -> None:
@@ -431,6 +438,7 @@ class RunsController:
         def decided(choice: StepChoice | None) -> None:
             self.request_screen_open = False
             if choice is None or choice.action == "later":
+                self.put_off = True
                 self.host.notify("The run waits; press a to decide.")
                 self.views.refresh_totals()
                 return
