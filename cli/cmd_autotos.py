@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.autotos.domains import DOMAINS as PAPER_DOMAINS
-from ..engine.runs import layout
 from .autotos_options import add_limit_arguments, check_limits, print_summary
 from .common import EXIT_OK, BadInput, error, open_source, require_output_dir, require_seconds, run_guarded
 
@@ -161,13 +160,14 @@ def resume_command(run_dir: Path, args: argparse.Namespace, flags: dict[str, Any
     model options given now (None: the run's recorded one). None: RUN is a pipeline run (or no run: the pipeline's
     resume says what is wrong with it)."""
     from ..engine import api
+    from ..engine.api.runs import is_run_dir
     from ..engine.approaches import Capability
     from ..engine.llm import ModelAccessError
 
     try:
         approach, meta = api.resumable(Path(run_dir))
     except api.NotResumable as exc:
-        if not layout.is_run_dir(Path(run_dir)):
+        if not is_run_dir(Path(run_dir)):
             return None
         raise BadInput(str(exc)) from None
     if approach.can(Capability.PROGRAMS):

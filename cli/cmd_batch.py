@@ -26,7 +26,6 @@ from ..engine.batch import (
 )
 from ..engine.batch.experiment import with_faithful
 from ..engine.errors import GenplanError
-from ..engine.runs import is_run_dir
 from .common import (
     EXIT_BAD_INPUT,
     EXIT_NEGATIVE,
@@ -126,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _dry_run(experiment, batch_dir: Path) -> int:
+    from ..engine.api.runs import is_run_dir
+
     todo = {w.entry.key: w for w in plan_work(experiment, batch_dir)}
     for entry in grid(experiment):
         work = todo.get(entry.key)

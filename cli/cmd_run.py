@@ -28,7 +28,6 @@ from .common import (
 
 if TYPE_CHECKING:
     from ..engine.domainlib import DomainDir
-    from ..engine.runs.store import RunStore
 
 # The model client (openai) and the pipeline are imported when a run starts, not when `genplan` parses
 # its arguments: every other command would otherwise pay for them.
@@ -112,13 +111,13 @@ def _config(args: argparse.Namespace):
     return config.with_changes(faithful=faithful_spec(args), split_seed=args.seed, max_concurrency=args.max_concurrency)
 
 
-def _stopped(args: argparse.Namespace, store: RunStore, message: str) -> int:
+def _stopped(args: argparse.Namespace, run_dir: Path, message: str) -> int:
     """A run that had to stop: one line (or, with --json, one object) naming the cause and how to resume."""
-    from ..engine import runs
+    from ..engine.api.runs import mark_failed
 
-    resume = f"genplan run --resume {store.path}"
+    resume = f"genplan run --resume {run_dir}"
     with contextlib.suppress(OSError):  # the disk may be the problem
-        store.update_meta(status=runs.RunStatus.FAILED)
+        mark_failed(run_dir)
     if args.json:
         print(json.dumps({"status": "failed", "message": message, "resume": resume}))
     return error(f"{message} (resume with: {resume})")
@@ -163,13 +162,12 @@ def run(args: argparse.Namespace) -> int:
         if own_loop is not None:
             return own_loop
     from ..engine import api
+    from ..engine.api.runs import default_runs_dir, write_summary
     from ..engine.domainlib import DomainDir, DomainDirError
     from ..engine.llm import ModelAccessError, load_settings
     from ..engine.llm.manual import stdin_answerer
     from ..engine.llm.settings import SettingsError
     from ..engine.prompts import PromptLibrary
-    from ..engine.runs.outcome import write_outcome
-    from ..engine.runs.store import RunStore
 
     # everything the user gave is checked before anything is created or asked
     if args.out:
@@ -212,25 +210,24 @@ def run(args: argparse.Namespace) -> int:
         if args.resume:
             outcome = api.resume(Path(args.resume), settings, watch, no_cache=args.no_cache, prompts=prompts)
         else:
-            root = Path(args.out) if args.out else RunStore.runs_dir(domain_dir.path)
+            root = Path(args.out) if args.out else default_runs_dir(domain_dir.path)
             request = api.StartRequest(config.preset, str(domain_dir.path), root, config=config)
             outcome = api.start(request, settings, watch, no_cache=args.no_cache, prompts=prompts)
     except ModelAccessError as exc:
         if not created:
             raise BadInput(str(exc)) from None
-        return _stopped(args, RunStore.open(created[0]), f"the model could not be used: {exc}")
+        return _stopped(args, created[0], f"the model could not be used: {exc}")
     except OSError as exc:
         if exc.errno not in (errno.ENOSPC, errno.EDQUOT) or not created:
             raise
         where = f" ({exc.filename})" if exc.filename else ""
-        return _stopped(args, RunStore.open(created[0]), f"no space left on the device of the run directory{where}; "
+        return _stopped(args, created[0], f"no space left on the device of the run directory{where}; "
                         "free some space")
     result = outcome.value
-    store = RunStore.open(result.run_dir)
     summary = result.to_dict()
     if args.eval and result.selected_program is not None:
         summary["eval_coverage"] = _evaluate(result.selected_program, domain_dir, config)
-    write_outcome(store.path, summary)
+    write_summary(result.run_dir, summary)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

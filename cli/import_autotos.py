@@ -9,21 +9,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
-from ..engine.autotos.domains import DOMAINS, DataError, load_domain
-from ..engine.autotos.logfile import LogFormatError, parse_log
-from ..engine.sandbox.limits import GIB
+from ..engine.autotos.domains import DOMAINS
 from .autotos_options import add_limit_arguments, check_limits, print_summary
 from .common import EXIT_OK, BadInput, error
-
-
-def _default_data(log: Path) -> Path | None:
-    """The release's data folder when LOG lies in its clean_logs/ tree."""
-    for parent in log.resolve().parents:
-        if parent.name == "clean_logs":
-            return parent.parent
-    return None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,52 +36,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress output")
 
 
-def _progress(event: Any) -> None:
-    """One stderr line per event worth one (the calls, the unit-test rounds, the evaluation)."""
-    from ..engine.autotos.live import describe
-
-    line = describe(event)
-    if line:
-        print(line, file=sys.stderr)
-
-
 def run(args: argparse.Namespace) -> int:
-    from ..engine.autotos.executor import SandboxExecutor
-    from ..engine.autotos.session import import_log, log_settings
+    from ..engine.api import Watch
+    from ..engine.api.imports import ImportFailed, import_autotos, open_autotos
 
-    log_path = Path(args.log)
-    try:
-        log = parse_log(log_path)
-    except LogFormatError as exc:
-        return error(str(exc))
-    domain_name = args.domain or log.domain
-    if domain_name is None:
-        return error(f"{log_path}: cannot tell the domain from the path; give --domain")
-    data = Path(args.data) if args.data else _default_data(log_path)
-    if data is None:
-        return error("no data folder: give --data DIR (the AutoToS data with twentyfourgame/, blocksworld/, ...)")
+    pst = {"on": True, "off": False}.get(args.pst)  # auto: as the log's folder says
     try:
         check_limits(args)
-    except BadInput as exc:
+        source = open_autotos(Path(args.log), domain=args.domain, data=Path(args.data) if args.data else None,
+                              partial_soundness=pst)
+    except (BadInput, ImportFailed) as exc:
         return error(str(exc))
-    try:
-        domain = load_domain(domain_name, data)
-    except DataError as exc:
-        return error(str(exc))
-    pst = {"on": True, "off": False}.get(args.pst, bool(log.partial_soundness))
-    settings = log_settings(log, partial_soundness=pst, evaluate=not args.no_eval, eval_limit=args.eval_limit,
-                            eval_timeout=args.eval_timeout, soundness_timeout=args.search_timeout,
-                            release_validation=not args.strict)
     if not args.quiet:
-        print(f"genplan: replaying {log.calls} answers of {log_path} ({domain_name}, PST {'on' if pst else 'off'})",
-              file=sys.stderr)
-    executor = SandboxExecutor(hash_seed=args.hash_seed, memory_bytes=int(args.memory * GIB))
-    try:
-        summary = import_log(log, domain, executor, Path(args.runs), settings, None if args.quiet else _progress,
-                             released_instances=args.eval_set == "release")
-    finally:
-        executor.close()
+        print(f"genplan: replaying {source.calls} answers of {Path(args.log)} ({source.domain.name}, "
+              f"PST {'on' if source.partial_soundness else 'off'})", file=sys.stderr)
+    watch = Watch(progress=None if args.quiet else lambda line: print(line, file=sys.stderr))
+    summary = import_autotos(source, Path(args.runs), evaluate=not args.no_eval, eval_limit=args.eval_limit,
+                             eval_timeout=args.eval_timeout, search_timeout=args.search_timeout, strict=args.strict,
+                             hash_seed=args.hash_seed, memory_gib=args.memory,
+                             released_instances=args.eval_set == "release", watch=watch)
     if summary["wanted_more"] or summary["divergences"]:
         print("genplan: warning: the replay left the log's path (see import.json in the run directory)", file=sys.stderr)
-    print_summary(summary, args.json, logged_calls=log.calls)
+    print_summary(summary, args.json, logged_calls=source.calls)
     return EXIT_OK

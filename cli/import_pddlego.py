@@ -15,10 +15,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..engine.pddlego.batch import record_import
-from ..engine.pddlego.environment import EnvironmentUnavailable
-from ..engine.pddlego.importer import ImportError_, import_trial
-from ..engine.pddlego.trial_log import TrialLogError
 from .common import EXIT_OK, error
 
 
@@ -53,6 +49,8 @@ def _logs(paths: list[str]) -> list[Path]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..engine.api.imports import ImportFailed, import_pddlego
+
     try:
         logs = _logs(args.logs)
     except FileNotFoundError as exc:
@@ -63,11 +61,10 @@ def run(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     for index, log in enumerate(logs, 1):
         try:
-            result = import_trial(log, out / "runs", environment=args.env, seed=args.seed, planner=args.planner,
-                                  ties=args.ties)
-        except (TrialLogError, ImportError_, EnvironmentUnavailable) as exc:
+            result = import_pddlego(log, out, environment=args.env, seed=args.seed, planner=args.planner,
+                                    ties=args.ties)
+        except ImportFailed as exc:
             return error(str(exc))
-        record_import(out, result)
         entry = {**result.to_dict(), "log": {"outcome": result.log_outcome, "calls": result.log_calls,
                                              "steps": result.log_steps}}
         results.append(entry)

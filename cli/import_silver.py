@@ -28,49 +28,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..engine import runs
-    from ..engine.api import pipeline
-    from ..engine.approaches.presets import load_preset
-    from ..engine.domainlib import DomainDir, DomainDirError
-    from ..engine.silver.replay import (
-        SilverLogError,
-        SilverReplayProvider,
-        read_conversation,
-    )
+    from ..engine.api.imports import ImportFailed, import_silver, open_silver
 
     try:
-        conversation = read_conversation(args.conversation)
-        domain = DomainDir.open(args.domain)
-    except (SilverLogError, DomainDirError) as exc:
+        source = open_silver(Path(args.conversation), Path(args.domain))
+    except ImportFailed as exc:
         return error(str(exc))
-    expected = conversation.domain
-    if expected is not None and expected not in (domain.name, domain.path.name) and not args.json:
-        print(f"genplan: warning: {conversation.environment} corresponds to '{expected}', not '{domain.name}'",
-              file=sys.stderr)
-    # one recorded answer per request: an extraction retry would take the next program as a retry's answer
-    config = load_preset("Sil").with_changes(split_seed=args.split_seed, extraction_retries=0)
-    provider = SilverReplayProvider(conversation)
-    meta = {
-        "domain_dir": str(domain.path.resolve()),
-        "config": config.to_dict(),
-        "model": {"model": f"replay:{conversation.experiment}"},
-        "import": {"kind": "silver", "source": str(conversation.path.resolve()),
-                   "environment": conversation.environment, "seed": conversation.seed,
-                   "experiment": conversation.experiment, "answers": len(conversation.responses)},
-    }
-    store = runs.create(Path(args.runs), meta)
+    if source.mismatch is not None and not args.json:
+        print(f"genplan: warning: {source.mismatch}", file=sys.stderr)
     if not args.json:
-        print(f"genplan: replaying {len(conversation.responses)} answers of {conversation.path} on {domain.name}",
+        print(f"genplan: replaying {source.answers} answers of {source.conversation.path} on {source.domain.name}",
               file=sys.stderr)
-    result = pipeline(domain, config, provider, store).run()
-    store.update_meta(import_unused_answers=provider.unused)
-    data = result.to_dict()
-    summary = {key: data[key] for key in ("run_dir", "selected_program", "llm_calls", "debug_solved", "debug_total")}
+    imported = import_silver(source, Path(args.runs), split_seed=args.split_seed)
+    summary = imported.summary
     if args.json:
         print(json.dumps(summary))
     else:
-        print(f"run: {summary['run_dir']} ({result.status})")
-        print(f"calls: {summary['llm_calls']} of {len(conversation.responses)} recorded answers")
+        print(f"run: {summary['run_dir']} ({imported.status})")
+        print(f"calls: {summary['llm_calls']} of {imported.answers} recorded answers")
         print(f"debug tasks solved: {summary['debug_solved']}/{summary['debug_total']}")
         print(f"selected program: {summary['selected_program']}")
     return EXIT_OK

@@ -4,15 +4,19 @@ recorded events and answers. Starting, resuming and forking runs is :mod:`genpla
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from ..events import Event
 from ..runs.answers import recorded_answer
 from ..runs.layout import META, SUMMARY, TRIAL, holds_runs, is_run_dir
+from ..runs.outcome import write_outcome
+from ..runs.status import RunStatus
 from ..runs.store import RunInfo, RunStore
 
-__all__ = ["META", "SUMMARY", "TRIAL", "RunInfo", "answer_text", "holds_runs", "is_run_dir", "open_run",
-           "recorded_answer", "run_events"]
+__all__ = ["META", "SUMMARY", "TRIAL", "RunInfo", "answer_text", "default_runs_dir", "holds_runs", "is_run_dir",
+           "mark_failed", "open_run", "recorded_answer", "run_events", "write_summary"]
 
 
 def run_events(run_dir: Path) -> list[Event]:
@@ -33,3 +37,18 @@ def answer_text(response_file: Path) -> str:
         record = json.loads(path.read_text(encoding="utf-8"))
         return str((record.get("response") or record).get("text", ""))
     return path.read_text(encoding="utf-8", errors="replace")
+
+
+def default_runs_dir(domain_dir: Path) -> Path:
+    """Where runs on a domain directory go unless a front end is told otherwise (``DOMAIN_DIR/.genplan/runs``)."""
+    return RunStore.runs_dir(Path(domain_dir))
+
+
+def mark_failed(run_dir: Path) -> None:
+    """Record in run.json that the run failed (a front end that had to give up on it: the model or the disk)."""
+    RunStore.open(Path(run_dir)).update_meta(status=RunStatus.FAILED)
+
+
+def write_summary(run_dir: Path, summary: Mapping[str, Any]) -> Path:
+    """Write the run's summary.json again with what a front end added to it (``genplan run --eval``'s coverage)."""
+    return write_outcome(Path(run_dir), summary)
