@@ -177,8 +177,9 @@ def resume_command(run_dir: Path, args: argparse.Namespace, flags: dict[str, Any
     recorded = {k: v for k, v in meta.model.items() if k != "prices"}
     settings = _settings(args, {**recorded, **{k: v for k, v in flags.items() if v is not None}})
     try:
+        domain_dir = getattr(args, "domain_dir", None)  # `genplan run DOMAIN_DIR --resume RUN`: the domain it goes on with
         outcome = api.resume(Path(run_dir).resolve(), settings, api.Watch(progress=_progress(args)),
-                             no_cache=args.no_cache)
+                             no_cache=args.no_cache, domain_dir=Path(domain_dir).resolve() if domain_dir else None)
     except (ModelAccessError, api.NotResumable) as exc:
         raise BadInput(str(exc)) from None
     return _finish(api.report(outcome), approach.name, args)

@@ -64,7 +64,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
     p.add_argument("--out", metavar="DIR", help="put the run directory under DIR (default DOMAIN_DIR/.genplan/runs/; "
                    "runs/ for an own-loop preset such as AutoToS)")
-    p.add_argument("--resume", metavar="RUN", help="continue the run in this directory (never repeats a completed request)")
+    p.add_argument("--resume", metavar="RUN", help="continue the run in this directory (never repeats a completed request); "
+                   "a DOMAIN_DIR given with it is the domain the run goes on with instead of the one its run.json names "
+                   "(a run copied, or a domain moved)")
     p.add_argument("--eval", action="store_true", help="evaluate the selected program on the eval tasks afterwards "
                    "(an AutoToS preset: search every eval task with the final functions)")
     p.add_argument("--json", action="store_true", help="print one JSON summary object on stdout")
@@ -170,6 +172,7 @@ def run(args: argparse.Namespace) -> int:
     from ..engine.prompts import PromptLibrary
 
     # everything the user gave is checked before anything is created or asked
+    given_domain = Path(args.domain_dir).resolve() if args.resume and args.domain_dir else None
     if args.out:
         require_output_dir("--out", args.out)
     if args.prompts:
@@ -177,9 +180,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.resume:
             _, meta = api.resumable(Path(args.resume))
-            if meta.domain_dir is None:
+            if meta.domain_dir is None and not args.domain_dir:
                 raise BadInput(f"{args.resume}: its run.json names no domain directory")
-            domain_dir = DomainDir.open(meta.domain_dir)
+            domain_dir = DomainDir.open(api.resume_target(Path(args.resume), given_domain))
             config = PipelineConfig.of_run(meta)
             recorded = {k: v for k, v in meta.model.items() if k not in ("prices",)}
             cli_model = {**recorded, **{k: v for k, v in _model_flags(args).items() if v is not None}}
@@ -208,7 +211,8 @@ def run(args: argparse.Namespace) -> int:
         print("genplan: no model configured: you answer each request by hand (end with a line '.')", file=sys.stderr)
     try:
         if args.resume:
-            outcome = api.resume(Path(args.resume), settings, watch, no_cache=args.no_cache, prompts=prompts)
+            outcome = api.resume(Path(args.resume), settings, watch, no_cache=args.no_cache, prompts=prompts,
+                                 domain_dir=given_domain)
         else:
             root = Path(args.out) if args.out else default_runs_dir(domain_dir.path)
             request = api.StartRequest(config.preset, str(domain_dir.path), root, config=config)

@@ -49,7 +49,7 @@ __all__ = [
     "RUN_MODULES", "Decision", "GenplanError", "NotResumable", "RunOutcome", "RunStatus", "StartRequest", "UnknownPreset", "Watch",
     "approach_of", "approach_of_request", "approach_of_run", "check_strategy", "fork", "fork_with_task", "list_runs",
     "message", "new_run", "overview", "pipeline", "prepare", "provider_for", "record_edit", "report",
-    "rerun_program", "resumable", "resume", "start",
+    "rerun_program", "resumable", "resume", "resume_target", "start",
 ]
 
 
@@ -209,13 +209,37 @@ def resume(run_dir: Path, settings: ModelSettings, watch: Watch | None = None, *
     goes on with instead of the one its run.json names (a run copied with its domain)."""
     watch = watch or Watch()
     store, approach, _ = _open_resumable(run_dir)
+    target, parameters = _resume_target(store, approach, domain_dir)  # refused before anything is marked
+    provider = provider_for(settings, no_cache=no_cache, watch=watch, cache_dir=cache_dir)
+    return _carry_out(store, approach, target, parameters, provider, settings, watch, prompts)
+
+
+def resume_target(run_dir: Path, domain_dir: Path | None = None) -> str:
+    """What :func:`resume` would go on with (a domain directory, an AutoToS domain, a game), checked as it checks
+    it: NotResumable (one line) when the run cannot go on, or its domain directory no longer exists."""
+    store, approach, _ = _open_resumable(run_dir)
+    return _resume_target(store, approach, domain_dir)[0]
+
+
+def _resume_target(store: RunStore, approach: Approach, domain_dir: Path | None) -> tuple[str, Any]:
     target, parameters = approach.reopen(store.meta())
     if domain_dir is not None and approach.can(Capability.DOMAIN_DIR):
         target = str(domain_dir)
     if not target:
-        raise NotResumable(f"{run_dir}: its run.json does not say what it ran on")
-    provider = provider_for(settings, no_cache=no_cache, watch=watch, cache_dir=cache_dir)
-    return _carry_out(store, approach, target, parameters, provider, settings, watch, prompts)
+        raise NotResumable(f"{store.path}: its run.json does not say what it ran on")
+    if approach.can(Capability.DOMAIN_DIR) and _names_directory(approach, target) and not Path(target).is_dir():
+        given = "the domain directory given" if domain_dir is not None else "its domain directory"
+        raise NotResumable(f"{store.path}: {given} {target} does not exist; resume the run on a domain directory "
+                           "that does (resume(domain_dir=...); `genplan run DOMAIN_DIR --resume RUN`; in the TUI, "
+                           "`genplan-tui DOMAIN_DIR --run RUN`)")
+    return target, parameters
+
+
+def _names_directory(approach: Approach, target: str) -> bool:
+    """Whether a run's target is a directory: always for an approach that writes programs; for another that runs
+    on domain directories (AutoToS), when it is written as a path (its own domains are names: "24game")."""
+    path = Path(target)
+    return approach.can(Capability.PROGRAMS) or path.is_absolute() or len(path.parts) > 1
 
 
 def fork(run_dir: Path, relative: str, kind: str, text: str, root: Path | None = None,

@@ -1,0 +1,87 @@
+"""The front-end API checks a run before it claims it: a run whose domain directory is gone is refused in one line
+that names the directory and how to give another (``domain_dir=``, ``genplan run DOMAIN_DIR --resume RUN``), and
+its run.json keeps its status; given another copy of the domain, the run goes on."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from support.ferry_model import FERRY
+from support.scripted_server import ScriptedServer
+from test_approaches import toy, toy_server  # noqa: F401
+
+from genplan.cli.main import main
+from genplan.engine import api
+from genplan.engine.api.runs import open_run
+from genplan.engine.approaches import Approach
+from genplan.engine.llm import ModelSettings
+
+
+def status_of(run_dir: Path) -> str:
+    return str(json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["status"])
+
+
+def stopped_run(preset: str, target: str, runs: Path) -> Path:
+    """A run of ``preset`` on ``target`` that was made and then stopped before its first request."""
+    store, _, _ = api.new_run(api.StartRequest(preset, target, runs), ModelSettings(model="m"))
+    open_run(store.path).update_meta(status=api.RunStatus.STOPPED)
+    return store.path
+
+
+def test_a_run_whose_domain_is_gone_is_refused_untouched_and_goes_on_elsewhere(
+        toy: Approach, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    gone, other = tmp_path / "ferry-gone", tmp_path / "ferry-other"
+    shutil.copytree(FERRY, gone)
+    shutil.copytree(FERRY, other)
+    run_dir = stopped_run("Toy", str(gone), tmp_path / "runs")
+    shutil.rmtree(gone)
+    with ScriptedServer() as server:
+        toy_server(server)
+        settings = ModelSettings(model=server.model, base_url=server.base_url)
+        with pytest.raises(api.NotResumable) as refused:
+            api.resume(run_dir, settings, no_cache=True)
+        assert str(gone.resolve()) in str(refused.value) and "domain_dir=" in str(refused.value)
+        assert "genplan run DOMAIN_DIR --resume RUN" in str(refused.value)
+        assert status_of(run_dir) == "stopped"  # not claimed: neither running nor failed
+        # the CLI says the same, and leaves the run as it was
+        capsys.readouterr()
+        assert main(["run", "--resume", str(run_dir), "--model", server.model, "--base-url", server.base_url,
+                     "--quiet", "--no-cache"]) == 2
+        assert str(gone.resolve()) in capsys.readouterr().err
+        assert status_of(run_dir) == "stopped" and not server.requests
+
+        # on another copy of the domain it goes on (the API's domain_dir=)
+        outcome = api.resume(run_dir, settings, domain_dir=other, no_cache=True)
+        assert outcome.status == api.RunStatus.FINISHED and status_of(run_dir) == "finished"
+        assert len(server.requests) == 1
+        assert api.report(outcome)["debug_solved"] == 6
+
+        # and from the command line: DOMAIN_DIR given with --resume
+        second = stopped_run("Toy", str(other), tmp_path / "runs")
+        shutil.rmtree(other)
+        moved = tmp_path / "ferry-moved"
+        shutil.copytree(FERRY, moved)
+        capsys.readouterr()
+        assert main(["run", str(moved), "--resume", str(second), "--model", server.model, "--base-url",
+                     server.base_url, "--quiet", "--no-cache", "--json"]) == 0
+        summary = json.loads(capsys.readouterr().out)
+        assert summary["status"] == "finished" and summary["debug_solved"] == 6 and len(server.requests) == 2
+
+
+def test_an_autotos_run_on_a_domain_directory_that_is_gone_is_refused_untouched(tmp_path: Path) -> None:
+    gone = tmp_path / "ferry-gone"
+    shutil.copytree(FERRY, gone)
+    run_dir = stopped_run("AutoToS", str(gone), tmp_path / "runs")
+    shutil.rmtree(gone)
+    with pytest.raises(api.NotResumable, match="ferry-gone does not exist; resume the run on a domain directory"):
+        api.resume(run_dir, ModelSettings(model="m", base_url="http://127.0.0.1:9/v1"))
+    assert status_of(run_dir) == "stopped"
+    # one of AutoToS's own domains is a name, no directory: nothing to refuse there
+    named = stopped_run("AutoToS", "24game", tmp_path / "runs")
+    assert api.resume_target(named) == "24game"
