@@ -10,7 +10,8 @@ from typing import Any
 from .common import BadInput, require_seconds
 
 MIN_MEMORY_GIB = 0.0625  # 64 MiB, the sandbox's floor
-# what --json prints; expanded/generated are the evaluation's search totals (None without an evaluation)
+# what --json prints; expanded/generated are the evaluation's search totals (None without an evaluation); a run
+# started or resumed (not an import) adds its status, as every approach's report has it (engine/api.report)
 SUMMARY_KEYS = ("run_dir", "calls", "success", "failure", "categories", "expanded", "generated")
 
 
@@ -42,6 +43,8 @@ def check_limits(args: argparse.Namespace) -> None:
 def print_summary(summary: dict[str, Any], as_json: bool, logged_calls: int | None = None) -> None:
     """The run's summary on stdout: SUMMARY_KEYS as JSON, or a few lines for a person."""
     result = {key: summary[key] for key in SUMMARY_KEYS}
+    if "status" in summary:
+        result["status"] = summary["status"]
     if as_json:
         print(json.dumps(result))
         return

@@ -1,6 +1,7 @@
 """The front-end API checks a run before it claims it: a run whose domain directory is gone is refused in one line
 that names the directory and how to give another (``domain_dir=``, ``genplan run DOMAIN_DIR --resume RUN``), and
-its run.json keeps its status; given another copy of the domain, the run goes on."""
+its run.json keeps its status; given another copy of the domain, the run goes on. And what ``--json`` prints of a
+run is the same for a run started and a run resumed, for every approach (AutoToS, a PDDLego+ trial)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from support.ferry_model import FERRY
-from support.scripted_server import ScriptedServer
+from support.scripted_server import Reply, ScriptedServer
 from test_approaches import toy, toy_server  # noqa: F401
 
 from genplan.cli.main import main
@@ -18,15 +19,16 @@ from genplan.engine import api
 from genplan.engine.api.runs import open_run
 from genplan.engine.approaches import Approach
 from genplan.engine.llm import ModelSettings
+from genplan.engine.pddlego.environment import java_available
 
 
 def status_of(run_dir: Path) -> str:
     return str(json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["status"])
 
 
-def stopped_run(preset: str, target: str, runs: Path) -> Path:
+def stopped_run(preset: str, target: str, runs: Path, **parameters: object) -> Path:
     """A run of ``preset`` on ``target`` that was made and then stopped before its first request."""
-    store, _, _ = api.new_run(api.StartRequest(preset, target, runs), ModelSettings(model="m"))
+    store, _, _ = api.new_run(api.StartRequest(preset, target, runs, parameters=parameters), ModelSettings(model="m"))
     open_run(store.path).update_meta(status=api.RunStatus.STOPPED)
     return store.path
 
@@ -85,3 +87,49 @@ def test_an_autotos_run_on_a_domain_directory_that_is_gone_is_refused_untouched(
     # one of AutoToS's own domains is a name, no directory: nothing to refuse there
     named = stopped_run("AutoToS", "24game", tmp_path / "runs")
     assert api.resume_target(named) == "24game"
+
+
+# ------------------------------------------------- --json: the same report for a run started and a run resumed
+def json_of(capsys: pytest.CaptureFixture[str], argv: list[str]) -> object:
+    capsys.readouterr()
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_an_autotos_run_reports_the_same_keys_started_and_resumed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from test_own_loop_resume import AUTOTOS_ANSWERS
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    with ScriptedServer() as server:
+        server.respond_with(lambda request: Reply.answer(AUTOTOS_ANSWERS[len(request.messages)]))
+        model = ["--model", server.model, "--base-url", server.base_url, "--no-cache", "--quiet", "--json"]
+        started = json_of(capsys, ["run", str(FERRY), "--preset", "AutoToS", "--out", str(tmp_path / "a"), *model])
+        # made, never asked: resumed from its start (no evaluation, as `genplan run` without --eval)
+        waiting = stopped_run("AutoToS", str(FERRY), tmp_path / "b", evaluate=False)
+        resumed = json_of(capsys, ["run", "--resume", str(waiting), *model])
+    assert isinstance(started, dict) and isinstance(resumed, dict)
+    assert started["status"] == resumed["status"] == "finished" and started["calls"] == resumed["calls"] == 4
+    assert sorted(started) == sorted(resumed)
+    assert resumed["run_dir"] == str(waiting)
+
+
+@pytest.mark.skipif(not java_available(), reason="CoinCollector needs a Java runtime (java not on PATH)")
+def test_a_pddlego_trial_reports_the_same_keys_started_and_resumed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from test_pddlego_loop import TO_BACKYARD, TO_PANTRY
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    with ScriptedServer() as server:
+        server.respond_with(lambda request: Reply.answer([TO_PANTRY, TO_BACKYARD][(len(server.requests) - 1) % 2]))
+        model = ["--model", server.model, "--base-url", server.base_url, "--no-cache", "--json"]
+        (started,) = json_of(capsys, ["pddlego", "--preset", "pddlego-detailed", "--locations", "5", "--seeds", "1",
+                                      "--out", str(tmp_path / "a"), *model])
+        waiting = stopped_run("pddlego-detailed", "coincollector", tmp_path / "b", seed=1, locations=5)
+        resumed = json_of(capsys, ["run", "--resume", str(waiting), *model])
+    assert isinstance(started, dict) and isinstance(resumed, dict)
+    assert (started["status"], started["outcome"], started["seed"]) == ("finished", "success", 1)
+    assert (resumed["status"], resumed["outcome"], resumed["seed"]) == ("finished", "success", 1)
+    assert sorted(started) == sorted(resumed) and "record" not in resumed  # the bulky record stays in trial.json

@@ -97,6 +97,9 @@ class TrialEvents:
         self.run.write_text(OBSERVATIONS, "# Observations\n" + "".join(self._transcript))
 
 
+REPORT_OMITS = ("record", "commands")  # in trial.json, not in what a front end prints of a trial
+
+
 @dataclass
 class TrialSpec:
     """What a trial is: the approach, its settings, and where the game comes from (for run.json)."""
@@ -154,9 +157,12 @@ def play(run: Run, env: TextEnvironment, spec: TrialSpec, solver: PddlSolver | N
     summary = {**result.to_dict(), "wall_seconds": round(time.monotonic() - started, 3),
                "totals": run.totals.to_dict(), "resumed_responses": run.totals.resumed}
     status = RunStatus.STOPPED if result.reason == STOPPED else RunStatus.FINISHED
+    # what a front end prints (the same for a new trial and a resumed one): the summary but for the bulky record
+    # and commands (the trial's files hold them), and the game's seed
+    report = {**{k: v for k, v in summary.items() if k not in REPORT_OMITS}, "seed": spec.environment.get("seed")}
     return RunOutcome(status, RunFinished(status=status, outcome=result.outcome, reason=result.reason,
                                           calls=result.calls, steps=result.steps),
-                      summary=summary, trial=True, meta={"outcome": result.outcome}, value=result)
+                      summary=summary, report=report, trial=True, meta={"outcome": result.outcome}, value=result)
 
 
 class ReplayProvider(RecordedAnswers):
