@@ -237,6 +237,30 @@ def test_a_directory_that_is_no_run_is_refused_and_nothing_changes(recorded, iso
     assert app.host.warnings() == [f"{isolated}: not a genplan run directory (no run.json)"]
 
 
+def test_whether_a_run_writes_programs_comes_from_its_approach_not_its_files(tmp_path: Path,
+                                                                             isolated: Path) -> None:  # noqa: F811
+    """An own-loop run (no rerun, no program checks) is one whose approach, as run.json records it, writes no
+    programs: not one that happens to hold a versions/ or pddl/ folder or a trial.json."""
+    app = Wired(ferry_copy(tmp_path))
+    records = {
+        "stein": {"config": {"approach": "stein", "preset": "F5-3"}},
+        "autotos": {"approach": "autotos", "config": {"approach": "autotos"}},
+        "pddlego": {"approach": "pddlego", "config": {"preset": "pddlego-detailed"}},
+        "partial": {"status": "running"},  # hand-made: no approach recorded (Stein's, as runs of before)
+        "unknown": {"approach": "nobody-knows"},
+        "unreadable": None,
+    }
+    shown = {}
+    for name, record in records.items():
+        run_dir = tmp_path / "runs" / name
+        (run_dir / "versions").mkdir(parents=True)  # what the TUI once took for an AutoToS run's mark
+        (run_dir / "run.json").write_text("{" if record is None else json.dumps(record), encoding="utf-8")
+        app.runs.run_dir = run_dir
+        shown[name] = app.runs.own_loop_shown()
+    assert shown == {"stein": False, "autotos": True, "pddlego": True, "partial": False, "unknown": False,
+                     "unreadable": False}
+
+
 def test_a_start_while_loading_waits_for_the_settings_and_the_domain(recorded, isolated: Path) -> None:  # noqa: F811
     domain, run = recorded
     app = Wired(domain, config_file=isolated / "none.toml")

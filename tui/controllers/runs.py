@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from genplan.engine.api import StartRequest
+from genplan.engine.api import StartRequest, approach_of_run
 from genplan.engine.api import runs as run_files
 from genplan.engine.api.presets import Capability
 from genplan.engine.events import Event, TextDelta
@@ -28,8 +28,6 @@ if TYPE_CHECKING:
     from ..screens.step import StepChoice
 
 DRAIN_BATCH = 400  # events per tick: a long log loads over several ticks, the UI stays responsive
-# files by which an own-loop run's directory is known: a PDDLego+/PlanGen trial's, an AutoToS run's versions
-OWN_LOOP_MARKS = (run_files.TRIAL, "pddl", "versions")
 MANUAL_NOTE = ("No model is configured: you will answer every request yourself (manual provider). "
                "Press s to set a model.")
 
@@ -120,8 +118,9 @@ class RunsController:
         if run_dir is None:
             return False
         known = self.own_loop_runs.get(run_dir)
-        if known is None:
-            known = self.own_loop_runs[run_dir] = any((run_dir / name).exists() for name in OWN_LOOP_MARKS)
+        if known is None:  # its approach, as the registry knows it (none recorded: stein's; none known: no own loop)
+            approach = approach_of_run(run_dir)
+            known = self.own_loop_runs[run_dir] = approach is not None and not approach.can(Capability.PROGRAMS)
         return known
 
     # ------------------------------------------------------------------ opening and replaying runs
