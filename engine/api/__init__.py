@@ -256,8 +256,17 @@ def fork(run_dir: Path, relative: str, kind: str, text: str, root: Path | None =
     except FileNotFoundError as exc:
         raise NotResumable(str(exc)) from None
     store = fork_run(source, root or source.path.parent, request_id, answer,
-                     {"edited_version": relative, **(extra_meta or {})})
+                     {"edited_version": relative, **(extra_meta or {})}, stem=_stem_of(approach, source))
     return store.path
+
+
+def _stem_of(approach: Approach, source: RunStore) -> str | None:
+    """The stem a new run of the source's target and parameters is named with (AutoToS: ``autotos-<domain>``), so
+    that a fork is named as its source; None (a plain run id) when the approach names none or cannot say."""
+    try:
+        return approach.new_run(*approach.reopen(source.meta())).stem
+    except GenplanError:
+        return None
 
 
 def fork_with_task(run_dir: Path, program_file: str, task_file: Path) -> Path:

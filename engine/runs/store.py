@@ -201,17 +201,20 @@ def _now() -> str:
 
 
 def fork_run(source: RunStore, root: Path, request_id: int, answer: str,
-             extra_meta: dict[str, Any] | None = None) -> RunStore:
+             extra_meta: dict[str, Any] | None = None, *, stem: str | None = None) -> RunStore:
     """A new run that keeps `source`'s answers before `request_id`, takes `answer` as the answer to
     `request_id`, and (when run) asks everything after it anew: "continue from here" with an edit.
+    ``stem``: its name is ``<stem>-<date>-<time>`` (as its approach names a new run: AutoToS's); else a plain id.
 
     Running the pipeline on the fork replays the kept answers from disk (nothing is sent again) and
     continues with the edited one — an edited strategy goes to validation, an edited reflection to the
     revision request, an edited program to debugging.
     """
+    from . import create_named
+
     meta = {k: v for k, v in source.meta().items() if k not in ("run_id", "status", "created")}
-    fork = RunStore.create(Path(root), {**meta, "forked_from": str(source.path), "forked_at": request_id,
-                                        **(extra_meta or {})})
+    fork_meta = {**meta, "forked_from": str(source.path), "forked_at": request_id, **(extra_meta or {})}
+    fork = create_named(Path(root), stem, fork_meta) if stem else RunStore.create(Path(root), fork_meta)
     # the requests up to the edited one as sent, the answers before it as received
     copy_records(source.path, fork.path, lambda record: record.request_id < request_id
                  or (record.is_request and record.request_id == request_id))

@@ -1,7 +1,8 @@
 """The front-end API checks a run before it claims it: a run whose domain directory is gone is refused in one line
 that names the directory and how to give another (``domain_dir=``, ``genplan run DOMAIN_DIR --resume RUN``), and
-its run.json keeps its status; given another copy of the domain, the run goes on. And what ``--json`` prints of a
-run is the same for a run started and a run resumed, for every approach (AutoToS, a PDDLego+ trial)."""
+its run.json keeps its status; given another copy of the domain, the run goes on. What ``--json`` prints of a
+run is the same for a run started and a run resumed, for every approach (AutoToS, a PDDLego+ trial). A fork of an
+AutoToS run is named as its source (``autotos-<domain>-<time>``)."""
 
 from __future__ import annotations
 
@@ -133,3 +134,27 @@ def test_a_pddlego_trial_reports_the_same_keys_started_and_resumed(tmp_path: Pat
     assert (started["status"], started["outcome"], started["seed"]) == ("finished", "success", 1)
     assert (resumed["status"], resumed["outcome"], resumed["seed"]) == ("finished", "success", 1)
     assert sorted(started) == sorted(resumed) and "record" not in resumed  # the bulky record stays in trial.json
+
+
+# ------------------------------------------------------------------------- a fork is named as its source
+def test_a_fork_of_an_autotos_run_is_named_as_its_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_autotos_pddl import FERRY as RIGHT_SUCC
+    from test_own_loop_resume import AUTOTOS_ANSWERS
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    with ScriptedServer() as server:
+        server.respond_with(lambda request: Reply.answer(AUTOTOS_ANSWERS[len(request.messages)]))
+        settings = ModelSettings(model=server.model, base_url=server.base_url)
+        request = api.StartRequest("AutoToS", str(FERRY), tmp_path / "runs", parameters={"evaluate": False})
+        source = api.start(request, settings, no_cache=True).run_dir
+        assert source.name.startswith("autotos-pddl-ferry-")
+        # the person edits the first (unsound) successor function into the right one
+        edited = RIGHT_SUCC.strip().removeprefix("```python").removesuffix("```")
+        fork = api.fork(source, "versions/succ-1.py", "succ", edited)
+        assert fork.parent == source.parent and fork != source
+        assert fork.name.startswith("autotos-pddl-ferry-")  # not a plain run id
+        assert json.loads((fork / "run.json").read_text())["forked_from"] == str(source)
+        server.clear()
+        outcome = api.resume(fork, settings, no_cache=True)
+        assert outcome.status == api.RunStatus.FINISHED
+        assert [len(r.messages) for r in server.requests] == [4]  # only the goal test after the edit is asked
