@@ -90,6 +90,15 @@ def test_an_autotos_run_on_a_domain_directory_that_is_gone_is_refused_untouched(
     assert api.resume_target(named) == "24game"
 
 
+def test_an_autotos_run_started_on_a_relative_directory_resumes_from_anywhere(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copytree(FERRY, tmp_path / "work" / "ferry")
+    monkeypatch.chdir(tmp_path / "work")
+    run_dir = stopped_run("AutoToS", "ferry", tmp_path / "runs")
+    monkeypatch.chdir(tmp_path)  # elsewhere: "ferry" names nothing here
+    assert api.resume_target(run_dir) == str((tmp_path / "work" / "ferry").resolve())
+
+
 # ------------------------------------------------- --json: the same report for a run started and a run resumed
 def json_of(capsys: pytest.CaptureFixture[str], argv: list[str]) -> object:
     capsys.readouterr()

@@ -77,11 +77,11 @@ def test_a_new_run_records_what_todays_autotos_runs_record(tmp_path: Path) -> No
     meta = dict(new.meta)
     assert (meta["approach"], meta["domain"], meta["preset"], meta["live"]) == ("autotos", "pddl", "AutoToS", True)
     assert meta["config"]["partial_soundness"] is False and meta["config"]["eval_limit"] == 2
-    assert meta["source"] == {"domain_dir": str(FERRY_DIR.resolve())} and meta["target"] == str(FERRY_DIR)
+    assert meta["source"] == {"domain_dir": str(FERRY_DIR.resolve())} and meta["target"] == str(FERRY_DIR.resolve())
     assert new_run("24game", parameters({"gen_seed": 3})).meta["source"] == {"generated": {"seed": 3, "evaluation": None}}
     assert new_run("24game", parameters({})).stem == "autotos-24game"
     target, params = reopen(meta)
-    assert (target, params) == (str(FERRY_DIR), parameters(meta["parameters"]))
+    assert (target, params) == (str(FERRY_DIR.resolve()), parameters(meta["parameters"]))
     with pytest.raises(NotResumable):
         reopen({**meta, "imported_from": "x.txt"})
 

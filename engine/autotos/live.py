@@ -120,8 +120,10 @@ def new_run(target: str, given: AutoToSParameters) -> NewRun:
     check_target(target, params.data, params.generate)
     settings = params.settings()
     domain = target if target in DOMAINS else "pddl"
+    # a domain directory is recorded as an absolute path, so the run resumes from any working directory
+    recorded_target = target if target in DOMAINS else str(Path(target).resolve())
     meta = {**run_meta(domain, settings, params.preset),
-            "source": params.source(target in DOMAINS, target), "live": True, "target": target,
+            "source": params.source(target in DOMAINS, target), "live": True, "target": recorded_target,
             "parameters": params.to_dict()}
     return NewRun(meta, stem=_stem(target))
 
