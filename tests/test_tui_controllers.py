@@ -312,6 +312,35 @@ def test_questions_arriving_after_later_wait_until_a_is_pressed(recorded, isolat
     assert screen.request_id == 2 and first.future.result() == "Task one."
 
 
+def test_stop_on_the_answer_screen_opens_none_of_the_questions_it_released(recorded, isolated: Path) -> None:  # noqa: F811
+    # Six nl.task questions wait at once; ctrl+b on the first one's screen stops the run, which answers every other
+    # waiting question with "stop" itself. None of them may open afterwards: the screen would ask for an answer the
+    # run no longer takes (and typing one would set a future that is already done).
+    domain, run = recorded
+    app = Wired(domain)
+    app.load()
+    app.runs.start_pipeline(run_dir=run)  # a session (its thread is never run here)
+    session = app.runs.session
+    assert session is not None
+
+    def question(n: int) -> msg.AnswerRequested:
+        future: Future = Future()
+        session.pending.add(future, None)  # as the manual answerer registers it
+        return msg.AnswerRequested(ChatRequest("nl.task", [ChatMessage("user", f"Describe task {n}.")]), future, n)
+
+    first, second, third = question(1), question(2), question(3)
+    for waiting in (first, second, third):
+        app.runs.on_question(waiting)
+    assert len(app.host.screens) == 1
+    _screen, decided = app.host.screens[0]
+    decided(StepChoice("stop"))
+    assert session.controller.stopped.is_set() and all(q.future.done() for q in (first, second, third))
+    while app.host.timers:  # what was scheduled for after the refresh
+        app.host.timers.pop()[1]()
+    assert len(app.host.screens) == 1 and not app.runs.pending
+    assert app.runs.status() != "waiting for you (a)"
+
+
 def test_streamed_fragments_of_one_request_are_merged_and_every_runs_ending_reads_well() -> None:
     events = [TextDelta(request_id=1, text="a", seq=1), TextDelta(request_id=1, text="b", seq=2),
               TextDelta(request_id=2, text="c", seq=3), TextDelta(request_id=1, text="d", seq=4)]

@@ -427,6 +427,8 @@ class RunsController:
     def open_next_question(self) -> None:
         from ..screens.step import RequestScreen
 
+        # a question the run answered itself meanwhile (a stop answers every waiting one) is no longer asked
+        self.pending[:] = [q for q in self.pending if not q.future.done()]
         if self.request_screen_open or not self.pending:
             return
         self.drain()  # the request's own announcement may still be queued
@@ -459,7 +461,8 @@ class RunsController:
         if question in self.pending:
             self.pending.remove(question)
         if isinstance(question, msg.AnswerRequested):
-            question.future.set_result(choice.answer if action == "answer" and choice is not None else None)
+            if not question.future.done():
+                question.future.set_result(choice.answer if action == "answer" and choice is not None else None)
             if action == "stop" and self.session is not None:
                 self.session.stop()
         else:
@@ -480,6 +483,9 @@ class RunsController:
                 decision = Decision.send()
             if not question.future.done():
                 question.future.set_result(decision)
+        if action == "stop":  # the session answered every other waiting question with "stop": none is asked any more
+            self.pending.clear()
+            self.put_off = False
         self.views.refresh_totals()
 
     def shutdown(self) -> None:
