@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+import shutil
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -227,6 +228,51 @@ def test_opening_a_recorded_run_applies_its_events_and_indexes_its_files(recorde
     # every artefact the events name is indexed as a version (in a worker)
     assert app.host.groups().count("index") == sum(e.type == "artifact.created" for e in logged)
     assert app.runs.mode == "watch" and app.runs.source_label().startswith(f"{domain.name} · run {run.name} · ")
+
+
+def _entries_when_opened_alone(domain: Path, run: Path) -> list[tuple[str, str, str]]:
+    alone = Wired(domain)
+    alone.runs.open_run(run)
+    alone.host.run_threads()
+    alone.drain_all()
+    return [(e.kind, e.title, e.status) for e in alone.runs.state.entries]
+
+
+def test_a_run_opened_while_the_last_one_still_loads_shows_only_its_own_events(recorded, isolated: Path) -> None:  # noqa: F811
+    # Enter on one run, then at once on another (its log is read in a thread, applied 400 events a tick): neither
+    # the first run's events still queued nor those its loader hands over late may land in the second run's view.
+    domain, run = recorded
+    other = isolated / "runs" / "other-run"
+    shutil.copytree(run, other)
+    lines = (run / "events.jsonl").read_text().splitlines(keepends=True)
+    (other / "events.jsonl").write_text("".join(lines[:12]))  # a shorter run: its first twelve events
+    expected = _entries_when_opened_alone(domain, other)
+    assert expected and len(expected) < len(_entries_when_opened_alone(domain, run))
+
+    app = Wired(domain)
+    app.runs.open_run(run)
+    app.host.run_threads()  # the first run's events are queued, not applied yet
+    app.runs.open_run(other)
+    app.host.run_threads()
+    app.drain_all()
+    assert [(e.kind, e.title, e.status) for e in app.runs.state.entries] == expected
+
+    app = Wired(domain)
+    app.runs.open_run(run)
+    app.runs.open_run(other)  # the first run's loader finishes only after the second run was opened
+    app.host.run_threads()
+    app.drain_all()
+    assert [(e.kind, e.title, e.status) for e in app.runs.state.entries] == expected
+
+    # r right after opening a run: the new run's timeline starts empty
+    app = Wired(domain)
+    app.load()
+    app.runs.open_run(run)
+    app.host.run_threads()
+    app.runs.start_pipeline()  # (its thread is never run here)
+    assert app.runs.live and app.host.groups() == ["pipeline"]
+    app.drain_all()
+    assert app.runs.state.entries == []
 
 
 def test_a_directory_that_is_no_run_is_refused_and_nothing_changes(recorded, isolated: Path) -> None:  # noqa: F811
