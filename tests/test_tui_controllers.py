@@ -374,15 +374,16 @@ def test_stop_on_the_answer_screen_opens_none_of_the_questions_it_released(recor
         session.pending.add(future, None)  # as the manual answerer registers it
         return msg.AnswerRequested(ChatRequest("nl.task", [ChatMessage("user", f"Describe task {n}.")]), future, n)
 
-    first, second, third = question(1), question(2), question(3)
+    first, second, third, late = question(1), question(2), question(3), question(4)
     for waiting in (first, second, third):
         app.runs.on_question(waiting)
     assert len(app.host.screens) == 1
     _screen, decided = app.host.screens[0]
     decided(StepChoice("stop"))
-    assert session.controller.stopped.is_set() and all(q.future.done() for q in (first, second, third))
+    assert session.controller.stopped.is_set() and all(q.future.done() for q in (first, second, third, late))
     while app.host.timers:  # what was scheduled for after the refresh
         app.host.timers.pop()[1]()
+    app.runs.on_question(late)  # asked before the stop, its message handled after it
     assert len(app.host.screens) == 1 and not app.runs.pending
     assert app.runs.status() != "waiting for you (a)"
 
