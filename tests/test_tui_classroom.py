@@ -45,8 +45,8 @@ async def test_classroom_mode_through_a_replay(tmp_path: Path, isolated: Path) -
                 await pilot.press("space")
             await pilot.pause(0.1)
         assert app.replay.replayer.finished
-        await pilot.pause(0.5)
-        assert str(caption.render()).startswith("The run itself")  # the last row, followed
+        # the last row, followed (once the last events are applied and the timeline synced)
+        await wait_for(pilot, lambda: str(caption.render()).startswith("The run itself"), what="the last row's caption")
         entries = app.runner.state.entries
         failed = next(i for i, e in enumerate(entries) if e.kind == "check" and e.status == "fail")
         message = str(entries[failed].data["message"]).strip().splitlines()[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+import shutil
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -229,6 +230,51 @@ def test_opening_a_recorded_run_applies_its_events_and_indexes_its_files(recorde
     assert app.runs.mode == "watch" and app.runs.source_label().startswith(f"{domain.name} · run {run.name} · ")
 
 
+def _entries_when_opened_alone(domain: Path, run: Path) -> list[tuple[str, str, str]]:
+    alone = Wired(domain)
+    alone.runs.open_run(run)
+    alone.host.run_threads()
+    alone.drain_all()
+    return [(e.kind, e.title, e.status) for e in alone.runs.state.entries]
+
+
+def test_a_run_opened_while_the_last_one_still_loads_shows_only_its_own_events(recorded, isolated: Path) -> None:  # noqa: F811
+    # Enter on one run, then at once on another (its log is read in a thread, applied 400 events a tick): neither
+    # the first run's events still queued nor those its loader hands over late may land in the second run's view.
+    domain, run = recorded
+    other = isolated / "runs" / "other-run"
+    shutil.copytree(run, other)
+    lines = (run / "events.jsonl").read_text().splitlines(keepends=True)
+    (other / "events.jsonl").write_text("".join(lines[:12]))  # a shorter run: its first twelve events
+    expected = _entries_when_opened_alone(domain, other)
+    assert expected and len(expected) < len(_entries_when_opened_alone(domain, run))
+
+    app = Wired(domain)
+    app.runs.open_run(run)
+    app.host.run_threads()  # the first run's events are queued, not applied yet
+    app.runs.open_run(other)
+    app.host.run_threads()
+    app.drain_all()
+    assert [(e.kind, e.title, e.status) for e in app.runs.state.entries] == expected
+
+    app = Wired(domain)
+    app.runs.open_run(run)
+    app.runs.open_run(other)  # the first run's loader finishes only after the second run was opened
+    app.host.run_threads()
+    app.drain_all()
+    assert [(e.kind, e.title, e.status) for e in app.runs.state.entries] == expected
+
+    # r right after opening a run: the new run's timeline starts empty
+    app = Wired(domain)
+    app.load()
+    app.runs.open_run(run)
+    app.host.run_threads()
+    app.runs.start_pipeline()  # (its thread is never run here)
+    assert app.runs.live and app.host.groups() == ["pipeline"]
+    app.drain_all()
+    assert app.runs.state.entries == []
+
+
 def test_a_directory_that_is_no_run_is_refused_and_nothing_changes(recorded, isolated: Path) -> None:  # noqa: F811
     domain, _run = recorded
     app = Wired(domain)
@@ -334,6 +380,36 @@ def test_questions_arriving_after_later_wait_until_a_is_pressed(recorded, isolat
     app.host.timers.pop()[1]()  # after the refresh: the next question opens by itself again
     screen, _decided = app.host.screens[2]
     assert screen.request_id == 2 and first.future.result() == "Task one."
+
+
+def test_stop_on_the_answer_screen_opens_none_of_the_questions_it_released(recorded, isolated: Path) -> None:  # noqa: F811
+    # Six nl.task questions wait at once; ctrl+b on the first one's screen stops the run, which answers every other
+    # waiting question with "stop" itself. None of them may open afterwards: the screen would ask for an answer the
+    # run no longer takes (and typing one would set a future that is already done).
+    domain, run = recorded
+    app = Wired(domain)
+    app.load()
+    app.runs.start_pipeline(run_dir=run)  # a session (its thread is never run here)
+    session = app.runs.session
+    assert session is not None
+
+    def question(n: int) -> msg.AnswerRequested:
+        future: Future = Future()
+        session.pending.add(future, None)  # as the manual answerer registers it
+        return msg.AnswerRequested(ChatRequest("nl.task", [ChatMessage("user", f"Describe task {n}.")]), future, n)
+
+    first, second, third, late = question(1), question(2), question(3), question(4)
+    for waiting in (first, second, third):
+        app.runs.on_question(waiting)
+    assert len(app.host.screens) == 1
+    _screen, decided = app.host.screens[0]
+    decided(StepChoice("stop"))
+    assert session.controller.stopped.is_set() and all(q.future.done() for q in (first, second, third, late))
+    while app.host.timers:  # what was scheduled for after the refresh
+        app.host.timers.pop()[1]()
+    app.runs.on_question(late)  # asked before the stop, its message handled after it
+    assert len(app.host.screens) == 1 and not app.runs.pending
+    assert app.runs.status() != "waiting for you (a)"
 
 
 def test_streamed_fragments_of_one_request_are_merged_and_every_runs_ending_reads_well() -> None:

@@ -114,6 +114,7 @@ async def test_manual_provider_when_no_model_is_configured(isolated: Path) -> No
         assert request_screen(app) is None and app.runner.pending
         await pilot.press("a")
         await wait_for(pilot, lambda: request_screen(app) is not None, what="the question again")
-        await pilot.press("ctrl+b")
+        await pilot.press("ctrl+b")  # on the answer screen, with five more questions waiting: stop them all
         await wait_for(pilot, lambda: app.runner.session is None, timeout=30, what="the run to end")
         assert app.runner.state.status in ("failed", "stopped")
+        assert request_screen(app) is None and not app.runner.pending  # no question of the stopped run is asked

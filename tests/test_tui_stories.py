@@ -60,12 +60,13 @@ async def test_correct_a_wrong_strategy_and_continue_to_a_run_that_solves_every_
             app.screen.editor.load_text("1. for every car not at its goal: sail to it, board, sail, debark (version 7)")
             await pilot.press("ctrl+r")
             fork = await _finished_fork(pilot, app, domain)
-            await pilot.pause(0.5)
             summary = json.loads((fork / "summary.json").read_text())
             assert summary["debug_solved"] == summary["debug_total"] == 6  # every debug task solved
             new_steps = [r.step for r in server.requests[asked_before:]]
             assert new_steps[:6] == ["strategy.plan"] * 6 and "strategy.revise" not in new_steps
-            assert "6/6 passed" in str(app.query_one("#results-title").render())
+            # the run's last events are applied a batch per tick after it ended
+            await wait_for(pilot, lambda: "6/6 passed" in str(app.query_one("#results-title").render()),
+                           what="the fork's debug results")
 
             # the fork's header keeps the edited file's name whole at 80 columns (it wraps rather than cuts)
             header = app.query_one("#run-header")
@@ -76,7 +77,8 @@ async def test_correct_a_wrong_strategy_and_continue_to_a_run_that_solves_every_
             # a notification covers neither the debug results nor the totals bar nor the header
             app.notify("SYNTHETIC note: a notification long enough to take two or three lines of its box.",
                        title="Note", timeout=30)
-            await pilot.pause(0.5)
+            await wait_for(pilot, lambda: any("SYNTHETIC note" in str(t.render()) and t.region.height > 0
+                                              for t in app.screen.query(Toast)), what="the note laid out")
             toasts = list(app.screen.query(Toast))
             assert toasts
             kept = [app.query_one(selector) for selector in ("#run-results", "#results-title", "#totals",

@@ -160,25 +160,29 @@ async def test_footers_fit_80_columns_with_whole_keys(where: str, isolated: Path
 
 async def test_r_pressed_while_loading_starts_the_run_once_loaded(isolated: Path,  # noqa: F811
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    import time
+    import threading
 
     from genplan.tui import config
     from genplan.tui.screens.step import RequestScreen
 
     slow = config.load_tui_settings
+    key_handled = threading.Event()
 
-    def slow_load(*args, **kwargs):  # a slow disk or a slow first import: the settings arrive late
-        time.sleep(1.0)
+    def slow_load(*args, **kwargs):  # a slow disk or a slow first import: the settings arrive after the key
+        key_handled.wait(timeout=60)  # (a fixed sleep raced with the key on a loaded machine)
         return slow(*args, **kwargs)
 
     monkeypatch.setattr(config, "load_tui_settings", slow_load)
     app = make_app(ferry_copy(isolated), config_for(isolated, None))
     async with app.run_test(size=(80, 24)) as pilot:
-        assert app.ctx.settings is None  # the settings load in a worker after the first frame
-        await pilot.press("r")
-        # remembered, not refused (the run may have started already by the time the key was handled)
-        assert any(n.message.startswith("Starting as soon as") for n in app._notifications)
-        assert not any(n.severity == "warning" for n in app._notifications)
+        try:
+            assert app.ctx.settings is None  # the settings load in a worker after the first frame
+            await pilot.press("r")
+            # remembered, not refused
+            assert any(n.message.startswith("Starting as soon as") for n in app._notifications)
+            assert not any(n.severity == "warning" for n in app._notifications)
+        finally:
+            key_handled.set()
         await wait_for(pilot, lambda: isinstance(app.screen, RequestScreen), what="the run to start")
         await pilot.press("ctrl+b")
         await wait_for(pilot, lambda: app.runner.session is None, timeout=30, what="the run to end")

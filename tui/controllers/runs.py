@@ -132,6 +132,7 @@ class RunsController:
             self.host.notify("A run is going on; stop it first (ctrl+b).", severity="warning")
             return
         self.replay.stop()
+        self.events.take(len(self.events))  # what is still queued belongs to the run shown before
         self.run_dir = run_dir
         self.state = RunState(run_dir)
         self.live = False
@@ -146,6 +147,8 @@ class RunsController:
             self.open_run(self.ctx.runs_dir / run_id, replay=replay)
 
     def load_run_events(self, run_dir: Path, replay: bool) -> None:
+        state = self.state  # the view the events are for; another run may be opened before they are read
+
         def load() -> None:
             from ..replay import load_events
 
@@ -155,11 +158,20 @@ class RunsController:
                 error = f"{run_dir}: {exc}"
                 self.host.from_thread(lambda: self.host.notify(error, severity="error"))
                 return
-            if replay:
-                self.host.from_thread(lambda: self.replay.start(run_dir, events))
-            else:
-                for event in events:
-                    self.events.put(event)
+
+            def hand_over() -> None:  # in the app's thread, so no other run can be opened in between
+                if self.state is not state:
+                    return
+                if replay:
+                    self.replay.start(run_dir, events)
+                else:
+                    for event in events:
+                        self.events.put(event)
+
+            try:
+                self.host.from_thread(hand_over)
+            except RuntimeError:  # the app closed while the log was read: nothing is shown any more
+                pass
 
         self.host.in_thread(load, "run-events", exclusive=True)
 
@@ -236,6 +248,7 @@ class RunsController:
         self.run_session(self.session)
 
     def show_new_run(self, run_dir: Path | None, note: str) -> None:
+        self.events.take(len(self.events))  # the run shown before may not have been applied in full
         self.state = RunState(run_dir)
         self.run_dir = run_dir
         self.live = True
@@ -426,6 +439,8 @@ class RunsController:
     def open_next_question(self) -> None:
         from ..screens.step import RequestScreen
 
+        # a question the run answered itself meanwhile (a stop answers every waiting one) is no longer asked
+        self.pending[:] = [q for q in self.pending if not q.future.done()]
         if self.request_screen_open or not self.pending:
             return
         self.drain()  # the request's own announcement may still be queued
@@ -458,7 +473,8 @@ class RunsController:
         if question in self.pending:
             self.pending.remove(question)
         if isinstance(question, msg.AnswerRequested):
-            question.future.set_result(choice.answer if action == "answer" and choice is not None else None)
+            if not question.future.done():
+                question.future.set_result(choice.answer if action == "answer" and choice is not None else None)
             if action == "stop" and self.session is not None:
                 self.session.stop()
         else:
@@ -479,6 +495,9 @@ class RunsController:
                 decision = Decision.send()
             if not question.future.done():
                 question.future.set_result(decision)
+        if action == "stop":  # the session answered every other waiting question with "stop": none is asked any more
+            self.pending.clear()
+            self.put_off = False
         self.views.refresh_totals()
 
     def shutdown(self) -> None:
