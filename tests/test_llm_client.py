@@ -219,9 +219,10 @@ def test_a_stream_that_ends_without_a_finish_reason_is_retried(scripted_server):
 
 
 def test_timeouts_are_retried(scripted_server):
-    scripted_server.enqueue(Reply.slow("too late", delay_s=2.0), "in time")
+    # the timeout leaves the prompt answer room for a stall of a loaded machine (at 0.3 s it could time out too)
+    scripted_server.enqueue(Reply.slow("too late", delay_s=6.0), "in time")
     notices: list[RetryNotice] = []
-    response = OpenAIProvider(settings_for(scripted_server, timeout_s=0.3)).complete(ask(), on_retry=notices.append)
+    response = OpenAIProvider(settings_for(scripted_server, timeout_s=1.5)).complete(ask(), on_retry=notices.append)
     assert response.text == "in time"
     assert "timeout" in notices[0].reason
 
