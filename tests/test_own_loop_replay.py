@@ -39,21 +39,33 @@ def _provider(server: ScriptedServer) -> OpenAIProvider:
     return OpenAIProvider(ModelSettings(model=server.model, base_url=server.base_url, retry_base_delay_s=0.005))
 
 
-@pytest.fixture
-def autotos_run(scripted_server: ScriptedServer, tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def recorded_autotos_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list]:
+    """One AutoToS run made against a scripted server, shared by the tests of this module (each test that
+    changes it works on a copy): its run directory and the requests the server received."""
     from genplan.engine import api
 
-    scripted_server.on_step("autotos.succ", [FERRY_BOARD_KEEPS_EMPTY, FERRY])
-    scripted_server.on_step("autotos.goal", [GOAL])
-    request = api.StartRequest("AutoToS", str(ROOT / "domains" / "ferry"), tmp_path / "runs",
-                               parameters={"evaluate": False})
-    settings = ModelSettings(model=scripted_server.model, base_url=scripted_server.base_url, retry_base_delay_s=0.005)
-    summary = api.report(api.start(request, settings, no_cache=True))
-    assert summary["status"] == "finished" and summary["calls"] == 3
-    return Path(summary["run_dir"])
+    with ScriptedServer() as server:
+        server.on_step("autotos.succ", [FERRY_BOARD_KEEPS_EMPTY, FERRY])
+        server.on_step("autotos.goal", [GOAL])
+        request = api.StartRequest("AutoToS", str(ROOT / "domains" / "ferry"), tmp_path_factory.mktemp("autotos") / "runs",
+                                   parameters={"evaluate": False})
+        settings = ModelSettings(model=server.model, base_url=server.base_url, retry_base_delay_s=0.005)
+        summary = api.report(api.start(request, settings, no_cache=True))
+        assert summary["status"] == "finished" and summary["calls"] == 3
+        return Path(summary["run_dir"]), list(server.requests)
 
 
-def test_a_replayed_autotos_run_streams_the_models_answers(autotos_run: Path, scripted_server: ScriptedServer) -> None:
+@pytest.fixture
+def autotos_run(recorded_autotos_run: tuple[Path, list], tmp_path: Path) -> Path:
+    """A copy of the recorded run of this module that a test may change."""
+    copy = tmp_path / "runs" / recorded_autotos_run[0].name
+    shutil.copytree(recorded_autotos_run[0], copy)
+    return copy
+
+
+def test_a_replayed_autotos_run_streams_the_models_answers(recorded_autotos_run: tuple[Path, list]) -> None:
+    autotos_run, requests = recorded_autotos_run
     deltas, responses = _streamed(autotos_run)
     answers = [FERRY_BOARD_KEEPS_EMPTY, GOAL, FERRY]
     assert [r.file for r in responses] == ["responses/0001-autotos.succ.md", "responses/0002-autotos.goal.md",
@@ -61,7 +73,7 @@ def test_a_replayed_autotos_run_streams_the_models_answers(autotos_run: Path, sc
     assert [deltas[r.request_id] for r in responses] == answers
     # the requests on disk are the conversations sent
     sent = json.loads((autotos_run / "requests" / "0003-autotos.succ.json").read_text())
-    assert sent["messages"] == scripted_server.requests[2].messages
+    assert sent["messages"] == requests[2].messages
 
 
 def test_an_autotos_run_of_before_replays_its_answers_from_its_versions(autotos_run: Path) -> None:

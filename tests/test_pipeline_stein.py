@@ -91,7 +91,7 @@ def test_code_exception_reflected_and_fixed(scripted_server: ScriptedServer, tmp
 def test_timeout_feedback_then_all_candidates_fail_and_best_is_selected(
     scripted_server: ScriptedServer, tmp_path: Path
 ) -> None:
-    config = load_preset("F5-3").with_changes(initial_programs=2, code_rounds=1, program_timeout_s=1.0)
+    config = load_preset("F5-3").with_changes(initial_programs=2, code_rounds=1, program_timeout_s=0.5)
     scripted_server.respond_with(FerryModel(programs=[LOOPING_PROGRAM, BUGGY_PROGRAM, BUGGY_PROGRAM, LOOPING_PROGRAM]))
     pipeline = make_pipeline(scripted_server, tmp_path, config)
     result = pipeline.run()

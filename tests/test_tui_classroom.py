@@ -3,6 +3,7 @@ check, why this feedback was produced and what the model is told (--classroom, o
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -10,9 +11,28 @@ from support.ferry_model import FerryModel
 from support.scripted_server import ScriptedServer
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401
 
+from genplan.engine.runs.store import RunStore
 from genplan.tui.classroom import stage_caption
 from genplan.tui.main import build_parser
 from genplan.tui.run_state import TimelineEntry
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The ferry domain with one finished run in it (a wrong strategy plan, then a fix), made once for this module;
+    each test works on its own copy (copy_of)."""
+    domain = ferry_copy(tmp_path_factory.mktemp("classroom"))
+    with ScriptedServer() as server:
+        record_run(domain, server, FerryModel(strategy_plan_mistakes=1), initial_programs=1)
+    return domain
+
+
+def copy_of(domain: Path, root: Path) -> tuple[Path, Path]:
+    """A copy of the recorded domain under ``root`` and its run directory."""
+    target = root / "ferry"
+    shutil.copytree(domain, target)
+    (run,) = [path for path in RunStore.runs_dir(target).iterdir() if path.is_dir()]
+    return target, run
 
 
 def test_captions_name_the_stage() -> None:
@@ -28,10 +48,8 @@ def test_captions_name_the_stage() -> None:
     assert build_parser().parse_args(["d", "--classroom"]).classroom
 
 
-async def test_classroom_mode_through_a_replay(tmp_path: Path, isolated: Path) -> None:  # noqa: F811
-    domain = ferry_copy(tmp_path)
-    with ScriptedServer() as server:
-        run = record_run(domain, server, FerryModel(strategy_plan_mistakes=1), initial_programs=1)
+async def test_classroom_mode_through_a_replay(recorded: Path, tmp_path: Path, isolated: Path) -> None:  # noqa: F811
+    domain, run = copy_of(recorded, tmp_path)
     app = make_app(domain, config_for(isolated, None), replay=run.name, speed=64.0, classroom=True)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
@@ -69,12 +87,10 @@ async def test_classroom_mode_through_a_replay(tmp_path: Path, isolated: Path) -
         assert caption.display and str(caption.render()).startswith("Reflection")
 
 
-async def test_a_classroom_replay_pauses_at_each_stage(tmp_path: Path, isolated: Path) -> None:  # noqa: F811
+async def test_a_classroom_replay_pauses_at_each_stage(recorded: Path, tmp_path: Path, isolated: Path) -> None:  # noqa: F811
     from genplan.engine.events import StepStarted
 
-    domain = ferry_copy(tmp_path)
-    with ScriptedServer() as server:
-        run = record_run(domain, server, FerryModel(strategy_plan_mistakes=1), initial_programs=1)
+    domain, run = copy_of(recorded, tmp_path)
     app = make_app(domain, config_for(isolated, None), replay=run.name, speed=64.0, classroom=True)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
@@ -100,14 +116,13 @@ async def test_a_classroom_replay_pauses_at_each_stage(tmp_path: Path, isolated:
 
 
 @pytest.mark.parametrize("size", [(80, 24), (200, 60)])
-async def test_classroom_mode_is_a_calmer_layout_with_the_caption_in_view(size: tuple[int, int], tmp_path: Path,
+async def test_classroom_mode_is_a_calmer_layout_with_the_caption_in_view(size: tuple[int, int], recorded: Path,
+                                                                          tmp_path: Path,
                                                                           isolated: Path) -> None:  # noqa: F811
     """--classroom puts a class on the app: the timeline narrows so the answer gets the width (with more room
     around it), the debug results table steps back behind its one-line summary, and the caption wraps in full
     under the timeline. L takes all of it away and brings it back."""
-    domain = ferry_copy(tmp_path)
-    with ScriptedServer() as server:
-        run = record_run(domain, server, FerryModel(strategy_plan_mistakes=1), initial_programs=1)
+    domain, run = copy_of(recorded, tmp_path)
     app = make_app(domain, config_for(isolated, None), run=run.name, classroom=True)
     async with app.run_test(size=size) as pilot:
         await ready(pilot, app)
