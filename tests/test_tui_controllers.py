@@ -230,6 +230,24 @@ def test_opening_a_recorded_run_applies_its_events_and_indexes_its_files(recorde
     assert app.runs.mode == "watch" and app.runs.source_label().startswith(f"{domain.name} · run {run.name} · ")
 
 
+def test_a_listing_of_the_runs_that_ends_after_a_newer_one_is_dropped(recorded, isolated: Path) -> None:  # noqa: F811
+    # Listing threads cannot be cancelled: with many runs an older listing may end after a newer one.
+    _domain, run = recorded
+    app = Wired(ferry_copy(isolated))
+    app.workspace.load_runs()
+    app.host.run_threads()  # the older listing reads the runs directory: no run yet
+    older = list(app.host.messages)
+    app.host.messages.clear()
+    shutil.copytree(run, app.ctx.runs_dir / run.name)
+    app.workspace.load_runs()
+    app.host.run_threads()  # the newer one finds the run
+    app.deliver()
+    app.host.messages.extend(older)  # the older one's results arrive last
+    app.deliver()
+    assert [info.run_id for info in app.ctx.runs] == [run.name]
+    assert [len(runs) for runs, _overviews in app.views.called("show_runs")] == [1]
+
+
 def _entries_when_opened_alone(domain: Path, run: Path) -> list[tuple[str, str, str]]:
     alone = Wired(domain)
     alone.runs.open_run(run)

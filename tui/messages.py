@@ -48,6 +48,7 @@ class RunsFound(WorkDone):
 
     runs: list[RunInfo]
     overviews: list[VersionsOverview]  # one per run
+    listing: int = 0  # which load_runs found them (an older listing that ends late is dropped)
 
 
 @dataclass
@@ -56,6 +57,7 @@ class RunsListed(WorkDone):
     versions: list[Version]
     overviews: list[VersionsOverview]  # one per run
     arranged: dict[str, list[tuple[str, str | None, Version]]]  # run id -> versions_tree.arrange(...) (in the worker)
+    listing: int = 0
 
 
 @dataclass

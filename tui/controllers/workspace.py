@@ -21,6 +21,9 @@ class WorkspaceController:
             msg.DomainLoaded: self.on_domain_loaded, msg.RunsFound: self.on_runs_found,
             msg.RunsListed: self.on_runs_listed, msg.SettingsLoaded: self.on_settings_loaded,
         }
+        # Each listing is numbered: its thread cannot be cancelled, so one started earlier may end after a newer
+        # one (many runs, a busy disk) and must not replace the newer list.
+        self.listings = 0
 
     def load_domain(self) -> None:
         ctx = self.ctx
@@ -35,6 +38,8 @@ class WorkspaceController:
         """The runs first, then every version in them: reading all the versions of many runs takes a while
         (a second with 50 runs of 20 versions on a busy machine), and the Runs view need not wait for it."""
         ctx = self.ctx
+        self.listings += 1
+        listing = self.listings
 
         def load() -> None:
             from genplan.engine.api import list_runs
@@ -44,9 +49,9 @@ class WorkspaceController:
 
             runs = list_runs(ctx.runs_dir)
             overviews = domain_overview(ctx.runs_dir)
-            self.host.post_message(msg.RunsFound(runs, overviews))
+            self.host.post_message(msg.RunsFound(runs, overviews, listing))
             versions = ctx.version_index.scan()
-            self.host.post_message(msg.RunsListed(runs, versions, overviews, arrange_by_run(versions)))
+            self.host.post_message(msg.RunsListed(runs, versions, overviews, arrange_by_run(versions), listing))
 
         self.host.in_thread(load, "runs", exclusive=True)
 
@@ -89,12 +94,12 @@ class WorkspaceController:
 
     def on_runs_found(self, message: msg.RunsFound) -> None:
         """Only the Runs view: the runs are taken in with their versions (on_runs_listed)."""
-        if self.host.shutting_down():
+        if self.host.shutting_down() or message.listing != self.listings:
             return
         self.views.show_runs(message.runs, {o.run_id: o for o in message.overviews})
 
     def on_runs_listed(self, message: msg.RunsListed) -> None:
-        if self.host.shutting_down():
+        if self.host.shutting_down() or message.listing != self.listings:
             return
         ctx, runs = self.ctx, self.runs
         first = not ctx.runs and runs.state is None
