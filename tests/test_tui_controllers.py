@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import json
 import shutil
+import threading
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from genplan.tui.controllers.workspace import WorkspaceController
 from genplan.tui.options import LaunchOptions
 from genplan.tui.replay import load_events
 from genplan.tui.screens.step import RequestScreen, StepChoice
+from genplan.tui.session import PendingQuestions, StepController, manual_answerer
 
 TUI = Path(__file__).resolve().parents[1] / "tui"
 
@@ -376,6 +378,21 @@ def test_a_manual_answer_is_the_persons_text_and_later_keeps_the_run_waiting(rec
     _screen, decided = app.host.screens[1]
     decided(StepChoice("answer", answer="A ferry carries cars between locations."))
     assert question.future.result() == "A ferry carries cars between locations." and not app.runs.pending
+
+
+def test_a_question_asked_as_the_session_stops_is_answered_by_the_stop_and_shown_to_nobody() -> None:
+    # The asking thread checked "stopped" a moment before the stop released every waiting question: its
+    # question would have waited for an answer nobody gives.
+    posted: list[Any] = []
+    pending = PendingQuestions()
+    stepping = threading.Event()
+    stepping.set()
+    controller = StepController(posted.append, stepping, pending)
+    pending.release_all()  # the stop, between the thread's check and its question
+    request = ChatRequest("nl.task", [ChatMessage("user", "Describe task 1.")])
+    assert controller.before_request(4, request) == Decision.stop()
+    assert manual_answerer(posted.append, pending, controller)(request) is None
+    assert posted == []
 
 
 def test_questions_arriving_after_later_wait_until_a_is_pressed(recorded, isolated: Path) -> None:  # noqa: F811

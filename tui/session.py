@@ -48,14 +48,21 @@ class PendingQuestions:
 
     futures: list[tuple[Future, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    released: bool = False  # the session stopped: a question asked from now on is answered at once
 
-    def add(self, future: Future, on_stop: Any) -> None:
+    def add(self, future: Future, on_stop: Any) -> bool:
+        """Wait on ``future`` until the person decides; False (and ``on_stop`` set as its result) when the
+        session stopped meanwhile (between the asking thread's check and here), so nobody is asked."""
         with self.lock:
-            self.futures.append((future, on_stop))
+            if not self.released:
+                self.futures.append((future, on_stop))
+                return True
+        future.set_result(on_stop)
+        return False
 
     def release_all(self) -> None:
         with self.lock:
-            pending, self.futures = self.futures, []
+            pending, self.futures, self.released = self.futures, [], True
         for future, on_stop in pending:
             if not future.done():
                 future.set_result(on_stop)
@@ -91,8 +98,8 @@ class StepController:
         if self.manual or not self.stepping.is_set():
             return Decision.send()
         future: Future = Future()
-        self.pending.add(future, Decision.stop())
-        self.post(StepRequested(request_id, request, future))
+        if self.pending.add(future, Decision.stop()):
+            self.post(StepRequested(request_id, request, future))
         return future.result()
 
 
@@ -103,8 +110,8 @@ def manual_answerer(post: Post, pending: PendingQuestions, controller: StepContr
         if controller.stopped.is_set():
             return None
         future: Future = Future()
-        pending.add(future, None)
-        post(AnswerRequested(request, future, controller.current_request()))
+        if pending.add(future, None):
+            post(AnswerRequested(request, future, controller.current_request()))
         return future.result()
 
     return answer
