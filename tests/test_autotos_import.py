@@ -85,6 +85,17 @@ def _import(tmp_path: Path, log: Path, *extra: str, capsys) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+def test_an_import_says_each_call_and_check_as_a_live_run_does(tmp_path, capsys):
+    # the progress lines come from the run's events, made by the loop itself for a live run and an import
+    _need_logs()
+    path = LOGS / "24game" / "gpt4-val_logs" / "script_log_20240803_104248.txt"
+    assert genplan_main(["import", "autotos", str(path), "--no-eval", "--runs", str(tmp_path)]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[1:] == ["call 1: asking for succ", "   succ-1: function generate_successor_states",
+                         "call 2: asking for goal", "   goal-1: function is_goal_state", "   goal tests passed",
+                         "   soundness tests passed", "   completeness tests passed"]
+
+
 # One log per domain with feedback rounds of several kinds (calls decided by genplan's own checks).
 REPLAYS = [
     "24game/gpt4-mini-val_logs/script_log_20240802_235031.txt",  # exception, PST, completeness rounds

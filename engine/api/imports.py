@@ -13,7 +13,6 @@ made here, and returns what a front end prints of it. Every problem with the inp
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,7 +25,6 @@ if TYPE_CHECKING:
     from ..autotos.domains import SearchDomain
     from ..autotos.logfile import AutoToSLog
     from ..domainlib import DomainDir
-    from ..events import Event
     from ..pddlego.importer import ImportResult
     from ..silver.replay import SilverConversation
 
@@ -172,7 +170,6 @@ def import_autotos(source: AutoToSSource, runs_dir: Path, *, evaluate: bool = Tr
     did; ``released_instances``: evaluated on the instances the release's runs used (else the data folder's).
     ``watch.subscriber`` gets every event, ``watch.progress`` one line per event worth one."""
     from ..autotos.executor import SandboxExecutor
-    from ..autotos.live import describe
     from ..autotos.session import import_log, log_settings
     from ..sandbox.limits import GIB
 
@@ -182,27 +179,10 @@ def import_autotos(source: AutoToSSource, runs_dir: Path, *, evaluate: bool = Tr
                             release_validation=not strict)
     executor = SandboxExecutor(hash_seed=hash_seed, memory_bytes=int(memory_gib * GIB))
     try:
-        return import_log(source.log, source.domain, executor, Path(runs_dir), settings, _watcher(watch, describe),
-                          released_instances=released_instances)
+        return import_log(source.log, source.domain, executor, Path(runs_dir), settings, watch.subscriber,
+                          released_instances=released_instances, progress=watch.progress)
     finally:
         executor.close()
-
-
-def _watcher(watch: Watch, describe: Callable[[Event], str | None]) -> Callable[[Event], None] | None:
-    """The events to the front end: each to its subscriber, and the line ``describe`` makes of it to its progress."""
-    subscriber, progress = watch.subscriber, watch.progress
-    if subscriber is None and progress is None:
-        return None
-
-    def seen(event: Event) -> None:
-        if subscriber is not None:
-            subscriber(event)
-        if progress is not None:
-            line = describe(event)
-            if line:
-                progress(line)
-
-    return seen
 
 
 # ------------------------------------------------------------------------------------------------ PDDLego+ / PlanGen

@@ -16,16 +16,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..events import (
-    ArtifactCreated,
-    ChecksPassed,
-    EvaluationProgress,
-    Event,
-    FeedbackLimit,
-    FeedbackRound,
-    RequestSent,
-    RunFailed,
-)
 from ..runs import NotResumable
 from ..runs.run import NewRun, Run, RunOutcome
 from ..sandbox.limits import GIB
@@ -74,28 +64,6 @@ def open_search_domain(target: str, data: str | Path | None = None, generate: in
     return build_pddl_domain(pddl_tasks_from_dir(target, planner=planner, eval_limit=eval_limit))
 
 
-def describe(event: Event) -> str | None:
-    """One progress line for an event of an AutoToS run (None: nothing worth a line)."""
-    data = event.data
-    if isinstance(event, RequestSent):
-        return f"call {event.request_id}: asking for {str(event.step or '').removeprefix('autotos.')}"
-    if isinstance(event, ArtifactCreated) and event.kind == "function":
-        function = data.get("function", data.get("name"))
-        found = f"function {function}" if function else "no function found in the answer"
-        return f"   {event.version}: {found}"
-    if isinstance(event, FeedbackRound):
-        return (f"   round {event.number} ({event.phase} check failed: {event.category}); "
-                f"feedback to {event.target}")
-    if isinstance(event, ChecksPassed):
-        return f"   {event.check} tests passed"
-    if isinstance(event, FeedbackLimit):
-        return f"   stopped: {event.rounds} feedback rounds for {event.target} spent"
-    if isinstance(event, EvaluationProgress):
-        return (f"evaluation: {event.done}/{event.total} instances searched, {event.solved} solved "
-                f"({float(event.seconds or 0):.1f} s)")
-    if isinstance(event, RunFailed):
-        return f"   the run ended early: {event.error or event.message}"
-    return None
 
 
 def _typed(given: Any) -> AutoToSParameters:
@@ -172,12 +140,6 @@ def run(run: Run) -> RunOutcome:
         f"({time.monotonic() - started:.1f} s)")
     say(f"run directory {run.path}")
 
-    def watch(event: Event) -> None:
-        line = describe(event)
-        if line:
-            say(line)
-
-    run.bus.subscribe(watch)
     preset = params.preset or preset_of(settings)
     # what is run, as it is run now (a resume: with the model given now)
     run.update_meta(**run_meta(domain.name, settings, preset), **({"model": dict(run.setup.model)} if run.setup.model else {}))

@@ -26,6 +26,7 @@ from ..events import (
     Event,
     FeedbackLimit,
     FeedbackRound,
+    RequestSent,
     RunFailed,
     RunFinished,
     RunStarted,
@@ -161,6 +162,30 @@ def outcome_text(outcome: Outcome) -> str:
     return text
 
 
+def describe(event: Event) -> str | None:
+    """One progress line for an event of an AutoToS run (None: nothing worth a line)."""
+    data = event.data
+    if isinstance(event, RequestSent):
+        return f"call {event.request_id}: asking for {str(event.step or '').removeprefix('autotos.')}"
+    if isinstance(event, ArtifactCreated) and event.kind == "function":
+        function = data.get("function", data.get("name"))
+        found = f"function {function}" if function else "no function found in the answer"
+        return f"   {event.version}: {found}"
+    if isinstance(event, FeedbackRound):
+        return (f"   round {event.number} ({event.phase} check failed: {event.category}); "
+                f"feedback to {event.target}")
+    if isinstance(event, ChecksPassed):
+        return f"   {event.check} tests passed"
+    if isinstance(event, FeedbackLimit):
+        return f"   stopped: {event.rounds} feedback rounds for {event.target} spent"
+    if isinstance(event, EvaluationProgress):
+        return (f"evaluation: {event.done}/{event.total} instances searched, {event.solved} solved "
+                f"({float(event.seconds or 0):.1f} s)")
+    if isinstance(event, RunFailed):
+        return f"   the run ended early: {event.error or event.message}"
+    return None
+
+
 def run_loop(run: Run, domain: SearchDomain, executor: Executor, settings: Settings, preset: str) -> RunOutcome:
     """The AutoToS loop on ``run``, for ``domain``: how it ended (``meta``: run.json's ``result``, ``error`` and
     ``totals``; ``value``: the loop's :class:`~.loop.Outcome`).
@@ -172,6 +197,13 @@ def run_loop(run: Run, domain: SearchDomain, executor: Executor, settings: Setti
     taken from there instead of being asked again."""
     conversation = Conversation(run)
     events = RunEvents(run, conversation)
+
+    def narrate(event: Event) -> None:  # one line per event worth one, to the person watching (run.progress)
+        line = describe(event)
+        if line:
+            run.progress(line)
+
+    run.bus.subscribe(narrate)
     run.publish(RunStarted(approach="autotos", preset=preset, domain=domain.name))
     loop = AutoToS(domain, conversation.ask, executor, settings, observer=events, stop_requested=run.stop_requested)
     error = None
@@ -240,7 +272,7 @@ def summary_of(run_dir: Path, outcome: Outcome) -> dict[str, Any]:
 
 def import_log(log: AutoToSLog, domain: SearchDomain, executor: Executor, runs_dir: Path,
                settings: Settings | None = None, watcher: Watcher | None = None,
-               released_instances: bool = True) -> dict[str, Any]:
+               released_instances: bool = True, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Replay one published log as a genplan run (a Run whose model is the log: ``ReplayProvider``); the summary
     ``genplan import autotos`` prints. The evaluation uses the instances the release's runs used
     (``released_instances=False``: the data folder's)."""
@@ -252,7 +284,10 @@ def import_log(log: AutoToSLog, domain: SearchDomain, executor: Executor, runs_d
     store = create_named(runs_dir, f"autotos-{domain.name}-{Path(log.path).stem}", {
         **run_meta(domain.name, settings), "model": {"model": log.model} if log.model else {},
         "imported_from": str(log.path), "eval_instances": [instance.name for instance in domain.eval_instances]})
-    run = Run(store, RunSetup(provider, subscribers=(watcher,) if watcher is not None else ()), target=domain.name)
+    setup = RunSetup(provider, subscribers=(watcher,) if watcher is not None else ())
+    if progress is not None:
+        setup.progress = progress
+    run = Run(store, setup, target=domain.name)
     ended = execute(run, lambda run: run_loop(run, domain, executor, settings, preset_of(settings)))
     outcome: Outcome = ended.value
     summary = {
