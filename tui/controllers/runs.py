@@ -355,8 +355,7 @@ class RunsController:
         self.drain()
         self.session = None
         self.live = False
-        self.pending.clear()
-        self.put_off = False
+        self.forget_questions()
         if message.error:
             self.host.notify(f"The run stopped: {message.error}", severity="error", timeout=10)
         elif message.result is not None:  # the run's report (engine/api.report), of any approach
@@ -406,8 +405,7 @@ class RunsController:
             self.host.notify("No run is going on.")
             return
         self.session.stop()
-        self.pending.clear()
-        self.put_off = False
+        self.forget_questions()
         self.host.notify("Stopping at the next request…")
         self.views.refresh_totals()
 
@@ -496,9 +494,13 @@ class RunsController:
             if not question.future.done():
                 question.future.set_result(decision)
         if action == "stop":  # the session answered every other waiting question with "stop": none is asked any more
-            self.pending.clear()
-            self.put_off = False
+            self.forget_questions()
         self.views.refresh_totals()
+
+    def forget_questions(self) -> None:
+        """The run ended or was stopped: its waiting questions are answered (by the stop) and none is asked."""
+        self.pending.clear()
+        self.put_off = False
 
     def shutdown(self) -> None:
         if self.session is not None:
