@@ -3,13 +3,12 @@ recorded events and answers. Starting, resuming and forking runs is :mod:`genpla
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ..events import Event
-from ..runs.answers import recorded_answer
+from ..runs.answers import answer_text, recorded_answer
 from ..runs.layout import META, SUMMARY, TRIAL, holds_runs, is_run_dir
 from ..runs.outcome import write_outcome
 from ..runs.status import RunStatus
@@ -27,16 +26,6 @@ def run_events(run_dir: Path) -> list[Event]:
 def open_run(run_dir: Path) -> RunStore:
     """The store of an existing run directory (FileNotFoundError when it holds no run)."""
     return RunStore.open(Path(run_dir))
-
-
-def answer_text(response_file: Path) -> str:
-    """The text of the answer a ``ResponseReceived`` event's ``response_file`` holds: the gateway's JSON record
-    (its response's text) or the answer itself (a ``.md``). OSError, ValueError when it cannot be read."""
-    path = Path(response_file)
-    if path.suffix == ".json":
-        record = json.loads(path.read_text(encoding="utf-8"))
-        return str((record.get("response") or record).get("text", ""))
-    return path.read_text(encoding="utf-8", errors="replace")
 
 
 def default_runs_dir(domain_dir: Path) -> Path:

@@ -10,6 +10,7 @@ module names those folders itself).
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -111,6 +112,16 @@ def answers(run_dir: Path) -> list[Answer]:
         found.append(Answer(record_file.request_id, record_file.step, str(response.get("text") or ""),
                             bool(record.get("human")), dict(usage) if isinstance(usage, dict) else {}, record))
     return found
+
+
+def answer_text(response_file: Path) -> str:
+    """The text of the answer a ``ResponseReceived`` event's ``response_file`` holds: the gateway's JSON record
+    (its response's text) or the answer itself (a ``.md``). OSError, ValueError when it cannot be read."""
+    path = Path(response_file)
+    if path.suffix == ".json":
+        record = json.loads(path.read_text(encoding="utf-8"))
+        return str((record.get("response") or record).get("text", ""))
+    return path.read_text(encoding="utf-8", errors="replace")
 
 
 def recorded_answer(run_dir: Path, which: int | str | Path | None) -> str:
