@@ -43,21 +43,23 @@ def startable_on_domain(approach: Approach) -> bool:
     return approach.can(Capability.DOMAIN_DIR) or approach.default_target is not None
 
 
+def _own_loop_on_domain(approach: Approach) -> bool:
+    """An approach with its own loop (no programs) that a front end opened on a domain directory can start."""
+    return not approach.can(Capability.PROGRAMS) and startable_on_domain(approach)
+
+
 def own_loop_preset(preset: str) -> tuple[Approach, str] | None:
     """(approach, the preset's own spelling) when ``preset`` belongs to an approach with its own loop that a front
     end opened on a domain directory can start (AutoToS, AutoToS+PST, pddlego-detailed, plangen, ...); None for a
     pipeline preset (or none)."""
     owner = preset_owner(preset)
-    if owner is None or owner[0].can(Capability.PROGRAMS) or not startable_on_domain(owner[0]):
-        return None
-    return owner
+    return owner if owner is not None and _own_loop_on_domain(owner[0]) else None
 
 
 def domain_presets() -> list[str]:
     """The presets a front end opened on a domain directory offers: the pipeline's, then the own-loop approaches'
     it can start."""
-    own = [name for approach in approaches()
-           if not approach.can(Capability.PROGRAMS) and startable_on_domain(approach) for name in approach.presets]
+    own = [name for approach in approaches() if _own_loop_on_domain(approach) for name in approach.presets]
     return [*preset_names(), *own]
 
 
