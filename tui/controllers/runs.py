@@ -424,8 +424,7 @@ class RunsController:
     def on_question(self, message: msg.StepRequested | msg.AnswerRequested) -> None:
         self.pending.append(message)
         self.views.refresh_totals()
-        if not self.put_off:
-            self.open_next_question()
+        self.open_next_question()
 
     def answer_pending(self) -> None:
         if not self.pending:
@@ -439,7 +438,9 @@ class RunsController:
 
         # a question the run answered itself meanwhile (a stop answers every waiting one) is no longer asked
         self.pending[:] = [q for q in self.pending if not q.future.done()]
-        if self.request_screen_open or not self.pending:
+        # put_off: "later" holds every question until a, even when this was scheduled (after an earlier answer's
+        # refresh) before the person said "later"; Textual runs such a callback once its screen is current again
+        if self.put_off or self.request_screen_open or not self.pending:
             return
         self.drain()  # the request's own announcement may still be queued
         question = self.pending[0]
