@@ -63,7 +63,7 @@ CASES = [
     Case("domain-unknown-predicate", _plan("domain_unknown_predicate.pddl"), "domain_unknown_predicate.pddl", 6, "unknown predicate 'street'"),
     Case("domain-wrong-arity", _show("domain_wrong_arity.pddl"), "domain_wrong_arity.pddl", 8, "'at' takes 1 argument(s) but 2 are given"),
     Case("domain-undeclared-type", _validate("domain_undeclared_type.pddl"), "domain_undeclared_type.pddl", 5, "undeclared type 'parcel'"),
-    Case("domain-undeclared-parent-type", _plan("domain_undeclared_parent_type.pddl"), "domain_undeclared_parent_type.pddl", 4, "undeclared parent type 'vehicle'"),
+    Case("domain-either-parent-type", _plan("domain_either_parent_type.pddl"), "domain_either_parent_type.pddl", 4, "a type's parent is one type name"),
     Case("domain-undeclared-parameter-type", _show("domain_undeclared_parameter_type.pddl"), "domain_undeclared_parameter_type.pddl", 7, "undeclared type 'vehicle' of parameter ?v"),
     Case("domain-unknown-constant", _validate("domain_unknown_constant.pddl"), "domain_unknown_constant.pddl", 7, "unknown constant 'home'"),
     Case("domain-syntax-error", _show("domain_syntax_error.pddl"), "domain_syntax_error.pddl", 8, "unexpected ':effect'"),

@@ -43,6 +43,7 @@ def test_the_corpus_has_every_quirk_of_the_issue() -> None:
         "mixed-case-comments",
         "name-mismatch",
         "object-in-types",
+        "undeclared-parent-type",
         "untyped-object-keyword",
     ]
 
@@ -67,6 +68,14 @@ def test_object_declared_among_the_types() -> None:
     domain, problem = read("object-in-types")
     assert domain.type_parents == {"object": None, "room": "object", "robot": "object", "gripper": "object"}
     assert ("ball1", "object") in problem.objects and domain.actions["pick"].parameters[1].types == ("object",)
+
+
+def test_a_parent_type_declared_nowhere_is_a_subtype_of_object_and_said() -> None:
+    domain, problem = read("undeclared-parent-type")
+    assert domain.type_parents == {"object": None, "disc": "place", "peg": "place", "place": "object"}
+    assert domain.is_subtype("peg", ("place",)) and ("left", "peg") in domain.constants
+    assert [w for w in domain.warnings if "type 'place' is used as a parent type but not declared" in w]
+    assert ("right", "peg") in problem.objects
 
 
 def test_types_declared_after_use() -> None:

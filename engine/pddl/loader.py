@@ -268,8 +268,10 @@ def _domain_types(tree: SList, path: str | Path | None) -> dict[str, str | None]
     for type_name, parent, _ in entries:
         parents[type_name] = None if type_name == OBJECT else parent
     for type_name, parent, line in entries:
-        if parent not in parents:
-            raise PddlError(path, f"type '{type_name}' has the undeclared parent type '{parent}'", line)
+        if parent.startswith("("):
+            raise PddlError(path, f"type '{type_name}' has the parent '{parent}': a type's parent is one type name", line)
+        # named only as a parent: a subtype of object, as VAL and Fast Downward read it (normalize says so)
+        parents.setdefault(parent, OBJECT)
     for type_name, _, line in entries:
         seen = {type_name}
         ancestor = parents.get(type_name)

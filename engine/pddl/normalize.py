@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .errors import UnsupportedPddlError
+from .model import OBJECT
 from .sexpr import Atom, Node, SList
 
 # construct -> what to tell the user
@@ -282,6 +283,8 @@ def normalize_domain(tree: SList, path: str | Path | None) -> tuple[SList, list[
     for item in sections:
         if isinstance(item, SList):
             item = _normalize_section(item)
+            if item.head() == ":types":
+                item = _declare_parent_types(item, norm.warnings)
         new_items.append(item)
     reqs = norm.requirements(declared, typed)
     norm.finish_warnings()
@@ -338,6 +341,25 @@ def _without_object(items: list[Node]) -> list[Node]:
             continue
         out.append(item)
     return out
+
+
+def _declare_parent_types(section: SList, warnings: list[str]) -> SList:
+    """``(:types truck - vehicle)`` with ``vehicle`` declared nowhere: VAL and Fast Downward take such a parent
+    as a subtype of object; pddl 0.5.1 refuses it, so the declaration is added, and said (often a typo)."""
+    items = section.items[1:]
+    after_dash = {i + 1 for i, item in enumerate(items) if isinstance(item, Atom) and item.text == "-"}
+    declared = {OBJECT} | {item.text for i, item in enumerate(items)
+                           if isinstance(item, Atom) and item.text != "-" and i not in after_dash}
+    added: list[Atom] = []
+    for i in sorted(after_dash):
+        parent = items[i] if i < len(items) else None
+        if isinstance(parent, Atom) and parent.text not in declared:
+            declared.add(parent.text)
+            added.append(Atom(parent.text, parent.line))
+            warnings.append(f"line {parent.line}: type '{parent.text}' is used as a parent type but not declared; "
+                            "read as a subtype of object, as VAL and Fast Downward do")
+    # untyped names at the end of a typed list are subtypes of object
+    return SList([*section.items, *added], section.line) if added else section
 
 
 def _normalize_section(section: SList) -> SList:

@@ -1,7 +1,7 @@
 (define (domain courier)
   (:requirements :strips :typing)
   (:types place - object
-          truck - vehicle)
+          truck - (either vehicle place))
   (:predicates (at ?t - truck ?x - place))
   (:action wait
     :parameters (?t - truck ?p - place)
