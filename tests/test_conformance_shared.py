@@ -47,7 +47,10 @@ from genplan.engine.pddl.validate import (
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 BENCHMARKS = SHARED / "benchmarks"
 VAL = SHARED / "tools" / "val" / "validate"
-PLANNER_SECONDS = 5.0
+PLANNER_SECONDS = 5.0  # CPU seconds the optimal planner may spend on a debug task
+# The planner's own wall-clock limit is far above that: on a loaded machine (CI runs beside other jobs) 5 s of
+# wall time can hold less than 5 s of CPU, and a "limit" there says nothing about the planner.
+PLANNER_WALL_SECONDS = 120.0
 DOMAINS = ["delivery", "ferry", "gripper", "heavy", "hiking", "miconic", "spanner"]
 PLAN_SETS = ["plans_pddl", "plans_gbfs"]
 DEBUG_INSTANCES = range(6)
@@ -338,7 +341,7 @@ def test_the_optimal_planner_matches_every_optimal_debug_plan_within_5_s(benchma
         problem = load_problem(directory / "problems_pddl" / f"instance-{instance}.pddl", domain)
         # CPU seconds of the planner's processes: wall-clock time on this shared, busy machine says little
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        result = solve(domain, problem, optimal=True, timeout=PLANNER_SECONDS)
+        result = solve(domain, problem, optimal=True, timeout=PLANNER_WALL_SECONDS)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         assert result.solved, (instance, result.summary())
