@@ -110,6 +110,19 @@ def _type_uses(items: list[Node]) -> Iterator[tuple[str, int]]:
                         yield t.text, t.line
 
 
+def undeclared_parent_types(items: list[Node]) -> list[Atom]:
+    """The parents in a ``:types`` list that the list does not declare itself (``vehicle`` in
+    ``truck - vehicle``), once each, in order. Strict reading declares them as subtypes of object, as VAL and
+    Fast Downward do; lenient reading declares every undeclared type (`_declare_types`)."""
+    declared = {OBJECT} | {atom.text for atom, _ in _typed_entries(items)}
+    found: list[Atom] = []
+    for name, line in _type_uses(items):
+        if name not in declared:
+            declared.add(name)
+            found.append(Atom(name, line))
+    return found
+
+
 def _literals(node: Node) -> Iterator[SList]:
     """Every atom (predicate application) inside a formula, also under quantifiers and conditions."""
     if not isinstance(node, SList) or not node.items:

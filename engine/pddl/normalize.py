@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .errors import UnsupportedPddlError
-from .model import OBJECT
+from .lenient import undeclared_parent_types
 from .sexpr import Atom, Node, SList
 
 # construct -> what to tell the user
@@ -346,18 +346,10 @@ def _without_object(items: list[Node]) -> list[Node]:
 def _declare_parent_types(section: SList, warnings: list[str]) -> SList:
     """``(:types truck - vehicle)`` with ``vehicle`` declared nowhere: VAL and Fast Downward take such a parent
     as a subtype of object; pddl 0.5.1 refuses it, so the declaration is added, and said (often a typo)."""
-    items = section.items[1:]
-    after_dash = {i + 1 for i, item in enumerate(items) if isinstance(item, Atom) and item.text == "-"}
-    declared = {OBJECT} | {item.text for i, item in enumerate(items)
-                           if isinstance(item, Atom) and item.text != "-" and i not in after_dash}
-    added: list[Atom] = []
-    for i in sorted(after_dash):
-        parent = items[i] if i < len(items) else None
-        if isinstance(parent, Atom) and parent.text not in declared:
-            declared.add(parent.text)
-            added.append(Atom(parent.text, parent.line))
-            warnings.append(f"line {parent.line}: type '{parent.text}' is used as a parent type but not declared; "
-                            "read as a subtype of object, as VAL and Fast Downward do")
+    added = undeclared_parent_types(section.items[1:])
+    for parent in added:
+        warnings.append(f"line {parent.line}: type '{parent.text}' is used as a parent type but not declared; "
+                        "read as a subtype of object, as VAL and Fast Downward do")
     # untyped names at the end of a typed list are subtypes of object
     return SList([*section.items, *added], section.line) if added else section
 
