@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -280,8 +281,9 @@ def _balanced(group: Lifted, domain: Domain) -> bool:
     return True
 
 
-def find_invariants(domain: Domain, sources: list[Problem]) -> Invariants:
-    """The lifted groups of the translator's groups on ``sources``, kept where every source satisfies them."""
+def find_invariants(domain: Domain, sources: list[Problem], witnesses: Sequence[Problem] = ()) -> Invariants:
+    """The lifted groups of the translator's groups on ``sources``, kept where every source and every one of
+    ``witnesses`` (tasks a person wrote as states of the domain, never translated) satisfies them."""
     lifted: dict[tuple[frozenset[Part], frozenset[tuple[str, frozenset[str]]]], Lifted] = {}
     kinds: dict[int, frozenset[tuple[str, frozenset[str]]]] = {}
     notes = []
@@ -310,9 +312,14 @@ def find_invariants(domain: Domain, sources: list[Problem]) -> Invariants:
         if any(group.parts < other.parts and group.params == other.params and kinds[id(group)] <= kinds[id(other)]
                for other in lifted.values()):
             continue  # a part of a larger group (the translator split it over two variables)
+        known = [*sources, *witnesses]
+        if any(Invariants([group]).violations(problem, only_at_most_one=True) for problem in known):
+            continue  # not an invariant after all (lifted from a coincidence)
+        # exactly one for every object of the kind only where no action takes it out of the group and every
+        # such object of every source was in it (a part on a rack may as well be on a truck)
         group.exactly_one = _balanced(group, domain)
-        if all(not Invariants([group]).violations(problem) for problem in sources):
-            groups.append(group)
+        group.exactly_one = group.exactly_one and all(not Invariants([group]).violations(problem) for problem in known)
+        groups.append(group)
     groups.sort(key=lambda g: sorted(g.parts))
     return Invariants(groups, "" if groups else "; ".join(dict.fromkeys(notes)))
 

@@ -352,6 +352,32 @@ def _removed_objects(problem: Problem, names: list[str], invariants: Invariants)
     return description, candidate
 
 
+def _removable_static(problem: Problem, static: frozenset[str]) -> list[list[Fact]]:
+    """The static facts that may go one at a time: those relating objects (a road, ``above``), a symmetric
+    relation's two directions together. A relation that holds between every two of its objects (``not-eq``)
+    is a definition, not a map: it goes only with its objects, and so do unary facts (an object's type)."""
+    relations: dict[str, set[Fact]] = {}
+    for fact in problem.init:
+        if fact[0] in static and len(fact) >= 3:
+            relations.setdefault(fact[0], set()).add(fact)
+    removable: list[list[Fact]] = []
+    for predicate, facts in relations.items():
+        pairs = {fact[1:] for fact in facts}
+        binary = all(len(pair) == 2 for pair in pairs)
+        members = {name for pair in pairs for name in pair}
+        if binary and len(members) > 1 and all((a, b) in pairs for a in members for b in members if a != b):
+            continue
+        symmetric = binary and all((b, a) in pairs for a, b in pairs)
+        done: set[Fact] = set()
+        for fact in (f for f in problem.init if f in facts):
+            if fact in done:
+                continue
+            group = [fact, (predicate, fact[2], fact[1])] if symmetric and fact[1] != fact[2] else [fact]
+            done.update(group)
+            removable.append(group)
+    return removable
+
+
 def _changes(problem: Problem, static: frozenset[str] = frozenset(),
              invariants: Invariants | None = None) -> Iterator[tuple[str, Problem]]:
     """Every single-step removal of ``problem``, larger ones first: chunks of objects (halves, quarters, ...),
@@ -378,13 +404,15 @@ def _changes(problem: Problem, static: frozenset[str] = frozenset(),
     for index, fact in enumerate(problem.goal_neg):
         yield (f"removed goal (not {_fact_text(fact)})",
                replace(problem, goal_neg=problem.goal_neg[:index] + problem.goal_neg[index + 1:]))
-    for only_static in (False, True):
-        for index, fact in enumerate(problem.init):
-            if (fact[0] in static) != only_static or (only_static and len(fact) < 3):
-                continue
-            kind = "static fact" if only_static else "initial fact"
-            yield from valid((f"removed {kind} {_fact_text(fact)}",
+    for index, fact in enumerate(problem.init):
+        if fact[0] not in static:
+            yield from valid((f"removed initial fact {_fact_text(fact)}",
                               replace(problem, init=problem.init[:index] + problem.init[index + 1:])))
+    for facts in _removable_static(problem, static):
+        gone = set(facts)
+        yield from valid((f"removed static {'fact' if len(facts) == 1 else 'facts'} "
+                          f"{' '.join(_fact_text(f) for f in facts)}",
+                          replace(problem, init=[f for f in problem.init if f not in gone])))
     for name in names:
         dependents = invariants.dependents(problem, name)
         if dependents:
@@ -643,15 +671,21 @@ def shrink_found(problem: Problem, failure: Failure, runner: _Runner, solvable: 
 
 def domain_invariants(domain_dir: DomainDir, domain: Domain, extra: Sequence[Problem] = ()) -> Invariants:
     """The invariants proven on the largest debug tasks (and on ``extra`` tasks, e.g. the one being shrunk): with
-    more objects a group's parameters are less often named by every atom by chance."""
-    sources = []
-    largest = sorted(domain_dir.debug_tasks(), key=lambda p: (-p.stat().st_size, str(p)))
-    for path in largest[:INVARIANT_SOURCES]:
+    more objects a group's parameters are less often named by every atom by chance. Every debug task and probe
+    must satisfy them too (a group they break is dropped, or kept as at-most-one)."""
+    debug = _load_paths(domain, sorted(domain_dir.debug_tasks(), key=lambda p: (-p.stat().st_size, str(p))))
+    probes = _load_paths(domain, domain_dir.probe_tasks())
+    return find_invariants(domain, [*debug[:INVARIANT_SOURCES], *extra], [*debug[INVARIANT_SOURCES:], *probes])
+
+
+def _load_paths(domain: Domain, paths: Sequence[Path]) -> list[Problem]:
+    loaded = []
+    for path in paths:
         try:
-            sources.append(load_problem(path, domain))
+            loaded.append(load_problem(path, domain))
         except PddlError:
             continue
-    return find_invariants(domain, [*sources, *extra])
+    return loaded
 
 
 def shrink(program: Program, domain_dir: DomainDir, problem: Problem, *, budget: SearchBudget | None = None) -> Shrunk:
