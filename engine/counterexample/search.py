@@ -250,6 +250,8 @@ class Counterexample:
         if self.failure.signature:
             lines.append(f"  the same failure throughout: {self.final_failure_signature()}")
         lines.append(f"  invariants: {self.invariants}")
+        if self.skipped_invariants:
+            lines.append(f"  left out: {_count(self.skipped_invariants, 'task')} that broke an invariant")
         if self.path:
             lines.append(f"  written to {self.path}")
         return "\n".join(lines)
