@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..engine.counterexample import CounterexampleError, SearchBudget, find_counterexample, write_counterexample
-from ..engine.counterexample.search import counterexample_pddl
+from ..engine.counterexample.search import TASK_SETS, counterexample_pddl
 from ..engine.domainlib import DomainDir, DomainDirError
 from ..engine.pddl import PddlError, load_domain
 from ..engine.pddl.encoding import encode_task, render_task
@@ -22,12 +22,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         "counterexample",
         help="find a task PROGRAM fails on and shrink it to a smallest failing task",
         description="Try DOMAIN_DIR's probe tasks, then tasks of growing size from its generator (the sizes of "
-        "its debug and eval specs, smallest first, several seeds each; without a generator its own tasks), "
-        "each under several input orderings, until PROGRAM fails one or the budget is spent. The failing task "
-        "is shrunk: objects (with every fact naming them), goal facts and initial facts are removed one at a "
-        "time while the program still fails with the same error kind and the task stays solvable. The result "
-        "is written as a PDDL problem file with a comment saying how it was found. Exit codes: 0 no "
-        "counterexample within the budget, 1 counterexample found, 2 bad input.",
+        "its debug and eval specs, smallest first, several seeds each; without a generator tasks derived from "
+        "its debug tasks: smaller, and two combined; never its evaluation tasks unless --tasks eval), each "
+        "under several input orderings, until PROGRAM fails one or the budget is spent. Every task tried "
+        "satisfies the domain's invariants (the mutex groups Fast Downward's translator proves). The failing "
+        "task is shrunk: objects (with every fact naming them, mended where a fact depended on them), goal "
+        "facts, initial facts and static facts are removed one at a time while the program fails the same way "
+        "(the same exception on the same line, the same precondition of the same action, or goals of the same "
+        "kind unmet) and the task stays solvable. The result is written as a PDDL problem file whose comment "
+        "lists every removal. Exit codes: 0 no counterexample within the budget, 1 counterexample found, "
+        "2 bad input.",
     )
     p.add_argument("program", help="the Python program (a .py file)")
     p.add_argument("domain_dir", help="a domain directory, e.g. domains/ferry")
@@ -44,6 +48,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"time limit per program run (default {defaults.time_limit:g})")
     p.add_argument("--shrink-seconds", type=float, default=defaults.shrink_seconds, metavar="S",
                    help=f"time budget of the shrinking (default {defaults.shrink_seconds:g})")
+    p.add_argument("--tasks", choices=TASK_SETS, default="auto",
+                   help="auto: the generator, or tasks derived from the debug tasks where there is none (default); "
+                   "debug: tasks derived from the debug tasks; eval: the evaluation tasks (the set a program is "
+                   "scored on: a counterexample from it is no longer a fair test)")
     p.add_argument("--no-probes", action="store_true", help="skip the hand-written probe tasks")
     p.add_argument("--no-shrink", action="store_true", help="report the failing task as found")
     p.add_argument("--out", metavar="FILE",
@@ -75,9 +83,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"genplan: searching a counterexample for {args.program} on {domain_dir.name} "
               f"(seed {args.seed}, {args.seconds:g} s, at most {args.max_tasks} tasks)", file=sys.stderr)
+        if args.tasks == "eval":
+            print("genplan: searching the EVALUATION tasks, as asked (--tasks eval)", file=sys.stderr)
     try:
         report = find_counterexample(program, domain_dir, seed=args.seed, budget=budget, shrink=not args.no_shrink,
-                                     probes=not args.no_probes, on_task=None if args.quiet else _progress)
+                                     probes=not args.no_probes, tasks=args.tasks,
+                                     on_task=None if args.quiet else _progress)
     except (SandboxError, PddlError, DomainDirError, CounterexampleError) as exc:
         return error(str(exc))
     if report.found:

@@ -396,19 +396,21 @@ class Evaluator:
         return inputs[ordering]
 
     # ------------------------------------------------------------ one run
-    def run_one(self, program: Program, task: EvalTask, ordering: int = 0) -> OrderingResult:
-        """Run the program on one task under one ordering and validate what it returns."""
+    def run_one(self, program: Program, task: EvalTask, ordering: int = 0, hash_seed: int | None = None) -> OrderingResult:
+        """Run the program on one task under one ordering and validate what it returns; ``hash_seed`` replaces
+        the ordering's PYTHONHASHSEED (the counterexample shrinker runs a file order under another seed)."""
+        seed = hash_seed_for(ordering) if hash_seed is None else hash_seed
         risk = refused_import(program.source) if self.import_check else None
         if risk is not None:
             line = refusal_line(risk)
             refused = RunOutcome(EXCEPTION, traceback=line, exception=line, detail="refused by the import check",
-                                 time_limit=self.limits.time_limit, hash_seed=hash_seed_for(ordering))
+                                 time_limit=self.limits.time_limit, hash_seed=seed)
             return OrderingResult(ordering, refused, None, run_feedback(refused, self.style))
         if self.ordered_sets:  # --faithful: the reference's orderings, handed over as ordered sets
-            outcome = self.sandbox.run(program, self.reference_input(task, ordering), hash_seed=hash_seed_for(ordering),
+            outcome = self.sandbox.run(program, self.reference_input(task, ordering), hash_seed=seed,
                                        limits=self.limits, ordered_sets=True)
         else:
-            outcome = self.sandbox.run(program, task.ordering(ordering), hash_seed=hash_seed_for(ordering), limits=self.limits)
+            outcome = self.sandbox.run(program, task.ordering(ordering), hash_seed=seed, limits=self.limits)
         cap = plan_length_cap(self.limits)
         if outcome.kind == PLAN and len(outcome.plan or []) > cap:
             outcome.kind = RESULT_TOO_LARGE

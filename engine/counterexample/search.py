@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -17,9 +18,12 @@ from ..pddl.model import Fact
 from ..pddl.writer import problem_to_pddl
 from ..planner import LIMIT, SOLVED, solve
 from ..sandbox import Limits, Program, Sandbox
+from .invariants import Invariants, find_invariants
 
 SEED_BASE = 70_000  # far from the debug (1..), eval (1000..) and generalize (50 000..) seeds
 BUILTIN_PLANNER_SECONDS = 1.0  # the built-in search decides small tasks at once; beyond, Fast Downward
+INVARIANT_SOURCES = 3  # debug tasks whose translator groups give the invariants (each takes a fraction of a second)
+TASK_SETS = ("auto", "debug", "eval")  # auto: the generator where there is one, else tasks derived from debug/
 
 
 class CounterexampleError(GenplanError):
@@ -70,16 +74,78 @@ class Failure:
     ordering: int
     plan: list[str] | None
     python_input: str
+    signature: str = ""  # what must stay the same while shrinking (failure_signature)
+    hash_seed: int = 0  # PYTHONHASHSEED of the failing run
 
     @classmethod
-    def of(cls, run: OrderingResult, task: EvalTask) -> Failure:
+    def of(cls, run: OrderingResult, task: EvalTask, domain: Domain | None = None) -> Failure:
         return cls(
             run.category or run.kind, run.kind, run.message, run.ordering, run.outcome.plan,
-            render_task(task.ordering(run.ordering)),
+            render_task(task.ordering(run.ordering)), failure_signature(run, domain), run.outcome.hash_seed,
         )
+
+    def same_as(self, other: Failure) -> bool:
+        """``other`` is the same failure: the same exception type on the same line, the same action schema with
+        the same unsatisfied precondition, or goals of the same predicates (a subset of them) left unmet."""
+        if self.kind != other.kind:
+            return False
+        if self.kind == "goal-not-reached":
+            mine, theirs = set(self.signature.split(" ")[1:]), set(other.signature.split(" ")[1:])
+            return bool(theirs) and theirs <= mine
+        return self.signature == other.signature
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
+
+
+_LINE = re.compile(r"line (\d+), in ")
+
+
+def failure_signature(run: OrderingResult, domain: Domain | None) -> str:
+    """What identifies a failure beyond its kind: ``exception KeyError line 12``, ``unsatisfied-precondition
+    stack (clear ?y)``, ``goal-not-reached on ontable`` (the predicates of the unmet goals), ``timeout``."""
+    outcome, validation = run.outcome, run.validation
+    if validation is None or validation.valid:
+        if run.kind != "exception":
+            return run.kind
+        name = (outcome.exception or "").split(":")[0].strip() or "exception"
+        lines = _LINE.findall(outcome.traceback or "")
+        return f"exception {name} line {lines[-1] if lines else '?'}"
+    if run.kind == "goal-not-reached":
+        unmet = [*(_predicate(text) for text in validation.goal_missing),
+                 *(f"not-{_predicate(text)}" for text in validation.goal_violated),
+                 *("condition:" + "_".join(text.split()) for text, _why in validation.goal_unsatisfied)]
+        return " ".join([run.kind, *sorted(set(unmet))])
+    if run.kind == "unsatisfied-precondition":
+        schema, lifted = _lifted_preconditions(validation.action_pddl or validation.action or "", validation.unsatisfied,
+                                               domain)
+        conditions = [text for text, _why in validation.unsatisfied_conditions]
+        return " ".join([run.kind, schema, *lifted, *conditions])
+    return " ".join(filter(None, [run.kind, validation.operator]))
+
+
+def _predicate(text: str) -> str:
+    words = text.replace("(", " ").replace(")", " ").split()
+    words = words[1:] if words and words[0] == "not" else words
+    return words[0] if words else ""
+
+
+def _lifted_preconditions(step: str, unsatisfied: list[str], domain: Domain | None) -> tuple[str, list[str]]:
+    """The action schema of a failing step and its unsatisfied preconditions as the schema writes them."""
+    words = step.strip().strip("()").split()
+    schema = words[0].lower() if words else "?"
+    action = domain.actions.get(schema) if domain is not None else None
+    wanted = {" ".join(text.replace("(", " ( ").replace(")", " ) ").split()) for text in unsatisfied}
+    if action is None or len(words) - 1 != len(action.parameters):
+        return schema, sorted(_predicate(text) for text in unsatisfied)
+    binding = {p.name: arg.lower() for p, arg in zip(action.parameters, words[1:])}
+    lifted = []
+    for literal in action.preconditions:
+        ground = "( " + " ".join(literal.ground(binding)) + " )"
+        ground = ground if literal.positive else f"( not {ground} )"
+        if ground in wanted:
+            lifted.append(literal.pddl())
+    return schema, sorted(lifted) or sorted(_predicate(text) for text in unsatisfied)
 
 
 @dataclass
@@ -90,10 +156,12 @@ class Shrunk:
     tries: int = 0  # changes tried (program runs)
     seconds: float = 0.0
     minimal: bool = True  # False: the budget ran out before no single removal kept the failure
+    refused: int = 0  # changes refused because the candidate broke an invariant or failed differently
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "size": TaskSize.of(self.problem).to_dict(),
+            "refused": self.refused,
             "failure": self.failure.to_dict(),
             "steps": len(self.steps),
             "changes": self.steps,
@@ -117,6 +185,9 @@ class Counterexample:
     shrunk: Shrunk | None = None
     path: str | None = None  # the written PDDL file
     skipped_unsolvable: int = 0
+    skipped_invariants: int = 0  # tasks of the search that broke an invariant (never run)
+    tasks: str = "auto"  # the task set searched (TASK_SETS)
+    invariants: str = ""  # what the invariants are, or why none could be proven
 
     @property
     def task(self) -> Problem | None:
@@ -141,7 +212,26 @@ class Counterexample:
             "shrunk": self.shrunk.to_dict() if self.shrunk else None,
             "path": self.path,
             "skipped_unsolvable": self.skipped_unsolvable,
+            "skipped_invariants": self.skipped_invariants,
+            "tasks": self.tasks,
+            "invariants": self.invariants,
         }
+
+    def final_failure_signature(self) -> str:
+        failure = self.final_failure
+        return failure.signature if failure is not None else ""
+
+    def reproduce_note(self) -> str:
+        """How the written file fails: in file order, and under which hash seed when it is not 0."""
+        failure = self.final_failure
+        if failure is None:
+            return ""
+        if failure.ordering == 0 and failure.hash_seed == 0:
+            return "in file order (ordering 0, PYTHONHASHSEED=0)"
+        if failure.ordering == 0:
+            return f"in file order with PYTHONHASHSEED={failure.hash_seed} (not with 0)"
+        return (f"under ordering {failure.ordering} (a seeded shuffle of the file order, "
+                f"PYTHONHASHSEED={failure.hash_seed}); not in file order")
 
     def summary(self) -> str:
         if not self.found or self.original is None or self.failure is None:
@@ -156,6 +246,12 @@ class Counterexample:
                          f"({_count(len(self.shrunk.steps), 'step')}, {self.shrunk.tries} tries, {self.shrunk.seconds:.1f} s, {state})")
             final = self.shrunk.failure
             lines.append(f"  still fails:   {final.category} ({final.kind}), ordering {final.ordering}")
+            lines.extend(f"  step {number}: {step}" for number, step in enumerate(self.shrunk.steps, 1))
+        if self.failure.signature:
+            lines.append(f"  the same failure throughout: {self.final_failure_signature()}")
+        lines.append(f"  invariants: {self.invariants}")
+        if self.skipped_invariants:
+            lines.append(f"  left out: {_count(self.skipped_invariants, 'task')} that broke an invariant")
         if self.path:
             lines.append(f"  written to {self.path}")
         return "\n".join(lines)
@@ -188,7 +284,15 @@ class _Runner:
         self.runs += 1
         result = evaluator.run_task(self.program, task, orderings or self.orderings)
         run = result.failure
-        return Failure.of(run, task) if run is not None else None
+        return Failure.of(run, task, self.domain) if run is not None else None
+
+    def file_order_failure(self, problem: Problem, hash_seed: int) -> Failure | None:
+        """The failure of the task in file order under PYTHONHASHSEED ``hash_seed``, or None."""
+        task = self.task(problem)
+        evaluator = Evaluator(self.domain, [task], limits=self.limits, sandbox=self.sandbox)
+        self.runs += 1
+        run = evaluator.run_one(self.program, task, 0, hash_seed=hash_seed)
+        return None if run.valid else Failure.of(run, task, self.domain)
 
 
 class _Solvability:
@@ -232,29 +336,93 @@ def _without_objects(problem: Problem, names: set[str]) -> Problem:
     )
 
 
-def _changes(problem: Problem, static: frozenset[str] = frozenset()) -> Iterator[tuple[str, Problem]]:
+def _fact_text(fact: Fact) -> str:
+    return f"({' '.join(fact)})"
+
+
+def _removed_objects(problem: Problem, names: list[str], invariants: Invariants) -> tuple[str, Problem] | None:
+    """``problem`` without the objects (and every fact naming them), mended where an exactly-one group lost its
+    true atom (the block that stood on a removed block goes to the table); None when it cannot be mended."""
+    repaired = invariants.repair(_without_objects(problem, set(names)))
+    if repaired is None:
+        return None
+    candidate, added = repaired
+    word = "object" if len(names) == 1 else "objects"
+    description = f"removed {word} {' '.join(names)}"
+    if added:
+        description += f" (added {' '.join(_fact_text(a) for a in added)} in its place)"
+    return description, candidate
+
+
+def _removable_static(problem: Problem, static: frozenset[str]) -> list[list[Fact]]:
+    """The static facts that may go one at a time: those relating objects (a road, ``above``), a symmetric
+    relation's two directions together. A relation that holds between every two of its objects (``not-eq``)
+    is a definition, not a map: it goes only with its objects, and so do unary facts (an object's type)."""
+    relations: dict[str, set[Fact]] = {}
+    for fact in problem.init:
+        if fact[0] in static and len(fact) >= 3:
+            relations.setdefault(fact[0], set()).add(fact)
+    removable: list[list[Fact]] = []
+    for predicate, facts in relations.items():
+        pairs = {fact[1:] for fact in facts}
+        binary = all(len(pair) == 2 for pair in pairs)
+        members = {name for pair in pairs for name in pair}
+        if binary and len(members) > 1 and all((a, b) in pairs for a in members for b in members if a != b):
+            continue
+        symmetric = binary and all((b, a) in pairs for a, b in pairs)
+        done: set[Fact] = set()
+        for fact in (f for f in problem.init if f in facts):
+            if fact in done:
+                continue
+            group = [fact, (predicate, fact[2], fact[1])] if symmetric and fact[1] != fact[2] else [fact]
+            done.update(group)
+            removable.append(group)
+    return removable
+
+
+def _changes(problem: Problem, static: frozenset[str] = frozenset(),
+             invariants: Invariants | None = None) -> Iterator[tuple[str, Problem]]:
     """Every single-step removal of ``problem``, larger ones first: chunks of objects (halves, quarters, ...),
-    then single objects, goal facts and initial facts. Facts of the ``static`` predicates (no action changes
-    them: types, ``not-eq``, road maps) go only with their objects, so the task keeps the domain's
-    structure (a ferry task stays one where every two locations are ``not-eq``)."""
+    then single objects, goal facts and initial facts of predicates some action changes; then facts of the
+    ``static`` predicates that relate objects (road maps, ``above``, ``not-eq``: unary ones are the objects'
+    types), then single objects with every object whose place depends on them (a tower with its base). Objects
+    go with the facts naming them, mended by ``invariants``; a candidate that breaks an invariant is left out."""
+    invariants = invariants or Invariants([])
     names = [name for name, _type in problem.objects]
+
+    def valid(change: tuple[str, Problem] | None) -> Iterator[tuple[str, Problem]]:
+        if change is not None and not invariants.violations(change[1]):
+            yield change
+
     size = len(names) // 2
     while size > 1:
         for start in range(0, len(names), size):
-            chunk = names[start:start + size]
-            yield f"removed objects {' '.join(chunk)}", _without_objects(problem, set(chunk))
+            yield from valid(_removed_objects(problem, names[start:start + size], invariants))
         size //= 2
     for name in names:
-        yield f"removed object {name}", _without_objects(problem, {name})
+        yield from valid(_removed_objects(problem, [name], invariants))
     for index, fact in enumerate(problem.goal_pos):
-        yield f"removed goal ({' '.join(fact)})", replace(problem, goal_pos=problem.goal_pos[:index] + problem.goal_pos[index + 1:])
+        yield f"removed goal {_fact_text(fact)}", replace(problem, goal_pos=problem.goal_pos[:index] + problem.goal_pos[index + 1:])
     for index, fact in enumerate(problem.goal_neg):
-        yield (f"removed goal (not ({' '.join(fact)}))",
+        yield (f"removed goal (not {_fact_text(fact)})",
                replace(problem, goal_neg=problem.goal_neg[:index] + problem.goal_neg[index + 1:]))
     for index, fact in enumerate(problem.init):
-        if fact[0] in static:
-            continue
-        yield f"removed initial fact ({' '.join(fact)})", replace(problem, init=problem.init[:index] + problem.init[index + 1:])
+        if fact[0] not in static:
+            yield from valid((f"removed initial fact {_fact_text(fact)}",
+                              replace(problem, init=problem.init[:index] + problem.init[index + 1:])))
+    for facts in _removable_static(problem, static):
+        gone = set(facts)
+        yield from valid((f"removed static {'fact' if len(facts) == 1 else 'facts'} "
+                          f"{' '.join(_fact_text(f) for f in facts)}",
+                          replace(problem, init=[f for f in problem.init if f not in gone])))
+    for name in names:
+        dependents = invariants.dependents(problem, name)
+        if dependents:
+            group = [name, *(n for n in names if n in dependents)]
+            change = _removed_objects(problem, group, invariants)
+            if change is not None:
+                yield from valid((f"removed object {name} with the objects that depend on it: "
+                                  f"{' '.join(group[1:])}", change[1]))
 
 
 def _reordered(problem: Problem, ordering: int, typed: bool, domain: Domain) -> Problem:
@@ -274,16 +442,18 @@ def _reordered(problem: Problem, ordering: int, typed: bool, domain: Domain) -> 
 
 def shrink_problem(problem: Problem, failure: Failure, fails: Callable[[Problem], Failure | None],
                    solvable: Callable[[Problem], bool | None], deadline: float,
-                   reorder: Callable[[Problem, Failure], tuple[Problem, Failure] | None] | None = None,
-                   static: frozenset[str] = frozenset()) -> Shrunk:
-    """Greedy one-step shrinking: take the first removal under which the task still fails the same way and
-    stays solvable, repeat until none does (or ``deadline``, a time.monotonic() value, passes)."""
+                   reorder: Callable[[Problem, Failure], tuple[Problem, Failure, str] | None] | None = None,
+                   static: frozenset[str] = frozenset(), invariants: Invariants | None = None) -> Shrunk:
+    """Greedy one-step shrinking: take the first removal under which the task still fails the same way (the
+    same exception on the same line, the same precondition of the same action, goals of the same kind unmet),
+    satisfies the invariants and stays solvable; repeat until none does (or ``deadline``, a time.monotonic()
+    value, passes). Last, ``reorder`` writes the task in the order it failed in."""
     started = time.monotonic()
     result = Shrunk(problem, failure)
     changed = True
     while changed:
         changed = False
-        for description, candidate in _changes(result.problem, static):
+        for description, candidate in _changes(result.problem, static, invariants):
             if time.monotonic() > deadline:
                 result.minimal = False
                 break
@@ -291,7 +461,10 @@ def shrink_problem(problem: Problem, failure: Failure, fails: Callable[[Problem]
                 continue
             result.tries += 1
             found = fails(candidate)
-            if found is None or found.kind != failure.kind:
+            if found is None:
+                continue
+            if not failure.same_as(found):
+                result.refused += 1
                 continue
             if solvable(candidate) is not True:
                 continue
@@ -301,11 +474,10 @@ def shrink_problem(problem: Problem, failure: Failure, fails: Callable[[Problem]
             break
     if reorder is not None and result.failure.ordering != 0 and time.monotonic() <= deadline:
         result.tries += 1
-        ordering = result.failure.ordering
         reordered = reorder(result.problem, result.failure)
         if reordered is not None:
-            result.problem, result.failure = reordered
-            result.steps.append(f"wrote the input in the order of ordering {ordering} (it fails in file order)")
+            result.problem, result.failure, description = reordered
+            result.steps.append(description)
     result.seconds = time.monotonic() - started
     return result
 
@@ -330,22 +502,81 @@ def size_plan(domain_dir: DomainDir) -> list[dict[str, int]]:
     return sorted(sizes, key=lambda s: (sum(s.values()), sorted(s.items())))
 
 
-def candidate_tasks(domain_dir: DomainDir, domain: Domain, seed: int, tasks_per_size: int, probes: bool = True
-                    ) -> Iterator[tuple[str, Problem]]:
-    """Probes, then generated tasks of growing size (round after round with new seeds); without a generator
-    the domain's own tasks, smallest file first."""
+def _task_label(domain_dir: DomainDir, task_set: str, path: Path) -> str:
+    """``debug task debug/task-00.pddl``: the set and the file with its folder (task-00.pddl is in both)."""
+    try:
+        shown = path.relative_to(domain_dir.path)
+    except ValueError:
+        shown = Path(path.name)
+    return f"{task_set} task {shown.as_posix()}"
+
+
+def _load_set(domain_dir: DomainDir, domain: Domain, task_set: str) -> list[tuple[str, Problem]]:
+    paths = domain_dir.debug_tasks() if task_set == "debug" else domain_dir.eval_tasks()
+    loaded = []
+    for path in sorted(paths, key=lambda p: (p.stat().st_size, str(p))):
+        try:
+            loaded.append((_task_label(domain_dir, task_set, path), load_problem(path, domain)))
+        except PddlError:
+            continue
+    return loaded
+
+
+def _combined(first: Problem, second: Problem, invariants: Invariants) -> Problem:
+    """Two tasks in one: objects of the same name are one object; the second task's initial facts and goals
+    that would break an invariant of the first's (a second ferry position) are left out."""
+    objects = dict(first.objects)
+    objects.update((name, kind) for name, kind in second.objects if name not in objects)
+    combined = replace(first, name=f"{first.name}-and-{second.name}", path=None, objects=list(objects.items()),
+                       init=list(first.init), goal_pos=list(first.goal_pos))
+    for fact in second.init:
+        if fact not in combined.init:
+            trial = replace(combined, init=[*combined.init, fact])
+            if not invariants.violations(trial, only_at_most_one=True):
+                combined = trial
+    for fact in second.goal_pos:
+        goal = replace(combined, init=[*combined.goal_pos, fact])
+        if fact not in combined.goal_pos and not invariants.violations(goal, only_at_most_one=True):
+            combined = replace(combined, goal_pos=[*combined.goal_pos, fact])
+    return combined
+
+
+def debug_variants(domain_dir: DomainDir, domain: Domain, invariants: Invariants) -> Iterator[tuple[str, Problem]]:
+    """Tasks derived from the debug tasks only (never an evaluation task): the tasks themselves, each with one
+    object removed (mended, or with its dependents), then every two combined into a larger one."""
+    tasks = _load_set(domain_dir, domain, "debug")
+    yield from tasks
+    for label, problem in tasks:
+        for name, _type in problem.objects:
+            change = _removed_objects(problem, [name], invariants)
+            dependents = invariants.dependents(problem, name)
+            if change is None and dependents:
+                change = _removed_objects(problem, [name, *sorted(dependents)], invariants)
+            if change is not None and _goal_open(change[1]):
+                yield f"{label}, {change[0]}", change[1]
+    for first_label, first in tasks:
+        for second_label, second in tasks:
+            if first is not second:
+                yield f"{first_label} combined with {second_label}", _combined(first, second, invariants)
+
+
+def candidate_tasks(domain_dir: DomainDir, domain: Domain, seed: int, tasks_per_size: int, probes: bool = True,
+                    tasks: str = "auto", invariants: Invariants | None = None) -> Iterator[tuple[str, Problem]]:
+    """Probes, then, by ``tasks``: generated tasks of growing size (round after round with new seeds; "auto"
+    with a generator), tasks derived from the debug tasks ("debug", and "auto" without a generator), or the
+    evaluation tasks, smallest file first ("eval": only when a person asks for them)."""
+    if tasks not in TASK_SETS:
+        raise CounterexampleError(f"unknown task set {tasks!r} (one of {', '.join(TASK_SETS)})")
     for path in domain_dir.probe_tasks() if probes else []:
         try:
             yield f"probe {path.name}", load_problem(path, domain)
         except PddlError:
             continue
-    if not domain_dir.has_generator:
-        paths = sorted({*domain_dir.debug_tasks(), *domain_dir.eval_tasks()}, key=lambda p: (p.stat().st_size, str(p)))
-        for path in paths:
-            try:
-                yield f"task {path.name}", load_problem(path, domain)
-            except PddlError:
-                continue
+    if tasks == "eval":
+        yield from _load_set(domain_dir, domain, "eval")
+        return
+    if tasks == "debug" or not domain_dir.has_generator:
+        yield from debug_variants(domain_dir, domain, invariants or Invariants([]))
         return
     plan = size_plan(domain_dir)
     for round_number in range(1_000):
@@ -371,14 +602,19 @@ def find_counterexample(
     budget: SearchBudget | None = None,
     shrink: bool = True,
     probes: bool = True,
+    tasks: str = "auto",
     sandbox: Sandbox | None = None,
     on_task: Callable[[int, str, bool], None] | None = None,
 ) -> Counterexample:
-    """Search for a task ``program`` fails on, within ``budget``; shrink it (unless ``shrink`` is False)."""
+    """Search for a task ``program`` fails on, within ``budget``; shrink it (unless ``shrink`` is False). Every
+    task tried satisfies the domain's invariants (:mod:`.invariants`); ``tasks`` picks the task set
+    (:func:`candidate_tasks`)."""
     budget = budget or SearchBudget()
     domain = load_domain(domain_dir.domain_file)
     limits = Limits(time_limit=budget.time_limit)
-    report = Counterexample(program.path or "<program>", domain_dir.name, seed)
+    report = Counterexample(program.path or "<program>", domain_dir.name, seed, tasks=tasks)
+    invariants = domain_invariants(domain_dir, domain)
+    report.invariants = invariants.describe()
     own = sandbox is None
     box = sandbox or Sandbox(limits)
     try:
@@ -386,9 +622,13 @@ def find_counterexample(
         runner = _Runner(program, domain, domain_dir.typed_objects, box, limits, budget.orderings)
         solvable = _Solvability(domain, budget.planner_timeout)
         started = time.monotonic()
-        for source, problem in candidate_tasks(domain_dir, domain, seed, budget.tasks_per_size, probes):
+        for source, problem in candidate_tasks(domain_dir, domain, seed, budget.tasks_per_size, probes, tasks,
+                                               invariants):
             if report.tasks_tried >= budget.max_tasks or time.monotonic() - started > budget.seconds:
                 break
+            if invariants.violations(problem):
+                report.skipped_invariants += 1
+                continue
             report.tasks_tried += 1
             failure = runner.failure(problem)
             if on_task is not None:
@@ -402,7 +642,11 @@ def find_counterexample(
             break
         report.search_seconds = time.monotonic() - started
         if report.found and shrink and report.original is not None and report.failure is not None:
-            report.shrunk = shrink_found(report.original, report.failure, runner, solvable, budget.shrink_seconds)
+            # the found task's own groups join the debug tasks' (it may have objects of kinds they lack)
+            invariants = domain_invariants(domain_dir, domain, [report.original])
+            report.invariants = invariants.describe()
+            report.shrunk = shrink_found(report.original, report.failure, runner, solvable, budget.shrink_seconds,
+                                         invariants)
     finally:
         if own:
             box.close()
@@ -410,16 +654,40 @@ def find_counterexample(
 
 
 def shrink_found(problem: Problem, failure: Failure, runner: _Runner, solvable: _Solvability,
-                 seconds: float) -> Shrunk:
-    def reorder(current: Problem, failed: Failure) -> tuple[Problem, Failure] | None:
+                 seconds: float, invariants: Invariants) -> Shrunk:
+    def reorder(current: Problem, failed: Failure) -> tuple[Problem, Failure, str] | None:
+        """The task written in the order it failed in, when it fails so in file order: under PYTHONHASHSEED 0
+        if it can, else under the failing run's seed (recorded in the file's comment)."""
         candidate = _reordered(current, failed.ordering, runner.typed, runner.domain)
-        found = runner.failure(candidate, orderings=1)
-        if found is not None and found.kind == failed.kind:
-            return candidate, found
+        for seed in dict.fromkeys((0, failed.hash_seed)):
+            found = runner.file_order_failure(candidate, seed)
+            if found is not None and failed.same_as(found):
+                where = "" if seed == 0 else f" with PYTHONHASHSEED={seed}"
+                return (candidate, found,
+                        f"wrote the input in the order of ordering {failed.ordering} (it fails in file order{where})")
         return None
 
     return shrink_problem(problem, failure, runner.failure, solvable, time.monotonic() + seconds, reorder,
-                          runner.domain.static_predicates)
+                          runner.domain.static_predicates, invariants)
+
+
+def domain_invariants(domain_dir: DomainDir, domain: Domain, extra: Sequence[Problem] = ()) -> Invariants:
+    """The invariants proven on the largest debug tasks (and on ``extra`` tasks, e.g. the one being shrunk): with
+    more objects a group's parameters are less often named by every atom by chance. Every debug task and probe
+    must satisfy them too (a group they break is dropped, or kept as at-most-one)."""
+    debug = _load_paths(domain, sorted(domain_dir.debug_tasks(), key=lambda p: (-p.stat().st_size, str(p))))
+    probes = _load_paths(domain, domain_dir.probe_tasks())
+    return find_invariants(domain, [*debug[:INVARIANT_SOURCES], *extra], [*debug[INVARIANT_SOURCES:], *probes])
+
+
+def _load_paths(domain: Domain, paths: Sequence[Path]) -> list[Problem]:
+    loaded = []
+    for path in paths:
+        try:
+            loaded.append(load_problem(path, domain))
+        except PddlError:
+            continue
+    return loaded
 
 
 def shrink(program: Program, domain_dir: DomainDir, problem: Problem, *, budget: SearchBudget | None = None) -> Shrunk:
@@ -433,7 +701,9 @@ def shrink(program: Program, domain_dir: DomainDir, problem: Problem, *, budget:
         failure = runner.failure(problem)
         if failure is None:
             raise CounterexampleError(f"the program solves {problem.name} under {budget.orderings} orderings: nothing to shrink")
-        return shrink_found(problem, failure, runner, _Solvability(domain, budget.planner_timeout), budget.shrink_seconds)
+        invariants = domain_invariants(domain_dir, domain, [problem])
+        return shrink_found(problem, failure, runner, _Solvability(domain, budget.planner_timeout), budget.shrink_seconds,
+                            invariants)
 
 
 def counterexample_pddl(report: Counterexample, typed: bool) -> str:
@@ -450,9 +720,13 @@ def counterexample_pddl(report: Counterexample, typed: bool) -> str:
     if report.shrunk is not None:
         lines.append(f"; shrunk size: {TaskSize.of(report.shrunk.problem).text()}, in {_count(len(report.shrunk.steps), 'step')} "
                      f"({report.shrunk.tries} tries, {report.shrunk.seconds:.1f} s)")
+        lines.extend(f";   step {number}: {step}" for number, step in enumerate(report.shrunk.steps, 1))
     message = next((line.strip() for line in failure.message.splitlines() if line.strip()), "")
     lines.append(f"; the program fails with: {failure.category} ({failure.kind}) under ordering {failure.ordering}"
                  + (f": {message[:200]}" if message else ""))
+    lines.append(f"; the same failure throughout: {failure.signature}")
+    lines.append(f"; it fails {report.reproduce_note()}")
+    lines.append(f"; invariants: {report.invariants}")
     return "\n".join(lines) + "\n" + problem_to_pddl(replace(task, name=name), typed)
 
 
