@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..engine.pddl.model import Task
 from ..engine.planner import plan_cost, solve
 from .common import EXIT_NEGATIVE, EXIT_OK, load_task, print_json, require_seconds, run_guarded
 
@@ -42,7 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--json",
         action="store_true",
         help="print the result as JSON: status (solved, unsolvable, limit, unknown, fault, error), planner, "
-        "seconds, plan, message, rewrites",
+        "seconds, plan, cost (the plan's total-cost where the task minimizes it, else its length; null without "
+        "a plan), metric ('total-cost' or 'plan-length'), message, rewrites",
     )
     p.set_defaults(func=lambda args: run_guarded(run, args))
 
@@ -51,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     require_seconds("--timeout", args.timeout)
     domain, problem = load_task(args.domain, args.problem)
     result = solve(domain, problem, args.optimal, args.timeout, args.memory, args.planner)
+    cost = plan_cost(domain, problem, result.plan) if result.plan is not None else None
     if args.json:
         print_json(
             {
@@ -58,13 +61,15 @@ def run(args: argparse.Namespace) -> int:
                 "planner": result.planner,
                 "seconds": round(result.seconds, 3),
                 "plan": result.plan,
+                # what the planner minimized: total-cost where the task asks for it, else the number of steps
+                "cost": (cost if cost is not None else len(result.plan)) if result.plan is not None else None,
+                "metric": "total-cost" if Task(domain, problem).uses_costs else "plan-length",
                 "message": result.message,
                 "rewrites": list(result.rewrites),
             }
         )
     else:
         print(result.summary(), file=sys.stderr)
-        cost = plan_cost(domain, problem, result.plan) if result.plan is not None else None
         if cost is not None:  # action costs: the task minimizes total-cost
             print(f"plan cost: {cost:g}", file=sys.stderr)
         for step in result.plan or []:
