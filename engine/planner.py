@@ -34,6 +34,7 @@ from pathlib import Path
 
 from .pddl import Domain, Problem, Task, load_domain, load_problem
 from .pddl.budget import Budget, BudgetExceeded
+from .pddl.loader import FAST_DOWNWARD_RESERVED_TYPES
 from .pddl.model import Action, Fact, Junction, Literal
 from .pddl.plans import parse_plan_text
 from .pddl.translation import translation_rewrites
@@ -130,6 +131,27 @@ def fast_downward_input(domain: Domain, problem: Problem) -> tuple[str, str]:
     return domain_to_pddl(domain), problem_to_pddl(single_types_goal(domain, problem), domain.typed)
 
 
+def reserved_types_renamed(domain: Domain, texts: tuple[str, str]) -> tuple[tuple[str, str], list[str]]:
+    """The written files with each type Fast Downward reserves renamed (a type never appears in a plan, so the
+    plan needs no translation back), and one line per renamed type. The writer puts every type after ' - '
+    and declares it in the ':types' line as 'NAME - PARENT', which is all there is to rename."""
+    notes: list[str] = []
+    domain_text, problem_text = texts
+    for reserved in FAST_DOWNWARD_RESERVED_TYPES:
+        if reserved not in domain.type_parents:
+            continue
+        new = next(n for n in (f"{reserved}-type{i or ''}" for i in range(len(domain.type_parents) + 1))
+                   if n not in domain.type_parents)
+        as_type = re.compile(rf"(?<= - ){re.escape(reserved)}(?=[\s)])")
+        declared = re.compile(rf"(?<=[\s(]){re.escape(reserved)}(?= - )")
+        lines = [declared.sub(new, line) if line.lstrip().startswith("(:types") else line
+                 for line in domain_text.splitlines()]
+        domain_text = as_type.sub(new, "\n".join(lines) + "\n")
+        problem_text = as_type.sub(new, problem_text)
+        notes.append(f"type '{reserved}' renamed '{new}' (a name Fast Downward reserves)")
+    return (domain_text, problem_text), notes
+
+
 def fast_downward_driver() -> Path | None:
     """The Fast Downward driver script: $GENPLAN_FAST_DOWNWARD, else the up-fast-downward wheel's copy."""
     override = os.environ.get("GENPLAN_FAST_DOWNWARD")
@@ -179,7 +201,9 @@ def solve(
         return check_plan(builtin_search(domain, problem, optimal, timeout, memory_mb), domain, problem)
     start = time.monotonic()
     texts = fast_downward_input(domain, problem)
-    notes = (*translation_rewrites(domain, problem, *texts), *rewrites)
+    notes_read = translation_rewrites(domain, problem, *texts)
+    texts, renamed = reserved_types_renamed(domain, texts)
+    notes = (*notes_read, *renamed, *rewrites)
     result = run_fast_downward(driver, domain, problem, optimal, timeout, memory_mb, texts, lm_search, ff_search)
     result = check_plan(dataclasses.replace(result, rewrites=notes), domain, problem)
     if result.status == UNSOLVABLE and notes:
@@ -349,8 +373,9 @@ def _run_once(driver: Path, name: str, search: list[str], domain_text: str, prob
 _FD_EXIT_LINE = re.compile(r"^(translate|search|validate) exit code: (-?\d+)")
 _FD_PROGRESS = re.compile(
     r"^(INFO\b|WARNING\s{2,}|Parsing|Traceback|Peak memory|Remove intermediate|Driver aborting|Planner time"
-    r"|Search code revision|\s)|s CPU, [^\]]*wall-clock\]$|^\[t=[^\]]*\] (reading input|done reading input)"
+    r"|Search code revision|reading input|done reading input|\s)|s CPU, [^\]]*wall-clock\]$"
 )
+_FD_SEARCH_PREFIX = re.compile(r"^\[t=[^\]]*\] ")  # the search's "[t=0.0003s, 10156 KB] " before each line
 _FD_REASON_LINES = 3
 
 
@@ -370,8 +395,8 @@ def fast_downward_reason(output: str) -> str:
         if lines[i].startswith("INFO") and " command line string:" in lines[i]:
             begin = i + 1
             break
-    reason = [line.strip() for line in lines[begin:end] if line.strip() and not _FD_PROGRESS.search(line)]
-    reason = [re.sub(r"^\[t=[^\]]*\]\s*", "", line) for line in reason]
+    unprefixed = (_FD_SEARCH_PREFIX.sub("", line) for line in lines[begin:end])
+    reason = [line.strip() for line in unprefixed if line.strip() and not _FD_PROGRESS.search(line)]
     return " ".join(reason[-_FD_REASON_LINES:]) or "no reason in its output"
 
 
@@ -422,11 +447,12 @@ class Successors:
         self.task = task
         self.domain = task.domain
         self._objects_by_param: dict[tuple[str, ...], list[str]] = {}
-        self._budget = task.budget  # counted once per candidate binding (a domain may have billions)
 
     def _tick(self) -> None:
-        if self._budget is not None:
-            self._budget.tick()
+        """One candidate binding, counted against the task's budget (an action may have billions)."""
+        budget = self.task.budget  # read each time: a caller may give every call a budget of its own
+        if budget is not None:
+            budget.tick()
 
     def _objects(self, types: tuple[str, ...]) -> list[str]:
         if types not in self._objects_by_param:

@@ -117,6 +117,42 @@ def _expect_define(tree: SList, kind: str, path: str | Path | None) -> str:
 
 
 _REPEATABLE = frozenset({":action", ":derived"})
+# Type names Fast Downward's translator refuses to see declared (``number`` is its type of numeric functions);
+# VAL refuses them as well. genplan reads them with a warning; the planner renames them (engine/planner.py).
+FAST_DOWNWARD_RESERVED_TYPES = ("number",)
+_ACTION_FIELDS = (":parameters", ":precondition", ":effect")
+# PDDL 1.0 (the 1998 competition) forms later PDDL dropped; VAL and Fast Downward refuse them as well
+_PDDL1_ACTION_FIELDS = {
+    ":vars": "':vars' is PDDL 1.0 (1998), which later PDDL dropped: move its variables into ':parameters' "
+             "(VAL and Fast Downward refuse ':vars' too)",
+}
+_PDDL1_PROBLEM_SECTIONS = {
+    ":length": "'(:length ...)' is PDDL 1.0 (1998), a hint for planners that later PDDL dropped: delete it "
+               "(VAL and Fast Downward refuse it too)",
+    ":situation": "'(:situation ...)' is PDDL 1.0 (1998), which later PDDL dropped: write its facts in "
+                  "'(:init ...)' (VAL and Fast Downward refuse it too)",
+}
+
+
+def _refuse_unknown_action_fields(tree: SList, path: str | Path | None) -> None:
+    """A field an action cannot have, at its own line with what to write instead (the package's parser
+    would only say "unexpected character ':'")."""
+    for node in tree.sublists():
+        if node.head() != ":action":
+            continue
+        for item in node.items[2:]:
+            if not (isinstance(item, Atom) and item.text.startswith(":")) or item.text in _ACTION_FIELDS:
+                continue
+            if item.text in _PDDL1_ACTION_FIELDS:
+                raise PddlError(path, _PDDL1_ACTION_FIELDS[item.text], item.line)
+            raise PddlError(path, f"an action has no field '{item.text}' (only {', '.join(_ACTION_FIELDS)})", item.line)
+
+
+def _refuse_pddl1_sections(tree: SList, path: str | Path | None) -> None:
+    for node in tree.sublists():
+        message = _PDDL1_PROBLEM_SECTIONS.get(node.head() or "")
+        if message is not None:
+            raise PddlError(path, message, node.line)
 
 
 def _refuse_repeated_sections(tree: SList, path: str | Path | None) -> None:
@@ -206,6 +242,7 @@ def _parse_domain_tree(
     problem_path: str | Path | None = None,
 ) -> Domain:
     name = _expect_define(tree, "domain", path)
+    _refuse_unknown_action_fields(tree, path)
     repaired = None
     if lenient:
         extra_types, extra_predicates = problem_uses or ({}, {})
@@ -280,7 +317,9 @@ def _domain_types(tree: SList, path: str | Path | None) -> tuple[dict[str, str |
         first_line.setdefault(type_name, line)
         if parent not in named:
             named.append(parent)
-    warnings: list[str] = []
+    warnings = [f"line {first_line[t]}: type '{t}' is a name Fast Downward reserves (for numbers; VAL refuses it "
+                "too): genplan reads it, and renames it in the files it gives Fast Downward"
+                for t in FAST_DOWNWARD_RESERVED_TYPES if t in listed]
     more: dict[str, tuple[str, ...]] = {}
     for type_name, named in listed.items():
         proper = [p for p in named if p != OBJECT]  # every type is an object anyway
@@ -599,6 +638,7 @@ def parse_problem_text(
     domain: read both with :func:`parse_task_text` for that."""
     tree = read_sexpr(text, path)
     name = _expect_define(tree, "problem", path)
+    _refuse_pddl1_sections(tree, path)
     repairs: list[Repair] = []
     if lenient:
         arg_types = {
