@@ -33,7 +33,7 @@ from itertools import product
 from pathlib import Path
 
 from .pddl import Domain, Problem, Task, load_domain, load_problem
-from .pddl.budget import Budget, BudgetExceeded
+from .pddl.budget import CHUNK, Budget, BudgetExceeded
 from .pddl.loader import FAST_DOWNWARD_RESERVED_TYPES
 from .pddl.model import Action, Fact, Junction, Literal
 from .pddl.plans import parse_plan_text
@@ -415,7 +415,8 @@ def _run_in_own_group(command: list[str], cwd: Path, timeout: float) -> tuple[in
     """Run the planner in its own process group and kill the whole group on any exit path: the driver
     starts the translator and the search as children, which a plain kill of the driver would orphan."""
     proc = subprocess.Popen(
-        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+        command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,
     )
     try:
         output, _ = proc.communicate(timeout=timeout)
@@ -448,11 +449,6 @@ class Successors:
         self.domain = task.domain
         self._objects_by_param: dict[tuple[str, ...], list[str]] = {}
 
-    def _tick(self) -> None:
-        """One candidate binding, counted against the task's budget (an action may have billions)."""
-        budget = self.task.budget  # read each time: a caller may give every call a budget of its own
-        if budget is not None:
-            budget.tick()
 
     def _objects(self, types: tuple[str, ...]) -> list[str]:
         if types not in self._objects_by_param:
@@ -497,14 +493,17 @@ class Successors:
 
     def _bindings(self, action: Action, by_pred: dict[str, list[Fact]]) -> Iterator[dict[str, str]]:
         positives = [lit for lit in action.preconditions if lit.positive and lit.predicate != "="]
+        budget = self.task.budget  # read for each call: a caller may give every call a budget of its own
 
         def extend(i: int, binding: dict[str, str]) -> Iterator[dict[str, str]]:
             if i == len(positives):
                 yield from self._complete(action, binding)
                 return
             lit = positives[i]
-            for fact in by_pred.get(lit.predicate, ()):
-                self._tick()
+            facts = by_pred.get(lit.predicate, ())
+            if budget is not None:
+                budget.tick(len(facts))  # candidates for this literal (an action may have billions of bindings)
+            for fact in facts:
                 new = dict(binding)
                 ok = True
                 for term, value in zip(lit.args, fact[1:]):
@@ -525,9 +524,16 @@ class Successors:
         if not free:
             yield binding
             return
+        budget = self.task.budget
+        count = 0
         for values in product(*(self._objects(p.types) for p in free)):
-            self._tick()
+            count += 1
+            if count == CHUNK and budget is not None:  # counted in chunks: a call per binding costs too much
+                budget.tick(count)
+                count = 0
             yield {**binding, **{p.name: v for p, v in zip(free, values)}}
+        if budget is not None:
+            budget.tick(count)
 
 
 def _conditional(task: Task, action: Action, binding: dict[str, str], state: frozenset[Fact],
@@ -575,7 +581,7 @@ def _uniform_cost_search(task: Task, optimal: bool, budget: Budget, name: str) -
     frontier: list[tuple[float, int, _Node]] = [(0.0, 0, root)]
     counter = expanded = 0
     while frontier:
-        budget.check()
+        budget.check()  # cheap: the clock, and the memory at most every 50 ms
         cost, _, node = heapq.heappop(frontier)
         if cost > best.get(node.state, math.inf):
             continue
@@ -609,7 +615,7 @@ def _builtin_search(task: Task, optimal: bool, budget: Budget, name: str) -> Pla
     counter = 0
     frontier = deque([root]) if optimal else [(goal_count(root.state), 0, root)]
     while frontier:
-        budget.check()
+        budget.check()  # cheap: the clock, and the memory at most every 50 ms
         node = frontier.popleft() if isinstance(frontier, deque) else heapq.heappop(frontier)[2]
         expanded += 1
         for label, state in succ.applicable(node.state):

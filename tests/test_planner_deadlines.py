@@ -207,3 +207,33 @@ def test_reproduces_planner_table_ends_at_its_limit(planner: str, monkeypatch: p
     assert len(runs) == 2 and all(json.loads(r.read_text())["status"] == LIMIT for r in runs)
     per_run = fast_downward_wall_limit(LIMIT_S) if planner == "fast-downward" else LIMIT_S
     assert elapsed < 2 * per_run + SLACK_S
+
+
+def _processes_working_in(prefix: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and prefix in str((entry / "cwd").readlink()):
+                found.append(int(entry.name))
+        except OSError:
+            continue  # gone, or not ours to look at
+    return found
+
+
+@pytest.mark.timeout(120)
+@needs_fast_downward
+def test_the_counterexample_translator_call_ends_at_its_limit_with_its_children() -> None:
+    """The mutex groups of genplan counterexample come from Fast Downward's translator: on a grounding bomb it
+    is ended at its limit, the translator (the driver's child) with it."""
+    from genplan.engine.counterexample.invariants import translator_groups
+
+    domain, problem = _task(SPRAWL)
+    start = time.monotonic()
+    answer = translator_groups(domain, problem, timeout=LIMIT_S)  # type: ignore[arg-type]
+    assert answer == f"Fast Downward's translator took longer than {LIMIT_S:g} s"
+    assert time.monotonic() - start < LIMIT_S + SLACK_S
+    for _ in range(50):  # a killed process may take a moment to be gone; a translator left running never is
+        if not _processes_working_in("genplan-invariants-"):
+            break
+        time.sleep(0.1)
+    assert _processes_working_in("genplan-invariants-") == []

@@ -14,6 +14,8 @@ import time
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 _EVERY = 2048  # ticks between two looks at the clock: about a millisecond of enumeration
+_MEMORY_EVERY_S = 0.05  # seconds between two looks at the process's memory (a read of /proc)
+CHUNK = 256  # enumerations may count in chunks of this many (a method call per binding costs too much)
 
 
 class BudgetExceeded(Exception):
@@ -44,19 +46,24 @@ class Budget:
         base = resident_bytes() if memory_mb is not None else None
         self.memory_ceiling = None if base is None or memory_mb is None else base + memory_mb * 1024 * 1024
         self._ticks = 0
+        self._next_look = _EVERY
+        self._next_memory = self.start
 
-    def tick(self) -> None:
-        """One unit of enumeration; raises :class:`BudgetExceeded` (every few thousand calls) past a limit."""
-        self._ticks += 1
-        if self._ticks % _EVERY == 0:
+    def tick(self, count: int = 1) -> None:
+        """``count`` units of enumeration; raises :class:`BudgetExceeded` (every few thousand units) past a limit."""
+        self._ticks += count
+        if self._ticks >= self._next_look:
+            self._next_look = self._ticks + _EVERY
             self.check()
 
     def check(self) -> None:
-        if time.monotonic() > self.deadline:
+        now = time.monotonic()
+        if now > self.deadline:
             raise BudgetExceeded("time")
-        if self.memory_ceiling is not None:
-            now = resident_bytes()
-            if now is not None and now > self.memory_ceiling:
+        if self.memory_ceiling is not None and now >= self._next_memory:
+            self._next_memory = now + _MEMORY_EVERY_S
+            resident = resident_bytes()
+            if resident is not None and resident > self.memory_ceiling:
                 raise BudgetExceeded("memory")
 
     def elapsed(self) -> float:

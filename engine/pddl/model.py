@@ -12,7 +12,7 @@ from functools import cached_property
 from itertools import product
 from typing import Any
 
-from .budget import Budget
+from .budget import CHUNK, Budget
 
 Fact = tuple[str, ...]
 OBJECT = "object"
@@ -423,10 +423,15 @@ class Task:
             if v.types not in cache:
                 cache[v.types] = self.objects_of(v.types)
         budget = self.budget
+        count = 0
         for values in product(*(cache[v.types] for v in variables)):
-            if budget is not None:
-                budget.tick()
+            count += 1
+            if count == CHUNK and budget is not None:  # counted in chunks: a call per binding costs too much
+                budget.tick(count)
+                count = 0
             yield {v.name: value for v, value in zip(variables, values)}
+        if budget is not None:
+            budget.tick(count)
 
     @property
     def uses_costs(self) -> bool:
