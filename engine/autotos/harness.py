@@ -150,16 +150,34 @@ def _alarm(_signum: int, _frame: Any) -> None:
     raise CallTimeout()
 
 
+class LoadFailed(Exception):
+    """Loading one of the two functions raised ``error``: the fault is that function's (``target``)."""
+
+    def __init__(self, target: str, error: BaseException) -> None:
+        super().__init__(target)
+        self.target = target
+        self.error = error
+
+
 class Functions:
     """The model's two functions, each called with the per-call limit and the domain's extra arguments."""
 
     def __init__(self, request: dict[str, Any]) -> None:
         self.domain: str = request["domain"]
         self.call_timeout: float = float(request.get("call_timeout", 1.0))
-        self.succ = self._load(request.get("succ"))
-        self.goal = self._load(request.get("goal"))
+        self.succ = self._load_as("succ", request.get("succ"))
+        self.goal = self._load_as("goal", request.get("goal"))
         self.calls = 0
         self._handler_installed = False
+
+    @classmethod
+    def _load_as(cls, target: str, spec: dict[str, str] | None) -> Callable[..., Any] | None:
+        try:
+            return cls._load(spec)
+        except CallTimeout:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - the model's module-level code may raise anything
+            raise LoadFailed(target, exc) from exc
 
     @staticmethod
     def _load(spec: dict[str, str] | None) -> Callable[..., Any] | None:
@@ -460,9 +478,8 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
         functions = Functions(request)
     except CallTimeout:
         return {"failure": "load-timeout"}
-    except BaseException as exc:  # noqa: BLE001 - the model's module-level code may raise anything
-        which = "goal" if request.get("goal") and request["op"] == "goal_tests" else "succ"
-        return {"failure": f"{which}-exception", "error": _last_frame(exc), "state": None}
+    except LoadFailed as failed:  # blamed on the function whose code raised
+        return {"failure": f"{failed.target}-exception", "error": _last_frame(failed.error), "state": None}
     op = request["op"]
     if op == "goal_tests":
         return _goal_tests(functions, request)
