@@ -262,3 +262,16 @@ def test_a_block_closed_by_two_backticks_in_a_copied_log_still_ends_there():
     answer = "Python\n```\ndef is_goal_state(state):\n    return True\n``\n\nIt compares the stones.\n"
     found = extract_as_released(answer, "goal")
     assert found is not None and found.syntax_error is None and found.name == "is_goal_state"
+
+
+def test_a_refused_import_reaches_the_model_without_a_host_path(executor):
+    succ = {"source": "def successor_states(state):\n    import ctypes\n    return []\n", "name": "successor_states"}
+    goal = {"source": "def is_goal(state):\n    return False\n", "name": "is_goal"}
+    request = {"op": "soundness", "domain": "24game", "call_timeout": 1.0, "succ": succ, "goal": goal,
+               "instances": [{"init": [1, 2, 3, 4], "extra": [], "goal_extra": []}], "pst": False,
+               "search_timeout": 5.0, "depth_first": False}
+    result = executor.run(request, 30.0)
+    assert result["failure"] == "succ-exception"
+    error = result["error"]
+    assert 'File "<string>", line 2, in successor_states' in error and "importing ctypes" in error
+    assert "guard.py" not in error and "/" not in error.split("\n\n")[0]

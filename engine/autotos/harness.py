@@ -204,13 +204,21 @@ class Functions:
             signal.setitimer(signal.ITIMER_REAL, 0)
 
 
+OMITTED = "<file-name-omitted>"  # a file other than the model's code, as the pipeline's tracebacks show it
+
+
 def _last_frame(exc: BaseException) -> str:
-    """The exception as the feedback shows it: the innermost frame and the message."""
+    """The exception as the feedback shows it: the innermost frame of the model's code (a refused import is
+    raised in the sandbox's audit hook and a library's error in the library, but the model's line led there)
+    and the message. No host path reaches the model: without a frame of the model's code the innermost frame
+    is shown with its file omitted."""
     frames = traceback.extract_tb(exc.__traceback__)
+    own = [frame for frame in frames if frame.filename == PROGRAM_FILE]
     where = ""
-    if frames:
-        frame = frames[-1]
-        where = f'  File "{frame.filename}", line {frame.lineno}, in {frame.name}\n'
+    if own or frames:
+        frame = (own or frames)[-1]
+        filename = frame.filename if frame.filename == PROGRAM_FILE else OMITTED
+        where = f'  File "{filename}", line {frame.lineno}, in {frame.name}\n'
         if frame.line:
             where += f"    {frame.line.strip()}\n"
     return f"{where}\n{type(exc).__name__}: {exc}"
