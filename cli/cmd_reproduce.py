@@ -73,6 +73,7 @@ def _toggles_line(spec: str | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..engine.pipeline.faithful import FaithfulError
     from ..engine.report.beside_paper import tables_beside_paper
     from ..engine.report.data import load_batch
     from ..engine.report.paper import load_paper_numbers
@@ -87,7 +88,6 @@ def run(args: argparse.Namespace) -> int:
         load_published,
         published_table,
     )
-    from ..engine.pipeline.faithful import FaithfulError
     from . import cmd_batch
 
     data_dir = Path(args.data_dir)
