@@ -275,3 +275,20 @@ def test_a_refused_import_reaches_the_model_without_a_host_path(executor):
     error = result["error"]
     assert 'File "<string>", line 2, in successor_states' in error and "importing ctypes" in error
     assert "guard.py" not in error and "/" not in error.split("\n\n")[0]
+
+
+def test_live_runs_keep_genplan_rules_unless_asked_and_record_them(tmp_path):
+    from genplan.cli.main import build_parser
+    from genplan.cli.cmd_autotos import parameters_of
+    from genplan.engine.autotos.parameters import BadParameters, parameters
+
+    parser = build_parser()
+    default = parameters(parameters_of(parser.parse_args(["autotos", "24game"]), "AutoToS"))
+    assert (default.extraction, default.goal_reached_check) == ("genplan", True)
+    release = parameters(parameters_of(parser.parse_args(["autotos", "24game", "--release-rules"]), "AutoToS"))
+    assert (release.extraction, release.goal_reached_check) == ("release", False)
+    assert release.settings().extraction == "release" and not release.settings().goal_reached_check
+    with pytest.raises(BadParameters, match="extraction: genplan or release"):
+        parameters({"extraction": "whole"})
+    imported = parser.parse_args(["import", "autotos", "x.txt"])
+    assert imported.release_rules and not parser.parse_args(["import", "autotos", "x.txt", "--genplan-rules"]).release_rules
