@@ -278,8 +278,8 @@ def test_a_refused_import_reaches_the_model_without_a_host_path(executor):
 
 
 def test_live_runs_keep_genplan_rules_unless_asked_and_record_them(tmp_path):
-    from genplan.cli.main import build_parser
     from genplan.cli.cmd_autotos import parameters_of
+    from genplan.cli.main import build_parser
     from genplan.engine.autotos.parameters import BadParameters, parameters
 
     parser = build_parser()
