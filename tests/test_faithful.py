@@ -342,6 +342,12 @@ def test_experiment_files_and_batch_take_faithful(tmp_path: Path) -> None:
     batch = with_faithful(plain, "all,-planner")
     assert all(p.config.import_check for p in batch.presets) and batch.evaluation.lm_search == "lmcut-max-ms"
     assert with_faithful(plain, "all").evaluation.lm_search == "lmcut"
+    # no-fallback reaches the batch's planners, and the coverage table records the search it ran
+    from genplan.engine.batch.planner_coverage import _search
+
+    assert plain.evaluation.planner_fallback and not loaded.evaluation.planner_fallback
+    assert with_faithful(plain, "all,-no-fallback").evaluation.planner_fallback
+    assert _search(loaded, "lm") == "lmcut,alone" and _search(plain, "lm") == ""
 
 
 def test_pipeline_config_file_takes_faithful(tmp_path: Path) -> None:
