@@ -9,16 +9,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..domainlib import DomainDir, DomainDirError
-from ..errors import GenplanError
-from ..evaluation import EvalTask, Evaluator, OrderingResult, hash_seed_for
-from ..pddl import Domain, PddlError, Problem, load_domain, load_problem, parse_problem_text
-from ..pddl.encoding import encode_task, render_task, shuffled_task
-from ..pddl.model import Fact
-from ..pddl.writer import problem_to_pddl
-from ..planner import LIMIT, SOLVED, solve
-from ..sandbox import Limits, Program, Sandbox
-from .invariants import Invariants, find_invariants
+from genplan.engine.counterexample.invariants import Invariants, find_invariants
+from genplan.engine.domainlib import DomainDir, DomainDirError
+from genplan.engine.errors import GenplanError
+from genplan.engine.evaluation import EvalTask, Evaluator, OrderingResult, hash_seed_for
+from genplan.engine.pddl import Domain, PddlError, Problem, load_domain, load_problem, parse_problem_text
+from genplan.engine.pddl.encoding import encode_task, render_task, shuffled_task
+from genplan.engine.pddl.model import Fact
+from genplan.engine.pddl.writer import problem_to_pddl
+from genplan.engine.planner import LIMIT, SOLVED, solve
+from genplan.engine.sandbox import Limits, Program, Sandbox
 
 SEED_BASE = 70_000  # far from the debug (1..), eval (1000..) and generalize (50 000..) seeds
 BUILTIN_PLANNER_SECONDS = 1.0  # the built-in search decides small tasks at once; beyond, Fast Downward
