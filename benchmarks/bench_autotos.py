@@ -1,6 +1,8 @@
 """AutoToS search speed: the sandboxed search against the same functions and harness in-process.
 
     .venv/bin/python benchmarks/bench_autotos.py [--instances N] [--rounds R] [--chunk C]
+    .venv/bin/python benchmarks/bench_autotos.py --log ../shared/autotos/clean_logs/sokoban/gpt4-val_logs/\
+        script_log_20240802_123531.txt [--eval-limit N]
 
 Both sides run the same harness code on the same requests (BFS over genplan-generated 24 Game puzzles, 1 s
 per-call limit) with two correct successor functions: one that builds its successors as new lists, and one
@@ -12,6 +14,10 @@ Two figures per round, sandboxed / in-process (the issue asks for at least 1.0):
   the harness call in-process), which a loaded machine hardly disturbs;
 - wall: expanded nodes per second of the whole evaluation as a user waits for it (noisy under load).
 Rounds alternate in-process and sandboxed; medians are reported.
+
+With ``--log``, the workload is a published AutoToS log replayed as ``genplan import autotos`` does (its
+answers, genplan's checks, the release's evaluation set; ``--eval-limit`` instances), once per side and
+round, with the expansions of both sides printed beside the log's.
 """
 
 from __future__ import annotations
@@ -20,7 +26,9 @@ import argparse
 import json
 import statistics
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from genplan.engine.autotos.executor import HARNESS_SOURCE, InProcessExecutor, SandboxExecutor
@@ -119,21 +127,47 @@ def measure(executor: TimedInProcess | TimedSandbox, domain: Any, chunk: int, su
     return result.expanded / seconds, result.expanded / max(executor.cpu, 1e-9), result.expanded
 
 
+def replay(executor: TimedInProcess | TimedSandbox, log_path: Path, eval_limit: int | None) -> tuple[float, float, int]:
+    """(nodes per wall second, nodes per harness CPU second, nodes) of one import of ``log_path``."""
+    from genplan.engine.api.imports import open_autotos
+    from genplan.engine.autotos.session import import_log, log_settings
+
+    source = open_autotos(log_path)
+    settings = log_settings(source.log, partial_soundness=source.partial_soundness, eval_limit=eval_limit)
+    executor.cpu = 0.0
+    with tempfile.TemporaryDirectory() as runs:
+        started = time.perf_counter()
+        summary = import_log(source.log, source.domain, executor, Path(runs), settings)
+        seconds = time.perf_counter() - started
+    nodes = int(summary["expanded"] or 0)
+    print(f"  {type(executor).__name__}: {nodes} expanded, {summary['generated']} generated "
+          f"(the log: {summary['log_expanded']}, {summary['log_generated']}), {seconds:.1f} s wall, "
+          f"{executor.cpu:.1f} s harness CPU", flush=True)
+    return nodes / seconds, nodes / max(executor.cpu, 1e-9), nodes
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--instances", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--chunk", type=int, default=64)
+    parser.add_argument("--log", type=Path, help="a published AutoToS log to replay instead of the 24 Game workloads")
+    parser.add_argument("--eval-limit", type=int, default=None, help="with --log: evaluate only the first N instances")
     args = parser.parse_args()
     domain = generate_24game(seed=7, unit_tests=1, evaluation=args.instances)
     inproc, sandboxed = TimedInProcess(), TimedSandbox()
-    ratios: dict[str, dict[str, list[float]]] = {name: {"cpu": [], "wall": []} for name in WORKLOADS}
+    names = [args.log.name] if args.log else list(WORKLOADS)
+    ratios: dict[str, dict[str, list[float]]] = {name: {"cpu": [], "wall": []} for name in names}
     try:
         measure(sandboxed, domain, args.chunk, SUCC_LISTS)  # start the fork server outside the measurement
         for round_ in range(args.rounds):
-            for name, succ in WORKLOADS.items():
-                wall_a, cpu_a, nodes = measure(inproc, domain, args.chunk, succ)
-                wall_b, cpu_b, _ = measure(sandboxed, domain, args.chunk, succ)
+            for name in names:
+                if args.log:
+                    wall_a, cpu_a, nodes = replay(inproc, args.log, args.eval_limit)
+                    wall_b, cpu_b, _ = replay(sandboxed, args.log, args.eval_limit)
+                else:
+                    wall_a, cpu_a, nodes = measure(inproc, domain, args.chunk, WORKLOADS[name])
+                    wall_b, cpu_b, _ = measure(sandboxed, domain, args.chunk, WORKLOADS[name])
                 ratios[name]["cpu"].append(cpu_b / cpu_a)
                 ratios[name]["wall"].append(wall_b / wall_a)
                 print(f"round {round_ + 1}, {name}: in-process {cpu_a:,.0f} nodes/CPU s ({wall_a:,.0f}/s wall), "

@@ -519,7 +519,18 @@ def handle_safely(request: dict[str, Any]) -> dict[str, Any]:
         return {"failure": f"{target}-exception", "state": None, "error": _last_frame(exc)}
 
 
+def _deepcopy_without_audit_events() -> None:
+    """copy.deepcopy calls id() for every object it visits, and in the sandbox every id() call raises an audit
+    event that runs the sandbox's hook (a Python function): with a model's successor function deep-copying the
+    state for each successor, that hook took half the search's time. object.__hash__ gives the same number
+    (the object's address, rotated: unique among live objects) without the event, so copy's memo, keyed by
+    it, keeps shared and cyclic parts exactly as before. Only in the sandboxed child: in-process the
+    caller's copy module is left alone."""
+    copy.id = object.__hash__  # type: ignore[attr-defined]
+
+
 def generate_solution(objects: Any, init: Any, goal: Any) -> list[str]:
     """The sandbox entry point: ``objects`` holds the JSON request; the answer is one JSON string."""
+    _deepcopy_without_audit_events()
     (text,) = tuple(objects)
     return [json.dumps(handle_safely(json.loads(text)), default=repr)]
