@@ -355,9 +355,11 @@ def _removed_objects(problem: Problem, names: list[str], invariants: Invariants)
 
 
 def _removable_static(problem: Problem, static: frozenset[str]) -> list[list[Fact]]:
-    """The static facts that may go one at a time: those relating objects (a road, ``above``), a symmetric
-    relation's two directions together. A relation that holds between every two of its objects (``not-eq``)
-    is a definition, not a map: it goes only with its objects, and so do unary facts (an object's type)."""
+    """The static facts that may go one at a time: those relating objects (a road, ``next``), a symmetric
+    relation's two directions together. A relation that holds between every two of its objects, in both
+    directions (``not-eq``) or in one (``above`` as an order of all floors), is a definition, not a map: removing
+    one of its facts makes a task no generator writes (two floors neither above nor below each other), so it goes
+    only with its objects, and so do unary facts (an object's type)."""
     relations: dict[str, set[Fact]] = {}
     for fact in problem.init:
         if fact[0] in static and len(fact) >= 3:
@@ -367,7 +369,8 @@ def _removable_static(problem: Problem, static: frozenset[str]) -> list[list[Fac
         pairs = {fact[1:] for fact in facts}
         binary = all(len(pair) == 2 for pair in pairs)
         members = {name for pair in pairs for name in pair}
-        if binary and len(members) > 1 and all((a, b) in pairs for a in members for b in members if a != b):
+        if binary and len(members) > 1 and all((a, b) in pairs or (b, a) in pairs
+                                               for a in members for b in members if a != b):
             continue
         symmetric = binary and all((b, a) in pairs for a, b in pairs)
         done: set[Fact] = set()
