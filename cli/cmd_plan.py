@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from genplan.cli.common import EXIT_NEGATIVE, EXIT_OK, load_task, print_json, require_seconds, run_guarded
-from genplan.engine.planner import plan_cost, solve
+from genplan.engine.api.pddl import plan_cost, solve
 
 
 def register(sub: argparse._SubParsersAction) -> None:

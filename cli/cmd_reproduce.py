@@ -63,19 +63,19 @@ def _parse_value(text: str) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     from genplan.cli import cmd_batch
-    from genplan.engine.report.beside_paper import tables_beside_paper
-    from genplan.engine.report.data import load_batch
-    from genplan.engine.report.paper import load_paper_numbers
-    from genplan.engine.report.paper_tables import all_tables
-    from genplan.engine.report.render import to_terminal
-    from genplan.engine.report.write import write_report
-    from genplan.engine.reproduce import (
+    from genplan.engine.api.reports import (
         ReproduceError,
+        all_tables,
         domain_listing,
         experiment_text,
         find_domains,
+        load_batch,
+        load_paper_numbers,
         load_published,
         published_table,
+        tables_beside_paper,
+        to_terminal,
+        write_report,
     )
 
     data_dir = Path(args.data_dir)

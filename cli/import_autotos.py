@@ -12,7 +12,7 @@ from pathlib import Path
 
 from genplan.cli.autotos_options import add_limit_arguments, check_limits, print_summary
 from genplan.cli.common import EXIT_OK, BadInput, error
-from genplan.engine.autotos.domains import DOMAINS
+from genplan.engine.api.presets import AUTOTOS_DOMAINS as DOMAINS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

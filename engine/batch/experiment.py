@@ -14,7 +14,7 @@ from typing import Any
 
 from genplan.engine.approaches import Approach, Capability, preset_owner
 from genplan.engine.approaches.presets import load_config_file, load_preset
-from genplan.engine.domainlib import DomainDir, DomainDirError
+from genplan.engine.domainlib import DomainDir, DomainDirError, keyed_by_directory
 from genplan.engine.errors import GenplanError
 from genplan.engine.llm import ModelAccessError, ModelSettings, SettingsError
 from genplan.engine.llm.client import resolve_key
@@ -498,18 +498,6 @@ class _Checker:
                 if not task_files(domain, spec.task_set):
                     self.problem(f"domain '{domain.name}': no {spec.task_set} tasks to evaluate on")
         return spec
-
-
-def keyed_by_directory(domain: DomainDir) -> DomainDir:
-    """The domain as a grid names it: by the ``name`` its domain.toml gives, else by its directory
-    (``data/additional/grippers`` is "grippers"), never by the name its PDDL file declares, which two of the
-    paper's domains share (``gripper-strips``). Only the grid's keys change (run directories, batch.json,
-    tables); the run itself opens the directory as ever."""
-    try:
-        named = "name" in tomllib.loads((domain.path / "domain.toml").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        named = False
-    return domain if named else replace(domain, name=domain.path.resolve().name)
 
 
 def task_files(domain: DomainDir, task_set: str) -> list[Path]:
