@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import EXIT_OK, error
+from genplan.cli.common import EXIT_OK, error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,7 +51,7 @@ def _logs(paths: list[str]) -> list[Path]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..engine.api.imports import ImportFailed, import_pddlego
+    from genplan.engine.api.imports import ImportFailed, import_pddlego
 
     try:
         logs = _logs(args.logs)
