@@ -197,7 +197,7 @@ class GenplanApp(App[None]):
         target, name, parameters = actions.parse(action) if isinstance(action, str) else action
         on_app = target == "app" or (not target and default_namespace in (None, self))
         if on_app and name in self.handlers and not (namespaces and target in namespaces):
-            if self.options.read_only and name in WRITING_ACTIONS:
+            if self.options.read_only and name in WRITING_ACTIONS:  # a key the footer hides, or a direct call
                 self.notify("Read-only: this app is served for watching and replaying runs; nothing is started, "
                             "edited or saved here.", severity="warning", markup=False)
                 return False
@@ -209,6 +209,8 @@ class GenplanApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # False hides a binding that makes no sense right now (keeps the footer short at 80 columns).
+        if self.options.read_only and action in WRITING_ACTIONS:
+            return False
         return self.main.applies(action)
 
     def show_help(self) -> None:

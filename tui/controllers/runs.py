@@ -108,6 +108,8 @@ class RunsController:
         model = "no model: you answer" if settings is not None and not settings.is_configured else (
             settings.model if settings is not None else "…")
         run = f"run {self.run_dir.name}" if self.run_dir is not None else "no run open"
+        if self.ctx.options.read_only:  # served to a classroom: no model is asked here
+            return f"{self.ctx.domain_dir.name} · {run} · read-only: watch and replay"
         return f"{self.ctx.domain_dir.name} · {run} · {self.shown_preset()} · {model}"
 
     def own_loop_shown(self) -> bool:

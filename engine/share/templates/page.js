@@ -51,8 +51,8 @@
     i = 0; j = 0;
     while (i < n || j < m) {
       if (i < n && j < m && a[i] === b[j]) { ops.push(["same", a[i++], b[j++]]); }
-      else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) { ops.push(["add", null, b[j++]]); }
-      else { ops.push(["del", a[i++], null]); }
+      else if (i < n && (j === m || lcs[i + 1][j] >= lcs[i][j + 1])) { ops.push(["del", a[i++], null]); }
+      else { ops.push(["add", null, b[j++]]); }
     }
     return ops;
   }
@@ -68,18 +68,23 @@
     head.appendChild(el("th", "", left.file)); head.appendChild(el("th", "", right.file));
     table.appendChild(head);
     var changed = 0;
-    // a deleted line and the added line after it share a row, as a changed line
-    for (var k = 0; k < ops.length; k++) {
-      var op = ops[k], row = el("tr");
-      if (op[0] === "del" && k + 1 < ops.length && ops[k + 1][0] === "add") {
-        row.appendChild(el("td", "del", op[1])); row.appendChild(el("td", "add", ops[k + 1][2])); k++; changed++;
-      } else if (op[0] === "same") {
-        row.appendChild(el("td", "", op[1])); row.appendChild(el("td", "", op[2]));
-      } else {
-        row.appendChild(el("td", op[0] === "del" ? "del" : "gap", op[1] === null ? "" : op[1]));
-        row.appendChild(el("td", op[0] === "add" ? "add" : "gap", op[2] === null ? "" : op[2])); changed++;
-      }
+    function addRow(leftClass, leftText, rightClass, rightText) {
+      var row = el("tr");
+      row.appendChild(el("td", leftClass, leftText));
+      row.appendChild(el("td", rightClass, rightText));
       table.appendChild(row);
+    }
+    // a block of deleted lines and the block of added lines after it share rows, as changed lines
+    for (var k = 0; k < ops.length;) {
+      if (ops[k][0] === "same") { addRow("", ops[k][1], "", ops[k][2]); k++; continue; }
+      var gone = [], come = [];
+      while (k < ops.length && ops[k][0] === "del") gone.push(ops[k++][1]);
+      while (k < ops.length && ops[k][0] === "add") come.push(ops[k++][2]);
+      for (var r = 0; r < Math.max(gone.length, come.length); r++) {
+        addRow(r < gone.length ? "del" : "gap", r < gone.length ? gone[r] : "",
+               r < come.length ? "add" : "gap", r < come.length ? come[r] : "");
+        changed++;
+      }
     }
     out.appendChild(el("p", "detail", changed ? changed + " lines differ" : "the two versions are the same"));
     out.appendChild(table);
@@ -107,7 +112,7 @@
     // start with the two latest versions of the kind with the most versions after the first (programs, usually)
     var counts = {}, best = null;
     data.versions.forEach(function (version) { counts[version.kind] = (counts[version.kind] || 0) + 1; });
-    ["program", "function", "strategy", "pddl_domain"].concat(Object.keys(counts)).forEach(function (kind) {
+    ["program", "function", "strategy", "problem", "pddl_problem"].concat(Object.keys(counts)).forEach(function (kind) {
       if (best === null && counts[kind] >= 2) best = kind;
     });
     var ofKind = [];
