@@ -98,11 +98,14 @@ def test_the_page_in_chromium_shows_versions_tasks_feedback_plans_and_a_diff(ste
         requested: list[str] = []
         page.on("request", lambda request: requested.append(request.url))
         page.goto(out.as_uri())
-        text = page.inner_text("body")
         assert CANARY not in page.content()
-        # every version, and every debug task as a column of the results matrix
+        # every version, and every debug task as a column of the results matrix (each section is laid out as
+        # it comes into view, as a reader scrolls to it)
+        page.locator("#versions").scroll_into_view_if_needed()
+        text = page.inner_text("#versions")
         for version in _versions_of(stein_run):
             assert version in text, version
+        page.locator("#results").scroll_into_view_if_needed()
         headers = page.locator("table.matrix thead th").all_inner_texts()
         assert headers[1:] == [f"task-0{i}" for i in range(6)]
         assert page.locator("details.version .edit").count() == 1  # the person's edit, marked ✎
@@ -119,11 +122,13 @@ def test_the_page_in_chromium_shows_versions_tasks_feedback_plans_and_a_diff(ste
                     if "programs/" in o.inner_text()]
         page.select_option("#diff-left", programs[0])
         page.select_option("#diff-right", programs[1])
+        page.locator("#compare").scroll_into_view_if_needed()
         added = page.locator("#diff td.add").all_inner_texts()
         assert any(PROGRAM_LINE in line for line in added), added
         assert page.locator("#diff td.del, #diff td.add").count() >= 1
         # a model call opens with its messages and its answer, as recorded
         request = json.loads((stein_run / "requests" / "0001-nl.domain.json").read_text())
+        page.locator("#timeline").scroll_into_view_if_needed()
         call = page.locator("details.call").first
         call.locator("summary").click()
         shown = call.locator("pre.message").all_inner_texts()

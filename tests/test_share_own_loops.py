@@ -41,13 +41,18 @@ def _open(page_file: Path) -> dict[str, object]:
         requested: list[str] = []
         page.on("request", lambda request: requested.append(request.url))
         page.goto(page_file.as_uri())
+        sections = page.locator("main > section").evaluate_all("nodes => nodes.map(n => n.id)")
+        text = []
+        for section in sections:  # each is laid out as it comes into view, as a reader scrolls to it
+            page.locator(f"#{section}").scroll_into_view_if_needed()
+            text.append(page.inner_text(f"#{section}"))
         seen = {
-            "sections": page.locator("main > section").evaluate_all("nodes => nodes.map(n => n.id)"),
+            "sections": sections,
             "versions": page.locator("details.version summary code").all_inner_texts(),
             "rounds": page.locator("table.rounds tbody tr").count(),
             "commands": page.locator("table.commands tbody tr").count(),
             "diff_rows": page.locator("#diff tr").count(),
-            "text": page.inner_text("body"),
+            "text": "\n".join(text),
         }
         assert errors == [] and all(url.startswith("file://") for url in requested), (errors, requested)
     return seen

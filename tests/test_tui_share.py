@@ -127,8 +127,19 @@ def test_the_served_app_opens_in_chromium_read_only(recorded, tmp_path: Path) ->
                 assert time.monotonic() < deadline, "the served app never drew its first screen"
                 page.wait_for_timeout(250)
             page.wait_for_function("document.body.classList.contains('-first-byte')", timeout=30000)
-            page.keyboard.press("r")  # would start a run: refused, nothing is made
-            page.wait_for_timeout(1000)
+            page.mouse.click(550, 300)  # the terminal takes the keys once it has the focus
+
+            def shows(text: str) -> None:
+                deadline = time.monotonic() + 60
+                while text not in "".join(received):
+                    assert time.monotonic() < deadline, f"the served app never showed {text!r}"
+                    page.wait_for_timeout(250)
+
+            received.clear()
+            page.keyboard.press("3")  # keys reach the app: the Runs view lists the recorded run
+            shows(run.name[-4:])
+            page.keyboard.press("r")  # would start a run: hidden and refused, nothing is made
+            page.wait_for_timeout(1500)
             shot = tmp_path / "served.png"
             page.screenshot(path=str(shot))
             assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
