@@ -174,3 +174,17 @@ def test_the_baselines_pages_show_their_programs_and_checks(preset: str, tmp_pat
     assert f"<dt>approach</dt><dd id=\"approach\">{preset.lower()}</dd>" in page
     assert all(version in page for version in _versions_of(run)) and "programs/" in page
     assert 'class="matrix"' in page and CANARY not in page
+
+
+def test_every_screenshot_of_the_sharing_guide_is_made_by_its_script() -> None:
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("shots", root / "docs" / "make_sharing_screenshots.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    linked = set(re.findall(r"screenshots/(share-[a-z]+)\.png", (root / "docs" / "sharing.md").read_text()))
+    assert linked == {name for name, _ in script.SHOTS}
+    for name in linked:
+        assert (root / "docs" / "screenshots" / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
