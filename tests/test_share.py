@@ -141,6 +141,29 @@ def test_the_page_in_chromium_shows_versions_tasks_feedback_plans_and_a_diff(ste
         assert all(url.startswith("file://") for url in requested), requested
 
 
+@needs_chromium
+def test_a_counterexample_shows_its_task_and_the_programs_plan_on_it(stein_run: Path, tmp_path: Path) -> None:
+    from genplan.engine.api.versions import counterexample_for
+
+    run = Path(shutil.copytree(stein_run, tmp_path / stein_run.name))
+    source = (run / "programs" / "c1-v00.py").read_text()
+    record, pddl = counterexample_for(run, "c1-v00", "programs/c1-v00.py", source, stein_run.parent.parent / "ferry",
+                                      seconds=10)
+    assert record["found"] and pddl
+    page_file = export_run(run, tmp_path / "page.html").path
+    with browser_page() as (page, errors):
+        page.goto(page_file.as_uri())
+        page.locator("#counterexamples").scroll_into_view_if_needed()
+        shown = page.inner_text("#counterexamples")
+        assert "(define (problem" in shown and record["shrunk"]["failure"]["category"] in shown
+        page.get_by_text("step through the program's plan").click()
+        assert page.inner_text("#cell-message") == record["shrunk"]["failure"]["message"]
+        assert page.locator("#step-actions li.st-failed").count() == 1
+        page.keyboard.press("Escape")
+        assert not page.locator("#cell").is_visible()
+        assert errors == []
+
+
 def test_a_fork_names_its_parent_and_the_version_it_continues_from(stein_run: Path, tmp_path: Path) -> None:
     text = (stein_run / "strategies" / "v01.md").read_text() + "\nBoard before sailing.\n"
     forked = fork(stein_run, "strategies/v01.md", "strategy", text, root=tmp_path)

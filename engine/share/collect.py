@@ -37,7 +37,7 @@ from ..events import (
 from ..runs import layout
 from ..runs.store import RunStore
 from ..versions import VersionsOverview, run_overview
-from .plans import PlanSteps, plan_steps, task_files
+from .plans import PlanSteps, TaskFiles, plan_steps, steps_on, task_files
 
 # run.json keys a page leaves out: the process that owned the run says nothing to a reader
 _PRIVATE_META = frozenset({"pid", "pid_started", "owner", "host", "hostname"})
@@ -111,6 +111,9 @@ class Counterexample:
     version: str
     record: dict[str, Any]
     pddl: str
+    failure: dict[str, Any]  # the shrunk task's failure (category, message, plan), else the one found first
+    message: int  # text number: the failure's feedback
+    plan: int | None = None  # index into RunData.plans: the program's plan on the task
 
 
 @dataclass
@@ -171,7 +174,8 @@ def collect(run_dir: Path) -> RunData:
     anchors = {v.file: v.anchor for v in versions}
     rows = _timeline(run_dir, events, texts, anchors)
     plans: list[PlanSteps] = []
-    tasks, matrix = _matrix(overview, meta, texts, plans, notes)
+    files = task_files(meta.get("domain_dir"), notes) if overview.results else None
+    tasks, matrix = _matrix(overview, files, texts, plans)
     config, model = overview.meta.config, overview.meta.model
     started = next((e for e in events if isinstance(e, RunStarted)), None)
     approach = str(config.get("approach") or (started.approach if started else None) or meta.get("approach") or "?")
@@ -181,7 +185,7 @@ def collect(run_dir: Path) -> RunData:
                                              (started.domain if started else "") or ""),
         model=str(model.get("model") or ""), meta=meta, lineage=_lineage(overview), figures=_figures(rows, events),
         texts=texts, rows=rows, versions=versions, tasks=tasks, matrix=matrix, plans=plans,
-        counterexamples=_counterexamples(run_dir), rounds=_rounds(events), commands=_commands(events),
+        counterexamples=_counterexamples(run_dir, files, texts, plans), rounds=_rounds(events), commands=_commands(events),
         records={name: _read_json(run_dir / name) for name in RECORDS if (run_dir / name).is_file()}, notes=notes,
     )
 
@@ -323,9 +327,8 @@ def _anchor(prefix: str, name: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- the results
-def _matrix(overview: VersionsOverview, meta: dict[str, Any], texts: Texts, plans: list[PlanSteps],
-            notes: list[str]) -> tuple[list[str], list[MatrixRow]]:
-    files = task_files(meta.get("domain_dir"), notes) if overview.results else None
+def _matrix(overview: VersionsOverview, files: TaskFiles | None, texts: Texts,
+            plans: list[PlanSteps]) -> tuple[list[str], list[MatrixRow]]:
     known: dict[tuple[str, tuple[str, ...]], int] = {}
     rows: list[MatrixRow] = []
     for version in overview.results:
@@ -345,7 +348,8 @@ def _matrix(overview: VersionsOverview, meta: dict[str, Any], texts: Texts, plan
     return list(overview.tasks), rows
 
 
-def _counterexamples(run_dir: Path) -> list[Counterexample]:
+def _counterexamples(run_dir: Path, files: TaskFiles | None, texts: Texts,
+                     plans: list[PlanSteps]) -> list[Counterexample]:
     folder = run_dir / COUNTEREXAMPLES
     found = []
     for file in sorted(folder.glob("*.json")) if folder.is_dir() else []:
@@ -354,7 +358,19 @@ def _counterexamples(run_dir: Path) -> list[Counterexample]:
             continue
         task = record.get("task")
         pddl = (_read_text(run_dir / str(task)) or "") if task else ""
-        found.append(Counterexample(file.stem, record, pddl))
+        shrunk = record.get("shrunk")
+        failure = shrunk.get("failure") if isinstance(shrunk, dict) else None
+        failure = failure if isinstance(failure, dict) else record.get("failure")
+        failure = failure if isinstance(failure, dict) else {}
+        example = Counterexample(str(record.get("version") or file.stem), record, pddl, failure,
+                                 texts.add(str(failure.get("message") or "")))
+        plan = failure.get("plan")
+        if files is not None and task and isinstance(plan, list):
+            steps = steps_on(files, run_dir / str(task), [str(a) for a in plan], Path(str(task)).stem)
+            if steps is not None:
+                example.plan = len(plans)
+                plans.append(steps)
+        found.append(example)
     return found
 
 

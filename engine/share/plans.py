@@ -59,8 +59,11 @@ def task_files(domain_dir: object, notes: list[str]) -> TaskFiles | None:
 def plan_steps(files: TaskFiles, task: str, plan: list[str]) -> PlanSteps | None:
     """The steps of ``plan`` on the task named ``task`` (None when the domain directory has no such task)."""
     path = files.source.find_task(task)
-    if path is None:
-        return None
+    return None if path is None else steps_on(files, path, plan, task)
+
+
+def steps_on(files: TaskFiles, path: Path, plan: list[str], task: str) -> PlanSteps | None:
+    """The steps of ``plan`` on the problem file ``path`` (None when it does not parse)."""
     try:
         problem = load_problem(path, files.domain)
         result = validate_plan(files.domain, problem, plan, trace=True)

@@ -189,8 +189,12 @@
       at = plan.failing_step === null ? plan.steps.length : Math.min(plan.failing_step, plan.steps.length);
       showStep();
     }
-    panel.scrollIntoView({block: "nearest"});
   }
+  var close = document.getElementById("cell-close");
+  if (close) close.addEventListener("click", function () { document.getElementById("cell").hidden = true; });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && close) document.getElementById("cell").hidden = true;
+  });
   document.querySelectorAll("button.cell").forEach(function (button) {
     button.addEventListener("click", function () { openCell(button); });
   });
