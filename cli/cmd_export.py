@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..engine.api.share import ExportError, default_page, export_run
-from .common import EXIT_OK, error
+from genplan.cli.common import EXIT_OK, error
+from genplan.engine.api.share import ExportError, default_page, export_run
 
 
 def register(sub: argparse._SubParsersAction) -> None:

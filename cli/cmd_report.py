@@ -6,11 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..engine.report.data import ReportError, load_batch
-from ..engine.report.paper_tables import all_tables
-from ..engine.report.render import to_json, to_markdown, to_terminal
-from ..engine.report.write import write_report
-from .common import EXIT_OK, error
+from genplan.cli.common import EXIT_OK, error
+from genplan.engine.api.reports import ReportError, all_tables, load_batch, to_json, to_markdown, to_terminal, write_report
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -50,8 +47,7 @@ def run(args: argparse.Namespace) -> int:
         return error(str(exc))
     tables = all_tables(data)
     if args.paper:
-        from ..engine.report.beside_paper import tables_beside_paper
-        from ..engine.report.paper import load_paper_numbers
+        from genplan.engine.api.reports import load_paper_numbers, tables_beside_paper
 
         tables += tables_beside_paper(data, load_paper_numbers())
     if args.show == "terminal":
@@ -74,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write_page(batch_dir: Path, out: Path | None) -> int:
-    from ..engine.api.share import ExportError, export_batch
+    from genplan.engine.api.share import ExportError, export_batch
 
     try:
         page = export_batch(batch_dir, out)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import GenplanError
-from ..runs.layout import is_run_dir
+from genplan.engine.errors import GenplanError
+from genplan.engine.runs.layout import is_run_dir
 
 __all__ = ["ExportError", "PageWritten", "default_page", "export_batch", "export_run", "run_page_name"]
 
@@ -25,8 +25,8 @@ class PageWritten:
 
 def export_run(run_dir: Path, out: Path, *, back_link: str | None = None) -> PageWritten:
     """The page of the run in ``run_dir``, written to ``out`` (its folder made when missing)."""
-    from ..share.collect import collect
-    from ..share.render import run_page
+    from genplan.engine.share.collect import collect
+    from genplan.engine.share.render import run_page
 
     run_dir = Path(run_dir)
     if not is_run_dir(run_dir):
@@ -47,10 +47,10 @@ def run_page_name(run_dir: Path) -> str:
 def export_batch(batch_dir: Path, out: Path | None = None) -> PageWritten:
     """The report of a batch as a page (default ``BATCH_DIR/report/report.html``), with every run's page written
     beside it in ``runs/`` and linked from its row."""
-    from ..report.charts import coverage_svg, scatter_plots
-    from ..report.data import ReportError, load_batch
-    from ..report.paper_tables import all_tables
-    from ..share.render import batch_page
+    from genplan.engine.report.charts import coverage_svg, scatter_plots
+    from genplan.engine.report.data import ReportError, load_batch
+    from genplan.engine.report.paper_tables import all_tables
+    from genplan.engine.share.render import batch_page
 
     try:
         data = load_batch(batch_dir)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..events import (
+from genplan.engine.events import (
     ArtifactCreated,
     ArtifactEdited,
     AttemptStarted,
@@ -34,10 +34,10 @@ from ..events import (
     StepStarted,
     ValidationResult,
 )
-from ..runs import layout
-from ..runs.store import RunStore
-from ..versions import VersionsOverview, run_overview
-from .plans import PlanSteps, TaskFiles, plan_steps, steps_on, task_files
+from genplan.engine.runs import layout
+from genplan.engine.runs.store import RunStore
+from genplan.engine.share.plans import PlanSteps, TaskFiles, plan_steps, steps_on, task_files
+from genplan.engine.versions import VersionsOverview, run_overview
 
 # run.json keys a page leaves out: the process that owned the run says nothing to a reader
 _PRIVATE_META = frozenset({"pid", "pid_started", "owner", "host", "hostname"})

@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..domainlib import DomainDir, DomainDirError
-from ..errors import GenplanError
-from ..feedback.plans import plan_feedback
-from ..pddl import Domain, PddlError, load_domain, load_problem
-from ..pddl.model import Task
-from ..pddl.validate import fact_text, validate_plan
+from genplan.engine.domainlib import DomainDir, DomainDirError
+from genplan.engine.errors import GenplanError
+from genplan.engine.feedback.plans import plan_feedback
+from genplan.engine.pddl import Domain, PddlError, load_domain, load_problem
+from genplan.engine.pddl.model import Task
+from genplan.engine.pddl.validate import fact_text, validate_plan
 
 
 @dataclass

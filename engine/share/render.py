@@ -22,8 +22,8 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
 from pygments.lexers import MarkdownLexer, PythonLexer, SchemeLexer, TextLexer
 
-from ..sandbox.redact import REDACTED, known_secrets
-from .collect import RunData
+from genplan.engine.sandbox.redact import REDACTED, known_secrets
+from genplan.engine.share.collect import RunData
 
 _TEMPLATES = resources.files(__package__) / "templates"
 _LEXERS: dict[str, type[Lexer]] = {".py": PythonLexer, ".pddl": SchemeLexer, ".md": MarkdownLexer}
@@ -97,7 +97,7 @@ def _key_values(meta: Mapping[str, Any]) -> list[str | None]:
 
 def batch_page(title: str, tables: list[Any], charts: Mapping[str, str], runs: list[dict[str, Any]]) -> str:
     """A batch's report as one page: its tables, its charts (SVG, inline) and a link to each run's page."""
-    from ..report.render import text_rows
+    from genplan.engine.report.render import text_rows
 
     shown = [{"title": t.title, "columns": t.columns, "rows": text_rows(t), "notes": t.notes} for t in tables]
     page = _environment().get_template("batch.html.j2").render(title=title, tables=shown, charts=charts, runs=runs,
