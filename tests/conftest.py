@@ -96,10 +96,39 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         yield
 
 
-# ------------------------------------------------------------------------------ slow modules first
+# ------------------------------------------------------------------------------ slow tests
+# Marked `slow` here rather than in each file, so the inner loop (-m "not slow", README.md) is one list to keep:
+# modules whose tests drive whole runs (the pipeline against the scripted server, the TUI through Pilot or tmux,
+# sandboxed evaluations, the planners, Ray, mypy), and single long tests in otherwise quick modules. Measured
+# with --durations (benchmarks/README.md); a test over about 2 s belongs here.
+SLOW_MODULES = frozenset({
+    "test_adl_domains", "test_api_front_end", "test_approaches", "test_autotos_feedback", "test_autotos_import",
+    "test_autotos_live", "test_autotos_run", "test_batch", "test_batch_games", "test_cli_eval", "test_cli_run",
+    "test_counterexample_loop", "test_counterexample_trust", "test_domain_sources", "test_evaluation", "test_faithful",
+    "test_faithful_eval", "test_fault_injection", "test_old_runs", "test_own_loop_replay", "test_own_loop_resume",
+    "test_pddlego_fork", "test_pddlego_import", "test_pddlego_loop", "test_pddlego_run", "test_pipeline_fidelity",
+    "test_pipeline_stein", "test_pipeline_steering", "test_reproduce", "test_reproduce_paper_grid", "test_run_failures",
+    "test_run_ownership", "test_run_service", "test_sandbox_containment", "test_sandbox_kernel", "test_silver_import",
+    "test_static_checks", "test_tui_autotos_run", "test_tui_classroom", "test_tui_continue", "test_tui_escape",
+    "test_tui_keys", "test_tui_papercuts", "test_tui_pddlego_run", "test_tui_responsiveness", "test_tui_stories",
+    "test_tui_tmux", "test_tui_versions", "test_tui_versions_tree", "test_tui_views", "test_variants",
+})
+SLOW_TESTS: frozenset[str] = frozenset()
+
+
+def _is_slow(item: pytest.Item) -> bool:
+    module = item.module.__name__ if getattr(item, "module", None) else ""
+    return module in SLOW_MODULES or item.nodeid.split("[")[0] in SLOW_TESTS
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    if _is_slow(item):
+        item.add_marker(pytest.mark.slow)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Modules holding slow tests first (after any shuffling by pytest-randomly; the order inside each
+    """The modules holding slow tests first (after any shuffling by pytest-randomly; the order inside each
     module is left as it is): xdist hands out work in this order."""
-    slow_modules = {item.module.__name__ for item in items if item.get_closest_marker("slow") and item.module}
-    items.sort(key=lambda item: 0 if item.module and item.module.__name__ in slow_modules else 1)
+    slow_modules = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: 0 if item.nodeid.split("::")[0] in slow_modules else 1)
