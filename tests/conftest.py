@@ -3,9 +3,8 @@
 - Every test gets its own XDG config, cache, data and state directories: no test reads the user's settings or
   the response cache, and two tests running at once never share one.
 - A test marked ``exclusive`` (tmux, Ray, kill -9 in the middle of work, the sandbox's kernel limits, time
-  limits measured on the wall clock) runs with no other test beside it: every test holds a shared lock on one
-  file for its whole run (setup, call, teardown), an exclusive one takes it alone. A turnstile lock keeps a
-  waiting exclusive test from being starved by the stream of shared ones.
+  limits measured on the wall clock) runs with no other test beside it, setup and teardown included
+  (tests/support/machine_share.py).
 - Scripted runs that several modules need are recorded once per session and shared by every worker
   (``buggy_then_fixed_ferry``); each module works on its own copy.
 - Modules with tests marked ``slow`` are handed out first, so no worker starts a long test when the others
@@ -21,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from support.machine_share import machine_share
 from support.scripted_server import ScriptedServer
 
 
@@ -75,22 +75,11 @@ def _machine_share(config: pytest.Config, alone: bool) -> Iterator[None]:
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         yield  # one process: tests already run one at a time
         return
-    shared = _shared_dir(config)
-    with open(shared / "turnstile.lock", "a+b") as turnstile, open(shared / "machine.lock", "a+b") as machine:
-        fcntl.flock(turnstile, fcntl.LOCK_EX)  # behind an exclusive test that is waiting, if any
-        if alone:
-            fcntl.flock(machine, fcntl.LOCK_EX)  # wait for the tests running now to end
-            fcntl.flock(turnstile, fcntl.LOCK_UN)
-        else:
-            fcntl.flock(turnstile, fcntl.LOCK_UN)
-            fcntl.flock(machine, fcntl.LOCK_SH)
-        try:
-            yield
-        finally:
-            fcntl.flock(machine, fcntl.LOCK_UN)
+    with machine_share(_shared_dir(config), alone):
+        yield
 
 
-@pytest.hookimpl(hookwrapper=True)
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)  # outermost: pytest-timeout's clock starts once the lock is held
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     with _machine_share(item.config, alone=item.get_closest_marker("exclusive") is not None):
         yield
