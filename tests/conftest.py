@@ -7,8 +7,8 @@
   (tests/support/machine_share.py).
 - Scripted runs that several modules need are recorded once per session and shared by every worker
   (``buggy_then_fixed_ferry``); each module works on its own copy.
-- Modules with tests marked ``slow`` are handed out first, so no worker starts a long test when the others
-  are about to finish.
+- Modules with tests marked ``slow`` are handed out first, the longest of them before the rest, so no worker
+  starts a long test when the others are about to finish.
 """
 
 from __future__ import annotations
@@ -103,6 +103,9 @@ SLOW_MODULES = frozenset({
     "test_tui_tmux", "test_tui_versions", "test_tui_versions_tree", "test_tui_views", "test_variants",
 })
 SLOW_TESTS: frozenset[str] = frozenset()
+# The longest modules, longest first, ahead of the other slow ones: a worker that takes one of them late would
+# run alone at the end (the AutoToS import replays, 412 s on 2026-11-26 before the harness was made faster; mypy).
+LONGEST_MODULES = ("test_autotos_import", "test_static_checks")
 
 
 def _is_slow(item: pytest.Item) -> bool:
@@ -120,4 +123,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """The modules holding slow tests first (after any shuffling by pytest-randomly; the order inside each
     module is left as it is): xdist hands out work in this order."""
     slow_modules = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: 0 if item.nodeid.split("::")[0] in slow_modules else 1)
+    longest = {f"tests/{name}.py": rank for rank, name in enumerate(LONGEST_MODULES)}
+
+    def place(item: pytest.Item) -> tuple[int, int]:
+        path = item.nodeid.split("::")[0]
+        return (0 if path in slow_modules else 1, longest.get(path, len(longest)))
+
+    items.sort(key=place)

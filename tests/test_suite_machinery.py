@@ -74,7 +74,7 @@ def test_each_test_has_its_own_xdg_directories(tmp_path_factory: pytest.TempPath
 def test_the_inner_loop_leaves_out_the_slow_modules_and_they_come_first(request: pytest.FixtureRequest) -> None:
     from types import SimpleNamespace
 
-    from conftest import SLOW_MODULES, _is_slow
+    from conftest import LONGEST_MODULES, SLOW_MODULES, _is_slow
 
     def item(module: str, nodeid: str):
         return SimpleNamespace(module=SimpleNamespace(__name__=module), nodeid=nodeid)
@@ -83,10 +83,15 @@ def test_the_inner_loop_leaves_out_the_slow_modules_and_they_come_first(request:
     assert not _is_slow(item("test_events", "tests/test_events.py::test_x[1]"))
     tests = Path(__file__).parent
     assert all((tests / f"{name}.py").is_file() for name in SLOW_MODULES)  # no stale name in the list
+    assert set(LONGEST_MODULES) <= SLOW_MODULES
     items = request.session.items
     marked = [item for item in items if item.get_closest_marker("slow")]
     if len(items) > 1 and marked:  # the whole suite (or a part with slow tests) was collected here
         first_quick = next((i for i, item in enumerate(items) if not item.get_closest_marker("slow")
                             and not any(m.nodeid.split("::")[0] == item.nodeid.split("::")[0] for m in marked)), len(items))
         assert all(i < first_quick for i, item in enumerate(items) if item.get_closest_marker("slow"))
+        if items[0].get_closest_marker("slow"):  # the whole suite: the longest modules lead
+            leading = list(dict.fromkeys(item.nodeid.split("::")[0] for item in items))
+            present = [f"tests/{name}.py" for name in LONGEST_MODULES if any(f"tests/{name}.py" == m for m in leading)]
+            assert leading[: len(present)] == present
     assert request.node.get_closest_marker("slow") is None  # this module is part of the inner loop
