@@ -27,6 +27,8 @@ _COMMAND_MODULES = [
     "pddlego",
     "autotos",
     "init",
+    "edit",
+    "fork",
 ]
 
 

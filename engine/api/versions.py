@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from ..pddlego.fork import CannotContinue, check_continuable
-from ..runs.edits import KIND_DIRS, VERSION_DIRS, EditRecord, adopt_outside_edit, edits_of, next_version_name
+from ..runs.edits import KIND_DIRS, VERSION_DIRS, EditRecord, adopt_outside_edit, edits_of, lineage, next_version_name
+from ..runs.edits import kind_of as edit_kind
 from ..versions import (
     Place,
     TaskOutcome,
@@ -24,7 +25,8 @@ from ..versions import (
 __all__ = [
     "KIND_DIRS", "VERSION_DIRS", "CannotContinue", "EditRecord", "Place", "TaskOutcome", "VersionResults",
     "VersionsOverview", "adopt_outside_edit", "check_category", "check_continuable", "counterexample_for",
-    "domain_overview", "edits_of", "next_version_name", "recorded_plans", "run_overview", "strategy_check_requests", "version_place",
+    "domain_overview", "edit_kind", "edits_of", "lineage", "next_version_name", "recorded_plans", "run_overview",
+    "strategy_check_requests", "version_place",
 ]
 
 
