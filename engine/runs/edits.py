@@ -226,18 +226,22 @@ def save_edit(run_dir: Path, relative: str, text: str, *, origin: str = "tui") -
 
 # ------------------------------------------------------------------------------------------- forks from an edit
 FORK_LINEAGE = "edit_lineage"  # run.json of a fork from an edit: the edited version's lineage in its source
+FORK_REPLACES = "edit_replaces"  # ... the file the pipeline's own count gives the version whose answer is replaced
 FORK_EDIT = "edit_record"  # ... and the source's record of the last edit (for the fork's own ✎ mark)
 
 
 def fork_meta(source_dir: Path, relative: str) -> dict[str, Any]:
     """What a fork that continues from version ``relative`` of ``source_dir`` records, so that it names the
-    version as its source does and marks it as the same edit (:class:`ForkNames`)."""
+    version as its source does and marks it as the same edit (:class:`ForkNames`). A source that is itself a fork
+    from an edit named its edited version so too: the name its count gives that version carries over."""
     chain = answered_lineage(source_dir, relative)
-    if len(chain) < 2:  # a source that is itself a fork from an edit: its keys are not this fork's
-        return {FORK_LINEAGE: None, FORK_EDIT: None}
-    last = next((r for r in reversed(edits_of(source_dir)) if r.file == chain[-1]), None)
-    record = asdict(last) if last is not None else {}
-    return {FORK_LINEAGE: chain, FORK_EDIT: record}
+    inherited = ForkNames(RunStore(Path(source_dir)).meta())
+    replaces = inherited.answer_of if inherited.answer_of and inherited.name == chain[0] else chain[0]
+    if replaces == relative:  # named as the count names it: nothing to carry (nor the source's keys)
+        return {FORK_LINEAGE: None, FORK_REPLACES: None, FORK_EDIT: None}
+    last = next((r for r in reversed(edits_of(source_dir)) if r.file == relative), None)
+    return {FORK_LINEAGE: lineage(source_dir, relative), FORK_REPLACES: replaces,
+            FORK_EDIT: asdict(last) if last is not None else None}
 
 
 class ForkNames:
@@ -248,8 +252,9 @@ class ForkNames:
 
     def __init__(self, meta: Mapping[str, Any]) -> None:
         chain = meta.get(FORK_LINEAGE) or []
-        self.answer_of = str(chain[0]) if len(chain) > 1 else None  # the file the edited answer writes
-        self.name = str(chain[-1]) if len(chain) > 1 else None
+        replaces = meta.get(FORK_REPLACES) or (chain[0] if len(chain) > 1 else None)  # before edit_replaces
+        self.name = str(chain[-1]) if chain and replaces else None
+        self.answer_of = str(replaces) if self.name else None  # the file the edited answer writes by count
         record = meta.get(FORK_EDIT) or {}
         known = {f.name for f in fields(EditRecord)}
         self.edit = EditRecord(**{k: v for k, v in record.items() if k in known}) if {"kind", "edited", "file"} <= set(record) else None
