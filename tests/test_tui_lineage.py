@@ -192,3 +192,37 @@ async def test_history_follows_the_edit_lineage(tmp_path: Path, isolated: Path) 
             screen = app.screen
             shown = [screen.versions[screen.left].name, screen.versions[screen.right].name]
             assert shown == ["v01", "v04"]  # v04 is an edit of v01, not a step after v03
+
+
+async def test_an_nl_description_is_edited_and_continued_from_its_timeline_row(tmp_path: Path,
+                                                                              isolated: Path) -> None:  # noqa: F811
+    domain = ferry_copy(tmp_path)
+    with ScriptedServer() as server:
+        source = record_run(domain, server, FerryModel(), initial_programs=1)
+        asked_before = len(server.requests)
+        app = make_app(domain, config_for(isolated, server))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await ready(pilot, app)
+            app.runner.open_run(source)
+            await wait_for(pilot, lambda: app.runner.state is not None and any(
+                e.file is not None and e.file.name == "domain.md" for e in app.runner.state.entries), what="the run")
+            await pilot.press("4")
+            timeline = app.query_one(Timeline)
+            await wait_for(pilot, lambda: timeline.row_count == len(app.runner.state.entries), what="the rows")
+            row = next(i for i, e in enumerate(app.runner.state.entries) if e.file is not None and e.file.name == "domain.md")
+            timeline.focus()
+            timeline.move_cursor(row=row)
+            await pilot.pause()
+            await pilot.press("e")
+            await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen), what="the editor on the description")
+            app.screen.editor.load_text("MARKER-nl: a ferry takes one car at a time across.\n")
+            await pilot.press("ctrl+r")
+            await wait_for(pilot, lambda: _forks(domain), what="the continued run")
+            fork = _forks(domain)[0]
+            await wait_for(pilot, lambda: _status(fork) == "finished", timeout=90, what="the fork to finish")
+        assert (source / "nl/domain-edit1.md").read_text().startswith("MARKER-nl")
+        assert _meta(fork)["edited_version"] == "nl/domain-edit1.md"
+        assert (fork / "nl/domain.md").read_text().startswith("MARKER-nl")
+        new = server.requests[asked_before:]
+        assert "nl.domain" not in [r.step for r in new]
+        assert any("MARKER-nl" in m["content"] for m in next(r for r in new if r.step == "strategy.generate").messages)
