@@ -7,13 +7,13 @@ import json
 import sys
 from pathlib import Path
 
-from ..engine.counterexample import CounterexampleError, SearchBudget, find_counterexample, write_counterexample
-from ..engine.counterexample.search import TASK_SETS, counterexample_pddl
-from ..engine.domainlib import DomainDir, DomainDirError
-from ..engine.pddl import PddlError, load_domain
-from ..engine.pddl.encoding import encode_task, render_task
-from ..engine.sandbox import Program, ProgramError, SandboxError
-from .common import EXIT_NEGATIVE, EXIT_OK, MAX_ORDERINGS, error, require_between, require_seconds
+from genplan.cli.common import EXIT_NEGATIVE, EXIT_OK, MAX_ORDERINGS, error, require_between, require_seconds
+from genplan.engine.counterexample import CounterexampleError, SearchBudget, find_counterexample, write_counterexample
+from genplan.engine.counterexample.search import TASK_SETS, counterexample_pddl
+from genplan.engine.domainlib import DomainDir, DomainDirError
+from genplan.engine.pddl import PddlError, load_domain
+from genplan.engine.pddl.encoding import encode_task, render_task
+from genplan.engine.sandbox import Program, ProgramError, SandboxError
 
 
 def register(sub: argparse._SubParsersAction) -> None:

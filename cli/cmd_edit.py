@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .common import EXIT_OK, BadInput, run_guarded
+from genplan.cli.common import EXIT_OK, BadInput, run_guarded
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -44,7 +44,7 @@ def read_text(file: str) -> str:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from ..engine import api
+    from genplan.engine import api
 
     text = read_text(args.file)
     record = api.edit(Path(args.run_dir), args.version, text, origin="cli")

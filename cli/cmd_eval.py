@@ -11,15 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-from ..engine.domainlib import DomainDir, DomainDirError
-from ..engine.evaluation import DEFAULT_ORDERINGS, Evaluation, Evaluator, OrderingResult, TaskResult, load_tasks
-from ..engine.pddl import PddlError, load_domain
-from ..engine.pipeline.faithful import parse_spec
-from ..engine.sandbox import Limits, Program, ProgramError, Sandbox, SandboxError
-from ..engine.sandbox.limits import DEFAULT_TIME_LIMIT, MIB
-from ..engine.sandbox.outcome import SYNTAX_ERROR
-from ..engine.sandbox.runner import format_layers
-from .common import (
+from genplan.cli.common import (
     EXIT_NEGATIVE,
     EXIT_OK,
     MAX_ORDERINGS,
@@ -29,6 +21,14 @@ from .common import (
     require_between,
     require_seconds,
 )
+from genplan.engine.domainlib import DomainDir, DomainDirError
+from genplan.engine.evaluation import DEFAULT_ORDERINGS, Evaluation, Evaluator, OrderingResult, TaskResult, load_tasks
+from genplan.engine.pddl import PddlError, load_domain
+from genplan.engine.pipeline.faithful import parse_spec
+from genplan.engine.sandbox import Limits, Program, ProgramError, Sandbox, SandboxError
+from genplan.engine.sandbox.limits import DEFAULT_TIME_LIMIT, MIB
+from genplan.engine.sandbox.outcome import SYNTAX_ERROR
+from genplan.engine.sandbox.runner import format_layers
 
 TASK_SETS = ("debug", "eval", "probes")
 EVALUATION_TOGGLES = ("imports", "orderings", "planner")  # the --faithful toggles that change an evaluation

@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from .cmd_run import add_model_options
-from .common import BadInput, require_output_dir, run_guarded
+from genplan.cli.cmd_run import add_model_options
+from genplan.cli.common import BadInput, require_output_dir, run_guarded
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,8 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..engine import api
-    from . import cmd_run
+    from genplan.cli import cmd_run
+    from genplan.engine import api
 
     root = require_output_dir("--out", args.out) if args.out else None
     try:

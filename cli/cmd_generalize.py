@@ -7,9 +7,10 @@ import json
 import sys
 from pathlib import Path
 
-from ..engine.domainlib import DomainDir, DomainDirError
-from ..engine.evaluation import DEFAULT_ORDERINGS
-from ..engine.generalize import (
+from genplan.cli.common import EXIT_NEGATIVE, EXIT_OK, MAX_ORDERINGS, error, require_between, require_seconds
+from genplan.engine.domainlib import DomainDir, DomainDirError
+from genplan.engine.evaluation import DEFAULT_ORDERINGS
+from genplan.engine.generalize import (
     DEFAULT_SCALE,
     DEFAULT_SEED,
     DEFAULT_TASKS_PER_SIZE,
@@ -23,11 +24,10 @@ from ..engine.generalize import (
     scale_ladder,
     size_ladders,
 )
-from ..engine.pddl import PddlError
-from ..engine.report.render import to_markdown, to_terminal
-from ..engine.sandbox import Limits, Program, ProgramError, SandboxError
-from ..engine.sandbox.limits import DEFAULT_TIME_LIMIT, MIB
-from .common import EXIT_NEGATIVE, EXIT_OK, MAX_ORDERINGS, error, require_between, require_seconds
+from genplan.engine.pddl import PddlError
+from genplan.engine.report.render import to_markdown, to_terminal
+from genplan.engine.sandbox import Limits, Program, ProgramError, SandboxError
+from genplan.engine.sandbox.limits import DEFAULT_TIME_LIMIT, MIB
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -20,10 +20,10 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
-from .batch.experiment import keyed_by_directory
-from .domainlib import DomainDir, DomainDirError
-from .report.data import BatchData
-from .report.table import PERCENT, TEXT, Table
+from genplan.engine.batch.experiment import keyed_by_directory
+from genplan.engine.domainlib import DomainDir, DomainDirError
+from genplan.engine.report.data import BatchData
+from genplan.engine.report.table import PERCENT, TEXT, Table
 
 PAPER_PRESETS = ("F5-3", "F3-6", "Bas", "Sil")
 

@@ -21,17 +21,17 @@ from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from . import messages as msg
-from .actions import bindings
-from .controllers.base import Context
-from .controllers.counterexample import CounterexampleController
-from .controllers.plans import PlansController
-from .controllers.runs import RunsController
-from .controllers.versions import VersionsController
-from .controllers.workspace import WorkspaceController
-from .main_screen import MainScreen
-from .options import LaunchOptions, resolve_run
-from .responsiveness import GcState
+from genplan.tui import messages as msg
+from genplan.tui.actions import bindings
+from genplan.tui.controllers.base import Context
+from genplan.tui.controllers.counterexample import CounterexampleController
+from genplan.tui.controllers.plans import PlansController
+from genplan.tui.controllers.runs import RunsController
+from genplan.tui.controllers.versions import VersionsController
+from genplan.tui.controllers.workspace import WorkspaceController
+from genplan.tui.main_screen import MainScreen
+from genplan.tui.options import LaunchOptions, resolve_run
+from genplan.tui.responsiveness import GcState
 
 __all__ = ["GenplanApp", "LaunchOptions", "resolve_run"]
 
@@ -107,7 +107,7 @@ class GenplanApp(App[None]):
         self.set_interval(DRAIN_INTERVAL_S, self.runner.drain)
         self.set_interval(1.0, self.main.refresh_totals)
         if self.options.tune_gc:
-            from . import responsiveness
+            from genplan.tui import responsiveness
 
             self._gc_state = responsiveness.freeze_long_lived()
             self.heap_freezes += 1
@@ -123,7 +123,7 @@ class GenplanApp(App[None]):
             self.in_thread(self._warm_up, "warm-up", exclusive=True)
 
     def _warm_up(self) -> None:
-        from . import responsiveness
+        from genplan.tui import responsiveness
 
         responsiveness.warm_up()
         try:
@@ -132,7 +132,7 @@ class GenplanApp(App[None]):
             pass
 
     def _freeze_heap(self) -> None:
-        from . import responsiveness
+        from genplan.tui import responsiveness
 
         if self._gc_state is not None and not self._exiting:
             responsiveness.freeze_long_lived(self._gc_state)
@@ -204,8 +204,8 @@ class GenplanApp(App[None]):
         return self.main.applies(action)
 
     def show_help(self) -> None:
-        from .actions import help_markdown
-        from .screens.help import HelpScreen
+        from genplan.tui.actions import help_markdown
+        from genplan.tui.screens.help import HelpScreen
 
         self.push_screen(HelpScreen(help_markdown(self.ctx.keymap, self.get_key_display_for)))
 
@@ -213,7 +213,7 @@ class GenplanApp(App[None]):
         return self.get_key_display(Binding(key, ""))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        from .actions import palette_actions, palette_title
+        from genplan.tui.actions import palette_actions, palette_title
 
         yield from super().get_system_commands(screen)
         seen: set[str] = set()
@@ -238,7 +238,7 @@ class GenplanApp(App[None]):
         self.shutdown()
         sys.setswitchinterval(self._switch_interval)
         if self._gc_state is not None:
-            from . import responsiveness
+            from genplan.tui import responsiveness
 
             responsiveness.restore(self._gc_state)
             self._gc_state = None

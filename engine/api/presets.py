@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..approaches import APPROACHES, Approach, Capability, preset_owner, start_target
-from ..approaches.presets import load_preset, preset_names
-from ..pipeline.config import ConfigError, PipelineConfig
-from ..pipeline.faithful import FAITHFUL_HELP, FaithfulError, except_spec, faithful_except_help, parse_spec
+from genplan.engine.approaches import APPROACHES, Approach, Capability, preset_owner, start_target
+from genplan.engine.approaches.presets import load_preset, preset_names
+from genplan.engine.pipeline.config import ConfigError, PipelineConfig
+from genplan.engine.pipeline.faithful import FAITHFUL_HELP, FaithfulError, except_spec, faithful_except_help, parse_spec
 
 __all__ = [
     "APPROACHES", "FAITHFUL_HELP", "Approach", "Capability", "ConfigError", "FaithfulError", "PipelineConfig",
@@ -28,7 +28,7 @@ def approaches() -> list[Approach]:
 def run_config(run_dir: Path | None) -> PipelineConfig:
     """The pipeline configuration a run used (its time limit, function name, approach); for no run, an old or
     hand-edited run.json: the default preset's."""
-    from ..runs import read_meta
+    from genplan.engine.runs import read_meta
 
     if run_dir is not None:
         try:

@@ -7,7 +7,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..llm.settings import (
+from genplan.engine.llm.settings import (
     NONE_WORD,
     ModelSettings,
     SettingsError,
@@ -16,7 +16,7 @@ from ..llm.settings import (
     settings_to_toml,
     write_private_file,
 )
-from ..llm.types import ChatRequest
+from genplan.engine.llm.types import ChatRequest
 
 __all__ = [
     "NONE_WORD", "ChatRequest", "ModelSettings", "SettingsError", "default_config_path", "load_settings",

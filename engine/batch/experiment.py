@@ -12,15 +12,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..approaches import Approach, Capability, preset_owner
-from ..approaches.presets import load_config_file, load_preset
-from ..domainlib import DomainDir, DomainDirError
-from ..errors import GenplanError
-from ..llm import ModelAccessError, ModelSettings, SettingsError
-from ..llm.client import resolve_key
-from ..llm.settings import SETTING_NAMES, apply_text_values
-from ..pipeline import ConfigError, PipelineConfig
-from ..pipeline.config import PROMPT_TASKS_BY_SEED
+from genplan.engine.approaches import Approach, Capability, preset_owner
+from genplan.engine.approaches.presets import load_config_file, load_preset
+from genplan.engine.domainlib import DomainDir, DomainDirError
+from genplan.engine.errors import GenplanError
+from genplan.engine.llm import ModelAccessError, ModelSettings, SettingsError
+from genplan.engine.llm.client import resolve_key
+from genplan.engine.llm.settings import SETTING_NAMES, apply_text_values
+from genplan.engine.pipeline import ConfigError, PipelineConfig
+from genplan.engine.pipeline.config import PROMPT_TASKS_BY_SEED
 
 LABEL_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
 TASK_SETS = ("eval", "debug", "probes")

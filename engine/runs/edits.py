@@ -16,10 +16,10 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from ..errors import GenplanError
-from ..events import ArtifactCreated, ArtifactEdited, decode
-from . import layout
-from .store import RunStore, write_text_atomic
+from genplan.engine.errors import GenplanError
+from genplan.engine.events import ArtifactCreated, ArtifactEdited, decode
+from genplan.engine.runs import layout
+from genplan.engine.runs.store import RunStore, write_text_atomic
 
 KIND_DIRS = {"strategy": ("strategies", ".md"), "reflection": ("reflections", ".md"), "program": ("programs", ".py")}
 # What a person may edit and continue from: the versions above and the NL descriptions (nl/domain.md,
@@ -196,8 +196,6 @@ def answer_version(run_dir: Path, relative: str) -> str:
 
 def check_version(run_dir: Path, relative: str) -> str:
     """``relative``'s kind, when it is a file of the run a person may edit (EditRefused otherwise)."""
-    from . import layout
-
     run_dir = Path(run_dir)
     if not layout.is_run_dir(run_dir):
         raise EditRefused(f"{run_dir}: not a run directory (no {layout.META})")
