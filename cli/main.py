@@ -28,6 +28,8 @@ _COMMAND_MODULES = [
     "pddlego",
     "autotos",
     "init",
+    "edit",
+    "fork",
 ]
 
 

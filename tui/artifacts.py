@@ -144,8 +144,21 @@ class VersionIndex:
             return self._versions.get(key)
 
     def history(self, version: Version) -> list[Version]:
-        """The versions of the same artefact (same run and series), oldest first."""
-        return [v for v in self.all() if v.run_id == version.run_id and v.series == version.series]
+        """The versions ``version`` comes from, oldest first, by lineage rather than numbering (same run and
+        series): for a version the run made, the run's own line of its artefact (an edit is a branch off it, not
+        a step of it); for an edit, the line up to the version it was edited from, then the edits to it. In a
+        fork from an edit, the edit its source made starts the fork's own line."""
+        same = [v for v in self.all() if v.run_id == version.run_id and v.series == version.series]
+        by_name = {v.name: v for v in same}
+        main = [v for v in same if v.edit_of is None or v.edit_of not in by_name]
+        if version in main:
+            return main
+        chain = [version]
+        while chain[-1] not in main and chain[-1].edit_of in by_name and by_name[chain[-1].edit_of] not in chain:
+            chain.append(by_name[str(chain[-1].edit_of)])
+        root = chain[-1]
+        before = main[:main.index(root)] if root in main else []
+        return before + list(reversed(chain))
 
     def file_changed(self, path: Path) -> Version | None:
         """Record a created or modified file; returns the new version it makes, if any."""

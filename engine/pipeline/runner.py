@@ -84,6 +84,14 @@ def split_basic_descriptions(answer: str, tasks: int) -> tuple[str, list[str]]:
 # the names earlier code imported from here
 __all__ = ["Pipeline", "RunResult", "Version", "assistant", "code_extractor", "user"]
 
+_VERSION_NUMBER = re.compile(r"v(\d+)$")
+
+
+def _number(label: str) -> int:
+    """A version label's number: 4 for ``v04`` and ``c1-v04``."""
+    match = _VERSION_NUMBER.search(label)
+    return int(match.group(1)) if match else 0
+
 # a pipeline approach's own loop (stein.run, bas.run, sil.run): what it does with its context and checker
 PipelineLoopFunction = Callable[[Any, ProgramChecker], None]
 
@@ -395,7 +403,9 @@ class Pipeline:
         return [self.tasks[i] for i in indices if i < len(self.tasks)] or self.tasks[:2]
 
     def add_strategy(self, text: str, response_text: str) -> Version:
-        label = f"v{len(self.strategies) + 1:02d}"
+        # the next number after the highest so far: a fork from an edit starts at its source's name of the edit
+        label = f"v{max((_number(s.label) for s in self.strategies), default=0) + 1:02d}"
+        label = Path(self.context.fork_names.name_for(f"strategies/{label}.md")).stem
         file = self.artifact("strategy", f"strategies/{label}.md", text, version=label)
         version = Version("strategy", label, text, file, response_text=response_text)
         self.strategies.append(version)
@@ -517,7 +527,9 @@ class Pipeline:
     def add_program(
         self, candidate: int, code: str, response_text: str, checker: ProgramChecker, stop_at_first_failure: bool = False
     ) -> Version:
-        label = f"c{candidate}-v{sum(p.label.startswith(f'c{candidate}-') for p in self.programs):02d}"
+        numbers = [_number(p.label) for p in self.programs if p.label.startswith(f"c{candidate}-")]
+        label = f"c{candidate}-v{max(numbers, default=-1) + 1:02d}"
+        label = Path(self.context.fork_names.name_for(f"programs/{label}.py")).stem
         file = self.artifact("program", f"programs/{label}.py", code, version=label, candidate=candidate)
         version = Version("program", label, code, file, response_text=response_text)
         if self._extra_tasks and file == self._extra_tasks_at:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from genplan.engine.api.runs import RunInfo
     from genplan.engine.api.settings import ModelSettings
     from genplan.engine.api.versions import TaskOutcome, VersionResults, VersionsOverview
+    from genplan.engine.events import Event
     from genplan.tui.config import RunPrefs
     from genplan.tui.domain_info import DomainInfo, TaskInfo
     from genplan.tui.run_state import CheckResult, RunState, TimelineEntry, Update
@@ -113,6 +114,11 @@ class Runs(Protocol):
     def start_pipeline(self, run_dir: Path | None = None, start_from: tuple[str, Path, str] | None = None,
                        strategy_check: tuple[Path, str, str] | None = None) -> None: ...
     def continue_trial(self, run_dir: Path, relative: str, text: str) -> None: ...
+    def going_on(self) -> str | None:
+        """The name of the run going on in this app (None: none), and whether it waits for the person."""
+    def waits_for_person(self) -> bool: ...
+    def stop_then(self, then: Callable[[], object]) -> None: ...
+    def edit_logged(self, run_dir: Path, event: Event) -> None: ...
 
 
 class Views(Protocol):
