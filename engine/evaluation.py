@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .feedback.plans import plan_feedback
-from .feedback.programs import run_feedback
-from .pddl import Domain, PddlError, Problem, load_domain, load_problem
-from .pddl.encoding import PythonTask, encode_task, reference_orderings, shuffled_task
-from .pddl.validate import GOAL_NOT_REACHED, PlanValidator, ValidationResult
-from .sandbox.limits import Limits
-from .sandbox.outcome import (
+from genplan.engine.feedback.plans import plan_feedback
+from genplan.engine.feedback.programs import run_feedback
+from genplan.engine.pddl import Domain, PddlError, Problem, load_domain, load_problem
+from genplan.engine.pddl.encoding import PythonTask, encode_task, reference_orderings, shuffled_task
+from genplan.engine.pddl.validate import GOAL_NOT_REACHED, PlanValidator, ValidationResult
+from genplan.engine.sandbox.limits import Limits
+from genplan.engine.sandbox.outcome import (
     CATEGORIES,
     CATEGORY_GOAL,
     CATEGORY_INVALID_ACTION,
@@ -36,8 +36,8 @@ from .sandbox.outcome import (
     RESULT_TOO_LARGE,
     RunOutcome,
 )
-from .sandbox.program import Program
-from .sandbox.runner import Sandbox
+from genplan.engine.sandbox.program import Program
+from genplan.engine.sandbox.runner import Sandbox
 
 VALID = "valid"
 # The reference code's safety check (agents/gen_plan_execution.py, run_safety_checks), applied in its debugging
@@ -363,7 +363,9 @@ class Evaluator:
         # --faithful (import_check): a program with a risky import is not run; every run fails with the refusal
         self.import_check = False
         self.ordering_count = 4
-        self._reference_inputs: dict[tuple[int, int], list[PythonTask]] = {}
+        # --faithful (ordering_draws = "per-check"): the draw the reference orderings come from (None: one per task)
+        self.draw: str | None = None
+        self._reference_inputs: dict[tuple[int, int, str | None], list[PythonTask]] = {}
 
     def __enter__(self) -> Evaluator:
         return self
@@ -385,13 +387,17 @@ class Evaluator:
 
     def reference_input(self, task: EvalTask, ordering: int) -> PythonTask:
         """Ordering ``ordering`` of the reference code's orderings of ``task`` (ordered_sets), seeded by the
-        task's name; there are as many as the evaluation's orderings (at least 4, as the reference builds)."""
+        task's name (and by ``draw`` when the orderings are drawn afresh at every check); there are as many as the
+        evaluation's orderings (at least 4, as the reference builds)."""
         count = max(self.ordering_count, ordering + 1)
-        key = (id(task), count)
+        key = (id(task), count, self.draw)
         with self._validator_lock:
             inputs = self._reference_inputs.get(key)
             if inputs is None:
-                inputs = reference_orderings(task.python, count, task.name)
+                if self.draw is not None:  # an earlier draw's orderings are not used again
+                    self._reference_inputs = {k: v for k, v in self._reference_inputs.items() if k[2] == self.draw}
+                seed = task.name if self.draw is None else f"{task.name}@{self.draw}"
+                inputs = reference_orderings(task.python, count, seed)
                 self._reference_inputs[key] = inputs
         return inputs[ordering]
 
@@ -534,8 +540,8 @@ class Evaluator:
 
         ``reference``: a task file -> the satisficing plan its source ships (the paper's plans_gbfs/); a
         shipped plan is compared instead of running the planner (no runtime ratio then)."""
-        from .pddl.plans import load_plan
-        from .planner import SOLVED, PlannerResult, check_plan, solve
+        from genplan.engine.pddl.plans import load_plan
+        from genplan.engine.planner import SOLVED, PlannerResult, check_plan, solve
 
         solved = [r for r in results if r.solved]
         for index, result in enumerate(solved, 1):

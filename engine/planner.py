@@ -32,14 +32,14 @@ from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
 
-from .pddl import Domain, Problem, Task, load_domain, load_problem
-from .pddl.budget import CHUNK, Budget, BudgetExceeded
-from .pddl.loader import FAST_DOWNWARD_RESERVED_TYPES
-from .pddl.model import Action, Fact, Junction, Literal
-from .pddl.plans import parse_plan_text
-from .pddl.translation import translation_rewrites
-from .pddl.validate import GOAL_NOT_REACHED, PlanValidator, validate_plan
-from .pddl.writer import domain_to_pddl, problem_to_pddl, single_types_goal
+from genplan.engine.pddl import Domain, Problem, Task, load_domain, load_problem
+from genplan.engine.pddl.budget import CHUNK, Budget, BudgetExceeded
+from genplan.engine.pddl.loader import FAST_DOWNWARD_RESERVED_TYPES
+from genplan.engine.pddl.model import Action, Fact, Junction, Literal
+from genplan.engine.pddl.plans import parse_plan_text
+from genplan.engine.pddl.translation import translation_rewrites
+from genplan.engine.pddl.validate import GOAL_NOT_REACHED, PlanValidator, validate_plan
+from genplan.engine.pddl.writer import domain_to_pddl, problem_to_pddl, single_types_goal
 
 SOLVED, UNSOLVABLE, LIMIT, ERROR = "solved", "unsolvable", "limit", "error"
 # A planner's plan genplan's validator refuses, or "unsolvable" refuted by a plan the built-in search found:
@@ -187,13 +187,16 @@ def solve(
     rewrites: tuple[str, ...] = (),
     lm_search: str = "lmcut-max-ms",
     ff_search: str = "eager",
+    fallback: bool = True,
 ) -> PlannerResult:
     """planner: "auto" (Fast Downward if present), "fast-downward" or "builtin". ``rewrites``: changes the
     caller made to the user's task before this call (one line each), added to the translation's own.
     lm_search: the optimal search, "lmcut-max-ms" (genplan's A* + max(LM-cut, merge-and-shrink)) or "lmcut"
     (A* + LM-cut, the paper's and --faithful's); ff_search: the satisficing search, "eager" (genplan's eager
     GBFS + FF) or "lazy-preferred" (lazy GBFS + FF with preferred operators, the reference's and --faithful's).
-    Every plan in the result has passed genplan's validator (module docstring)."""
+    ``fallback`` False (--faithful's no-fallback): that search alone, on every task (the reference runs A* +
+    LM-cut whatever the task holds), and a refusal is an ERROR, not solved. Every plan in the result has passed
+    genplan's validator (module docstring)."""
     driver = fast_downward_driver() if planner in ("auto", "fast-downward") else None
     if planner == "fast-downward" and driver is None:
         return PlannerResult(ERROR, None, "fast-downward", 0.0, "Fast Downward is not installed (pip install up-fast-downward)")
@@ -204,7 +207,8 @@ def solve(
     notes_read = translation_rewrites(domain, problem, *texts)
     texts, renamed = reserved_types_renamed(domain, texts)
     notes = (*notes_read, *renamed, *rewrites)
-    result = run_fast_downward(driver, domain, problem, optimal, timeout, memory_mb, texts, lm_search, ff_search)
+    result = run_fast_downward(driver, domain, problem, optimal, timeout, memory_mb, texts, lm_search, ff_search,
+                               fallback)
     result = check_plan(dataclasses.replace(result, rewrites=notes), domain, problem)
     if result.status == UNSOLVABLE and notes:
         return confirm_unsolvable(result, domain, problem, timeout - (time.monotonic() - start))
@@ -254,14 +258,16 @@ def _plain_conditions(domain: Domain, problem: Problem) -> bool:
 
 
 def _fast_downward_search(
-    domain: Domain, problem: Problem, optimal: bool, lm_search: str = "lmcut-max-ms", ff_search: str = "eager"
+    domain: Domain, problem: Problem, optimal: bool, lm_search: str = "lmcut-max-ms", ff_search: str = "eager",
+    fallback: bool = True,
 ) -> tuple[str, list[str]]:
-    """The planner's label and its search option: the paper's configurations for STRIPS, blind A* for ADL."""
+    """The planner's label and its search option: the paper's configurations for STRIPS, blind A* for ADL
+    (without ``fallback``, A* + LM-cut on every task, as the reference runs it)."""
     if not optimal:
         if ff_search == "lazy-preferred":
             return "fast-downward lazy GBFS + FF, preferred operators (ff)", list(LAZY_SATISFICING_OPTIONS)
         return "fast-downward GBFS + FF (ff)", ["--search", SATISFICING_SEARCH]
-    if domain.is_strips and not problem.goal_conditions:
+    if (domain.is_strips and not problem.goal_conditions) or (lm_search == "lmcut" and not fallback):
         if lm_search == "lmcut":
             return "fast-downward A* + LM-cut (lm)", ["--search", LMCUT_SEARCH]
         return "fast-downward A* + max(LM-cut, merge-and-shrink) (lm)", ["--search", OPTIMAL_SEARCH]
@@ -276,14 +282,14 @@ def plan_cost(domain: Domain, problem: Problem, plan: list[str]) -> float | None
 
 
 def _searches(
-    domain: Domain, problem: Problem, optimal: bool, lm_search: str, ff_search: str = "eager"
+    domain: Domain, problem: Problem, optimal: bool, lm_search: str, ff_search: str = "eager", fallback: bool = True
 ) -> list[tuple[str, list[str]]]:
     """The search :func:`_fast_downward_search` picks, then the optimal ones that support more of what Fast
     Downward's translator may make of the task, tried in turn when a search refuses it (exit code 34): the
     translator itself turns a STRIPS delete of an atom the action does not require into a conditional effect
     where the atom is part of a multi-valued variable (the IPC Beluga domain), which LM-cut cannot handle."""
-    chosen = _fast_downward_search(domain, problem, optimal, lm_search, ff_search)
-    if not optimal:
+    chosen = _fast_downward_search(domain, problem, optimal, lm_search, ff_search, fallback)
+    if not optimal or not fallback:
         return [chosen]
     fallbacks = [_CONDITIONAL_SEARCH, _ADL_SEARCH]
     searches = [f[1] for f in fallbacks]
@@ -301,6 +307,7 @@ def run_fast_downward(
     texts: tuple[str, str] | None = None,
     lm_search: str = "lmcut-max-ms",
     ff_search: str = "eager",
+    fallback: bool = True,
 ) -> PlannerResult:
     """Fast Downward on ``texts`` (domain and problem file; default: :func:`fast_downward_input`). The plan is
     returned as the planner wrote it: :func:`solve` checks it. A search that does not support the translated
@@ -309,7 +316,7 @@ def run_fast_downward(
     domain_text, problem_text = texts or fast_downward_input(domain, problem)
     start = time.monotonic()
     refused: list[str] = []
-    for name, search in _searches(domain, problem, optimal, lm_search, ff_search):
+    for name, search in _searches(domain, problem, optimal, lm_search, ff_search, fallback):
         left = timeout - (time.monotonic() - start)
         if refused and left <= 0:  # the refused searches used up the time: no run that could only overrun
             break
@@ -318,9 +325,14 @@ def run_fast_downward(
         if result is not None:
             return result
         refused.append(name.removeprefix("fast-downward "))
-    if len(refused) < len(_searches(domain, problem, optimal, lm_search, ff_search)):
+    if len(refused) < len(_searches(domain, problem, optimal, lm_search, ff_search, fallback)):
         return PlannerResult(LIMIT, None, f"fast-downward ({', '.join(refused)} does not support the translated task)",
                              time.monotonic() - start, f"no plan within the limit of {timeout:g} s")
+    if not fallback:
+        return PlannerResult(ERROR, None, f"fast-downward ({', '.join(refused)})", time.monotonic() - start,
+                             f"not solved: {', '.join(refused)} does not support the translated task (Fast Downward "
+                             "exit 34), and no other search is tried (no-fallback: the reference counts any planner "
+                             "failure as unsolved)")
     return PlannerResult(ERROR, None, f"fast-downward ({', '.join(refused)})", time.monotonic() - start,
                          "Fast Downward failed (exit 34): no search genplan tries supports the translated task")
 

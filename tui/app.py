@@ -21,23 +21,26 @@ from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from . import messages as msg
-from .actions import bindings
-from .controllers.base import Context
-from .controllers.counterexample import CounterexampleController
-from .controllers.plans import PlansController
-from .controllers.runs import RunsController
-from .controllers.versions import VersionsController
-from .controllers.workspace import WorkspaceController
-from .main_screen import MainScreen
-from .options import LaunchOptions, resolve_run
-from .responsiveness import GcState
+from genplan.tui import messages as msg
+from genplan.tui.actions import bindings
+from genplan.tui.controllers.base import Context
+from genplan.tui.controllers.counterexample import CounterexampleController
+from genplan.tui.controllers.plans import PlansController
+from genplan.tui.controllers.runs import RunsController
+from genplan.tui.controllers.versions import VersionsController
+from genplan.tui.controllers.workspace import WorkspaceController
+from genplan.tui.main_screen import MainScreen
+from genplan.tui.options import LaunchOptions, resolve_run
+from genplan.tui.responsiveness import GcState
 
 __all__ = ["GenplanApp", "LaunchOptions", "resolve_run"]
 
 DRAIN_INTERVAL_S = 0.05
 UI_SWITCH_INTERVAL_S = 0.001
 MAX_TOASTS = 2
+# what --read-only refuses (a classroom's served app): every action that starts a run or a program, or writes a file
+WRITING_ACTIONS = frozenset({"settings", "start_run", "resume_run", "answer_pending", "stop_run", "edit_selected",
+                             "rerun_selected", "counterexample_selected", "export_html"})
 
 
 class GenplanApp(App[None]):
@@ -73,6 +76,7 @@ class GenplanApp(App[None]):
             "compare_selected": versions.compare, "history_selected": versions.history,
             "rerun_selected": versions.rerun, "filter_versions": versions.filter_versions,
             "counterexample_selected": self.counterexamples.counterexample_selected, "help": self.show_help,
+            "export_html": runner.export_shown,
         }
         # start-up and shutdown
         self.first_screen_at: float | None = None
@@ -107,7 +111,7 @@ class GenplanApp(App[None]):
         self.set_interval(DRAIN_INTERVAL_S, self.runner.drain)
         self.set_interval(1.0, self.main.refresh_totals)
         if self.options.tune_gc:
-            from . import responsiveness
+            from genplan.tui import responsiveness
 
             self._gc_state = responsiveness.freeze_long_lived()
             self.heap_freezes += 1
@@ -123,7 +127,7 @@ class GenplanApp(App[None]):
             self.in_thread(self._warm_up, "warm-up", exclusive=True)
 
     def _warm_up(self) -> None:
-        from . import responsiveness
+        from genplan.tui import responsiveness
 
         responsiveness.warm_up()
         try:
@@ -132,7 +136,7 @@ class GenplanApp(App[None]):
             pass
 
     def _freeze_heap(self) -> None:
-        from . import responsiveness
+        from genplan.tui import responsiveness
 
         if self._gc_state is not None and not self._exiting:
             responsiveness.freeze_long_lived(self._gc_state)
@@ -193,6 +197,10 @@ class GenplanApp(App[None]):
         target, name, parameters = actions.parse(action) if isinstance(action, str) else action
         on_app = target == "app" or (not target and default_namespace in (None, self))
         if on_app and name in self.handlers and not (namespaces and target in namespaces):
+            if self.options.read_only and name in WRITING_ACTIONS:  # a key the footer hides, or a direct call
+                self.notify("Read-only: this app is served for watching and replaying runs; nothing is started, "
+                            "edited or saved here.", severity="warning", markup=False)
+                return False
             if not self.check_action(name, parameters):
                 return False
             self.handlers[name](*parameters)
@@ -201,11 +209,13 @@ class GenplanApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # False hides a binding that makes no sense right now (keeps the footer short at 80 columns).
+        if self.options.read_only and action in WRITING_ACTIONS:
+            return False
         return self.main.applies(action)
 
     def show_help(self) -> None:
-        from .actions import help_markdown
-        from .screens.help import HelpScreen
+        from genplan.tui.actions import help_markdown
+        from genplan.tui.screens.help import HelpScreen
 
         self.push_screen(HelpScreen(help_markdown(self.ctx.keymap, self.get_key_display_for)))
 
@@ -213,7 +223,7 @@ class GenplanApp(App[None]):
         return self.get_key_display(Binding(key, ""))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        from .actions import palette_actions, palette_title
+        from genplan.tui.actions import palette_actions, palette_title
 
         yield from super().get_system_commands(screen)
         seen: set[str] = set()
@@ -238,7 +248,7 @@ class GenplanApp(App[None]):
         self.shutdown()
         sys.setswitchinterval(self._switch_interval)
         if self._gc_state is not None:
-            from . import responsiveness
+            from genplan.tui import responsiveness
 
             responsiveness.restore(self._gc_state)
             self._gc_state = None

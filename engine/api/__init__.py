@@ -25,32 +25,33 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..approaches import Approach, Capability, UnknownApproach, get_approach, preset_owner
-from ..errors import GenplanError
-from ..pipeline.config import PipelineConfig, made_before_reproduction
-from ..runs import NotResumable, RunMeta, create, create_named, layout, read_meta_or_none
-from ..runs.gateway import Decision
-from ..runs.run import NewRun, Run, RunOutcome, RunSetup, execute
-from ..runs.status import RunStatus
-from ..runs.store import RunInfo, RunStore, artifact_request_id, fork_run
+from genplan.engine.approaches import Approach, Capability, UnknownApproach, get_approach, preset_owner
+from genplan.engine.errors import GenplanError
+from genplan.engine.pipeline.config import PipelineConfig, made_before_reproduction
+from genplan.engine.runs import NotResumable, RunMeta, create, create_named, layout, read_meta_or_none
+from genplan.engine.runs.edits import EditRefused
+from genplan.engine.runs.gateway import Decision
+from genplan.engine.runs.run import NewRun, Run, RunOutcome, RunSetup, execute
+from genplan.engine.runs.status import RunStatus
+from genplan.engine.runs.store import RunInfo, RunStore, artifact_request_id, fork_run
 
 if TYPE_CHECKING:
-    from ..domainlib import DomainDir
-    from ..evaluation import TaskResult
-    from ..events import Event
-    from ..llm import ModelSettings, Provider
-    from ..llm.manual import Answerer
-    from ..pipeline.runner import Pipeline
-    from ..prompts import PromptLibrary
-    from ..runs.edits import EditRecord
-    from ..runs.gateway import Controller
-    from ..versions import VersionsOverview
+    from genplan.engine.domainlib import DomainDir
+    from genplan.engine.evaluation import TaskResult
+    from genplan.engine.events import Event
+    from genplan.engine.llm import ModelSettings, Provider
+    from genplan.engine.llm.manual import Answerer
+    from genplan.engine.pipeline.runner import Pipeline
+    from genplan.engine.prompts import PromptLibrary
+    from genplan.engine.runs.edits import EditRecord
+    from genplan.engine.runs.gateway import Controller
+    from genplan.engine.versions import VersionsOverview
 
 __all__ = [
-    "RUN_MODULES", "Decision", "GenplanError", "NotResumable", "RunOutcome", "RunStatus", "StartRequest", "UnknownPreset", "Watch",
-    "approach_of", "approach_of_request", "approach_of_run", "check_strategy", "fork", "fork_with_task", "list_runs",
-    "message", "new_run", "overview", "pipeline", "prepare", "provider_for", "record_edit", "report",
-    "rerun_program", "resumable", "resume", "resume_target", "start",
+    "RUN_MODULES", "Decision", "EditRefused", "GenplanError", "NotResumable", "RunOutcome", "RunStatus", "StartRequest",
+    "UnknownPreset", "Watch", "approach_of", "approach_of_request", "approach_of_run", "check_strategy", "edit", "fork",
+    "fork_from", "fork_with_task", "list_runs", "message", "new_run", "overview", "pipeline", "prepare", "provider_for",
+    "record_edit", "report", "rerun_program", "resumable", "resume", "resume_target", "start",
 ]
 
 
@@ -96,8 +97,8 @@ def provider_for(settings: ModelSettings, *, no_cache: bool = False, watch: Watc
     """The model, with the provider stack's retries and cache; with no model configured, the person answering
     through ``watch.manual_answer``. The API key is registered as a secret, so no program's output carries it
     back to the model or into a file."""
-    from ..llm import make_provider
-    from ..sandbox.redact import register_secret
+    from genplan.engine.llm import make_provider
+    from genplan.engine.sandbox.redact import register_secret
 
     provider = make_provider(settings, cache_dir=cache_dir, no_cache=no_cache,
                              manual_answer=watch.manual_answer if watch else None)
@@ -107,7 +108,7 @@ def provider_for(settings: ModelSettings, *, no_cache: bool = False, watch: Watc
 
 def approach_of(preset: str) -> tuple[Approach, str]:
     """The approach that defines ``preset`` and the preset's own spelling (UnknownPreset otherwise)."""
-    from ..approaches.presets import ALIASES
+    from genplan.engine.approaches.presets import ALIASES
 
     owner = preset_owner(ALIASES.get(preset, preset))
     if owner is None:
@@ -247,18 +248,43 @@ def fork(run_dir: Path, relative: str, kind: str, text: str, root: Path | None =
          extra_meta: Mapping[str, Any] | None = None) -> Path:
     """A new run (beside ``run_dir`` unless ``root`` is given) that keeps every answer before the one that made
     the file ``relative`` and takes the person's edit ``text`` as that answer; :func:`resume` carries it out.
-    An unchanged text checks the version again."""
+    An unchanged text checks the version again. ``relative`` may be an edit, or an edit of an edit: the answer
+    replaced is the one that wrote the first version of its lineage, and the fork names the version as its
+    source does, with the same ✎ mark (engine.runs.edits.ForkNames)."""
+    from genplan.engine.runs.edits import answer_version, fork_meta
+
     source, approach, _ = _open_resumable(run_dir)
     if not approach.can(Capability.FORK) or approach.edited_answer is None:
         raise NotResumable(f"{run_dir}: a run of {approach.name} does not continue from an edited file")
-    answer = approach.edited_answer(source.path, relative, kind, text)
+    answered = answer_version(source.path, relative)
+    answer = approach.edited_answer(source.path, answered, kind, text)
     try:
-        request_id = artifact_request_id(source, relative)
+        request_id = artifact_request_id(source, answered)
     except FileNotFoundError as exc:
         raise NotResumable(str(exc)) from None
-    store = fork_run(source, root or source.path.parent, request_id, answer,
-                     {"edited_version": relative, **(extra_meta or {})}, stem=_stem_of(approach, source))
+    meta = {"edited_version": relative, **fork_meta(source.path, relative), **(extra_meta or {})}
+    store = fork_run(source, root or source.path.parent, request_id, answer, meta, stem=_stem_of(approach, source))
     return store.path
+
+
+def fork_from(run_dir: Path, relative: str, root: Path | None = None) -> Path:
+    """A new run that continues ``run_dir`` from its version ``relative`` as that file reads now (a person's
+    edit, made with :func:`edit`, in the TUI or by hand): ``genplan fork --from``, the TUI's ctrl+r. EditRefused
+    (one line) for no run, no such version; NotResumable for a run that cannot be continued."""
+    from genplan.engine.runs.edits import check_version
+
+    kind = check_version(Path(run_dir), relative)
+    text = (Path(run_dir) / relative).read_text(encoding="utf-8")
+    return fork(run_dir, relative, kind, text, root)
+
+
+def edit(run_dir: Path, relative: str, text: str, *, origin: str = "tui") -> EditRecord | None:
+    """A person's ``text`` for the run's version ``relative`` (a strategy, reflection, program or NL description),
+    kept as a new version edited from it, on the run's record; None when the text is unchanged (no version is
+    made). EditRefused (one line) for no run, no such version, an empty text."""
+    from genplan.engine.runs.edits import save_edit
+
+    return save_edit(Path(run_dir), relative, text, origin=origin)
 
 
 def _stem_of(approach: Approach, source: RunStore) -> str | None:
@@ -274,7 +300,7 @@ def fork_with_task(run_dir: Path, program_file: str, task_file: Path) -> Path:
     """A fork of ``run_dir`` that keeps every answer up to the program version ``program_file`` and, when carried
     out, checks that version with ``task_file`` among its debug tasks, so that code debugging goes on with the
     normal feedback on it ("continue with this task", e.g. a counterexample's)."""
-    from ..counterexample.record import attach_tasks
+    from genplan.engine.counterexample.record import attach_tasks
 
     text = (Path(run_dir) / program_file).read_text(encoding="utf-8")
     path = fork(run_dir, program_file, "program", text)
@@ -287,8 +313,8 @@ def pipeline(domain_dir: DomainDir, config: PipelineConfig, provider: Provider, 
              subscribers: tuple[Callable[[Event], None], ...] = ()) -> Pipeline:
     """A pipeline approach's context on an existing run directory, for a caller that drives it itself (a
     strategy check, tests, benchmarks): ``.run()`` carries it out."""
-    from ..pipeline.layer import PipelineLoop
-    from ..pipeline.runner import Pipeline
+    from genplan.engine.pipeline.layer import PipelineLoop
+    from genplan.engine.pipeline.runner import Pipeline
 
     approach = get_approach(config.approach)
     if not isinstance(approach.run, PipelineLoop):
@@ -306,14 +332,14 @@ def list_runs(runs_dir: Path) -> list[RunInfo]:
 
 def overview(run_dir: Path) -> VersionsOverview:
     """A run's versions and their results on the debug tasks, as the engine recorded them."""
-    from ..versions import run_overview
+    from genplan.engine.versions import run_overview
 
     return run_overview(Path(run_dir))
 
 
 def record_edit(run_dir: Path, relative: str, old_text: str, new_text: str) -> EditRecord:
     """A person's edit of a run's file, kept as a new version beside it and in the run's edit log."""
-    from ..runs.edits import record_edit as record
+    from genplan.engine.runs.edits import record_edit as record
 
     return record(Path(run_dir), relative, old_text, new_text)
 
@@ -323,7 +349,7 @@ def check_strategy(source_run: Path, strategy_file: str, text: str, domain_dir: 
     """Plan validation of one strategy text, in a new run beside ``source_run`` that keeps its NL descriptions:
     the model plans every debug task by the strategy, the validator checks the plans (no code is written). Its
     report: run directory, status, debug tasks solved of all."""
-    from .. import strategy_check
+    from genplan.engine import strategy_check
 
     watch = watch or Watch()
     provider = provider_for(settings, no_cache=no_cache, watch=watch)
@@ -344,11 +370,11 @@ def rerun_program(source: str, domain_dir: Path, task_set: str, run_dir: Path | 
     """Run a program on every task of ``task_set`` ("debug" or "eval") as the run it comes from checked its
     programs (its time limit, function name and its approach's feedback style; a program of no run: F5-3's),
     calling ``progress(result, done, total)`` after each task. ``cancel`` set: it stops after the task under way."""
-    from ..domainlib import DomainDir
-    from ..evaluation import DEFAULT_ORDERINGS, Evaluator, load_tasks
-    from ..pddl import load_domain
-    from ..sandbox import Limits, Program
-    from .presets import run_config
+    from genplan.engine.api.presets import run_config
+    from genplan.engine.domainlib import DomainDir
+    from genplan.engine.evaluation import DEFAULT_ORDERINGS, Evaluator, load_tasks
+    from genplan.engine.pddl import load_domain
+    from genplan.engine.sandbox import Limits, Program
 
     config = run_config(run_dir)
     directory = DomainDir.open(Path(domain_dir))
@@ -396,6 +422,6 @@ def message(outcome: RunOutcome) -> str:
 
 
 def _approaches() -> list[Approach]:
-    from ..approaches import APPROACHES
+    from genplan.engine.approaches import APPROACHES
 
     return list(APPROACHES.values())

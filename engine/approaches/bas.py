@@ -6,20 +6,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ..events import SelectionMade, StepStarted
-from ..extract import Extraction, extract_strategy
-from ..pddl.encoding import render_task
-from ..pipeline.checks import best_version
-from ..pipeline.conversation import assistant, code_extractor, user
-from ..pipeline.orderings import sorted_task
-from . import Approach, register
-from .context import pipeline_fields
-from .stein import final_strategy_check
+from genplan.engine.approaches import Approach, register
+from genplan.engine.approaches.context import pipeline_fields
+from genplan.engine.approaches.stein import final_strategy_check
+from genplan.engine.events import SelectionMade, StepStarted
+from genplan.engine.extract import Extraction, extract_strategy
+from genplan.engine.pddl.encoding import render_task
+from genplan.engine.pipeline.checks import best_version
+from genplan.engine.pipeline.conversation import assistant, code_extractor, user
+from genplan.engine.pipeline.orderings import sorted_task
 
 if TYPE_CHECKING:
-    from ..pddl.encoding import PythonTask
-    from ..pipeline.checks import DebugTask, ProgramChecker, TaskCheck
-    from .context import PipelineContext
+    from genplan.engine.approaches.context import PipelineContext
+    from genplan.engine.pddl.encoding import PythonTask
+    from genplan.engine.pipeline.checks import DebugTask, ProgramChecker, TaskCheck
 
 
 def bas_strategy(text: str) -> Extraction[str]:
@@ -59,7 +59,7 @@ def run(ctx: PipelineContext, checker: ProgramChecker) -> None:
     else:
         spec = ctx.code_spec(_shown(ctx, ctx.prompt_tasks()[0].python), None)
     # the reference runs a program that defines get_plan but no generate_solution (agents/gen_plan_execution.py)
-    functions = (config.function_name, "get_plan") if reference else (config.function_name,)
+    functions = (config.function_name, "get_plan") if reference or config.get_plan_accepted else (config.function_name,)
     checker.also_accepted = functions[1:]
     base = [ctx.system(), user(ctx.render("code", domain_nl=ctx.domain_nl, strategy=strategy.text, **spec))]
     ctx.publish(StepStarted(phase="code", candidate=1))

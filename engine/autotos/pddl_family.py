@@ -17,16 +17,16 @@ import random
 from pathlib import Path
 from typing import Any
 
-from ..domainlib import DomainDir
-from ..feedback.plans import plan_feedback
-from ..pddl import load_domain, load_problem
-from ..pddl.budget import Budget, BudgetExceeded
-from ..pddl.encoding import encode_task
-from ..pddl.model import Domain, Fact, Problem, Task
-from ..pddl.validate import validate_plan
-from ..planner import Successors, solve
-from .domains import DataError, Instance, SearchDomain
-from .harness import normalize_action
+from genplan.engine.autotos.domains import DataError, Instance, SearchDomain
+from genplan.engine.autotos.harness import normalize_action
+from genplan.engine.domainlib import DomainDir
+from genplan.engine.feedback.plans import plan_feedback
+from genplan.engine.pddl import load_domain, load_problem
+from genplan.engine.pddl.budget import Budget, BudgetExceeded
+from genplan.engine.pddl.encoding import encode_task
+from genplan.engine.pddl.model import Domain, Fact, Problem, Task
+from genplan.engine.pddl.validate import validate_plan
+from genplan.engine.planner import Successors, solve
 
 # The simulator's limits for listing one state's successors: far beyond what any real domain needs (a
 # thousand-object task lists its steps in milliseconds), short enough that a grounding bomb ends the run soon.

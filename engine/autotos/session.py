@@ -19,7 +19,13 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from ..events import (
+from genplan.engine.autotos import messages
+from genplan.engine.autotos.domains import SearchDomain
+from genplan.engine.autotos.executor import Executor
+from genplan.engine.autotos.logfile import AutoToSLog
+from genplan.engine.autotos.loop import AutoToS, EvaluationStopped, LoopObserver, Outcome, Round, Settings, Version
+from genplan.engine.autotos.replay import ReplayProvider
+from genplan.engine.events import (
     ArtifactCreated,
     ChecksPassed,
     EvaluationProgress,
@@ -31,17 +37,11 @@ from ..events import (
     RunFinished,
     RunStarted,
 )
-from ..llm.types import ChatMessage, ChatResponse, ModelAccessError
-from ..runs import create_named, layout
-from ..runs.files import write_text_atomic
-from ..runs.run import Run, RunOutcome, RunSetup, RunStopped, execute
-from ..runs.status import RunStatus
-from . import messages
-from .domains import SearchDomain
-from .executor import Executor
-from .logfile import AutoToSLog
-from .loop import AutoToS, EvaluationStopped, LoopObserver, Outcome, Round, Settings, Version
-from .replay import ReplayProvider
+from genplan.engine.llm.types import ChatMessage, ChatResponse, ModelAccessError
+from genplan.engine.runs import create_named, layout
+from genplan.engine.runs.files import write_text_atomic
+from genplan.engine.runs.run import Run, RunOutcome, RunSetup, RunStopped, execute
+from genplan.engine.runs.status import RunStatus
 
 Watcher = Callable[[Event], None]
 
@@ -137,10 +137,11 @@ def as_released(domain: SearchDomain) -> SearchDomain:
 
 
 def log_settings(log: AutoToSLog, **changes: Any) -> Settings:
-    """The settings a published log was made with (PST as its folder says), with ``changes`` on top."""
+    """The settings a published log was made with (PST as its folder says; the release's extraction and
+    soundness test), with ``changes`` on top."""
     skips_seen = (log.model or "").lower().startswith(PST_SKIPS_SEEN_STATES.get(log.domain or "", ()))
     made_with: dict[str, Any] = {"partial_soundness": bool(log.partial_soundness), "pst_on_seen_states": not skips_seen,
-                                 "release_validation": True}
+                                 "release_validation": True, "extraction": "release", "goal_reached_check": False}
     return Settings(**{**made_with, **changes})
 
 
@@ -267,6 +268,8 @@ def summary_of(run_dir: Path, outcome: Outcome) -> dict[str, Any]:
         "generated": evaluation.generated if evaluation else None,
         "release_only": evaluation.release_only if evaluation else None,
         "resumed_responses": outcome.resumed,
+        # what genplan's stricter checks found without steering the run (goal_reached_check off)
+        "findings": outcome.findings,
     }
 
 

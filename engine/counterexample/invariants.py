@@ -27,9 +27,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..pddl import Domain, Problem
-from ..pddl.model import Action, Fact
-from ..planner import (
+from genplan.engine.pddl import Domain, Problem
+from genplan.engine.pddl.model import Action, Fact
+from genplan.engine.planner import (
     _run_in_own_group,
     fast_downward_driver,
     fast_downward_input,

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .common import MAX_BLOCKS, Extraction, clean_answer, fail, fence_lines, fenced_blocks
+from genplan.engine.extract.common import MAX_BLOCKS, Extraction, clean_answer, fail, fence_lines, fenced_blocks
 
 _BULLET = re.compile(
     r"""^(?:
@@ -189,6 +189,22 @@ def extract_plan(text: str, action_names: Iterable[str] | None = None) -> Extrac
             "none of the fenced blocks contains a plan with one action like (action-name object-1 ...) per line"
         )
     return fail("the answer contains no fenced block and no list of actions like (action-name object-1 ...)")
+
+
+def extract_plan_as_reference(text: str) -> Extraction[list[str]]:
+    """A plan as the reference code takes it (agents/agent_plan_generation.py, ``generate_plan``): the lines
+    that start with "(" after the last "Solution:" of the answer (the whole answer when it has none), as they
+    are. Never a failure: an answer without such lines is the empty plan, which the validator then judges."""
+    after = text.split("Solution:")[-1]
+    lines = [line for line in after.strip().split("\n") if line.startswith("(")]
+    actions: list[str] = []
+    for line in lines:
+        parsed = parse_action_line(line)
+        # a line the parser cannot read goes to the validator as it is (the reference hands VAL the lines)
+        actions.extend(parsed if parsed else [line.strip()])
+    where = "the lines starting with '(' after the last 'Solution:'" if "Solution:" in text else \
+        "the lines starting with '(' of the answer"
+    return Extraction(actions, where)
 
 
 def _action_runs(lines: list[str], skip: set[int], names: list[str] | None) -> list[_PlanCandidate]:

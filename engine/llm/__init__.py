@@ -13,11 +13,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .cache import CachingProvider, ResponseCache, cache_key, is_deterministic
-from .client import OpenAIProvider, is_local_url
-from .manual import AnswerCancelled, Answerer, ManualProvider, format_prompt, stdin_answerer
-from .pricing import DEFAULT_PRICES, Price, estimate_cost, price_for
-from .settings import (
+from genplan.engine.llm.cache import CachingProvider, ResponseCache, cache_key, is_deterministic
+from genplan.engine.llm.client import OpenAIProvider, is_local_url
+from genplan.engine.llm.manual import AnswerCancelled, Answerer, ManualProvider, format_prompt, stdin_answerer
+from genplan.engine.llm.pricing import DEFAULT_PRICES, Price, estimate_cost, price_for
+from genplan.engine.llm.settings import (
     ModelSettings,
     SettingsError,
     default_cache_dir,
@@ -26,7 +26,7 @@ from .settings import (
     load_settings,
     save_settings,
 )
-from .types import (
+from genplan.engine.llm.types import (
     STEP_HEADER,
     STEPS,
     ChatMessage,

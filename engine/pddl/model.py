@@ -12,7 +12,7 @@ from functools import cached_property
 from itertools import product
 from typing import Any
 
-from .budget import CHUNK, Budget
+from genplan.engine.pddl.budget import CHUNK, Budget
 
 Fact = tuple[str, ...]
 OBJECT = "object"

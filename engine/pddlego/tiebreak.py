@@ -14,13 +14,13 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from ..pddl.budget import Budget, BudgetExceeded
-from ..pddl.errors import PddlError
-from ..pddl.loader import parse_task_text
-from ..pddl.model import Fact, Task
-from ..planner import Successors
-from .solver import DOMAIN_NAME, PROBLEM_NAME, CommandMapper, PddlSolver, SolverOutcome, _goal_alternatives
-from .trial_log import TrialLog
+from genplan.engine.pddl.budget import Budget, BudgetExceeded
+from genplan.engine.pddl.errors import PddlError
+from genplan.engine.pddl.loader import parse_task_text
+from genplan.engine.pddl.model import Fact, Task
+from genplan.engine.pddlego.solver import DOMAIN_NAME, PROBLEM_NAME, CommandMapper, PddlSolver, SolverOutcome, _goal_alternatives
+from genplan.engine.pddlego.trial_log import TrialLog
+from genplan.engine.planner import Successors
 
 # How long following the logged commands through the model's files may take (milliseconds for real trials).
 REALIZE_SECONDS = 10.0

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..evaluation import (
+from genplan.engine.evaluation import (
     EvalTask,
     Evaluator,
     TaskResult,
@@ -19,13 +19,13 @@ from ..evaluation import (
     refusal_line,
     refused_import,
 )
-from ..feedback.plans import no_plan, plan_feedback
-from ..pddl import Domain, Problem
-from ..pddl.encoding import PythonTask, encode_task, render_task
-from ..pddl.validate import SYNTAX_KINDS, PlanValidator
-from ..sandbox.limits import Limits
-from ..sandbox.outcome import OUTPUT_ERROR_KINDS, PYTHON_ERROR_KINDS
-from ..sandbox.program import Program
+from genplan.engine.feedback.plans import no_plan, plan_feedback
+from genplan.engine.pddl import Domain, Problem
+from genplan.engine.pddl.encoding import PythonTask, encode_task, render_task
+from genplan.engine.pddl.validate import SYNTAX_KINDS, PlanValidator
+from genplan.engine.sandbox.limits import Limits
+from genplan.engine.sandbox.outcome import OUTPUT_ERROR_KINDS, PYTHON_ERROR_KINDS
+from genplan.engine.sandbox.program import Program
 
 
 @dataclass
@@ -109,9 +109,13 @@ class ProgramChecker:
 
     def __init__(
         self, domain: Domain, tasks: list[DebugTask], timeout_s: float, function: str, style: str, orderings: int = 1,
-        import_check: bool = False, ordered_sets: bool = False,
+        import_check: bool = False, ordered_sets: bool = False, redraw_seed: int | None = None,
     ) -> None:
         self.domain = domain
+        # --faithful's redraw: the reference draws new orderings at every check (agents/validator_feedback_gen.py);
+        # here each check's draw is seeded by ``redraw_seed`` and the check's number, so a run stays reproducible
+        self.redraw_seed = redraw_seed
+        self.checks_made = 0
         self.import_check = import_check
         self.orderings = orderings
         self.function = function
@@ -141,6 +145,9 @@ class ProgramChecker:
         if risk is not None:
             return self._refused(risk, stop_at_first_failure)
         program = Program.from_source(source, functions=(self.function, *self.also_accepted))
+        self.checks_made += 1
+        if self.redraw_seed is not None:
+            self.evaluator.draw = f"{self.redraw_seed}:{self.checks_made}"
         results = self.evaluator.evaluate(
             program, orderings=self.orderings, stop_at_first_failure=stop_at_first_failure
         )
@@ -156,8 +163,8 @@ class ProgramChecker:
     def _refused(self, risk: str, stop_at_first_failure: bool) -> list[TaskCheck]:
         """--faithful's import check: the program is not run; every task fails with the refusal as a Python
         exception, which is fed back like any other."""
-        from ..feedback.programs import exception_message
-        from ..sandbox.outcome import EXCEPTION
+        from genplan.engine.feedback.programs import exception_message
+        from genplan.engine.sandbox.outcome import EXCEPTION
 
         line = refusal_line(risk)
         tasks = self._tasks[:1] if stop_at_first_failure else self._tasks
@@ -203,7 +210,7 @@ def choose_failed_task(checks: list[TaskCheck], previous: str | None) -> TaskChe
 
 
 def load_debug_tasks(domain: Domain, paths: list[Path], typed: bool) -> list[DebugTask]:
-    from ..pddl import load_problem
+    from genplan.engine.pddl import load_problem
 
     tasks = []
     for path in paths:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..extract import Extraction, extract_code
-from ..llm import ChatMessage
+from genplan.engine.extract import Extraction, extract_code
+from genplan.engine.llm import ChatMessage
 
 Extractor = Callable[[str], Extraction[Any]]
 
@@ -36,6 +36,17 @@ def first_block(text: str) -> str:
 
 def first_block_extractor(text: str) -> Extraction[Any]:
     return Extraction(first_block(text), "")
+
+
+def or_whole_answer(extractor: Extractor) -> Extractor:
+    """``extractor``, with the whole answer where it finds nothing (the reference code takes a strategy so:
+    utils/helper.py, ``parse_strategy_response``)."""
+
+    def extract(text: str) -> Extraction[Any]:
+        got = extractor(text)
+        return got if got.ok else Extraction(text.strip(), f"the whole answer ({got.reason})")
+
+    return extract
 
 
 def code_extractor(functions: tuple[str, ...], previous: str | None = None) -> Extractor:

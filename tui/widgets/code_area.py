@@ -14,7 +14,7 @@ from textual import events
 from textual.widgets import TextArea
 from textual.widgets.text_area import Selection, TextAreaTheme
 
-from ..highlight import SYNTAX_STYLES, line_highlights
+from genplan.tui.highlight import SYNTAX_STYLES, line_highlights
 
 INDENT = 4
 

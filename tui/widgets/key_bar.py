@@ -33,7 +33,7 @@ class KeyBar(Static):
     def show_keys(self) -> None:
         """The keys of the focused place first, then the screen's and the app's; whole keys only: what does not
         fit is left out (never cut mid-word), and help and the palette (which list everything) always show."""
-        from ..actions import ACTIONS
+        from genplan.tui.actions import ACTIONS
 
         order = {action.id: index for index, action in enumerate(ACTIONS)}
         focused = self.app.focused
