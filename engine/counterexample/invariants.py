@@ -38,6 +38,7 @@ from genplan.engine.planner import (
 )
 
 TRANSLATE_SECONDS = 60.0
+TRANSLATE_MEMORY_MB = 4096  # what genplan plan gives Fast Downward by default
 COUNTED = -1  # a counted argument place of a part (any object)
 
 # one part of a lifted group: the predicate and, per argument place, the parameter index or COUNTED
@@ -191,7 +192,8 @@ def translator_groups(domain: Domain, problem: Problem, timeout: float = TRANSLA
         work = Path(tmp)
         (work / "domain.pddl").write_text(domain_text)
         (work / "problem.pddl").write_text(problem_text)
-        command = [sys.executable, str(driver), "--translate", "domain.pddl", "problem.pddl",
+        command = [sys.executable, str(driver), "--overall-memory-limit", f"{TRANSLATE_MEMORY_MB}M", "--translate",
+                   "domain.pddl", "problem.pddl",
                    "--translate-options", "--keep-unimportant-variables"]
         try:  # in a process group of its own, all of it ended at the limit (the translator is the driver's child)
             returncode, printed = _run_in_own_group(command, work, timeout)

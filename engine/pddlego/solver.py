@@ -65,6 +65,9 @@ _NAME = re.compile(r"'([^']+)'")
 # too and fast enough for the small worlds models write (the time limit guards the rest).
 ADL_OPTIMAL_SEARCH = "astar(blind())"
 
+# Fast Downward's memory on files as written (what genplan plan gives it by default)
+FAST_DOWNWARD_MEMORY_MB = 4096
+
 # (action name, arguments) -> the game's command, or None when the game has no such command
 CommandMapper = Callable[[str, list[str]], "str | None"]
 
@@ -263,6 +266,7 @@ class PddlSolver:
             (work / DOMAIN_NAME).write_text(domain_text)
             (work / PROBLEM_NAME).write_text(problem_text)
             command = [sys.executable, str(driver), "--overall-time-limit", f"{max(2, math.ceil(self.timeout))}s",
+                       "--overall-memory-limit", f"{FAST_DOWNWARD_MEMORY_MB}M",
                        "--plan-file", "plan.txt", DOMAIN_NAME, PROBLEM_NAME,
                        "--search", ADL_OPTIMAL_SEARCH if self.optimal else SATISFICING_SEARCH]
             try:
