@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from support.browser import browser_page, needs_chromium
+from support.browser import browser_page, needs_chromium, section_text
 from support.ferry_model import FERRY
 from support.scripted_server import ScriptedServer
 from test_autotos_pddl import FERRY as FERRY_SUCC
@@ -44,8 +44,7 @@ def _open(page_file: Path) -> dict[str, object]:
         sections = page.locator("main > section").evaluate_all("nodes => nodes.map(n => n.id)")
         text = []
         for section in sections:  # each is laid out as it comes into view, as a reader scrolls to it
-            page.locator(f"#{section}").scroll_into_view_if_needed()
-            text.append(page.inner_text(f"#{section}"))
+            text.append(section_text(page, f"#{section}"))
         seen = {
             "sections": sections,
             "versions": page.locator("details.version summary code").all_inner_texts(),

@@ -40,3 +40,11 @@ def browser_page(width: int = 1280, height: int = 900) -> Iterator[tuple[Any, li
             yield page, errors
         finally:
             browser.close()
+
+
+def section_text(page: Any, selector: str) -> str:
+    """The text of a section of a page as a reader sees it: scrolled to, then read once the browser has laid it out
+    (an exported page lays out its sections as they come into view: content-visibility)."""
+    page.locator(selector).scroll_into_view_if_needed()
+    page.wait_for_function("selector => document.querySelector(selector).innerText.trim().length > 0", arg=selector)
+    return str(page.inner_text(selector))

@@ -33,7 +33,7 @@
   });
   var only = document.getElementById("only-requests");
   if (only) only.addEventListener("change", function () {
-    document.querySelector("table.timeline").classList.toggle("only-requests", only.checked);
+    document.querySelector("div.timeline").classList.toggle("only-requests", only.checked);
   });
 
   // ---- compare: a line diff (longest common subsequence) of two versions of the same kind, side by side
