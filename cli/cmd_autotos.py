@@ -9,9 +9,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from genplan.cli.autotos_options import add_limit_arguments, check_limits, print_summary
+from genplan.cli.autotos_options import (
+    add_limit_arguments,
+    add_rule_arguments,
+    check_limits,
+    print_summary,
+    rule_parameters,
+)
 from genplan.cli.common import EXIT_OK, BadInput, error, open_source, require_output_dir, require_seconds, run_guarded
-from genplan.engine.autotos.domains import DOMAINS as PAPER_DOMAINS
+from genplan.engine.api.presets import AUTOTOS_DOMAINS as PAPER_DOMAINS
+from genplan.engine.api.presets import autotos_generates
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,6 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the optimal planner for a PDDL domain's unit tests and optimal lengths (default auto)")
     p.add_argument("--call-timeout", type=float, default=1.0, metavar="S",
                    help="time limit per succ / goal call in the unit tests (default 1, the paper's)")
+    add_rule_arguments(p, release_default=False)
     add_limit_arguments(p)
     p.add_argument("--model", help="model name, e.g. gpt-4o")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
@@ -56,7 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _preset(text: str) -> str:
-    from genplan.engine.approaches import get_approach
+    from genplan.engine.api.presets import get_approach
 
     for name in get_approach("autotos").presets:
         if name.lower() == text.lower():
@@ -66,7 +74,7 @@ def _preset(text: str) -> str:
 
 def parameters_of(args: argparse.Namespace, preset: str) -> dict[str, Any]:
     """The preset's parameters with the user's options over them (checked: BadInput for nonsense)."""
-    from genplan.engine.approaches import get_approach
+    from genplan.engine.api.presets import get_approach
 
     check_limits(args)
     require_seconds("--call-timeout", args.call_timeout)
@@ -77,9 +85,7 @@ def parameters_of(args: argparse.Namespace, preset: str) -> dict[str, Any]:
     if args.data is not None and not Path(args.data).is_dir():
         raise BadInput(f"--data {args.data}: no such directory")
     if args.target in PAPER_DOMAINS and args.data is None:
-        from genplan.engine.autotos.generators import GENERATORS
-
-        if args.target not in GENERATORS:
+        if not autotos_generates(args.target):
             raise BadInput(f"genplan has no instance generator for {args.target}; give --data DIR (the AutoToS data folder)")
     parameters: dict[str, Any] = dict(get_approach("autotos").presets[preset])
     if getattr(args, "pst", False):
@@ -89,6 +95,8 @@ def parameters_of(args: argparse.Namespace, preset: str) -> dict[str, Any]:
                       evaluate=not args.no_eval,
                       eval_limit=args.eval_limit, eval_timeout=args.eval_timeout, search=args.search,
                       call_timeout=args.call_timeout, soundness_timeout=args.search_timeout)
+    if getattr(args, "release_rules", False):
+        parameters.update(rule_parameters(True))
     return parameters
 
 
@@ -98,8 +106,7 @@ def model_flags(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _settings(args: argparse.Namespace, cli: dict[str, Any]) -> Any:
-    from genplan.engine.llm import load_settings
-    from genplan.engine.llm.settings import SettingsError
+    from genplan.engine.api.settings import SettingsError, load_settings
 
     try:
         settings = load_settings(args.config_file, cli=cli)
@@ -138,7 +145,7 @@ def start_command(preset: str, target: str, args: argparse.Namespace, parameters
     """Start a run of an AutoToS preset on ``target`` through the front-end API and print its summary; shared with
     `genplan run DOMAIN_DIR --preset AutoToS`."""
     from genplan.engine import api
-    from genplan.engine.llm import ModelAccessError
+    from genplan.engine.api.settings import ModelAccessError
 
     if target not in PAPER_DOMAINS:
         if not Path(target).is_dir():
@@ -160,9 +167,9 @@ def resume_command(run_dir: Path, args: argparse.Namespace, flags: dict[str, Any
     model options given now (None: the run's recorded one). None: RUN is a pipeline run (or no run: the pipeline's
     resume says what is wrong with it)."""
     from genplan.engine import api
+    from genplan.engine.api.presets import Capability
     from genplan.engine.api.runs import is_run_dir
-    from genplan.engine.approaches import Capability
-    from genplan.engine.llm import ModelAccessError
+    from genplan.engine.api.settings import ModelAccessError
 
     try:
         approach, meta = api.resumable(Path(run_dir))

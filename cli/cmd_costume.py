@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 
 from genplan.cli.common import EXIT_BAD_INPUT, EXIT_OK, error
-from genplan.engine.variants.build import build_costume_dir
-from genplan.engine.variants.renaming import VariantError
+from genplan.engine.api.variants import VariantError, build_costume_dir
 
 
 def register(sub: argparse._SubParsersAction) -> None:

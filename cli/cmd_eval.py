@@ -21,14 +21,26 @@ from genplan.cli.common import (
     require_between,
     require_seconds,
 )
-from genplan.engine.domainlib import DomainDir, DomainDirError
-from genplan.engine.evaluation import DEFAULT_ORDERINGS, Evaluation, Evaluator, OrderingResult, TaskResult, load_tasks
-from genplan.engine.pddl import PddlError, load_domain
-from genplan.engine.pipeline.faithful import parse_spec
-from genplan.engine.sandbox import Limits, Program, ProgramError, Sandbox, SandboxError
-from genplan.engine.sandbox.limits import DEFAULT_TIME_LIMIT, MIB
-from genplan.engine.sandbox.outcome import SYNTAX_ERROR
-from genplan.engine.sandbox.runner import format_layers
+from genplan.engine.api.domains import DomainDir, DomainDirError
+from genplan.engine.api.pddl import PddlError, load_domain
+from genplan.engine.api.presets import parse_spec
+from genplan.engine.api.programs import (
+    DEFAULT_ORDERINGS,
+    DEFAULT_TIME_LIMIT,
+    MIB,
+    SYNTAX_ERROR,
+    Evaluation,
+    Evaluator,
+    Limits,
+    OrderingResult,
+    Program,
+    ProgramError,
+    Sandbox,
+    SandboxError,
+    TaskResult,
+    format_layers,
+    load_tasks,
+)
 
 TASK_SETS = ("debug", "eval", "probes")
 EVALUATION_TOGGLES = ("imports", "orderings", "planner")  # the --faithful toggles that change an evaluation

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from genplan.cli.common import EXIT_OK, MAX_SIZE, BadInput, require_between, run_guarded
-from genplan.engine.domainlib import DomainDir, DomainDirError
+from genplan.engine.api.domains import DomainDir, DomainDirError
 
 
 def _size(text: str) -> tuple[str, int]:

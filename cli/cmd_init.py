@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from genplan.cli.common import EXIT_OK, BadInput, open_source, run_guarded
-from genplan.engine.domainlib import domain_toml_text
+from genplan.engine.api.domains import domain_toml_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -17,7 +17,7 @@ COMMAND = "genplan pddlego"
 def presets() -> list[str]:
     """The presets of the registered approaches this command runs (pddlego-detailed, pddlego-simple,
     pddlego-fixed-domain, plangen)."""
-    from genplan.engine.approaches import APPROACHES
+    from genplan.engine.api.presets import APPROACHES
 
     return [name for approach in APPROACHES.values() if approach.command == COMMAND for name in approach.presets]
 
@@ -64,11 +64,9 @@ def parse_seeds(text: str) -> list[int]:
 
 def run(args: argparse.Namespace) -> int:
     from genplan.engine import api
-    from genplan.engine.approaches import preset_owner
-    from genplan.engine.llm import ModelAccessError, load_settings
-    from genplan.engine.llm.settings import SettingsError
-    from genplan.engine.pddlego.batch import record_run
-    from genplan.engine.prompts import PromptError, PromptLibrary
+    from genplan.engine.api.presets import preset_owner
+    from genplan.engine.api.runs import record_game_run as record_run
+    from genplan.engine.api.settings import ModelAccessError, PromptError, PromptLibrary, SettingsError, load_settings
 
     seeds = parse_seeds(args.seeds)
     if not 1 <= args.locations <= 11:

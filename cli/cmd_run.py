@@ -22,12 +22,11 @@ from genplan.cli.common import (
     run_guarded,
     warn,
 )
-from genplan.engine.approaches.presets import load_config_file, load_preset, preset_names
+from genplan.engine.api.presets import ConfigError, PipelineConfig, load_config_file, load_preset, preset_names
 from genplan.engine.events import Event, Notice, RequestRetry, ResponseReceived, SelectionMade, StepStarted, ValidationResult
-from genplan.engine.pipeline.config import ConfigError, PipelineConfig
 
 if TYPE_CHECKING:
-    from genplan.engine.domainlib import DomainDir
+    from genplan.engine.api.domains import DomainDir
 
 # The model client (openai) and the pipeline are imported when a run starts, not when `genplan` parses
 # its arguments: every other command would otherwise pay for them.
@@ -132,7 +131,7 @@ def _stopped(args: argparse.Namespace, run_dir: Path, message: str) -> int:
 
 def list_presets() -> str:
     """One line per preset: its approach and the settings that differ between presets."""
-    from genplan.engine.approaches import APPROACHES, Capability
+    from genplan.engine.api.presets import APPROACHES, Capability
 
     lines = [f"{'preset':8} {'approach':9} {'N':>2} {'K_S':>3} {'K_C':>3} {'reflection':10} {'limit':>6}  function"]
     for approach in APPROACHES.values():
@@ -169,12 +168,9 @@ def run(args: argparse.Namespace) -> int:
         if own_loop is not None:
             return own_loop
     from genplan.engine import api
+    from genplan.engine.api.domains import DomainDir, DomainDirError
     from genplan.engine.api.runs import default_runs_dir, write_summary
-    from genplan.engine.domainlib import DomainDir, DomainDirError
-    from genplan.engine.llm import ModelAccessError, load_settings
-    from genplan.engine.llm.manual import stdin_answerer
-    from genplan.engine.llm.settings import SettingsError
-    from genplan.engine.prompts import PromptLibrary
+    from genplan.engine.api.settings import ModelAccessError, PromptLibrary, SettingsError, load_settings, stdin_answerer
 
     # everything the user gave is checked before anything is created or asked
     given_domain = Path(args.domain_dir).resolve() if args.resume and args.domain_dir else None
@@ -248,7 +244,7 @@ def _own_loop_run(args: argparse.Namespace) -> int | None:
     """A preset of an approach that writes no programs: run it here when it takes a domain directory (AutoToS's
     PDDL family), else say in one line which command runs it. None: a pipeline preset (or no such preset: the
     pipeline's preset lookup says so)."""
-    from genplan.engine.approaches import Capability, preset_owner
+    from genplan.engine.api.presets import Capability, preset_owner
 
     owner = preset_owner(args.preset)
     if owner is None or owner[0].can(Capability.PROGRAMS):
@@ -273,7 +269,7 @@ def _own_loop_run(args: argparse.Namespace) -> int | None:
 
 def _sandbox_layers() -> str:
     """The containment layers generated programs get on this machine (one server start, ~0.1 s)."""
-    from genplan.engine.sandbox import Sandbox, SandboxError
+    from genplan.engine.api.programs import Sandbox, SandboxError
 
     try:
         with Sandbox() as sandbox:
@@ -298,9 +294,8 @@ def _evaluate(program: Path, domain_dir: DomainDir, config) -> float:
     imports / orderings / bas toggles as the reference evaluates (docs/reproduction.md)."""
     import os
 
+    from genplan.engine.api.programs import Limits, Program, evaluate_program
     from genplan.engine.batch.jobs import eval_job_toggles
-    from genplan.engine.evaluation import evaluate_program
-    from genplan.engine.sandbox import Limits, Program
 
     print("genplan: evaluating the selected program on the eval tasks ...", file=sys.stderr)
     toggles = eval_job_toggles(config)

@@ -14,9 +14,7 @@ from genplan.cli.common import (
     resolve_task,
     run_guarded,
 )
-from genplan.engine.feedback.plans import plan_feedback
-from genplan.engine.pddl.plans import load_plan
-from genplan.engine.pddl.validate import validate_plan
+from genplan.engine.api.pddl import load_plan, plan_feedback, validate_plan
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -21,6 +21,7 @@ _COMMAND_MODULES = [
     "batch",
     "reproduce",
     "report",
+    "export",
     "generalize",
     "counterexample",
     "import",

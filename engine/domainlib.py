@@ -25,7 +25,7 @@ import re
 import sys
 import tomllib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -519,3 +519,15 @@ DOMAIN_TOML_TEMPLATE = (
 def domain_toml_text(source: DomainDir) -> str:
     """A commented domain.toml for ``source`` with its current (inferred) values."""
     return DOMAIN_TOML_TEMPLATE.format(name=json.dumps(source.name)[1:-1], typed=str(source.typed_objects).lower())
+
+
+def keyed_by_directory(domain: DomainDir) -> DomainDir:
+    """The domain as a grid names it: by the ``name`` its domain.toml gives, else by its directory
+    (``data/additional/grippers`` is "grippers"), never by the name its PDDL file declares, which two of the
+    paper's domains share (``gripper-strips``). Only the grid's keys change (run directories, batch.json,
+    tables); the run itself opens the directory as ever."""
+    try:
+        named = "name" in tomllib.loads((domain.path / "domain.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        named = False
+    return domain if named else replace(domain, name=domain.path.resolve().name)

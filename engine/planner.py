@@ -157,13 +157,16 @@ def solve(
     rewrites: tuple[str, ...] = (),
     lm_search: str = "lmcut-max-ms",
     ff_search: str = "eager",
+    fallback: bool = True,
 ) -> PlannerResult:
     """planner: "auto" (Fast Downward if present), "fast-downward" or "builtin". ``rewrites``: changes the
     caller made to the user's task before this call (one line each), added to the translation's own.
     lm_search: the optimal search, "lmcut-max-ms" (genplan's A* + max(LM-cut, merge-and-shrink)) or "lmcut"
     (A* + LM-cut, the paper's and --faithful's); ff_search: the satisficing search, "eager" (genplan's eager
     GBFS + FF) or "lazy-preferred" (lazy GBFS + FF with preferred operators, the reference's and --faithful's).
-    Every plan in the result has passed genplan's validator (module docstring)."""
+    ``fallback`` False (--faithful's no-fallback): that search alone, on every task (the reference runs A* +
+    LM-cut whatever the task holds), and a refusal is an ERROR, not solved. Every plan in the result has passed
+    genplan's validator (module docstring)."""
     driver = fast_downward_driver() if planner in ("auto", "fast-downward") else None
     if planner == "fast-downward" and driver is None:
         return PlannerResult(ERROR, None, "fast-downward", 0.0, "Fast Downward is not installed (pip install up-fast-downward)")
@@ -172,7 +175,8 @@ def solve(
     start = time.monotonic()
     texts = fast_downward_input(domain, problem)
     notes = (*translation_rewrites(domain, problem, *texts), *rewrites)
-    result = run_fast_downward(driver, domain, problem, optimal, timeout, memory_mb, texts, lm_search, ff_search)
+    result = run_fast_downward(driver, domain, problem, optimal, timeout, memory_mb, texts, lm_search, ff_search,
+                               fallback)
     result = check_plan(dataclasses.replace(result, rewrites=notes), domain, problem)
     if result.status == UNSOLVABLE and notes:
         return confirm_unsolvable(result, domain, problem, timeout - (time.monotonic() - start))
@@ -222,14 +226,16 @@ def _plain_conditions(domain: Domain, problem: Problem) -> bool:
 
 
 def _fast_downward_search(
-    domain: Domain, problem: Problem, optimal: bool, lm_search: str = "lmcut-max-ms", ff_search: str = "eager"
+    domain: Domain, problem: Problem, optimal: bool, lm_search: str = "lmcut-max-ms", ff_search: str = "eager",
+    fallback: bool = True,
 ) -> tuple[str, list[str]]:
-    """The planner's label and its search option: the paper's configurations for STRIPS, blind A* for ADL."""
+    """The planner's label and its search option: the paper's configurations for STRIPS, blind A* for ADL
+    (without ``fallback``, A* + LM-cut on every task, as the reference runs it)."""
     if not optimal:
         if ff_search == "lazy-preferred":
             return "fast-downward lazy GBFS + FF, preferred operators (ff)", list(LAZY_SATISFICING_OPTIONS)
         return "fast-downward GBFS + FF (ff)", ["--search", SATISFICING_SEARCH]
-    if domain.is_strips and not problem.goal_conditions:
+    if (domain.is_strips and not problem.goal_conditions) or (lm_search == "lmcut" and not fallback):
         if lm_search == "lmcut":
             return "fast-downward A* + LM-cut (lm)", ["--search", LMCUT_SEARCH]
         return "fast-downward A* + max(LM-cut, merge-and-shrink) (lm)", ["--search", OPTIMAL_SEARCH]
@@ -244,14 +250,14 @@ def plan_cost(domain: Domain, problem: Problem, plan: list[str]) -> float | None
 
 
 def _searches(
-    domain: Domain, problem: Problem, optimal: bool, lm_search: str, ff_search: str = "eager"
+    domain: Domain, problem: Problem, optimal: bool, lm_search: str, ff_search: str = "eager", fallback: bool = True
 ) -> list[tuple[str, list[str]]]:
     """The search :func:`_fast_downward_search` picks, then the optimal ones that support more of what Fast
     Downward's translator may make of the task, tried in turn when a search refuses it (exit code 34): the
     translator itself turns a STRIPS delete of an atom the action does not require into a conditional effect
     where the atom is part of a multi-valued variable (the IPC Beluga domain), which LM-cut cannot handle."""
-    chosen = _fast_downward_search(domain, problem, optimal, lm_search, ff_search)
-    if not optimal:
+    chosen = _fast_downward_search(domain, problem, optimal, lm_search, ff_search, fallback)
+    if not optimal or not fallback:
         return [chosen]
     fallbacks = [_CONDITIONAL_SEARCH, _ADL_SEARCH]
     searches = [f[1] for f in fallbacks]
@@ -269,6 +275,7 @@ def run_fast_downward(
     texts: tuple[str, str] | None = None,
     lm_search: str = "lmcut-max-ms",
     ff_search: str = "eager",
+    fallback: bool = True,
 ) -> PlannerResult:
     """Fast Downward on ``texts`` (domain and problem file; default: :func:`fast_downward_input`). The plan is
     returned as the planner wrote it: :func:`solve` checks it. A search that does not support the translated
@@ -277,13 +284,18 @@ def run_fast_downward(
     domain_text, problem_text = texts or fast_downward_input(domain, problem)
     start = time.monotonic()
     refused: list[str] = []
-    for name, search in _searches(domain, problem, optimal, lm_search, ff_search):
+    for name, search in _searches(domain, problem, optimal, lm_search, ff_search, fallback):
         left = timeout - (time.monotonic() - start)
         label = name + (f" ({', '.join(refused)} does not support the translated task)" if refused else "")
         result = _run_once(driver, label, search, domain_text, problem_text, left, memory_mb, start)
         if result is not None:
             return result
         refused.append(name.removeprefix("fast-downward "))
+    if not fallback:
+        return PlannerResult(ERROR, None, f"fast-downward ({', '.join(refused)})", time.monotonic() - start,
+                             f"not solved: {', '.join(refused)} does not support the translated task (Fast Downward "
+                             "exit 34), and no other search is tried (no-fallback: the reference counts any planner "
+                             "failure as unsolved)")
     return PlannerResult(ERROR, None, f"fast-downward ({', '.join(refused)})", time.monotonic() - start,
                          "Fast Downward failed (exit 34): no search genplan tries supports the translated task")
 

@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -67,6 +68,29 @@ def test_import_contracts_are_kept() -> None:
     assert "11 kept, 0 broken" in result.stdout
 
 
+CLI_CONTRACT = "the CLI reaches the engine only through engine/api/"
+# what each front end may import of the engine; its contract forbids every other engine package
+FRONT_END_ALLOWED = {
+    "the CLI reaches the engine only through engine/api/": {"api", "events", "errors", "batch"},
+    "the TUI reaches the engine only through engine/api/": {"api", "events", "errors"},
+}
+
+
+def engine_packages() -> set[str]:
+    """Every top-level module and package of engine/, by name."""
+    return {p.stem for p in (ROOT / "engine").iterdir()
+            if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").is_file()}
+
+
+@pytest.mark.parametrize("contract", sorted(FRONT_END_ALLOWED))
+def test_front_end_contracts_forbid_every_other_engine_package(contract: str) -> None:
+    # a new engine package is forbidden to the front ends until someone decides otherwise
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    (found,) = [c for c in contracts if c["name"].startswith(contract)]
+    forbidden = {m.removeprefix("genplan.engine.") for m in found["forbidden_modules"] if m.startswith("genplan.engine.")}
+    assert forbidden == engine_packages() - FRONT_END_ALLOWED[contract]
+
+
 @pytest.mark.parametrize(("module", "line", "contract"), [
     ("engine/planner.py", "import textual", "the engine never imports the TUI, the CLI or Textual"),
     ("engine/approaches/bas.py", "from genplan.engine.pipeline.runner import Pipeline",
@@ -74,19 +98,19 @@ def test_import_contracts_are_kept() -> None:
     ("engine/pddl/model.py", "from genplan.engine.pddl.fastcheck import CompiledDomain",
      "the PDDL core's modules import one another without a circle"),
     ("engine/runs/layout.py", "from genplan.engine.pipeline import config", "no import circle in the engine"),
-    ("tui/app.py", "from genplan.engine.runs.run import Run", "the front ends start, resume, fork and import runs through"),
+    ("tui/app.py", "from genplan.engine.runs.run import Run", "the TUI reaches the engine only through engine/api/"),
     # the TUI loads a domain through engine/api/ (api.pddl), never from the PDDL core itself
     ("tui/app.py", "from genplan.engine.pddl import load_domain", "the TUI reaches the engine only through engine/api/"),
     ("tui/widgets/versions_tree.py", "from genplan.engine.versions import version_place",
      "the TUI reaches the engine only through engine/api/"),
-    ("cli/cmd_run.py", "from genplan.engine.pipeline.runner import Pipeline",
-     "the front ends start, resume, fork and import runs through"),
+    ("cli/cmd_run.py", "from genplan.engine.pipeline.runner import Pipeline", CLI_CONTRACT),
     # an import is assembled behind engine/api/imports: the CLI neither makes a run directory itself ...
-    ("cli/import_silver.py", "from genplan.engine.runs import create",
-     "the front ends start, resume, fork and import runs through"),
+    ("cli/import_silver.py", "from genplan.engine.runs import create", CLI_CONTRACT),
     # ... nor reaches an importer around the API
-    ("cli/import_autotos.py", "from genplan.engine.autotos.session import import_log",
-     "the front ends start, resume, fork and import runs through"),
+    ("cli/import_autotos.py", "from genplan.engine.autotos.session import import_log", CLI_CONTRACT),
+    # the tool commands too: a program runs through api.programs, a report is read through api.report
+    ("cli/cmd_eval.py", "from genplan.engine.sandbox import Sandbox", CLI_CONTRACT),
+    ("cli/cmd_report.py", "from genplan.engine.report.data import load_batch", CLI_CONTRACT),
     # a circle inside the TUI: the app imports options, options would import the app
     ("tui/options.py", "from genplan.tui.app import GenplanApp", "no import circle inside the TUI"),
     # a circle between two of its subpackages: the controllers use the screens, a screen would use a controller

@@ -106,8 +106,9 @@ class VersionIndex:
 
     Thread-safe: files are read in worker threads (never on the UI's event loop)."""
 
-    def __init__(self, domain_dir: Path, runs_dir: Path | None = None) -> None:
+    def __init__(self, domain_dir: Path, runs_dir: Path | None = None, *, read_only: bool = False) -> None:
         self.domain_dir = domain_dir
+        self.read_only = read_only  # then a run file written over outside genplan is not adopted (that would write)
         self.runs_dir = runs_dir if runs_dir is not None else runs_root(domain_dir)
         self._versions: dict[str, Version] = {}
         self._last_text: dict[Path, str] = {}
@@ -187,7 +188,7 @@ class VersionIndex:
             version = Version(kind, run_id, path.stem, path, edit_of=edit_of)
             self._last_text[path] = text
             return version if self._add(version) else None
-        if previous == text or kind not in KIND_DIRS:  # AutoToS's functions are not edited
+        if previous == text or kind not in KIND_DIRS or self.read_only:  # AutoToS's functions are not edited
             return None
         # Written over outside genplan: the engine puts the original back and keeps the new text as the
         # version name+N, and logs the edit (engine.runs.edits) — nothing the run checked is lost.

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from genplan.engine.feedback.plans import plan_feedback
 from genplan.engine.pddl import Domain, PddlError, Problem, load_domain, load_problem
-from genplan.engine.pddl.encoding import encode_task, render_task
+from genplan.engine.pddl.encoding import encode_task, render_task, render_task_abbreviated, shuffled_task
 from genplan.engine.pddl.model import Task
+from genplan.engine.pddl.plans import load_plan
 from genplan.engine.pddl.validate import GOAL_NOT_REACHED, ValidationResult, fact_text, validate_plan
+from genplan.engine.planner import plan_cost, solve
 
 __all__ = [
     "DOMAIN_FILE", "GOAL_NOT_REACHED", "PROBLEM_FILE", "Domain", "PddlError", "Problem", "Task", "ValidationResult",
-    "fact_text", "load_domain", "load_problem", "parse_error", "plan_feedback", "planned_task", "program_input",
+    "encode_task", "fact_text", "load_domain", "load_plan", "load_problem", "parse_error", "plan_cost", "plan_feedback",
+    "planned_task", "program_input", "render_task", "render_task_abbreviated", "shuffled_task", "solve",
     "validate_plan",
 ]
 

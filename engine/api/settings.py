@@ -7,6 +7,8 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from genplan.engine.llm import ModelAccessError
+from genplan.engine.llm.manual import stdin_answerer
 from genplan.engine.llm.settings import (
     NONE_WORD,
     ModelSettings,
@@ -17,10 +19,11 @@ from genplan.engine.llm.settings import (
     write_private_file,
 )
 from genplan.engine.llm.types import ChatRequest
+from genplan.engine.prompts import PromptError, PromptLibrary
 
 __all__ = [
-    "NONE_WORD", "ChatRequest", "ModelSettings", "SettingsError", "default_config_path", "load_settings",
-    "settings_to_toml", "settings_with", "write_private_file",
+    "NONE_WORD", "ChatRequest", "ModelAccessError", "ModelSettings", "PromptError", "PromptLibrary", "SettingsError",
+    "default_config_path", "load_settings", "settings_to_toml", "settings_with", "stdin_answerer", "write_private_file",
 ]
 
 

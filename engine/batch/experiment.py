@@ -14,7 +14,7 @@ from typing import Any
 
 from genplan.engine.approaches import Approach, Capability, preset_owner
 from genplan.engine.approaches.presets import load_config_file, load_preset
-from genplan.engine.domainlib import DomainDir, DomainDirError
+from genplan.engine.domainlib import DomainDir, DomainDirError, keyed_by_directory
 from genplan.engine.errors import GenplanError
 from genplan.engine.llm import ModelAccessError, ModelSettings, SettingsError
 from genplan.engine.llm.client import resolve_key
@@ -110,6 +110,8 @@ class EvalSpec:
     # the satisficing planner of compare_planner: genplan's eager GBFS + FF, or "lazy-preferred" (the reference's
     # lazy GBFS + FF with preferred operators) with --faithful's planner toggle
     ff_search: str = "eager"
+    # False with --faithful's no-fallback toggle: the optimal planner's search alone (a refusal is not solved)
+    planner_fallback: bool = True
     # the planners' own coverage on the evaluation tasks at these time limits (s); empty: not measured
     planner_coverage: tuple[float, ...] = ()
 
@@ -500,18 +502,6 @@ class _Checker:
         return spec
 
 
-def keyed_by_directory(domain: DomainDir) -> DomainDir:
-    """The domain as a grid names it: by the ``name`` its domain.toml gives, else by its directory
-    (``data/additional/grippers`` is "grippers"), never by the name its PDDL file declares, which two of the
-    paper's domains share (``gripper-strips``). Only the grid's keys change (run directories, batch.json,
-    tables); the run itself opens the directory as ever."""
-    try:
-        named = "name" in tomllib.loads((domain.path / "domain.toml").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        named = False
-    return domain if named else replace(domain, name=domain.path.resolve().name)
-
-
 def task_files(domain: DomainDir, task_set: str) -> list[Path]:
     return {"eval": domain.eval_tasks, "debug": domain.debug_tasks, "probes": domain.probe_tasks}[task_set]()
 
@@ -533,6 +523,8 @@ def _planner_of(evaluation: EvalSpec, presets: list[PresetSpec]) -> EvalSpec:
         evaluation = replace(evaluation, lm_search="lmcut")
     if any(p.config is not None and p.config.ff_search == "lazy-preferred" for p in presets):
         evaluation = replace(evaluation, ff_search="lazy-preferred")
+    if any(p.config is not None and not p.config.planner_fallback for p in presets):
+        evaluation = replace(evaluation, planner_fallback=False)
     return evaluation
 
 

@@ -37,7 +37,7 @@ class Context:
         self.domain_dir = options.domain_dir.resolve()
         self.runs_dir = (options.runs_dir or runs_root(self.domain_dir)).resolve()
         self.domain_info: DomainInfo | None = None
-        self.version_index = VersionIndex(self.domain_dir, self.runs_dir)
+        self.version_index = VersionIndex(self.domain_dir, self.runs_dir, read_only=options.read_only)
         self.runs: list[RunInfo] = []
         self.overviews: dict[str, VersionsOverview] = {}  # run id -> its overview (results, status, fork)
         # the settings file, read in a worker after the first frame (None until then)

@@ -109,6 +109,8 @@ class RunsController:
         model = "no model: you answer" if settings is not None and not settings.is_configured else (
             settings.model if settings is not None else "…")
         run = f"run {self.run_dir.name}" if self.run_dir is not None else "no run open"
+        if self.ctx.options.read_only:  # served to a classroom: no model is asked here
+            return f"{self.ctx.domain_dir.name} · {run} · read-only: watch and replay"
         return f"{self.ctx.domain_dir.name} · {run} · {self.shown_preset()} · {model}"
 
     def own_loop_shown(self) -> bool:
@@ -190,6 +192,29 @@ class RunsController:
         self.versions.show_matrix(run_id)
         self.views.show_run_header()
         self.versions.schedule_overview(run_id)
+
+    def export_shown(self) -> None:
+        """The run shown as one HTML page beside it (engine.api.share, as `genplan export` writes it), in a
+        worker; a note says where the page went."""
+        run_dir = self.run_dir
+        if run_dir is None or not run_files.is_run_dir(run_dir):
+            self.host.notify("Open a run first (3 Runs, enter); E writes the run shown as a page.", severity="warning")
+            return
+
+        def export() -> None:
+            from genplan.engine.api.share import ExportError, default_page, export_run
+
+            try:
+                page = export_run(run_dir, default_page(run_dir))
+            except ExportError as exc:
+                error = str(exc)
+                self.host.from_thread(lambda: self.host.notify(error, severity="error", markup=False))
+                return
+            note = f"Page of {run_dir.name} written: {page.path} ({page.size / 1e6:.2f} MB)"
+            self.host.from_thread(lambda: self.host.notify(note, timeout=12, markup=False))
+
+        self.host.notify(f"Writing the page of {run_dir.name}…", markup=False)
+        self.host.in_thread(export, "export", exclusive=True)
 
     # ------------------------------------------------------------------ starting runs
     def resume(self) -> None:
