@@ -117,4 +117,6 @@ async def test_rerun_a_strategy_is_plan_validation_only_after_a_confirm(tmp_path
             results = json.loads((check / "results" / "strategy-v01.json").read_text())
             assert [r["solved"] for r in results].count(False) == 1  # the same mistake as in the source run
             assert not (check / "programs").exists()
-            assert f"fork of {first.name}, edited strategies/v01.md" in str(app.query_one("#run-header").render())
+            # the header follows once the check's overview is read (a moment after the run's end)
+            await wait_for(pilot, lambda: f"fork of {first.name}, edited strategies/v01.md"
+                           in str(app.query_one("#run-header").render()), what="the check's header")
