@@ -102,6 +102,7 @@ SLOW_MODULES = frozenset({
     "test_tui_keys", "test_tui_papercuts", "test_tui_pddlego_run", "test_tui_responsiveness", "test_tui_stories",
     "test_tui_tmux", "test_tui_versions", "test_tui_versions_tree", "test_tui_views", "test_variants",
     "test_cli_edit_fork", "test_edit_lineage", "test_tui_lineage", "test_tui_tmux_lineage",
+    "test_planner_deadlines", "test_fast_downward_reasons",
 })
 SLOW_TESTS: frozenset[str] = frozenset()
 # The longest modules, longest first, ahead of the other slow ones: a worker that takes one of them late would
