@@ -142,7 +142,8 @@ def reserved_types_renamed(domain: Domain, texts: tuple[str, str]) -> tuple[tupl
             continue
         new = next(n for n in (f"{reserved}-type{i or ''}" for i in range(len(domain.type_parents) + 1))
                    if n not in domain.type_parents)
-        as_type = re.compile(rf"(?<= - ){re.escape(reserved)}(?=[\s)])")
+        # not after ')': '(len ?a ?b) - number' is a cost function's own type, which stays
+        as_type = re.compile(rf"(?<=[^)] - ){re.escape(reserved)}(?=[\s)])")
         declared = re.compile(rf"(?<=[\s(]){re.escape(reserved)}(?= - )")
         lines = [declared.sub(new, line) if line.lstrip().startswith("(:types") else line
                  for line in domain_text.splitlines()]

@@ -136,3 +136,23 @@ def test_fast_downward_refuses_the_pddl1_forms_too(form: str, domain: Path, prob
     code, output = fast_downward(domain, problem, tmp_path)
     assert code == 31, output[-500:]
     assert fast_downward_reason(output) != "no reason in its output"
+
+
+@needs_fast_downward
+def test_a_reserved_type_name_beside_cost_functions_keeps_their_number_type(tmp_path: Path) -> None:
+    """The rename touches types only: a cost function's declared type ``number`` stays as Fast Downward needs."""
+    domain_file = tmp_path / "domain.pddl"
+    domain_file.write_text(
+        NUMBER[0].read_text()
+        .replace(":typing)", ":typing :action-costs)\n  (:functions (total-cost) - number (step-cost ?c - counter) - number)")
+        .replace("(not (shows ?c ?a)))", "(not (shows ?c ?a)) (increase (total-cost) (step-cost ?c)))"))
+    problem_file = tmp_path / "problem.pddl"
+    problem_file.write_text(
+        NUMBER[1].read_text()
+        .replace("(succ one two))", "(succ one two) (= (step-cost left) 5) (= (step-cost right) 1) (= (total-cost) 0))")
+        .replace("(shows right one))))", "(shows right one)))\n  (:metric minimize (total-cost)))"))
+    domain = load_domain(domain_file)
+    problem = load_problem(problem_file, domain)
+    result = solve(domain, problem, timeout=60, planner="fast-downward")
+    assert result.status == SOLVED and result.plan is not None, result
+    assert planner.plan_cost(domain, problem, result.plan) == 11.0  # two steps of 5 on the left, one of 1
