@@ -54,6 +54,7 @@ def test_ruff_finds_nothing() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.timeout(900)  # mypy from an empty cache over ~250 files: 2-3 minutes alone, more beside other tests
 def test_mypy_finds_nothing_in_the_engine_the_cli_and_the_tui(tmp_path: Path) -> None:
     # plain `mypy` in the repository root: the packages to check come from pyproject.toml
     result = check([tool("mypy"), "--cache-dir", str(tmp_path / ".mypy_cache")], ROOT)
