@@ -30,7 +30,7 @@ def _replayed(run_dir: Path) -> run_state.RunState:
 
 
 def _notes(app) -> list[str]:
-    return [n.message for n in app._notifications]
+    return [n.message for n in app.messages]
 
 
 async def test_an_autotos_run_started_with_r_fills_the_timeline_live_and_is_shown_like_an_imported_one(

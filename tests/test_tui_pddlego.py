@@ -99,4 +99,4 @@ async def test_the_trials_pddl_files_are_versions_that_compare_step_by_step(
         await pilot.pause()
         assert len(app.screen_stack) == 1
         assert any("played in a logged environment; continuing needs the real CoinCollector game" in n.message
-                   for n in app._notifications)
+                   for n in app.messages)

@@ -29,7 +29,7 @@ GAME = {"seed": 1, "locations": 5}
 
 
 def _notes(app) -> list[str]:
-    return [n.message for n in app._notifications]
+    return [n.message for n in app.messages]
 
 
 def test_the_trial_presets_are_offered_and_the_game_options_checked(capsys: pytest.CaptureFixture[str]) -> None:

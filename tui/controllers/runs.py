@@ -20,6 +20,7 @@ from genplan.engine.events import Event, TextDelta
 from .. import messages as msg
 from ..run_state import RunState, Update
 from ..session import EventQueue, Fork, RunSession
+from ..widgets.totals_bar import Source
 from .base import Context, Host, Views
 from .replay import ReplayController
 from .versions import VersionsController
@@ -103,12 +104,16 @@ class RunsController:
             return str(self.session.label)
         return self.ctx.prefs.preset if self.ctx.prefs is not None else ""
 
-    def source_label(self) -> str:
+    def source(self) -> Source:
+        """Which domain, run, preset and model the totals bar names."""
         settings = self.ctx.settings
         model = "no model: you answer" if settings is not None and not settings.is_configured else (
-            settings.model if settings is not None else "…")
+            (settings.model or "") if settings is not None else "…")
         run = f"run {self.run_dir.name}" if self.run_dir is not None else "no run open"
-        return f"{self.ctx.domain_dir.name} · {run} · {self.shown_preset()} · {model}"
+        return Source(self.ctx.domain_dir.name, run, self.shown_preset(), model)
+
+    def source_label(self) -> str:
+        return " · ".join(self.source())
 
     def own_loop_shown(self) -> bool:
         """Whether the run shown is an own-loop run (a PDDLego+ or PlanGen trial, an AutoToS run)."""
@@ -359,7 +364,7 @@ class RunsController:
         if message.error:
             self.host.notify(f"The run stopped: {message.error}", severity="error", timeout=10)
         elif message.result is not None:  # the run's report (engine/api.report), of any approach
-            self.host.notify(run_note(message.result),
+            self.host.notify(run_note(message.result, self.state.standing() if self.state is not None else ""),
                              severity="error" if message.result.get("error") else "information", timeout=10)
         self.host.load_runs()
         self.views.refresh_totals()
@@ -463,7 +468,9 @@ class RunsController:
         state = self.state
         about = state.request_about(None if request_id is None else str(request_id), question.request.step) \
             if state is not None else ""
-        self.host.open_screen(RequestScreen(request_id, question.request, manual=manual, about=about), decided)
+        call = state.call_number(None if request_id is None else str(request_id)) if state is not None else None
+        self.host.open_screen(RequestScreen(request_id, question.request, manual=manual, about=about, call=call),
+                              decided)
 
     def decide(self, question: msg.StepRequested | msg.AnswerRequested, action: str,
                choice: StepChoice | None = None) -> None:
@@ -508,10 +515,13 @@ class RunsController:
             self.session.stop()
 
 
-def run_note(summary: dict[str, Any]) -> str:
+def run_note(summary: dict[str, Any], standing: str = "") -> str:
     """One line on how a run ended, from its report: a pipeline run's debug tasks, an AutoToS run's evaluation, a
-    trial's outcome."""
+    trial's outcome. ``standing``: where the run stood on the debug tasks (RunState.standing), said when no
+    program was selected (a stop before any program, a strategy check)."""
     if "debug_total" in summary:  # an approach that writes programs, or a strategy check
+        if not summary.get("selected_program") and standing:
+            return f"Run {summary.get('status')}: no program yet; {standing} debug tasks."
         return f"Run {summary.get('status')}: {summary.get('debug_solved')}/{summary['debug_total']} debug tasks solved."
     calls = f"{summary.get('calls')} call" + ("" if summary.get("calls") == 1 else "s")
     if summary.get("error"):

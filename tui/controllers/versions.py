@@ -76,9 +76,11 @@ class VersionsController:
         if overview is None:
             return f"run {ref.run_id}"
         lines = [f"run {overview.run_id}: {overview.status}, preset {overview.preset}, created {overview.created}"]
-        if overview.debug_total:
-            lines.append(f"selected program {overview.selected_program or '–'}: "
+        if overview.debug_total and overview.selected_program:
+            lines.append(f"selected program {overview.selected_program}: "
                          f"{overview.debug_solved}/{overview.debug_total} debug tasks")
+        elif overview.debug_total:  # a strategy check, a run stopped before its first program
+            lines.append("no program: this run wrote none")
         if overview.forked_from:
             lines.append(f"fork of run {overview.forked_from}" + (
                 f", continuing from the edited {overview.edited_version}" if overview.edited_version else ""))
@@ -212,11 +214,12 @@ class VersionsController:
         from ..screens.editor import EditorScreen, EditResult
         version = self.selected_version()
         if version is None:
-            self.host.notify("Select a strategy, reflection or program version first.", severity="warning")
+            self.cannot_edit("Select a strategy, reflection or program version first (5 Versions, or an artefact's "
+                             "row in the timeline).")
             return
         if version.kind in NOT_EDITED:
-            self.host.notify(f"{NOT_EDITED[version.kind]} are not edited here: c compares two of them, h shows "
-                             "their history.", severity="warning")
+            self.cannot_edit(f"{NOT_EDITED[version.kind]} are not edited here: c compares two of them, h shows "
+                             "their history.")
             return
         if version.kind == "pddl":
             self.edit_trial_file(version)
@@ -246,6 +249,14 @@ class VersionsController:
         self.host.open_screen(EditorScreen(f"Edit {version.label}", version.read(), version.syntax,
                                            can_continue=True, hint=hint, path=version.path), done)
 
+    def cannot_edit(self, why: str) -> None:
+        """The editor does not open: say why in a notice that takes the keys typed next (meant for the editor,
+        they would otherwise run as commands: r starts a run, s opens the settings)."""
+        from ..screens.pick import NoticeScreen
+
+        self.host.notify(why, severity="warning")
+        self.host.open_screen(NoticeScreen("No editor opened", why))
+
     def edit_trial_file(self, version: Version) -> None:
         """A PDDLego+ domain or problem file: the edit becomes the answer of the call that wrote it, in a new
         trial that keeps the calls before it (engine.pddlego.fork); nothing is saved in the trial itself."""
@@ -258,7 +269,7 @@ class VersionsController:
         try:
             check_continuable(run_dir, relative)
         except CannotContinue as exc:
-            self.host.notify(f"{exc}. c compares the files, h shows their history.", severity="warning", timeout=10)
+            self.cannot_edit(f"{exc}. c compares the files, h shows their history.")
             return
         hint = "ctrl+r continues the trial from this file in a new run (earlier calls kept)"  # fits 80 columns
 
