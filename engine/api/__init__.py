@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..approaches import Approach, Capability, UnknownApproach, get_approach, preset_owner
 from ..errors import GenplanError
 from ..pipeline.config import PipelineConfig, made_before_reproduction
 from ..runs import NotResumable, RunMeta, create, create_named, layout, read_meta_or_none
@@ -35,6 +34,7 @@ from ..runs.status import RunStatus
 from ..runs.store import RunInfo, RunStore, artifact_request_id, fork_run
 
 if TYPE_CHECKING:
+    from ..approaches import Approach
     from ..domainlib import DomainDir
     from ..evaluation import TaskResult
     from ..events import Event
@@ -58,6 +58,32 @@ _ENGINE = __name__.rsplit(".", 1)[0]
 # What a run loads on its first use (the pipeline, the model client, the evaluation, the sandbox): a front end may
 # import them ahead, while a person looks at its first screen.
 RUN_MODULES = tuple(f"{_ENGINE}.{name}" for name in ("pipeline.runner", "llm.client", "evaluation", "sandbox.runner"))
+
+
+# The approaches' registry imports every approach (the pipeline, the model client, the sandbox): it is loaded on
+# first use, not when the API is imported, so that a front end's first screen (genplan-tui) does not wait for it.
+def get_approach(name: str) -> Approach:
+    from ..approaches import get_approach as registered
+
+    return registered(name)
+
+
+def preset_owner(preset: str) -> tuple[Approach, str] | None:
+    from ..approaches import preset_owner as owner
+
+    return owner(preset)
+
+
+def _capability(name: str) -> Any:
+    from ..approaches import Capability
+
+    return Capability[name]
+
+
+def _unknown_approach() -> type[Exception]:
+    from ..approaches import UnknownApproach
+
+    return UnknownApproach
 
 
 class UnknownPreset(GenplanError):
@@ -164,7 +190,7 @@ def approach_of_run(run_dir: Path) -> Approach | None:
         return None
     try:
         return _approach_of(meta)
-    except UnknownApproach:
+    except _unknown_approach():
         return None
 
 
@@ -187,11 +213,11 @@ def _open_resumable(run_dir: Path) -> tuple[RunStore, Approach, RunMeta]:
     meta = RunMeta.from_dict(store.meta(), run_id=store.path.name)
     try:
         approach = _approach_of(meta)
-    except UnknownApproach as exc:
+    except _unknown_approach() as exc:
         raise NotResumable(f"{store.path}: {exc}") from None
     if meta.extra.get("imported_from") or meta.extra.get("import"):
         raise NotResumable(f"{store.path}: an imported run; it opens and replays, but no model made it here")
-    if not approach.can(Capability.RESUME):
+    if not approach.can(_capability("RESUME")):
         raise NotResumable(f"{store.path}: a run of {approach.name}, which cannot be continued")
     # Bas changed its steps to the paper's (NL descriptions, no PDDL summary): an earlier Bas run's answers
     # belong to steps today's Bas never asks, so continuing it would silently start over.
@@ -224,11 +250,11 @@ def resume_target(run_dir: Path, domain_dir: Path | None = None) -> str:
 
 def _resume_target(store: RunStore, approach: Approach, domain_dir: Path | None) -> tuple[str, Any]:
     target, parameters = approach.reopen(store.meta())
-    if domain_dir is not None and approach.can(Capability.DOMAIN_DIR):
+    if domain_dir is not None and approach.can(_capability("DOMAIN_DIR")):
         target = str(domain_dir)
     if not target:
         raise NotResumable(f"{store.path}: its run.json does not say what it ran on")
-    if approach.can(Capability.DOMAIN_DIR) and _names_directory(approach, target) and not Path(target).is_dir():
+    if approach.can(_capability("DOMAIN_DIR")) and _names_directory(approach, target) and not Path(target).is_dir():
         given = "the domain directory given" if domain_dir is not None else "its domain directory"
         raise NotResumable(f"{store.path}: {given} {target} does not exist; resume the run on a domain directory "
                            "that does (resume(domain_dir=...); `genplan run DOMAIN_DIR --resume RUN`; in the TUI, "
@@ -240,7 +266,7 @@ def _names_directory(approach: Approach, target: str) -> bool:
     """Whether a run's target is a directory: always for an approach that writes programs; for another that runs
     on domain directories (AutoToS), when it is written as a path (its own domains are names: "24game")."""
     path = Path(target)
-    return approach.can(Capability.PROGRAMS) or path.is_absolute() or len(path.parts) > 1
+    return approach.can(_capability("PROGRAMS")) or path.is_absolute() or len(path.parts) > 1
 
 
 def fork(run_dir: Path, relative: str, kind: str, text: str, root: Path | None = None,
@@ -249,7 +275,7 @@ def fork(run_dir: Path, relative: str, kind: str, text: str, root: Path | None =
     the file ``relative`` and takes the person's edit ``text`` as that answer; :func:`resume` carries it out.
     An unchanged text checks the version again."""
     source, approach, _ = _open_resumable(run_dir)
-    if not approach.can(Capability.FORK) or approach.edited_answer is None:
+    if not approach.can(_capability("FORK")) or approach.edited_answer is None:
         raise NotResumable(f"{run_dir}: a run of {approach.name} does not continue from an edited file")
     answer = approach.edited_answer(source.path, relative, kind, text)
     try:
@@ -292,7 +318,7 @@ def pipeline(domain_dir: DomainDir, config: PipelineConfig, provider: Provider, 
 
     approach = get_approach(config.approach)
     if not isinstance(approach.run, PipelineLoop):
-        raise UnknownApproach(f"{approach.name} is not an approach that writes programs")
+        raise _unknown_approach()(f"{approach.name} is not an approach that writes programs")
     setup = RunSetup(provider, controller=controller, prompts=prompts, reasoning=reasoning, subscribers=subscribers)
     run = Run(store, setup, approach=approach, target=str(domain_dir.path), parameters=config)
     return Pipeline(run, domain_dir, config, approach, approach.run.loop)

@@ -12,9 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from genplan.engine.api import StartRequest, approach_of_run
-from genplan.engine.api import runs as run_files
-from genplan.engine.api.presets import Capability
+# genplan.engine.api is imported where it is used (it loads every approach): not before the first screen
 from genplan.engine.events import Event, TextDelta
 
 from .. import messages as msg
@@ -123,13 +121,20 @@ class RunsController:
         if run_dir is None:
             return False
         known = self.own_loop_runs.get(run_dir)
+        if known is None and not approaches_loaded():
+            return False  # asked again once the warm-up thread has loaded them: no second of imports on the UI thread
         if known is None:  # its approach, as the registry knows it (none recorded: stein's; none known: no own loop)
+            from genplan.engine.api import approach_of_run
+            from genplan.engine.api.presets import Capability
+
             approach = approach_of_run(run_dir)
             known = self.own_loop_runs[run_dir] = approach is not None and not approach.can(Capability.PROGRAMS)
         return known
 
     # ------------------------------------------------------------------ opening and replaying runs
     def open_run(self, run_dir: Path, replay: bool = False) -> None:
+        from genplan.engine.api import runs as run_files
+
         if not run_files.is_run_dir(run_dir):
             self.host.notify(f"{run_dir}: not a genplan run directory (no {run_files.META})", severity="error")
             return
@@ -246,6 +251,8 @@ class RunsController:
             except Exception as exc:  # noqa: BLE001 - ConfigError from a hand-edited file
                 self.host.notify(str(exc), severity="error")
                 return
+            from genplan.engine.api import StartRequest
+
             request = StartRequest(config.preset, str(ctx.domain_dir), ctx.runs_dir, config=config,
                                    source="genplan-tui")
             self.session = session(start=request, label=config.preset)
@@ -268,6 +275,8 @@ class RunsController:
         approach, preset = prefs.own_loop
         if not settings.is_configured:
             self.host.notify(MANUAL_NOTE, title="Manual provider", timeout=8)
+        from genplan.engine.api.presets import Capability
+
         parameters: dict[str, Any] = {}
         limit = options.eval_limit
         if not approach.can(Capability.DOMAIN_DIR):  # a trial in a game: which game
@@ -298,6 +307,7 @@ class RunsController:
         self.run_session(self.session)
 
     def start_own_loop_session(self, preset: str, parameters: dict[str, Any], note: str) -> None:
+        from genplan.engine.api import StartRequest
         from genplan.engine.api.presets import preset_owner, start_target
 
         ctx = self.ctx
@@ -513,6 +523,14 @@ class RunsController:
     def shutdown(self) -> None:
         if self.session is not None:
             self.session.stop()
+
+
+def approaches_loaded() -> bool:
+    """Whether the engine's approaches are imported (by the warm-up thread after the first screen, or a run)."""
+    import sys
+
+    module = sys.modules.get("genplan.engine.approaches")  # there from the start of its import: is it done?
+    return module is not None and not getattr(getattr(module, "__spec__", None), "_initializing", False)
 
 
 def run_note(summary: dict[str, Any], standing: str = "") -> str:

@@ -11,8 +11,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from genplan.engine.api import runs as run_files
-
 from .. import messages as msg
 from ..artifacts import Version
 from .base import Context, Host, Runs, Views
@@ -144,6 +142,7 @@ class VersionsController:
 
     def load_overview(self, run_id: str) -> None:
         def load() -> None:
+            from genplan.engine.api import runs as run_files
             from genplan.engine.api.versions import run_overview
 
             self.overview_due.pop(run_id, None)
@@ -420,6 +419,8 @@ class VersionsController:
         except ValueError:
             in_runs = ()
         if in_runs:
+            from genplan.engine.api import runs as run_files
+
             run_id = in_runs[0]
             if len(in_runs) == 2 and in_runs[1] in (run_files.META, run_files.SUMMARY):
                 if in_runs[1] == run_files.META and not message.deleted and all(r.run_id != run_id for r in self.ctx.runs):

@@ -206,4 +206,12 @@ class RequestScreen(Screen[StepChoice]):
         self.dismiss(StepChoice("stop"))
 
     def action_later(self) -> None:
+        if not self.manual and self.answering:  # step mode: escape closes the answer box; the request still waits
+            answer = self.query_one("#answer-text", CodeArea)
+            answer.load_text("")
+            answer.display = False
+            self.query_one("#answer-label").display = False
+            self.query_one("#request-messages", OptionList).focus()
+            self.refresh_bindings()
+            return
         self.dismiss(StepChoice("later"))

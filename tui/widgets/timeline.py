@@ -74,6 +74,8 @@ SHORT_STEPS = {
 }
 
 
+SHORT_PHASES = {"strategy-validation": "validation", "strategy-final-check": "final check",
+                "program-check": "program check", "baseline-summary": "summary", "baseline-strategy": "strategy"}
 SHORT_ARTIFACTS = {"nl_domain": "NL", "nl_task": "NL", "reflection": "reflect"}
 
 
@@ -111,6 +113,10 @@ def compact_titles(entry: TimelineEntry, lead: Text) -> list[Text]:
         verb, names = SHORT_STEPS.get(entry.step or "", entry.title), [about or entry.detail]
     elif entry.kind == "edit":
         names = [entry.title.removeprefix("edited "), entry.detail.split(" (")[0]]
+    elif entry.kind == "selection":  # "★ strategy v02 6/6" for "★ selected strategy v02 6/6 debug tasks"
+        names = [entry.title.removeprefix("selected "), entry.detail.removesuffix(" debug tasks")]
+    elif entry.kind == "phase":
+        names = [SHORT_PHASES.get(entry.title, entry.title), entry.detail.replace("version ", "")]
     elif entry.kind == "artifact":  # the version names it; the file name (the detail) repeats it
         kind = str(data.get("kind") or "")
         names = [SHORT_ARTIFACTS.get(kind, kind.replace("_", " ")), str(data.get("version") or entry.title)]
