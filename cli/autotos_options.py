@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import Any
 
-from .common import BadInput, require_seconds
+from genplan.cli.common import BadInput, require_seconds
 
 MIN_MEMORY_GIB = 0.0625  # 64 MiB, the sandbox's floor
 # what --json prints; expanded/generated are the evaluation's search totals (None without an evaluation); a run

@@ -9,9 +9,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..engine.autotos.domains import DOMAINS as PAPER_DOMAINS
-from .autotos_options import add_limit_arguments, check_limits, print_summary
-from .common import EXIT_OK, BadInput, error, open_source, require_output_dir, require_seconds, run_guarded
+from genplan.cli.autotos_options import add_limit_arguments, check_limits, print_summary
+from genplan.cli.common import EXIT_OK, BadInput, error, open_source, require_output_dir, require_seconds, run_guarded
+from genplan.engine.api.presets import AUTOTOS_DOMAINS as PAPER_DOMAINS
+from genplan.engine.api.presets import autotos_generates
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -56,7 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _preset(text: str) -> str:
-    from ..engine.approaches import get_approach
+    from genplan.engine.api.presets import get_approach
 
     for name in get_approach("autotos").presets:
         if name.lower() == text.lower():
@@ -66,7 +67,7 @@ def _preset(text: str) -> str:
 
 def parameters_of(args: argparse.Namespace, preset: str) -> dict[str, Any]:
     """The preset's parameters with the user's options over them (checked: BadInput for nonsense)."""
-    from ..engine.approaches import get_approach
+    from genplan.engine.api.presets import get_approach
 
     check_limits(args)
     require_seconds("--call-timeout", args.call_timeout)
@@ -77,9 +78,7 @@ def parameters_of(args: argparse.Namespace, preset: str) -> dict[str, Any]:
     if args.data is not None and not Path(args.data).is_dir():
         raise BadInput(f"--data {args.data}: no such directory")
     if args.target in PAPER_DOMAINS and args.data is None:
-        from ..engine.autotos.generators import GENERATORS
-
-        if args.target not in GENERATORS:
+        if not autotos_generates(args.target):
             raise BadInput(f"genplan has no instance generator for {args.target}; give --data DIR (the AutoToS data folder)")
     parameters: dict[str, Any] = dict(get_approach("autotos").presets[preset])
     if getattr(args, "pst", False):
@@ -98,8 +97,7 @@ def model_flags(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _settings(args: argparse.Namespace, cli: dict[str, Any]) -> Any:
-    from ..engine.llm import load_settings
-    from ..engine.llm.settings import SettingsError
+    from genplan.engine.api.settings import SettingsError, load_settings
 
     try:
         settings = load_settings(args.config_file, cli=cli)
@@ -137,8 +135,8 @@ def _finish(report: dict[str, Any], approach: str, args: argparse.Namespace) -> 
 def start_command(preset: str, target: str, args: argparse.Namespace, parameters: dict[str, Any], runs_dir: Path) -> int:
     """Start a run of an AutoToS preset on ``target`` through the front-end API and print its summary; shared with
     `genplan run DOMAIN_DIR --preset AutoToS`."""
-    from ..engine import api
-    from ..engine.llm import ModelAccessError
+    from genplan.engine import api
+    from genplan.engine.api.settings import ModelAccessError
 
     if target not in PAPER_DOMAINS:
         if not Path(target).is_dir():
@@ -159,10 +157,10 @@ def resume_command(run_dir: Path, args: argparse.Namespace, flags: dict[str, Any
     PlanGen trial): it goes on through the front-end API, taking every answer on disk from there. ``flags``: the
     model options given now (None: the run's recorded one). None: RUN is a pipeline run (or no run: the pipeline's
     resume says what is wrong with it)."""
-    from ..engine import api
-    from ..engine.api.runs import is_run_dir
-    from ..engine.approaches import Capability
-    from ..engine.llm import ModelAccessError
+    from genplan.engine import api
+    from genplan.engine.api.presets import Capability
+    from genplan.engine.api.runs import is_run_dir
+    from genplan.engine.api.settings import ModelAccessError
 
     try:
         approach, meta = api.resumable(Path(run_dir))

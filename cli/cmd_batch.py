@@ -9,7 +9,16 @@ import sys
 import time
 from pathlib import Path
 
-from ..engine.batch import (
+from genplan.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    add_faithful_options,
+    error,
+    faithful_spec,
+    require_output_dir,
+)
+from genplan.engine.batch import (
     BatchError,
     Executor,
     ExperimentError,
@@ -24,17 +33,8 @@ from ..engine.batch import (
     run_batch,
     with_max_concurrent_runs,
 )
-from ..engine.batch.experiment import with_faithful
-from ..engine.errors import GenplanError
-from .common import (
-    EXIT_BAD_INPUT,
-    EXIT_NEGATIVE,
-    EXIT_OK,
-    add_faithful_options,
-    error,
-    faithful_spec,
-    require_output_dir,
-)
+from genplan.engine.batch.experiment import with_faithful
+from genplan.engine.errors import GenplanError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _dry_run(experiment, batch_dir: Path) -> int:
-    from ..engine.api.runs import is_run_dir
+    from genplan.engine.api.runs import is_run_dir
 
     todo = {w.entry.key: w for w in plan_work(experiment, batch_dir)}
     for entry in grid(experiment):

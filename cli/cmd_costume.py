@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..engine.variants.build import build_costume_dir
-from ..engine.variants.renaming import VariantError
-from .common import EXIT_BAD_INPUT, EXIT_OK, error
+from genplan.cli.common import EXIT_BAD_INPUT, EXIT_OK, error
+from genplan.engine.api.variants import VariantError, build_costume_dir
 
 
 def register(sub: argparse._SubParsersAction) -> None:

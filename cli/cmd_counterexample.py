@@ -7,13 +7,20 @@ import json
 import sys
 from pathlib import Path
 
-from ..engine.counterexample import CounterexampleError, SearchBudget, find_counterexample, write_counterexample
-from ..engine.counterexample.search import TASK_SETS, counterexample_pddl
-from ..engine.domainlib import DomainDir, DomainDirError
-from ..engine.pddl import PddlError, load_domain
-from ..engine.pddl.encoding import encode_task, render_task
-from ..engine.sandbox import Program, ProgramError, SandboxError
-from .common import EXIT_NEGATIVE, EXIT_OK, MAX_ORDERINGS, error, require_between, require_seconds
+from genplan.cli.common import EXIT_NEGATIVE, EXIT_OK, MAX_ORDERINGS, error, require_between, require_seconds
+from genplan.engine.api.domains import DomainDir, DomainDirError
+from genplan.engine.api.pddl import PddlError, encode_task, load_domain, render_task
+from genplan.engine.api.programs import COUNTEREXAMPLE_TASK_SETS as TASK_SETS
+from genplan.engine.api.programs import (
+    CounterexampleError,
+    Program,
+    ProgramError,
+    SandboxError,
+    SearchBudget,
+    counterexample_pddl,
+    find_counterexample,
+    write_counterexample,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -11,15 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-from ..engine.domainlib import DomainDir, DomainDirError
-from ..engine.evaluation import DEFAULT_ORDERINGS, Evaluation, Evaluator, OrderingResult, TaskResult, load_tasks
-from ..engine.pddl import PddlError, load_domain
-from ..engine.pipeline.faithful import parse_spec
-from ..engine.sandbox import Limits, Program, ProgramError, Sandbox, SandboxError
-from ..engine.sandbox.limits import DEFAULT_TIME_LIMIT, MIB
-from ..engine.sandbox.outcome import SYNTAX_ERROR
-from ..engine.sandbox.runner import format_layers
-from .common import (
+from genplan.cli.common import (
     EXIT_NEGATIVE,
     EXIT_OK,
     MAX_ORDERINGS,
@@ -28,6 +20,26 @@ from .common import (
     faithful_spec,
     require_between,
     require_seconds,
+)
+from genplan.engine.api.domains import DomainDir, DomainDirError
+from genplan.engine.api.pddl import PddlError, load_domain
+from genplan.engine.api.presets import parse_spec
+from genplan.engine.api.programs import (
+    DEFAULT_ORDERINGS,
+    DEFAULT_TIME_LIMIT,
+    MIB,
+    SYNTAX_ERROR,
+    Evaluation,
+    Evaluator,
+    Limits,
+    OrderingResult,
+    Program,
+    ProgramError,
+    Sandbox,
+    SandboxError,
+    TaskResult,
+    format_layers,
+    load_tasks,
 )
 
 TASK_SETS = ("debug", "eval", "probes")

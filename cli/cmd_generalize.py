@@ -7,13 +7,21 @@ import json
 import sys
 from pathlib import Path
 
-from ..engine.domainlib import DomainDir, DomainDirError
-from ..engine.evaluation import DEFAULT_ORDERINGS
-from ..engine.generalize import (
+from genplan.cli.common import EXIT_NEGATIVE, EXIT_OK, MAX_ORDERINGS, error, require_between, require_seconds
+from genplan.engine.api.domains import DomainDir, DomainDirError
+from genplan.engine.api.pddl import PddlError
+from genplan.engine.api.programs import (
+    DEFAULT_ORDERINGS,
     DEFAULT_SCALE,
     DEFAULT_SEED,
     DEFAULT_TASKS_PER_SIZE,
+    DEFAULT_TIME_LIMIT,
+    MIB,
     GeneralizeError,
+    Limits,
+    Program,
+    ProgramError,
+    SandboxError,
     StepResult,
     generalization_tables,
     generalize,
@@ -23,11 +31,7 @@ from ..engine.generalize import (
     scale_ladder,
     size_ladders,
 )
-from ..engine.pddl import PddlError
-from ..engine.report.render import to_markdown, to_terminal
-from ..engine.sandbox import Limits, Program, ProgramError, SandboxError
-from ..engine.sandbox.limits import DEFAULT_TIME_LIMIT, MIB
-from .common import EXIT_NEGATIVE, EXIT_OK, MAX_ORDERINGS, error, require_between, require_seconds
+from genplan.engine.api.reports import to_markdown, to_terminal
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..engine.domainlib import DomainDir, DomainDirError
-from .common import EXIT_OK, MAX_SIZE, BadInput, require_between, run_guarded
+from genplan.cli.common import EXIT_OK, MAX_SIZE, BadInput, require_between, run_guarded
+from genplan.engine.api.domains import DomainDir, DomainDirError
 
 
 def _size(text: str) -> tuple[str, int]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..engine.domainlib import domain_toml_text
-from .common import EXIT_OK, BadInput, open_source, run_guarded
+from genplan.cli.common import EXIT_OK, BadInput, open_source, run_guarded
+from genplan.engine.api.domains import domain_toml_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .common import EXIT_OK, BadInput, run_guarded
+from genplan.cli.common import EXIT_OK, BadInput, run_guarded
 
 COMMAND = "genplan pddlego"
 
@@ -17,7 +17,7 @@ COMMAND = "genplan pddlego"
 def presets() -> list[str]:
     """The presets of the registered approaches this command runs (pddlego-detailed, pddlego-simple,
     pddlego-fixed-domain, plangen)."""
-    from ..engine.approaches import APPROACHES
+    from genplan.engine.api.presets import APPROACHES
 
     return [name for approach in APPROACHES.values() if approach.command == COMMAND for name in approach.presets]
 
@@ -63,12 +63,10 @@ def parse_seeds(text: str) -> list[int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..engine import api
-    from ..engine.approaches import preset_owner
-    from ..engine.llm import ModelAccessError, load_settings
-    from ..engine.llm.settings import SettingsError
-    from ..engine.pddlego.batch import record_run
-    from ..engine.prompts import PromptError, PromptLibrary
+    from genplan.engine import api
+    from genplan.engine.api.presets import preset_owner
+    from genplan.engine.api.runs import record_game_run as record_run
+    from genplan.engine.api.settings import ModelAccessError, PromptError, PromptLibrary, SettingsError, load_settings
 
     seeds = parse_seeds(args.seeds)
     if not 1 <= args.locations <= 11:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..engine.planner import plan_cost, solve
-from .common import EXIT_NEGATIVE, EXIT_OK, load_task, print_json, require_seconds, run_guarded
+from genplan.cli.common import EXIT_NEGATIVE, EXIT_OK, load_task, print_json, require_seconds, run_guarded
+from genplan.engine.api.pddl import plan_cost, solve
 
 
 def register(sub: argparse._SubParsersAction) -> None:

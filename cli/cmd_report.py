@@ -5,11 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..engine.report.data import ReportError, load_batch
-from ..engine.report.paper_tables import all_tables
-from ..engine.report.render import to_json, to_markdown, to_terminal
-from ..engine.report.write import write_report
-from .common import EXIT_OK, error
+from genplan.cli.common import EXIT_OK, error
+from genplan.engine.api.reports import ReportError, all_tables, load_batch, to_json, to_markdown, to_terminal, write_report
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -46,8 +43,7 @@ def run(args: argparse.Namespace) -> int:
         return error(str(exc))
     tables = all_tables(data)
     if args.paper:
-        from ..engine.report.beside_paper import tables_beside_paper
-        from ..engine.report.paper import load_paper_numbers
+        from genplan.engine.api.reports import load_paper_numbers, tables_beside_paper
 
         tables += tables_beside_paper(data, load_paper_numbers())
     if args.show == "terminal":

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import EXIT_BAD_INPUT, EXIT_OK, add_faithful_options, error, faithful_spec
+from genplan.cli.common import EXIT_BAD_INPUT, EXIT_OK, add_faithful_options, error, faithful_spec
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -62,21 +62,21 @@ def _parse_value(text: str) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..engine.report.beside_paper import tables_beside_paper
-    from ..engine.report.data import load_batch
-    from ..engine.report.paper import load_paper_numbers
-    from ..engine.report.paper_tables import all_tables
-    from ..engine.report.render import to_terminal
-    from ..engine.report.write import write_report
-    from ..engine.reproduce import (
+    from genplan.cli import cmd_batch
+    from genplan.engine.api.reports import (
         ReproduceError,
+        all_tables,
         domain_listing,
         experiment_text,
         find_domains,
+        load_batch,
+        load_paper_numbers,
         load_published,
         published_table,
+        tables_beside_paper,
+        to_terminal,
+        write_report,
     )
-    from . import cmd_batch
 
     data_dir = Path(args.data_dir)
     paper = load_paper_numbers()

@@ -11,10 +11,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..engine.approaches.presets import load_config_file, load_preset, preset_names
-from ..engine.events import Event, Notice, RequestRetry, ResponseReceived, SelectionMade, StepStarted, ValidationResult
-from ..engine.pipeline.config import ConfigError, PipelineConfig
-from .common import (
+from genplan.cli.common import (
     EXIT_OK,
     BadInput,
     add_faithful_options,
@@ -25,9 +22,11 @@ from .common import (
     run_guarded,
     warn,
 )
+from genplan.engine.api.presets import ConfigError, PipelineConfig, load_config_file, load_preset, preset_names
+from genplan.engine.events import Event, Notice, RequestRetry, ResponseReceived, SelectionMade, StepStarted, ValidationResult
 
 if TYPE_CHECKING:
-    from ..engine.domainlib import DomainDir
+    from genplan.engine.api.domains import DomainDir
 
 # The model client (openai) and the pipeline are imported when a run starts, not when `genplan` parses
 # its arguments: every other command would otherwise pay for them.
@@ -115,7 +114,7 @@ def _config(args: argparse.Namespace):
 
 def _stopped(args: argparse.Namespace, run_dir: Path, message: str) -> int:
     """A run that had to stop: one line (or, with --json, one object) naming the cause and how to resume."""
-    from ..engine.api.runs import mark_failed
+    from genplan.engine.api.runs import mark_failed
 
     resume = f"genplan run --resume {run_dir}"
     with contextlib.suppress(OSError):  # the disk may be the problem
@@ -127,7 +126,7 @@ def _stopped(args: argparse.Namespace, run_dir: Path, message: str) -> int:
 
 def list_presets() -> str:
     """One line per preset: its approach and the settings that differ between presets."""
-    from ..engine.approaches import APPROACHES, Capability
+    from genplan.engine.api.presets import APPROACHES, Capability
 
     lines = [f"{'preset':8} {'approach':9} {'N':>2} {'K_S':>3} {'K_C':>3} {'reflection':10} {'limit':>6}  function"]
     for approach in APPROACHES.values():
@@ -154,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
         print(list_presets())
         return EXIT_OK
     if args.resume:  # an AutoToS run or a PDDLego+ trial goes on with its own report
-        from .cmd_autotos import resume_command
+        from genplan.cli.cmd_autotos import resume_command
 
         resumed = resume_command(Path(args.resume), args, _model_flags(args))
         if resumed is not None:
@@ -163,13 +162,10 @@ def run(args: argparse.Namespace) -> int:
         own_loop = _own_loop_run(args)
         if own_loop is not None:
             return own_loop
-    from ..engine import api
-    from ..engine.api.runs import default_runs_dir, write_summary
-    from ..engine.domainlib import DomainDir, DomainDirError
-    from ..engine.llm import ModelAccessError, load_settings
-    from ..engine.llm.manual import stdin_answerer
-    from ..engine.llm.settings import SettingsError
-    from ..engine.prompts import PromptLibrary
+    from genplan.engine import api
+    from genplan.engine.api.domains import DomainDir, DomainDirError
+    from genplan.engine.api.runs import default_runs_dir, write_summary
+    from genplan.engine.api.settings import ModelAccessError, PromptLibrary, SettingsError, load_settings, stdin_answerer
 
     # everything the user gave is checked before anything is created or asked
     given_domain = Path(args.domain_dir).resolve() if args.resume and args.domain_dir else None
@@ -243,7 +239,7 @@ def _own_loop_run(args: argparse.Namespace) -> int | None:
     """A preset of an approach that writes no programs: run it here when it takes a domain directory (AutoToS's
     PDDL family), else say in one line which command runs it. None: a pipeline preset (or no such preset: the
     pipeline's preset lookup says so)."""
-    from ..engine.approaches import Capability, preset_owner
+    from genplan.engine.api.presets import Capability, preset_owner
 
     owner = preset_owner(args.preset)
     if owner is None or owner[0].can(Capability.PROGRAMS):
@@ -260,7 +256,7 @@ def _own_loop_run(args: argparse.Namespace) -> int | None:
                if given]
     if ignored:
         warn(f"{', '.join(ignored)}: not used by {approach.name}'s own loop (preset {preset})")
-    from .cmd_autotos import start_command
+    from genplan.cli.cmd_autotos import start_command
 
     # they go to runs/ (or --out), not DOMAIN_DIR/.genplan/runs/
     return start_command(preset, args.domain_dir, args, {"evaluate": bool(args.eval)}, Path(args.out or "runs"))
@@ -268,7 +264,7 @@ def _own_loop_run(args: argparse.Namespace) -> int | None:
 
 def _sandbox_layers() -> str:
     """The containment layers generated programs get on this machine (one server start, ~0.1 s)."""
-    from ..engine.sandbox import Sandbox, SandboxError
+    from genplan.engine.api.programs import Sandbox, SandboxError
 
     try:
         with Sandbox() as sandbox:
@@ -293,9 +289,8 @@ def _evaluate(program: Path, domain_dir: DomainDir, config) -> float:
     imports / orderings / bas toggles as the reference evaluates (docs/reproduction.md)."""
     import os
 
-    from ..engine.batch.jobs import eval_job_toggles
-    from ..engine.evaluation import evaluate_program
-    from ..engine.sandbox import Limits, Program
+    from genplan.engine.api.programs import Limits, Program, evaluate_program
+    from genplan.engine.batch.jobs import eval_job_toggles
 
     print("genplan: evaluating the selected program on the eval tasks ...", file=sys.stderr)
     toggles = eval_job_toggles(config)

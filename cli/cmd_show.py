@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..engine.pddl.encoding import encode_task, render_task, render_task_abbreviated, shuffled_task
-from .common import EXIT_OK, load_task, print_json, run_guarded, typed_setting_for
+from genplan.cli.common import EXIT_OK, load_task, print_json, run_guarded, typed_setting_for
+from genplan.engine.api.pddl import encode_task, render_task, render_task_abbreviated, shuffled_task
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -5,10 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..engine.feedback.plans import plan_feedback
-from ..engine.pddl.plans import load_plan
-from ..engine.pddl.validate import validate_plan
-from .common import (
+from genplan.cli.common import (
     EXIT_NEGATIVE,
     EXIT_OK,
     BadInput,
@@ -17,6 +14,7 @@ from .common import (
     resolve_task,
     run_guarded,
 )
+from genplan.engine.api.pddl import load_plan, plan_feedback, validate_plan
 
 
 def register(sub: argparse._SubParsersAction) -> None:

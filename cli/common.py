@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..engine.domainlib import DomainDir, DomainDirError
-from ..engine.errors import GenplanError
-from ..engine.pddl import Domain, PddlError, Problem, load_domain, load_problem
+from genplan.engine.api.domains import DomainDir, DomainDirError
+from genplan.engine.api.pddl import Domain, PddlError, Problem, load_domain, load_problem
+from genplan.engine.errors import GenplanError
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -130,7 +130,7 @@ def run_guarded(func, args) -> int:
 
 def add_faithful_options(p: argparse.ArgumentParser, what: str | None = None) -> None:
     """--faithful and --faithful-except (docs/reproduction.md); ``what``: --faithful's help, where it differs."""
-    from ..engine.pipeline.faithful import FAITHFUL_HELP, faithful_except_help
+    from genplan.engine.api.presets import FAITHFUL_HELP, faithful_except_help
 
     p.add_argument("--faithful", action="store_true", help=what or FAITHFUL_HELP)
     p.add_argument("--faithful-except", metavar="NAMES", help=faithful_except_help())
@@ -138,7 +138,7 @@ def add_faithful_options(p: argparse.ArgumentParser, what: str | None = None) ->
 
 def faithful_spec(args: argparse.Namespace) -> str | None:
     """The --faithful spec the options ask for (None: genplan's own behaviour)."""
-    from ..engine.pipeline.faithful import except_spec
+    from genplan.engine.api.presets import except_spec
 
     excluded = getattr(args, "faithful_except", None)
     if excluded is not None:

@@ -10,9 +10,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..engine.autotos.domains import DOMAINS
-from .autotos_options import add_limit_arguments, check_limits, print_summary
-from .common import EXIT_OK, BadInput, error
+from genplan.cli.autotos_options import add_limit_arguments, check_limits, print_summary
+from genplan.cli.common import EXIT_OK, BadInput, error
+from genplan.engine.api.presets import AUTOTOS_DOMAINS as DOMAINS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,8 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..engine.api import Watch
-    from ..engine.api.imports import ImportFailed, import_autotos, open_autotos
+    from genplan.engine.api import Watch
+    from genplan.engine.api.imports import ImportFailed, import_autotos, open_autotos
 
     pst = {"on": True, "off": False}.get(args.pst)  # auto: as the log's folder says
     try:

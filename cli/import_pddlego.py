@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .common import EXIT_OK, error
+from genplan.cli.common import EXIT_OK, error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,7 +49,7 @@ def _logs(paths: list[str]) -> list[Path]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..engine.api.imports import ImportFailed, import_pddlego
+    from genplan.engine.api.imports import ImportFailed, import_pddlego
 
     try:
         logs = _logs(args.logs)

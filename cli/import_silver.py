@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from .common import EXIT_OK, error
+from genplan.cli.common import EXIT_OK, error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..engine.api.imports import ImportFailed, import_silver, open_silver
+    from genplan.engine.api.imports import ImportFailed, import_silver, open_silver
 
     try:
         source = open_silver(Path(args.conversation), Path(args.domain))

@@ -6,7 +6,7 @@ import argparse
 import importlib
 import sys
 
-from ..engine.errors import GenplanError
+from genplan.engine.errors import GenplanError
 
 # Each module defines register(sub) adding a parser whose defaults include func(args) -> int.
 _COMMAND_MODULES = [

@@ -25,12 +25,12 @@ import re
 import sys
 import tomllib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .errors import GenplanError
+from genplan.engine.errors import GenplanError
 
 TASK_SETS = ("debug", "eval", "probes")
 # Task files of the sets produced by the generator: debug/task-00.pddl, eval/task-000.pddl.
@@ -83,9 +83,9 @@ def pddl_kind(path: Path) -> tuple[str, str] | None:
 
 def _declares_types(domain_file: Path) -> bool:
     """Whether the domain's :types section declares any type besides object (programs then get typed objects)."""
-    from .pddl.errors import PddlError
-    from .pddl.loader import read_text
-    from .pddl.sexpr import Atom, SList, read_sexpr
+    from genplan.engine.pddl.errors import PddlError
+    from genplan.engine.pddl.loader import read_text
+    from genplan.engine.pddl.sexpr import Atom, SList, read_sexpr
 
     try:
         tree = read_sexpr(read_text(domain_file), domain_file)
@@ -437,7 +437,7 @@ def draw_debug_tasks(
     prompt tasks are chosen by index among them). Fewer than ``count`` qualifying tasks: all of them."""
     import random
 
-    from .pddl.loader import load_domain, load_problem
+    from genplan.engine.pddl.loader import load_domain, load_problem
 
     pool = sorted({*domain.debug_tasks(), *domain.eval_tasks()}, key=lambda p: (natural_key(p), str(p)))
     if not pool:
@@ -456,9 +456,9 @@ def draw_debug_tasks(
 
 
 def _optimal_plan_length(domain: DomainDir, pddl_domain: Any, task: Path) -> int | None:
-    from .pddl.loader import load_problem
-    from .pddl.plans import load_plan
-    from .planner import solve
+    from genplan.engine.pddl.loader import load_problem
+    from genplan.engine.pddl.plans import load_plan
+    from genplan.engine.planner import solve
 
     shipped = domain.reference_plan(task, "optimal")
     if shipped is not None:
@@ -519,3 +519,15 @@ DOMAIN_TOML_TEMPLATE = (
 def domain_toml_text(source: DomainDir) -> str:
     """A commented domain.toml for ``source`` with its current (inferred) values."""
     return DOMAIN_TOML_TEMPLATE.format(name=json.dumps(source.name)[1:-1], typed=str(source.typed_objects).lower())
+
+
+def keyed_by_directory(domain: DomainDir) -> DomainDir:
+    """The domain as a grid names it: by the ``name`` its domain.toml gives, else by its directory
+    (``data/additional/grippers`` is "grippers"), never by the name its PDDL file declares, which two of the
+    paper's domains share (``gripper-strips``). Only the grid's keys change (run directories, batch.json,
+    tables); the run itself opens the directory as ever."""
+    try:
+        named = "name" in tomllib.loads((domain.path / "domain.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        named = False
+    return domain if named else replace(domain, name=domain.path.resolve().name)

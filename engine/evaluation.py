@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .feedback.plans import plan_feedback
-from .feedback.programs import run_feedback
-from .pddl import Domain, PddlError, Problem, load_domain, load_problem
-from .pddl.encoding import PythonTask, encode_task, reference_orderings, shuffled_task
-from .pddl.validate import GOAL_NOT_REACHED, PlanValidator, ValidationResult
-from .sandbox.limits import Limits
-from .sandbox.outcome import (
+from genplan.engine.feedback.plans import plan_feedback
+from genplan.engine.feedback.programs import run_feedback
+from genplan.engine.pddl import Domain, PddlError, Problem, load_domain, load_problem
+from genplan.engine.pddl.encoding import PythonTask, encode_task, reference_orderings, shuffled_task
+from genplan.engine.pddl.validate import GOAL_NOT_REACHED, PlanValidator, ValidationResult
+from genplan.engine.sandbox.limits import Limits
+from genplan.engine.sandbox.outcome import (
     CATEGORIES,
     CATEGORY_GOAL,
     CATEGORY_INVALID_ACTION,
@@ -36,8 +36,8 @@ from .sandbox.outcome import (
     RESULT_TOO_LARGE,
     RunOutcome,
 )
-from .sandbox.program import Program
-from .sandbox.runner import Sandbox
+from genplan.engine.sandbox.program import Program
+from genplan.engine.sandbox.runner import Sandbox
 
 VALID = "valid"
 # The reference code's safety check (agents/gen_plan_execution.py, run_safety_checks), applied in its debugging
@@ -534,8 +534,8 @@ class Evaluator:
 
         ``reference``: a task file -> the satisficing plan its source ships (the paper's plans_gbfs/); a
         shipped plan is compared instead of running the planner (no runtime ratio then)."""
-        from .pddl.plans import load_plan
-        from .planner import SOLVED, PlannerResult, check_plan, solve
+        from genplan.engine.pddl.plans import load_plan
+        from genplan.engine.planner import SOLVED, PlannerResult, check_plan, solve
 
         solved = [r for r in results if r.solved]
         for index, result in enumerate(solved, 1):

@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .domainlib import DomainDir, DomainDirError
-from .errors import GenplanError
-from .evaluation import DEFAULT_ORDERINGS, Evaluator, TaskResult, load_tasks
-from .pddl import PddlError, load_domain
-from .report.table import COUNT, NUMBER, PERCENT, SECONDS, TEXT, Table
-from .sandbox import Limits, Program, Sandbox
+from genplan.engine.domainlib import DomainDir, DomainDirError
+from genplan.engine.errors import GenplanError
+from genplan.engine.evaluation import DEFAULT_ORDERINGS, Evaluator, TaskResult, load_tasks
+from genplan.engine.pddl import PddlError, load_domain
+from genplan.engine.report.table import COUNT, NUMBER, PERCENT, SECONDS, TEXT, Table
+from genplan.engine.sandbox import Limits, Program, Sandbox
 
 DEFAULT_SCALE = (1.0, 2.0, 4.0)
 DEFAULT_TASKS_PER_SIZE = 3

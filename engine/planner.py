@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
 
-from .pddl import Domain, Problem, Task, load_domain, load_problem
-from .pddl.model import Action, Fact, Junction, Literal
-from .pddl.plans import parse_plan_text
-from .pddl.translation import translation_rewrites
-from .pddl.validate import GOAL_NOT_REACHED, PlanValidator, validate_plan
-from .pddl.writer import domain_to_pddl, problem_to_pddl, single_types_goal
+from genplan.engine.pddl import Domain, Problem, Task, load_domain, load_problem
+from genplan.engine.pddl.model import Action, Fact, Junction, Literal
+from genplan.engine.pddl.plans import parse_plan_text
+from genplan.engine.pddl.translation import translation_rewrites
+from genplan.engine.pddl.validate import GOAL_NOT_REACHED, PlanValidator, validate_plan
+from genplan.engine.pddl.writer import domain_to_pddl, problem_to_pddl, single_types_goal
 
 SOLVED, UNSOLVABLE, LIMIT, ERROR = "solved", "unsolvable", "limit", "error"
 # A planner's plan genplan's validator refuses, or "unsolvable" refuted by a plan the built-in search found:

@@ -23,7 +23,7 @@ from typing import Any
 
 import jinja2
 
-from .errors import GenplanError
+from genplan.engine.errors import GenplanError
 
 PACKAGE = "genplan.prompts"
 SUFFIX = ".j2"

@@ -20,10 +20,9 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
-from .batch.experiment import keyed_by_directory
-from .domainlib import DomainDir, DomainDirError
-from .report.data import BatchData
-from .report.table import PERCENT, TEXT, Table
+from genplan.engine.domainlib import DomainDir, DomainDirError, keyed_by_directory
+from genplan.engine.report.data import BatchData
+from genplan.engine.report.table import PERCENT, TEXT, Table
 
 PAPER_PRESETS = ("F5-3", "F3-6", "Bas", "Sil")
 
@@ -43,7 +42,7 @@ class Published:
 def find_domains(data_dir: Path) -> list[DomainDir]:
     """Every domain directory of ``data_dir``: its subdirectories that are domains, and those one level further
     down (the paper's ``data/`` holds ``silver/<domain>`` and ``additional/<domain>``). Domains are keyed by
-    their directory name (or domain.toml's ``name``: engine.batch.experiment.keyed_by_directory), so two of the
+    their directory name (or domain.toml's ``name``: engine.domainlib.keyed_by_directory), so two of the
     same name are an error; in name order within each folder."""
     if not data_dir.is_dir():
         raise ReproduceError(f"{data_dir}: not a directory")

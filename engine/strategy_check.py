@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import runs
-from .domainlib import DomainDir
-from .events import RunFinished, RunStarted
-from .pipeline.config import PipelineConfig
-from .runs.answers import copy_records
-from .runs.status import RunStatus
-from .runs.store import RunStore
+from genplan.engine import runs
+from genplan.engine.domainlib import DomainDir
+from genplan.engine.events import RunFinished, RunStarted
+from genplan.engine.pipeline.config import PipelineConfig
+from genplan.engine.runs.answers import copy_records
+from genplan.engine.runs.status import RunStatus
+from genplan.engine.runs.store import RunStore
 
 PURPOSE = "strategy-check"
 _NL_STEPS = ("nl.domain", "nl.task")
@@ -63,10 +63,10 @@ def prepare(source: Path, strategy_file: str, domain_dir: Path, root: Path | Non
 def run_check(store: RunStore, text: str, provider: Any, controller: Any = None,
               subscriber: Callable[[Any], None] | None = None, reasoning: bool = False) -> StrategyCheck:
     """Replay the NL phase from disk, then validate ``text`` on the debug tasks (the only requests sent)."""
-    from .approaches import get_approach
-    from .pipeline.checks import Version
-    from .pipeline.runner import Pipeline
-    from .runs.run import Run, RunOutcome, RunSetup, RunStopped, execute
+    from genplan.engine.approaches import get_approach
+    from genplan.engine.pipeline.checks import Version
+    from genplan.engine.pipeline.runner import Pipeline
+    from genplan.engine.runs.run import Run, RunOutcome, RunSetup, RunStopped, execute
 
     meta = store.meta()
     domain = DomainDir.open(meta["domain_dir"])

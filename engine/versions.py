@@ -12,10 +12,10 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from .pddl.validate import GOAL_NOT_REACHED
-from .runs import layout
-from .runs.overview import RunOverview, read_overview
-from .sandbox.outcome import CATEGORY_GOAL, CATEGORY_INVALID_ACTION, run_category
+from genplan.engine.pddl.validate import GOAL_NOT_REACHED
+from genplan.engine.runs import layout
+from genplan.engine.runs.overview import RunOverview, read_overview
+from genplan.engine.sandbox.outcome import CATEGORY_GOAL, CATEGORY_INVALID_ACTION, run_category
 
 PASS = "pass"
 NO_PLAN = "no plan"  # the model's answer held no plan to check

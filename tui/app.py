@@ -24,17 +24,17 @@ from textual.dom import DOMNode
 from textual.notifications import Notification, SeverityLevel
 from textual.screen import Screen
 
-from . import messages as msg
-from .actions import bindings
-from .controllers.base import Context
-from .controllers.counterexample import CounterexampleController
-from .controllers.plans import PlansController
-from .controllers.runs import RunsController
-from .controllers.versions import VersionsController
-from .controllers.workspace import WorkspaceController
-from .main_screen import MainScreen
-from .options import LaunchOptions, resolve_run
-from .responsiveness import GcState
+from genplan.tui import messages as msg
+from genplan.tui.actions import bindings
+from genplan.tui.controllers.base import Context
+from genplan.tui.controllers.counterexample import CounterexampleController
+from genplan.tui.controllers.plans import PlansController
+from genplan.tui.controllers.runs import RunsController
+from genplan.tui.controllers.versions import VersionsController
+from genplan.tui.controllers.workspace import WorkspaceController
+from genplan.tui.main_screen import MainScreen
+from genplan.tui.options import LaunchOptions, resolve_run
+from genplan.tui.responsiveness import GcState
 
 __all__ = ["GenplanApp", "LaunchOptions", "resolve_run"]
 
@@ -109,7 +109,7 @@ class GenplanApp(App[None]):
         """A message goes to the message line of the screen shown (its KeyBar), never over the content, and to
         the session's message log (``messages``). A screen without a key bar (Textual's own, such as the
         command palette) gets Textual's toast."""
-        from .widgets.key_bar import KeyBar
+        from genplan.tui.widgets.key_bar import KeyBar
 
         seconds = timeout if timeout is not None else MESSAGE_SECONDS.get(severity, self.NOTIFICATION_TIMEOUT)
         self.messages.append(Notification(message, title, severity, seconds, markup))
@@ -124,7 +124,7 @@ class GenplanApp(App[None]):
 
     def clear_messages(self) -> None:
         """The message lines of every screen emptied (and Textual's toasts, if any)."""
-        from .widgets.key_bar import KeyBar
+        from genplan.tui.widgets.key_bar import KeyBar
 
         for screen in self.screen_stack:
             for bar in screen.query(KeyBar):
@@ -145,7 +145,7 @@ class GenplanApp(App[None]):
         self.set_interval(DRAIN_INTERVAL_S, self.runner.drain)
         self.set_interval(1.0, self.main.refresh_totals)
         if self.options.tune_gc:
-            from . import responsiveness
+            from genplan.tui import responsiveness
 
             self._gc_state = responsiveness.freeze_long_lived()
             self.heap_freezes += 1
@@ -161,7 +161,7 @@ class GenplanApp(App[None]):
             self.in_thread(self._warm_up, "warm-up", exclusive=True)
 
     def _warm_up(self) -> None:
-        from . import responsiveness
+        from genplan.tui import responsiveness
 
         responsiveness.warm_up()
         try:
@@ -170,7 +170,7 @@ class GenplanApp(App[None]):
             pass
 
     def _freeze_heap(self) -> None:
-        from . import responsiveness
+        from genplan.tui import responsiveness
 
         if self._gc_state is not None and not self._exiting:
             responsiveness.freeze_long_lived(self._gc_state)
@@ -242,8 +242,8 @@ class GenplanApp(App[None]):
         return self.main.applies(action)
 
     def show_help(self) -> None:
-        from .actions import help_markdown
-        from .screens.help import HelpScreen
+        from genplan.tui.actions import help_markdown
+        from genplan.tui.screens.help import HelpScreen
 
         self.push_screen(HelpScreen(help_markdown(self.ctx.keymap, self.get_key_display_for)))
 
@@ -251,7 +251,7 @@ class GenplanApp(App[None]):
         return self.get_key_display(Binding(key, ""))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        from .actions import palette_actions, palette_title
+        from genplan.tui.actions import palette_actions, palette_title
 
         yield from super().get_system_commands(screen)
         seen: set[str] = set()
@@ -276,7 +276,7 @@ class GenplanApp(App[None]):
         self.shutdown()
         sys.setswitchinterval(self._switch_interval)
         if self._gc_state is not None:
-            from . import responsiveness
+            from genplan.tui import responsiveness
 
             responsiveness.restore(self._gc_state)
             self._gc_state = None

@@ -3,8 +3,8 @@ why this feedback was produced and what the model is told. One line, in plain wo
 
 from __future__ import annotations
 
-from .outcomes import category_of
-from .run_state import TimelineEntry
+from genplan.tui.outcomes import category_of
+from genplan.tui.run_state import TimelineEntry
 
 # a request's pipeline step -> (stage, what happens)
 STEPS = {

@@ -120,7 +120,7 @@ def load_tui_settings(
         data = _read(path)
         prefs = prefs_from_table(data.get(PIPELINE_TABLE, {}), str(path))
         if "keymap" in data:
-            from .actions import check_keymap
+            from genplan.tui.actions import check_keymap
 
             prefs.keymap = check_keymap(data["keymap"], str(path))
     except (OSError, tomllib.TOMLDecodeError) as exc:

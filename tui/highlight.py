@@ -86,7 +86,7 @@ def language_for(path: str) -> str:
 @cache
 def lexer_for(language: str | None) -> Lexer | None:
     if language == "pddl":
-        from .pddl_lexer import PddlLexer
+        from genplan.tui.pddl_lexer import PddlLexer
 
         return PddlLexer()
     if language == "python":

@@ -126,10 +126,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"genplan-tui: {args.config_file}: config file does not exist", file=sys.stderr)
         return 2
     from genplan.engine.api.runs import is_run_dir
-
-    from .app import GenplanApp
-    from .artifacts import runs_root
-    from .options import LaunchOptions, resolve_run
+    from genplan.tui.app import GenplanApp
+    from genplan.tui.artifacts import runs_root
+    from genplan.tui.options import LaunchOptions, resolve_run
 
     for run in (args.run, args.replay):
         if run is not None and not is_run_dir(resolve_run(runs_dir or runs_root(domain_dir), run)):

@@ -15,11 +15,11 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import OptionList, Static, TabbedContent, TabPane
 
-from .artifacts import Version
-from .domain_info import DomainInfo, TaskInfo
-from .run_state import CheckResult, RunState, TimelineEntry, Update
-from .widgets.key_bar import KeyBar
-from .widgets.panels import (
+from genplan.tui.artifacts import Version
+from genplan.tui.domain_info import DomainInfo, TaskInfo
+from genplan.tui.run_state import CheckResult, RunState, TimelineEntry, Update
+from genplan.tui.widgets.key_bar import KeyBar
+from genplan.tui.widgets.panels import (
     DomainPanel,
     RunPanel,
     RunResults,
@@ -30,16 +30,15 @@ from .widgets.panels import (
     TasksPanel,
     VersionsPanel,
 )
-from .widgets.results_matrix import MatrixTable, ResultsPanel
-from .widgets.timeline import Timeline
-from .widgets.totals_bar import UNPRICED_TOAST, TotalsBar
-from .widgets.versions_tree import NodeRef, VersionsTree
+from genplan.tui.widgets.results_matrix import MatrixTable, ResultsPanel
+from genplan.tui.widgets.timeline import Timeline
+from genplan.tui.widgets.totals_bar import UNPRICED_TOAST, TotalsBar
+from genplan.tui.widgets.versions_tree import NodeRef, VersionsTree
 
 if TYPE_CHECKING:
     from genplan.engine.api.runs import RunInfo
     from genplan.engine.api.versions import TaskOutcome, VersionResults, VersionsOverview
-
-    from .controllers.runs import RunsController
+    from genplan.tui.controllers.runs import RunsController
 
 UNPRICED_TOAST_S = 4
 FOCUS_TARGETS: dict[str, type[Widget]] = {"tasks": TaskList, "runs": RunsTable, "run": RunTimeline,

@@ -13,10 +13,9 @@ if TYPE_CHECKING:  # only for the checker: the messages module loads before the 
     from genplan.engine.api.runs import RunInfo
     from genplan.engine.api.settings import ChatRequest, ModelSettings
     from genplan.engine.api.versions import VersionsOverview
-
-    from .artifacts import Version
-    from .config import RunPrefs
-    from .domain_info import DomainInfo
+    from genplan.tui.artifacts import Version
+    from genplan.tui.config import RunPrefs
+    from genplan.tui.domain_info import DomainInfo
 
 
 class WorkDone(Message):

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .messages import RerunEnded, RerunProgress, RerunRow
+from genplan.tui.messages import RerunEnded, RerunProgress, RerunRow
 
 # Debug tasks run once in file order, as the pipeline's debugging does; eval tasks under the paper's
 # four orderings (file order plus three seeded shuffles).

@@ -47,7 +47,7 @@ class GcState:
 def warm_up() -> list[str]:
     """Import the modules and build the lexers a session will need. Returns what failed (never raises:
     this only saves time later, and the code that needs a module reports its errors itself)."""
-    from .highlight import LANGUAGES, lexer_for
+    from genplan.tui.highlight import LANGUAGES, lexer_for
 
     failed = []
     try:

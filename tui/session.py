@@ -18,7 +18,7 @@ from typing import Any
 
 from textual.message import Message
 
-from .messages import AnswerRequested, RunCreated, RunProgress, StepRequested
+from genplan.tui.messages import AnswerRequested, RunCreated, RunProgress, StepRequested
 
 Post = Callable[[Message], Any]
 

@@ -25,26 +25,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import GenplanError
-from ..pipeline.config import PipelineConfig, made_before_reproduction
-from ..runs import NotResumable, RunMeta, create, create_named, layout, read_meta_or_none
-from ..runs.gateway import Decision
-from ..runs.run import NewRun, Run, RunOutcome, RunSetup, execute
-from ..runs.status import RunStatus
-from ..runs.store import RunInfo, RunStore, artifact_request_id, fork_run
+from genplan.engine.errors import GenplanError
+from genplan.engine.pipeline.config import PipelineConfig, made_before_reproduction
+from genplan.engine.runs import NotResumable, RunMeta, create, create_named, layout, read_meta_or_none
+from genplan.engine.runs.gateway import Decision
+from genplan.engine.runs.run import NewRun, Run, RunOutcome, RunSetup, execute
+from genplan.engine.runs.status import RunStatus
+from genplan.engine.runs.store import RunInfo, RunStore, artifact_request_id, fork_run
 
 if TYPE_CHECKING:
-    from ..approaches import Approach
-    from ..domainlib import DomainDir
-    from ..evaluation import TaskResult
-    from ..events import Event
-    from ..llm import ModelSettings, Provider
-    from ..llm.manual import Answerer
-    from ..pipeline.runner import Pipeline
-    from ..prompts import PromptLibrary
-    from ..runs.edits import EditRecord
-    from ..runs.gateway import Controller
-    from ..versions import VersionsOverview
+    from genplan.engine.approaches import Approach
+    from genplan.engine.domainlib import DomainDir
+    from genplan.engine.evaluation import TaskResult
+    from genplan.engine.events import Event
+    from genplan.engine.llm import ModelSettings, Provider
+    from genplan.engine.llm.manual import Answerer
+    from genplan.engine.pipeline.runner import Pipeline
+    from genplan.engine.prompts import PromptLibrary
+    from genplan.engine.runs.edits import EditRecord
+    from genplan.engine.runs.gateway import Controller
+    from genplan.engine.versions import VersionsOverview
 
 __all__ = [
     "RUN_MODULES", "Decision", "GenplanError", "NotResumable", "RunOutcome", "RunStatus", "StartRequest", "UnknownPreset", "Watch",
@@ -63,25 +63,25 @@ RUN_MODULES = tuple(f"{_ENGINE}.{name}" for name in ("pipeline.runner", "llm.cli
 # The approaches' registry imports every approach (the pipeline, the model client, the sandbox): it is loaded on
 # first use, not when the API is imported, so that a front end's first screen (genplan-tui) does not wait for it.
 def get_approach(name: str) -> Approach:
-    from ..approaches import get_approach as registered
+    from genplan.engine.approaches import get_approach as registered
 
     return registered(name)
 
 
 def preset_owner(preset: str) -> tuple[Approach, str] | None:
-    from ..approaches import preset_owner as owner
+    from genplan.engine.approaches import preset_owner as owner
 
     return owner(preset)
 
 
 def _capability(name: str) -> Any:
-    from ..approaches import Capability
+    from genplan.engine.approaches import Capability
 
     return Capability[name]
 
 
 def _unknown_approach() -> type[Exception]:
-    from ..approaches import UnknownApproach
+    from genplan.engine.approaches import UnknownApproach
 
     return UnknownApproach
 
@@ -122,8 +122,8 @@ def provider_for(settings: ModelSettings, *, no_cache: bool = False, watch: Watc
     """The model, with the provider stack's retries and cache; with no model configured, the person answering
     through ``watch.manual_answer``. The API key is registered as a secret, so no program's output carries it
     back to the model or into a file."""
-    from ..llm import make_provider
-    from ..sandbox.redact import register_secret
+    from genplan.engine.llm import make_provider
+    from genplan.engine.sandbox.redact import register_secret
 
     provider = make_provider(settings, cache_dir=cache_dir, no_cache=no_cache,
                              manual_answer=watch.manual_answer if watch else None)
@@ -133,7 +133,7 @@ def provider_for(settings: ModelSettings, *, no_cache: bool = False, watch: Watc
 
 def approach_of(preset: str) -> tuple[Approach, str]:
     """The approach that defines ``preset`` and the preset's own spelling (UnknownPreset otherwise)."""
-    from ..approaches.presets import ALIASES
+    from genplan.engine.approaches.presets import ALIASES
 
     owner = preset_owner(ALIASES.get(preset, preset))
     if owner is None:
@@ -300,7 +300,7 @@ def fork_with_task(run_dir: Path, program_file: str, task_file: Path) -> Path:
     """A fork of ``run_dir`` that keeps every answer up to the program version ``program_file`` and, when carried
     out, checks that version with ``task_file`` among its debug tasks, so that code debugging goes on with the
     normal feedback on it ("continue with this task", e.g. a counterexample's)."""
-    from ..counterexample.record import attach_tasks
+    from genplan.engine.counterexample.record import attach_tasks
 
     text = (Path(run_dir) / program_file).read_text(encoding="utf-8")
     path = fork(run_dir, program_file, "program", text)
@@ -313,8 +313,8 @@ def pipeline(domain_dir: DomainDir, config: PipelineConfig, provider: Provider, 
              subscribers: tuple[Callable[[Event], None], ...] = ()) -> Pipeline:
     """A pipeline approach's context on an existing run directory, for a caller that drives it itself (a
     strategy check, tests, benchmarks): ``.run()`` carries it out."""
-    from ..pipeline.layer import PipelineLoop
-    from ..pipeline.runner import Pipeline
+    from genplan.engine.pipeline.layer import PipelineLoop
+    from genplan.engine.pipeline.runner import Pipeline
 
     approach = get_approach(config.approach)
     if not isinstance(approach.run, PipelineLoop):
@@ -332,14 +332,14 @@ def list_runs(runs_dir: Path) -> list[RunInfo]:
 
 def overview(run_dir: Path) -> VersionsOverview:
     """A run's versions and their results on the debug tasks, as the engine recorded them."""
-    from ..versions import run_overview
+    from genplan.engine.versions import run_overview
 
     return run_overview(Path(run_dir))
 
 
 def record_edit(run_dir: Path, relative: str, old_text: str, new_text: str) -> EditRecord:
     """A person's edit of a run's file, kept as a new version beside it and in the run's edit log."""
-    from ..runs.edits import record_edit as record
+    from genplan.engine.runs.edits import record_edit as record
 
     return record(Path(run_dir), relative, old_text, new_text)
 
@@ -349,7 +349,7 @@ def check_strategy(source_run: Path, strategy_file: str, text: str, domain_dir: 
     """Plan validation of one strategy text, in a new run beside ``source_run`` that keeps its NL descriptions:
     the model plans every debug task by the strategy, the validator checks the plans (no code is written). Its
     report: run directory, status, debug tasks solved of all."""
-    from .. import strategy_check
+    from genplan.engine import strategy_check
 
     watch = watch or Watch()
     provider = provider_for(settings, no_cache=no_cache, watch=watch)
@@ -370,11 +370,11 @@ def rerun_program(source: str, domain_dir: Path, task_set: str, run_dir: Path | 
     """Run a program on every task of ``task_set`` ("debug" or "eval") as the run it comes from checked its
     programs (its time limit, function name and its approach's feedback style; a program of no run: F5-3's),
     calling ``progress(result, done, total)`` after each task. ``cancel`` set: it stops after the task under way."""
-    from ..domainlib import DomainDir
-    from ..evaluation import DEFAULT_ORDERINGS, Evaluator, load_tasks
-    from ..pddl import load_domain
-    from ..sandbox import Limits, Program
-    from .presets import run_config
+    from genplan.engine.api.presets import run_config
+    from genplan.engine.domainlib import DomainDir
+    from genplan.engine.evaluation import DEFAULT_ORDERINGS, Evaluator, load_tasks
+    from genplan.engine.pddl import load_domain
+    from genplan.engine.sandbox import Limits, Program
 
     config = run_config(run_dir)
     directory = DomainDir.open(Path(domain_dir))
@@ -422,6 +422,6 @@ def message(outcome: RunOutcome) -> str:
 
 
 def _approaches() -> list[Approach]:
-    from ..approaches import APPROACHES
+    from genplan.engine.approaches import APPROACHES
 
     return list(APPROACHES.values())

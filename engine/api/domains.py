@@ -6,10 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..domainlib import TASK_SETS, DomainDir, DomainDirError, natural_key
-from ..pddl import Domain, PddlError, load_domain
+from genplan.engine.domainlib import TASK_SETS, DomainDir, DomainDirError, domain_toml_text, natural_key
+from genplan.engine.pddl import Domain, PddlError, load_domain
 
-__all__ = ["TASK_SETS", "DomainDir", "DomainDirError", "OpenedDomain", "natural_key", "open_domain"]
+__all__ = [
+    "TASK_SETS", "DomainDir", "DomainDirError", "OpenedDomain", "domain_toml_text", "natural_key", "open_domain",
+]
 
 
 @dataclass(frozen=True)

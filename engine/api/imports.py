@@ -17,16 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import GenplanError
-from ..runs.status import RunStatus
-from . import Watch
+from genplan.engine.api import Watch
+from genplan.engine.errors import GenplanError
+from genplan.engine.runs.status import RunStatus
 
 if TYPE_CHECKING:
-    from ..autotos.domains import SearchDomain
-    from ..autotos.logfile import AutoToSLog
-    from ..domainlib import DomainDir
-    from ..pddlego.importer import ImportResult
-    from ..silver.replay import SilverConversation
+    from genplan.engine.autotos.domains import SearchDomain
+    from genplan.engine.autotos.logfile import AutoToSLog
+    from genplan.engine.domainlib import DomainDir
+    from genplan.engine.pddlego.importer import ImportResult
+    from genplan.engine.silver.replay import SilverConversation
 
 __all__ = ["AutoToSSource", "ImportFailed", "SilverImport", "SilverSource", "import_autotos", "import_pddlego",
            "import_silver", "open_autotos", "open_silver"]
@@ -72,8 +72,8 @@ class SilverImport:
 
 def open_silver(conversation_dir: Path, domain_dir: Path) -> SilverSource:
     """The conversation folder (``<env>_<seed>_<exp>/`` with ``<k>-response.txt``) and the domain directory."""
-    from ..domainlib import DomainDir, DomainDirError
-    from ..silver.replay import SilverLogError, read_conversation
+    from genplan.engine.domainlib import DomainDir, DomainDirError
+    from genplan.engine.silver.replay import SilverLogError, read_conversation
 
     try:
         return SilverSource(read_conversation(conversation_dir), DomainDir.open(domain_dir))
@@ -85,10 +85,10 @@ def import_silver(source: SilverSource, runs_dir: Path, *, split_seed: int = 1) 
     """The conversation's answers given back in order as the model's to genplan's Sil baseline, while genplan's
     checks on the domain's debug tasks decide what is asked next; a new run under ``runs_dir`` records it
     (run.json's ``import`` says where the answers come from, ``import_unused_answers`` how many were left)."""
-    from ..approaches.presets import load_preset
-    from ..runs import create
-    from ..silver.replay import SilverReplayProvider
-    from . import pipeline
+    from genplan.engine.api import pipeline
+    from genplan.engine.approaches.presets import load_preset
+    from genplan.engine.runs import create
+    from genplan.engine.silver.replay import SilverReplayProvider
 
     conversation, domain = source.conversation, source.domain
     # one recorded answer per request: an extraction retry would take the next program as a retry's answer
@@ -137,8 +137,8 @@ def open_autotos(log_path: Path, *, domain: str | None = None, data: Path | None
     """The log (``clean_logs/<domain>/<model>-{val,noval}_logs/<name>.txt``), its domain (``domain``, or the
     log's folder's) loaded from ``data`` (default: the folder holding the log's clean_logs/), and the partial
     soundness test (``None``: as the log's folder says, val = on)."""
-    from ..autotos.domains import DataError, load_domain
-    from ..autotos.logfile import LogFormatError, parse_log
+    from genplan.engine.autotos.domains import DataError, load_domain
+    from genplan.engine.autotos.logfile import LogFormatError, parse_log
 
     log_path = Path(log_path)
     try:
@@ -169,9 +169,9 @@ def import_autotos(source: AutoToSSource, runs_dir: Path, *, evaluate: bool = Tr
     replay left the log's path). ``strict``: solutions validated by genplan's checks alone, not as the release
     did; ``released_instances``: evaluated on the instances the release's runs used (else the data folder's).
     ``watch.subscriber`` gets every event, ``watch.progress`` one line per event worth one."""
-    from ..autotos.executor import SandboxExecutor
-    from ..autotos.session import import_log, log_settings
-    from ..sandbox.limits import GIB
+    from genplan.engine.autotos.executor import SandboxExecutor
+    from genplan.engine.autotos.session import import_log, log_settings
+    from genplan.engine.sandbox.limits import GIB
 
     watch = watch or Watch()
     settings = log_settings(source.log, partial_soundness=source.partial_soundness, evaluate=evaluate,
@@ -192,10 +192,10 @@ def import_pddlego(log_path: Path, out: Path, *, environment: str = "auto", seed
     same condition and trial replaced), so that a report of ``out`` counts it. ``environment``: "auto", "real" or
     "logged"; ``planner``: "auto", "fast-downward" or "builtin"; ``ties``: "logged" or "genplan"
     (engine/pddlego/importer.import_trial says what they do)."""
-    from ..pddlego.batch import record_import
-    from ..pddlego.environment import EnvironmentUnavailable
-    from ..pddlego.importer import ImportError_, import_trial
-    from ..pddlego.trial_log import TrialLogError
+    from genplan.engine.pddlego.batch import record_import
+    from genplan.engine.pddlego.environment import EnvironmentUnavailable
+    from genplan.engine.pddlego.importer import ImportError_, import_trial
+    from genplan.engine.pddlego.trial_log import TrialLogError
 
     try:
         result = import_trial(log_path, Path(out) / "runs", environment=environment, seed=seed, planner=planner,

@@ -4,15 +4,18 @@ would read (the plan stepper)."""
 
 from __future__ import annotations
 
-from ..feedback.plans import plan_feedback
-from ..pddl import Domain, PddlError, Problem, load_domain, load_problem
-from ..pddl.encoding import encode_task, render_task
-from ..pddl.model import Task
-from ..pddl.validate import GOAL_NOT_REACHED, ValidationResult, fact_text, validate_plan
+from genplan.engine.feedback.plans import plan_feedback
+from genplan.engine.pddl import Domain, PddlError, Problem, load_domain, load_problem
+from genplan.engine.pddl.encoding import encode_task, render_task, render_task_abbreviated, shuffled_task
+from genplan.engine.pddl.model import Task
+from genplan.engine.pddl.plans import load_plan
+from genplan.engine.pddl.validate import GOAL_NOT_REACHED, ValidationResult, fact_text, validate_plan
+from genplan.engine.planner import plan_cost, solve
 
 __all__ = [
     "DOMAIN_FILE", "GOAL_NOT_REACHED", "PROBLEM_FILE", "Domain", "PddlError", "Problem", "Task", "ValidationResult",
-    "fact_text", "load_domain", "load_problem", "parse_error", "plan_feedback", "planned_task", "program_input",
+    "encode_task", "fact_text", "load_domain", "load_plan", "load_problem", "parse_error", "plan_cost", "plan_feedback",
+    "planned_task", "program_input", "render_task", "render_task_abbreviated", "shuffled_task", "solve",
     "validate_plan",
 ]
 
@@ -29,8 +32,8 @@ def parse_error(text: str, role: str = "domain", other: str | None = None) -> Pd
     ``other`` is the file it is read with (a problem file's domain, a domain file's problem, as a PDDLego+ call
     wrote them), read leniently as the trial's solver does; without it a domain is read alone and a problem is
     checked no further than its parentheses. The error's ``path`` is :data:`DOMAIN_FILE` or :data:`PROBLEM_FILE`."""
-    from ..pddl.loader import parse_domain_text, parse_task_text
-    from ..pddl.sexpr import read_sexpr
+    from genplan.engine.pddl.loader import parse_domain_text, parse_task_text
+    from genplan.engine.pddl.sexpr import read_sexpr
 
     try:
         if other is not None:
@@ -47,6 +50,6 @@ def parse_error(text: str, role: str = "domain", other: str | None = None) -> Pd
 
 def planned_task(domain_text: str, problem_text: str, plan: list[str]) -> tuple[Domain, Problem]:
     """The domain and problem of a PDDLego+ solver call, read as the trial's solver read them for ``plan``."""
-    from ..pddlego.solver import planned_task as planned
+    from genplan.engine.pddlego.solver import planned_task as planned
 
     return planned(domain_text, problem_text, plan)

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..approaches import APPROACHES, Approach, Capability, preset_owner, start_target
-from ..approaches.presets import load_preset, preset_names
-from ..pipeline.config import ConfigError, PipelineConfig
-from ..pipeline.faithful import FAITHFUL_HELP, FaithfulError, except_spec, faithful_except_help, parse_spec
+from genplan.engine.approaches import APPROACHES, Approach, Capability, get_approach, preset_owner, start_target
+from genplan.engine.approaches.presets import load_config_file, load_preset, preset_names
+from genplan.engine.autotos.domains import DOMAINS as AUTOTOS_DOMAINS
+from genplan.engine.pipeline.config import ConfigError, PipelineConfig
+from genplan.engine.pipeline.faithful import FAITHFUL_HELP, FaithfulError, except_spec, faithful_except_help, parse_spec
 
 __all__ = [
-    "APPROACHES", "FAITHFUL_HELP", "Approach", "Capability", "ConfigError", "FaithfulError", "PipelineConfig",
-    "approaches", "check_domain_preset", "domain_presets", "except_spec", "faithful_except_help", "load_preset",
-    "own_loop_preset", "parse_spec", "preset_names", "preset_owner", "run_config", "start_target",
-    "startable_on_domain",
+    "APPROACHES", "AUTOTOS_DOMAINS", "Approach", "Capability", "ConfigError", "FAITHFUL_HELP", "FaithfulError",
+    "PipelineConfig", "approaches", "autotos_generates", "check_domain_preset", "domain_presets", "except_spec",
+    "faithful_except_help", "get_approach", "load_config_file", "load_preset", "own_loop_preset", "parse_spec",
+    "preset_names", "preset_owner", "run_config", "start_target", "startable_on_domain",
 ]
 
 DEFAULT_PRESET = "F5-3"  # the configuration of a program that no run made
@@ -28,7 +29,7 @@ def approaches() -> list[Approach]:
 def run_config(run_dir: Path | None) -> PipelineConfig:
     """The pipeline configuration a run used (its time limit, function name, approach); for no run, an old or
     hand-edited run.json: the default preset's."""
-    from ..runs import read_meta
+    from genplan.engine.runs import read_meta
 
     if run_dir is not None:
         try:
@@ -74,3 +75,10 @@ def check_domain_preset(preset: str) -> str:
                           f"(it has its own command: {other[0].command} --preset {other[1]})")
     load_preset(preset)
     return preset
+
+
+def autotos_generates(domain: str) -> bool:
+    """Can genplan make the evaluation instances of this AutoToS domain itself (no ``--data`` needed)?"""
+    from genplan.engine.autotos.generators import GENERATORS
+
+    return domain in GENERATORS

@@ -7,15 +7,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..events import Event
-from ..runs.answers import answer_text, recorded_answer
-from ..runs.layout import META, SUMMARY, TRIAL, holds_runs, is_run_dir
-from ..runs.outcome import write_outcome
-from ..runs.status import RunStatus
-from ..runs.store import RunInfo, RunStore
+from genplan.engine.events import Event
+from genplan.engine.pddlego.batch import record_run as record_game_run
+from genplan.engine.runs.answers import answer_text, recorded_answer
+from genplan.engine.runs.layout import META, SUMMARY, TRIAL, holds_runs, is_run_dir
+from genplan.engine.runs.outcome import write_outcome
+from genplan.engine.runs.status import RunStatus
+from genplan.engine.runs.store import RunInfo, RunStore
 
 __all__ = ["META", "SUMMARY", "TRIAL", "RunInfo", "answer_text", "default_runs_dir", "holds_runs", "is_run_dir",
-           "mark_failed", "open_run", "recorded_answer", "run_events", "write_summary"]
+           "mark_failed", "open_run", "record_game_run", "recorded_answer", "run_events", "write_summary"]
 
 
 def run_events(run_dir: Path) -> list[Event]:

@@ -7,7 +7,9 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..llm.settings import (
+from genplan.engine.llm import ModelAccessError
+from genplan.engine.llm.manual import stdin_answerer
+from genplan.engine.llm.settings import (
     NONE_WORD,
     ModelSettings,
     SettingsError,
@@ -16,11 +18,12 @@ from ..llm.settings import (
     settings_to_toml,
     write_private_file,
 )
-from ..llm.types import ChatRequest
+from genplan.engine.llm.types import ChatRequest
+from genplan.engine.prompts import PromptError, PromptLibrary
 
 __all__ = [
-    "NONE_WORD", "ChatRequest", "ModelSettings", "SettingsError", "default_config_path", "load_settings",
-    "settings_to_toml", "settings_with", "write_private_file",
+    "NONE_WORD", "ChatRequest", "ModelAccessError", "ModelSettings", "PromptError", "PromptLibrary", "SettingsError",
+    "default_config_path", "load_settings", "settings_to_toml", "settings_with", "stdin_answerer", "write_private_file",
 ]
 
 

@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..pddlego.fork import CannotContinue, check_continuable
-from ..runs.edits import KIND_DIRS, VERSION_DIRS, EditRecord, adopt_outside_edit, edits_of, next_version_name
-from ..versions import (
+from genplan.engine.pddlego.fork import CannotContinue, check_continuable
+from genplan.engine.runs.edits import KIND_DIRS, VERSION_DIRS, EditRecord, adopt_outside_edit, edits_of, next_version_name
+from genplan.engine.versions import (
     Place,
     TaskOutcome,
     VersionResults,
@@ -30,8 +30,8 @@ __all__ = [
 
 def strategy_check_requests(domain_dir: Path) -> int:
     """How many model requests a strategy check on the domain's debug tasks sends (at least)."""
-    from ..domainlib import DomainDir
-    from ..strategy_check import requests_needed
+    from genplan.engine.domainlib import DomainDir
+    from genplan.engine.strategy_check import requests_needed
 
     return requests_needed(DomainDir.open(Path(domain_dir)))
 
@@ -42,12 +42,12 @@ def counterexample_for(run_dir: Path, label: str, relative: str, source: str, do
     the recorded one, else a new search of ``seconds`` (and as long to shrink what it finds), each program run
     limited to the run's time limit but at most ``max_time_limit``. Returns the record and the task's PDDL
     ("" when none was found)."""
-    from ..counterexample import SearchBudget
-    from ..counterexample.record import search_for_version
-    from ..domainlib import DomainDir
-    from ..pddl import load_domain
-    from ..runs.store import RunStore
-    from .presets import run_config
+    from genplan.engine.api.presets import run_config
+    from genplan.engine.counterexample import SearchBudget
+    from genplan.engine.counterexample.record import search_for_version
+    from genplan.engine.domainlib import DomainDir
+    from genplan.engine.pddl import load_domain
+    from genplan.engine.runs.store import RunStore
 
     run_dir = Path(run_dir)
     config = run_config(run_dir)

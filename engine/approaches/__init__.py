@@ -31,11 +31,11 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import GenplanError
-from ..pipeline.config import PIPELINE_APPROACHES
+from genplan.engine.errors import GenplanError
+from genplan.engine.pipeline.config import PIPELINE_APPROACHES
 
 if TYPE_CHECKING:
-    from ..runs.run import NewRun, Run, RunOutcome
+    from genplan.engine.runs.run import NewRun, Run, RunOutcome
 
 # an approach's run: its loop on the one Run context every approach gets (engine/runs/run.py)
 RunFunction = Callable[["Run"], "RunOutcome"]

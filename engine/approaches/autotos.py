@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import Approach, Capability, register
+from genplan.engine.approaches import Approach, Capability, register
 
 if TYPE_CHECKING:
-    from ..autotos.parameters import AutoToSParameters
-    from ..runs.run import NewRun, Run, RunOutcome
+    from genplan.engine.autotos.parameters import AutoToSParameters
+    from genplan.engine.runs.run import NewRun, Run, RunOutcome
 
 __all__ = ["APPROACH", "edited_answer", "new_run", "parameters", "reopen", "run"]
 
@@ -26,32 +26,32 @@ __all__ = ["APPROACH", "edited_answer", "new_run", "parameters", "reopen", "run"
 
 def run(run: Run) -> RunOutcome:
     """The AutoToS loop on ``run`` (engine/autotos/live.py)."""
-    from ..autotos import live
+    from genplan.engine.autotos import live
 
     return live.run(run)
 
 
 def parameters(mapping: Mapping[str, Any]) -> AutoToSParameters:
     """The typed parameters (BadParameters, one line: an unknown key, a value of the wrong type)."""
-    from ..autotos import parameters as typed
+    from genplan.engine.autotos import parameters as typed
 
     return typed.parameters(mapping)
 
 
 def new_run(target: str, params: AutoToSParameters) -> NewRun:
-    from ..autotos import live
+    from genplan.engine.autotos import live
 
     return live.new_run(target, params)
 
 
 def reopen(meta: Mapping[str, Any]) -> tuple[str, AutoToSParameters]:
-    from ..autotos import live
+    from genplan.engine.autotos import live
 
     return live.reopen(meta)
 
 
 def edited_answer(run_dir: Path, relative: str, kind: str, text: str) -> str:
-    from ..autotos import live
+    from genplan.engine.autotos import live
 
     return live.edited_answer(run_dir, relative, kind, text)
 

@@ -6,20 +6,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ..events import SelectionMade, StepStarted
-from ..extract import Extraction, extract_strategy
-from ..pddl.encoding import render_task
-from ..pipeline.checks import best_version
-from ..pipeline.conversation import assistant, code_extractor, user
-from ..pipeline.orderings import sorted_task
-from . import Approach, register
-from .context import pipeline_fields
-from .stein import final_strategy_check
+from genplan.engine.approaches import Approach, register
+from genplan.engine.approaches.context import pipeline_fields
+from genplan.engine.approaches.stein import final_strategy_check
+from genplan.engine.events import SelectionMade, StepStarted
+from genplan.engine.extract import Extraction, extract_strategy
+from genplan.engine.pddl.encoding import render_task
+from genplan.engine.pipeline.checks import best_version
+from genplan.engine.pipeline.conversation import assistant, code_extractor, user
+from genplan.engine.pipeline.orderings import sorted_task
 
 if TYPE_CHECKING:
-    from ..pddl.encoding import PythonTask
-    from ..pipeline.checks import DebugTask, ProgramChecker, TaskCheck
-    from .context import PipelineContext
+    from genplan.engine.approaches.context import PipelineContext
+    from genplan.engine.pddl.encoding import PythonTask
+    from genplan.engine.pipeline.checks import DebugTask, ProgramChecker, TaskCheck
 
 
 def bas_strategy(text: str) -> Extraction[str]:

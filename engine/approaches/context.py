@@ -18,21 +18,21 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..pipeline.config import PipelineConfig
-from ..pipeline.conversation import answer_for
-from ..pipeline.layer import PipelineLoop
-from ..runs.run import NewRun
-from . import Capability
+from genplan.engine.approaches import Capability
+from genplan.engine.pipeline.config import PipelineConfig
+from genplan.engine.pipeline.conversation import answer_for
+from genplan.engine.pipeline.layer import PipelineLoop
+from genplan.engine.runs.run import NewRun
 
 if TYPE_CHECKING:
-    from ..domainlib import DomainDir
-    from ..events import Event, Publish
-    from ..llm import ChatMessage
-    from ..pddl import Domain
-    from ..pddl.encoding import PythonTask
-    from ..pipeline.checks import DebugTask, ProgramChecker, TaskCheck, Version
-    from ..pipeline.conversation import Extractor
-    from ..pipeline.failures import FailureSelector
+    from genplan.engine.domainlib import DomainDir
+    from genplan.engine.events import Event, Publish
+    from genplan.engine.llm import ChatMessage
+    from genplan.engine.pddl import Domain
+    from genplan.engine.pddl.encoding import PythonTask
+    from genplan.engine.pipeline.checks import DebugTask, ProgramChecker, TaskCheck, Version
+    from genplan.engine.pipeline.conversation import Extractor
+    from genplan.engine.pipeline.failures import FailureSelector
 
 
 class PipelineContext(Protocol):

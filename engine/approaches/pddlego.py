@@ -21,13 +21,13 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import GenplanError
-from . import Approach, Capability, register
+from genplan.engine.approaches import Approach, Capability, register
+from genplan.engine.errors import GenplanError
 
 if TYPE_CHECKING:
-    from ..pddlego.loop import PddlegoConfig
-    from ..prompts import PromptLibrary
-    from ..runs.run import NewRun, Run, RunOutcome
+    from genplan.engine.pddlego.loop import PddlegoConfig
+    from genplan.engine.prompts import PromptLibrary
+    from genplan.engine.runs.run import NewRun, Run, RunOutcome
 
 ENVIRONMENTS = ("coincollector",)
 APPROACHES = ("pddlego", "plangen")
@@ -111,7 +111,7 @@ def _require_environment(target: str, approach: str) -> None:
 
 def _require_game() -> None:
     """GenplanError (one line) when the game cannot run here: said before a run directory is made."""
-    from ..pddlego.environment import CoinCollector, EnvironmentUnavailable
+    from genplan.engine.pddlego.environment import CoinCollector, EnvironmentUnavailable
 
     try:
         CoinCollector.require_available()
@@ -120,13 +120,13 @@ def _require_game() -> None:
 
 
 def _prompts(params: TrialParameters, default: PromptLibrary | None = None) -> PromptLibrary:
-    from ..prompts import PromptLibrary
+    from genplan.engine.prompts import PromptLibrary
 
     return PromptLibrary(params.prompts) if params.prompts else default or PromptLibrary()
 
 
 def _loop_config(target: str, params: TrialParameters, prompts: PromptLibrary) -> PddlegoConfig:
-    from ..pddlego.loop import PddlegoConfig
+    from genplan.engine.pddlego.loop import PddlegoConfig
 
     fixed = params.fixed_domain
     if fixed == GENPLAN_DOMAIN:  # the ablation's preset: genplan's own domain file of the game
@@ -135,7 +135,7 @@ def _loop_config(target: str, params: TrialParameters, prompts: PromptLibrary) -
 
 
 def _spec(target: str, params: TrialParameters, prompts: PromptLibrary) -> Any:
-    from ..pddlego.runner import TrialSpec
+    from genplan.engine.pddlego.runner import TrialSpec
 
     return TrialSpec(params.approach, _loop_config(target, params, prompts),
                      {"name": target, "kind": "real", "seed": params.seed, "num_locations": params.locations,
@@ -149,7 +149,7 @@ def new_run(target: str, params: TrialParameters) -> NewRun:
     """What a new trial's ``run.json`` records: approach, config, environment, trial, target, parameters (the
     model is the front end's to add). A plain run id names it. GenplanError (one line) for an environment the
     approach does not play or a game that cannot run on this machine (before anything is made)."""
-    from ..runs.run import NewRun
+    from genplan.engine.runs.run import NewRun
 
     _require_environment(target, params.approach)
     _require_game()
@@ -160,7 +160,7 @@ def reopen(meta: Mapping[str, Any]) -> tuple[str, TrialParameters]:
     """The target and parameters of a trial's ``run.json`` (an unfinished trial, or a fork of one): those it
     recorded, or, for a trial recorded before they were (an import, an earlier genplan), those of its game and
     settings. CannotContinue when the trial was not played in a game that runs here."""
-    from ..pddlego.fork import CannotContinue
+    from genplan.engine.pddlego.fork import CannotContinue
 
     approach = str(meta.get("approach") or "")
     if approach not in APPROACHES:
@@ -183,7 +183,7 @@ def edited_answer(run_dir: Path, relative: str, kind: str, text: str) -> str:
     in place of that file (``kind``: the artefact's kind, domain or problem; the file's name says it too).
     CannotContinue (one line) when the trial cannot go on from it: not a PDDLego+ trial in the real game, a
     domain file that was fixed, not a domain or problem file."""
-    from ..pddlego import fork
+    from genplan.engine.pddlego import fork
 
     fork.check_continuable(Path(run_dir), relative)
     return fork.edited_answer(Path(run_dir), relative, text)
@@ -193,9 +193,9 @@ def run(run: Run) -> RunOutcome:
     """One trial on ``run``: the game and the solver made from the run's parameters, the trial played; its
     outcome's ``summary`` is the trial record (summary.json and trial.json), ``meta`` its run.json ``outcome``,
     ``value`` the loop's TrialResult (or the error of a model that could not be used)."""
-    from ..pddlego.environment import CoinCollector, CoinCollectorConfig, EnvironmentUnavailable
-    from ..pddlego.runner import play
-    from ..pddlego.solver import PddlSolver, coin_command
+    from genplan.engine.pddlego.environment import CoinCollector, CoinCollectorConfig, EnvironmentUnavailable
+    from genplan.engine.pddlego.runner import play
+    from genplan.engine.pddlego.solver import PddlSolver, coin_command
 
     params = run.parameters
     if not isinstance(params, TrialParameters):

@@ -12,8 +12,8 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from ..pipeline.config import ConfigError, PipelineConfig
-from . import APPROACHES, Capability
+from genplan.engine.approaches import APPROACHES, Capability
+from genplan.engine.pipeline.config import ConfigError, PipelineConfig
 
 __all__ = ["ALIASES", "PRESETS", "all_presets", "load_config_file", "load_preset", "preset_names"]
 

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..events import SelectionMade, StepStarted
-from ..extract import extract_nl
-from ..feedback.silver import fix_variables
-from ..pddl.encoding import render_problem_abbreviated
-from ..pipeline.conversation import code_extractor, user
-from . import Approach, register
-from .context import pipeline_fields
+from genplan.engine.approaches import Approach, register
+from genplan.engine.approaches.context import pipeline_fields
+from genplan.engine.events import SelectionMade, StepStarted
+from genplan.engine.extract import extract_nl
+from genplan.engine.feedback.silver import fix_variables
+from genplan.engine.pddl.encoding import render_problem_abbreviated
+from genplan.engine.pipeline.conversation import code_extractor, user
 
 if TYPE_CHECKING:
-    from ..pipeline.checks import ProgramChecker
-    from .context import PipelineContext
+    from genplan.engine.approaches.context import PipelineContext
+    from genplan.engine.pipeline.checks import ProgramChecker
 
 
 def run(ctx: PipelineContext, checker: ProgramChecker) -> None:

@@ -6,20 +6,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..events import Notice, SelectionMade, StepFinished, StepStarted
-from ..extract import extract_nl, extract_strategy
-from ..pddl.encoding import render_task
-from ..pipeline.checks import Version, best_version
-from ..pipeline.conversation import assistant, code_extractor, user
-from ..pipeline.orderings import candidate_examples, sorted_task
-from . import Approach, register
-from .context import pipeline_fields
+from genplan.engine.approaches import Approach, register
+from genplan.engine.approaches.context import pipeline_fields
+from genplan.engine.events import Notice, SelectionMade, StepFinished, StepStarted
+from genplan.engine.extract import extract_nl, extract_strategy
+from genplan.engine.pddl.encoding import render_task
+from genplan.engine.pipeline.checks import Version, best_version
+from genplan.engine.pipeline.conversation import assistant, code_extractor, user
+from genplan.engine.pipeline.orderings import candidate_examples, sorted_task
 
 if TYPE_CHECKING:
-    from ..llm import ChatMessage
-    from ..pddl.encoding import PythonTask
-    from ..pipeline.checks import DebugTask, ProgramChecker, TaskCheck
-    from .context import PipelineContext
+    from genplan.engine.approaches.context import PipelineContext
+    from genplan.engine.llm import ChatMessage
+    from genplan.engine.pddl.encoding import PythonTask
+    from genplan.engine.pipeline.checks import DebugTask, ProgramChecker, TaskCheck
 
 
 def run(ctx: PipelineContext, checker: ProgramChecker) -> None:

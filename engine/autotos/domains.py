@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import GenplanError
-from . import harness
+from genplan.engine.autotos import harness
+from genplan.engine.errors import GenplanError
 
 DOMAINS = ("24game", "blocksworld", "prontoqa", "crossword", "sokoban")
 FOLDERS = {"24game": "twentyfourgame", "blocksworld": "blocksworld", "prontoqa": "prontoqa",

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any, Protocol
 
-from . import harness
+from genplan.engine.autotos import harness
 
 HARNESS_SOURCE = Path(harness.__file__).read_text(encoding="utf-8")
 
@@ -40,9 +40,9 @@ class SandboxExecutor:
     the per-call limit is enforced inside the child, the whole request by the sandbox's time limit."""
 
     def __init__(self, hash_seed: int = 0, memory_bytes: int | None = None) -> None:
-        from ..sandbox.limits import Limits
-        from ..sandbox.program import Program
-        from ..sandbox.runner import Sandbox
+        from genplan.engine.sandbox.limits import Limits
+        from genplan.engine.sandbox.program import Program
+        from genplan.engine.sandbox.runner import Sandbox
 
         self._limits_type = Limits
         self._memory = memory_bytes

@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .domains import (
+from genplan.engine.autotos.domains import (
     Instance,
     SearchDomain,
     _blocks_goal,
@@ -85,7 +85,7 @@ def _random_blocks_state(rng: random.Random, blocks: list[str]) -> dict[str, Any
 
 
 def _bfs_length(init: dict[str, Any], goal: dict[str, Any]) -> int:
-    from .domains import _blocks_key
+    from genplan.engine.autotos.domains import _blocks_key
 
     frontier = [init]
     seen = {_blocks_key(init)}
@@ -164,7 +164,7 @@ def _prontoqa_example(rng: random.Random, depth: int) -> tuple[list[str], list[l
 
 
 def generate_prontoqa(seed: int = 0, unit_tests: int = 3, evaluation: int = 50) -> SearchDomain:
-    from .domains import _validate_prontoqa
+    from genplan.engine.autotos.domains import _validate_prontoqa
 
     rng = random.Random(seed)
 
@@ -212,7 +212,7 @@ def _sokoban_room(rng: random.Random, width: int, height: int, stones: int) -> t
 
 
 def _sokoban_optimal(state: dict[str, Any], grid: list[list[int]], limit: int = 200000) -> int | None:
-    from .domains import _sokoban_key, sokoban_children, sokoban_solved
+    from genplan.engine.autotos.domains import _sokoban_key, sokoban_children, sokoban_solved
 
     frontier = [state]
     seen = {_sokoban_key(state)}
@@ -233,7 +233,7 @@ def _sokoban_optimal(state: dict[str, Any], grid: list[list[int]], limit: int = 
 
 
 def generate_sokoban(seed: int = 0, unit_tests: int = 2, evaluation: int = 5, size: int = 6, stones: int = 1) -> SearchDomain:
-    from .domains import _validate_sokoban, sokoban_children, sokoban_solved
+    from genplan.engine.autotos.domains import _validate_sokoban, sokoban_children, sokoban_solved
 
     rng = random.Random(seed)
     made: list[Instance] = []

@@ -16,14 +16,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..runs import NotResumable
-from ..runs.run import NewRun, Run, RunOutcome
-from ..sandbox.limits import GIB
-from .domains import DOMAINS, DataError, SearchDomain, load_domain
-from .generators import GENERATORS
-from .loop import Settings
-from .parameters import AutoToSParameters, BadParameters, parameters
-from .session import preset_of, run_loop, run_meta
+from genplan.engine.autotos.domains import DOMAINS, DataError, SearchDomain, load_domain
+from genplan.engine.autotos.generators import GENERATORS
+from genplan.engine.autotos.loop import Settings
+from genplan.engine.autotos.parameters import AutoToSParameters, BadParameters, parameters
+from genplan.engine.autotos.session import preset_of, run_loop, run_meta
+from genplan.engine.runs import NotResumable
+from genplan.engine.runs.run import NewRun, Run, RunOutcome
+from genplan.engine.sandbox.limits import GIB
 
 LIVE_EVAL_CHUNK = 4  # instances per sandboxed evaluation run when a front end may stop the run
 
@@ -59,7 +59,7 @@ def open_search_domain(target: str, data: str | Path | None = None, generate: in
             return load_domain(target, data)
         generator = GENERATORS[target]
         return generator(seed=gen_seed, evaluation=generate) if generate is not None else generator(seed=gen_seed)
-    from .pddl_family import build_pddl_domain, pddl_tasks_from_dir
+    from genplan.engine.autotos.pddl_family import build_pddl_domain, pddl_tasks_from_dir
 
     return build_pddl_domain(pddl_tasks_from_dir(target, planner=planner, eval_limit=eval_limit))
 
@@ -122,7 +122,7 @@ def run(run: Run) -> RunOutcome:
     the loop in the sandbox, and say how it ended (``session.run_loop``). A front end that can stop the run
     (``RunSetup.stop_requested``) gets smaller evaluation chunks (unless the parameters name one), so that a stop
     acts within a few searches."""
-    from .executor import SandboxExecutor
+    from genplan.engine.autotos.executor import SandboxExecutor
 
     params = _typed(run.parameters)
     target = run.target

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import GenplanError
+from genplan.engine.errors import GenplanError
 
 _HEADER = re.compile(r"^(AutoToS prompt:|Model response:|System message:)[ \t]*\n", re.MULTILINE)
 _MARKER = re.compile(

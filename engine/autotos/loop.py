@@ -16,12 +16,12 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..feedback import autotos as feedback
-from ..runs.gateway import RunStopped
-from . import harness, messages
-from .domains import Instance, SearchDomain
-from .executor import Executor
-from .extract import ExtractedFunction, extract_function
+from genplan.engine.autotos import harness, messages
+from genplan.engine.autotos.domains import Instance, SearchDomain
+from genplan.engine.autotos.executor import Executor
+from genplan.engine.autotos.extract import ExtractedFunction, extract_function
+from genplan.engine.feedback import autotos as feedback
+from genplan.engine.runs.gateway import RunStopped
 
 # ask(target, prompt, history) -> the model's answer; target is "succ" or "goal".
 Ask = Callable[[str, str], str]

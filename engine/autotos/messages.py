@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..prompts import render_autotos as render
-from ..prompts import show_state as show
+from genplan.engine.prompts import render_autotos as render
+from genplan.engine.prompts import show_state as show
 
 
 def first_prompts(domain: str, examples: dict[str, Any]) -> tuple[str, str]:

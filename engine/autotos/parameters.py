@@ -15,8 +15,8 @@ from dataclasses import MISSING, asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from ..errors import GenplanError
-from .loop import Settings
+from genplan.engine.autotos.loop import Settings
+from genplan.engine.errors import GenplanError
 
 __all__ = ["AutoToSParameters", "BadParameters", "parameters"]
 

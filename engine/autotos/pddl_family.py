@@ -17,15 +17,15 @@ import random
 from pathlib import Path
 from typing import Any
 
-from ..domainlib import DomainDir
-from ..feedback.plans import plan_feedback
-from ..pddl import load_domain, load_problem
-from ..pddl.encoding import encode_task
-from ..pddl.model import Domain, Fact, Problem, Task
-from ..pddl.validate import validate_plan
-from ..planner import Successors, solve
-from .domains import Instance, SearchDomain
-from .harness import normalize_action
+from genplan.engine.autotos.domains import Instance, SearchDomain
+from genplan.engine.autotos.harness import normalize_action
+from genplan.engine.domainlib import DomainDir
+from genplan.engine.feedback.plans import plan_feedback
+from genplan.engine.pddl import load_domain, load_problem
+from genplan.engine.pddl.encoding import encode_task
+from genplan.engine.pddl.model import Domain, Fact, Problem, Task
+from genplan.engine.pddl.validate import validate_plan
+from genplan.engine.planner import Successors, solve
 
 
 def _facts(state: frozenset[Fact] | set[Fact]) -> list[list[str]]:

@@ -4,9 +4,9 @@ different function than the logged prompt did, or asks more often than the log a
 
 from __future__ import annotations
 
-from ..llm.replay import REPLAY_MODEL, RecordedAnswers, ReplayExhausted
-from ..llm.types import ChatRequest
-from .logfile import AutoToSLog
+from genplan.engine.autotos.logfile import AutoToSLog
+from genplan.engine.llm.replay import REPLAY_MODEL, RecordedAnswers, ReplayExhausted
+from genplan.engine.llm.types import ChatRequest
 
 __all__ = ["REPLAY_MODEL", "ReplayExhausted", "ReplayProvider"]
 

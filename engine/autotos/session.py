@@ -19,7 +19,13 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from ..events import (
+from genplan.engine.autotos import messages
+from genplan.engine.autotos.domains import SearchDomain
+from genplan.engine.autotos.executor import Executor
+from genplan.engine.autotos.logfile import AutoToSLog
+from genplan.engine.autotos.loop import AutoToS, EvaluationStopped, LoopObserver, Outcome, Round, Settings, Version
+from genplan.engine.autotos.replay import ReplayProvider
+from genplan.engine.events import (
     ArtifactCreated,
     ChecksPassed,
     EvaluationProgress,
@@ -31,17 +37,11 @@ from ..events import (
     RunFinished,
     RunStarted,
 )
-from ..llm.types import ChatMessage, ChatResponse, ModelAccessError
-from ..runs import create_named, layout
-from ..runs.files import write_text_atomic
-from ..runs.run import Run, RunOutcome, RunSetup, RunStopped, execute
-from ..runs.status import RunStatus
-from . import messages
-from .domains import SearchDomain
-from .executor import Executor
-from .logfile import AutoToSLog
-from .loop import AutoToS, EvaluationStopped, LoopObserver, Outcome, Round, Settings, Version
-from .replay import ReplayProvider
+from genplan.engine.llm.types import ChatMessage, ChatResponse, ModelAccessError
+from genplan.engine.runs import create_named, layout
+from genplan.engine.runs.files import write_text_atomic
+from genplan.engine.runs.run import Run, RunOutcome, RunSetup, RunStopped, execute
+from genplan.engine.runs.status import RunStatus
 
 Watcher = Callable[[Event], None]
 

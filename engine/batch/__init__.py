@@ -36,7 +36,7 @@ cluster (``--ray ADDRESS``; ``ray`` is an optional extra), where runs and evalua
 
 from __future__ import annotations
 
-from .executors import (
+from genplan.engine.batch.executors import (
     BatchError,
     Executor,
     LocalExecutor,
@@ -46,7 +46,7 @@ from .executors import (
     Work,
     default_eval_workers,
 )
-from .experiment import (
+from genplan.engine.batch.experiment import (
     LABEL_PATTERN,
     TASK_SETS,
     ApproachPreset,
@@ -62,7 +62,7 @@ from .experiment import (
     task_files,
     with_max_concurrent_runs,
 )
-from .jobs import (
+from genplan.engine.batch.jobs import (
     EVALUATION_FILE,
     RUN_DEFINING_SETTINGS,
     Entry,
@@ -77,7 +77,7 @@ from .jobs import (
     run_status,
     selected_program,
 )
-from .results import (
+from genplan.engine.batch.results import (
     BATCH_FILE,
     EVAL_TASK_JOBS,
     BatchResult,

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import GenplanError
-from ..sandbox import Sandbox
-from .jobs import Entry, EvalJob, Outcome, RunJob, execute_evaluation, execute_run
+from genplan.engine.batch.jobs import Entry, EvalJob, Outcome, RunJob, execute_evaluation, execute_run
+from genplan.engine.errors import GenplanError
+from genplan.engine.sandbox import Sandbox
 
 
 class BatchError(GenplanError):

@@ -12,15 +12,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..approaches import Approach, Capability, preset_owner
-from ..approaches.presets import load_config_file, load_preset
-from ..domainlib import DomainDir, DomainDirError
-from ..errors import GenplanError
-from ..llm import ModelAccessError, ModelSettings, SettingsError
-from ..llm.client import resolve_key
-from ..llm.settings import SETTING_NAMES, apply_text_values
-from ..pipeline import ConfigError, PipelineConfig
-from ..pipeline.config import PROMPT_TASKS_BY_SEED
+from genplan.engine.approaches import Approach, Capability, preset_owner
+from genplan.engine.approaches.presets import load_config_file, load_preset
+from genplan.engine.domainlib import DomainDir, DomainDirError, keyed_by_directory
+from genplan.engine.errors import GenplanError
+from genplan.engine.llm import ModelAccessError, ModelSettings, SettingsError
+from genplan.engine.llm.client import resolve_key
+from genplan.engine.llm.settings import SETTING_NAMES, apply_text_values
+from genplan.engine.pipeline import ConfigError, PipelineConfig
+from genplan.engine.pipeline.config import PROMPT_TASKS_BY_SEED
 
 LABEL_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
 TASK_SETS = ("eval", "debug", "probes")
@@ -498,18 +498,6 @@ class _Checker:
                 if not task_files(domain, spec.task_set):
                     self.problem(f"domain '{domain.name}': no {spec.task_set} tasks to evaluate on")
         return spec
-
-
-def keyed_by_directory(domain: DomainDir) -> DomainDir:
-    """The domain as a grid names it: by the ``name`` its domain.toml gives, else by its directory
-    (``data/additional/grippers`` is "grippers"), never by the name its PDDL file declares, which two of the
-    paper's domains share (``gripper-strips``). Only the grid's keys change (run directories, batch.json,
-    tables); the run itself opens the directory as ever."""
-    try:
-        named = "name" in tomllib.loads((domain.path / "domain.toml").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        named = False
-    return domain if named else replace(domain, name=domain.path.resolve().name)
 
 
 def task_files(domain: DomainDir, task_set: str) -> list[Path]:

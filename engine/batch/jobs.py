@@ -14,19 +14,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import runs
-from ..domainlib import DomainDir
-from ..evaluation import Evaluation, Evaluator, PlannerComparison, load_tasks
-from ..llm import ModelAccessError, ModelSettings
-from ..pddl import load_domain
-from ..pddl.plans import load_plan
-from ..pipeline import PipelineConfig
-from ..planner import SOLVED, PlannerResult, check_plan, solve
-from ..runs.outcome import read_summary
-from ..runs.store import RunStore, write_json_atomic
-from ..sandbox import Limits, Program, Sandbox
-from ..sandbox.limits import MIB
-from .experiment import ApproachPreset, EvalSpec, Experiment, GameTarget, ModelSpec, PresetSpec, task_files
+from genplan.engine import runs
+from genplan.engine.batch.experiment import ApproachPreset, EvalSpec, Experiment, GameTarget, ModelSpec, PresetSpec, task_files
+from genplan.engine.domainlib import DomainDir
+from genplan.engine.evaluation import Evaluation, Evaluator, PlannerComparison, load_tasks
+from genplan.engine.llm import ModelAccessError, ModelSettings
+from genplan.engine.pddl import load_domain
+from genplan.engine.pddl.plans import load_plan
+from genplan.engine.pipeline import PipelineConfig
+from genplan.engine.planner import SOLVED, PlannerResult, check_plan, solve
+from genplan.engine.runs.outcome import read_summary
+from genplan.engine.runs.store import RunStore, write_json_atomic
+from genplan.engine.sandbox import Limits, Program, Sandbox
+from genplan.engine.sandbox.limits import MIB
 
 EVALUATION_FILE = runs.layout.EVALUATION
 # Model settings that change what a run produces (the others only change how answers are fetched).
@@ -219,7 +219,7 @@ def run_status(run_dir: Path) -> str | None:
 def execute_run(job: RunJob) -> Outcome:
     """Run one entry of the grid to its end, or go on with it where an earlier batch left it; never raises for a
     failing run (rerunning the batch resumes it)."""
-    from .. import api
+    from genplan.engine import api
 
     run_dir = Path(job.run_dir)
     status = run_status(run_dir)

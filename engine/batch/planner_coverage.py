@@ -18,10 +18,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ..pddl import load_domain, load_problem
-from ..planner import ERROR, PlannerResult, solve
-from ..runs.store import write_json_atomic
-from .experiment import Experiment, task_files
+from genplan.engine.batch.experiment import Experiment, task_files
+from genplan.engine.pddl import load_domain, load_problem
+from genplan.engine.planner import ERROR, PlannerResult, solve
+from genplan.engine.runs.store import write_json_atomic
 
 COVERAGE_DIR = "planner-coverage"
 PLANNERS = ("lm", "ff")  # optimal (A* family) and satisficing (GBFS + FF)

@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..domainlib import DomainDir
-from ..runs import RunStatus, read_meta_or_none
-from ..runs.outcome import has_trial
-from ..runs.store import write_json_atomic
-from .executors import Executor, LocalExecutor, ProgressCallback, Work
-from .experiment import Experiment
-from .jobs import EVALUATION_FILE, Entry, EvalJob, RunJob, eval_job_toggles, grid, run_status
-from .planner_coverage import run_planner_coverage
+from genplan.engine.batch.executors import Executor, LocalExecutor, ProgressCallback, Work
+from genplan.engine.batch.experiment import Experiment
+from genplan.engine.batch.jobs import EVALUATION_FILE, Entry, EvalJob, RunJob, eval_job_toggles, grid, run_status
+from genplan.engine.batch.planner_coverage import run_planner_coverage
+from genplan.engine.domainlib import DomainDir
+from genplan.engine.runs import RunStatus, read_meta_or_none
+from genplan.engine.runs.outcome import has_trial
+from genplan.engine.runs.store import write_json_atomic
 
 BATCH_FILE = "batch.json"
 # Tasks one evaluation runs at once: a program run waits on the sandbox's processes much of the time,

@@ -13,7 +13,7 @@ Everything is deterministic for a seed. ``record`` keeps the searches of a run's
 directory.
 """
 
-from .search import (
+from genplan.engine.counterexample.search import (
     Counterexample,
     CounterexampleError,
     SearchBudget,

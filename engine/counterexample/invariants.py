@@ -27,9 +27,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..pddl import Domain, Problem
-from ..pddl.model import Action, Fact
-from ..planner import fast_downward_driver, fast_downward_input
+from genplan.engine.pddl import Domain, Problem
+from genplan.engine.pddl.model import Action, Fact
+from genplan.engine.planner import fast_downward_driver, fast_downward_input
 
 TRANSLATE_SECONDS = 60.0
 COUNTED = -1  # a counted argument place of a part (any object)

@@ -11,11 +11,11 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from ..domainlib import DomainDir
-from ..pddl import Domain
-from ..runs.store import RunStore
-from ..sandbox import Program
-from .search import SearchBudget, TaskSize, counterexample_pddl, find_counterexample
+from genplan.engine.counterexample.search import SearchBudget, TaskSize, counterexample_pddl, find_counterexample
+from genplan.engine.domainlib import DomainDir
+from genplan.engine.pddl import Domain
+from genplan.engine.runs.store import RunStore
+from genplan.engine.sandbox import Program
 
 FOLDER = "counterexamples"
 

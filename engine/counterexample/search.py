@@ -9,16 +9,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..domainlib import DomainDir, DomainDirError
-from ..errors import GenplanError
-from ..evaluation import EvalTask, Evaluator, OrderingResult, hash_seed_for
-from ..pddl import Domain, PddlError, Problem, load_domain, load_problem, parse_problem_text
-from ..pddl.encoding import encode_task, render_task, shuffled_task
-from ..pddl.model import Fact
-from ..pddl.writer import problem_to_pddl
-from ..planner import LIMIT, SOLVED, solve
-from ..sandbox import Limits, Program, Sandbox
-from .invariants import Invariants, find_invariants
+from genplan.engine.counterexample.invariants import Invariants, find_invariants
+from genplan.engine.domainlib import DomainDir, DomainDirError
+from genplan.engine.errors import GenplanError
+from genplan.engine.evaluation import EvalTask, Evaluator, OrderingResult, hash_seed_for
+from genplan.engine.pddl import Domain, PddlError, Problem, load_domain, load_problem, parse_problem_text
+from genplan.engine.pddl.encoding import encode_task, render_task, shuffled_task
+from genplan.engine.pddl.model import Fact
+from genplan.engine.pddl.writer import problem_to_pddl
+from genplan.engine.planner import LIMIT, SOLVED, solve
+from genplan.engine.sandbox import Limits, Program, Sandbox
 
 SEED_BASE = 70_000  # far from the debug (1..), eval (1000..) and generalize (50 000..) seeds
 BUILTIN_PLANNER_SECONDS = 1.0  # the built-in search decides small tasks at once; beyond, Fast Downward
@@ -355,9 +355,11 @@ def _removed_objects(problem: Problem, names: list[str], invariants: Invariants)
 
 
 def _removable_static(problem: Problem, static: frozenset[str]) -> list[list[Fact]]:
-    """The static facts that may go one at a time: those relating objects (a road, ``above``), a symmetric
-    relation's two directions together. A relation that holds between every two of its objects (``not-eq``)
-    is a definition, not a map: it goes only with its objects, and so do unary facts (an object's type)."""
+    """The static facts that may go one at a time: those relating objects (a road, ``next``), a symmetric
+    relation's two directions together. A relation that holds between every two of its objects, in both
+    directions (``not-eq``) or in one (``above`` as an order of all floors), is a definition, not a map: removing
+    one of its facts makes a task no generator writes (two floors neither above nor below each other), so it goes
+    only with its objects, and so do unary facts (an object's type)."""
     relations: dict[str, set[Fact]] = {}
     for fact in problem.init:
         if fact[0] in static and len(fact) >= 3:
@@ -367,7 +369,8 @@ def _removable_static(problem: Problem, static: frozenset[str]) -> list[list[Fac
         pairs = {fact[1:] for fact in facts}
         binary = all(len(pair) == 2 for pair in pairs)
         members = {name for pair in pairs for name in pair}
-        if binary and len(members) > 1 and all((a, b) in pairs for a in members for b in members if a != b):
+        if binary and len(members) > 1 and all((a, b) in pairs or (b, a) in pairs
+                                               for a in members for b in members if a != b):
             continue
         symmetric = binary and all((b, a) in pairs for a, b in pairs)
         done: set[Fact] = set()

@@ -14,11 +14,11 @@ linear in the answer's length (``tests/test_extract_properties.py``, ``benchmark
 
 from __future__ import annotations
 
-from .code import DEFAULT_FUNCTION_NAMES, ExtractedCode, extract_code
-from .common import Extraction, FencedBlock, clean_answer, fenced_blocks
-from .nl import extract_nl
-from .plan import extract_plan, parse_action_line
-from .strategy import extract_strategy
+from genplan.engine.extract.code import DEFAULT_FUNCTION_NAMES, ExtractedCode, extract_code
+from genplan.engine.extract.common import Extraction, FencedBlock, clean_answer, fenced_blocks
+from genplan.engine.extract.nl import extract_nl
+from genplan.engine.extract.plan import extract_plan, parse_action_line
+from genplan.engine.extract.strategy import extract_strategy
 
 __all__ = [
     "DEFAULT_FUNCTION_NAMES", "ExtractedCode", "Extraction", "FencedBlock", "clean_answer", "extract_code",

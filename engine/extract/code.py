@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .code_merge import add_helpers, patch_previous, without_usage
-from .code_segments import Segment, code_segments, parse_python
-from .common import Extraction, clean_answer, fail
+from genplan.engine.extract.code_merge import add_helpers, patch_previous, without_usage
+from genplan.engine.extract.code_segments import Segment, code_segments, parse_python
+from genplan.engine.extract.common import Extraction, clean_answer, fail
 
 DEFAULT_FUNCTION_NAMES = ("generate_solution", "get_plan")
 

@@ -8,7 +8,7 @@ import builtins
 import functools
 import heapq
 
-from .code_segments import Segment, parse_python
+from genplan.engine.extract.code_segments import Segment, parse_python
 
 _BUILTINS = frozenset(dir(builtins))
 

@@ -11,7 +11,7 @@ import re
 import textwrap
 from dataclasses import dataclass
 
-from .common import MAX_BLOCKS, fence_lines, fenced_blocks
+from genplan.engine.extract.common import MAX_BLOCKS, fence_lines, fenced_blocks
 
 # Far larger than any program a model writes (the longest in the shared logs is ~30 KB); longer
 # text is reported as not parsing instead of being handed to the parser.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import Extraction, clean_answer, fail, fenced_blocks
+from genplan.engine.extract.common import Extraction, clean_answer, fail, fenced_blocks
 
 
 def extract_nl(text: str) -> Extraction[str]:

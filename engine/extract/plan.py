@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .common import MAX_BLOCKS, Extraction, clean_answer, fail, fence_lines, fenced_blocks
+from genplan.engine.extract.common import MAX_BLOCKS, Extraction, clean_answer, fail, fence_lines, fenced_blocks
 
 _BULLET = re.compile(
     r"""^(?:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .common import FENCE_OPEN, Extraction, clean_answer, fail, fence_lines, fenced_blocks
+from genplan.engine.extract.common import FENCE_OPEN, Extraction, clean_answer, fail, fence_lines, fenced_blocks
 
 _LABEL_WORDS = (
     r"(?:(?:final|revised|updated|corrected|complete|new|improved)\s+)*"

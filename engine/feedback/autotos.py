@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..prompts import render_autotos as render
-from ..prompts import show_state as show
+from genplan.engine.prompts import render_autotos as render
+from genplan.engine.prompts import show_state as show
 
 # The ten error categories of the paper, with genplan's check kinds mapped onto them.
 CATEGORIES = (

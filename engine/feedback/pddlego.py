@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..pddl.model import Repair
-from ..planner import FAULT, LIMIT, UNKNOWN, UNSOLVABLE
+from genplan.engine.pddl.model import Repair
+from genplan.engine.planner import FAULT, LIMIT, UNKNOWN, UNSOLVABLE
 
 
 def not_json() -> str:

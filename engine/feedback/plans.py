@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ..pddl.model import Domain
-from ..pddl.validate import (
+from genplan.engine.pddl.model import Domain
+from genplan.engine.pddl.validate import (
     GOAL_NOT_REACHED,
     MALFORMED,
     PRECONDITION,

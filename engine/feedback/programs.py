@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..sandbox import outcome as k
+from genplan.engine.sandbox import outcome as k
 
 if TYPE_CHECKING:
-    from ..sandbox.outcome import RunOutcome
+    from genplan.engine.sandbox.outcome import RunOutcome
 
 EXCEPTION_INTRO = "The code raised the following exception:"
 

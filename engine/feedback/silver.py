@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from ..sandbox.outcome import TIMEOUT, WRONG_TYPE
+from genplan.engine.sandbox.outcome import TIMEOUT, WRONG_TYPE
 
 
 class FailedCheck(Protocol):

@@ -14,10 +14,10 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cache import CachingProvider, ResponseCache, cache_key, is_deterministic
-from .manual import AnswerCancelled, Answerer, ManualProvider, format_prompt, stdin_answerer
-from .pricing import DEFAULT_PRICES, Price, estimate_cost, price_for
-from .settings import (
+from genplan.engine.llm.cache import CachingProvider, ResponseCache, cache_key, is_deterministic
+from genplan.engine.llm.manual import AnswerCancelled, Answerer, ManualProvider, format_prompt, stdin_answerer
+from genplan.engine.llm.pricing import DEFAULT_PRICES, Price, estimate_cost, price_for
+from genplan.engine.llm.settings import (
     ModelSettings,
     SettingsError,
     default_cache_dir,
@@ -26,7 +26,7 @@ from .settings import (
     load_settings,
     save_settings,
 )
-from .types import (
+from genplan.engine.llm.types import (
     STEP_HEADER,
     STEPS,
     ChatMessage,
@@ -39,7 +39,7 @@ from .types import (
 )
 
 if TYPE_CHECKING:
-    from .client import OpenAIProvider, is_local_url
+    from genplan.engine.llm.client import OpenAIProvider, is_local_url
 
 # The model client imports the openai package (a second or more on a small machine): it loads on first use, not
 # with the types, the settings or the cache, which the run files and a front end's first screen need.
@@ -48,7 +48,7 @@ _CLIENT_NAMES = ("OpenAIProvider", "is_local_url")
 
 def __getattr__(name: str) -> Any:
     if name in _CLIENT_NAMES:
-        from . import client
+        from genplan.engine.llm import client
 
         return getattr(client, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -85,7 +85,7 @@ def make_provider(
                 kind="no-model",
             )
         return ManualProvider(manual_answer)
-    from .client import OpenAIProvider
+    from genplan.engine.llm.client import OpenAIProvider
 
     provider: Provider = OpenAIProvider(settings)
     if not no_cache:

@@ -21,8 +21,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .settings import ModelSettings
-from .types import ChatRequest, ChatResponse, DeltaCallback, Provider, RetryCallback
+from genplan.engine.llm.settings import ModelSettings
+from genplan.engine.llm.types import ChatRequest, ChatResponse, DeltaCallback, Provider, RetryCallback
 
 CACHE_FORMAT = 1
 

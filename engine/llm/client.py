@@ -21,9 +21,9 @@ from urllib.parse import urlsplit
 
 import openai
 
-from .pricing import estimate_cost
-from .settings import ModelSettings
-from .types import (
+from genplan.engine.llm.pricing import estimate_cost
+from genplan.engine.llm.settings import ModelSettings
+from genplan.engine.llm.types import (
     STEP_HEADER,
     ChatRequest,
     ChatResponse,

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from .types import ChatRequest, ChatResponse, DeltaCallback, ModelAccessError, RetryCallback
+from genplan.engine.llm.types import ChatRequest, ChatResponse, DeltaCallback, ModelAccessError, RetryCallback
 
 MANUAL_MODEL = "manual"
 END_MARK = "."

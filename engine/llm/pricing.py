@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .types import Usage
+from genplan.engine.llm.types import Usage
 
 
 @dataclass(frozen=True)

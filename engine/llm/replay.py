@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Sequence
 
-from .types import ChatRequest, ChatResponse, DeltaCallback, ModelAccessError, RetryCallback
+from genplan.engine.llm.types import ChatRequest, ChatResponse, DeltaCallback, ModelAccessError, RetryCallback
 
 REPLAY_MODEL = "replay"
 OUT_OF_ANSWERS = "out-of-answers"  # the error kind of a replay that asked for more than was recorded

@@ -37,8 +37,8 @@ from typing import Any
 import platformdirs
 import tomli_w
 
-from ..errors import GenplanError
-from .pricing import Price
+from genplan.engine.errors import GenplanError
+from genplan.engine.llm.pricing import Price
 
 APP_NAME = "genplan"
 ENV_PREFIX = "GENPLAN_"

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..errors import GenplanError
+from genplan.engine.errors import GenplanError
 
 # The pipeline steps a request can belong to; sent as the ``X-Genplan-Step`` header.
 STEP_HEADER = "X-Genplan-Step"

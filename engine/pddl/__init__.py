@@ -31,9 +31,9 @@ ever, so a lenient load can still raise :class:`PddlError`.
         print(repair)
 """
 
-from .errors import PddlError, UnsupportedPddlError
-from .loader import load_domain, load_problem, parse_domain_text, parse_problem_text, parse_task_text
-from .model import Action, Domain, Fact, Literal, Problem, Repair, Task
+from genplan.engine.pddl.errors import PddlError, UnsupportedPddlError
+from genplan.engine.pddl.loader import load_domain, load_problem, parse_domain_text, parse_problem_text, parse_task_text
+from genplan.engine.pddl.model import Action, Domain, Fact, Literal, Problem, Repair, Task
 
 __all__ = [
     "Action",

@@ -15,8 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .errors import PddlError
-from .model import (
+from genplan.engine.pddl.errors import PddlError
+from genplan.engine.pddl.model import (
     OBJECT,
     Condition,
     ConditionalEffect,
@@ -28,8 +28,8 @@ from .model import (
     Parameter,
     Quantified,
 )
-from .normalize import conditional_cost, is_cost_effect, refuse
-from .sexpr import Atom, Node, SList, render
+from genplan.engine.pddl.normalize import conditional_cost, is_cost_effect, refuse
+from genplan.engine.pddl.sexpr import Atom, Node, SList, render
 
 COMPOUND_HEADS = frozenset({"or", "imply", "forall", "exists", "when"})
 

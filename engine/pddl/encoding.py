@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .model import Condition, Domain, Implication, Junction, Literal, Negation, Problem, Quantified
+from genplan.engine.pddl.model import Condition, Domain, Implication, Junction, Literal, Negation, Problem, Quantified
 
 ObjectItem = str | tuple[str, str]
 

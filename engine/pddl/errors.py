@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import GenplanError
+from genplan.engine.errors import GenplanError
 
 
 class PddlError(GenplanError):

@@ -23,8 +23,8 @@ from collections.abc import Callable, Hashable, Sequence
 from itertools import chain
 from typing import Any, cast
 
-from .model import Action, Domain, Fact, Task
-from .plans import PlanStep, parse_action
+from genplan.engine.pddl.model import Action, Domain, Fact, Task
+from genplan.engine.pddl.plans import PlanStep, parse_action
 
 Check = Callable[[Sequence[PlanStep]], bool]
 # an action's type and static tests are remembered per argument tuple (OK<i>) from this many tests on

@@ -15,7 +15,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from .model import OBJECT, Domain, Fact, Problem
+from genplan.engine.pddl.model import OBJECT, Domain, Fact, Problem
 
 # A node is a lower-cased symbol (str) or a list of nodes: no line numbers are kept on this path, because
 # a file with anything to report goes to the full loader, which reports it with its line.

@@ -23,10 +23,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import PddlError
-from .model import OBJECT
-from .model import Repair as Repair  # what lenient mode records; defined with the model it is kept in
-from .sexpr import Atom, Node, SList, render
+from genplan.engine.pddl.errors import PddlError
+from genplan.engine.pddl.model import OBJECT
+from genplan.engine.pddl.model import Repair as Repair  # what lenient mode records; defined with the model it is kept in
+from genplan.engine.pddl.sexpr import Atom, Node, SList, render
 
 SPLIT_DISJUNCTION = "split-disjunction"
 DECLARED_TYPE = "declared-type"

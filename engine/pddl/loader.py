@@ -17,13 +17,13 @@ from pddl.parser import GRAMMAR_FILE, PARSERS_DIRECTORY
 from pddl.parser.domain import DomainTransformer
 from pddl.parser.problem import ProblemTransformer
 
-from . import adl
-from .errors import PddlError, UnsupportedPddlError
-from .fastproblem import parse_problem_fast
-from .lenient import problem_uses, repair_domain_tree, repair_problem_tree
-from .model import OBJECT, Action, Condition, Domain, Fact, Literal, Parameter, Predicate, Problem, Repair
-from .normalize import is_cost_effect, is_cost_init, normalize_domain, normalize_problem, refuse
-from .sexpr import Atom, SList, read_sexpr, render, render_keeping_lines
+from genplan.engine.pddl import adl
+from genplan.engine.pddl.errors import PddlError, UnsupportedPddlError
+from genplan.engine.pddl.fastproblem import parse_problem_fast
+from genplan.engine.pddl.lenient import problem_uses, repair_domain_tree, repair_problem_tree
+from genplan.engine.pddl.model import OBJECT, Action, Condition, Domain, Fact, Literal, Parameter, Predicate, Problem, Repair
+from genplan.engine.pddl.normalize import is_cost_effect, is_cost_init, normalize_domain, normalize_problem, refuse
+from genplan.engine.pddl.sexpr import Atom, SList, read_sexpr, render, render_keeping_lines
 
 
 def read_text(path: str | Path) -> str:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import UnsupportedPddlError
-from .lenient import undeclared_parent_types
-from .sexpr import Atom, Node, SList
+from genplan.engine.pddl.errors import UnsupportedPddlError
+from genplan.engine.pddl.lenient import undeclared_parent_types
+from genplan.engine.pddl.sexpr import Atom, Node, SList
 
 # construct -> what to tell the user
 _UNSUPPORTED_CONSTRUCTS = {

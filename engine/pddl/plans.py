@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import PddlError
+from genplan.engine.pddl.errors import PddlError
 
 _STEP_PREFIX = re.compile(r"^\s*\d+(\.\d+)?\s*:\s*")
 _DURATION_SUFFIX = re.compile(r"\s*\[[^\]]*\]\s*$")

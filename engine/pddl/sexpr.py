@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import PddlError
+from genplan.engine.pddl.errors import PddlError
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,10 @@ rewrite it has to be confirmed (``engine/planner.py``). Three sources:
 
 from __future__ import annotations
 
-from .errors import PddlError
-from .loader import parse_domain_text, parse_problem_text
-from .model import OBJECT, Action, Domain, Problem
-from .sexpr import Atom, read_sexpr
+from genplan.engine.pddl.errors import PddlError
+from genplan.engine.pddl.loader import parse_domain_text, parse_problem_text
+from genplan.engine.pddl.model import OBJECT, Action, Domain, Problem
+from genplan.engine.pddl.sexpr import Atom, read_sexpr
 
 
 def translation_rewrites(domain: Domain, problem: Problem, domain_text: str, problem_text: str) -> list[str]:

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from .fastcheck import FastCheck, compiled_actions
-from .model import (
+from genplan.engine.pddl.fastcheck import FastCheck, compiled_actions
+from genplan.engine.pddl.model import (
     Action,
     Condition,
     ConditionalEffect,
@@ -29,7 +29,7 @@ from .model import (
     Task,
     ground_condition,
 )
-from .plans import PlanStep, parse_action
+from genplan.engine.pddl.plans import PlanStep, parse_action
 
 MALFORMED = "malformed"
 UNKNOWN_OBJECT = "unknown-object"  # Table 13, 4.1

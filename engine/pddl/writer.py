@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Iterator
 from itertools import product
 
-from .model import (
+from genplan.engine.pddl.model import (
     OBJECT,
     Action,
     Condition,

@@ -12,8 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..runs import read_meta
-from .importer import ImportResult
+from genplan.engine.pddlego.importer import ImportResult
+from genplan.engine.runs import read_meta
 
 BATCH_FILE = "batch.json"
 

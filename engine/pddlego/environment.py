@@ -12,7 +12,7 @@ import shutil
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..feedback import pddlego as feedback
+from genplan.engine.feedback import pddlego as feedback
 
 # What the game prints when a command fails; the loop turns these into precise feedback.
 _CLOSED_DOOR = "You can't move there, the door is closed."

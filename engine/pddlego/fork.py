@@ -13,8 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..errors import GenplanError
-from ..runs.store import RunStore
+from genplan.engine.errors import GenplanError
+from genplan.engine.runs.store import RunStore
 
 _SUFFIXES = {"-domain.pddl": "df", "-problem.pddl": "pf"}
 

@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..runs import create
-from ..runs.run import Run, RunSetup, execute
-from .environment import (
+from genplan.engine.pddlego.environment import (
     FEEDBACK,
     CoinCollector,
     CoinCollectorConfig,
@@ -23,11 +21,13 @@ from .environment import (
     StepResult,
     TextEnvironment,
 )
-from .loop import PddlegoConfig, TrialResult
-from .runner import ReplayProvider, TrialSpec, play
-from .solver import PddlSolver, alfworld_command, coin_command
-from .tiebreak import TieBreakingSolver
-from .trial_log import TrialLog, parse_trial_log
+from genplan.engine.pddlego.loop import PddlegoConfig, TrialResult
+from genplan.engine.pddlego.runner import ReplayProvider, TrialSpec, play
+from genplan.engine.pddlego.solver import PddlSolver, alfworld_command, coin_command
+from genplan.engine.pddlego.tiebreak import TieBreakingSolver
+from genplan.engine.pddlego.trial_log import TrialLog, parse_trial_log
+from genplan.engine.runs import create
+from genplan.engine.runs.run import Run, RunSetup, execute
 
 _TRIAL = re.compile(r"_(\d+)_(\d+)\.txt$")
 

@@ -19,10 +19,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..feedback import pddlego as feedback
-from ..prompts import PromptLibrary
-from .environment import StepResult, TextEnvironment, summarize
-from .solver import PddlSolver, SolverOutcome
+from genplan.engine.feedback import pddlego as feedback
+from genplan.engine.pddlego.environment import StepResult, TextEnvironment, summarize
+from genplan.engine.pddlego.solver import PddlSolver, SolverOutcome
+from genplan.engine.prompts import PromptLibrary
 
 VARIANT = "pddlego"
 SUCCESS, FAILURE = "success", "failure"

@@ -17,7 +17,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..events import (
+from genplan.engine.events import (
     AttemptStarted,
     CommandExecuted,
     Notice,
@@ -27,20 +27,20 @@ from ..events import (
     StepStarted,
     ValidationResult,
 )
-from ..llm import ChatMessage, ModelAccessError
-from ..llm.replay import OUT_OF_ANSWERS, RecordedAnswers
-from ..prompts import PromptLibrary
-from ..runs.run import Run, RunOutcome, RunStopped
-from ..runs.status import RunStatus
-from .environment import StepResult, TextEnvironment
-from .loop import (
+from genplan.engine.llm import ChatMessage, ModelAccessError
+from genplan.engine.llm.replay import OUT_OF_ANSWERS, RecordedAnswers
+from genplan.engine.pddlego.environment import StepResult, TextEnvironment
+from genplan.engine.pddlego.loop import (
     CallInfo,
     PddlegoConfig,
     StopTrial,
     run_pddlego,
     run_plangen,
 )
-from .solver import PddlSolver, SolverOutcome
+from genplan.engine.pddlego.solver import PddlSolver, SolverOutcome
+from genplan.engine.prompts import PromptLibrary
+from genplan.engine.runs.run import Run, RunOutcome, RunStopped
+from genplan.engine.runs.status import RunStatus
 
 STOPPED = "stopped"  # the reason of a trial the person stopped (the TUI's ctrl+b)
 OBSERVATIONS = "observations.md"

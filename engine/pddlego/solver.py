@@ -19,10 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..feedback import pddlego as feedback
-from ..pddl import Domain, Problem
-from ..pddl.errors import PddlError, UnsupportedPddlError
-from ..pddl.lenient import (
+from genplan.engine.feedback import pddlego as feedback
+from genplan.engine.pddl import Domain, Problem
+from genplan.engine.pddl.errors import PddlError, UnsupportedPddlError
+from genplan.engine.pddl.lenient import (
     DECLARED_CONSTANT,
     DECLARED_OBJECT,
     DECLARED_TYPE,
@@ -31,10 +31,10 @@ from ..pddl.lenient import (
     SPLIT_DISJUNCTION,
     Repair,
 )
-from ..pddl.loader import parse_task_text
-from ..pddl.plans import parse_plan_text
-from ..pddl.sexpr import SList, read_sexpr, render_keeping_lines
-from ..planner import (
+from genplan.engine.pddl.loader import parse_task_text
+from genplan.engine.pddl.plans import parse_plan_text
+from genplan.engine.pddl.sexpr import SList, read_sexpr, render_keeping_lines
+from genplan.engine.planner import (
     LIMIT,
     SOLVED,
     UNSOLVABLE,
@@ -248,7 +248,7 @@ class PddlSolver:
 
     def _fast_downward_raw(self, domain_text: str, problem_text: str) -> tuple[list[str] | None, str | None, str, float]:
         """Fast Downward on the files as written (for ADL that genplan's STRIPS model does not hold)."""
-        from ..planner import SATISFICING_SEARCH
+        from genplan.engine.planner import SATISFICING_SEARCH
 
         driver = fast_downward_driver()
         name = "fast-downward (files as written)"
@@ -311,7 +311,7 @@ def planned_task(domain_text: str, problem_text: str, plan: list[str]) -> tuple[
     """The task a plan of the solver was made for: the files read as the solver reads them (lenient, split
     actions by their split names); for an ``(or ...)`` goal, the first alternative the plan reaches. Raises
     PddlError for files the solver could not have planned."""
-    from ..pddl.validate import validate_plan
+    from genplan.engine.pddl.validate import validate_plan
 
     first: tuple[Domain, Problem] | None = None
     for text in _goal_alternatives(problem_text) or [problem_text]:

@@ -14,12 +14,12 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from ..pddl.errors import PddlError
-from ..pddl.loader import parse_task_text
-from ..pddl.model import Fact, Task
-from ..planner import Successors
-from .solver import DOMAIN_NAME, PROBLEM_NAME, CommandMapper, PddlSolver, SolverOutcome, _goal_alternatives
-from .trial_log import TrialLog
+from genplan.engine.pddl.errors import PddlError
+from genplan.engine.pddl.loader import parse_task_text
+from genplan.engine.pddl.model import Fact, Task
+from genplan.engine.pddlego.solver import DOMAIN_NAME, PROBLEM_NAME, CommandMapper, PddlSolver, SolverOutcome, _goal_alternatives
+from genplan.engine.pddlego.trial_log import TrialLog
+from genplan.engine.planner import Successors
 
 
 def realize(domain_text: str, problem_text: str, commands: list[str], mapper: CommandMapper, *,

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import GenplanError
+from genplan.engine.errors import GenplanError
 
 _MARKER = re.compile(
     r"^(?:====Step (?P<step>\d+)==== ?$"

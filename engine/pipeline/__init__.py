@@ -19,14 +19,14 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .config import (
+    from genplan.engine.pipeline.config import (
         ConfigError as ConfigError,
     )
-    from .config import (
+    from genplan.engine.pipeline.config import (
         PipelineConfig as PipelineConfig,
     )
-    from .runner import Pipeline as Pipeline
-    from .runner import RunResult as RunResult
+    from genplan.engine.pipeline.runner import Pipeline as Pipeline
+    from genplan.engine.pipeline.runner import RunResult as RunResult
 
 
 def __getattr__(name: str) -> Any:

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..evaluation import (
+from genplan.engine.evaluation import (
     EvalTask,
     Evaluator,
     TaskResult,
@@ -19,13 +19,13 @@ from ..evaluation import (
     refusal_line,
     refused_import,
 )
-from ..feedback.plans import no_plan, plan_feedback
-from ..pddl import Domain, Problem
-from ..pddl.encoding import PythonTask, encode_task, render_task
-from ..pddl.validate import SYNTAX_KINDS, PlanValidator
-from ..sandbox.limits import Limits
-from ..sandbox.outcome import OUTPUT_ERROR_KINDS, PYTHON_ERROR_KINDS
-from ..sandbox.program import Program
+from genplan.engine.feedback.plans import no_plan, plan_feedback
+from genplan.engine.pddl import Domain, Problem
+from genplan.engine.pddl.encoding import PythonTask, encode_task, render_task
+from genplan.engine.pddl.validate import SYNTAX_KINDS, PlanValidator
+from genplan.engine.sandbox.limits import Limits
+from genplan.engine.sandbox.outcome import OUTPUT_ERROR_KINDS, PYTHON_ERROR_KINDS
+from genplan.engine.sandbox.program import Program
 
 
 @dataclass
@@ -156,8 +156,8 @@ class ProgramChecker:
     def _refused(self, risk: str, stop_at_first_failure: bool) -> list[TaskCheck]:
         """--faithful's import check: the program is not run; every task fails with the refusal as a Python
         exception, which is fed back like any other."""
-        from ..feedback.programs import exception_message
-        from ..sandbox.outcome import EXCEPTION
+        from genplan.engine.feedback.programs import exception_message
+        from genplan.engine.sandbox.outcome import EXCEPTION
 
         line = refusal_line(risk)
         tasks = self._tasks[:1] if stop_at_first_failure else self._tasks
@@ -203,7 +203,7 @@ def choose_failed_task(checks: list[TaskCheck], previous: str | None) -> TaskChe
 
 
 def load_debug_tasks(domain: Domain, paths: list[Path], typed: bool) -> list[DebugTask]:
-    from ..pddl import load_problem
+    from genplan.engine.pddl import load_problem
 
     tasks = []
     for path in paths:

@@ -14,10 +14,10 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
-from ..errors import GenplanError
+from genplan.engine.errors import GenplanError
 
 if TYPE_CHECKING:
-    from ..runs import RunMeta
+    from genplan.engine.runs import RunMeta
 
 _KIND_WORDS = {int: "a whole number", float: "a number", str: "a string", bool: "true or false"}
 CODE_HISTORIES = ("conversation", "latest")
@@ -177,7 +177,7 @@ class PipelineConfig:
 
     def faithfully(self, spec: str) -> PipelineConfig:
         """This configuration with the reference-faithful toggles of ``spec`` ("all", "all,-extraction", ...)."""
-        from .faithful import FaithfulError, faithful_changes
+        from genplan.engine.pipeline.faithful import FaithfulError, faithful_changes
 
         try:
             return replace(self, **faithful_changes(self, spec))

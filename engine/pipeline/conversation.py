@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..extract import Extraction, extract_code
-from ..llm import ChatMessage
+from genplan.engine.extract import Extraction, extract_code
+from genplan.engine.llm import ChatMessage
 
 Extractor = Callable[[str], Extraction[Any]]
 

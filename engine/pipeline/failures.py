@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from ..pddl.validate import MALFORMED
-from ..sandbox.outcome import OUTPUT_ERROR_KINDS, PYTHON_ERROR_KINDS
+from genplan.engine.pddl.validate import MALFORMED
+from genplan.engine.sandbox.outcome import OUTPUT_ERROR_KINDS, PYTHON_ERROR_KINDS
 
 PYTHON_GROUP = "python"
 PLAN_GROUP = "plan"
@@ -100,7 +100,7 @@ class FailureSelector:
         python = [c for c in failures if error_group(c) == PYTHON_GROUP]
         pool = python or failures
         if self.rule == "file-order":
-            from ..evaluation import failure_rank
+            from genplan.engine.evaluation import failure_rank
 
             return min(enumerate(failures), key=lambda p: (failure_rank(p[1].kind or ""), p[0]))[1]
         return pool[self._rng.randrange(len(pool))]

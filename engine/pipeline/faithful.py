@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .config import PipelineConfig
+    from genplan.engine.pipeline.config import PipelineConfig
 
 # toggle -> (what it changes, the fields it sets for a configuration of that approach)
 TOGGLES: dict[str, tuple[str, Callable[[PipelineConfig], dict[str, Any]]]] = {

@@ -3,7 +3,7 @@ parameter in words, e.g. ``(sail ?from ?to): ?from is of type location, ?to is o
 
 from __future__ import annotations
 
-from ..pddl.model import OBJECT, Action
+from genplan.engine.pddl.model import OBJECT, Action
 
 
 def action_hint(action: Action, typed: bool = True) -> str:

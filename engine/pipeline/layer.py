@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..runs.run import Run, RunOutcome
-    from .checks import ProgramChecker
+    from genplan.engine.pipeline.checks import ProgramChecker
+    from genplan.engine.runs.run import Run, RunOutcome
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,6 @@ class PipelineLoop:
     loop: Callable[[Any, ProgramChecker], None]
 
     def __call__(self, run: Run) -> RunOutcome:
-        from .runner import Pipeline
+        from genplan.engine.pipeline.runner import Pipeline
 
         return Pipeline.on(run, self.loop).outcome()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from ..pddl.encoding import PythonTask
+from genplan.engine.pddl.encoding import PythonTask
 
 _MAX_DRAWS = 50
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..domainlib import DomainDir
-from ..events import (
+from genplan.engine.domainlib import DomainDir
+from genplan.engine.events import (
     ArtifactCreated,
     DeferredPublisher,
     Event,
@@ -32,17 +32,11 @@ from ..events import (
     StepStarted,
     ValidationResult,
 )
-from ..extract import extract_nl, extract_plan
-from ..llm import ChatMessage
-from ..pddl import Domain, load_domain
-from ..pddl.encoding import PythonTask, render_task
-from ..planner import solve
-from ..prompts import PromptLibrary
-from ..runs import layout
-from ..runs.gateway import RunStopped
-from ..runs.run import ApproachInfo, Run, RunOutcome, execute
-from ..runs.status import RunStatus
-from .checks import (
+from genplan.engine.extract import extract_nl, extract_plan
+from genplan.engine.llm import ChatMessage
+from genplan.engine.pddl import Domain, load_domain
+from genplan.engine.pddl.encoding import PythonTask, render_task
+from genplan.engine.pipeline.checks import (
     DebugTask,
     ProgramChecker,
     TaskCheck,
@@ -51,10 +45,16 @@ from .checks import (
     load_debug_tasks,
     validate_model_plan,
 )
-from .config import PipelineConfig
-from .conversation import Extractor, assistant, code_extractor, first_block_extractor, user
-from .failures import FailureSelector
-from .hints import action_hints
+from genplan.engine.pipeline.config import PipelineConfig
+from genplan.engine.pipeline.conversation import Extractor, assistant, code_extractor, first_block_extractor, user
+from genplan.engine.pipeline.failures import FailureSelector
+from genplan.engine.pipeline.hints import action_hints
+from genplan.engine.planner import solve
+from genplan.engine.prompts import PromptLibrary
+from genplan.engine.runs import layout
+from genplan.engine.runs.gateway import RunStopped
+from genplan.engine.runs.run import ApproachInfo, Run, RunOutcome, execute
+from genplan.engine.runs.status import RunStatus
 
 _BASIC_HEADING = re.compile(
     r"^[\s#*_>]*(domain description|problem\s+(\d+)\s+description)\s*[*_]*\s*:?[*_]*\s*(.*)$", re.IGNORECASE
@@ -468,7 +468,7 @@ class Pipeline:
         task = self.prompt_tasks()[0]
         reference = self.domain_dir.reference_plan(task.path, "optimal")  # a shipped plan spares the planner
         if reference is not None:
-            from ..pddl.plans import load_plan
+            from genplan.engine.pddl.plans import load_plan
 
             self.bus.publish(Notice(level="info", message=f"example plan for {task.name}: {reference.name}"))
             return task, [step.pddl() for step in load_plan(reference)]
@@ -525,8 +525,8 @@ class Pipeline:
         checker.tasks = self.tasks
 
     def add_counterexample(self, version: Version, checker: ProgramChecker) -> bool:
-        from ..counterexample import SearchBudget
-        from ..counterexample.record import record_file, search_for_version
+        from genplan.engine.counterexample import SearchBudget
+        from genplan.engine.counterexample.record import record_file, search_for_version
 
         label, config = version.label, self.config
         record = record_file(label)

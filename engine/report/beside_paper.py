@@ -14,10 +14,10 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from .data import BatchData
-from .paper import PAPER_PLANNER_COLUMNS, PaperNumbers
-from .paper_tables import _budget, error_table, mean, planner_table
-from .table import COUNT, NUMBER, PERCENT, RATIO, TEXT, Table
+from genplan.engine.report.data import BatchData
+from genplan.engine.report.paper import PAPER_PLANNER_COLUMNS, PaperNumbers
+from genplan.engine.report.paper_tables import _budget, error_table, mean, planner_table
+from genplan.engine.report.table import COUNT, NUMBER, PERCENT, RATIO, TEXT, Table
 
 _LIMIT_WORDS = {45: "45 s", 1800: "30 min"}
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .data import BatchData
-from .paper_tables import common_tasks
-from .svg import Svg
-from .table import Table
+from genplan.engine.report.data import BatchData
+from genplan.engine.report.paper_tables import common_tasks
+from genplan.engine.report.svg import Svg
+from genplan.engine.report.table import Table
 
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#d62728"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .data import BatchData
-from .table import COUNT, NUMBER, PERCENT, SECONDS, TEXT, Table
+from genplan.engine.report.data import BatchData
+from genplan.engine.report.table import COUNT, NUMBER, PERCENT, SECONDS, TEXT, Table
 
 
 def _mean(values: list[float]) -> float | None:

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import GenplanError
-from ..events import ResponseReceived
-from ..runs import RunMeta, RunStatus, layout, read_meta_or_none
-from ..runs.outcome import read_summary, read_trial
-from ..runs.overview import usage
-from ..runs.store import read_events
+from genplan.engine.errors import GenplanError
+from genplan.engine.events import ResponseReceived
+from genplan.engine.runs import RunMeta, RunStatus, layout, read_meta_or_none
+from genplan.engine.runs.outcome import read_summary, read_trial
+from genplan.engine.runs.overview import usage
+from genplan.engine.runs.store import read_events
 
 PLANNER_COVERAGE_DIR = "planner-coverage"
 

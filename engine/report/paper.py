@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import GenplanError
+from genplan.engine.errors import GenplanError
 
 PAPER_FILE = Path(__file__).with_name("stein2026.toml")
 # The paper's planner columns: (planner, time limit in seconds)

@@ -6,10 +6,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..sandbox.outcome import CATEGORIES
-from .counterexamples import counterexample_table
-from .data import BatchData, RunRecord
-from .table import COUNT, NUMBER, PERCENT, RATIO, TEXT, Table
+from genplan.engine.report.counterexamples import counterexample_table
+from genplan.engine.report.data import BatchData, RunRecord
+from genplan.engine.report.table import COUNT, NUMBER, PERCENT, RATIO, TEXT, Table
+from genplan.engine.sandbox.outcome import CATEGORIES
 
 
 def mean(values: Iterable[float | None]) -> float | None:

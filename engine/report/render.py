@@ -8,8 +8,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from .data import BatchData
-from .table import COUNT, PERCENT, RATIO, SECONDS, TEXT, Table
+from genplan.engine.report.data import BatchData
+from genplan.engine.report.table import COUNT, PERCENT, RATIO, SECONDS, TEXT, Table
 
 
 def format_value(value: Any, kind: str) -> str:

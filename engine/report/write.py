@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .charts import coverage_svg, scatter_plots
-from .data import BatchData
-from .paper_tables import all_tables
-from .render import to_csv, to_json, to_markdown, to_terminal
-from .table import Table
+from genplan.engine.report.charts import coverage_svg, scatter_plots
+from genplan.engine.report.data import BatchData
+from genplan.engine.report.paper_tables import all_tables
+from genplan.engine.report.render import to_csv, to_json, to_markdown, to_terminal
+from genplan.engine.report.table import Table
 
 
 def write_report(data: BatchData, out_dir: Path, tables: list[Table] | None = None) -> list[Path]:

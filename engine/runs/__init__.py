@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import GenplanError
-from . import layout
-from .layout import is_run_dir
-from .status import RunStatus
+from genplan.engine.errors import GenplanError
+from genplan.engine.runs import layout
+from genplan.engine.runs.layout import is_run_dir
+from genplan.engine.runs.status import RunStatus
 
 if TYPE_CHECKING:
-    from .store import RunStore
+    from genplan.engine.runs.store import RunStore
 
 _KNOWN = ("run_id", "status", "created", "domain_dir", "config", "model", "source", "forked_from", "forked_at")
 
@@ -122,7 +122,7 @@ class NotResumable(GenplanError):
 
 def read_meta(run_dir: Path) -> RunMeta:
     """The typed ``run.json`` of a run directory (FileNotFoundError when it is not one)."""
-    from .store import RunStore  # the store names its files from .layout: imported when used
+    from genplan.engine.runs.store import RunStore  # the store names its files from .layout: imported when used
 
     store = RunStore.open(Path(run_dir))
     return RunMeta.from_dict(store.meta(), run_id=store.path.name)
@@ -140,7 +140,7 @@ def create(root: Path, meta: dict[str, Any], *, run_id: str | None = None, exist
     """The one way a run directory is made: ``root/<run_id>`` (a new id unless one is given; FileExistsError
     when it exists, unless ``existing_dir_ok`` and no run is in it) with its ``run.json`` (``meta`` plus id,
     status running, creation time and owner) and an empty event log."""
-    from .store import RunStore
+    from genplan.engine.runs.store import RunStore
 
     return RunStore.create(Path(root), meta, run_id=run_id, existing_dir_ok=existing_dir_ok)
 
@@ -159,7 +159,7 @@ def create_named(root: Path, stem: str, meta: dict[str, Any]) -> RunStore:
 
 def open_run(run_dir: Path) -> tuple[RunStore, RunMeta]:
     """An existing run, to resume or replay."""
-    from .store import RunStore
+    from genplan.engine.runs.store import RunStore
 
     store = RunStore.open(Path(run_dir))
     return store, RunMeta.from_dict(store.meta(), run_id=store.path.name)

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import layout
-from .files import read_json_or_none
+from genplan.engine.runs import layout
+from genplan.engine.runs.files import read_json_or_none
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..events import ArtifactEdited, decode
-from . import layout
-from .store import RunStore, write_text_atomic
+from genplan.engine.events import ArtifactEdited, decode
+from genplan.engine.runs import layout
+from genplan.engine.runs.store import RunStore, write_text_atomic
 
 KIND_DIRS = {"strategy": ("strategies", ".md"), "reflection": ("reflections", ".md"), "program": ("programs", ".py")}
 # Every kind of version a run keeps: the editable ones, AutoToS's successor functions and goal tests

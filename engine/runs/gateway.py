@@ -13,12 +13,12 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..events import EventBus, Publish, RequestPaused, RequestRetry, RequestSent, ResponseReceived, TextDelta
-from ..llm import ChatMessage, ChatRequest, ChatResponse, Provider, RetryNotice
-from ..llm.manual import MANUAL_MODEL
-from . import layout
-from .answers import response_record
-from .store import RunStore
+from genplan.engine.events import EventBus, Publish, RequestPaused, RequestRetry, RequestSent, ResponseReceived, TextDelta
+from genplan.engine.llm import ChatMessage, ChatRequest, ChatResponse, Provider, RetryNotice
+from genplan.engine.llm.manual import MANUAL_MODEL
+from genplan.engine.runs import layout
+from genplan.engine.runs.answers import response_record
+from genplan.engine.runs.store import RunStore
 
 
 class RunStopped(Exception):

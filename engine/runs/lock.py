@@ -16,9 +16,9 @@ from typing import Any
 
 import psutil
 
-from ..errors import GenplanError
-from . import layout
-from .status import RunStatus
+from genplan.engine.errors import GenplanError
+from genplan.engine.runs import layout
+from genplan.engine.runs.status import RunStatus
 
 LOCK_FILE = layout.LOCK
 INTERRUPTED = RunStatus.INTERRUPTED

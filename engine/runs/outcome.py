@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import layout
-from .files import read_json_or_none, write_json_atomic
-from .status import RunStatus
+from genplan.engine.runs import layout
+from genplan.engine.runs.files import read_json_or_none, write_json_atomic
+from genplan.engine.runs.status import RunStatus
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import RunMeta, read_meta_or_none
-from .answers import answers
-from .outcome import RunSummary, read_summary, read_trial_summary
-from .status import RunStatus
+from genplan.engine.runs import RunMeta, read_meta_or_none
+from genplan.engine.runs.answers import answers
+from genplan.engine.runs.outcome import RunSummary, read_summary, read_trial_summary
+from genplan.engine.runs.status import RunStatus
 
 
 @dataclass(frozen=True)

@@ -22,16 +22,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..events import ArtifactCreated, Event, EventBus, Publish, RunFailed, RunFinished
-from ..llm import AnswerCancelled, ChatMessage, ChatRequest, ChatResponse, Provider
-from .gateway import Controller, ModelGateway, RunStopped, Totals
-from .lock import RunLock
-from .outcome import write_outcome
-from .status import RunStatus
-from .store import RunStore
+from genplan.engine.events import ArtifactCreated, Event, EventBus, Publish, RunFailed, RunFinished
+from genplan.engine.llm import AnswerCancelled, ChatMessage, ChatRequest, ChatResponse, Provider
+from genplan.engine.runs.gateway import Controller, ModelGateway, RunStopped, Totals
+from genplan.engine.runs.lock import RunLock
+from genplan.engine.runs.outcome import write_outcome
+from genplan.engine.runs.status import RunStatus
+from genplan.engine.runs.store import RunStore
 
 if TYPE_CHECKING:
-    from ..prompts import PromptLibrary
+    from genplan.engine.prompts import PromptLibrary
 
 __all__ = ["ApproachInfo", "NewRun", "Run", "RunOutcome", "RunSetup", "RunStopped", "execute", "stopped_outcome"]
 

@@ -24,13 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..events import ArtifactCreated, Event, read_log
-from . import RunMeta, layout
-from .answers import copy_records, request_record, response_record
-from .files import write_json_atomic as write_json_atomic
-from .files import write_text_atomic as write_text_atomic
-from .lock import INTERRUPTED, owner, owner_alive
-from .status import RunStatus
+from genplan.engine.events import ArtifactCreated, Event, read_log
+from genplan.engine.runs import RunMeta, layout
+from genplan.engine.runs.answers import copy_records, request_record, response_record
+from genplan.engine.runs.files import write_json_atomic as write_json_atomic
+from genplan.engine.runs.files import write_text_atomic as write_text_atomic
+from genplan.engine.runs.lock import INTERRUPTED, owner, owner_alive
+from genplan.engine.runs.status import RunStatus
 
 RUNS_SUBDIR = Path(".genplan") / "runs"
 
@@ -210,7 +210,7 @@ def fork_run(source: RunStore, root: Path, request_id: int, answer: str,
     continues with the edited one — an edited strategy goes to validation, an edited reflection to the
     revision request, an edited program to debugging.
     """
-    from . import create_named
+    from genplan.engine.runs import create_named
 
     meta = {k: v for k, v in source.meta().items() if k not in ("run_id", "status", "created")}
     fork_meta = {**meta, "forked_from": str(source.path), "forked_at": request_id, **(extra_meta or {})}

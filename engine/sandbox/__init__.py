@@ -30,23 +30,23 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .limits import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
-    from .limits import Limits as Limits
-    from .outcome import RunOutcome as RunOutcome
-    from .outcome import run_category as run_category
-    from .program import DEFAULT_FUNCTIONS as DEFAULT_FUNCTIONS
-    from .program import Program as Program
-    from .program import ProgramError as ProgramError
-    from .runner import (
+    from genplan.engine.sandbox.limits import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
+    from genplan.engine.sandbox.limits import Limits as Limits
+    from genplan.engine.sandbox.outcome import RunOutcome as RunOutcome
+    from genplan.engine.sandbox.outcome import run_category as run_category
+    from genplan.engine.sandbox.program import DEFAULT_FUNCTIONS as DEFAULT_FUNCTIONS
+    from genplan.engine.sandbox.program import Program as Program
+    from genplan.engine.sandbox.program import ProgramError as ProgramError
+    from genplan.engine.sandbox.runner import (
         ForkServer as ForkServer,
     )
-    from .runner import (
+    from genplan.engine.sandbox.runner import (
         Sandbox as Sandbox,
     )
-    from .runner import (
+    from genplan.engine.sandbox.runner import (
         SandboxError as SandboxError,
     )
-    from .runner import (
+    from genplan.engine.sandbox.runner import (
         task_lists as task_lists,
     )
 

@@ -24,9 +24,9 @@ import types
 from collections.abc import MutableSet, Set
 from typing import Any
 
-from . import confine, guard
-from .limits import Limits, apply_rlimits
-from .tracebacks import exception_line, program_traceback
+from genplan.engine.sandbox import confine, guard
+from genplan.engine.sandbox.limits import Limits, apply_rlimits
+from genplan.engine.sandbox.tracebacks import exception_line, program_traceback
 
 RESULT_FD = 3
 # Exit statuses of the child that the server explains (a program could fake them with os._exit; it

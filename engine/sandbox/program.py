@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import GenplanError
+from genplan.engine.errors import GenplanError
 
 # The paper's name first, then the baseline's (Silver et al.).
 DEFAULT_FUNCTIONS = ("generate_solution", "get_plan")

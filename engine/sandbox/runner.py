@@ -21,12 +21,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from . import protocol, redact
-from .launcher import LaunchPlan, namespace_tools, plan_launch, requested_isolation
-from .limits import Limits
-from .outcome import SANDBOX_ERROR, RunOutcome
-from .program import Program
-from .server import FINISH_BACKSTOP, remove_tree
+from genplan.engine.sandbox import protocol, redact
+from genplan.engine.sandbox.launcher import LaunchPlan, namespace_tools, plan_launch, requested_isolation
+from genplan.engine.sandbox.limits import Limits
+from genplan.engine.sandbox.outcome import SANDBOX_ERROR, RunOutcome
+from genplan.engine.sandbox.program import Program
+from genplan.engine.sandbox.server import FINISH_BACKSTOP, remove_tree
 
 READY_TIMEOUT = 20.0
 # Kernel layers a test may switch off with Sandbox(disable_layers=...) to check the others on their own.
@@ -476,7 +476,7 @@ class Sandbox:
 
 def outcome_from_reply(reply: dict[str, Any], limits: Limits, hash_seed: int) -> RunOutcome:
     """Build the record from a server answer, accepting only well-typed fields."""
-    from .outcome import KINDS
+    from genplan.engine.sandbox.outcome import KINDS
 
     kind = reply.get("kind")
     if kind not in KINDS:

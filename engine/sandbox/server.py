@@ -27,9 +27,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from . import child, confine, guard, protocol
-from .limits import Limits
-from .tracebacks import clean_fault_dump
+from genplan.engine.sandbox import child, confine, guard, protocol
+from genplan.engine.sandbox.limits import Limits
+from genplan.engine.sandbox.tracebacks import clean_fault_dump
 
 if TYPE_CHECKING:
     from resource import struct_rusage

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..llm.replay import REPLAY_MODEL, RecordedAnswers, ReplayExhausted
+from genplan.engine.llm.replay import REPLAY_MODEL, RecordedAnswers, ReplayExhausted
 
 __all__ = ["ENVIRONMENTS", "REPLAY_MODEL", "TABLE_NAMES", "ReplayExhausted", "SilverConversation", "SilverLogError",
            "SilverReplayProvider", "read_conversation"]

@@ -21,6 +21,6 @@ from __future__ import annotations
 
 # The one name kept here: every variant directory's generator.py (the shipped ones and those users have
 # written with earlier versions) imports it as ``genplan.engine.variants.VariantGenerator``.
-from .generator import VariantGenerator
+from genplan.engine.variants.generator import VariantGenerator
 
 __all__ = ["VariantGenerator"]

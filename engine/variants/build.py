@@ -10,13 +10,13 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from ..domainlib import DomainDir, DomainDirError
-from ..pddl import PddlError
-from ..pddl.model import Domain
-from .costume import OBJECT_WORDS, SINGULAR, Costume
-from .directory import VariantPlan, open_base, plan_variant, write_variant
-from .mapping import MAPPING_FILE, read_mapping
-from .renaming import ANONYMOUS_DOMAIN, VariantError, anonymize_renaming, valid_name
+from genplan.engine.domainlib import DomainDir, DomainDirError
+from genplan.engine.pddl import PddlError
+from genplan.engine.pddl.model import Domain
+from genplan.engine.variants.costume import OBJECT_WORDS, SINGULAR, Costume
+from genplan.engine.variants.directory import VariantPlan, open_base, plan_variant, write_variant
+from genplan.engine.variants.mapping import MAPPING_FILE, read_mapping
+from genplan.engine.variants.renaming import ANONYMOUS_DOMAIN, VariantError, anonymize_renaming, valid_name
 
 # The import below is the package's stable name (see __init__.py), not the module defining the class.
 GENERATOR_TEMPLATE = '''"""Instance generator of the {kind} domain {name}: the generator of {base} with its output renamed.

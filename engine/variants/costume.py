@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..pddl.model import OBJECT, Domain, Problem
-from .renaming import TOTAL_COST, Renaming, VariantError, problem_name_for, variable_names
+from genplan.engine.pddl.model import OBJECT, Domain, Problem
+from genplan.engine.variants.renaming import TOTAL_COST, Renaming, VariantError, problem_name_for, variable_names
 
 CATEGORIES = ("actions", "predicates", "types", "variables", "functions", "objects")
 OBJECT_WORDS = "object-words"

@@ -12,12 +12,12 @@ from typing import Any
 
 import tomli_w
 
-from ..domainlib import DomainDir, natural_key
-from ..pddl import load_domain, load_problem
-from ..pddl.model import Domain, Problem
-from ..pddl.plans import parse_plan_text, plan_to_text
-from ..pddl.writer import problem_to_pddl
-from .renaming import Renaming, RenamingFor, VariantError, domain_text, rename_domain, rename_plan, rename_problem
+from genplan.engine.domainlib import DomainDir, natural_key
+from genplan.engine.pddl import load_domain, load_problem
+from genplan.engine.pddl.model import Domain, Problem
+from genplan.engine.pddl.plans import parse_plan_text, plan_to_text
+from genplan.engine.pddl.writer import problem_to_pddl
+from genplan.engine.variants.renaming import Renaming, RenamingFor, VariantError, domain_text, rename_domain, rename_plan, rename_problem
 
 VARIANT_SETS = ("debug", "eval", "probes")
 

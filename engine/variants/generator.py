@@ -8,12 +8,12 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from ..domainlib import DomainDir
-from ..pddl import load_domain, parse_problem_text
-from ..pddl.fastproblem import parse_problem_fast
-from ..pddl.writer import problem_to_pddl
-from .mapping import MAPPING_FILE, load_mapping
-from .renaming import RenamingFor, VariantError, anonymize_renaming, rename_problem
+from genplan.engine.domainlib import DomainDir
+from genplan.engine.pddl import load_domain, parse_problem_text
+from genplan.engine.pddl.fastproblem import parse_problem_fast
+from genplan.engine.pddl.writer import problem_to_pddl
+from genplan.engine.variants.mapping import MAPPING_FILE, load_mapping
+from genplan.engine.variants.renaming import RenamingFor, VariantError, anonymize_renaming, rename_problem
 
 
 class VariantGenerator:
@@ -46,7 +46,7 @@ class VariantGenerator:
         return problem_to_pddl(rename_problem(problem, self._renaming_for(problem)))
 
     def main(self, argv: list[str]) -> int:
-        from ..generator_kit import run_cli
+        from genplan.engine.generator_kit import run_cli
 
         run_cli(self.parameters, self.generate, f"Generate a task of {self.name}.", argv)
         return 0

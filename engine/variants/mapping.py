@@ -9,8 +9,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from .costume import CATEGORIES, OBJECT_WORDS, WORD, Costume
-from .renaming import VariantError, valid_name
+from genplan.engine.variants.costume import CATEGORIES, OBJECT_WORDS, WORD, Costume
+from genplan.engine.variants.renaming import VariantError, valid_name
 
 MAPPING_FILE = "costume.toml"
 _TOP_KEYS = {"domain", "name", "description", "notes", *CATEGORIES, OBJECT_WORDS, "keep"}

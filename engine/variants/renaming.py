@@ -11,10 +11,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..errors import GenplanError
-from ..pddl.model import OBJECT, Action, Condition, Domain, Fact, Literal, Parameter, Predicate, Problem, map_condition
-from ..pddl.plans import parse_action
-from ..pddl.writer import domain_to_pddl, problem_to_pddl
+from genplan.engine.errors import GenplanError
+from genplan.engine.pddl.model import OBJECT, Action, Condition, Domain, Fact, Literal, Parameter, Predicate, Problem, map_condition
+from genplan.engine.pddl.plans import parse_action
+from genplan.engine.pddl.writer import domain_to_pddl, problem_to_pddl
 
 PDDL_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 # Words PDDL readers treat specially: never acceptable as new names.

@@ -89,3 +89,37 @@ def generate_solution(objects, init, goal):
 '''
 PAIRS_CARS_WITH_LOCATIONS = _FERRY.replace("SAME_COUNT", "len(cars) == len(locations) == 4")
 PAIRS_CARS_WITH_LOCATIONS_FIXED = _FERRY.replace("SAME_COUNT", "False")
+
+# Miconic: the lift collects every waiting passenger floor by floor, then takes them to their destinations,
+# floors ordered by how many floors lie below each (read from the static ``above`` facts). The bug: the car takes
+# at most three passengers; the others are never boarded. A task without one ``above`` fact (two floors neither
+# above nor below each other) is one no generator writes, and this program's fixed variant fails it.
+_MICONIC = '''
+def generate_solution(objects, init, goal):
+    floors = sorted(o for o, t in objects if t == "floor")
+    above = {(f[1], f[2]) for f in init if f[0] == "above"}
+    height = {f: sum(1 for g in floors if (g, f) in above) for f in floors}
+    origin = {f[1]: f[2] for f in init if f[0] == "origin"}
+    destin = {f[1]: f[2] for f in init if f[0] == "destin"}
+    lift = next(f[1] for f in init if f[0] == "lift-at")
+    plan = []
+
+    def move(to):
+        nonlocal lift
+        if to != lift:
+            plan.append(f"({'up' if height[to] > height[lift] else 'down'} {lift} {to})")
+            lift = to
+
+    boarded = []
+    for person in sorted(fact[1] for fact in goal if fact[0] == "served"):
+        move(origin[person])
+        if len(boarded) < CAPACITY:
+            plan.append(f"(board {lift} {person})")
+            boarded.append(person)
+    for person in boarded:
+        move(destin[person])
+        plan.append(f"(depart {lift} {person})")
+    return plan
+'''
+THREE_SEAT_LIFT = _MICONIC.replace("CAPACITY", "3")
+THREE_SEAT_LIFT_FIXED = _MICONIC.replace("CAPACITY", "10 ** 9")

@@ -15,8 +15,7 @@ from pathlib import Path
 
 from genplan.engine.pddl import load_domain, load_problem
 from genplan.engine.planner import solve
-
-from .scripted_server import RecordedRequest, Reply
+from support.scripted_server import RecordedRequest, Reply
 
 # Calls of a clean F5-3 run on ferry with FerryModel and no response cache: Table 8's minimum for F5-3
 # (NL domain 1 + NL tasks 6 + strategy 1 + validation 6 + final strategy check 2 + program 1).

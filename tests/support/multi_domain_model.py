@@ -15,9 +15,8 @@ from pathlib import Path
 
 from genplan.engine.pddl import load_domain, load_problem
 from genplan.engine.planner import solve
-
-from .ferry_model import CORRECT_PROGRAM, FERRY, FerryModel
-from .scripted_server import RecordedRequest, Reply
+from support.ferry_model import CORRECT_PROGRAM, FERRY, FerryModel
+from support.scripted_server import RecordedRequest, Reply
 
 DOMAINS = FERRY.parent
 FERRY_COSTUMED = DOMAINS / "ferry-costumed"

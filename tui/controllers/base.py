@@ -11,8 +11,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..artifacts import Version, VersionIndex, runs_root
-from ..options import LaunchOptions
+from genplan.tui.artifacts import Version, VersionIndex, runs_root
+from genplan.tui.options import LaunchOptions
 
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
@@ -21,11 +21,10 @@ if TYPE_CHECKING:
     from genplan.engine.api.runs import RunInfo
     from genplan.engine.api.settings import ModelSettings
     from genplan.engine.api.versions import TaskOutcome, VersionResults, VersionsOverview
-
-    from ..config import RunPrefs
-    from ..domain_info import DomainInfo, TaskInfo
-    from ..run_state import CheckResult, RunState, TimelineEntry, Update
-    from ..widgets.versions_tree import NodeRef
+    from genplan.tui.config import RunPrefs
+    from genplan.tui.domain_info import DomainInfo, TaskInfo
+    from genplan.tui.run_state import CheckResult, RunState, TimelineEntry, Update
+    from genplan.tui.widgets.versions_tree import NodeRef
 
 
 class Context:

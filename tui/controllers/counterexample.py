@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..artifacts import Version
-from .base import Context, Host, Runs
-from .plans import PlansController
-from .versions import VersionsController
+from genplan.tui.artifacts import Version
+from genplan.tui.controllers.base import Context, Host, Runs
+from genplan.tui.controllers.plans import PlansController
+from genplan.tui.controllers.versions import VersionsController
 
 SEARCH_SECONDS = 20.0  # the TUI's budget for the search, and again for the shrinking
 
@@ -42,7 +42,7 @@ class CounterexampleController:
         self.host.from_thread(lambda: self.show(version, run_dir, record, pddl))
 
     def show(self, version: Version, run_dir: Path, record: dict[str, Any], pddl: str) -> None:
-        from ..screens.counterexample import CounterexampleScreen
+        from genplan.tui.screens.counterexample import CounterexampleScreen
 
         if self.host.shutting_down():
             return

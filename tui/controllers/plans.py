@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..domain_info import TaskInfo
-from ..run_state import TimelineEntry, time_step_label
-from .base import Context, Host, Runs, Views
+from genplan.tui.controllers.base import Context, Host, Runs, Views
+from genplan.tui.domain_info import TaskInfo
+from genplan.tui.run_state import TimelineEntry, time_step_label
 
 
 class PlansController:
@@ -59,9 +59,8 @@ class PlansController:
     def open_trial_plan(self, entry: TimelineEntry) -> None:
         """Step through the plan of one PDDLego+ solver call on the domain and problem file of that call."""
         from genplan.engine.api.pddl import PddlError, planned_task
-
-        from ..plan_trace import trace_plan
-        from ..screens.plan_stepper import PlanStepperScreen
+        from genplan.tui.plan_trace import trace_plan
+        from genplan.tui.screens.plan_stepper import PlanStepperScreen
 
         plan = entry.data.get("plan")
         state = self.runs.state if self.runs is not None else None
@@ -83,14 +82,14 @@ class PlansController:
                                                 trace_plan(domain, problem, steps)))
 
     def choose_plan_for(self, task: TaskInfo) -> None:
-        from ..screens.pick import PickScreen, TextEntryScreen
+        from genplan.tui.screens.pick import PickScreen, TextEntryScreen
 
         known = self.known_plans(task.name)
         choices = [(str(i), label) for i, (label, _plan) in enumerate(known)]
         choices.append(("paste", "Type or paste a plan…"))
 
         def pasted(text: str | None) -> None:
-            from ..plan_trace import parse_plan_lines
+            from genplan.tui.plan_trace import parse_plan_lines
 
             if text and parse_plan_lines(text):
                 self.open_plan_stepper(task.path, parse_plan_lines(text), f"your plan on {task.label}")
@@ -119,9 +118,8 @@ class PlansController:
 
     def open_plan_stepper(self, task_path: Path, plan: list[str], title: str) -> None:
         from genplan.engine.api.pddl import PddlError, load_problem
-
-        from ..plan_trace import trace_plan
-        from ..screens.plan_stepper import PlanStepperScreen
+        from genplan.tui.plan_trace import trace_plan
+        from genplan.tui.screens.plan_stepper import PlanStepperScreen
 
         info = self.ctx.domain_info
         if info is None or info.domain is None:
@@ -149,7 +147,7 @@ class PlansController:
         self.matrix_feedback()
 
     def matrix_feedback(self) -> None:
-        from ..screens.feedback import FeedbackScreen
+        from genplan.tui.screens.feedback import FeedbackScreen
 
         chosen = self.views.selected_outcome()
         if chosen is None:

@@ -7,10 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from genplan.engine.events import Event, StepStarted
-
-from ..classroom import PHASES, STEPS
-from ..replay import Replayer
-from .base import Host, Views
+from genplan.tui.classroom import PHASES, STEPS
+from genplan.tui.controllers.base import Host, Views
+from genplan.tui.replay import Replayer
 
 
 class ReplayController:

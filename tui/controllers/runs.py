@@ -14,17 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 # genplan.engine.api is imported where it is used (it loads every approach): not before the first screen
 from genplan.engine.events import Event, TextDelta
-
-from .. import messages as msg
-from ..run_state import RunState, Update
-from ..session import EventQueue, Fork, RunSession
-from ..widgets.totals_bar import Source
-from .base import Context, Host, Views
-from .replay import ReplayController
-from .versions import VersionsController
+from genplan.tui import messages as msg
+from genplan.tui.controllers.base import Context, Host, Views
+from genplan.tui.controllers.replay import ReplayController
+from genplan.tui.controllers.versions import VersionsController
+from genplan.tui.run_state import RunState, Update
+from genplan.tui.session import EventQueue, Fork, RunSession
+from genplan.tui.widgets.totals_bar import Source
 
 if TYPE_CHECKING:
-    from ..screens.step import StepChoice
+    from genplan.tui.screens.step import StepChoice
 
 DRAIN_BATCH = 400  # events per tick: a long log loads over several ticks, the UI stays responsive
 MANUAL_NOTE = ("No model is configured: you will answer every request yourself (manual provider). "
@@ -160,7 +159,7 @@ class RunsController:
         state = self.state  # the view the events are for; another run may be opened before they are read
 
         def load() -> None:
-            from ..replay import load_events
+            from genplan.tui.replay import load_events
 
             try:
                 events = load_events(run_dir)
@@ -449,7 +448,7 @@ class RunsController:
         self.open_next_question()
 
     def open_next_question(self) -> None:
-        from ..screens.step import RequestScreen
+        from genplan.tui.screens.step import RequestScreen
 
         # a question the run answered itself meanwhile (a stop answers every waiting one) is no longer asked
         self.pending[:] = [q for q in self.pending if not q.future.done()]

@@ -11,14 +11,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from .. import messages as msg
-from ..artifacts import Version
-from .base import Context, Host, Runs, Views
-from .plans import PlansController
+from genplan.tui import messages as msg
+from genplan.tui.artifacts import Version
+from genplan.tui.controllers.base import Context, Host, Runs, Views
+from genplan.tui.controllers.plans import PlansController
 
 if TYPE_CHECKING:
-    from ..screens.rerun import RerunScreen
-    from ..widgets.versions_tree import NodeRef
+    from genplan.tui.screens.rerun import RerunScreen
+    from genplan.tui.widgets.versions_tree import NodeRef
 
 # versions kept for reading and comparing only: what the warning calls them
 NOT_EDITED = {"function": "AutoToS's functions"}
@@ -177,7 +177,7 @@ class VersionsController:
                          if self.views.marked() else "Mark removed.")
 
     def compare(self) -> None:
-        from ..screens.compare import CompareScreen
+        from genplan.tui.screens.compare import CompareScreen
 
         version = self.selected_version()
         key = self.views.marked()
@@ -195,7 +195,7 @@ class VersionsController:
         self.host.open_screen(CompareScreen([marked, version], 0, 1))
 
     def history(self) -> None:
-        from ..screens.compare import CompareScreen
+        from genplan.tui.screens.compare import CompareScreen
 
         version = self.selected_version()
         if version is None:
@@ -210,7 +210,7 @@ class VersionsController:
 
     # ------------------------------------------------------------------ edit
     def edit(self) -> None:
-        from ..screens.editor import EditorScreen, EditResult
+        from genplan.tui.screens.editor import EditorScreen, EditResult
         version = self.selected_version()
         if version is None:
             self.cannot_edit("Select a strategy, reflection or program version first (5 Versions, or an artefact's "
@@ -251,7 +251,7 @@ class VersionsController:
     def cannot_edit(self, why: str) -> None:
         """The editor does not open: say why in a notice that takes the keys typed next (meant for the editor,
         they would otherwise run as commands: r starts a run, s opens the settings)."""
-        from ..screens.pick import NoticeScreen
+        from genplan.tui.screens.pick import NoticeScreen
 
         self.host.notify(why, severity="warning")
         self.host.open_screen(NoticeScreen("No editor opened", why))
@@ -260,8 +260,7 @@ class VersionsController:
         """A PDDLego+ domain or problem file: the edit becomes the answer of the call that wrote it, in a new
         trial that keeps the calls before it (engine.pddlego.fork); nothing is saved in the trial itself."""
         from genplan.engine.api.versions import CannotContinue, check_continuable
-
-        from ..screens.editor import EditorScreen, EditResult
+        from genplan.tui.screens.editor import EditorScreen, EditResult
 
         run_dir = self.ctx.runs_dir / version.run_id
         relative = str(version.path.relative_to(run_dir))
@@ -319,7 +318,7 @@ class VersionsController:
             self.host.notify("A reflection cannot be rerun; edit it and continue from it instead.", severity="warning")
 
     def rerun_program(self, version: Version, task_set: str = "debug") -> None:
-        from ..screens.rerun import RerunScreen
+        from genplan.tui.screens.rerun import RerunScreen
 
         self.next_job += 1
         job = self.next_job
@@ -331,7 +330,7 @@ class VersionsController:
         source, run_dir = version.read(), self.ctx.runs_dir / version.run_id
 
         def run() -> None:
-            from ..rerun import rerun_program
+            from genplan.tui.rerun import rerun_program
 
             rerun_program(job, source, self.ctx.domain_dir, task_set, run_dir, self.host.post_message, cancel)
 
@@ -341,8 +340,7 @@ class VersionsController:
         """Plan validation of this strategy on the debug tasks, and nothing more: the requests it needs are
         shown first (they cost money with a paid model) and sent only after a yes."""
         from genplan.engine.api.versions import strategy_check_requests
-
-        from ..screens.pick import PickScreen
+        from genplan.tui.screens.pick import PickScreen
 
         settings = self.ctx.settings
         if settings is None:
@@ -398,7 +396,7 @@ class VersionsController:
 
     # ------------------------------------------------------------------ files
     def start_watcher(self) -> None:
-        from ..watcher import DomainWatcher
+        from genplan.tui.watcher import DomainWatcher
 
         def notify(path: Path, deleted: bool) -> None:
             self.host.post_message(msg.FileChanged(path, deleted))

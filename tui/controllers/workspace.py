@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import messages as msg
-from ..domain_info import load_domain_info, runs_only_info
-from ..options import resolve_run
-from .base import Context, Host
-from .runs import RunsController
+from genplan.tui import messages as msg
+from genplan.tui.controllers.base import Context, Host
+from genplan.tui.controllers.runs import RunsController
+from genplan.tui.domain_info import load_domain_info, runs_only_info
+from genplan.tui.options import resolve_run
 
 
 class WorkspaceController:
@@ -44,8 +44,7 @@ class WorkspaceController:
         def load() -> None:
             from genplan.engine.api import list_runs
             from genplan.engine.api.versions import domain_overview
-
-            from ..widgets.versions_tree import arrange_by_run
+            from genplan.tui.widgets.versions_tree import arrange_by_run
 
             runs = list_runs(ctx.runs_dir)
             overviews = domain_overview(ctx.runs_dir)
@@ -59,13 +58,12 @@ class WorkspaceController:
         options = self.ctx.options
 
         def load() -> None:
-            from ..config import load_tui_settings
+            from genplan.tui.config import load_tui_settings
 
             settings, prefs, error = load_tui_settings(options.config_file, cli=options.cli_settings)
             if options.preset:
                 from genplan.engine.api.presets import ConfigError
-
-                from ..config import check_preset
+                from genplan.tui.config import check_preset
 
                 try:
                     prefs.preset = check_preset(options.preset)
@@ -127,8 +125,8 @@ class WorkspaceController:
         self.runs.start_deferred()
 
     def open_settings(self) -> None:
-        from ..config import config_path, preset_choices
-        from ..screens.settings import SettingsResult, SettingsScreen
+        from genplan.tui.config import config_path, preset_choices
+        from genplan.tui.screens.settings import SettingsResult, SettingsScreen
 
         ctx = self.ctx
         if ctx.settings is None or ctx.prefs is None:

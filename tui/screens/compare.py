@@ -7,11 +7,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..actions import bindings
-from ..artifacts import Version
-from ..diffing import diff_stats
-from ..widgets.diff_view import DiffView
-from ..widgets.key_bar import KeyBar
+from genplan.tui.actions import bindings
+from genplan.tui.artifacts import Version
+from genplan.tui.diffing import diff_stats
+from genplan.tui.widgets.diff_view import DiffView
+from genplan.tui.widgets.key_bar import KeyBar
 
 
 class CompareScreen(Screen[None]):

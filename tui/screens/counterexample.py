@@ -11,9 +11,9 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..actions import bindings
-from ..widgets.key_bar import KeyBar
-from ..widgets.text_view import TextView
+from genplan.tui.actions import bindings
+from genplan.tui.widgets.key_bar import KeyBar
+from genplan.tui.widgets.text_view import TextView
 
 
 def _size(data: dict[str, Any] | None) -> str:

@@ -15,12 +15,12 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..actions import bindings
-from ..code_check import Problem, check_text
-from ..external_editor import edit_text, editor_command
-from ..widgets.code_area import CodeArea
-from ..widgets.key_bar import KeyBar
-from .pick import PickScreen
+from genplan.tui.actions import bindings
+from genplan.tui.code_check import Problem, check_text
+from genplan.tui.external_editor import edit_text, editor_command
+from genplan.tui.screens.pick import PickScreen
+from genplan.tui.widgets.code_area import CodeArea
+from genplan.tui.widgets.key_bar import KeyBar
 
 
 @dataclass

@@ -5,9 +5,9 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.screen import ModalScreen
 
-from ..actions import bindings
-from ..widgets.key_bar import KeyBar
-from ..widgets.markdown_view import MarkdownView
+from genplan.tui.actions import bindings
+from genplan.tui.widgets.key_bar import KeyBar
+from genplan.tui.widgets.markdown_view import MarkdownView
 
 INTRO = """\
 # genplan TUI

@@ -9,9 +9,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..actions import bindings
-from ..widgets.code_area import CodeArea
-from ..widgets.key_bar import KeyBar
+from genplan.tui.actions import bindings
+from genplan.tui.widgets.code_area import CodeArea
+from genplan.tui.widgets.key_bar import KeyBar
 
 
 class PickScreen(ModalScreen[str | None]):

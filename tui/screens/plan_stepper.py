@@ -8,9 +8,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from ..actions import bindings
-from ..plan_trace import FAILED, NOT_RUN, PlanTrace
-from ..widgets.key_bar import KeyBar
+from genplan.tui.actions import bindings
+from genplan.tui.plan_trace import FAILED, NOT_RUN, PlanTrace
+from genplan.tui.widgets.key_bar import KeyBar
 
 STATUS_STYLE = {"ok": "green", FAILED: "bold red", NOT_RUN: "dim"}
 

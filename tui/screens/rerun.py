@@ -10,12 +10,12 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, ProgressBar, Static
 
-from ..actions import bindings
-from ..artifacts import Version
-from ..outcomes import category_of, outcome_text
-from ..widgets.key_bar import KeyBar
-from ..widgets.results_table import first_line
-from ..widgets.text_view import TextView
+from genplan.tui.actions import bindings
+from genplan.tui.artifacts import Version
+from genplan.tui.outcomes import category_of, outcome_text
+from genplan.tui.widgets.key_bar import KeyBar
+from genplan.tui.widgets.results_table import first_line
+from genplan.tui.widgets.text_view import TextView
 
 
 class RerunHost(Protocol):

@@ -11,9 +11,9 @@ from textual.containers import Grid, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
-from ..actions import bindings
-from ..config import FAITHFUL_FIELD, LIMIT_FIELDS, RunPrefs, own_loop_preset, save_tui_settings
-from ..widgets.key_bar import KeyBar
+from genplan.tui.actions import bindings
+from genplan.tui.config import FAITHFUL_FIELD, LIMIT_FIELDS, RunPrefs, own_loop_preset, save_tui_settings
+from genplan.tui.widgets.key_bar import KeyBar
 
 MODEL_FIELDS = (
     ("model", "Model", "none: a person answers (manual provider)"),

@@ -11,11 +11,11 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..actions import bindings
-from ..widgets.code_area import CodeArea
-from ..widgets.key_bar import KeyBar
-from ..widgets.markdown_view import MarkdownView
-from .editor import EditorScreen, EditResult
+from genplan.tui.actions import bindings
+from genplan.tui.screens.editor import EditorScreen, EditResult
+from genplan.tui.widgets.code_area import CodeArea
+from genplan.tui.widgets.key_bar import KeyBar
+from genplan.tui.widgets.markdown_view import MarkdownView
 
 
 @dataclass

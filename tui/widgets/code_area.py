@@ -14,7 +14,7 @@ from textual import events
 from textual.widgets import TextArea
 from textual.widgets.text_area import Selection, TextAreaTheme
 
-from ..highlight import SYNTAX_STYLES, line_highlights
+from genplan.tui.highlight import SYNTAX_STYLES, line_highlights
 
 INDENT = 4
 # ctrl+home / ctrl+end: to the start / end of the whole text, as in other editors (TextArea binds neither)

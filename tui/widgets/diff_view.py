@@ -10,10 +10,10 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..actions import bindings
-from ..diffing import DiffRow, change_indices, side_by_side
-from ..highlight import highlight_lines
-from .text_view import wrap_line
+from genplan.tui.actions import bindings
+from genplan.tui.diffing import DiffRow, change_indices, side_by_side
+from genplan.tui.highlight import highlight_lines
+from genplan.tui.widgets.text_view import wrap_line
 
 ROW_STYLES = {
     "replace": Style(bgcolor="#2d2a12"),

@@ -89,7 +89,7 @@ class KeyBar(Static):
         screen's, then the app's; whole keys only. A key of the place or the screen that does not fit with its
         whole description shows its first word; the app's keys fill what is left. Help and the palette (which
         list everything) always show."""
-        from ..actions import ACTIONS
+        from genplan.tui.actions import ACTIONS
 
         order = {action.id: index for index, action in enumerate(ACTIONS)}
         focused = self.app.focused

@@ -16,17 +16,17 @@ from textual.widgets import DataTable, OptionList, Static, TabbedContent, TabPan
 from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
 
-from ..actions import bindings
-from ..artifacts import Version
-from ..domain_info import DomainInfo, TaskInfo, nl_description
-from ..messages import TextLoaded
-from ..run_state import RunState, TimelineEntry, Update, round_text
-from .code_area import CodeArea
-from .markdown_view import MarkdownView, keep_lines
-from .results_table import ResultsTable
-from .stream_view import StreamView
-from .timeline import Timeline
-from .versions_tree import NodeRef, VersionsPanelModel, VersionsTree, arrange, arrange_by_run, build_run, run_label
+from genplan.tui.actions import bindings
+from genplan.tui.artifacts import Version
+from genplan.tui.domain_info import DomainInfo, TaskInfo, nl_description
+from genplan.tui.messages import TextLoaded
+from genplan.tui.run_state import RunState, TimelineEntry, Update, round_text
+from genplan.tui.widgets.code_area import CodeArea
+from genplan.tui.widgets.markdown_view import MarkdownView, keep_lines
+from genplan.tui.widgets.results_table import ResultsTable
+from genplan.tui.widgets.stream_view import StreamView
+from genplan.tui.widgets.timeline import Timeline
+from genplan.tui.widgets.versions_tree import NodeRef, VersionsPanelModel, VersionsTree, arrange, arrange_by_run, build_run, run_label
 
 # The timeline is brought up to date at most this often while events arrive (each sync lays it out again
 # and may move its cursor); the other views follow every tick.
@@ -282,7 +282,7 @@ class RunPanel(Vertical):
             self.stream.show(None, title, text)
 
     def show_caption(self, entry: TimelineEntry | None, shown: bool = True) -> None:
-        from ..classroom import stage_caption
+        from genplan.tui.classroom import stage_caption
 
         caption = self.query_one("#classroom-caption", Static)
         caption.display = shown

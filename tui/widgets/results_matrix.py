@@ -14,9 +14,9 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from ..actions import bindings
-from ..outcomes import count_text, legend, look
-from .text_view import TextView
+from genplan.tui.actions import bindings
+from genplan.tui.outcomes import count_text, legend, look
+from genplan.tui.widgets.text_view import TextView
 
 
 class MatrixTable(DataTable):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual.widgets import DataTable
 
-from ..outcomes import category_of, outcome_text
-from ..run_state import CheckResult
+from genplan.tui.outcomes import category_of, outcome_text
+from genplan.tui.run_state import CheckResult
 
 
 def first_line(message: str, limit: int = 200) -> str:

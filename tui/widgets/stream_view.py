@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from .markdown_view import MarkdownView
+from genplan.tui.widgets.markdown_view import MarkdownView
 
 
 class StreamView(Vertical):

@@ -14,8 +14,8 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..actions import bindings
-from ..highlight import SYNTAX_STYLES, line_highlights
+from genplan.tui.actions import bindings
+from genplan.tui.highlight import SYNTAX_STYLES, line_highlights
 
 GUTTER_STYLE = Style(color="#6E7681")
 

@@ -19,10 +19,10 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..actions import bindings
-from ..outcomes import category_of, look
-from ..run_state import RunState, TimelineEntry, Update
-from .totals_bar import format_seconds, format_tokens
+from genplan.tui.actions import bindings
+from genplan.tui.outcomes import category_of, look
+from genplan.tui.run_state import RunState, TimelineEntry, Update
+from genplan.tui.widgets.totals_bar import format_seconds, format_tokens
 
 STATUS_STYLES = {
     "running": "bold yellow",

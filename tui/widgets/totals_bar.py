@@ -8,7 +8,7 @@ from rich.markup import escape
 from rich.text import Text
 from textual.widgets import Static
 
-from ..run_state import RunState
+from genplan.tui.run_state import RunState
 
 
 def format_tokens(count: int) -> str:

@@ -14,9 +14,9 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from ..actions import bindings
-from ..artifacts import Version
-from ..outcomes import count_text
+from genplan.tui.actions import bindings
+from genplan.tui.artifacts import Version
+from genplan.tui.outcomes import count_text
 
 PHASE_TITLES = {"description": "descriptions", "strategy": "strategy", "code": "code", "other": "other",
                 "succ": "successor function", "goal": "goal test",  # AutoToS's functions
