@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -16,9 +18,11 @@ from support.ferry_model import FerryModel
 from support.scripted_server import ScriptedServer
 from test_tui_papercuts import key_bar_text, logged_run, totals_text
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401
+from textual.pilot import Pilot
 
 from genplan.engine.events import RequestSent, ResponseReceived, RunFinished, RunStarted, ValidationResult
 from genplan.engine.runs.store import RunStore
+from genplan.tui.app import GenplanApp
 from genplan.tui.controllers.replay import describe
 from genplan.tui.controllers.runs import run_note
 from genplan.tui.run_state import RunState
@@ -59,6 +63,15 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
         record_run(domain, server, FerryModel(strategy_plan_mistakes=1, extra=multi_line_strategy),
                    initial_programs=1)
     return domain
+
+
+@asynccontextmanager
+async def app_at_80x24(tmp_path: Path, isolated: Path) -> AsyncIterator[tuple[GenplanApp, Pilot]]:  # noqa: F811
+    """The app on a copy of ferry with no model configured, at 80x24, loaded."""
+    app = make_app(ferry_copy(tmp_path), config_for(isolated, None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot, app)
+        yield app, pilot
 
 
 def copy_of(domain: Path, root: Path) -> tuple[Path, Path]:
@@ -214,10 +227,7 @@ async def test_messages_take_a_line_of_their_own_and_the_price_note_comes_once(t
 
 async def test_a_message_on_a_screen_above_the_main_one_stays_off_its_text(tmp_path: Path,
                                                                          isolated: Path) -> None:  # noqa: F811
-    domain = ferry_copy(tmp_path)
-    app = make_app(domain, config_for(isolated, None))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await ready(pilot, app)
+    async with app_at_80x24(tmp_path, isolated) as (app, pilot):
         text = "\n".join(f"line {n} of a long feedback text" for n in range(80))
         app.push_screen(FeedbackScreen("Feedback", text))
         await pilot.pause(0.2)
@@ -249,10 +259,7 @@ async def test_at_80x24_the_prompt_and_the_answer_box_are_both_in_view(isolated:
 
 # ------------------------------------------------------------------ 6. the diff, the bars, the footers
 async def test_the_prose_diff_wraps_inside_the_visible_width(tmp_path: Path, isolated: Path) -> None:  # noqa: F811
-    domain = ferry_copy(tmp_path)
-    app = make_app(domain, config_for(isolated, None))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await ready(pilot, app)
+    async with app_at_80x24(tmp_path, isolated) as (app, pilot):
         words = "where the squirrel sits and waits for the nut to fall from the highest branch of the old oak tree"
         left = "\n".join(f"{n}. {words} (left)" for n in range(30))
         right = "\n".join(f"{n}. {words} (right side)" for n in range(30))
@@ -300,10 +307,7 @@ async def test_the_totals_bar_keeps_state_run_preset_and_model_at_80_columns(tmp
 
 
 async def test_each_screens_footer_leads_with_its_own_keys(tmp_path: Path, isolated: Path) -> None:  # noqa: F811
-    domain = ferry_copy(tmp_path)
-    app = make_app(domain, config_for(isolated, None))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await ready(pilot, app)
+    async with app_at_80x24(tmp_path, isolated) as (app, pilot):
         record = {"task": "task-00", "tasks_tried": 3, "failure": {"category": "action", "plan": ["(sail l0 l1)"]}}
         app.push_screen(CounterexampleScreen("Counterexample of c1-v00", record, "(define (problem p))"))
         await pilot.pause(0.3)
@@ -350,10 +354,7 @@ def test_a_stop_says_where_the_run_stood() -> None:
 # ------------------------------------------------------------------ 8. editors
 async def test_the_prompt_editor_names_its_own_action_and_goes_to_the_ends(tmp_path: Path,
                                                                           isolated: Path) -> None:  # noqa: F811
-    domain = ferry_copy(tmp_path)
-    app = make_app(domain, config_for(isolated, None))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await ready(pilot, app)
+    async with app_at_80x24(tmp_path, isolated) as (app, pilot):
         text = "\n".join(f"line {n}" for n in range(60))
         app.push_screen(EditorScreen("Edit message 2 (user)", text, "markdown", can_continue=False,
                                      save_label="Keep the edit"))
@@ -376,10 +377,7 @@ async def test_the_prompt_editor_names_its_own_action_and_goes_to_the_ends(tmp_p
 
 async def test_keys_typed_after_an_edit_that_could_not_open_go_nowhere(tmp_path: Path,
                                                                        isolated: Path) -> None:  # noqa: F811
-    domain = ferry_copy(tmp_path)
-    app = make_app(domain, config_for(isolated, None))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await ready(pilot, app)
+    async with app_at_80x24(tmp_path, isolated) as (app, pilot):
         await pilot.press("5")  # Versions, with nothing chosen
         await pilot.pause(0.2)
         await pilot.press("e")
