@@ -382,7 +382,7 @@ async def test_keys_typed_after_an_edit_that_could_not_open_go_nowhere(tmp_path:
         await pilot.pause(0.2)
         await pilot.press("e")
         await wait_for(pilot, lambda: isinstance(app.screen, NoticeScreen), what="the notice")
-        assert "Select a strategy, reflection or program version first" in str(
+        assert "Select a strategy, reflection, program or NL description version first" in str(
             app.screen.query_one("#notice-text").render())
         started = time.monotonic()
         await pilot.press(*"1. rs for every car")  # meant for the editor: r would start a run, s the settings

@@ -81,6 +81,9 @@ ACTIONS: tuple[Action, ...] = (
            palette=True, title="Replay faster"),
     Action("app.replay-slower", "minus", "replay_speed(0.5)", "Slow", "Halve the replay speed", key_display="-",
            palette=True, title="Replay slower"),
+    Action("app.export", "E", "export_html", "Export HTML", "Write the run shown as one self-contained HTML page "
+           "beside it (as genplan export does) and say where it went", show=False, palette=True,
+           title="Export the run shown as an HTML page"),
     Action("app.classroom", "L", "toggle_classroom", "Classroom", "Classroom mode: a caption under the timeline "
            "names the chosen row's stage of the method and why a failed check's feedback was produced", show=False,
            palette=True, title="Toggle classroom mode"),
