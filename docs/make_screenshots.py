@@ -1,6 +1,6 @@
 """Make the SVG screenshots of docs/tui.md with Textual's own ``save_screenshot``, so that they stay true:
 
-    .venv/bin/python docs/make_screenshots.py [--out docs/screenshots] [--size 100x30]
+    .venv/bin/python docs/make_screenshots.py [--out docs/screenshots] [--size 80x24]
 
 A copy of domains/ferry gets one run, made by the real pipeline against the tests' scripted server (its
 answers are the tests' synthetic ferry model, not a real model's): a first strategy that fails on one debug
@@ -32,6 +32,7 @@ VIEWS = (
     ("results", "6 Results: the results matrix, every version on every debug task"),
     ("editor", "The editor on a program"),
     ("manual", "You are the model: the manual provider's request, rendered as Markdown, and the answer box"),
+    ("replay", "A replay in classroom mode, paused before a stage: the note above the caption, the replay's keys"),
 )
 
 
@@ -67,6 +68,7 @@ async def shoot(domain: Path, run: Path, config: Path, out: Path, size: tuple[in
         while not condition() and waited < seconds:
             await pilot.pause(0.1)
             waited += 0.1
+        app.clear_messages()  # a message of the moment (a run opened, ...) would differ from one making to the next
         await pilot.pause(0.5)
 
     def save(name: str) -> None:
@@ -116,10 +118,21 @@ async def shoot(domain: Path, run: Path, config: Path, out: Path, size: tuple[in
             save("manual")
             await pilot.press("ctrl+b")
             await settle(pilot, lambda: app.runner.session is None)
+        if only is None or "replay" in only:  # the recorded run replayed in classroom mode, up to its checks
+            app.runner.open_run(run, replay=True)
+            await pilot.press("L")
+            note = app.query_one("#replay-note")
+            for _ in range(3):  # on through the first stages, to strategy debugging
+                await settle(pilot, lambda: app.replay.replayer is not None and app.replay.replayer.paused)
+                await pilot.press("space")
+            await settle(pilot, lambda: "Next: Code" in str(note.render()) or "Next: Reflection" in str(note.render())
+                         or "Next: Strategy debugging" in str(note.render()), seconds=60)
+            await settle(pilot)
+            save("replay")
     return saved
 
 
-def make_screenshots(out: Path, size: tuple[int, int] = (100, 30), only: set[str] | None = None) -> list[Path]:
+def make_screenshots(out: Path, size: tuple[int, int] = (80, 24), only: set[str] | None = None) -> list[Path]:
     from support.ferry_model import FERRY
 
     out.mkdir(parents=True, exist_ok=True)
@@ -146,7 +159,7 @@ def make_screenshots(out: Path, size: tuple[int, int] = (100, 30), only: set[str
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
-    parser.add_argument("--size", default="100x30", help="terminal size, COLUMNSxROWS")
+    parser.add_argument("--size", default="80x24", help="terminal size, COLUMNSxROWS (the smallest the TUI is made for)")
     parser.add_argument("--only", nargs="*", choices=[name for name, _ in VIEWS], help="these views only")
     args = parser.parse_args()
     columns, rows = (int(part) for part in args.size.split("x"))

@@ -30,7 +30,7 @@ def _replayed(run_dir: Path) -> run_state.RunState:
 
 
 def _notes(app) -> list[str]:
-    return [n.message for n in app._notifications]
+    return [n.message for n in app.messages]
 
 
 async def test_an_autotos_run_started_with_r_fills_the_timeline_live_and_is_shown_like_an_imported_one(
@@ -121,7 +121,6 @@ async def test_an_autotos_run_is_stepped_send_edit_answer_and_stop(
     """Step mode (t) holds each AutoToS request as it holds a pipeline's: send it, edit its prompt, answer it
     instead of the model, stop the run; afterwards the stopped run is resumed and asks only what is missing."""
     from genplan.tui.screens.editor import EditorScreen
-    from genplan.tui.screens.pick import TextEntryScreen
     from genplan.tui.screens.step import RequestScreen
     from genplan.tui.widgets.code_area import CodeArea
 
@@ -155,9 +154,9 @@ async def test_an_autotos_run_is_stepped_send_edit_answer_and_stop(
         await wait_for(pilot, lambda: held() is not None and held().request.step == "autotos.succ", timeout=60,
                        what="the feedback request")
         assert "succ" in held().request.messages[-1].content
-        await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.screen, TextEntryScreen), what="the answer editor")
-        app.screen.query_one(CodeArea).load_text(FERRY)
+        await pilot.press("a")  # the answer box under the prompt
+        await wait_for(pilot, lambda: held() is not None and held().answering, what="the answer box")
+        held().query_one("#answer-text", CodeArea).load_text(FERRY)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.runner.session is None, timeout=90, what="the run to finish")
         assert scripted_server.steps() == ["autotos.succ", "autotos.goal"]

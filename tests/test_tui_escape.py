@@ -86,11 +86,11 @@ async def test_escape_in_step_mode_prompt_editor_and_answer_box(scripted_server:
         await wait_for(pilot, lambda: app.screen is screen, what="back on the step screen")
         assert not screen.edited and [m.content for m in screen.messages] == original
         # "answer instead": escape gives no answer, the model's answer is still to come
-        await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.screen, TextEntryScreen), what="the answer box")
+        await pilot.press("a")  # the answer box opens under the prompt, on the step screen
+        await wait_for(pilot, lambda: screen.answering, what="the answer box")
         await type_into_focused(pilot, app)
-        await pilot.press("escape")
-        await wait_for(pilot, lambda: app.screen is screen, what="back on the step screen")
+        await pilot.press("escape")  # closes the box, the request still waits on the step screen
+        await wait_for(pilot, lambda: app.screen is screen and not screen.answering, what="the box closed")
         assert scripted_server.requests == [] and not app.runner.pending[0].future.done()
         await pilot.press("ctrl+s")  # the request goes out as it was
         await wait_for(pilot, lambda: len(scripted_server.requests) == 1, what="the request")

@@ -80,7 +80,7 @@ async def test_a_trial_offers_no_rerun_and_shows_its_preset_and_unknown_tokens(
         assert "Show" in bar and "Rerun" not in bar  # the timeline's keys, without x
         await pilot.press("x")  # and x does nothing (no hint meant for programs)
         await pilot.pause(0.2)
-        assert not any("rerun" in n.message.lower() for n in app._notifications)
+        assert not any("rerun" in n.message.lower() for n in app.messages)
         await pilot.press("5")
         await wait_for(pilot, lambda: app.query_one("#versions-panel").versions, what="the trial's versions")
         panel = app.query_one("#versions-panel")
@@ -89,7 +89,8 @@ async def test_a_trial_offers_no_rerun_and_shows_its_preset_and_unknown_tokens(
         assert "Rerun" not in key_bar_text(app) and "Compare" in key_bar_text(app)
         # the totals: the trial's own preset (not the app's F5-3), and its tokens unknown, not 0
         await wait_for(pilot, lambda: f"· {preset} ·" in totals_text(app), what="the trial's preset in the totals")
-        assert "tokens n/a" in totals_text(app) and "tokens 0" not in totals_text(app)
+        full = app.query_one("#totals").full_text  # at 80 columns the state, run, preset and model come first
+        assert "tokens n/a" in full and "tokens 0" not in full
 
 
 async def test_a_program_run_keeps_rerun_and_a_replay_shows_the_runs_tokens(
@@ -141,12 +142,17 @@ async def test_an_unpriced_model_gets_one_short_note(tmp_path: Path, isolated: P
         await ready(pilot, app)
         await wait_for(pilot, lambda: app.runner.state is not None and app.runner.state.totals.calls == 3,
                        what="the run's calls")
-        await wait_for(pilot, lambda: app._notifications, what="the note")
-        notes = [n for n in app._notifications if "price" in n.message or "cost" in n.message.lower()]
+        await wait_for(pilot, lambda: app.messages, what="the note")
+        notes = [n for n in app.messages if "price" in n.message or "cost" in n.message.lower()]
         assert [n.message for n in notes] == [UNPRICED_TOAST]
         assert len(UNPRICED_TOAST) <= 60 and notes[0].timeout <= 5 and not notes[0].title
-        assert not any(UNPRICED_NOTE[:30] in n.message for n in app._notifications)
-        assert "+3 unpriced" in totals_text(app)  # the totals still say it; their tooltip explains it
+        assert not any(UNPRICED_NOTE[:30] in n.message for n in app.messages)
+        # the totals still say it (whole at 100 columns; at 80 the state, run, preset and model come first), and
+        # their tooltip explains it
+        assert "+3 unpriced" in app.query_one("#totals").full_text
+        await pilot.resize_terminal(100, 24)
+        await pilot.pause(1.2)
+        assert "+3 unpriced" in totals_text(app)
         assert UNPRICED_NOTE.split("—")[0].strip() in str(app.query_one("#totals").tooltip)
 
 

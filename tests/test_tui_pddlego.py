@@ -16,6 +16,7 @@ from genplan.engine.versions import check_category
 from genplan.tui import run_state
 from genplan.tui.replay import load_events
 from genplan.tui.screens.compare import CompareScreen
+from genplan.tui.screens.pick import NoticeScreen
 from genplan.tui.widgets.panels import RunsPanel, RunsTable, VersionsPanel
 from genplan.tui.widgets.versions_tree import arrange
 
@@ -96,7 +97,8 @@ async def test_the_trials_pddl_files_are_versions_that_compare_step_by_step(
         assert second.name in str(app.screen.query_one("#compare-right").render())
         await pilot.press("escape")
         await pilot.press("e")  # a trial replayed in the logged game cannot continue: no editor, the reason
-        await pilot.pause()
-        assert len(app.screen_stack) == 1
+        await wait_for(pilot, lambda: isinstance(app.screen, NoticeScreen), what="the reason")
+        assert "continuing needs the real CoinCollector game" in str(app.screen.query_one("#notice-text").render())
+        await pilot.press("escape")
         assert any("played in a logged environment; continuing needs the real CoinCollector game" in n.message
-                   for n in app._notifications)
+                   for n in app.messages)

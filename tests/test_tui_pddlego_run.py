@@ -29,7 +29,7 @@ GAME = {"seed": 1, "locations": 5}
 
 
 def _notes(app) -> list[str]:
-    return [n.message for n in app._notifications]
+    return [n.message for n in app.messages]
 
 
 def test_the_trial_presets_are_offered_and_the_game_options_checked(capsys: pytest.CaptureFixture[str]) -> None:
@@ -119,7 +119,6 @@ async def test_a_pddlego_trial_is_stepped_send_answer_and_watch(
         scripted_server: ScriptedServer, isolated: Path) -> None:  # noqa: F811
     """Step mode (t) holds each of the trial's requests: the first is sent as it is, the second answered by the
     person (the server never sees it), and the trial plays on with that answer to the game's goal."""
-    from genplan.tui.screens.pick import TextEntryScreen
     from genplan.tui.screens.step import RequestScreen
     from genplan.tui.widgets.code_area import CodeArea
 
@@ -137,9 +136,9 @@ async def test_a_pddlego_trial_is_stepped_send_answer_and_watch(
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: len(scripted_server.requests) == 1, what="the first request to go out")
         await wait_for(pilot, lambda: held() is not None, timeout=60, what="the second held request")
-        await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.screen, TextEntryScreen), what="the answer editor")
-        app.screen.query_one(CodeArea).load_text(TO_BACKYARD)
+        await pilot.press("a")  # the answer box under the prompt
+        await wait_for(pilot, lambda: held() is not None and held().answering, what="the answer box")
+        held().query_one("#answer-text", CodeArea).load_text(TO_BACKYARD)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.runner.session is None, timeout=90, what="the trial to end")
         assert len(scripted_server.requests) == 1

@@ -34,7 +34,7 @@ async def settle(pilot, app) -> None:
         await pilot.pause(0.05)
         if not any(view.pending for view in app.screen.query(MarkdownView)) and not app.workers._workers:
             break
-    app.clear_notifications()
+    app.clear_messages()
     await pilot.pause(0.2)
 
 

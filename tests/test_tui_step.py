@@ -10,7 +10,6 @@ from support.scripted_server import ScriptedServer
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 
 from genplan.tui.screens.editor import EditorScreen
-from genplan.tui.screens.pick import TextEntryScreen
 from genplan.tui.screens.step import RequestScreen
 from genplan.tui.widgets.code_area import CodeArea
 
@@ -47,8 +46,13 @@ async def test_step_mode_send_edit_answer_watch_and_stop(scripted_server: Script
         # 3) answer the next one instead of the model: the server never sees it
         await wait_for(pilot, lambda: request_screen(app) is not None, what="the third paused request")
         await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.screen, TextEntryScreen), what="the answer editor")
-        app.screen.query_one(CodeArea).load_text("SYNTHETIC answer typed by a person [[ferry-l2-c2-s2]]")
+        # the answer box opens under the prompt, on the same screen: the question stays in view
+        screen = request_screen(app)
+        await wait_for(pilot, lambda: screen.answering, what="the answer box")
+        shown = [w for w in screen.query("#request-view, #request-text") if w.display]
+        assert app.screen is screen and shown and shown[0].region.height >= 8
+        assert screen.query_one("#answer-text").region.height >= 4 and app.focused is screen.query_one("#answer-text")
+        screen.query_one("#answer-text", CodeArea).load_text("SYNTHETIC answer typed by a person [[ferry-l2-c2-s2]]")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: request_screen(app) is not None
                        and request_screen(app).request.step == "nl.task", what="the fourth request")
@@ -94,7 +98,7 @@ async def test_manual_provider_when_no_model_is_configured(isolated: Path) -> No
         await wait_for(pilot, lambda: request_screen(app) is not None, what="the answer screen")
         screen = request_screen(app)
         assert screen.manual and screen.request.step == "nl.domain"
-        assert any("manual provider" in n.message.lower() for n in app._notifications)
+        assert any("manual provider" in n.message.lower() for n in app.messages)
         await pilot.press("ctrl+s")  # an empty answer is refused
         assert request_screen(app) is screen
         screen.query_one("#answer-text", CodeArea).load_text("SYNTHETIC: my own description of the domain.")
@@ -108,7 +112,7 @@ async def test_manual_provider_when_no_model_is_configured(isolated: Path) -> No
         assert screen.request_id is not None and screen.about.startswith("task-")
         problem = (domain / "debug" / f"{screen.about}.pddl").read_text().split("(define (problem ")[1].split(")")[0]
         assert f"(define (problem {problem})" in screen.request.messages[-1].content
-        assert f"request {screen.request_id} · nl.task for {screen.about}" in str(
+        assert f"call {screen.call} · nl.task for {screen.about}" in str(
             screen.query_one("#request-title").render())
         await pilot.press("escape")  # leaves the answer box at once: "later", the run waits
         assert request_screen(app) is None and app.runner.pending

@@ -14,6 +14,7 @@ from test_tui_versions import select_version
 from textual.widgets._toast import Toast
 
 from genplan.tui.screens.editor import EditorScreen
+from genplan.tui.widgets.key_bar import KeyBar
 
 
 def _forks(domain: Path) -> list[Path]:
@@ -74,20 +75,18 @@ async def test_correct_a_wrong_strategy_and_continue_to_a_run_that_solves_every_
             assert f"run {fork.name}" in shown and "edited strategies/v01.md" in shown
             assert f"fork of {first.name}" in shown
 
-            # a notification covers neither the debug results nor the totals bar nor the header
-            app.notify("SYNTHETIC note: a notification long enough to take two or three lines of its box.",
-                       title="Note", timeout=30)
-            await wait_for(pilot, lambda: any("SYNTHETIC note" in str(t.render()) and t.region.height > 0
-                                              for t in app.screen.query(Toast)), what="the note laid out")
-            toasts = list(app.screen.query(Toast))
-            assert toasts
+            # a message covers neither the debug results nor the totals bar nor the header: it has a line of its own
+            app.notify("SYNTHETIC note: a message long enough to take two lines of the message line at 80 columns, "
+                       "or more.", title="Note", timeout=30)
+            bar = app.screen.query_one(KeyBar)
+            await wait_for(pilot, lambda: "SYNTHETIC note" in bar.message_text and bar.region.height >= 2,
+                           what="the note laid out")
+            assert not app.screen.query(Toast)
             kept = [app.query_one(selector) for selector in ("#run-results", "#results-title", "#totals",
                                                                "#run-header")]
             assert all(widget.region.height > 0 for widget in kept)
-            for toast in toasts:
-                assert toast.region.height > 0
-                for widget in kept:
-                    assert not toast.region.overlaps(widget.region), (toast.region, widget.id, widget.region)
+            for widget in kept:
+                assert not bar.region.overlaps(widget.region), (bar.region, widget.id, widget.region)
 
 
 async def test_edit_a_reflection_and_continue(tmp_path: Path, isolated: Path) -> None:  # noqa: F811

@@ -138,7 +138,7 @@ async def test_replay_steps_one_event_forward_back_and_to_the_next_answer(record
         await wait_for(pilot, lambda: not app.runner.events, what="the answer shown")
         answer = (run / "responses" / Path(last.data["file"]).with_suffix(".md").name).read_text()
         assert app.runner.state.stream_text(rid) == answer  # the whole recorded answer, at once
-        assert any(n.message.startswith("Event ") for n in app._notifications)
+        assert any(n.message.startswith("Event ") for n in app.messages)
 
 
 @pytest.mark.parametrize("where", ["domain", "versions", "results", "run"])
@@ -175,8 +175,8 @@ async def test_r_pressed_while_loading_starts_the_run_once_loaded(isolated: Path
             assert app.ctx.settings is None  # the settings load in a worker after the first frame
             await pilot.press("r")
             # remembered, not refused
-            assert any(n.message.startswith("Starting as soon as") for n in app._notifications)
-            assert not any(n.severity == "warning" for n in app._notifications)
+            assert any(n.message.startswith("Starting as soon as") for n in app.messages)
+            assert not any(n.severity == "warning" for n in app.messages)
         finally:
             key_handled.set()
         await wait_for(pilot, lambda: isinstance(app.screen, RequestScreen), what="the run to start")
@@ -210,7 +210,7 @@ async def test_an_outside_change_never_pops_a_rerun_over_the_editor(recorded, is
             await wait_for(pilot, lambda: app.ctx.version_index.get(key) is not None, what="the outside edit")
             await pilot.pause(0.5)
             assert app.screen is editor and not any(isinstance(s, RerunScreen) for s in app.screen_stack)
-            assert any("changed outside the TUI" in n.message for n in app._notifications)
+            assert any("changed outside the TUI" in n.message for n in app.messages)
         finally:
             program.write_text(original)
 

@@ -14,11 +14,14 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
+from rich.errors import ConsoleError, StyleError
+from rich.style import Style
+from rich.text import Text
 from textual import actions, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.dom import DOMNode
-from textual.notifications import SeverityLevel
+from textual.notifications import Notification, SeverityLevel
 from textual.screen import Screen
 
 from genplan.tui import messages as msg
@@ -37,7 +40,24 @@ __all__ = ["GenplanApp", "LaunchOptions", "resolve_run"]
 
 DRAIN_INTERVAL_S = 0.05
 UI_SWITCH_INTERVAL_S = 0.001
-MAX_TOASTS = 2
+# how long a message stays on the message line, by severity (an explicit timeout wins)
+MESSAGE_SECONDS = {"information": 5.0, "warning": 8.0, "error": 12.0}
+
+
+def message_text(message: str, markup: bool) -> Text:
+    """A message as the message line shows it: its markup applied when it is valid Rich markup, else its text
+    as written (a message that names ``[keymap]`` means the words, not a style)."""
+    if not markup:
+        return Text(message)
+    try:
+        text = Text.from_markup(message)
+        for span in text.spans:
+            if isinstance(span.style, str):
+                Style.parse(span.style)
+    except (ConsoleError, StyleError):
+        return Text(message)
+    return text
+
 # what --read-only refuses (a classroom's served app): every action that starts a run or a program, or writes a file
 WRITING_ACTIONS = frozenset({"settings", "start_run", "resume_run", "answer_pending", "stop_run", "edit_selected",
                              "rerun_selected", "counterexample_selected", "export_html"})
@@ -59,6 +79,7 @@ class GenplanApp(App[None]):
         self.replay = self.runner.replay
         self.counterexamples = CounterexampleController(ctx, self, self.versions, self.plans, self.runner)
         self.workspace = WorkspaceController(ctx, self, self.runner)
+        self.messages: list[Notification] = []  # every message of the session, oldest first
         main.runs = self.runner
         self.routes: dict[type[msg.WorkDone], Callable[[Any], object]] = {
             **self.runner.handlers, **self.versions.handlers, **self.workspace.handlers}
@@ -90,12 +111,30 @@ class GenplanApp(App[None]):
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
-        """Textual's notify, with at most MAX_TOASTS notes on screen: the oldest give way, as more stacked up
-        would cover the debug results at 80x24 (Textual keeps every note until it times out)."""
-        shown = list(self._notifications)
-        for older in shown[: max(len(shown) - (MAX_TOASTS - 1), 0)]:
-            self._unnotify(older, refresh=False)  # textual 8.2 (pinned); no public way to drop one note
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+        """A message goes to the message line of the screen shown (its KeyBar), never over the content, and to
+        the session's message log (``messages``). A screen without a key bar (Textual's own, such as the
+        command palette) gets Textual's toast."""
+        from genplan.tui.widgets.key_bar import KeyBar
+
+        seconds = timeout if timeout is not None else MESSAGE_SECONDS.get(severity, self.NOTIFICATION_TIMEOUT)
+        self.messages.append(Notification(message, title, severity, seconds, markup))
+        bars = self.screen.query(KeyBar) if self.screen_stack else None
+        if not bars:
+            super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+            return
+        text = message_text(message, markup)
+        if title:
+            text = Text.assemble((f"{title}: ", "bold"), text)
+        bars.last().say(Text(" ").join(text.split()), severity, seconds)
+
+    def clear_messages(self) -> None:
+        """The message lines of every screen emptied (and Textual's toasts, if any)."""
+        from genplan.tui.widgets.key_bar import KeyBar
+
+        for screen in self.screen_stack:
+            for bar in screen.query(KeyBar):
+                bar.clear_message()
+        self.clear_notifications()
 
     # ================================================================== start-up
     def on_mount(self) -> None:

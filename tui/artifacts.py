@@ -14,8 +14,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from genplan.engine.api.domains import natural_key
-from genplan.engine.api.versions import KIND_DIRS, VERSION_DIRS
+# genplan.engine.api is imported where it is used: importing it loads every approach (the pipeline, the model
+# client, the sandbox), which the first screen does not need (docs/tui.md, "How it is built")
 
 _CANDIDATE = re.compile(r"^(c\d+)-")
 
@@ -64,6 +64,8 @@ class Version:
             return f"(cannot read {self.path}: {exc.strerror or exc})"
 
     def sort_key(self) -> tuple:
+        from genplan.engine.api.domains import natural_key
+
         base, _, edit = self.name.partition("+")
         return (self.run_id, self.kind, natural_key(Path(base)), int(edit) if edit.isdigit() else 0)
 
@@ -80,6 +82,8 @@ def kind_of(path: Path, run_dir: Path) -> str | None:
         return None
     if len(relative.parts) != 2:
         return None
+    from genplan.engine.api.versions import VERSION_DIRS
+
     for kind, (directory, suffix) in VERSION_DIRS.items():
         if relative.parts[0] == directory and relative.suffix == suffix:
             return kind
@@ -87,7 +91,8 @@ def kind_of(path: Path, run_dir: Path) -> str | None:
 
 
 def scan_run(run_dir: Path) -> list[Version]:
-    from genplan.engine.api.versions import edits_of
+    from genplan.engine.api.domains import natural_key
+    from genplan.engine.api.versions import VERSION_DIRS, edits_of
 
     edited = {run_dir / record.file: Path(record.edited).stem for record in edits_of(run_dir)}
     versions = []
@@ -188,6 +193,8 @@ class VersionIndex:
             version = Version(kind, run_id, path.stem, path, edit_of=edit_of)
             self._last_text[path] = text
             return version if self._add(version) else None
+        from genplan.engine.api.versions import KIND_DIRS
+
         if previous == text or kind not in KIND_DIRS or self.read_only:  # AutoToS's functions are not edited
             return None
         # Written over outside genplan: the engine puts the original back and keeps the new text as the

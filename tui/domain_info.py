@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from genplan.engine.api.domains import DomainDir, open_domain
-from genplan.engine.api.pddl import Domain, PddlError, load_problem, program_input
+if TYPE_CHECKING:  # imported where used: genplan.engine.api loads every approach, which the first screen waits for
+    from genplan.engine.api.domains import DomainDir
+    from genplan.engine.api.pddl import Domain
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,8 @@ class DomainInfo:
         """The task as programs receive it (objects, init, goal), or a one-line error."""
         if self.domain is None:
             return f"# the domain could not be loaded: {self.error}"
+        from genplan.engine.api.pddl import PddlError, load_problem, program_input
+
         try:
             problem = load_problem(task.path, self.domain)
         except PddlError as exc:
@@ -84,6 +88,8 @@ class DomainInfo:
         return program_input(problem, self.domain, typed=self.typed_objects)
 
     def load_problem(self, task: TaskInfo):
+        from genplan.engine.api.pddl import PddlError, load_problem
+
         if self.domain is None:
             raise PddlError(self.path / "domain.pddl", self.error or "the domain could not be loaded")
         return load_problem(task.path, self.domain)
@@ -100,6 +106,8 @@ def runs_only_info(runs_dir: Path) -> DomainInfo:
 
 def load_domain_info(path: Path) -> DomainInfo:
     """Open a domain directory; problems become ``error`` (one line) rather than exceptions."""
+    from genplan.engine.api.domains import open_domain
+
     opened = open_domain(path)
     return DomainInfo(path=path, directory=opened.directory, domain=opened.domain, domain_text=opened.text,
                       tasks=[TaskInfo(task_set, file) for task_set, file in opened.tasks], error=opened.error)

@@ -75,9 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def faithful_spec(args: argparse.Namespace) -> str | None:
-    from genplan.engine.api.presets import except_spec
-
     if args.faithful_except is not None:
+        from genplan.engine.api.presets import except_spec
+
         return except_spec(args.faithful_except)
     return "all" if args.faithful else None
 
@@ -96,13 +96,15 @@ def runs_of(path: Path) -> tuple[Path, Path | None] | None:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from genplan.engine.api.domains import DomainDir, DomainDirError
-    from genplan.engine.api.presets import FaithfulError, parse_spec
 
-    try:
-        parse_spec(faithful_spec(args) or "")
-    except FaithfulError as exc:
-        print(f"genplan-tui: {exc}", file=sys.stderr)
-        return 2
+    if faithful_spec(args):  # (the presets load every approach: only when there is a spec to check)
+        from genplan.engine.api.presets import FaithfulError, parse_spec
+
+        try:
+            parse_spec(faithful_spec(args) or "")
+        except FaithfulError as exc:
+            print(f"genplan-tui: {exc}", file=sys.stderr)
+            return 2
 
     domain_dir = Path(args.domain_dir)
     runs_dir: Path | None = args.runs

@@ -139,7 +139,7 @@ class MainScreen(Screen[None]):
         if self.runs is None or self.runs.host.shutting_down() or not self.query(TotalsBar):
             return  # shutting down
         runs = self.runs
-        self.query_one(TotalsBar).show(runs.state, mode=runs.mode, source=runs.source_label(), live=runs.live,
+        self.query_one(TotalsBar).show(runs.state, mode=runs.mode, source=runs.source(), live=runs.live,
                                        status=runs.status())
         if runs.state is not None and not runs.state.totals.cost_known and not self.unpriced_told:
             # one short line, soon gone: the totals bar keeps "+N unpriced" and its tooltip explains it
@@ -235,6 +235,9 @@ class MainScreen(Screen[None]):
             self.run_panel.show_entry(self.ctl.state, entry)
 
     # ================================================================== classroom mode
+    def show_replay_note(self, note: str) -> None:
+        self.run_panel.show_replay_note(note)
+
     def toggle_classroom(self) -> None:
         on = not self.ctl.replay.classroom
         self.app.set_class(on, "classroom")  # app.tcss: the calmer layout (larger content, fewer panels)

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from genplan.engine.api import runs as run_files
 from genplan.engine.events import Event, ResponseReceived, TextDelta
 
 MAX_GAP_S = 2.0  # a long wait in the recording (a slow model, a person thinking) plays as at most this
@@ -21,12 +20,16 @@ STREAM_PIECES = 12
 
 
 def load_events(run_dir: Path) -> list[Event]:
+    from genplan.engine.api import runs as run_files  # not before the first screen: it loads every approach
+
     return run_files.run_events(run_dir)
 
 
 def recorded_answer(run_dir: Path, event: ResponseReceived) -> str:
     """The answer a ResponseReceived names (engine.runs.answers reads it: the gateway's answer file, or the
     answer file of an AutoToS run of before); ``''`` when there is none."""
+    from genplan.engine.api import runs as run_files
+
     return run_files.recorded_answer(run_dir, str(event.file)) if event.file else ""
 
 

@@ -18,13 +18,11 @@ import gc
 import importlib
 from dataclasses import dataclass
 
-from genplan.engine.api import RUN_MODULES
-
-# What a session imports on first use: a run (pipeline, model client), a rerun (evaluation, sandbox) as the
-# engine's API names them, the screens opened from the main one.
+# What a session imports on first use: the engine's API (every approach: the pipeline, the model client, the
+# sandbox), what a run and a rerun load as the API names them (RUN_MODULES), the screens opened from the main
+# one. All of it after the first screen, in a worker thread.
 WARM_MODULES = (
     "genplan.engine.api",
-    *RUN_MODULES,
     "genplan.tui.replay",
     "genplan.tui.rerun",
     "genplan.tui.screens.rerun",
@@ -52,7 +50,11 @@ def warm_up() -> list[str]:
     from genplan.tui.highlight import LANGUAGES, lexer_for
 
     failed = []
-    for name in WARM_MODULES:
+    try:
+        from genplan.engine.api import RUN_MODULES
+    except Exception:  # noqa: BLE001 - its import error is reported where a run needs it
+        RUN_MODULES = ()
+    for name in (*WARM_MODULES[:1], *RUN_MODULES, *WARM_MODULES[1:]):
         try:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - e.g. an optional dependency missing

@@ -85,6 +85,8 @@ class Totals:
     # calls whose answer came without token counts: an imported run's recorded answers (Silver et al.'s cache,
     # AutoToS and PDDLego+ logs hold none), a manual answer; their tokens are unknown, not 0
     uncounted_calls: int = 0
+    cached_calls: int = 0  # answered from the on-disk response cache (not sent, not counted in ``calls``)
+    kept_calls: int = 0  # answers kept from an earlier run (a resumed run, a fork): not sent again
     started: float | None = None
     finished: float | None = None
 
@@ -164,6 +166,7 @@ class RunState:
         self.error: str | None = None
         self.last_event_time: float | None = None
         self.last_request: str | None = None
+        self.request_rows = 0  # the request rows so far: the n-th is "call n"
         self._phases: dict[str, int] = {}
 
     # ------------------------------------------------------------------ helpers
@@ -180,6 +183,9 @@ class RunState:
         return self.entries[index] if index is not None else None
 
     def _add(self, entry: TimelineEntry, update: Update) -> TimelineEntry:
+        if entry.kind == "request":  # numbered as calls are counted (a request id skips the ids kept for retries)
+            self.request_rows += 1
+            entry.data.setdefault("call", self.request_rows)
         existing = self._index.get(entry.key)
         if existing is not None:  # a key seen twice (e.g. a resumed run): keep both rows
             entry.key = f"{entry.key}#{len(self.entries)}"
@@ -245,6 +251,8 @@ class RunState:
             detail = f"{finished.debug_solved}/{finished.debug_total} debug tasks solved"
             if finished.selected_program:
                 detail += f" by {Path(str(finished.selected_program)).stem}"
+            elif self.standing():  # no program yet: "0/6 solved" would hide that the strategy stood at 2/6
+                detail = f"no program yet; {self.standing()}"
             if stopped and self.error:
                 detail += f" ({self.error})"
         ended = FAILED if failed else STOPPED if stopped else DONE
@@ -255,6 +263,16 @@ class RunState:
                 entry.status = ended
                 update.entries.append(index)
         update.status = update.totals = True
+
+    def standing(self) -> str:
+        """Where the run stood on the debug tasks: the last checked strategy and program versions with their
+        pass counts ("strategy v02 at 2/6, program c1-v00 at 3/6"); empty before any check."""
+        last: dict[str, tuple[str, dict[str, CheckResult]]] = {}
+        for (what, version), table in self.results.items():  # in the order they were first checked
+            kind = "program" if what == "program" else "strategy" if what.startswith(("strategy", "plan")) else what
+            last[kind] = (version, table)
+        return ", ".join(f"{kind} {version} at {sum(r.valid for r in table.values())}/{len(table)}"
+                         for kind, (version, table) in last.items() if table)
 
     def _step_started(self, event: StepStarted, update: Update) -> None:
         phase = _text(event.phase or event.step or "step")
@@ -335,6 +353,10 @@ class RunState:
         cached = bool(event.cached)
         human = bool(event.human)
         resumed = bool(event.resumed)  # kept from before (a resumed run, a fork): not sent again
+        if cached:
+            self.totals.cached_calls += 1
+        elif resumed:
+            self.totals.kept_calls += 1
         if not cached and not human and not resumed:
             self.totals.calls += 1
             self.totals.input_tokens += int(tokens_in or 0)
@@ -361,6 +383,12 @@ class RunState:
             entry.data["response_file"] = str(response_file)
         if event.truncated:
             entry.detail = (entry.detail + " (cut off)").strip()
+
+    def call_number(self, request_id: str | None) -> int | None:
+        """A request's place among the run's calls (1, 2, 3, ...: the ids skip the ids kept for retries)."""
+        entry = self.entry(f"req:{request_id}") if request_id is not None else None
+        number = entry.data.get("call") if entry is not None else None
+        return number if isinstance(number, int) else None
 
     def request_about(self, request_id: str | None = None, step: str | None = None) -> str:
         """The task/version a request concerns (``request_id`` None: the last announced one of ``step``)."""

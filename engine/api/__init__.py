@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from genplan.engine.approaches import Approach, Capability, UnknownApproach, get_approach, preset_owner
 from genplan.engine.errors import GenplanError
 from genplan.engine.pipeline.config import PipelineConfig, made_before_reproduction
 from genplan.engine.runs import NotResumable, RunMeta, create, create_named, layout, read_meta_or_none
@@ -36,6 +35,7 @@ from genplan.engine.runs.status import RunStatus
 from genplan.engine.runs.store import RunInfo, RunStore, artifact_request_id, fork_run
 
 if TYPE_CHECKING:
+    from genplan.engine.approaches import Approach
     from genplan.engine.domainlib import DomainDir
     from genplan.engine.evaluation import TaskResult
     from genplan.engine.events import Event
@@ -59,6 +59,32 @@ _ENGINE = __name__.rsplit(".", 1)[0]
 # What a run loads on its first use (the pipeline, the model client, the evaluation, the sandbox): a front end may
 # import them ahead, while a person looks at its first screen.
 RUN_MODULES = tuple(f"{_ENGINE}.{name}" for name in ("pipeline.runner", "llm.client", "evaluation", "sandbox.runner"))
+
+
+# The approaches' registry imports every approach (the pipeline, the model client, the sandbox): it is loaded on
+# first use, not when the API is imported, so that a front end's first screen (genplan-tui) does not wait for it.
+def get_approach(name: str) -> Approach:
+    from genplan.engine.approaches import get_approach as registered
+
+    return registered(name)
+
+
+def preset_owner(preset: str) -> tuple[Approach, str] | None:
+    from genplan.engine.approaches import preset_owner as owner
+
+    return owner(preset)
+
+
+def _capability(name: str) -> Any:
+    from genplan.engine.approaches import Capability
+
+    return Capability[name]
+
+
+def _unknown_approach() -> type[Exception]:
+    from genplan.engine.approaches import UnknownApproach
+
+    return UnknownApproach
 
 
 class UnknownPreset(GenplanError):
@@ -165,7 +191,7 @@ def approach_of_run(run_dir: Path) -> Approach | None:
         return None
     try:
         return _approach_of(meta)
-    except UnknownApproach:
+    except _unknown_approach():
         return None
 
 
@@ -188,11 +214,11 @@ def _open_resumable(run_dir: Path) -> tuple[RunStore, Approach, RunMeta]:
     meta = RunMeta.from_dict(store.meta(), run_id=store.path.name)
     try:
         approach = _approach_of(meta)
-    except UnknownApproach as exc:
+    except _unknown_approach() as exc:
         raise NotResumable(f"{store.path}: {exc}") from None
     if meta.extra.get("imported_from") or meta.extra.get("import"):
         raise NotResumable(f"{store.path}: an imported run; it opens and replays, but no model made it here")
-    if not approach.can(Capability.RESUME):
+    if not approach.can(_capability("RESUME")):
         raise NotResumable(f"{store.path}: a run of {approach.name}, which cannot be continued")
     # Bas changed its steps to the paper's (NL descriptions, no PDDL summary): an earlier Bas run's answers
     # belong to steps today's Bas never asks, so continuing it would silently start over.
@@ -225,11 +251,11 @@ def resume_target(run_dir: Path, domain_dir: Path | None = None) -> str:
 
 def _resume_target(store: RunStore, approach: Approach, domain_dir: Path | None) -> tuple[str, Any]:
     target, parameters = approach.reopen(store.meta())
-    if domain_dir is not None and approach.can(Capability.DOMAIN_DIR):
+    if domain_dir is not None and approach.can(_capability("DOMAIN_DIR")):
         target = str(domain_dir)
     if not target:
         raise NotResumable(f"{store.path}: its run.json does not say what it ran on")
-    if approach.can(Capability.DOMAIN_DIR) and _names_directory(approach, target) and not Path(target).is_dir():
+    if approach.can(_capability("DOMAIN_DIR")) and _names_directory(approach, target) and not Path(target).is_dir():
         given = "the domain directory given" if domain_dir is not None else "its domain directory"
         raise NotResumable(f"{store.path}: {given} {target} does not exist; resume the run on a domain directory "
                            "that does (resume(domain_dir=...); `genplan run DOMAIN_DIR --resume RUN`; in the TUI, "
@@ -241,7 +267,7 @@ def _names_directory(approach: Approach, target: str) -> bool:
     """Whether a run's target is a directory: always for an approach that writes programs; for another that runs
     on domain directories (AutoToS), when it is written as a path (its own domains are names: "24game")."""
     path = Path(target)
-    return approach.can(Capability.PROGRAMS) or path.is_absolute() or len(path.parts) > 1
+    return approach.can(_capability("PROGRAMS")) or path.is_absolute() or len(path.parts) > 1
 
 
 def fork(run_dir: Path, relative: str, kind: str, text: str, root: Path | None = None,
@@ -254,7 +280,7 @@ def fork(run_dir: Path, relative: str, kind: str, text: str, root: Path | None =
     from genplan.engine.runs.edits import answer_version, fork_meta
 
     source, approach, _ = _open_resumable(run_dir)
-    if not approach.can(Capability.FORK) or approach.edited_answer is None:
+    if not approach.can(_capability("FORK")) or approach.edited_answer is None:
         raise NotResumable(f"{run_dir}: a run of {approach.name} does not continue from an edited file")
     answered = answer_version(source.path, relative)
     answer = approach.edited_answer(source.path, answered, kind, text)
@@ -318,7 +344,7 @@ def pipeline(domain_dir: DomainDir, config: PipelineConfig, provider: Provider, 
 
     approach = get_approach(config.approach)
     if not isinstance(approach.run, PipelineLoop):
-        raise UnknownApproach(f"{approach.name} is not an approach that writes programs")
+        raise _unknown_approach()(f"{approach.name} is not an approach that writes programs")
     setup = RunSetup(provider, controller=controller, prompts=prompts, reasoning=reasoning, subscribers=subscribers)
     run = Run(store, setup, approach=approach, target=str(domain_dir.path), parameters=config)
     return Pipeline(run, domain_dir, config, approach, approach.run.loop)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from genplan.engine.llm.cache import CachingProvider, ResponseCache, cache_key, is_deterministic
-from genplan.engine.llm.client import OpenAIProvider, is_local_url
 from genplan.engine.llm.manual import AnswerCancelled, Answerer, ManualProvider, format_prompt, stdin_answerer
 from genplan.engine.llm.pricing import DEFAULT_PRICES, Price, estimate_cost, price_for
 from genplan.engine.llm.settings import (
@@ -37,6 +37,22 @@ from genplan.engine.llm.types import (
     RetryNotice,
     Usage,
 )
+
+if TYPE_CHECKING:
+    from genplan.engine.llm.client import OpenAIProvider, is_local_url
+
+# The model client imports the openai package (a second or more on a small machine): it loads on first use, not
+# with the types, the settings or the cache, which the run files and a front end's first screen need.
+_CLIENT_NAMES = ("OpenAIProvider", "is_local_url")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _CLIENT_NAMES:
+        from genplan.engine.llm import client
+
+        return getattr(client, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "AnswerCancelled", "Answerer", "CachingProvider", "ChatMessage", "ChatRequest", "ChatResponse",
@@ -69,6 +85,8 @@ def make_provider(
                 kind="no-model",
             )
         return ManualProvider(manual_answer)
+    from genplan.engine.llm.client import OpenAIProvider
+
     provider: Provider = OpenAIProvider(settings)
     if not no_cache:
         directory = Path(cache_dir) if cache_dir is not None else default_cache_dir()

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from genplan.engine.events import Event, StepStarted
-from genplan.tui.classroom import PHASES
+from genplan.tui.classroom import PHASES, STEPS
 from genplan.tui.controllers.base import Host, Views
 from genplan.tui.replay import Replayer
 
@@ -39,7 +39,7 @@ class ReplayController:
         self.replayer = Replayer(run_dir, events, self.sink, self.speed)
         self.stop_at_stages(self.classroom)
         self.play()
-        self.host.notify(f"Replaying {run_dir.name}: space pauses, + and - change the speed.")
+        self.say(f"Replaying {run_dir.name}: space pauses, + and - change the speed.")
         self.views.refresh_totals()
 
     def play(self) -> None:
@@ -54,7 +54,7 @@ class ReplayController:
             finally:
                 self.playing = False
             if replayer is self.replayer:
-                self.host.notify("Replay finished.")
+                self.say("Replay finished: , steps back.")
                 self.views.refresh_totals()
 
         self.host.in_task(run, "replay")
@@ -64,19 +64,27 @@ class ReplayController:
             self.host.cancel_group("replay")
             self.replayer = None
 
+    def say(self, note: str, *, timeout: float | None = None) -> None:
+        """A replay's note: in classroom mode in the caption (a message would cover what the room reads),
+        else on the message line."""
+        if self.classroom:
+            self.views.show_replay_note(note)
+        else:
+            self.host.notify(note, timeout=timeout)
+
     def position_note(self) -> None:
         replayer = self.replayer
         if replayer is None:
             return
         event = replayer.events[replayer.position - 1] if replayer.position else None
-        self.host.notify(f"Event {replayer.position} of {len(replayer.events)}: {describe(event)}", timeout=2)
+        self.say(f"Event {replayer.position} of {len(replayer.events)}: {describe(event)}", timeout=2)
         self.views.refresh_totals()
 
     def step(self) -> None:
         if self.replayer is None:
             return
         if self.replayer.step() is None:
-            self.host.notify("The replay is at its last event; , steps back.")
+            self.say("The replay is at its last event; , steps back.")
             return
         self.position_note()
 
@@ -84,7 +92,7 @@ class ReplayController:
         if self.replayer is None:
             return
         if not self.replayer.step_to_answer():
-            self.host.notify("No more answers in this run.")
+            self.say("No more answers in this run.")
             return
         self.position_note()
 
@@ -92,7 +100,7 @@ class ReplayController:
         """One event back: the run's view is rebuilt from the events before it (instant: no waiting)."""
         replayer = self.replayer
         if replayer is None or replayer.position == 0:
-            self.host.notify("The replay is at its start.")
+            self.say("The replay is at its start.")
             return
         self.rewind(replayer.rewind_to(replayer.position - 1))
         self.position_note()
@@ -101,13 +109,15 @@ class ReplayController:
         if self.replayer is None:
             return
         if self.replayer.finished:
-            self.host.notify("The replay is over: , steps back; to watch it again, choose the run in 3 Runs and "
-                             "press y.")
+            self.say("The replay is over: , steps back; to watch it again, choose the run in 3 Runs and press y.")
             return
         paused = self.replayer.toggle_pause()
         if not paused and not self.playing:
             self.play()  # it had reached the end, and was stepped back since
-        self.host.notify("Replay paused." if paused else "Replay resumed.")
+        if self.classroom:  # the totals bar says "replay (paused)"; a note would cover what the room reads
+            self.views.show_replay_note("Paused: space goes on." if paused else "")
+        else:
+            self.host.notify("Replay paused." if paused else "Replay resumed.")
         self.views.refresh_totals()
 
     def change_speed(self, factor: float) -> None:
@@ -129,16 +139,56 @@ class ReplayController:
         phase = ""
         if isinstance(event, StepStarted):
             phase = event.phase or (str(event.step) if event.step is not None else "")
-        self.host.notify(f"Next: {PHASES.get(phase, phase)}. space goes on.", title="Classroom", timeout=4)
+        self.views.show_replay_note(f"Next: {PHASES.get(phase, phase)}. space goes on.")
         self.views.refresh_totals()
 
 
 def describe(event: Event | None) -> str:
-    """An event as the replay's position note names it: its type and its step, phase or kind."""
+    """An event in plain words, as the replay's position note says it (a room reads along)."""
     if event is None:
-        return "the start"
-    about = next((value for value in (field_of(event, name) for name in ("step", "phase", "kind")) if value), "")
-    return f"{event.type} {about}".strip()
+        return "the start, before anything happened"
+    words = PLAIN_WORDS.get(event.type)
+    if words is None:  # an event type this version does not know: its name, without the dots
+        about = next((value for value in (field_of(event, name) for name in ("step", "phase", "kind")) if value), "")
+        return f"{event.type.replace('.', ' ')} {about}".strip()
+    values = {name: _plain(field_of(event, name)) for name in PLAIN_FIELDS}
+    values["doing"] = STEPS.get(values["step"], ("", "a question to the model"))[1]
+    values["stage"] = PHASES.get(values["phase"] or values["step"], values["phase"] or values["step"] or "a stage")
+    values["outcome"] = "is valid" if field_of(event, "valid") else "fails"
+    about = " ".join(v for v in (values["task"], values["version"]) if v)
+    values["about"] = f"({about})" if about else ""
+    return " ".join(words.format(**values).split())
+
+
+def _plain(value: object) -> str:
+    return "" if value is None else str(value).replace("_", " ")
+
+
+PLAIN_FIELDS = ("step", "phase", "kind", "version", "task", "what", "message", "command", "check", "number")
+# event type -> what happened (``str.format`` with PLAIN_FIELDS, ``doing``, ``stage`` and ``outcome``)
+PLAIN_WORDS = {
+    "run.started": "the run starts",
+    "run.finished": "the run ends",
+    "run.failed": "the run fails: {message}",
+    "step.started": "a new stage begins: {stage}",
+    "step.finished": "the stage is over: {stage}",
+    "request.sent": "a question goes to the model {about}: {doing}",
+    "request.paused": "a question waits before it is sent {about}: {doing}",
+    "request.retry": "the question is sent again (the model's service failed)",
+    "text.delta": "the model's answer streams in",
+    "response.received": "the model's answer is complete",
+    "validation.result": "{what} check of {version} on {task}: the plan {outcome}",
+    "artifact.created": "a new version is written: {kind} {version}",
+    "artifact.edited": "a person edited the {kind}",
+    "selection.made": "the best {kind} is selected: {version}",
+    "notice": "a notice: {message}",
+    "attempt.started": "the game starts over (a new attempt)",
+    "command.executed": "a command runs in the game: {command}",
+    "feedback.round": "a unit test fails ({check}); the model gets feedback",
+    "checks.passed": "the {check} unit tests pass",
+    "feedback.limit": "the feedback rounds are spent",
+    "evaluation.progress": "the evaluation goes on",
+}
 
 
 def field_of(event: Event, name: str) -> object:

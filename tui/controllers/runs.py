@@ -13,9 +13,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from genplan.engine.api import StartRequest, approach_of_run
-from genplan.engine.api import runs as run_files
-from genplan.engine.api.presets import Capability
+# genplan.engine.api is imported where it is used (it loads every approach): not before the first screen
 from genplan.engine.events import Event, TextDelta
 from genplan.tui import messages as msg
 from genplan.tui.controllers.base import Context, Host, Views
@@ -23,6 +21,7 @@ from genplan.tui.controllers.replay import ReplayController
 from genplan.tui.controllers.versions import VersionsController
 from genplan.tui.run_state import RunState, Update
 from genplan.tui.session import EventQueue, Fork, RunSession
+from genplan.tui.widgets.totals_bar import Source
 
 if TYPE_CHECKING:
     from genplan.tui.screens.step import StepChoice
@@ -104,14 +103,18 @@ class RunsController:
             return str(self.session.label)
         return self.ctx.prefs.preset if self.ctx.prefs is not None else ""
 
-    def source_label(self) -> str:
+    def source(self) -> Source:
+        """Which domain, run, preset and model the totals bar names."""
         settings = self.ctx.settings
         model = "no model: you answer" if settings is not None and not settings.is_configured else (
-            settings.model if settings is not None else "…")
+            (settings.model or "") if settings is not None else "…")
         run = f"run {self.run_dir.name}" if self.run_dir is not None else "no run open"
         if self.ctx.options.read_only:  # served to a classroom: no model is asked here
-            return f"{self.ctx.domain_dir.name} · {run} · read-only: watch and replay"
-        return f"{self.ctx.domain_dir.name} · {run} · {self.shown_preset()} · {model}"
+            return Source(self.ctx.domain_dir.name, run, "", "read-only: watch and replay")
+        return Source(self.ctx.domain_dir.name, run, self.shown_preset(), model)
+
+    def source_label(self) -> str:
+        return " · ".join(part for part in self.source() if part)
 
     def own_loop_shown(self) -> bool:
         """Whether the run shown is an own-loop run (a PDDLego+ or PlanGen trial, an AutoToS run)."""
@@ -121,13 +124,20 @@ class RunsController:
         if run_dir is None:
             return False
         known = self.own_loop_runs.get(run_dir)
+        if known is None and not approaches_loaded():
+            return False  # asked again once the warm-up thread has loaded them: no second of imports on the UI thread
         if known is None:  # its approach, as the registry knows it (none recorded: stein's; none known: no own loop)
+            from genplan.engine.api import approach_of_run
+            from genplan.engine.api.presets import Capability
+
             approach = approach_of_run(run_dir)
             known = self.own_loop_runs[run_dir] = approach is not None and not approach.can(Capability.PROGRAMS)
         return known
 
     # ------------------------------------------------------------------ opening and replaying runs
     def open_run(self, run_dir: Path, replay: bool = False) -> None:
+        from genplan.engine.api import runs as run_files
+
         if not run_files.is_run_dir(run_dir):
             self.host.notify(f"{run_dir}: not a genplan run directory (no {run_files.META})", severity="error")
             return
@@ -196,6 +206,8 @@ class RunsController:
     def export_shown(self) -> None:
         """The run shown as one HTML page beside it (engine.api.share, as `genplan export` writes it), in a
         worker; a note says where the page went."""
+        from genplan.engine.api import runs as run_files
+
         run_dir = self.run_dir
         if run_dir is None or not run_files.is_run_dir(run_dir):
             self.host.notify("Open a run first (3 Runs, enter); E writes the run shown as a page.", severity="warning")
@@ -267,6 +279,8 @@ class RunsController:
             except Exception as exc:  # noqa: BLE001 - ConfigError from a hand-edited file
                 self.host.notify(str(exc), severity="error")
                 return
+            from genplan.engine.api import StartRequest
+
             request = StartRequest(config.preset, str(ctx.domain_dir), ctx.runs_dir, config=config,
                                    source="genplan-tui")
             self.session = session(start=request, label=config.preset)
@@ -289,6 +303,8 @@ class RunsController:
         approach, preset = prefs.own_loop
         if not settings.is_configured:
             self.host.notify(MANUAL_NOTE, title="Manual provider", timeout=8)
+        from genplan.engine.api.presets import Capability
+
         parameters: dict[str, Any] = {}
         limit = options.eval_limit
         if not approach.can(Capability.DOMAIN_DIR):  # a trial in a game: which game
@@ -319,6 +335,7 @@ class RunsController:
         self.run_session(self.session)
 
     def start_own_loop_session(self, preset: str, parameters: dict[str, Any], note: str) -> None:
+        from genplan.engine.api import StartRequest
         from genplan.engine.api.presets import preset_owner, start_target
 
         ctx = self.ctx
@@ -390,7 +407,7 @@ class RunsController:
         if message.error:
             self.host.notify(f"The run stopped: {message.error}", severity="error", timeout=10)
         elif message.result is not None:  # the run's report (engine/api.report), of any approach
-            self.host.notify(run_note(message.result),
+            self.host.notify(run_note(message.result, self.state.standing() if self.state is not None else ""),
                              severity="error" if message.result.get("error") else "information", timeout=10)
         self.host.load_runs()
         self.views.refresh_totals()
@@ -513,7 +530,9 @@ class RunsController:
         state = self.state
         about = state.request_about(None if request_id is None else str(request_id), question.request.step) \
             if state is not None else ""
-        self.host.open_screen(RequestScreen(request_id, question.request, manual=manual, about=about), decided)
+        call = state.call_number(None if request_id is None else str(request_id)) if state is not None else None
+        self.host.open_screen(RequestScreen(request_id, question.request, manual=manual, about=about, call=call),
+                              decided)
 
     def decide(self, question: msg.StepRequested | msg.AnswerRequested, action: str,
                choice: StepChoice | None = None) -> None:
@@ -558,10 +577,21 @@ class RunsController:
             self.session.stop()
 
 
-def run_note(summary: dict[str, Any]) -> str:
+def approaches_loaded() -> bool:
+    """Whether the engine's approaches are imported (by the warm-up thread after the first screen, or a run)."""
+    import sys
+
+    module = sys.modules.get("genplan.engine.approaches")  # there from the start of its import: is it done?
+    return module is not None and not getattr(getattr(module, "__spec__", None), "_initializing", False)
+
+
+def run_note(summary: dict[str, Any], standing: str = "") -> str:
     """One line on how a run ended, from its report: a pipeline run's debug tasks, an AutoToS run's evaluation, a
-    trial's outcome."""
+    trial's outcome. ``standing``: where the run stood on the debug tasks (RunState.standing), said when no
+    program was selected (a stop before any program, a strategy check)."""
     if "debug_total" in summary:  # an approach that writes programs, or a strategy check
+        if not summary.get("selected_program") and standing:
+            return f"Run {summary.get('status')}: no program yet; {standing} debug tasks."
         return f"Run {summary.get('status')}: {summary.get('debug_solved')}/{summary['debug_total']} debug tasks solved."
     calls = f"{summary.get('calls')} call" + ("" if summary.get("calls") == 1 else "s")
     if summary.get("error"):

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from genplan.engine.api import runs as run_files
 from genplan.tui import messages as msg
 from genplan.tui.artifacts import Version
 from genplan.tui.controllers.base import Context, Host, Runs, Views
@@ -75,9 +74,11 @@ class VersionsController:
         if overview is None:
             return f"run {ref.run_id}"
         lines = [f"run {overview.run_id}: {overview.status}, preset {overview.preset}, created {overview.created}"]
-        if overview.debug_total:
-            lines.append(f"selected program {overview.selected_program or '–'}: "
+        if overview.debug_total and overview.selected_program:
+            lines.append(f"selected program {overview.selected_program}: "
                          f"{overview.debug_solved}/{overview.debug_total} debug tasks")
+        elif overview.debug_total:  # a strategy check, a run stopped before its first program
+            lines.append("no program: this run wrote none")
         if overview.forked_from:
             lines.append(f"fork of run {overview.forked_from}" + (
                 f", continuing from the edited {overview.edited_version}" if overview.edited_version else ""))
@@ -155,6 +156,7 @@ class VersionsController:
 
     def load_overview(self, run_id: str) -> None:
         def load() -> None:
+            from genplan.engine.api import runs as run_files
             from genplan.engine.api.versions import run_overview
 
             self.overview_due.pop(run_id, None)
@@ -225,12 +227,12 @@ class VersionsController:
         from genplan.tui.screens.editor import EditorScreen, EditResult
         version = self.selected_version()
         if version is None:
-            self.host.notify("Select a strategy, reflection, program or NL description version first.",
-                             severity="warning")
+            self.cannot_edit("Select a strategy, reflection, program or NL description version first (5 Versions, or "
+                             "an artefact's row in the timeline).")
             return
         if version.kind in NOT_EDITED:
-            self.host.notify(f"{NOT_EDITED[version.kind]} are not edited here: c compares two of them, h shows "
-                             "their history.", severity="warning")
+            self.cannot_edit(f"{NOT_EDITED[version.kind]} are not edited here: c compares two of them, h shows "
+                             "their history.")
             return
         if version.kind == "pddl":
             self.edit_trial_file(version)
@@ -245,6 +247,14 @@ class VersionsController:
 
         self.host.open_screen(EditorScreen(f"Edit {version.label}", version.read(), version.syntax,
                                            can_continue=True, hint=hint, path=version.path), done)
+
+    def cannot_edit(self, why: str) -> None:
+        """The editor does not open: say why in a notice that takes the keys typed next (meant for the editor,
+        they would otherwise run as commands: r starts a run, s opens the settings)."""
+        from genplan.tui.screens.pick import NoticeScreen
+
+        self.host.notify(why, severity="warning")
+        self.host.open_screen(NoticeScreen("No editor opened", why))
 
     def edited(self, version: Version, text: str, continue_run: bool) -> None:
         """What the editor gave back: a new version on the record (none for an unchanged text), and with
@@ -298,7 +308,7 @@ class VersionsController:
         try:
             check_continuable(run_dir, relative)
         except CannotContinue as exc:
-            self.host.notify(f"{exc}. c compares the files, h shows their history.", severity="warning", timeout=10)
+            self.cannot_edit(f"{exc}. c compares the files, h shows their history.")
             return
         hint = "ctrl+r continues the trial from this file in a new run (earlier calls kept)"  # fits 80 columns
 
@@ -457,6 +467,8 @@ class VersionsController:
         except ValueError:
             in_runs = ()
         if in_runs:
+            from genplan.engine.api import runs as run_files
+
             run_id = in_runs[0]
             if len(in_runs) == 2 and in_runs[1] in (run_files.META, run_files.SUMMARY):
                 if in_runs[1] == run_files.META and not message.deleted and all(r.run_id != run_id for r in self.ctx.runs):

@@ -7,7 +7,7 @@ goes to the first, and a choice follows: back to the editor, or continue anyway.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from textual.app import ComposeResult
@@ -39,8 +39,12 @@ class EditorScreen(Screen[EditResult | None]):
     """
 
     def __init__(self, title: str, text: str, syntax: str, *, can_continue: bool, hint: str = "",
-                 can_save: bool = True, path: Path | None = None) -> None:
+                 can_save: bool = True, path: Path | None = None, save_label: str = "") -> None:
         super().__init__()
+        if save_label:  # the footer names what ctrl+s does here ("Keep the edit" of a prompt, not a new version)
+            for key, found in list(self._bindings.key_to_bindings.items()):
+                self._bindings.key_to_bindings[key] = [
+                    replace(b, description=save_label) if b.action == "save" else b for b in found]
         self.path = path  # the version's file (a PDDLego+ file is checked together with its call's other file)
         self.problems: list[Problem] = []
         self.title_text = title
@@ -68,9 +72,8 @@ class EditorScreen(Screen[EditResult | None]):
         return self.query_one("#editor-text", CodeArea)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if (action == "continue" and not self.can_continue) or (action == "save" and not self.can_save):
-            return None  # shown disabled
-        return True
+        # what this editor cannot do is not offered (the footer names only its own actions)
+        return not ((action == "continue" and not self.can_continue) or (action == "save" and not self.can_save))
 
     def action_save(self) -> None:
         if self.can_save:

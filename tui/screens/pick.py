@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, OptionList
+from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from genplan.tui.actions import bindings
@@ -80,4 +81,45 @@ class TextEntryScreen(ModalScreen[str | None]):
         self.dismiss(self.query_one("#entry-text", CodeArea).text)
 
     def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class KeyTrap(Static, can_focus=True):
+    """Takes every key but enter and escape (which close its screen): nothing typed reaches the app."""
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("enter", "escape"):
+            return
+        event.stop()
+        event.prevent_default()
+
+
+class NoticeScreen(ModalScreen[None]):
+    """Why what was asked for did not open (an editor, ...): the text typed next, meant for the editor, goes
+    nowhere instead of running as commands (``r`` would start a run, ``s`` open the settings). enter or
+    escape closes it."""
+
+    BINDINGS = bindings("notice")
+    DEFAULT_CSS = """
+    NoticeScreen { align: center middle; }
+    NoticeScreen > Vertical { width: 80%; max-width: 90; height: auto; border: thick $warning; background: $surface;
+                              padding: 0 1; }
+    NoticeScreen KeyTrap { height: auto; }
+    """
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.title_text, id="notice-title")
+            yield KeyTrap(self.text, id="notice-text")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one(KeyTrap).focus()
+
+    def action_close(self) -> None:
         self.dismiss(None)

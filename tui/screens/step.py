@@ -13,7 +13,6 @@ from textual.widgets.option_list import Option
 
 from genplan.tui.actions import bindings
 from genplan.tui.screens.editor import EditorScreen, EditResult
-from genplan.tui.screens.pick import TextEntryScreen
 from genplan.tui.widgets.code_area import CodeArea
 from genplan.tui.widgets.key_bar import KeyBar
 from genplan.tui.widgets.markdown_view import MarkdownView
@@ -55,8 +54,10 @@ class RequestScreen(Screen[StepChoice]):
     RequestScreen #request-body { height: 2fr; }  /* the prompt is read more than the answer box is filled */
     """
 
-    def __init__(self, request_id: int | None, request: Any, *, manual: bool, note: str = "", about: str = "") -> None:
+    def __init__(self, request_id: int | None, request: Any, *, manual: bool, note: str = "", about: str = "",
+                 call: int | None = None) -> None:
         super().__init__()
+        self.call = call  # the request's place among the run's calls (its id skips the ids kept for retries)
         self.about = about  # the task (and version) the request concerns
         self.request_id = request_id
         self.request = request
@@ -67,7 +68,8 @@ class RequestScreen(Screen[StepChoice]):
         self.shown = len(self.messages) - 1
 
     def compose(self) -> ComposeResult:
-        number = f"request {self.request_id} · " if self.request_id is not None else ""
+        number = f"call {self.call} · " if self.call is not None else (
+            f"request {self.request_id} · " if self.request_id is not None else "")
         step = f"{self.request.step} for {self.about}" if self.about else self.request.step
         if self.manual:
             title = f"{number}{step} — no model is configured: you answer (paste or type it below)"
@@ -83,9 +85,12 @@ class RequestScreen(Screen[StepChoice]):
                                read_only=True, soft_wrap=True, id="request-text")
                 # "you are the model": the prompt read as the model would read it, rendered (f3: the raw text)
                 yield MarkdownView(id="request-view")
-            if self.manual:
-                yield Static("Your answer (ctrl+s sends it):", id="answer-label")
-                yield CodeArea("", syntax="markdown", soft_wrap=True, id="answer-text")
+            # the answer box under the prompt, both in view (step mode: shown by a). Plain text: nothing is
+            # highlighted again on every key, so typing keeps up on a busy machine.
+            label = "Your answer (ctrl+s sends it):" if self.manual else \
+                "Your answer instead of the model's (ctrl+s sends it):"
+            yield Static(label, id="answer-label")
+            yield CodeArea("", syntax=None, soft_wrap=True, show_line_numbers=False, id="answer-text")
         yield KeyBar()
 
     def _options(self) -> list[Option]:
@@ -96,10 +101,17 @@ class RequestScreen(Screen[StepChoice]):
             options.append(Option(f"{index + 1} {message.role}{mark}\n  {first}", id=str(index)))
         return options
 
+    @property
+    def answering(self) -> bool:
+        """Whether the answer box is open (always with the manual provider; in step mode after a)."""
+        return bool(self.query_one("#answer-text", CodeArea).display)
+
     def on_mount(self) -> None:
         options = self.query_one("#request-messages", OptionList)
         options.highlighted = len(self.messages) - 1 if self.messages else None
         self.show_rendered(self.manual)
+        self.query_one("#answer-label").display = self.manual
+        self.query_one("#answer-text", CodeArea).display = self.manual
         if self.manual:
             self.query_one("#answer-text", CodeArea).focus()
         else:
@@ -137,7 +149,7 @@ class RequestScreen(Screen[StepChoice]):
         self.show_rendered(not self.rendered)
 
     def action_primary(self) -> None:
-        if self.manual:
+        if self.answering:
             text = self.query_one("#answer-text", CodeArea).text
             if not text.strip():
                 self.notify("The answer is empty; type or paste it first (ctrl+b stops the run).",
@@ -170,21 +182,18 @@ class RequestScreen(Screen[StepChoice]):
         self.app.push_screen(
             EditorScreen(f"Edit message {index + 1} ({message.role}) of {self.request.step} {self.about}".rstrip(),
                          message.content,
-                         "markdown", can_continue=False, hint="ctrl+s keeps the edit; escape drops it"),
+                         "markdown", can_continue=False, hint="ctrl+s keeps the edit; escape drops it",
+                         save_label="Keep the edit"),
             done,
         )
 
     def action_answer(self) -> None:
-        if self.manual:
-            self.query_one("#answer-text", CodeArea).focus()
-            return
-
-        def done(text: str | None) -> None:
-            if text is not None and text.strip():
-                self.dismiss(StepChoice("answer", answer=text))
-
-        self.app.push_screen(TextEntryScreen(f"Answer {self.request.step} {self.about} instead of the model (ctrl+s)",
-                                             syntax="markdown"), done)
+        """The answer box opens under the prompt (both stay in view); ctrl+s sends what is typed there."""
+        self.query_one("#answer-label").display = True
+        answer = self.query_one("#answer-text", CodeArea)
+        answer.display = True
+        answer.focus()
+        self.refresh_bindings()
 
     def action_toggle_wrap(self) -> None:
         for area in self.query(CodeArea):
@@ -197,4 +206,12 @@ class RequestScreen(Screen[StepChoice]):
         self.dismiss(StepChoice("stop"))
 
     def action_later(self) -> None:
+        if not self.manual and self.answering:  # step mode: escape closes the answer box; the request still waits
+            answer = self.query_one("#answer-text", CodeArea)
+            answer.load_text("")
+            answer.display = False
+            self.query_one("#answer-label").display = False
+            self.query_one("#request-messages", OptionList).focus()
+            self.refresh_bindings()
+            return
         self.dismiss(StepChoice("later"))

@@ -17,6 +17,8 @@ from textual.widgets.text_area import Selection, TextAreaTheme
 from genplan.tui.highlight import SYNTAX_STYLES, line_highlights
 
 INDENT = 4
+# ctrl+home / ctrl+end: to the start / end of the whole text, as in other editors (TextArea binds neither)
+TEXT_ENDS = {"ctrl+home": False, "ctrl+end": True, "ctrl+shift+home": False, "ctrl+shift+end": True}
 
 # Above this size highlighting runs in a thread and arrives a moment later, so typing and loading
 # large files (long program output, big tasks) never block the UI.
@@ -75,6 +77,11 @@ class CodeArea(TextArea):
         if event.key == "escape":
             event.prevent_default()
             return
+        if event.key in TEXT_ENDS:  # the start or end of the whole text (shift: selecting up to it)
+            event.stop()
+            event.prevent_default()
+            self.to_text_end(at_end=TEXT_ENDS[event.key], select="shift" in event.key)
+            return
         if self.code_keys and not self.read_only:
             handled = {"enter": self.newline_and_indent, "tab": self.indent_block,
                        "shift+tab": self.dedent_block}.get(event.key)
@@ -82,6 +89,13 @@ class CodeArea(TextArea):
                 event.stop()
                 event.prevent_default()  # TextArea's own handling of the key is not run
                 handled()
+
+    def to_text_end(self, *, at_end: bool, select: bool = False) -> None:
+        """The cursor to the start (or end) of the text; with ``select`` the selection grows up to it."""
+        last = self.document.line_count - 1
+        target = (last, len(self.document[last])) if at_end else (0, 0)
+        self.move_cursor(target, select=select)
+        self.scroll_cursor_visible()
 
     def check_consume_key(self, key: str, character: str | None = None) -> bool:
         if self.code_keys and not self.read_only and key == "shift+tab":

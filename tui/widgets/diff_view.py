@@ -65,11 +65,17 @@ class DiffView(ScrollView, can_focus=True):
         self.scroll_to(0, 0, animate=False)
         self.refresh()
 
+    @property
+    def text_width(self) -> int:
+        """The width the lines are laid out in: without the vertical scrollbar (once one shows, wrapping to the
+        whole width would lose the right side's last characters under it)."""
+        return self.scrollable_content_region.width or self.size.width
+
     def _side_width(self) -> int:
-        return max(1, (self.size.width - 1) // 2 - 5)  # a side's text, after its 5-cell gutter
+        return max(1, (self.text_width - 1) // 2 - 5)  # a side's text, after its 5-cell gutter
 
     def _layout(self) -> None:
-        width = self.size.width
+        width = self.text_width
         if not self.wrap:
             self._lines = [(index, 0) for index in range(len(self.rows))]
             self._first_line = list(range(len(self.rows)))
@@ -176,7 +182,7 @@ class DiffView(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         position = round(self.scroll_offset.y) + y
-        width = self.size.width
+        width = self.text_width
         if self.wrap and width != self._lines_width:
             self._layout()
         if position >= len(self._lines) or width <= 3:

@@ -5,6 +5,7 @@ far too slow for long answers that change many times a second while they stream 
 from __future__ import annotations
 
 import io
+import re
 import threading
 import time
 
@@ -40,6 +41,37 @@ def tail(text: str, limit: int) -> str:
     return note + kept
 
 
+LIST_ITEM = re.compile(r"(\d+[.)]|[-*+])\s")
+
+
+def keep_lines(text: str) -> str:
+    """Prose a model wrote line by line (a strategy's numbered steps, an NL description) as Markdown that keeps
+    its lines: Markdown joins the lines of a paragraph ("...goal. 2.2 Grab N. 2.3 If..."), so every line outside
+    a code block ends in a hard break (two spaces), and its indentation is kept (no-break spaces, which Markdown does not
+    strip), so "   2.2" stays under "2.". Code blocks are left as they are."""
+    out: list[str] = []
+    fenced = False
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            out.append(line)
+            continue
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if fenced or not line.strip():
+            out.append(line)
+            continue
+        body = line.lstrip(" ")
+        indent = len(line) - len(body)
+        if indent and not LIST_ITEM.match(body):
+            body = "\u00a0" * indent + body  # indented prose; a nested list item keeps Markdown's indentation
+        else:
+            body = line
+        # two trailing spaces: a hard break inside a paragraph, nothing where a paragraph or list item ends
+        out.append(body if not following.strip() else body.rstrip() + "  ")
+    return "\n".join(out)
+
+
 def render_markdown(text: str, width: int, limit: int = MAX_RENDER_CHARS) -> list[list[Segment]]:
     """The lines of ``text`` rendered as Markdown at ``width`` columns (pure: safe in a thread)."""
     console = Console(file=io.StringIO(), width=width, color_system="truecolor", force_terminal=True,
@@ -66,6 +98,7 @@ class MarkdownView(ScrollView, can_focus=True):
         self._last_render = 0.0
         self.follow = True  # keep the end in view while text arrives (unless the user scrolled up)
         self.streaming = False  # appends since the last update(): render only the end
+        self.prose = False  # the text is prose written line by line: its lines are kept (keep_lines)
 
     # ------------------------------------------------------------------ text in
     def update(self, text: str, *, follow: bool | None = None) -> None:
@@ -103,6 +136,8 @@ class MarkdownView(ScrollView, can_focus=True):
             time.sleep(delay)
             text, generation = self.text, self._generation  # take the newest text after waiting
         limit = STREAM_TAIL_CHARS if self.streaming else MAX_RENDER_CHARS
+        if self.prose:
+            text = keep_lines(text)
         lines = [Strip(line) for line in render_markdown(text, width, limit)] if text else []
         try:
             self.app.call_from_thread(self._show_lines, lines, generation, width)

@@ -22,7 +22,7 @@ from genplan.tui.domain_info import DomainInfo, TaskInfo, nl_description
 from genplan.tui.messages import TextLoaded
 from genplan.tui.run_state import RunState, TimelineEntry, Update, round_text
 from genplan.tui.widgets.code_area import CodeArea
-from genplan.tui.widgets.markdown_view import MarkdownView
+from genplan.tui.widgets.markdown_view import MarkdownView, keep_lines
 from genplan.tui.widgets.results_table import ResultsTable
 from genplan.tui.widgets.stream_view import StreamView
 from genplan.tui.widgets.timeline import Timeline
@@ -31,6 +31,9 @@ from genplan.tui.widgets.versions_tree import NodeRef, VersionsPanelModel, Versi
 # The timeline is brought up to date at most this often while events arrive (each sync lays it out again
 # and may move its cursor); the other views follow every tick.
 TIMELINE_INTERVAL_S = 0.25
+# the requests whose answers are prose written line by line (descriptions, strategies, reflections)
+PROSE_STEPS = ("nl.", "strategy.generate", "strategy.reflect", "strategy.revise", "code.reflect",
+               "baseline.summary", "baseline.strategy")
 
 
 class DomainPanel(Vertical):
@@ -189,18 +192,22 @@ class RunPanel(Vertical):
     RunPanel #results-title { height: 1; background: $boost; padding: 0 1; }
     RunPanel #run-results { height: 7; }
     RunPanel #classroom-caption { height: 1; padding: 0 1; background: $accent 30%; display: none; }
+    RunPanel #replay-note { height: auto; max-height: 2; padding: 0 2; background: $warning 30%; display: none;
+                            text-style: bold; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.timeline_pending: set[int] = set()  # entries changed since the timeline was last synced
         self.timeline_synced = 0.0
+        self.replay_note = ""  # classroom mode: the replay's position or next stage, above the caption
 
     def compose(self) -> ComposeResult:
         yield Static(run_header(None, None), id="run-header")
         with Horizontal(id="run-top"):
             yield RunTimeline(id="run-timeline")
             yield StreamView(id="run-stream")
+        yield Static("", id="replay-note")  # classroom mode: "Next: …", the replay's position (not a message)
         yield Static("", id="classroom-caption")  # classroom mode: the chosen row's stage of the method
         yield Static("debug results", id="results-title")
         yield RunResults(id="run-results")
@@ -231,7 +238,8 @@ class RunPanel(Vertical):
         stream = self.stream
         if started and self.following():
             rid = started[-1]
-            stream.show(rid, stream_title(state.entry(f"req:{rid}"), rid), state.stream_text(rid))
+            entry = state.entry(f"req:{rid}")
+            stream.show(rid, stream_title(entry, rid), state.stream_text(rid), prose=is_prose(entry))
         else:
             for rid, pieces in streamed.items():
                 stream.append(rid, "".join(pieces))
@@ -278,9 +286,17 @@ class RunPanel(Vertical):
 
         caption = self.query_one("#classroom-caption", Static)
         caption.display = shown
+        self.query_one("#replay-note", Static).display = shown and bool(self.replay_note)
         # it wraps (up to three lines, app.tcss): the reason for a feedback is the point of the caption
         if shown:
             caption.update(Text(stage_caption(entry)))
+
+    def show_replay_note(self, note: str) -> None:
+        """Classroom mode: the replay's position or next stage, above the caption (empty: none)."""
+        self.replay_note = note
+        line = self.query_one("#replay-note", Static)
+        line.update(Text(note))
+        line.display = bool(note) and bool(self.query_one("#classroom-caption", Static).display)
 
     def show_entry(self, state: RunState, entry: TimelineEntry) -> None:
         """A row's content in the answer view: its answer, file or check result (files read in a worker)."""
@@ -288,7 +304,9 @@ class RunPanel(Vertical):
         if entry.kind == "request" and entry.request_id is not None:
             rid = entry.request_id
             if entry.status in ("running", "paused") or not entry.data.get("response_file"):
-                stream.show(rid, stream_title(entry, rid), state.stream_text(rid))
+                stream.show(rid, stream_title(entry, rid), state.stream_text(rid), prose=is_prose(entry))
+            elif is_prose(entry):  # a description or strategy: line by line
+                self.read(stream_title(entry, rid), lambda: keep_lines(state.response_text(rid)), rid)
             else:
                 self.read(stream_title(entry, rid), lambda: state.response_text(rid), rid)
             return
@@ -300,7 +318,9 @@ class RunPanel(Vertical):
                     text = file.read_text(encoding="utf-8", errors="replace")
                 except OSError as exc:
                     return f"cannot read {file}: {exc.strerror or exc}"
-                return f"```python\n{text}\n```" if file.suffix == ".py" else text
+                if file.suffix == ".py":
+                    return f"```python\n{text}\n```"
+                return keep_lines(text)  # a strategy's numbered steps, an NL description: line by line
 
             self.read(f"{entry.title} · {file.name}", read)
             return
@@ -344,10 +364,19 @@ def command_text(entry: TimelineEntry, run_dir: Path | None) -> str:
     return "\n".join(lines)
 
 
+def is_prose(entry: TimelineEntry | None) -> bool:
+    """Whether a request's answer is prose written line by line (a description, a strategy, a reflection)."""
+    return entry is not None and (entry.step or "").startswith(PROSE_STEPS)
+
+
 def stream_title(entry: TimelineEntry | None, rid: str) -> str:
+    """``call 25 · strategy.plan task-00 v01 · done``: requests are numbered as the calls are counted (the
+    run's own request ids, in its file names, skip the ids kept for retries)."""
     if entry is None:
         return f"request {rid}"
-    return f"request {rid} · {entry.title} {entry.detail}".strip() + f" · {entry.status}"
+    number = entry.data.get("call")
+    name = f"call {number}" if isinstance(number, int) else f"request {rid}"
+    return f"{name} · {entry.title} {entry.detail}".strip() + f" · {entry.status}"
 
 
 class VersionsPanel(Horizontal):

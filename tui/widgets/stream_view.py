@@ -38,9 +38,11 @@ class StreamView(Vertical):
     def set_title(self, title: str) -> None:
         self.query_one("#stream-title", Static).update(title, layout=False)
 
-    def show(self, request_id: str | None, title: str, text: str) -> None:
-        """Show a whole text (a finished answer, or what has arrived so far) and follow ``request_id``."""
+    def show(self, request_id: str | None, title: str, text: str, *, prose: bool = False) -> None:
+        """Show a whole text (a finished answer, or what has arrived so far) and follow ``request_id``;
+        ``prose``: a description or strategy written line by line, whose lines are kept."""
         self.request_id = request_id
+        self.view.prose = prose
         self.set_title(title)
         self.view.scroll_home(animate=False, immediate=True)
         self.view.update(text, follow=request_id is not None)

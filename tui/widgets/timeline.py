@@ -65,8 +65,22 @@ HEADER_STYLE = Style(bold=True)
 HEADER_CELLS = [Text(label) for label in ("step", *(label for label, _width, _justify in COLUMNS))]
 
 
+# a request's step -> a short verb for a narrow timeline (the row then names its task and version in full)
+SHORT_STEPS = {
+    "nl.domain": "describe", "nl.task": "describe", "strategy.generate": "strategy", "strategy.plan": "follow",
+    "strategy.reflect": "reflect", "strategy.revise": "revise", "code.generate": "code", "code.reflect": "reflect",
+    "code.revise": "revise", "baseline.summary": "summary", "baseline.strategy": "strategy",
+    "baseline.code": "code", "baseline.fix": "fix",
+}
+
+
+SHORT_PHASES = {"strategy-validation": "validation", "strategy-final-check": "final check",
+                "program-check": "program check", "baseline-summary": "summary", "baseline-strategy": "strategy"}
+SHORT_ARTIFACTS = {"nl_domain": "NL", "nl_task": "NL", "reflection": "reflect"}
+
+
 def entry_cells(entry: TimelineEntry) -> list[Text]:
-    """Step (with icon and detail), status, tokens, time."""
+    """Step (with icon and detail), status, tokens, time; then the step in short (``compact_titles``)."""
     indent = "" if entry.kind in ("phase", "run") else "  "
     icon, icon_style = KIND_ICONS.get(entry.kind, " "), ""
     status = Text(entry.status, style=STATUS_STYLES.get(entry.status, ""))
@@ -82,15 +96,55 @@ def entry_cells(entry: TimelineEntry) -> list[Text]:
     if entry.detail:
         title.append(f" {entry.detail}", style="dim")
     tokens = format_tokens(entry.tokens) if entry.tokens is not None else ""
-    return [title, status, Text(tokens), Text(format_seconds(entry.seconds))]
+    return [title, status, Text(tokens), Text(format_seconds(entry.seconds)),
+            *compact_titles(entry, Text(icon, style=icon_style))]  # no indent: the icon marks the row's kind
+
+
+def compact_titles(entry: TimelineEntry, lead: Text) -> list[Text]:
+    """The step for a narrow timeline (classroom mode, 80 columns), shortest last: what names the row — its task
+    and version — with the words around them shortened ("✗ task-00 v01" for "✗ check strategy v01 task-00");
+    for a request, when even that is too long, the task and version before the verb, so that the verb is cut."""
+    data = entry.data
+    verb, names = "", []
+    if entry.kind == "check":
+        names = [str(data.get("task") or entry.detail), str(data.get("version") or entry.title.split(" ")[-1])]
+    elif entry.kind == "request":
+        about = " ".join(str(data[name]) for name in ("task", "version") if data.get(name))
+        verb, names = SHORT_STEPS.get(entry.step or "", entry.title), [about or entry.detail]
+    elif entry.kind == "edit":
+        names = [entry.title.removeprefix("edited "), entry.detail.split(" (")[0]]
+    elif entry.kind == "selection":  # "★ strategy v02 6/6" for "★ selected strategy v02 6/6 debug tasks"
+        names = [entry.title.removeprefix("selected "), entry.detail.removesuffix(" debug tasks")]
+    elif entry.kind == "phase":
+        names = [SHORT_PHASES.get(entry.title, entry.title), entry.detail.replace("version ", "")]
+    elif entry.kind == "artifact":  # the version names it; the file name (the detail) repeats it
+        kind = str(data.get("kind") or "")
+        names = [SHORT_ARTIFACTS.get(kind, kind.replace("_", " ")), str(data.get("version") or entry.title)]
+    else:
+        names = [entry.title, entry.detail]
+    orders = [[verb, *names], [*names, verb]] if verb else [names]
+    titles = []
+    for words in orders:
+        text = lead.copy()
+        text.append(" " + " ".join(word for word in words if word))
+        if entry.kind in ("phase", "run"):
+            text.stylize("bold")
+        titles.append(text)
+    return titles
 
 
 def row_text(cells: list[Text], width: int) -> Text:
-    """The cells laid out in one line of ``width`` cells: the step column gets what the others leave."""
+    """The cells laid out in one line of ``width`` cells: the step column gets what the others leave (the step
+    in short when the whole step does not fit)."""
     columns = columns_for(width)
     step_width = max(4, width - sum(w + 1 for _label, w, _justify in columns))
     line = Text(no_wrap=True, end="")
-    title = cells[0].copy()
+    title = cells[0]
+    for shorter in cells[len(COLUMNS) + 1:]:  # the short forms, each shorter or better cut than the one before
+        if title.cell_len <= step_width:
+            break
+        title = shorter
+    title = title.copy()
     title.truncate(step_width, overflow="ellipsis", pad=True)
     line.append_text(title)
     for cell, (_label, column_width, justify) in zip(cells[1:], columns):

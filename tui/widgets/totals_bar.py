@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from rich.markup import escape
 from rich.text import Text
 from textual.widgets import Static
@@ -63,38 +65,98 @@ UNCOUNTED_NOTE = ("Tokens: some answers came without token counts (the recorded 
 UNPRICED_NOTE_MARKUP = escape(UNPRICED_NOTE)
 
 
+class Source(NamedTuple):
+    """What the bar names besides the totals."""
+
+    domain: str
+    run: str  # "run ID" or "no run open"
+    preset: str
+    model: str
+
+
+def format_calls(state: RunState, short: bool = False) -> str:
+    """The calls as they were made: sent to the model, answered from the cache, kept from an earlier run."""
+    totals = state.totals
+    reused = totals.cached_calls + totals.kept_calls
+    if not reused:
+        return f"calls {totals.calls}"
+    if not totals.calls:
+        where = "the cache" if not totals.kept_calls else ("earlier runs" if not totals.cached_calls
+                                                           else "the cache and earlier runs")
+        return f"{reused} calls, all from {where}" if not short else f"{reused} calls cached"
+    return f"calls {totals.calls} +{reused} cached" if short or not totals.kept_calls else \
+        f"calls {totals.calls} +{totals.cached_calls} cached +{totals.kept_calls} kept"
+
+
+# A part of the bar: its text in full and in short, its style, and its rank (lower ranks are kept first when the
+# width is short: the state, the run, the preset and the model fit at 80 columns).
+Part = tuple[str, str, str, int]
+
+
 class TotalsBar(Static):
-    """Hovering shows what "+N unpriced" means; the app also says it once per run (UNPRICED_NOTE)."""
+    """Hovering shows the whole line and what "+N unpriced" means; the app also says it once per session."""
+
+    full_text = ""  # every part in full (the tooltip's first line; what a narrow bar leaves out is here)
 
     DEFAULT_CSS = """
     TotalsBar { height: 1; background: $panel; color: $foreground; padding: 0 1; }
     """
 
-    def show(self, state: RunState | None, *, mode: str, source: str, live: bool, status: str | None = None) -> None:
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(f" {mode} ", style="bold reverse")
-        if state is not None:
-            totals = state.totals
-            text.append(" ")
-            text.append(f"calls {totals.calls}")
-            text.append(" · ", style="dim")
-            text.append(f"tokens {format_total_tokens(state)}")
-            text.append(" · ", style="dim")
-            text.append(f"cost {format_cost(state)}")
-            text.append(" · ", style="dim")
-            text.append(f"time {format_seconds(state.elapsed(live))}")
-            shown = status or state.status
-            text.append(" │ ", style="dim")
+    def show(self, state: RunState | None, *, mode: str, source: Source, live: bool, status: str | None = None) -> None:
+        parts: list[Part] = [(f" {mode} ", f" {mode} ", "bold reverse", 0)]
+        shown = status or (state.status if state is not None else None)
+        if shown:
             style = {"running": "bold green", "failed": "bold red", "paused": "bold yellow"}.get(shown, "")
-            text.append(shown, style=style)
-        elif status:
-            text.append(f" {status}")
-        text.append(" │ ", style="dim")
-        text.append(source, style="dim")
-        notes = []
+            if shown.startswith("waiting"):
+                style = "bold black on yellow"
+            parts.append((shown, shown, style, 0))
+        model = "you answer" if source.model.startswith("no model") else source.model
+        parts += [(source.run, source.run.removeprefix("run "), "bold", 1), (source.preset, source.preset, "", 2),
+                  (source.model, model, "", 3)]
+        totals: list[Part] = []
+        if state is not None:
+            cost = format_cost(state)
+            totals = [(format_calls(state), format_calls(state, short=True), "", 4),
+                      (f"tokens {format_total_tokens(state)}", f"{format_total_tokens(state)} tok", "", 5),
+                      (f"cost {cost}", cost.removeprefix("$0.0000 ") if cost.startswith("$0.0000 +") else cost, "", 6),
+                      (f"time {format_seconds(state.elapsed(live))}", format_seconds(state.elapsed(live)), "", 7)]
+        groups = [parts, totals, [(source.domain, source.domain, "dim", 8)]]
+        self.full_text = self.laid_out(groups, set(), set()).plain
+        self.update(self.fit(groups), layout=False)  # one line, always: no layout pass
+        notes = [self.full_text.strip()]  # hovering shows all of it, whatever the width left out
         if state is not None and not state.totals.cost_known:
             notes.append(UNPRICED_NOTE_MARKUP)
         if state is not None and state.totals.uncounted_calls:
             notes.append(UNCOUNTED_NOTE)
-        self.tooltip = "\n\n".join(notes) or None
-        self.update(text, layout=False)  # one line, always: no layout pass for the whole screen
+        self.tooltip = escape(notes[0]) + "".join("\n\n" + note for note in notes[1:])
+
+    def fit(self, groups: list[list[Part]]) -> Text:
+        """The parts in their order: in full when all fit; else, from the least important up, each part in short,
+        then the least important left out, until the line fits."""
+        width = max(20, (self.size.width or 80) - 2)
+        ranks = sorted({part[3] for group in groups for part in group}, reverse=True)
+        short: set[int] = set()
+        dropped: set[int] = set()
+        steps = [("short", rank) for rank in ranks] + [("drop", rank) for rank in ranks if rank > 0]
+        text = self.laid_out(groups, short, dropped)
+        for what, rank in steps:
+            if text.cell_len <= width:
+                break
+            (short if what == "short" else dropped).add(rank)
+            text = self.laid_out(groups, short, dropped)
+        return text
+
+    @staticmethod
+    def laid_out(groups: list[list[Part]], short: set[int], dropped: set[int]) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for group in groups:
+            chosen = [part for part in group if part[3] not in dropped and part[0]]
+            if not chosen:
+                continue
+            if text:
+                text.append(" │ ", style="dim")
+            for index, (full, brief, style, rank) in enumerate(chosen):
+                if index:
+                    text.append(" " if group is groups[0] and index == 1 else " · ", style="dim")
+                text.append(brief if rank in short else full, style=style)
+        return text
