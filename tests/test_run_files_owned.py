@@ -126,6 +126,59 @@ def test_the_check_catches_a_named_request_or_answer_folder(tmp_path: Path) -> N
     assert sorted(found) == sorted(["'responses'", "'requests/'", "'requests'", "'responses'", "'*/responses/*.json'"])
 
 
+# a name that holds a run directory: run_dir, source_run_dir, self.run_dir, run_path, fork_dir ...
+RUN_DIR_NAME = re.compile(r"(?:^|_)run_?dir$|^run_path$|^fork_dir$")
+
+
+def _holds_run_dir(node: ast.expr) -> bool:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Path" and node.args:
+        node = node.args[0]  # Path(run_dir)
+    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+    return bool(RUN_DIR_NAME.search(name))
+
+
+def path_builders(roots: list[Path]) -> list[str]:
+    """Every ``run_dir / <anything>`` outside engine/runs/: a path into a run directory built by hand."""
+    found = []
+    for root in roots:
+        for path in sorted(root.rglob("*.py")):
+            if OWNER in path.parents:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and _holds_run_dir(node.left):
+                    found.append(f"{path.relative_to(root.parent)}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_module_outside_engine_runs_builds_a_path_into_a_run() -> None:
+    """Paths inside a run directory are built in engine/runs (``layout``: ``in_run`` for a path an event or a
+    record names, ``nl_files``, ``trial_call_file``, ``observations_file``, ...; ``outcome``: the evaluation
+    and import records); the front ends reach them through ``engine.api.runs``."""
+    found = path_builders([ROOT / "engine", ROOT / "cli", ROOT / "tui"])
+    assert not found, "paths into a run directory built outside engine/runs/:\n" + "\n".join(found)
+
+
+def test_the_check_catches_a_path_built_into_a_run(tmp_path: Path) -> None:
+    (tmp_path / "mod.py").write_text(
+        'A = run_dir / "nl" / "domain.md"\n'
+        'B = Path(run_dir) / relative\n'
+        'C = self.run_dir / path\n'
+        'D = domain_dir / "domain.pddl"  # not a run directory\n',
+        encoding="utf-8",
+    )
+    found = [entry.split(": ", 1)[1] for entry in path_builders([tmp_path])]
+    assert sorted(found) == sorted(["run_dir / 'nl'", "Path(run_dir) / relative", "self.run_dir / path"])
+
+
+def test_a_path_named_by_a_record_stays_inside_its_run(tmp_path: Path) -> None:
+    import pytest
+
+    assert layout.in_run(tmp_path, "programs/v01.py") == tmp_path / "programs" / "v01.py"
+    for escaping in ("../other/run.json", "/etc/passwd", "programs/../../x"):
+        with pytest.raises(layout.OutsideRun):
+            layout.in_run(tmp_path, escaping)
+
+
 def test_no_module_outside_engine_runs_parses_the_event_log() -> None:
     """The event log is read through engine.runs (``RunStore.events``, ``store.read_events``); engine/events.py
     defines its parser (``read_log``, ``decode`` for one line) and nothing else uses it."""

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from genplan.engine.api.domains import DomainDir, open_domain
 from genplan.engine.api.pddl import Domain, PddlError, load_problem, program_input
+from genplan.engine.api.runs import nl_files
 
 
 @dataclass(frozen=True)
@@ -109,8 +110,7 @@ def nl_description(task: TaskInfo, run_dirs: list[Path]) -> tuple[str, Path] | N
     """The newest natural-language description of ``task`` that a run wrote, with its file."""
     candidates = (f"{task.name}.md", f"{task.task_set}-{task.name}.md", f"{task.task_set}/{task.name}.md")
     for run_dir in sorted(run_dirs, key=lambda p: p.name, reverse=True):
-        for candidate in candidates:
-            file = run_dir / "nl" / candidate
+        for file in nl_files(run_dir, candidates):
             if file.is_file():
                 try:
                     return file.read_text(encoding="utf-8", errors="replace"), file
@@ -121,7 +121,7 @@ def nl_description(task: TaskInfo, run_dirs: list[Path]) -> tuple[str, Path] | N
 
 def nl_domain_description(run_dirs: list[Path]) -> tuple[str, Path] | None:
     for run_dir in sorted(run_dirs, key=lambda p: p.name, reverse=True):
-        file = run_dir / "nl" / "domain.md"
+        (file,) = nl_files(run_dir, ("domain.md",))
         if file.is_file():
             try:
                 return file.read_text(encoding="utf-8", errors="replace"), file

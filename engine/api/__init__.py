@@ -276,7 +276,7 @@ def fork_with_task(run_dir: Path, program_file: str, task_file: Path) -> Path:
     normal feedback on it ("continue with this task", e.g. a counterexample's)."""
     from genplan.engine.counterexample.record import attach_tasks
 
-    text = (Path(run_dir) / program_file).read_text(encoding="utf-8")
+    text = layout.in_run(Path(run_dir), program_file).read_text(encoding="utf-8")
     path = fork(run_dir, program_file, "program", text)
     attach_tasks(RunStore.open(path), [Path(task_file)])
     return path

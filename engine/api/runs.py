@@ -10,13 +10,30 @@ from typing import Any
 from genplan.engine.events import Event
 from genplan.engine.pddlego.batch import record_run as record_game_run
 from genplan.engine.runs.answers import answer_text, recorded_answer
-from genplan.engine.runs.layout import META, SUMMARY, TRIAL, holds_runs, is_run_dir
+from genplan.engine.runs.layout import (
+    META,
+    RESULTS,
+    RUNS_SUBDIR,
+    SUMMARY,
+    TRIAL,
+    OutsideRun,
+    holds_runs,
+    in_run,
+    is_run_dir,
+    nl_files,
+    observations_file,
+    trial_call_file,
+)
+from genplan.engine.runs.layout import default_runs_dir as runs_dir_of
 from genplan.engine.runs.outcome import write_outcome
 from genplan.engine.runs.status import RunStatus
 from genplan.engine.runs.store import RunInfo, RunStore
 
-__all__ = ["META", "SUMMARY", "TRIAL", "RunInfo", "answer_text", "default_runs_dir", "holds_runs", "is_run_dir",
-           "mark_failed", "open_run", "record_game_run", "recorded_answer", "run_events", "write_summary"]
+__all__ = [
+    "META", "OutsideRun", "RESULTS", "RUNS_SUBDIR", "RunInfo", "SUMMARY", "TRIAL", "answer_text",
+    "default_runs_dir", "holds_runs", "in_run", "is_run_dir", "mark_failed", "nl_files", "observations_file",
+    "open_run", "record_game_run", "recorded_answer", "run_events", "trial_call_file", "write_summary",
+]
 
 
 def run_events(run_dir: Path) -> list[Event]:
@@ -31,7 +48,7 @@ def open_run(run_dir: Path) -> RunStore:
 
 def default_runs_dir(domain_dir: Path) -> Path:
     """Where runs on a domain directory go unless a front end is told otherwise (``DOMAIN_DIR/.genplan/runs``)."""
-    return RunStore.runs_dir(Path(domain_dir))
+    return runs_dir_of(Path(domain_dir))
 
 
 def mark_failed(run_dir: Path) -> None:

@@ -23,12 +23,11 @@ from genplan.engine.pddl import load_domain
 from genplan.engine.pddl.plans import load_plan
 from genplan.engine.pipeline import PipelineConfig
 from genplan.engine.planner import SOLVED, PlannerResult, check_plan, solve
-from genplan.engine.runs.outcome import read_summary
+from genplan.engine.runs.outcome import has_evaluation, read_summary, write_evaluation
 from genplan.engine.runs.store import RunStore, write_json_atomic
 from genplan.engine.sandbox import Limits, Program, Sandbox
 from genplan.engine.sandbox.limits import MIB
 
-EVALUATION_FILE = runs.layout.EVALUATION
 # Model settings that change what a run produces (the others only change how answers are fetched).
 # Pipeline settings that joined the run's identity later, with the value every earlier run had.
 SETTINGS_ADDED_LATER: dict[str, Any] = {
@@ -280,7 +279,7 @@ def selected_program(run_dir: Path) -> Path | None:
     path = summary.selected_program if summary is not None else None
     if path is None:
         return None
-    inside = run_dir / "programs" / path.name
+    inside = runs.layout.programs_dir(run_dir) / path.name
     return inside if inside.exists() else path if path.exists() else None
 
 
@@ -290,8 +289,7 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
     `sandbox`: one shared by the evaluations of a batch (starting one costs a few tenths of a second);
     each run brings its own limits."""
     run_dir = Path(job.run_dir)
-    target = run_dir / EVALUATION_FILE
-    if target.exists():
+    if has_evaluation(run_dir):
         return Outcome("evaluation", "kept", job.run_dir)
     started = time.monotonic()
     try:
@@ -299,7 +297,7 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
         program_file = selected_program(run_dir)
         if program_file is None:
             record: dict[str, Any] = {"program": None, "tasks": len(tasks), "solved": 0, "coverage": 0.0, "results": []}
-            write_json_atomic(target, {**record, "status": "no-program", "task_set": job.spec.task_set})
+            write_evaluation(run_dir, {**record, "status": "no-program", "task_set": job.spec.task_set})
             return Outcome("evaluation", "no-program", job.run_dir, data=record)
         program = Program.from_file(program_file, functions=(job.function, *job.also_accepted))
         limits = Limits(time_limit=job.time_limit, memory_bytes=job.spec.memory_mb * MIB)
@@ -332,7 +330,7 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
     data = _compact(evaluation.to_dict())
     if job.faithful:
         data["faithful"] = job.faithful
-    write_json_atomic(target, {**data, "status": "evaluated", "task_set": job.spec.task_set})
+    write_evaluation(run_dir, {**data, "status": "evaluated", "task_set": job.spec.task_set})
     return Outcome("evaluation", "evaluated", job.run_dir, data={"coverage": evaluation.coverage})
 
 

@@ -280,7 +280,7 @@ class VersionsController:
             self.host.notify(f"{version.label}: cannot save the edit ({getattr(exc, 'strerror', None) or exc})",
                              severity="error")
             return None
-        target = run_dir / record.file
+        target = run_files.in_run(run_dir, record.file)
         if then is not None:
             self.after_save = (target, then)
         self.index_file(target, from_watcher=False)
@@ -413,14 +413,14 @@ class VersionsController:
                 self.schedule_overview(run_id)
                 return
             self.index_file(path, from_watcher=True)
-            if len(in_runs) > 1 and in_runs[1] == "results":
+            if len(in_runs) > 1 and in_runs[1] == run_files.RESULTS:
                 self.schedule_overview(run_id)
             return
         try:
             relative = path.relative_to(self.ctx.domain_dir)
         except ValueError:
             return
-        if relative.parts and relative.parts[0] == ".genplan":
+        if relative.parts and relative.parts[0] == Path(run_files.RUNS_SUBDIR).parts[0]:
             return  # another runs directory than the one shown
         if message.deleted:
             self.host.notify(f"{relative} was deleted", severity="warning")
