@@ -87,3 +87,86 @@ def test_an_initial_goal_state_is_a_path_of_one_state_without_expansions() -> No
         search = harness.Search(harness.Functions(request), [], [], checks=False, pst=False, deadline=float("inf"),
                                 depth_first=depth_first)
         assert search.run(["g"]) == [["g"]] and search.expanded == 0
+
+
+# ------------------------------------------------------------------ the per-call clock and the copying
+SPIN = '''
+import time
+
+def succ(state):
+    if state == [1, 2]:
+        end = time.monotonic() + 5
+        while time.monotonic() < end:  # busy: only the clock's signal stops it
+            pass
+    return [[state[0] + state[1]]]
+'''
+
+
+def _request(succ: str, init: list, call_timeout: float = 0.2) -> dict:
+    return {"op": "evaluate", "domain": "24game", "call_timeout": call_timeout,
+            "succ": {"source": succ, "name": "succ"}, "goal": {"source": GOAL, "name": "is_goal"},
+            "instances": [{"init": init, "extra": [], "goal_extra": []}], "search_timeout": 10}
+
+
+def test_a_call_over_its_limit_is_stopped_and_the_callers_alarm_is_given_back() -> None:
+    import signal
+    import time
+
+    def callers_handler(_signum, _frame) -> None:
+        raise AssertionError("the caller's alarm went off during the test")
+
+    previous = signal.signal(signal.SIGALRM, callers_handler)
+    signal.setitimer(signal.ITIMER_REAL, 60.0)  # as pytest-timeout's would be
+    try:
+        started = time.monotonic()
+        answer = harness.handle(_request(SPIN, [1, 2]))
+        elapsed = time.monotonic() - started
+        assert answer["ok"] and answer["results"][0]["error"] == "succ-timeout"
+        assert 0.2 <= elapsed < 4.0  # stopped at its limit (a tick late at most), long before the 5 s spin ends
+        assert signal.getsignal(signal.SIGALRM) is callers_handler
+        remaining, interval = signal.getitimer(signal.ITIMER_REAL)
+        assert 50.0 < remaining <= 60.0 and interval == 0.0
+        # a request whose calls all finish in time leaves the caller's alarm as it found it too
+        assert harness.handle(_request(SPIN, [4, 20]))["results"][0]["path"] == [[4, 20], [24]]
+        assert signal.getsignal(signal.SIGALRM) is callers_handler
+        assert 50.0 < signal.getitimer(signal.ITIMER_REAL)[0] <= 60.0
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+COPIES = '''
+import copy
+
+def succ(state):
+    if len(state) < 2:
+        return []
+    inner = [state[0]]
+    pair = copy.deepcopy([inner, inner, {"again": inner}])
+    assert pair[0] is pair[1] is pair[2]["again"] and pair[0] is not inner and pair[0] == inner
+    ring = []
+    ring.append(ring)
+    twin = copy.deepcopy(ring)
+    assert twin[0] is twin and twin is not ring
+    return [[state[0] + state[1]]] + ([KEYED] if getattr(copy, "id", id) is not id else [])
+'''
+
+
+def test_deep_copies_in_the_sandbox_keep_shared_and_cyclic_parts_without_audit_events() -> None:
+    from genplan.engine.autotos.executor import InProcessExecutor, SandboxExecutor
+
+    source = COPIES.replace("KEYED", "[state[0] * state[1]]")
+    request = _request(source, [4, 6], call_timeout=1.0)
+    executor = SandboxExecutor()
+    try:
+        sandboxed = executor.run(request, 30.0)
+    finally:
+        executor.close()
+    in_process = InProcessExecutor().run(request, 30.0)
+    # both searches pass the copy checks; only the sandboxed one sees copy's memo keyed without id()
+    # (one more successor there: 4 * 6, the goal), and in-process the caller's copy module is untouched
+    assert sandboxed["ok"] and sandboxed["results"][0]["path"] == [[4, 6], [24]], sandboxed
+    assert in_process["ok"] and in_process["results"][0]["path"] is None and in_process["results"][0]["expanded"] == 2
+    import copy
+
+    assert "id" not in vars(copy)

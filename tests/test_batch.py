@@ -240,6 +240,7 @@ def test_local_executor_counts_cores_by_default() -> None:
     assert LocalExecutor(3, eval_workers=5).eval_workers == 5
 
 
+@pytest.mark.exclusive  # a local Ray cluster (its own processes, ports and /tmp/ray)
 def test_batch_on_a_local_ray_instance(tmp_path: Path) -> None:
     import importlib.util
 

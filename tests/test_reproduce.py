@@ -52,6 +52,7 @@ def reproduce(server: ScriptedServer, out: Path, home: Path, *extra: str) -> sub
                             stdin=subprocess.DEVNULL)
 
 
+@pytest.mark.exclusive  # killed with SIGKILL after a count of answers reached on the wall clock
 def test_reproduce_finishes_resumes_after_kill_and_writes_tables(benchmarks: Path, tmp_path: Path) -> None:
     published = tmp_path / "published.csv"
     published.write_text("domain,preset,mean,best\nferry,Sil,80,100\nmiconic,Sil,1,\n")

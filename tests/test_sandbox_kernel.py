@@ -28,7 +28,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 from support.sandbox_attacks import ATTACKS, TASK, program, run_attacks
 from test_sandbox_containment import MODES, assert_only_servers_left
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux only")
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux only"),
+    # attacks on process, memory and file limits, and a look at every process left: alone on the machine
+    pytest.mark.exclusive,
+]
 SECRET = "sk-genplan-kernel-test-0123456789"
 NOBODY = 65534
 

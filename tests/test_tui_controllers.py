@@ -14,8 +14,7 @@ from typing import Any
 
 import pytest
 from support.ferry_model import CORRECT_PROGRAM
-from support.scripted_server import ScriptedServer
-from test_tui_support import buggy_then_fixed, ferry_copy, isolated, record_run  # noqa: F401
+from test_tui_support import ferry_copy, isolated, recorded_ferry  # noqa: F401
 
 from genplan.engine.events import StepStarted, TextDelta
 from genplan.engine.llm.types import ChatMessage, ChatRequest
@@ -201,11 +200,8 @@ class Wired:
 
 
 @pytest.fixture(scope="module")
-def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    domain = ferry_copy(tmp_path_factory.mktemp("controllers"))
-    with ScriptedServer() as server:
-        run = record_run(domain, server, buggy_then_fixed())
-    return domain, run
+def recorded(tmp_path_factory: pytest.TempPathFactory, buggy_then_fixed_ferry: Path) -> tuple[Path, Path]:
+    return recorded_ferry(buggy_then_fixed_ferry, tmp_path_factory.mktemp("controllers"))
 
 
 # ---------------------------------------------------------------------------------------------- runs

@@ -5,20 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.scripted_server import ScriptedServer
-from test_tui_support import buggy_then_fixed, config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401
+from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, recorded_ferry, wait_for  # noqa: F401
 
 from genplan.tui.widgets.code_area import CodeArea
 from genplan.tui.widgets.panels import RunsTable, TasksPanel
 
 
 @pytest.fixture(scope="module")
-def ferry_with_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    root = tmp_path_factory.mktemp("domain")
-    domain = ferry_copy(root)
-    with ScriptedServer() as server:
-        run = record_run(domain, server, buggy_then_fixed())
-    return domain, run
+def ferry_with_run(tmp_path_factory: pytest.TempPathFactory, buggy_then_fixed_ferry: Path) -> tuple[Path, Path]:
+    return recorded_ferry(buggy_then_fixed_ferry, tmp_path_factory.mktemp("domain"))
 
 
 async def test_domain_tasks_and_runs_panels(ferry_with_run, isolated: Path) -> None:  # noqa: F811

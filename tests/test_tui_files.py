@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 from support.ferry_model import CORRECT_PROGRAM
-from support.scripted_server import ScriptedServer
-from test_tui_support import buggy_then_fixed, config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401
+from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, recorded_ferry, wait_for  # noqa: F401
 
 from genplan.tui.screens.rerun import RerunScreen
 from genplan.tui.widgets.code_area import CodeArea
@@ -16,11 +15,8 @@ from genplan.tui.widgets.panels import VersionsPanel
 
 
 @pytest.fixture(scope="module")
-def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    domain = ferry_copy(tmp_path_factory.mktemp("files"))
-    with ScriptedServer() as server:
-        run = record_run(domain, server, buggy_then_fixed())
-    return domain, run
+def recorded(tmp_path_factory: pytest.TempPathFactory, buggy_then_fixed_ferry: Path) -> tuple[Path, Path]:
+    return recorded_ferry(buggy_then_fixed_ferry, tmp_path_factory.mktemp("files"))
 
 
 async def test_outside_edits_become_versions_and_programs_are_rerun(recorded, isolated: Path) -> None:  # noqa: F811

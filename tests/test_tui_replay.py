@@ -6,19 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.scripted_server import ScriptedServer
-from test_tui_support import buggy_then_fixed, config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401
+from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, recorded_ferry, wait_for  # noqa: F401
 
 from genplan.tui.widgets.panels import RunResults, RunTimeline
 from genplan.tui.widgets.stream_view import StreamView
 
 
 @pytest.fixture(scope="module")
-def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    domain = ferry_copy(tmp_path_factory.mktemp("replay"))
-    with ScriptedServer() as server:
-        run = record_run(domain, server, buggy_then_fixed())
-    return domain, run
+def recorded(tmp_path_factory: pytest.TempPathFactory, buggy_then_fixed_ferry: Path) -> tuple[Path, Path]:
+    return recorded_ferry(buggy_then_fixed_ferry, tmp_path_factory.mktemp("replay"))
 
 
 async def test_replay_plays_pauses_and_ends_like_the_run(recorded, isolated: Path) -> None:  # noqa: F811

@@ -60,6 +60,17 @@ def buggy_then_fixed() -> FerryModel:
     return FerryModel(strategy_plan_mistakes=1, programs=[BUGGY_PROGRAM, CORRECT_PROGRAM])
 
 
+def recorded_ferry(recording: Path, root: Path) -> tuple[Path, Path]:
+    """(domain, run): a copy under ``root`` of the session's recorded ferry domain (the ``buggy_then_fixed_ferry``
+    fixture of conftest.py) and its one run, for a module to change as it likes."""
+    from genplan.engine.runs.store import RunStore
+
+    domain = root / "ferry"
+    shutil.copytree(recording, domain)
+    (run,) = (path for path in RunStore.runs_dir(domain).iterdir() if path.is_dir())
+    return domain, run
+
+
 def make_app(domain: Path, config: Path, **options) -> GenplanApp:
     return GenplanApp(LaunchOptions(domain, config_file=config, watch_files=options.pop("watch_files", False),
                                     **options))

@@ -23,6 +23,9 @@ from test_tui_support import config_for, ferry_copy, record_run
 from genplan.tui.replay import load_events
 from genplan.tui.run_state import RunState
 
+# a terminal driven by keystrokes and screen captures on a clock: alone on the machine
+pytestmark = pytest.mark.exclusive
+
 SCRIPT = Path(sys.executable).parent / "genplan-tui"
 SOCKET = f"genplan-test-{os.getpid()}"
 SESSION = "story"

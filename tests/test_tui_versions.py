@@ -9,13 +9,13 @@ import pytest
 from support.ferry_model import CORRECT_PROGRAM, FerryModel
 from support.scripted_server import ScriptedServer
 from test_tui_support import (  # noqa: F401 - fixtures
-    buggy_then_fixed,
     config_for,
     ferry_copy,
     isolated,
     make_app,
     ready,
     record_run,
+    recorded_ferry,
     wait_for,
 )
 
@@ -29,11 +29,10 @@ from genplan.tui.widgets.panels import VersionsPanel
 
 
 @pytest.fixture(scope="module")
-def two_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+def two_runs(tmp_path_factory: pytest.TempPathFactory, buggy_then_fixed_ferry: Path) -> tuple[Path, Path, Path]:
     """Run A: strategy v01 -> v02, program c1-v00 (buggy) -> c1-v01 (fixed). Run B: correct at once."""
-    domain = ferry_copy(tmp_path_factory.mktemp("versions"))
+    domain, first = recorded_ferry(buggy_then_fixed_ferry, tmp_path_factory.mktemp("versions"))
     with ScriptedServer() as server:
-        first = record_run(domain, server, buggy_then_fixed())
         second = record_run(domain, server, FerryModel(programs=[CORRECT_PROGRAM.replace("plan = []", "plan = list()")]))
     return domain, first, second
 

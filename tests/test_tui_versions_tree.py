@@ -13,13 +13,13 @@ from support.ferry_model import CORRECT_PROGRAM, CRASHING_PROGRAM, FerryModel
 from support.scripted_server import ScriptedServer
 from test_tui_snapshots import check_snapshot, settle
 from test_tui_support import (  # noqa: F401
-    buggy_then_fixed,
     config_for,
     ferry_copy,
     isolated,
     make_app,
     ready,
     record_run,
+    recorded_ferry,
     wait_for,
 )
 
@@ -33,12 +33,11 @@ from genplan.tui.widgets.results_matrix import MatrixTable, ResultsPanel
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def runs(tmp_path_factory: pytest.TempPathFactory, buggy_then_fixed_ferry: Path) -> Path:
     """run-a: strategy v01 (5/6) → v02, program c1-v00 (2/6) → c1-v01 (6/6). run-b: a crashing program, then a
     correct one. Renamed to fixed ids so that the snapshots hold nothing that changes between runs."""
-    domain = ferry_copy(tmp_path_factory.mktemp("tree"))
+    domain, first = recorded_ferry(buggy_then_fixed_ferry, tmp_path_factory.mktemp("tree"))
     with ScriptedServer() as server:
-        first = record_run(domain, server, buggy_then_fixed())
         second = record_run(domain, server, FerryModel(programs=[CRASHING_PROGRAM, CORRECT_PROGRAM]))
     shutil.move(first, first.parent / "run-a")
     shutil.move(second, second.parent / "run-b")

@@ -9,13 +9,12 @@ from pathlib import Path
 import pytest
 from support.scripted_server import ScriptedServer
 from test_tui_support import (  # noqa: F401
-    buggy_then_fixed,
     config_for,
     ferry_copy,
     isolated,
     make_app,
     ready,
-    record_run,
+    recorded_ferry,
     wait_for,
 )
 
@@ -35,11 +34,8 @@ LONG = ("For every car that is not yet at its goal location, sail the ferry to t
 
 
 @pytest.fixture(scope="module")
-def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    domain = ferry_copy(tmp_path_factory.mktemp("views"))
-    with ScriptedServer() as server:
-        run = record_run(domain, server, buggy_then_fixed())
-    return domain, run
+def recorded(tmp_path_factory: pytest.TempPathFactory, buggy_then_fixed_ferry: Path) -> tuple[Path, Path]:
+    return recorded_ferry(buggy_then_fixed_ferry, tmp_path_factory.mktemp("views"))
 
 
 def test_changed_lines_mark_whole_words() -> None:

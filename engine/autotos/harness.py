@@ -146,8 +146,10 @@ class CallTimeout(Exception):
     """A model function ran longer than the per-call limit."""
 
 
-def _alarm(_signum: int, _frame: Any) -> None:
-    raise CallTimeout()
+# The per-call limit is watched by a clock that ticks every TICK seconds while a request runs, not by a timer
+# armed and disarmed around each call: two setitimer system calls per call cost more than a small successor
+# function does. A call is interrupted on the first tick after its limit (at most TICK late).
+TICK = 0.01
 
 
 class Functions:
@@ -159,7 +161,8 @@ class Functions:
         self.succ = self._load(request.get("succ"))
         self.goal = self._load(request.get("goal"))
         self.calls = 0
-        self._handler_installed = False
+        self._call_started: float | None = None  # when the call in progress began (None between calls)
+        self._clock: tuple[Any, tuple[float, float], float] | None = None  # what the clock replaced, to restore
 
     @staticmethod
     def _load(spec: dict[str, str] | None) -> Callable[..., Any] | None:
@@ -176,14 +179,36 @@ class Functions:
         self.calls += 1
         if self.call_timeout <= 0:
             return function(*args)
-        if not self._handler_installed:  # once: installing a handler per call costs more than the call
-            signal.signal(signal.SIGALRM, _alarm)
-            self._handler_installed = True
-        signal.setitimer(signal.ITIMER_REAL, self.call_timeout)
+        if self._clock is None:
+            self._start_clock()
+        self._call_started = time.monotonic()
         try:
             return function(*args)
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            self._call_started = None
+
+    def _tick(self, _signum: int, _frame: Any) -> None:
+        started = self._call_started
+        if started is not None and time.monotonic() - started > self.call_timeout:
+            self._call_started = None  # once per call, as a one-shot timer would
+            raise CallTimeout()
+
+    def _start_clock(self) -> None:
+        handler = signal.signal(signal.SIGALRM, self._tick)
+        replaced = signal.setitimer(signal.ITIMER_REAL, TICK, TICK)
+        self._clock = (handler, replaced, time.monotonic())
+
+    def stop_clock(self) -> None:
+        """Stop the clock and give back the SIGALRM handler and timer it replaced (in-process, a test
+        runner's own timeout may be using them)."""
+        if self._clock is None:
+            return
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        handler, (delay, interval), started = self._clock
+        self._clock = None
+        signal.signal(signal.SIGALRM, handler)
+        if delay > 0:
+            signal.setitimer(signal.ITIMER_REAL, max(delay - (time.monotonic() - started), 0.001), interval)
 
 
 def _last_frame(exc: BaseException) -> str:
@@ -463,6 +488,13 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
     except BaseException as exc:  # noqa: BLE001 - the model's module-level code may raise anything
         which = "goal" if request.get("goal") and request["op"] == "goal_tests" else "succ"
         return {"failure": f"{which}-exception", "error": _last_frame(exc), "state": None}
+    try:
+        return _dispatch(functions, request)
+    finally:
+        functions.stop_clock()
+
+
+def _dispatch(functions: Functions, request: dict[str, Any]) -> dict[str, Any]:
     op = request["op"]
     if op == "goal_tests":
         return _goal_tests(functions, request)
@@ -487,7 +519,18 @@ def handle_safely(request: dict[str, Any]) -> dict[str, Any]:
         return {"failure": f"{target}-exception", "state": None, "error": _last_frame(exc)}
 
 
+def _deepcopy_without_audit_events() -> None:
+    """copy.deepcopy calls id() for every object it visits, and in the sandbox every id() call raises an audit
+    event that runs the sandbox's hook (a Python function): with a model's successor function deep-copying the
+    state for each successor, that hook took half the search's time. object.__hash__ gives the same number
+    (the object's address, rotated: unique among live objects) without the event, so copy's memo, keyed by
+    it, keeps shared and cyclic parts exactly as before. Only in the sandboxed child: in-process the
+    caller's copy module is left alone."""
+    copy.id = object.__hash__  # type: ignore[attr-defined]
+
+
 def generate_solution(objects: Any, init: Any, goal: Any) -> list[str]:
     """The sandbox entry point: ``objects`` holds the JSON request; the answer is one JSON string."""
+    _deepcopy_without_audit_events()
     (text,) = tuple(objects)
     return [json.dumps(handle_safely(json.loads(text)), default=repr)]

@@ -106,6 +106,8 @@ _DIR_FD = {
 _SPECIAL_READ_FILES = frozenset({"/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"})
 _SPECIAL_WRITE_FILES = frozenset({"/dev/null"})
 _WRITE_FLAGS = os.O_CREAT | os.O_TRUNC | os.O_APPEND
+# How many name-decided verdicts are remembered (a program may raise events with names of its own).
+_MAX_REMEMBERED = 4096
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,9 @@ def make_hook(policy: Policy) -> Callable[[str, tuple[Any, ...]], None]:
     private = policy.private_dir
     roots = policy.read_roots
     created = [0]
+    # The verdicts of events decided by their name alone, remembered: id() raises an event for every object
+    # copy.deepcopy visits, and the model's successor functions deep-copy states at every expansion.
+    by_name: dict[str, str | None] = {}
     realpath = os.path.realpath
     fsdecode = os.fsdecode
     readlink = os.readlink
@@ -160,7 +165,18 @@ def make_hook(policy: Policy) -> Callable[[str, tuple[Any, ...]], None]:
             return
         raise _deny(f"reading {fsdecode(path)}")
 
+    def decided_by_name(event: str, reason: str | None) -> None:
+        if len(by_name) < _MAX_REMEMBERED:
+            by_name[event] = reason
+        if reason:
+            raise _deny(reason)
+
     def hook(event: str, args: tuple[Any, ...]) -> None:
+        if event in by_name:
+            known = by_name[event]
+            if known is None:
+                return
+            raise _deny(known)
         if event == "open":
             path, _mode, flags = args
             if isinstance(path, int):
@@ -195,7 +211,7 @@ def make_hook(policy: Policy) -> Callable[[str, tuple[Any, ...]], None]:
             return
         reason = _DENIED_EXACT.get(event)
         if reason:
-            raise _deny(reason)
+            decided_by_name(event, reason)
         if event.startswith(("os.", "shutil.")):
             if event in _HARMLESS_OS_EVENTS or event in _DENIED_EXACT:
                 return
@@ -212,7 +228,8 @@ def make_hook(policy: Policy) -> Callable[[str, tuple[Any, ...]], None]:
             return
         for prefix, why in _DENIED_PREFIXES.items():
             if event.startswith(prefix):
-                raise _deny(why)
+                decided_by_name(event, why)
+        decided_by_name(event, None)
 
     return hook
 
