@@ -9,7 +9,9 @@ from typing import Any
 
 from genplan.engine.events import Event
 from genplan.engine.pddlego.batch import record_run as record_game_run
+from genplan.engine.runs import read_meta, read_meta_or_none
 from genplan.engine.runs.answers import answer_text, recorded_answer
+from genplan.engine.runs.files import write_json_atomic
 from genplan.engine.runs.layout import (
     META,
     RESULTS,
@@ -22,17 +24,28 @@ from genplan.engine.runs.layout import (
     is_run_dir,
     nl_files,
     observations_file,
+    programs_dir,
     trial_call_file,
 )
 from genplan.engine.runs.layout import default_runs_dir as runs_dir_of
-from genplan.engine.runs.outcome import write_outcome
+from genplan.engine.runs.outcome import (
+    drop_evaluation,
+    has_evaluation,
+    has_trial,
+    read_evaluation,
+    read_summary,
+    write_evaluation,
+    write_outcome,
+)
 from genplan.engine.runs.status import RunStatus
 from genplan.engine.runs.store import RunInfo, RunStore
 
 __all__ = [
-    "META", "OutsideRun", "RESULTS", "RUNS_SUBDIR", "RunInfo", "SUMMARY", "TRIAL", "answer_text",
-    "default_runs_dir", "holds_runs", "in_run", "is_run_dir", "mark_failed", "nl_files", "observations_file",
-    "open_run", "record_game_run", "recorded_answer", "run_events", "trial_call_file", "write_summary",
+    "META", "OutsideRun", "RESULTS", "RUNS_SUBDIR", "RunInfo", "RunStatus", "RunStore", "SUMMARY", "TRIAL",
+    "answer_text", "default_runs_dir", "drop_evaluation", "has_evaluation", "has_trial", "holds_runs", "in_run",
+    "is_run_dir", "mark_failed", "nl_files", "observations_file", "open_run", "programs_dir", "read_evaluation",
+    "read_meta", "read_meta_or_none", "read_summary", "record_game_run", "recorded_answer", "run_events",
+    "trial_call_file", "write_evaluation", "write_json_atomic", "write_summary",
 ]
 
 

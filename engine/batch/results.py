@@ -9,14 +9,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from genplan.engine.api.domains import DomainDir
+from genplan.engine.api.runs import (
+    RunStatus,
+    drop_evaluation,
+    has_evaluation,
+    has_trial,
+    read_evaluation,
+    read_meta_or_none,
+    write_json_atomic,
+)
 from genplan.engine.batch.executors import Executor, LocalExecutor, ProgressCallback, Work
 from genplan.engine.batch.experiment import Experiment
 from genplan.engine.batch.jobs import Entry, EvalJob, RunJob, eval_job_toggles, grid, run_status
 from genplan.engine.batch.planner_coverage import run_planner_coverage
-from genplan.engine.domainlib import DomainDir
-from genplan.engine.runs import RunStatus, read_meta_or_none
-from genplan.engine.runs.outcome import drop_evaluation, has_evaluation, has_trial, read_evaluation
-from genplan.engine.runs.store import write_json_atomic
 
 BATCH_FILE = "batch.json"
 # Tasks one evaluation runs at once: a program run waits on the sandbox's processes much of the time,
