@@ -30,6 +30,25 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
                         "that keeps millions of states (some crossword answers) may need more")
 
 
+def add_rule_arguments(parser: argparse.ArgumentParser, release_default: bool) -> None:
+    """How answers are read and the soundness search judged: the AutoToS release's rules (an import's default) or
+    genplan's stricter ones (a live run's default)."""
+    if release_default:
+        parser.add_argument("--genplan-rules", dest="release_rules", action="store_false",
+                            help="genplan's own rules steer the replay: the whole first code block is the function, "
+                            "and a soundness search that stops at a state genplan's goal check rejects fails the goal "
+                            "test (default: the release's rules; that state is then only reported as a finding)")
+    else:
+        parser.add_argument("--release-rules", dest="release_rules", action="store_true",
+                            help="the AutoToS release's rules: its cut of the function out of an answer, and no check "
+                            "that a soundness search stopped at a real goal (reported as a finding instead)")
+
+
+def rule_parameters(release_rules: bool) -> dict[str, Any]:
+    """The loop settings of the two rule sets (add_rule_arguments)."""
+    return {"extraction": "release" if release_rules else "genplan", "goal_reached_check": not release_rules}
+
+
 def check_limits(args: argparse.Namespace) -> None:
     """BadInput (one line) for limits that make no sense."""
     if args.eval_limit is not None and args.eval_limit < 0:
@@ -61,6 +80,8 @@ def print_summary(summary: dict[str, Any], as_json: bool, logged_calls: int | No
                   "(genplan's own rejects them; --strict uses it alone)")
     for name, count in sorted(result["categories"].items()):
         print(f"  {name}: {count}")
+    for finding in summary.get("findings") or []:
+        print(f"finding: {finding}")
 
 
 def _why_no_evaluation(summary: dict[str, Any]) -> str:

@@ -9,7 +9,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from genplan.cli.autotos_options import add_limit_arguments, check_limits, print_summary
+from genplan.cli.autotos_options import (
+    add_limit_arguments,
+    add_rule_arguments,
+    check_limits,
+    print_summary,
+    rule_parameters,
+)
 from genplan.cli.common import EXIT_OK, BadInput, error, open_source, require_output_dir, require_seconds, run_guarded
 from genplan.engine.api.presets import AUTOTOS_DOMAINS as PAPER_DOMAINS
 from genplan.engine.api.presets import autotos_generates
@@ -41,6 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the optimal planner for a PDDL domain's unit tests and optimal lengths (default auto)")
     p.add_argument("--call-timeout", type=float, default=1.0, metavar="S",
                    help="time limit per succ / goal call in the unit tests (default 1, the paper's)")
+    add_rule_arguments(p, release_default=False)
     add_limit_arguments(p)
     p.add_argument("--model", help="model name, e.g. gpt-4o")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
@@ -88,6 +95,8 @@ def parameters_of(args: argparse.Namespace, preset: str) -> dict[str, Any]:
                       evaluate=not args.no_eval,
                       eval_limit=args.eval_limit, eval_timeout=args.eval_timeout, search=args.search,
                       call_timeout=args.call_timeout, soundness_timeout=args.search_timeout)
+    if getattr(args, "release_rules", False):
+        parameters.update(rule_parameters(True))
     return parameters
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from genplan.cli.common import EXIT_OK, error
@@ -33,6 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="add the strategy-refinement paper's published numbers beside the batch's (coverage per "
                    "domain and preset, the planners' coverage, Tables 5-7 and 9; domains matched by directory name), "
                    "as genplan reproduce does")
+    p.add_argument("--html", nargs="?", const="", metavar="OUT.html",
+                   help="also write the report as one self-contained page (default BATCH_DIR/report/report.html) "
+                   "that links a page of each run, written beside it in runs/ (as genplan export writes them)")
     p.set_defaults(func=run)
 
 
@@ -60,4 +64,17 @@ def run(args: argparse.Namespace) -> int:
             return error(f"{out}: cannot write the report ({exc.strerror or exc})")
         if args.show != "json":
             print(f"wrote {len(written)} files to {out}")
+    if args.html is not None:
+        return _write_page(Path(args.batch_dir), Path(args.html) if args.html else None)
+    return EXIT_OK
+
+
+def _write_page(batch_dir: Path, out: Path | None) -> int:
+    from genplan.engine.api.share import ExportError, export_batch
+
+    try:
+        page = export_batch(batch_dir, out)
+    except ExportError as exc:
+        return error(str(exc))
+    print(f"wrote {page.path} and {page.pages - 1} run pages beside it ({page.size / 1e6:.2f} MB)", file=sys.stderr)
     return EXIT_OK

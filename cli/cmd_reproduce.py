@@ -39,7 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "each planner running once per task with the largest (default 45; the paper: 45,1800; 0: do not "
                    "run the planners for coverage)")
     p.add_argument("--dry-run", action="store_true",
-                   help="list the domains found (key, PDDL name, tasks, published row) and the grid's size; run nothing")
+                   help="list the domains found (key, PDDL name, tasks) with the published figures the grid will be "
+                   "compared to (coverage per preset shown and model, the planners'), the grid's size and the "
+                   "--faithful toggles in force; run nothing")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="a [pipeline] override for every preset, e.g. code_rounds=1 (repeatable)")
     add_faithful_options(p)
@@ -61,8 +63,18 @@ def _parse_value(text: str) -> Any:
     return {"true": True, "false": False}.get(text.lower(), text)
 
 
+def _toggles_line(spec: str | None) -> str:
+    """Which --faithful toggles the runs would have (docs/reproduction.md), or that none are on."""
+    from genplan.engine.api.presets import parse_spec
+
+    if spec is None:
+        return "faithful toggles: none (genplan's own behaviour; --faithful for the reference code's)"
+    return f"faithful toggles in force: {', '.join(parse_spec(spec)) or 'none'}"
+
+
 def run(args: argparse.Namespace) -> int:
     from genplan.cli import cmd_batch
+    from genplan.engine.api.presets import FaithfulError
     from genplan.engine.api.reports import (
         ReproduceError,
         all_tables,
@@ -94,11 +106,15 @@ def run(args: argparse.Namespace) -> int:
         return error(f"--planner-limits must be comma-separated seconds, got {args.planner_limits!r}")
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
     if args.dry_run:
-        for line in domain_listing(data_dir, domains, set(paper.domains)):
+        for line in domain_listing(data_dir, domains, set(paper.domains), paper, presets):
             print(line)
         print(f"{len(domains)} domains x {len(presets)} presets x {len(seeds)} seeds = "
               f"{len(domains) * len(presets) * len(seeds)} runs; published presets among them: "
               f"{', '.join(p for p in presets if p in paper.presets) or 'none'}")
+        try:
+            print(_toggles_line(faithful_spec(args)))
+        except FaithfulError as exc:
+            return error(str(exc))
         return EXIT_OK
     pipeline: dict[str, Any] = {}
     for item in args.set:

@@ -50,13 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--list-presets", action="store_true", help="list every approach's presets with their settings and exit")
     p.add_argument("--pipeline-config", metavar="FILE", help="a TOML file with pipeline settings (overrides --preset)")
     add_faithful_options(p)
-    p.add_argument("--model", help="model name, e.g. gpt-4o")
-    p.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
-    p.add_argument("--api-key-env", help="name of the environment variable holding the API key (default OPENAI_API_KEY)")
-    p.add_argument("--config-file", help="model settings file (default: the user config dir's genplan/config.toml)")
-    p.add_argument("--temperature", type=float, help="sampling temperature (default 0)")
-    p.add_argument("--reasoning", action="store_true", default=None, help="a reasoning model: prompts without 'think step by step'")
-    p.add_argument("--max-tokens", type=int, help="answer length limit")
+    add_model_options(p)
     p.add_argument("--seed", type=int, default=1, choices=[1, 2, 3], help="which pair of debug tasks are the prompt tasks (1-3)")
     p.add_argument("--max-concurrency", type=int, help="parallel model requests (default 6: one per debug task)")
     p.add_argument("--prompts", metavar="DIR", help="a directory with your own prompt templates")
@@ -71,6 +65,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON summary object on stdout")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.set_defaults(func=lambda args: run_guarded(run, args))
+
+
+def add_model_options(p: argparse.ArgumentParser) -> None:
+    """The model flags of `genplan run` (and of `genplan fork`, which runs as `genplan run --resume` does)."""
+    p.add_argument("--model", help="model name, e.g. gpt-4o")
+    p.add_argument("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
+    p.add_argument("--api-key-env", help="name of the environment variable holding the API key (default OPENAI_API_KEY)")
+    p.add_argument("--config-file", help="model settings file (default: the user config dir's genplan/config.toml)")
+    p.add_argument("--temperature", type=float, help="sampling temperature (default 0)")
+    p.add_argument("--reasoning", action="store_true", default=None, help="a reasoning model: prompts without 'think step by step'")
+    p.add_argument("--max-tokens", type=int, help="answer length limit")
 
 
 class Progress:

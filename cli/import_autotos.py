@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from genplan.cli.autotos_options import add_limit_arguments, check_limits, print_summary
+from genplan.cli.autotos_options import add_limit_arguments, add_rule_arguments, check_limits, print_summary
 from genplan.cli.common import EXIT_OK, BadInput, error
 from genplan.engine.api.presets import AUTOTOS_DOMAINS as DOMAINS
 
@@ -30,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strict", action="store_true",
                         help="validate solutions by genplan's checks only: every state, where the release checked "
                         "the actions the states show (BlocksWorld)")
+    add_rule_arguments(parser, release_default=True)
     add_limit_arguments(parser)
     parser.add_argument("--json", action="store_true",
                         help="print run_dir, calls, success, failure, categories, expanded, generated as JSON")
@@ -54,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     summary = import_autotos(source, Path(args.runs), evaluate=not args.no_eval, eval_limit=args.eval_limit,
                              eval_timeout=args.eval_timeout, search_timeout=args.search_timeout, strict=args.strict,
                              hash_seed=args.hash_seed, memory_gib=args.memory,
-                             released_instances=args.eval_set == "release", watch=watch)
+                             released_instances=args.eval_set == "release", release_rules=args.release_rules,
+                             watch=watch)
     if summary["wanted_more"] or summary["divergences"]:
         print("genplan: warning: the replay left the log's path (see import.json in the run directory)", file=sys.stderr)
     print_summary(summary, args.json, logged_calls=source.calls)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ties", choices=["logged", "genplan"], default="logged",
                         help="equally short plans of the same files: execute the one the log records, after genplan "
                         "has checked it against the files (default), or always genplan's own")
-    parser.add_argument("--seed", type=int, help="the CoinCollector seed (default: from the log's position)")
+    parser.add_argument("--seed", type=int, help="the CoinCollector seed (default: the seed whose game gives every "
+                        "observation the log holds; a note on stderr when several do)")
     parser.add_argument("--json", action="store_true", help="print the result(s) as JSON")
 
 
@@ -65,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
                                     ties=args.ties)
         except ImportFailed as exc:
             return error(str(exc))
+        if result.seed_note:
+            print(f"genplan: {log.name}: {result.seed_note}", file=sys.stderr)
         entry = {**result.to_dict(), "log": {"outcome": result.log_outcome, "calls": result.log_calls,
                                              "steps": result.log_steps}}
         results.append(entry)

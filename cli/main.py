@@ -21,12 +21,15 @@ _COMMAND_MODULES = [
     "batch",
     "reproduce",
     "report",
+    "export",
     "generalize",
     "counterexample",
     "import",
     "pddlego",
     "autotos",
     "init",
+    "edit",
+    "fork",
 ]
 
 

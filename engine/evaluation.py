@@ -363,7 +363,9 @@ class Evaluator:
         # --faithful (import_check): a program with a risky import is not run; every run fails with the refusal
         self.import_check = False
         self.ordering_count = 4
-        self._reference_inputs: dict[tuple[int, int], list[PythonTask]] = {}
+        # --faithful (ordering_draws = "per-check"): the draw the reference orderings come from (None: one per task)
+        self.draw: str | None = None
+        self._reference_inputs: dict[tuple[int, int, str | None], list[PythonTask]] = {}
 
     def __enter__(self) -> Evaluator:
         return self
@@ -385,13 +387,17 @@ class Evaluator:
 
     def reference_input(self, task: EvalTask, ordering: int) -> PythonTask:
         """Ordering ``ordering`` of the reference code's orderings of ``task`` (ordered_sets), seeded by the
-        task's name; there are as many as the evaluation's orderings (at least 4, as the reference builds)."""
+        task's name (and by ``draw`` when the orderings are drawn afresh at every check); there are as many as the
+        evaluation's orderings (at least 4, as the reference builds)."""
         count = max(self.ordering_count, ordering + 1)
-        key = (id(task), count)
+        key = (id(task), count, self.draw)
         with self._validator_lock:
             inputs = self._reference_inputs.get(key)
             if inputs is None:
-                inputs = reference_orderings(task.python, count, task.name)
+                if self.draw is not None:  # an earlier draw's orderings are not used again
+                    self._reference_inputs = {k: v for k, v in self._reference_inputs.items() if k[2] == self.draw}
+                seed = task.name if self.draw is None else f"{task.name}@{self.draw}"
+                inputs = reference_orderings(task.python, count, seed)
                 self._reference_inputs[key] = inputs
         return inputs[ordering]
 

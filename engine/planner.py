@@ -20,6 +20,7 @@ import heapq
 import importlib.util
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -32,6 +33,8 @@ from itertools import product
 from pathlib import Path
 
 from genplan.engine.pddl import Domain, Problem, Task, load_domain, load_problem
+from genplan.engine.pddl.budget import CHUNK, Budget, BudgetExceeded
+from genplan.engine.pddl.loader import FAST_DOWNWARD_RESERVED_TYPES
 from genplan.engine.pddl.model import Action, Fact, Junction, Literal
 from genplan.engine.pddl.plans import parse_plan_text
 from genplan.engine.pddl.translation import translation_rewrites
@@ -70,6 +73,12 @@ _FD_KILLED = {code for sig in (signal.SIGXCPU, signal.SIGKILL) for code in (256 
 # The driver hands the translator the remaining whole seconds, rounded down, after its own start-up;
 # with a 1 s overall limit that is 0 s and the translator is killed at once.
 _FD_MIN_SECONDS = 2
+# Fast Downward's driver limits each component's CPU time; on a shared machine a component gets a fraction of a
+# core, so the wall-clock time of a run within its limit can be a multiple of it. Only a run past this many
+# times its limit (plus start-up) is ended from outside: one that will not end by itself (a grounding that never
+# finishes gets no CPU-time check from the driver until its component's limit), not one the machine slowed down.
+_FD_WALL_FACTOR = 2
+_FD_WALL_SLACK_SECONDS = 10
 
 
 @dataclass
@@ -122,6 +131,27 @@ def fast_downward_input(domain: Domain, problem: Problem) -> tuple[str, str]:
     return domain_to_pddl(domain), problem_to_pddl(single_types_goal(domain, problem), domain.typed)
 
 
+def reserved_types_renamed(domain: Domain, texts: tuple[str, str]) -> tuple[tuple[str, str], list[str]]:
+    """The written files with each type Fast Downward reserves renamed (a type never appears in a plan, so the
+    plan needs no translation back), and one line per renamed type. The writer puts every type after ' - '
+    and declares it in the ':types' line as 'NAME - PARENT', which is all there is to rename."""
+    notes: list[str] = []
+    domain_text, problem_text = texts
+    for reserved in FAST_DOWNWARD_RESERVED_TYPES:
+        if reserved not in domain.type_parents:
+            continue
+        new = next(n for n in (f"{reserved}-type{i or ''}" for i in range(len(domain.type_parents) + 1))
+                   if n not in domain.type_parents)
+        as_type = re.compile(rf"(?<= - ){re.escape(reserved)}(?=[\s)])")
+        declared = re.compile(rf"(?<=[\s(]){re.escape(reserved)}(?= - )")
+        lines = [declared.sub(new, line) if line.lstrip().startswith("(:types") else line
+                 for line in domain_text.splitlines()]
+        domain_text = as_type.sub(new, "\n".join(lines) + "\n")
+        problem_text = as_type.sub(new, problem_text)
+        notes.append(f"type '{reserved}' renamed '{new}' (a name Fast Downward reserves)")
+    return (domain_text, problem_text), notes
+
+
 def fast_downward_driver() -> Path | None:
     """The Fast Downward driver script: $GENPLAN_FAST_DOWNWARD, else the up-fast-downward wheel's copy."""
     override = os.environ.get("GENPLAN_FAST_DOWNWARD")
@@ -157,22 +187,28 @@ def solve(
     rewrites: tuple[str, ...] = (),
     lm_search: str = "lmcut-max-ms",
     ff_search: str = "eager",
+    fallback: bool = True,
 ) -> PlannerResult:
     """planner: "auto" (Fast Downward if present), "fast-downward" or "builtin". ``rewrites``: changes the
     caller made to the user's task before this call (one line each), added to the translation's own.
     lm_search: the optimal search, "lmcut-max-ms" (genplan's A* + max(LM-cut, merge-and-shrink)) or "lmcut"
     (A* + LM-cut, the paper's and --faithful's); ff_search: the satisficing search, "eager" (genplan's eager
     GBFS + FF) or "lazy-preferred" (lazy GBFS + FF with preferred operators, the reference's and --faithful's).
-    Every plan in the result has passed genplan's validator (module docstring)."""
+    ``fallback`` False (--faithful's no-fallback): that search alone, on every task (the reference runs A* +
+    LM-cut whatever the task holds), and a refusal is an ERROR, not solved. Every plan in the result has passed
+    genplan's validator (module docstring)."""
     driver = fast_downward_driver() if planner in ("auto", "fast-downward") else None
     if planner == "fast-downward" and driver is None:
         return PlannerResult(ERROR, None, "fast-downward", 0.0, "Fast Downward is not installed (pip install up-fast-downward)")
     if driver is None:
-        return check_plan(builtin_search(domain, problem, optimal, timeout), domain, problem)
+        return check_plan(builtin_search(domain, problem, optimal, timeout, memory_mb), domain, problem)
     start = time.monotonic()
     texts = fast_downward_input(domain, problem)
-    notes = (*translation_rewrites(domain, problem, *texts), *rewrites)
-    result = run_fast_downward(driver, domain, problem, optimal, timeout, memory_mb, texts, lm_search, ff_search)
+    notes_read = translation_rewrites(domain, problem, *texts)
+    texts, renamed = reserved_types_renamed(domain, texts)
+    notes = (*notes_read, *renamed, *rewrites)
+    result = run_fast_downward(driver, domain, problem, optimal, timeout, memory_mb, texts, lm_search, ff_search,
+                               fallback)
     result = check_plan(dataclasses.replace(result, rewrites=notes), domain, problem)
     if result.status == UNSOLVABLE and notes:
         return confirm_unsolvable(result, domain, problem, timeout - (time.monotonic() - start))
@@ -222,14 +258,16 @@ def _plain_conditions(domain: Domain, problem: Problem) -> bool:
 
 
 def _fast_downward_search(
-    domain: Domain, problem: Problem, optimal: bool, lm_search: str = "lmcut-max-ms", ff_search: str = "eager"
+    domain: Domain, problem: Problem, optimal: bool, lm_search: str = "lmcut-max-ms", ff_search: str = "eager",
+    fallback: bool = True,
 ) -> tuple[str, list[str]]:
-    """The planner's label and its search option: the paper's configurations for STRIPS, blind A* for ADL."""
+    """The planner's label and its search option: the paper's configurations for STRIPS, blind A* for ADL
+    (without ``fallback``, A* + LM-cut on every task, as the reference runs it)."""
     if not optimal:
         if ff_search == "lazy-preferred":
             return "fast-downward lazy GBFS + FF, preferred operators (ff)", list(LAZY_SATISFICING_OPTIONS)
         return "fast-downward GBFS + FF (ff)", ["--search", SATISFICING_SEARCH]
-    if domain.is_strips and not problem.goal_conditions:
+    if (domain.is_strips and not problem.goal_conditions) or (lm_search == "lmcut" and not fallback):
         if lm_search == "lmcut":
             return "fast-downward A* + LM-cut (lm)", ["--search", LMCUT_SEARCH]
         return "fast-downward A* + max(LM-cut, merge-and-shrink) (lm)", ["--search", OPTIMAL_SEARCH]
@@ -244,14 +282,14 @@ def plan_cost(domain: Domain, problem: Problem, plan: list[str]) -> float | None
 
 
 def _searches(
-    domain: Domain, problem: Problem, optimal: bool, lm_search: str, ff_search: str = "eager"
+    domain: Domain, problem: Problem, optimal: bool, lm_search: str, ff_search: str = "eager", fallback: bool = True
 ) -> list[tuple[str, list[str]]]:
     """The search :func:`_fast_downward_search` picks, then the optimal ones that support more of what Fast
     Downward's translator may make of the task, tried in turn when a search refuses it (exit code 34): the
     translator itself turns a STRIPS delete of an atom the action does not require into a conditional effect
     where the atom is part of a multi-valued variable (the IPC Beluga domain), which LM-cut cannot handle."""
-    chosen = _fast_downward_search(domain, problem, optimal, lm_search, ff_search)
-    if not optimal:
+    chosen = _fast_downward_search(domain, problem, optimal, lm_search, ff_search, fallback)
+    if not optimal or not fallback:
         return [chosen]
     fallbacks = [_CONDITIONAL_SEARCH, _ADL_SEARCH]
     searches = [f[1] for f in fallbacks]
@@ -269,6 +307,7 @@ def run_fast_downward(
     texts: tuple[str, str] | None = None,
     lm_search: str = "lmcut-max-ms",
     ff_search: str = "eager",
+    fallback: bool = True,
 ) -> PlannerResult:
     """Fast Downward on ``texts`` (domain and problem file; default: :func:`fast_downward_input`). The plan is
     returned as the planner wrote it: :func:`solve` checks it. A search that does not support the translated
@@ -277,20 +316,31 @@ def run_fast_downward(
     domain_text, problem_text = texts or fast_downward_input(domain, problem)
     start = time.monotonic()
     refused: list[str] = []
-    for name, search in _searches(domain, problem, optimal, lm_search, ff_search):
+    for name, search in _searches(domain, problem, optimal, lm_search, ff_search, fallback):
         left = timeout - (time.monotonic() - start)
+        if refused and left <= 0:  # the refused searches used up the time: no run that could only overrun
+            break
         label = name + (f" ({', '.join(refused)} does not support the translated task)" if refused else "")
-        result = _run_once(driver, label, search, domain_text, problem_text, left, memory_mb, start)
+        result = _run_once(driver, label, search, domain_text, problem_text, left, memory_mb, start, timeout)
         if result is not None:
             return result
         refused.append(name.removeprefix("fast-downward "))
+    if len(refused) < len(_searches(domain, problem, optimal, lm_search, ff_search, fallback)):
+        return PlannerResult(LIMIT, None, f"fast-downward ({', '.join(refused)} does not support the translated task)",
+                             time.monotonic() - start, f"no plan within the limit of {timeout:g} s")
+    if not fallback:
+        return PlannerResult(ERROR, None, f"fast-downward ({', '.join(refused)})", time.monotonic() - start,
+                             f"not solved: {', '.join(refused)} does not support the translated task (Fast Downward "
+                             "exit 34), and no other search is tried (no-fallback: the reference counts any planner "
+                             "failure as unsolved)")
     return PlannerResult(ERROR, None, f"fast-downward ({', '.join(refused)})", time.monotonic() - start,
                          "Fast Downward failed (exit 34): no search genplan tries supports the translated task")
 
 
 def _run_once(driver: Path, name: str, search: list[str], domain_text: str, problem_text: str, timeout: float,
-              memory_mb: int, start: float) -> PlannerResult | None:
-    """One run of Fast Downward; None where its search does not support the task (exit code 34)."""
+              memory_mb: int, start: float, limit: float) -> PlannerResult | None:
+    """One run of Fast Downward for ``timeout`` seconds (what is left of the caller's ``limit``); None where its
+    search does not support the task (exit code 34)."""
     with tempfile.TemporaryDirectory(prefix="genplan-fd-") as tmp:
         work = Path(tmp)
         (work / "domain.pddl").write_text(domain_text)
@@ -309,9 +359,9 @@ def _run_once(driver: Path, name: str, search: list[str], domain_text: str, prob
             *search,
         ]
         try:
-            returncode, output = _run_in_own_group(command, work, timeout + 30)
+            returncode, output = _run_in_own_group(command, work, fast_downward_wall_limit(timeout))
         except subprocess.TimeoutExpired:
-            return PlannerResult(LIMIT, None, name, time.monotonic() - start, f"no plan within the limit of {timeout:g} s")
+            return PlannerResult(LIMIT, None, name, time.monotonic() - start, f"no plan within the limit of {limit:g} s")
         seconds = time.monotonic() - start
         plan_file = work / "plan.txt"
         if returncode == 0 and plan_file.exists():
@@ -321,19 +371,64 @@ def _run_once(driver: Path, name: str, search: list[str], domain_text: str, prob
             return None
         if returncode in _FD_UNSOLVABLE:
             return PlannerResult(UNSOLVABLE, None, name, seconds, "the task is unsolvable")
-        if returncode in _FD_LIMIT or returncode in _FD_KILLED:
+        if fast_downward_hit_limit(returncode):
             return PlannerResult(
-                LIMIT, None, name, seconds, f"no plan within the limit ({timeout:g} s, {memory_mb} MB)"
+                LIMIT, None, name, seconds, f"no plan within the limit ({limit:g} s, {memory_mb} MB)"
             )
-        tail = output.strip().splitlines()[-1:] or ["no output"]
-        return PlannerResult(ERROR, None, name, seconds, f"Fast Downward failed (exit {returncode}): {tail[0]}")
+        return PlannerResult(ERROR, None, name, seconds,
+                             f"Fast Downward failed (exit {returncode}): {fast_downward_reason(output)}")
+
+
+# A component's exit line, and the driver's and components' progress lines, which say nothing about a failure:
+# "INFO ..." (the driver), "Parsing...", indented progress ("\t->Parsing action 'step'") and stack lines,
+# timings ("Done! [0.000s CPU, 0.006s wall-clock]"), the search's "[t=0.0003s, 10156 KB] reading input...".
+_FD_EXIT_LINE = re.compile(r"^(translate|search|validate) exit code: (-?\d+)")
+_FD_PROGRESS = re.compile(
+    r"^(INFO\b|WARNING\s{2,}|Parsing|Traceback|Peak memory|Remove intermediate|Driver aborting|Planner time"
+    r"|Search code revision|reading input|done reading input|\s)|s CPU, [^\]]*wall-clock\]$"
+)
+_FD_SEARCH_PREFIX = re.compile(r"^\[t=[^\]]*\] ")  # the search's "[t=0.0003s, 10156 KB] " before each line
+_FD_REASON_LINES = 3
+
+
+def fast_downward_reason(output: str) -> str:
+    """Why Fast Downward stopped, from its output: the last few lines the failing component (translator or
+    search) wrote before its exit-code line, without progress and timing lines (the driver's last line is only
+    "INFO Planner time: 0.08s")."""
+    lines = output.splitlines()
+    end = len(lines)
+    for i in range(len(lines) - 1, -1, -1):
+        match = _FD_EXIT_LINE.match(lines[i])
+        if match and match.group(2) != "0":
+            end = i
+            break
+    begin = 0
+    for i in range(end - 1, -1, -1):  # the failing component's own output starts after the driver starts it
+        if lines[i].startswith("INFO") and " command line string:" in lines[i]:
+            begin = i + 1
+            break
+    unprefixed = (_FD_SEARCH_PREFIX.sub("", line) for line in lines[begin:end])
+    reason = [line.strip() for line in unprefixed if line.strip() and not _FD_PROGRESS.search(line)]
+    return " ".join(reason[-_FD_REASON_LINES:]) or "no reason in its output"
+
+
+def fast_downward_hit_limit(returncode: int) -> bool:
+    """The exit code of a run that ran out of time or memory (its own limits, or killed by them)."""
+    return returncode in _FD_LIMIT or returncode in _FD_KILLED
+
+
+def fast_downward_wall_limit(timeout: float) -> float:
+    """When a Fast Downward run given ``timeout`` seconds is ended from outside, whatever it is doing (the
+    driver's own limits are CPU time, which a busy machine stretches in wall-clock time)."""
+    return max(timeout, _FD_MIN_SECONDS) * _FD_WALL_FACTOR + _FD_WALL_SLACK_SECONDS
 
 
 def _run_in_own_group(command: list[str], cwd: Path, timeout: float) -> tuple[int, str]:
     """Run the planner in its own process group and kill the whole group on any exit path: the driver
     starts the translator and the search as children, which a plain kill of the driver would orphan."""
     proc = subprocess.Popen(
-        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+        command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,
     )
     try:
         output, _ = proc.communicate(timeout=timeout)
@@ -365,6 +460,7 @@ class Successors:
         self.task = task
         self.domain = task.domain
         self._objects_by_param: dict[tuple[str, ...], list[str]] = {}
+
 
     def _objects(self, types: tuple[str, ...]) -> list[str]:
         if types not in self._objects_by_param:
@@ -409,13 +505,17 @@ class Successors:
 
     def _bindings(self, action: Action, by_pred: dict[str, list[Fact]]) -> Iterator[dict[str, str]]:
         positives = [lit for lit in action.preconditions if lit.positive and lit.predicate != "="]
+        budget = self.task.budget  # read for each call: a caller may give every call a budget of its own
 
         def extend(i: int, binding: dict[str, str]) -> Iterator[dict[str, str]]:
             if i == len(positives):
                 yield from self._complete(action, binding)
                 return
             lit = positives[i]
-            for fact in by_pred.get(lit.predicate, ()):
+            facts = by_pred.get(lit.predicate, ())
+            if budget is not None:
+                budget.tick(len(facts))  # candidates for this literal (an action may have billions of bindings)
+            for fact in facts:
                 new = dict(binding)
                 ok = True
                 for term, value in zip(lit.args, fact[1:]):
@@ -436,8 +536,16 @@ class Successors:
         if not free:
             yield binding
             return
+        budget = self.task.budget
+        count = 0
         for values in product(*(self._objects(p.types) for p in free)):
+            count += 1
+            if count == CHUNK and budget is not None:  # counted in chunks: a call per binding costs too much
+                budget.tick(count)
+                count = 0
             yield {**binding, **{p.name: v for p, v in zip(free, values)}}
+        if budget is not None:
+            budget.tick(count)
 
 
 def _conditional(task: Task, action: Action, binding: dict[str, str], state: frozenset[Fact],
@@ -450,30 +558,47 @@ def _conditional(task: Task, action: Action, binding: dict[str, str], state: fro
                 deleted.update(lit.ground(inner) for lit in effect.delete)
 
 
-def builtin_search(domain: Domain, problem: Problem, optimal: bool = True, timeout: float = 60.0) -> PlannerResult:
-    task = Task(domain, problem)
-    if optimal and task.uses_costs:
-        return _uniform_cost_search(task, timeout)
-    return _builtin_search(domain, problem, optimal, timeout)
+def builtin_search(domain: Domain, problem: Problem, optimal: bool = True, timeout: float = 60.0,
+                   memory_mb: int | None = 4096) -> PlannerResult:
+    """genplan's own search on its reading of the task, within ``timeout`` seconds and ``memory_mb`` MB more
+    memory than the process holds at the start: both are checked inside successor generation too (budget.py),
+    so a domain whose actions have billions of bindings ends at its limit like any other."""
+    budget = Budget(timeout, memory_mb)
+    task = Task(domain, problem, budget=budget)
+    search = _uniform_cost_search if optimal and task.uses_costs else _builtin_search
+    name = _search_name(optimal, task.uses_costs)
+    try:
+        return search(task, optimal, budget, name)
+    except BudgetExceeded as exceeded:
+        return PlannerResult(LIMIT, None, name, budget.elapsed(), _limit_message(exceeded.what, budget))
 
 
-def _uniform_cost_search(task: Task, timeout: float) -> PlannerResult:
+def _search_name(optimal: bool, uses_costs: bool) -> str:
+    if optimal and uses_costs:
+        return "builtin uniform-cost search (optimal)"
+    return "builtin " + ("breadth-first search (optimal)" if optimal else "greedy best-first search")
+
+
+def _limit_message(what: str, budget: Budget) -> str:
+    if what == "memory":
+        return f"no plan within the memory limit of {budget.memory_mb} MB"
+    return f"no plan within the limit of {budget.seconds:g} s"
+
+
+def _uniform_cost_search(task: Task, optimal: bool, budget: Budget, name: str) -> PlannerResult:
     """Dijkstra's search over states: optimal for action costs (the task minimizes total-cost)."""
-    name = "builtin uniform-cost search (optimal)"
     succ = Successors(task)
-    start = time.monotonic()
     root = _Node(task.init_state)
     best: dict[frozenset[Fact], float] = {root.state: 0.0}
     frontier: list[tuple[float, int, _Node]] = [(0.0, 0, root)]
     counter = expanded = 0
     while frontier:
-        if time.monotonic() - start > timeout:
-            return PlannerResult(LIMIT, None, name, time.monotonic() - start, f"no plan within the limit of {timeout:g} s", expanded)
+        budget.check()  # cheap: the clock, and the memory at most every 50 ms
         cost, _, node = heapq.heappop(frontier)
         if cost > best.get(node.state, math.inf):
             continue
         if task.goal_reached(node.state):
-            return PlannerResult(SOLVED, _extract(node), name, time.monotonic() - start, expanded=expanded)
+            return PlannerResult(SOLVED, _extract(node), name, budget.elapsed(), expanded=expanded)
         expanded += 1
         for label, state in succ.applicable(node.state):
             new_cost = cost + succ.cost(label)
@@ -481,15 +606,13 @@ def _uniform_cost_search(task: Task, timeout: float) -> PlannerResult:
                 best[state] = new_cost
                 counter += 1
                 heapq.heappush(frontier, (new_cost, counter, _Node(state, node, label, node.depth + 1)))
-    return PlannerResult(UNSOLVABLE, None, name, time.monotonic() - start, "the task is unsolvable", expanded)
+    return PlannerResult(UNSOLVABLE, None, name, budget.elapsed(), "the task is unsolvable", expanded)
 
 
-def _builtin_search(domain: Domain, problem: Problem, optimal: bool = True, timeout: float = 60.0) -> PlannerResult:
+def _builtin_search(task: Task, optimal: bool, budget: Budget, name: str) -> PlannerResult:
     """Breadth-first search (optimal for unit costs) or greedy best-first search with the goal-count heuristic."""
-    name = "builtin " + ("breadth-first search (optimal)" if optimal else "greedy best-first search")
-    task = Task(domain, problem)
+    problem = task.problem
     succ = Successors(task)
-    start = time.monotonic()
     root = _Node(task.init_state)
     seen = {root.state}
     expanded = 0
@@ -504,8 +627,7 @@ def _builtin_search(domain: Domain, problem: Problem, optimal: bool = True, time
     counter = 0
     frontier = deque([root]) if optimal else [(goal_count(root.state), 0, root)]
     while frontier:
-        if time.monotonic() - start > timeout:
-            return PlannerResult(LIMIT, None, name, time.monotonic() - start, f"no plan within the limit of {timeout:g} s", expanded)
+        budget.check()  # cheap: the clock, and the memory at most every 50 ms
         node = frontier.popleft() if isinstance(frontier, deque) else heapq.heappop(frontier)[2]
         expanded += 1
         for label, state in succ.applicable(node.state):
@@ -514,13 +636,13 @@ def _builtin_search(domain: Domain, problem: Problem, optimal: bool = True, time
             seen.add(state)
             child = _Node(state, node, label, node.depth + 1)
             if task.goal_reached(state):
-                return PlannerResult(SOLVED, _extract(child), name, time.monotonic() - start, expanded=expanded)
+                return PlannerResult(SOLVED, _extract(child), name, budget.elapsed(), expanded=expanded)
             counter += 1
             if isinstance(frontier, deque):
                 frontier.append(child)
             else:
                 heapq.heappush(frontier, (goal_count(state), counter, child))
-    return PlannerResult(UNSOLVABLE, None, name, time.monotonic() - start, "the task is unsolvable", expanded)
+    return PlannerResult(UNSOLVABLE, None, name, budget.elapsed(), "the task is unsolvable", expanded)
 
 
 def _extract(node: _Node) -> list[str]:

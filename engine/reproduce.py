@@ -22,6 +22,7 @@ from typing import Any
 
 from genplan.engine.domainlib import DomainDir, DomainDirError, keyed_by_directory
 from genplan.engine.report.data import BatchData
+from genplan.engine.report.paper import PAPER_PLANNER_COLUMNS, PaperNumbers
 from genplan.engine.report.table import PERCENT, TEXT, Table
 
 PAPER_PRESETS = ("F5-3", "F3-6", "Bas", "Sil")
@@ -144,9 +145,33 @@ def published_table(data: BatchData, published: list[Published]) -> Table:
     )
 
 
-def domain_listing(data_dir: Path, domains: list[DomainDir], published: set[str]) -> list[str]:
+def _figure(value: float | None) -> str:
+    return "–" if value is None else f"{value:g} %"
+
+
+def published_figures(paper: PaperNumbers, key: str, presets: list[str]) -> list[str]:
+    """The paper's figures a grid of ``presets`` is compared with for domain ``key``, one line per preset shown
+    (coverage in %, mean of three runs and the best run, per model) and one for its planners (lm, ff at 45 s and
+    30 min); nothing for a domain the paper has no row for."""
+    if not paper.has_domain(key):
+        return []
+    lines = []
+    for preset in presets:
+        cells = [(model, paper.cell(key, preset, model)) for model in paper.models_of(preset)]
+        shown = [f"{model} {_figure(cell[0])} (best {_figure(cell[1])})" for model, cell in cells if cell is not None]
+        lines.append(f"    {preset}: " + ("; ".join(shown) if shown else "not published"))
+    planners = [f"{planner} {seconds // 60} min" if seconds >= 60 else f"{planner} {seconds} s"
+                for planner, seconds in PAPER_PLANNER_COLUMNS]
+    values = [paper.planners.get((key, planner, seconds)) for planner, seconds in PAPER_PLANNER_COLUMNS]
+    lines.append("    planners: " + ", ".join(f"{name} {_figure(value)}" for name, value in zip(planners, values)))
+    return lines
+
+
+def domain_listing(data_dir: Path, domains: list[DomainDir], published: set[str], paper: PaperNumbers | None = None,
+                   presets: list[str] | None = None) -> list[str]:
     """One line per domain: where it is, its key in the grid, the name its PDDL declares, its tasks, and whether
-    the paper's published numbers have a row for it."""
+    the paper's published numbers have a row for it; with ``paper``, that row's figures for ``presets`` below it
+    (:func:`published_figures`)."""
     lines = []
     for domain in domains:
         where = domain.path.resolve().relative_to(data_dir.resolve()) if domain.path.resolve().is_relative_to(
@@ -154,4 +179,6 @@ def domain_listing(data_dir: Path, domains: list[DomainDir], published: set[str]
         key = keyed_by_directory(domain).name
         lines.append(f"{key:<14} {str(where):<26} PDDL {domain.name:<18} {len(domain.debug_tasks())} debug, "
                      f"{len(domain.eval_tasks())} eval  published: {'yes' if key in published else 'no'}")
+        if paper is not None:
+            lines += published_figures(paper, key, presets or [])
     return lines

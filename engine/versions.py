@@ -86,7 +86,7 @@ def version_place(kind: str, name: str) -> Place:
         if base.startswith("code-"):
             match = _CANDIDATE.search(base[len("code-"):])
             return Place("code", match.group(1) if match else None, number, 1)
-    if kind in ("nl_domain", "nl_task"):
+    if kind in ("nl_domain", "nl_task", "description"):
         return Place("description")
     if kind == "pddl":  # PDDLego+: sNN-aN-rN-domain / -problem, in the order the model wrote them
         return _pddl_place(base, after)

@@ -3,13 +3,12 @@
 - Every test gets its own XDG config, cache, data and state directories: no test reads the user's settings or
   the response cache, and two tests running at once never share one.
 - A test marked ``exclusive`` (tmux, Ray, kill -9 in the middle of work, the sandbox's kernel limits, time
-  limits measured on the wall clock) runs with no other test beside it: every test holds a shared lock on one
-  file for its whole run (setup, call, teardown), an exclusive one takes it alone. A turnstile lock keeps a
-  waiting exclusive test from being starved by the stream of shared ones.
+  limits measured on the wall clock) runs with no other test beside it, setup and teardown included
+  (tests/support/machine_share.py).
 - Scripted runs that several modules need are recorded once per session and shared by every worker
   (``buggy_then_fixed_ferry``); each module works on its own copy.
-- Modules with tests marked ``slow`` are handed out first, so no worker starts a long test when the others
-  are about to finish.
+- Modules with tests marked ``slow`` are handed out first, the longest of them before the rest, so no worker
+  starts a long test when the others are about to finish.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from support.machine_share import machine_share
 from support.scripted_server import ScriptedServer
 
 
@@ -75,31 +75,59 @@ def _machine_share(config: pytest.Config, alone: bool) -> Iterator[None]:
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         yield  # one process: tests already run one at a time
         return
-    shared = _shared_dir(config)
-    with open(shared / "turnstile.lock", "a+b") as turnstile, open(shared / "machine.lock", "a+b") as machine:
-        fcntl.flock(turnstile, fcntl.LOCK_EX)  # behind an exclusive test that is waiting, if any
-        if alone:
-            fcntl.flock(machine, fcntl.LOCK_EX)  # wait for the tests running now to end
-            fcntl.flock(turnstile, fcntl.LOCK_UN)
-        else:
-            fcntl.flock(turnstile, fcntl.LOCK_UN)
-            fcntl.flock(machine, fcntl.LOCK_SH)
-        try:
-            yield
-        finally:
-            fcntl.flock(machine, fcntl.LOCK_UN)
+    with machine_share(_shared_dir(config), alone):
+        yield
 
 
-@pytest.hookimpl(hookwrapper=True)
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)  # outermost: pytest-timeout's clock starts once the lock is held
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     with _machine_share(item.config, alone=item.get_closest_marker("exclusive") is not None):
         yield
 
 
-# ------------------------------------------------------------------------------ slow modules first
+# ------------------------------------------------------------------------------ slow tests
+# Marked `slow` here rather than in each file, so the inner loop (-m "not slow", README.md) is one list to keep:
+# modules whose tests drive whole runs (the pipeline against the scripted server, the TUI through Pilot or tmux,
+# sandboxed evaluations, the planners, Ray, mypy), and single long tests in otherwise quick modules. Measured
+# with --durations (benchmarks/README.md); a test over about 2 s belongs here.
+SLOW_MODULES = frozenset({
+    "test_adl_domains", "test_api_front_end", "test_approaches", "test_autotos_feedback", "test_autotos_import",
+    "test_autotos_live", "test_autotos_run", "test_batch", "test_batch_games", "test_cli_eval", "test_cli_run",
+    "test_counterexample_loop", "test_counterexample_trust", "test_domain_sources", "test_evaluation", "test_faithful",
+    "test_faithful_eval", "test_fault_injection", "test_old_runs", "test_own_loop_replay", "test_own_loop_resume",
+    "test_pddlego_fork", "test_pddlego_import", "test_pddlego_loop", "test_pddlego_run", "test_pipeline_fidelity",
+    "test_pipeline_stein", "test_pipeline_steering", "test_reproduce", "test_reproduce_paper_grid", "test_run_failures",
+    "test_run_ownership", "test_run_service", "test_sandbox_containment", "test_sandbox_kernel", "test_silver_import",
+    "test_static_checks", "test_tui_autotos_run", "test_tui_classroom", "test_tui_continue", "test_tui_escape",
+    "test_tui_keys", "test_tui_papercuts", "test_tui_pddlego_run", "test_tui_responsiveness", "test_tui_stories",
+    "test_tui_tmux", "test_tui_versions", "test_tui_versions_tree", "test_tui_views", "test_variants",
+    "test_cli_edit_fork", "test_edit_lineage", "test_tui_lineage", "test_tui_tmux_lineage",
+})
+SLOW_TESTS: frozenset[str] = frozenset()
+# The longest modules, longest first, ahead of the other slow ones: a worker that takes one of them late would
+# run alone at the end (the AutoToS import replays, 412 s on 2026-11-26 before the harness was made faster; mypy).
+LONGEST_MODULES = ("test_autotos_import", "test_static_checks")
+
+
+def _is_slow(item: pytest.Item) -> bool:
+    module = item.module.__name__ if getattr(item, "module", None) else ""
+    return module in SLOW_MODULES or item.nodeid.split("[")[0] in SLOW_TESTS
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    if _is_slow(item):
+        item.add_marker(pytest.mark.slow)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Modules holding slow tests first (after any shuffling by pytest-randomly; the order inside each
+    """The modules holding slow tests first (after any shuffling by pytest-randomly; the order inside each
     module is left as it is): xdist hands out work in this order."""
-    slow_modules = {item.module.__name__ for item in items if item.get_closest_marker("slow") and item.module}
-    items.sort(key=lambda item: 0 if item.module and item.module.__name__ in slow_modules else 1)
+    slow_modules = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
+    longest = {f"tests/{name}.py": rank for rank, name in enumerate(LONGEST_MODULES)}
+
+    def place(item: pytest.Item) -> tuple[int, int]:
+        path = item.nodeid.split("::")[0]
+        return (0 if path in slow_modules else 1, longest.get(path, len(longest)))
+
+    items.sort(key=place)

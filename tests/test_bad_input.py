@@ -90,6 +90,11 @@ CASES = [
     Case("object-declared-twice", _plan(problem="problem_duplicate_object.pddl"), "problem_duplicate_object.pddl", 5, "object 'a' is declared twice"),
     Case("missing-goal", _validate(problem="problem_missing_goal.pddl"), "problem_missing_goal.pddl", 1, "missing '(:goal ...)'"),
     Case("domain-given-as-problem", _validate(problem="domain.pddl"), "domain.pddl", 2, "this is a domain file, expected a problem file"),
+    # ---- PDDL 1.0 forms (the IPC-1998 files), at their own line with what to do (VAL and Fast Downward refuse
+    # them too: tests/test_fast_downward_reasons.py)
+    Case("in-package-first", _show("domain_in_package.pddl"), "domain_in_package.pddl", 1, "'(in-package ...)' before '(define ...)' is Common Lisp, not PDDL (VAL and Fast Downward refuse it too): delete that form"),
+    Case("pddl1-vars", _plan("domain_pddl1_vars.pddl"), "domain_pddl1_vars.pddl", 9, "move its variables into ':parameters'"),
+    Case("pddl1-length", _validate(problem="problem_pddl1_length.pddl"), "problem_pddl1_length.pddl", 10, "'(:length ...)' is PDDL 1.0 (1998), a hint for planners that later PDDL dropped: delete it"),
     # ---- plans
     Case("plan-without-parentheses", _validate(plan="plan_no_parentheses.txt"), "plan_no_parentheses.txt", 2, "expected '(action arg ...)' but found 'drive t1 a b'"),
     Case("plan-unbalanced", _validate(plan="plan_unbalanced.txt"), "plan_unbalanced.txt", 2, "'(drive t1 a b'"),

@@ -342,6 +342,12 @@ def test_experiment_files_and_batch_take_faithful(tmp_path: Path) -> None:
     batch = with_faithful(plain, "all,-planner")
     assert all(p.config.import_check for p in batch.presets) and batch.evaluation.lm_search == "lmcut-max-ms"
     assert with_faithful(plain, "all").evaluation.lm_search == "lmcut"
+    # no-fallback reaches the batch's planners, and the coverage table records the search it ran
+    from genplan.engine.batch.planner_coverage import _search
+
+    assert plain.evaluation.planner_fallback and not loaded.evaluation.planner_fallback
+    assert with_faithful(plain, "all,-no-fallback").evaluation.planner_fallback
+    assert _search(loaded, "lm") == "lmcut,alone" and _search(plain, "lm") == ""
 
 
 def test_pipeline_config_file_takes_faithful(tmp_path: Path) -> None:
@@ -378,3 +384,113 @@ def test_bas_example_is_the_first_task_whose_latest_plan_is_correct() -> None:
     assert _example_task(ctx, final).name == "t3"  # type: ignore[arg-type]
     assert example_plan_of(ctx, final) == ["(plan-of t3)"]  # type: ignore[arg-type]
     assert _example_task(ctx, {}).name == "t1"  # type: ignore[arg-type]  # no final check: validation's verdict
+
+
+# ----------------------------------------------------------------------------------------------- issue 38
+def test_the_last_five_points_are_toggles_recorded_in_the_config() -> None:
+    config = load_preset("F3-6").with_changes(faithful="all")
+    assert not config.planner_fallback and config.extraction_retries == 0
+    assert config.answer_extraction == "reference" and config.ordering_draws == "per-check"
+    assert config.get_plan_accepted and not config.bas_nl_conversation  # bas-nl is Bas's only
+    assert {"no-fallback", "answers", "redraw", "bas-nl", "get-plan"} <= set(config.faithful.split(","))
+    assert load_preset("Bas").with_changes(faithful="all").bas_nl_conversation
+    default = load_preset("F3-6")
+    assert default.planner_fallback and default.extraction_retries == 1 and default.answer_extraction == "lenient"
+    assert default.ordering_draws == "per-task" and not default.get_plan_accepted
+
+
+def _numbered_plans(request: RecordedRequest) -> str | None:
+    """The FerryModel's plans as a numbered list after "Solution:" (lines that do not start with "(")."""
+    if request.step != "strategy.plan":
+        return None
+    text = FerryModel()(request)
+    assert isinstance(text, str)
+    actions = re.findall(r"^\(.*\)$", text, re.M)
+    return "Solution:\n" + "\n".join(f"{i}. {action}" for i, action in enumerate(actions, 1))
+
+
+def _prose_plans(request: RecordedRequest) -> str | None:
+    return "I would rather not write the plan down." if request.step == "strategy.plan" else None
+
+
+def test_answers_are_asked_once_and_plans_taken_as_the_reference_does(scripted_server: ScriptedServer,
+                                                                     tmp_path: Path) -> None:
+    config = load_preset("F3-6").with_changes(initial_programs=1, code_rounds=0, strategy_rounds=0)
+    asked = {}
+    for name, spec in (("default", None), ("faithful", "answers")):
+        scripted_server.clear()
+        scripted_server.respond_with(FerryModel(extra=_prose_plans))
+        make_pipeline(scripted_server, tmp_path / f"prose-{name}", config.with_changes(faithful=spec)).run()
+        asked[name] = scripted_server.steps().count("strategy.plan")
+    assert asked == {"default": 16, "faithful": 8}  # 6 validations + 2 final checks, each re-asked once by default
+    solved = {}
+    for name, spec in (("default", None), ("faithful", "answers")):
+        scripted_server.clear()
+        scripted_server.respond_with(FerryModel(extra=_numbered_plans))
+        pipeline = make_pipeline(scripted_server, tmp_path / f"numbered-{name}", config.with_changes(faithful=spec))
+        pipeline.run()
+        checks = json.loads((pipeline.store.path / "results" / "strategy-v01.json").read_text())
+        solved[name] = sum(c["solved"] for c in checks)
+    assert solved == {"default": 6, "faithful": 0}  # "1. (sail ...)" does not start with "(": an empty plan
+
+
+def test_the_reference_plan_extraction_point_by_point() -> None:
+    from genplan.engine.extract import extract_plan_as_reference
+
+    answer = "Solution: first try\n(a x)\nSolution:\n(Board C1 L0)\n  (sail l0 l1)\n1. (debark c1 l1)\n(sail l1 l0)"
+    assert extract_plan_as_reference(answer).value == ["(board c1 l0)", "(sail l1 l0)"]  # after the last label
+    assert extract_plan_as_reference("(a x)\nthen\n(b y)").value == ["(a x)", "(b y)"]  # no label: the whole answer
+    assert extract_plan_as_reference("no plan").value == []  # never a failure
+
+
+def test_orderings_are_drawn_afresh_at_every_check_and_reproducibly(tmp_path: Path) -> None:
+    from genplan.engine.pddl import load_domain
+    from genplan.engine.pipeline.checks import ProgramChecker, load_debug_tasks
+
+    domain = load_domain(FERRY / "domain.pddl")
+    tasks = load_debug_tasks(domain, sorted((FERRY / "debug").glob("*.pddl"))[-1:], False)
+    program = ("def generate_solution(objects, init, goal):\n"
+               "    raise ValueError(repr(list(init)))\n")
+
+    def messages(redraw_seed: int | None) -> list[str]:
+        checker = ProgramChecker(domain, tasks, 10.0, "generate_solution", "stein", orderings=4, ordered_sets=True,
+                                 redraw_seed=redraw_seed)
+        try:
+            return [checker.check(program)[0].message for _ in range(3)]
+        finally:
+            checker.close()
+
+    fixed = messages(None)
+    assert len(set(fixed)) == 1  # genplan's default: the same orderings at every check of a task
+    drawn = messages(1)
+    assert len(set(drawn)) == 3  # the reference: new orderings at every check
+    assert messages(1) == drawn  # from the run's seed: the same run draws the same
+
+
+def test_bas_nl_is_one_growing_conversation(scripted_server: ScriptedServer, tmp_path: Path) -> None:
+    lengths = {}
+    for name, spec in (("separate", "all,-bas-nl"), ("faithful", "all")):
+        scripted_server.clear()
+        scripted_server.respond_with(FerryModel(extra=_basic_descriptions))
+        config = load_preset("Bas").with_changes(faithful=spec, code_rounds=0)
+        pipeline = make_pipeline(scripted_server, tmp_path / name, config)
+        pipeline.run()
+        requests = scripted_server.requests_for("nl.task")
+        lengths[name] = [len(r.messages) for r in requests]
+        if name == "faithful":
+            first = scripted_server.requests_for("nl.domain")[0].messages
+            assert requests[0].messages[:len(first)] == first  # the domain request and its answer come first
+            for task in pipeline.tasks:
+                assert f"[[{task.problem.name.lower()}]]" in (task.nl or "")
+    assert lengths == {"separate": [2, 2, 2, 2], "faithful": [4, 6, 8, 10]}
+
+
+def test_a_get_plan_program_is_run_by_every_approach(scripted_server: ScriptedServer, tmp_path: Path) -> None:
+    get_plan_only = CORRECT_PROGRAM.replace("def generate_solution(", "def get_plan(")
+    config = load_preset("F3-6").with_changes(initial_programs=1, code_rounds=0)
+    solved = {}
+    for name, spec in (("default", None), ("faithful", "get-plan")):
+        scripted_server.clear()
+        scripted_server.respond_with(FerryModel(programs=[get_plan_only]))
+        solved[name] = make_pipeline(scripted_server, tmp_path / name, config.with_changes(faithful=spec)).run().debug_solved
+    assert solved == {"default": 0, "faithful": 6}

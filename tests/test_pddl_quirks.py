@@ -43,6 +43,8 @@ def test_the_corpus_has_every_quirk_of_the_issue() -> None:
         "mixed-case-comments",
         "name-mismatch",
         "object-in-types",
+        "type-listed-twice",
+        "type-two-parents",
         "undeclared-parent-type",
         "untyped-object-keyword",
     ]
@@ -118,6 +120,46 @@ def test_explicit_object_types_mixed_with_others() -> None:
     assert [p.types for p in domain.actions["stack"].parameters] == [("object",), ("box",), ("object",)]
     assert domain.constants == [("floor", "object")]
     assert problem.objects == [("a", "object"), ("b1", "box"), ("c", "object")]
+
+
+def test_a_type_listed_again_under_another_parent_is_its_subtype_and_said() -> None:
+    """IPC-2006 storage's shape: ``bay`` under object, then under ``spot``: a bay is a spot (VAL refuses the
+    plan when the second listing is removed, so the reading matters)."""
+    domain, problem = read("type-listed-twice")
+    assert domain.type_parents["bay"] == "spot" and domain.more_parents == {}
+    assert domain.ancestors("bay") == ("bay", "spot", "object")
+    assert domain.warnings == [
+        "line 6: type 'bay' is listed under more than one parent ('object', 'spot'); read as a subtype of 'spot', "
+        "as VAL and Fast Downward do"
+    ]
+
+
+def test_a_type_under_two_parents_is_a_subtype_of_both_and_written_under_both() -> None:
+    from genplan.engine.pddl import parse_domain_text
+    from genplan.engine.pddl.writer import domain_to_pddl
+
+    domain, _ = read("type-two-parents")
+    assert domain.type_parents["crate"] == "load" and domain.more_parents == {"crate": ("surface",)}
+    assert domain.ancestors("crate") == ("crate", "load", "surface", "object")
+    assert domain.is_subtype("crate", ("surface",)) and domain.is_subtype("crate", ("load",))
+    assert not domain.is_subtype("pallet", ("load",))
+    assert any("type 'crate' is listed under more than one parent ('load', 'surface'); read as a subtype of "
+               "'load' and of 'surface'" in w for w in domain.warnings)
+    written = domain_to_pddl(domain)
+    assert "crate - load" in written and "crate - surface" in written  # the form VAL and Fast Downward read
+    again = parse_domain_text(written, "written")
+    assert again.type_parents == domain.type_parents and again.more_parents == domain.more_parents
+
+
+def test_a_cycle_through_a_second_parent_is_refused_at_its_line() -> None:
+    from genplan.engine.pddl import PddlError, parse_domain_text
+
+    text = "(define (domain loop)\n (:types a - b\n b - c\n c - a)\n (:predicates (p ?x - a)))"
+    with pytest.raises(PddlError, match="is its own supertype"):
+        parse_domain_text(text, "loop.pddl")
+    text = "(define (domain loop)\n (:types a - b\n b - c\n b - a)\n (:predicates (p ?x - a)))"
+    with pytest.raises(PddlError, match="is its own supertype"):
+        parse_domain_text(text, "loop.pddl")
 
 
 # ------------------------------------------------------------------ unsupported constructs

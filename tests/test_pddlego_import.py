@@ -116,3 +116,42 @@ def test_report_on_imported_runs_gives_the_release_success_rate(tmp_path: Path,
     table = tables["tables"]["pddlego"]
     (row,) = table["rows"]
     assert row[:5] == ["coincollector", "gpt-4o-2024-05-13", "PlanGen", 4, sum(log.success for log in logs)]
+
+
+def _played(seed: int, tmp_path: Path, commands: int | None = None):
+    """A SYNTHETIC trial of 3 locations (made here, not a release log): the game of ``seed`` played along its
+    gold path (the first ``commands`` of it), recorded as a trial log records it, under a name whose
+    position and number say nothing of the seed."""
+    from genplan.engine.pddlego.environment import CoinCollector, CoinCollectorConfig
+    from genplan.engine.pddlego.trial_log import Executed, TrialLog
+
+    env = CoinCollector(CoinCollectorConfig(num_locations=3, seed=seed))
+    first = env.reset()
+    gold = env.gold_path()
+    executed = []
+    for step, command in enumerate(gold[:commands] if commands is not None else gold, 1):
+        result = env.step(command)
+        executed.append(Executed(step, 1, command, "" if result.goal_reached else result.observation,
+                                 result.goal_reached))
+        if result.goal_reached:
+            break
+    path = tmp_path / "synthetic_PDDL_detailed_3_1.txt"
+    return TrialLog(path, "pddlego", "synthetic", "detailed", "3", 1, "coincollector", first, gold, [], "",
+                    executed=executed, steps=len(executed), success=True)
+
+
+@needs_java
+def test_the_seed_is_the_one_whose_game_gives_every_logged_observation(tmp_path: Path) -> None:
+    """Seeds 2 and 7 of the 3-location game start with the same observation (issue 38: `..._3_7` of o3-mini was
+    replayed as seed 2): only the whole sequence tells them apart."""
+    from genplan.engine.pddlego.importer import coin_game
+
+    env, seed, note = coin_game(_played(7, tmp_path))
+    assert seed == 7 and note is not None and "seeds 7, 63 all reproduce" in note  # 63's game is 7's on that path
+    assert "--seed" in note
+    env, seed, note = coin_game(_played(2, tmp_path))
+    assert seed == 2
+    # a log that shows only what both games share cannot tell them apart: the note says so, and names --seed
+    env, seed, note = coin_game(_played(7, tmp_path, commands=0))
+    assert note is not None and "2, 7" in note and "--seed" in note
+    assert coin_game(_played(7, tmp_path, commands=0), seed=7)[1:] == (7, None)

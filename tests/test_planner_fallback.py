@@ -9,6 +9,7 @@ puts that delete back into genplan's own Beluga domain (which dropped it, domain
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,35 @@ def test_lmcut_refusing_the_translators_conditional_effects_is_not_the_answer() 
     assert "LM-cut" in result.planner and "does not support the translated task" in result.planner
     optimal = builtin_search(domain, task, optimal=True, timeout=60)
     assert optimal.solved and len(result.plan or []) == len(optimal.plan or [])
+
+
+def test_without_fallback_the_reference_search_is_the_only_one() -> None:
+    """--faithful's no-fallback (issue 38, point 1): A* + LM-cut on every task, whatever it holds, and nothing else."""
+    from genplan.engine.planner import LAZY_SATISFICING_OPTIONS, LMCUT_SEARCH
+
+    beluga = load_domain(BELUGA / "domain.pddl")
+    task = load_problem(BELUGA / "debug" / "task-01.pddl", beluga)
+    assert [s[1][-1] for s in _searches(beluga, task, True, "lmcut", fallback=False)] == [LMCUT_SEARCH]
+    lamps = load_domain(ADL / "lamps-domain.pddl")  # conditional effects: the reference still runs LM-cut
+    lamps_task = load_problem(ADL / "lamps-problem.pddl", lamps)
+    assert [s[1][-1] for s in _searches(lamps, lamps_task, True, "lmcut", fallback=False)] == [LMCUT_SEARCH]
+    assert [s[1] for s in _searches(lamps, lamps_task, False, "lmcut", "lazy-preferred", fallback=False)] == [
+        LAZY_SATISFICING_OPTIONS]
+
+
+@pytest.mark.skipif(fast_downward_driver() is None, reason="Fast Downward (up-fast-downward) is not installed")
+def test_a_task_lmcut_refuses_is_not_solved_without_fallback(tmp_path, capsys) -> None:
+    from genplan.cli.main import main as genplan_main
+
+    domain = parse_domain_text(_ipc_beluga_domain_text(), "beluga-domain.pddl")
+    task = load_problem(BELUGA / "debug" / "task-01.pddl", domain)
+    result = solve(domain, task, optimal=True, timeout=60, planner="fast-downward", lm_search="lmcut", fallback=False)
+    assert not result.solved and result.status == "error"
+    assert "not solved" in result.message and "no other search is tried" in result.message
+    # `genplan plan --faithful` runs the same: the paper's A* + LM-cut, a refusal not solved
+    domain_file = tmp_path / "domain.pddl"
+    domain_file.write_text(_ipc_beluga_domain_text(), encoding="utf-8")
+    code = genplan_main(["plan", str(domain_file), str(BELUGA / "debug" / "task-01.pddl"), "--faithful", "--json",
+                         "--timeout", "60"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 1 and out["status"] == "error" and out["planner"].startswith("fast-downward (A* + LM-cut")

@@ -258,3 +258,53 @@ def test_the_old_object_translation_would_now_be_caught(monkeypatch: pytest.Monk
     assert result.status == FAULT and result.plan is None, result
     assert "Fast Downward called the task unsolvable, but the built-in search found a valid plan" in result.message
     assert any(note.startswith("the written files do not read back") for note in result.rewrites), result.rewrites
+
+
+VAL = Path(__file__).resolve().parents[1].parent / "shared" / "tools" / "val" / "validate"
+
+
+TOLL_DOMAIN = """(define (domain tolls)
+  (:requirements :strips :typing :action-costs)
+  (:types town)
+  (:predicates (at ?t - town) (road ?a ?b - town))
+  (:functions (total-cost) - number (toll ?a ?b - town) - number)
+  (:action drive
+    :parameters (?a ?b - town)
+    :precondition (and (at ?a) (road ?a ?b))
+    :effect (and (at ?b) (not (at ?a)) (increase (total-cost) (toll ?a ?b)))))
+"""
+# the direct road costs 10, the way round two steps of 2: the cheapest plan is the longer one
+TOLL_PROBLEM = """(define (problem toll-3)
+  (:domain tolls)
+  (:objects home mid office - town)
+  (:init (at home) (road home office) (road home mid) (road mid office)
+         (= (toll home office) 10) (= (toll home mid) 2) (= (toll mid office) 2) (= (total-cost) 0))
+  (:goal (at office))
+  (:metric minimize (total-cost)))
+"""
+
+
+@pytest.mark.parametrize(("name", "metric", "cost"), [("toll", "total-cost", 4), ("late-types", "plan-length", None)])
+@pytest.mark.parametrize("planner", ["builtin", "auto"])
+def test_plan_json_carries_the_cost_and_the_metric(name: str, metric: str, cost: int | None, planner: str,
+                                                   tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The cost is what VAL reports as the plan's value (total-cost where the task minimizes it, else the number
+    of steps): checked against VAL when ../shared is there."""
+    import subprocess
+
+    if name == "toll":
+        domain, problem = tmp_path / "toll-domain.pddl", tmp_path / "toll-problem.pddl"
+        domain.write_text(TOLL_DOMAIN)
+        problem.write_text(TOLL_PROBLEM)
+    else:
+        domain, problem = QUIRKS / f"{name}-domain.pddl", QUIRKS / f"{name}-problem.pddl"
+    assert main(["plan", str(domain), str(problem), "--planner", planner, "--timeout", "60", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["metric"] == metric and answer["plan"]
+    assert answer["cost"] == (cost if cost is not None else len(answer["plan"]))
+    if VAL.exists():
+        plan = tmp_path / "plan.txt"
+        plan.write_text("\n".join(answer["plan"]) + "\n")
+        output = subprocess.run([str(VAL), str(domain), str(problem), str(plan)], capture_output=True, text=True,
+                                timeout=60, check=False).stdout
+        assert f"Value: {answer['cost']:g}" in output, output[-400:]

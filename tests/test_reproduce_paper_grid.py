@@ -267,3 +267,27 @@ def test_costumed_and_anonymized_domains_sit_beside_table3(tmp_path: Path) -> No
     coverage = tables["paper-coverage"]
     assert [r[0] for r in coverage.rows] == ["ferry", "average"]
     assert "not in the paper: ferry-costumed, anonymized1" in coverage.notes
+
+
+def test_a_dry_run_shows_the_published_figures_and_the_faithful_toggles(tmp_path: Path, capsys) -> None:
+    from genplan.cli.main import main
+    from genplan.engine.pipeline.faithful import TOGGLES
+
+    data = paper_tree(tmp_path)
+
+    def dry_run(*extra: str) -> list[str]:
+        assert main(["reproduce", str(data), "--model", "m", "--presets", "F5-3,Sil", "--seeds", "1", "--dry-run",
+                     *extra]) == 0
+        return capsys.readouterr().out.splitlines()
+
+    plain = dry_run()
+    ferry = plain.index(next(line for line in plain if line.startswith("ferry ")))
+    # the paper's Table 1/2 row for ferry: each preset shown, per model (mean, best), and its planners
+    assert plain[ferry + 1].startswith("    F5-3: gpt-4o 100 % (best 100 %)")
+    assert plain[ferry + 2].startswith("    Sil: gpt-4o ")
+    assert plain[ferry + 3].startswith("    planners: lm 45 s ") and "ff 30 min" in plain[ferry + 3]
+    assert plain[-1] == "faithful toggles: none (genplan's own behaviour; --faithful for the reference code's)"
+    faithful = dry_run("--faithful-except", "planner")
+    assert faithful[-1] == "faithful toggles in force: " + ", ".join(t for t in TOGGLES if t != "planner")
+    assert faithful[:-1] == plain[:-1]
+    assert main(["reproduce", str(data), "--model", "m", "--dry-run", "--faithful-except", "nope"]) == 2

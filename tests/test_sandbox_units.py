@@ -147,3 +147,30 @@ def test_program_files_give_one_line_errors(tmp_path) -> None:
     good.write_text("def get_plan(objects, init, goal):\n    return []\n")
     assert Program.from_file(good).syntax_problem() is None
     assert Program.from_file(good).defines_function()
+
+
+def test_the_audit_hook_remembers_verdicts_by_name_but_still_checks_every_path(tmp_path) -> None:
+    from genplan.engine.sandbox import guard
+
+    private = tmp_path / "private"
+    private.mkdir()
+    hook = guard.make_hook(guard.Policy(str(private), guard.python_installation(), 10))
+    (remembered,) = (cell.cell_contents for cell in hook.__closure__ if isinstance(cell.cell_contents, dict))
+    for _ in range(2):  # the second time from what the hook remembers
+        hook("builtins.id", (object(),))
+        for event, args in (("socket.connect", (None, ("127.0.0.1", 80))), ("os.system", (b"ls",)),
+                            ("gc.get_objects", (0,)), ("ctypes.dlopen", ("libc.so.6",))):
+            with pytest.raises(PermissionError, match="does not allow"):
+                hook(event, args)
+        # events with paths are decided by their arguments every time
+        hook("open", (str(private / "mine.txt"), "w", os.O_WRONLY | os.O_CREAT))
+        with pytest.raises(PermissionError, match="writing files outside"):
+            hook("open", (str(tmp_path / "outside.txt"), "w", os.O_WRONLY | os.O_CREAT))
+        with pytest.raises(PermissionError, match="changing files outside"):
+            hook("os.remove", (str(tmp_path / "outside.txt"), -1))
+        hook("os.remove", (str(private / "mine.txt"), -1))
+    assert remembered == {"builtins.id": None, "socket.connect": "network access", "os.system": "starting processes",
+                          "gc.get_objects": "walking the interpreter's objects", "ctypes.dlopen": "loading native code"}
+    for number in range(5000):  # a program raising events of its own cannot grow the memory without bound
+        hook(f"made.up.{number}", ())
+    assert len(remembered) == 4096

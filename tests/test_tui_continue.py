@@ -22,6 +22,17 @@ from test_tui_versions import select_version
 from genplan.tui.screens.editor import EditorScreen
 
 
+def _leaves_of(tree, run_id: str) -> list:
+    """Every row under a run's node of the Versions tree."""
+    node = next(n for n in tree.root.children if str(n.label).startswith(run_id))
+    found, todo = [], list(node.children)
+    while todo:
+        child = todo.pop(0)
+        found.append(child)
+        todo.extend(child.children)
+    return found
+
+
 def _forks(domain: Path) -> list[Path]:
     runs = domain / ".genplan" / "runs"
     return [p for p in runs.iterdir() if "forked_from" in json.loads((p / "run.json").read_text())]
@@ -50,9 +61,10 @@ async def test_continue_from_an_edited_strategy(tmp_path: Path, isolated: Path) 
             # the fork names its parent and the edited version: run header, Runs list, Versions tree
             await wait_for(pilot, lambda: app.runner.session is None and fork.name in app.ctx.overviews, what="the fork listed")
             header = str(app.query_one("#run-header").render())
-            assert f"run {fork.name}" in header and f"fork of {first.name}, edited strategies/v01.md" in header
+            # the edit was saved as v03 (after the run's v01, v02) and the fork continues from it under that name
+            assert f"run {fork.name}" in header and f"fork of {first.name}, edited strategies/v03.md" in header
             row = app.query_one("#runs-table").get_row(fork.name)
-            assert str(row[-1]) == f"⑂ {first.name}, edited strategies/v01.md"
+            assert str(row[-1]) == f"⑂ {first.name}, edited strategies/v03.md"
             from genplan.tui.widgets.panels import VersionsPanel
 
             # the edited strategy's request shows as answered by a person; kept answers are not counted as calls
@@ -62,8 +74,11 @@ async def test_continue_from_an_edited_strategy(tmp_path: Path, isolated: Path) 
             assert kept and app.runner.state.totals.calls == len(server.requests) - asked_before
             tree = app.query_one(VersionsPanel).versions_tree
             label = next(str(n.label) for n in tree.root.children if str(n.label).startswith(fork.name))
-            assert f"⑂ fork of {first.name}, edited strategies/v01.md" in label
-        assert (fork / "strategies" / "v01.md").read_text().strip() == "1. my own strategy (version 7)"
+            assert f"⑂ fork of {first.name}, edited strategies/v03.md" in label
+            fork_rows = [str(n.label) for n in _leaves_of(tree, fork.name)]
+            assert any(row.startswith("v03") and "✎ edit of v01" in row for row in fork_rows), fork_rows
+        assert (fork / "strategies" / "v03.md").read_text().strip() == "1. my own strategy (version 7)"
+        assert not (fork / "strategies" / "v01.md").exists()
         new_steps = [r.step for r in server.requests[asked_before:]]
         # nothing before the strategy was asked again; the edit went straight to plan validation
         assert "nl.domain" not in new_steps and "strategy.generate" not in new_steps
@@ -102,4 +117,6 @@ async def test_rerun_a_strategy_is_plan_validation_only_after_a_confirm(tmp_path
             results = json.loads((check / "results" / "strategy-v01.json").read_text())
             assert [r["solved"] for r in results].count(False) == 1  # the same mistake as in the source run
             assert not (check / "programs").exists()
-            assert f"fork of {first.name}, edited strategies/v01.md" in str(app.query_one("#run-header").render())
+            # the header follows once the check's overview is read (a moment after the run's end)
+            await wait_for(pilot, lambda: f"fork of {first.name}, edited strategies/v01.md"
+                           in str(app.query_one("#run-header").render()), what="the check's header")

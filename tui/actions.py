@@ -80,6 +80,9 @@ ACTIONS: tuple[Action, ...] = (
            key_display=",", palette=True, title="Replay: one event back"),
     Action("app.replay-answer", "n", "replay_next_answer", "Next answer",
            "Replay: pause after the model's next answer", palette=True, title="Replay: next model answer"),
+    Action("app.export", "E", "export_html", "Export HTML", "Write the run shown as one self-contained HTML page "
+           "beside it (as genplan export does) and say where it went", show=False, palette=True,
+           title="Export the run shown as an HTML page"),
     Action("app.classroom", "L", "toggle_classroom", "Classroom", "Classroom mode: a caption under the timeline "
            "names the chosen row's stage of the method and why a failed check's feedback was produced", show=False,
            palette=True, title="Toggle classroom mode"),

@@ -38,6 +38,9 @@ __all__ = ["GenplanApp", "LaunchOptions", "resolve_run"]
 DRAIN_INTERVAL_S = 0.05
 UI_SWITCH_INTERVAL_S = 0.001
 MAX_TOASTS = 2
+# what --read-only refuses (a classroom's served app): every action that starts a run or a program, or writes a file
+WRITING_ACTIONS = frozenset({"settings", "start_run", "resume_run", "answer_pending", "stop_run", "edit_selected",
+                             "rerun_selected", "counterexample_selected", "export_html"})
 
 
 class GenplanApp(App[None]):
@@ -73,6 +76,7 @@ class GenplanApp(App[None]):
             "compare_selected": versions.compare, "history_selected": versions.history,
             "rerun_selected": versions.rerun, "filter_versions": versions.filter_versions,
             "counterexample_selected": self.counterexamples.counterexample_selected, "help": self.show_help,
+            "export_html": runner.export_shown,
         }
         # start-up and shutdown
         self.first_screen_at: float | None = None
@@ -193,6 +197,10 @@ class GenplanApp(App[None]):
         target, name, parameters = actions.parse(action) if isinstance(action, str) else action
         on_app = target == "app" or (not target and default_namespace in (None, self))
         if on_app and name in self.handlers and not (namespaces and target in namespaces):
+            if self.options.read_only and name in WRITING_ACTIONS:  # a key the footer hides, or a direct call
+                self.notify("Read-only: this app is served for watching and replaying runs; nothing is started, "
+                            "edited or saved here.", severity="warning", markup=False)
+                return False
             if not self.check_action(name, parameters):
                 return False
             self.handlers[name](*parameters)
@@ -201,6 +209,8 @@ class GenplanApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # False hides a binding that makes no sense right now (keeps the footer short at 80 columns).
+        if self.options.read_only and action in WRITING_ACTIONS:
+            return False
         return self.main.applies(action)
 
     def show_help(self) -> None:

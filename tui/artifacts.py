@@ -109,8 +109,9 @@ class VersionIndex:
 
     Thread-safe: files are read in worker threads (never on the UI's event loop)."""
 
-    def __init__(self, domain_dir: Path, runs_dir: Path | None = None) -> None:
+    def __init__(self, domain_dir: Path, runs_dir: Path | None = None, *, read_only: bool = False) -> None:
         self.domain_dir = domain_dir
+        self.read_only = read_only  # then a run file written over outside genplan is not adopted (that would write)
         self.runs_dir = runs_dir if runs_dir is not None else runs_root(domain_dir)
         self._versions: dict[str, Version] = {}
         self._last_text: dict[Path, str] = {}
@@ -146,8 +147,21 @@ class VersionIndex:
             return self._versions.get(key)
 
     def history(self, version: Version) -> list[Version]:
-        """The versions of the same artefact (same run and series), oldest first."""
-        return [v for v in self.all() if v.run_id == version.run_id and v.series == version.series]
+        """The versions ``version`` comes from, oldest first, by lineage rather than numbering (same run and
+        series): for a version the run made, the run's own line of its artefact (an edit is a branch off it, not
+        a step of it); for an edit, the line up to the version it was edited from, then the edits to it. In a
+        fork from an edit, the edit its source made starts the fork's own line."""
+        same = [v for v in self.all() if v.run_id == version.run_id and v.series == version.series]
+        by_name = {v.name: v for v in same}
+        main = [v for v in same if v.edit_of is None or v.edit_of not in by_name]
+        if version in main:
+            return main
+        chain = [version]
+        while chain[-1] not in main and chain[-1].edit_of in by_name and by_name[chain[-1].edit_of] not in chain:
+            chain.append(by_name[str(chain[-1].edit_of)])
+        root = chain[-1]
+        before = main[:main.index(root)] if root in main else []
+        return before + list(reversed(chain))
 
     def file_changed(self, path: Path) -> Version | None:
         """Record a created or modified file; returns the new version it makes, if any."""
@@ -177,7 +191,7 @@ class VersionIndex:
             version = Version(kind, run_id, path.stem, path, edit_of=edit_of)
             self._last_text[path] = text
             return version if self._add(version) else None
-        if previous == text or kind not in KIND_DIRS:  # AutoToS's functions are not edited
+        if previous == text or kind not in KIND_DIRS or self.read_only:  # AutoToS's functions are not edited
             return None
         # Written over outside genplan: the engine puts the original back and keeps the new text as the
         # version name+N, and logs the edit (engine.runs.edits) — nothing the run checked is lost.

@@ -11,6 +11,9 @@ from pathlib import Path
 
 # The model options, as in `genplan run` (same names, same meaning): setting names of the engine's ModelSettings.
 MODEL_OPTIONS = ("model", "base_url", "api_key_env", "temperature", "reasoning", "max_tokens")
+SERVE_HOST, SERVE_PORT = "127.0.0.1", 8000
+# the options of the serving process itself, which the app each browser gets is started without
+SERVE_OPTIONS = ("--serve", "--host", "--port")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,6 +43,16 @@ def build_parser() -> argparse.ArgumentParser:
                         help="classroom mode: a calmer layout that gives the content the room, and a caption under "
                              "the timeline that names the chosen row's stage of the method and why a failed check's "
                              "feedback was produced (L toggles it)")
+    parser.add_argument("--serve", action="store_true",
+                        help="serve the app to web browsers (textual-serve) instead of this terminal: each browser "
+                        "that opens the address gets its own app; stop with ctrl+c")
+    parser.add_argument("--host", default=None,
+                        help=f"--serve: the address to listen on (default {SERVE_HOST}: this machine only; 0.0.0.0 "
+                        "for every network it is on)")
+    parser.add_argument("--port", type=int, default=None, help=f"--serve: the port (default {SERVE_PORT})")
+    parser.add_argument("--read-only", action="store_true",
+                        help="for teaching: watch and replay runs only; no run is started or resumed, nothing is "
+                        "edited, rerun or exported, no settings are saved")
     parser.add_argument("--config-file", type=Path, help="settings file (default: the user config dir's genplan/config.toml)")
     # the same flags as `genplan run`, with the same meaning
     parser.add_argument("--model", help="model name, e.g. gpt-4o")
@@ -120,6 +133,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.game_rooms is not None and not 1 <= args.game_rooms <= 11:
         print("genplan-tui: --game-rooms: CoinCollector has 1 to 11 rooms", file=sys.stderr)
         return 2
+    if not args.serve and (args.host is not None or args.port is not None):
+        print("genplan-tui: --host and --port go with --serve", file=sys.stderr)
+        return 2
+    if args.port is not None and not 1 <= args.port <= 65535:
+        print("genplan-tui: --port must be between 1 and 65535", file=sys.stderr)
+        return 2
     if args.config_file is not None and not args.config_file.is_file():
         print(f"genplan-tui: {args.config_file}: config file does not exist", file=sys.stderr)
         return 2
@@ -133,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
             where = runs_dir or f"{domain_dir} (see its .genplan/runs/)"
             print(f"genplan-tui: {run}: no such run in {where}", file=sys.stderr)
             return 2
+    if args.serve:
+        return serve(sys.argv[1:] if argv is None else list(argv), args.host or SERVE_HOST, args.port or SERVE_PORT,
+                     read_only=args.read_only)
     options = LaunchOptions(
         domain_dir=domain_dir,
         runs_dir=runs_dir,
@@ -152,8 +174,46 @@ def main(argv: list[str] | None = None) -> int:
         config_file=args.config_file,
         step=args.step,
         classroom=args.classroom,
+        read_only=args.read_only,
     )
     GenplanApp(options).run()
+    return 0
+
+
+def served_command(argv: list[str]) -> str:
+    """The shell command that starts the app for one browser: this command's arguments without the serving ones."""
+    import shlex
+
+    kept: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        name = arg.split("=", 1)[0]
+        if name in SERVE_OPTIONS:
+            skip = "=" not in arg and name != "--serve"  # --host H / --port P: their value goes too
+            continue
+        kept.append(arg)
+    return shlex.join([sys.executable, "-m", "genplan.tui.main", *kept])
+
+
+def serve(argv: list[str], host: str, port: int, *, read_only: bool) -> int:
+    """Serve the app to browsers at http://host:port until interrupted (textual-serve)."""
+    from textual_serve.server import Server
+
+    mode = " (read-only: watch and replay)" if read_only else ""
+    print(f"genplan-tui: serving at http://{host}:{port}{mode}; open it in a browser, ctrl+c stops", flush=True)
+    if host not in ("127.0.0.1", "localhost", "::1") and not read_only:
+        print("genplan-tui: note: anyone who reaches this address can start runs with your model settings and key; "
+              "add --read-only for a classroom", file=sys.stderr, flush=True)
+    try:
+        Server(served_command(argv), host=host, port=port, title="genplan").serve()
+    except KeyboardInterrupt:
+        pass
+    except OSError as exc:
+        print(f"genplan-tui: cannot serve at {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     return 0
 
 

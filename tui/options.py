@@ -29,6 +29,8 @@ class LaunchOptions:
     config_file: Path | None = None
     step: bool = False
     classroom: bool = False  # the caption under the timeline (stage of the method, why a feedback); L toggles it
+    # served to a classroom (--serve --read-only): watch and replay only; no run started, no edit, no settings saved
+    read_only: bool = False
     watch_files: bool = True
     # Warm up after the first frame and freeze the long-lived heap (see responsiveness.py).
     tune_gc: bool = True

@@ -431,7 +431,7 @@ class RunState:
 
     def _edited(self, event: ArtifactEdited, update: Update) -> None:
         file = self.resolve(event.file)
-        origin = "outside genplan" if event.origin == "outside" else "in the TUI"
+        origin = {"outside": "outside genplan", "cli": "with genplan edit"}.get(str(event.origin), "in the TUI")
         title = f"edited {event.kind or ''} {Path(str(event.edited or '')).stem}".strip()
         hashes = f"{(event.old_hash or '')[:8]} → {(event.new_hash or '')[:8]}"
         detail = f"→ {file.name if file else '?'} ({origin}; {hashes})"

@@ -32,6 +32,7 @@ from genplan.engine.approaches import Approach, Capability, UnknownApproach, get
 from genplan.engine.errors import GenplanError
 from genplan.engine.pipeline.config import PipelineConfig, made_before_reproduction
 from genplan.engine.runs import NotResumable, RunMeta, create, create_named, layout, read_meta_or_none
+from genplan.engine.runs.edits import EditRefused
 from genplan.engine.runs.gateway import Decision
 from genplan.engine.runs.run import NewRun, Run, RunOutcome, RunSetup, execute
 from genplan.engine.runs.status import RunStatus
@@ -50,10 +51,10 @@ if TYPE_CHECKING:
     from genplan.engine.versions import VersionsOverview
 
 __all__ = [
-    "RUN_MODULES", "Decision", "GenplanError", "NotResumable", "RunOutcome", "RunStatus", "StartRequest", "UnknownPreset", "Watch",
-    "approach_of", "approach_of_request", "approach_of_run", "check_strategy", "fork", "fork_with_task", "list_runs",
-    "message", "new_run", "overview", "pipeline", "prepare", "provider_for", "record_edit", "report",
-    "rerun_program", "resumable", "resume", "resume_target", "start",
+    "RUN_MODULES", "Decision", "EditRefused", "GenplanError", "NotResumable", "RunOutcome", "RunStatus", "StartRequest",
+    "UnknownPreset", "Watch", "approach_of", "approach_of_request", "approach_of_run", "check_strategy", "edit", "fork",
+    "fork_from", "fork_with_task", "list_runs", "message", "new_run", "overview", "pipeline", "prepare", "provider_for",
+    "record_edit", "report", "rerun_program", "resumable", "resume", "resume_target", "start",
 ]
 
 
@@ -250,18 +251,43 @@ def fork(run_dir: Path, relative: str, kind: str, text: str, root: Path | None =
          extra_meta: Mapping[str, Any] | None = None) -> Path:
     """A new run (beside ``run_dir`` unless ``root`` is given) that keeps every answer before the one that made
     the file ``relative`` and takes the person's edit ``text`` as that answer; :func:`resume` carries it out.
-    An unchanged text checks the version again."""
+    An unchanged text checks the version again. ``relative`` may be an edit, or an edit of an edit: the answer
+    replaced is the one that wrote the first version of its lineage, and the fork names the version as its
+    source does, with the same ✎ mark (engine.runs.edits.ForkNames)."""
+    from genplan.engine.runs.edits import answer_version, fork_meta
+
     source, approach, _ = _open_resumable(run_dir)
     if not approach.can(Capability.FORK) or approach.edited_answer is None:
         raise NotResumable(f"{run_dir}: a run of {approach.name} does not continue from an edited file")
-    answer = approach.edited_answer(source.path, relative, kind, text)
+    answered = answer_version(source.path, relative)
+    answer = approach.edited_answer(source.path, answered, kind, text)
     try:
-        request_id = artifact_request_id(source, relative)
+        request_id = artifact_request_id(source, answered)
     except FileNotFoundError as exc:
         raise NotResumable(str(exc)) from None
-    store = fork_run(source, root or source.path.parent, request_id, answer,
-                     {"edited_version": relative, **(extra_meta or {})}, stem=_stem_of(approach, source))
+    meta = {"edited_version": relative, **fork_meta(source.path, relative), **(extra_meta or {})}
+    store = fork_run(source, root or source.path.parent, request_id, answer, meta, stem=_stem_of(approach, source))
     return store.path
+
+
+def fork_from(run_dir: Path, relative: str, root: Path | None = None) -> Path:
+    """A new run that continues ``run_dir`` from its version ``relative`` as that file reads now (a person's
+    edit, made with :func:`edit`, in the TUI or by hand): ``genplan fork --from``, the TUI's ctrl+r. EditRefused
+    (one line) for no run, no such version; NotResumable for a run that cannot be continued."""
+    from genplan.engine.runs.edits import check_version
+
+    kind = check_version(Path(run_dir), relative)
+    text = layout.in_run(Path(run_dir), relative).read_text(encoding="utf-8")
+    return fork(run_dir, relative, kind, text, root)
+
+
+def edit(run_dir: Path, relative: str, text: str, *, origin: str = "tui") -> EditRecord | None:
+    """A person's ``text`` for the run's version ``relative`` (a strategy, reflection, program or NL description),
+    kept as a new version edited from it, on the run's record; None when the text is unchanged (no version is
+    made). EditRefused (one line) for no run, no such version, an empty text."""
+    from genplan.engine.runs.edits import save_edit
+
+    return save_edit(Path(run_dir), relative, text, origin=origin)
 
 
 def _stem_of(approach: Approach, source: RunStore) -> str | None:

@@ -10,7 +10,16 @@ from typing import Any
 
 from genplan.engine.pddlego.fork import CannotContinue, check_continuable
 from genplan.engine.runs import layout
-from genplan.engine.runs.edits import KIND_DIRS, VERSION_DIRS, EditRecord, adopt_outside_edit, edits_of, next_version_name
+from genplan.engine.runs.edits import (
+    KIND_DIRS,
+    VERSION_DIRS,
+    EditRecord,
+    adopt_outside_edit,
+    edits_of,
+    lineage,
+    next_version_name,
+)
+from genplan.engine.runs.edits import kind_of as edit_kind
 from genplan.engine.versions import (
     Place,
     TaskOutcome,
@@ -25,7 +34,8 @@ from genplan.engine.versions import (
 __all__ = [
     "KIND_DIRS", "VERSION_DIRS", "CannotContinue", "EditRecord", "Place", "TaskOutcome", "VersionResults",
     "VersionsOverview", "adopt_outside_edit", "check_category", "check_continuable", "counterexample_for",
-    "domain_overview", "edits_of", "next_version_name", "recorded_plans", "run_overview", "strategy_check_requests", "version_place",
+    "domain_overview", "edit_kind", "edits_of", "lineage", "next_version_name", "recorded_plans", "run_overview",
+    "strategy_check_requests", "version_place",
 ]
 
 

@@ -59,7 +59,7 @@ def run(ctx: PipelineContext, checker: ProgramChecker) -> None:
     else:
         spec = ctx.code_spec(_shown(ctx, ctx.prompt_tasks()[0].python), None)
     # the reference runs a program that defines get_plan but no generate_solution (agents/gen_plan_execution.py)
-    functions = (config.function_name, "get_plan") if reference else (config.function_name,)
+    functions = (config.function_name, "get_plan") if reference or config.get_plan_accepted else (config.function_name,)
     checker.also_accepted = functions[1:]
     base = [ctx.system(), user(ctx.render("code", domain_nl=ctx.domain_nl, strategy=strategy.text, **spec))]
     ctx.publish(StepStarted(phase="code", candidate=1))

@@ -130,7 +130,7 @@ def code_phase(ctx: PipelineContext, checker: ProgramChecker, strategy: Version,
     config = ctx.config
     example_task, example_plan = ctx.example(final_check)
     encodings = example_encodings(ctx, example_task)
-    functions = (config.function_name,)
+    functions = (config.function_name, *checker.also_accepted)  # --faithful's get-plan: get_plan too
     for candidate in range(1, config.initial_programs + 1):
         ctx.publish(StepStarted(phase="code", candidate=candidate))
         spec = ctx.code_spec(encodings[candidate - 1], example_plan)

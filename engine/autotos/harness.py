@@ -152,17 +152,35 @@ class CallTimeout(Exception):
 TICK = 0.01
 
 
+class LoadFailed(Exception):
+    """Loading one of the two functions raised ``error``: the fault is that function's (``target``)."""
+
+    def __init__(self, target: str, error: BaseException) -> None:
+        super().__init__(target)
+        self.target = target
+        self.error = error
+
+
 class Functions:
     """The model's two functions, each called with the per-call limit and the domain's extra arguments."""
 
     def __init__(self, request: dict[str, Any]) -> None:
         self.domain: str = request["domain"]
         self.call_timeout: float = float(request.get("call_timeout", 1.0))
-        self.succ = self._load(request.get("succ"))
-        self.goal = self._load(request.get("goal"))
+        self.succ = self._load_as("succ", request.get("succ"))
+        self.goal = self._load_as("goal", request.get("goal"))
         self.calls = 0
         self._call_started: float | None = None  # when the call in progress began (None between calls)
         self._clock: tuple[Any, tuple[float, float], float] | None = None  # what the clock replaced, to restore
+
+    @classmethod
+    def _load_as(cls, target: str, spec: dict[str, str] | None) -> Callable[..., Any] | None:
+        try:
+            return cls._load(spec)
+        except CallTimeout:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - the model's module-level code may raise anything
+            raise LoadFailed(target, exc) from exc
 
     @staticmethod
     def _load(spec: dict[str, str] | None) -> Callable[..., Any] | None:
@@ -211,13 +229,21 @@ class Functions:
             signal.setitimer(signal.ITIMER_REAL, max(delay - (time.monotonic() - started), 0.001), interval)
 
 
+OMITTED = "<file-name-omitted>"  # a file other than the model's code, as the pipeline's tracebacks show it
+
+
 def _last_frame(exc: BaseException) -> str:
-    """The exception as the feedback shows it: the innermost frame and the message."""
+    """The exception as the feedback shows it: the innermost frame of the model's code (a refused import is
+    raised in the sandbox's audit hook and a library's error in the library, but the model's line led there)
+    and the message. No host path reaches the model: without a frame of the model's code the innermost frame
+    is shown with its file omitted."""
     frames = traceback.extract_tb(exc.__traceback__)
+    own = [frame for frame in frames if frame.filename == PROGRAM_FILE]
     where = ""
-    if frames:
-        frame = frames[-1]
-        where = f'  File "{frame.filename}", line {frame.lineno}, in {frame.name}\n'
+    if own or frames:
+        frame = (own or frames)[-1]
+        filename = frame.filename if frame.filename == PROGRAM_FILE else OMITTED
+        where = f'  File "{filename}", line {frame.lineno}, in {frame.name}\n'
         if frame.line:
             where += f"    {frame.line.strip()}\n"
     return f"{where}\n{type(exc).__name__}: {exc}"
@@ -485,9 +511,8 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
         functions = Functions(request)
     except CallTimeout:
         return {"failure": "load-timeout"}
-    except BaseException as exc:  # noqa: BLE001 - the model's module-level code may raise anything
-        which = "goal" if request.get("goal") and request["op"] == "goal_tests" else "succ"
-        return {"failure": f"{which}-exception", "error": _last_frame(exc), "state": None}
+    except LoadFailed as failed:  # blamed on the function whose code raised
+        return {"failure": f"{failed.target}-exception", "error": _last_frame(failed.error), "state": None}
     try:
         return _dispatch(functions, request)
     finally:

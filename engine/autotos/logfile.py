@@ -77,14 +77,21 @@ def _strip_markers(text: str) -> str:
     return "\n".join(lines)
 
 
-def prompt_target(prompt: str, index: int) -> str:
-    """Which function a prompt asks for: the first prompt asks for succ, the second for the goal test,
-    feedback on the goal test names it ("The goal test function ...")."""
+def prompt_target(prompt: str, index: int, goal_asked: bool | None = None) -> str:
+    """Which function a prompt asks for: the first prompt asks for succ, the next one for the goal test,
+    feedback on the goal test names it ("The goal test function ..."). The release asks again at once for a
+    function it could not extract or compile, before any other step ("Could not extract ...", "The code
+    contains syntax error ..."); that prompt says which function by what it does, and the goal test's first
+    prompt follows the successor function's re-asks. ``goal_asked``: whether an earlier prompt asked for the
+    goal test (None: as if the log had no re-asks, i.e. from ``index`` 2 on)."""
     if index == 0:
         return "succ"
-    if index == 1:
+    text = prompt.lstrip()
+    if text.startswith(("Could not extract", "The code contains syntax error")):
+        return "goal" if "goal state" in text else "succ"
+    if not (index >= 2 if goal_asked is None else goal_asked):
         return "goal"
-    return "goal" if prompt.lstrip().startswith("The goal test function") else "succ"
+    return "goal" if text.startswith("The goal test function") else "succ"
 
 
 def parse_log_text(text: str, path: str = "<log>") -> AutoToSLog:
@@ -101,7 +108,8 @@ def parse_log_text(text: str, path: str = "<log>") -> AutoToSLog:
         elif header.startswith("Model response"):
             if pending_prompt is None:
                 raise LogFormatError(f"{path}: a model response without a prompt before it")
-            target = prompt_target(pending_prompt, len(log.exchanges))
+            goal_asked = any(exchange.target == "goal" for exchange in log.exchanges)
+            target = prompt_target(pending_prompt, len(log.exchanges), goal_asked)
             log.exchanges.append(Exchange(pending_prompt, _strip_markers(body), target))
             pending_prompt = None
     if not log.exchanges:

@@ -19,7 +19,7 @@ from typing import Any
 from genplan.engine.autotos import harness, messages
 from genplan.engine.autotos.domains import Instance, SearchDomain
 from genplan.engine.autotos.executor import Executor
-from genplan.engine.autotos.extract import ExtractedFunction, extract_function
+from genplan.engine.autotos.extract import ExtractedFunction, extract_as_released, extract_function
 from genplan.engine.feedback import autotos as feedback
 from genplan.engine.runs.gateway import RunStopped
 
@@ -47,6 +47,14 @@ class Settings:
     # True: validate solutions as the release did where its validation differs from genplan's (BlocksWorld: the
     # actions the states show, not the states; session.log_settings); what only it accepts is counted apart
     release_validation: bool = False
+    # How the function is taken out of an answer: "genplan" (the whole first fenced block with a function) or
+    # "release" (the AutoToS release's cut, extract.extract_as_released; a syntax error there is a parse error
+    # and the first successor function is asked again until one is found, before the goal test is asked)
+    extraction: str = "genplan"
+    # True: a unit-test search that stopped at a state the goal test accepted but genplan's own goal check
+    # rejects fails the goal test (genplan's stricter soundness test). False: as the release tests soundness, the
+    # search passes; the state is reported in ``Outcome.findings`` instead
+    goal_reached_check: bool = True
 
 
 @dataclass
@@ -97,6 +105,8 @@ class Outcome:
     error: str | None = None  # the model could not be used (replay out of answers, endpoint failing): run cut short
     halted: bool = False  # the person stopped the run (before a model call): cut short, not failed
     resumed: int = 0  # answers taken from the run directory (a resumed run) instead of being asked again
+    # what genplan's stricter checks found where they were not allowed to steer the run (goal_reached_check off)
+    findings: list[str] = field(default_factory=list)
 
     @property
     def categories(self) -> dict[str, int]:
@@ -160,7 +170,8 @@ class AutoToS:
         self.observe.prompt(target, self.outcome.calls + 1)
         answer = self.ask(target, prompt)
         self.outcome.calls += 1
-        extracted = extract_function(answer, target)
+        extracted = (extract_as_released(answer, target) if self.settings.extraction == "release"
+                     else extract_function(answer, target))
         self.functions[target] = extracted
         number = 1 + sum(1 for v in self.outcome.versions if v.target == target)
         version = Version(target, number, extracted.name if extracted else None,
@@ -191,20 +202,34 @@ class AutoToS:
         return None if function is None else {"source": function.source, "name": function.name}
 
     def _request(self, op: str, **fields: Any) -> dict[str, Any]:
+        # the goal tests load only the goal test: a fault of the successor code is not the goal test's
+        succ = None if op == "goal_tests" else self._spec("succ")
         return {"op": op, "domain": self.domain.name, "call_timeout": self.settings.call_timeout,
-                "succ": self._spec("succ"), "goal": self._spec("goal"), **fields}
+                "succ": succ, "goal": self._spec("goal"), **fields}
+
+    def _unusable(self, target: str) -> dict[str, Any] | None:
+        """The parse failure of ``target``'s latest answer (no function found, or code that does not compile
+        under the release's rule), else None."""
+        function = self.functions[target]
+        if function is None:
+            return {"failure": "parse-error", "target": target}
+        if function.syntax_error is not None:
+            return {"failure": "parse-error", "target": target, "error": function.syntax_error}
+        return None
 
     # ------------------------------------------------------------------ the checks
     def _goal_tests(self) -> dict[str, Any]:
-        if self.functions["goal"] is None:
-            return {"failure": "parse-error", "target": "goal"}
+        unusable = self._unusable("goal")
+        if unusable is not None:
+            return unusable
         cases = self.domain.goal_cases
         result = self.executor.run(self._request("goal_tests", cases=cases), 30.0 + len(cases) * 2)
         return self._blame(result, "goal")
 
     def _soundness(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        if self.functions["succ"] is None:
-            return {"failure": "parse-error", "target": "succ"}, {}
+        unusable = self._unusable("succ")
+        if unusable is not None:
+            return unusable, {}
         instances = [_instance_json(i) for i in self.domain.unit_instances]
         checks_transitions = self.domain.check_transitions is not None
         request = self._request("soundness", instances=instances, pst=self.settings.partial_soundness,
@@ -223,6 +248,7 @@ class AutoToS:
             result = {**result, "failure": "succ-exception", "in_goal_test": True}
         if "failure" in result:
             return self._recheck(result), context
+        not_goals: list[tuple[str, Any]] = []  # (instance, state) where genplan's goal check was not allowed to steer
         for index, (item, inst) in enumerate(zip(result.get("results", []), self.domain.unit_instances)):
             if checks_transitions:
                 # Soundness of every transition the search saw, replayed by genplan's simulator.
@@ -233,8 +259,16 @@ class AutoToS:
             path = item.get("path")
             if path and not self.domain.reached_goal(inst, path[-1]):
                 # The search stopped at a state the goal test accepted, but it is not a goal: goal unsound.
-                return ({"failure": "goal-wrong", "state": path[-1], "expected": False},
-                        self.domain.context(inst.goal_extra or inst.extra))
+                if self.settings.goal_reached_check:
+                    return ({"failure": "goal-wrong", "state": path[-1], "expected": False},
+                            self.domain.context(inst.goal_extra or inst.extra))
+                not_goals.append((inst.name, path[-1]))
+        if not_goals:
+            names = ", ".join(name for name, _ in not_goals)
+            self.outcome.findings.append(
+                f"after call {self.outcome.calls}: the release accepted a goal test that accepts a non-goal state "
+                f"(the search stopped at one on unit-test instance{'s' if len(not_goals) > 1 else ''} {names}; "
+                f"{not_goals[0][0]}: {_short(not_goals[0][1])})")
         return {"ok": True}, {}
 
     def _completeness(self) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -278,6 +312,11 @@ class AutoToS:
     def run(self) -> Outcome:
         succ_prompt, goal_prompt = messages.first_prompts(self.domain.name, self.examples)
         self._call("succ", succ_prompt)
+        if self.settings.extraction == "release":
+            # the release asks for the successor function until it can extract one, and only then for the goal test
+            while (unusable := self._unusable("succ")) is not None:
+                if not self._feedback("soundness", unusable, {}):
+                    return self.outcome
         self._call("goal", goal_prompt)
         while True:
             result = self._goal_tests()
@@ -381,6 +420,11 @@ class AutoToS:
         result.failed += 1
         if len(result.reasons) < 50:
             result.reasons[instance.name] = reason
+
+
+def _short(state: Any, limit: int = 200) -> str:
+    text = repr(state)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _instance_json(instance: Instance) -> dict[str, Any]:

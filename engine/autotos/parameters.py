@@ -43,6 +43,8 @@ class AutoToSParameters:
     search: str = "bfs"
     record_transitions: int = 2000
     release_validation: bool = False
+    extraction: str = "genplan"  # or "release": the AutoToS release's cut of the function out of an answer
+    goal_reached_check: bool = True  # False: as the release, a search ending at a non-goal passes (a finding)
     # --- the run besides the loop
     preset: str | None = None  # AutoToS or AutoToS+PST
     data: str | None = None  # the AutoToS data folder (the paper's instances)
@@ -109,6 +111,8 @@ def parameters(mapping: Mapping[str, Any]) -> AutoToSParameters:
     given = {str(k): _check(str(k), v) for k, v in mapping.items() if v is not None}
     if given.get("search", "bfs") not in ("bfs", "gbfs"):
         raise BadParameters(f"AutoToS parameter search: bfs or gbfs, not {given['search']!r}")
+    if given.get("extraction", "genplan") not in ("genplan", "release"):
+        raise BadParameters(f"AutoToS parameter extraction: genplan or release, not {given['extraction']!r}")
     if given.get("planner", "auto") not in ("auto", "fast-downward", "builtin"):
         raise BadParameters(f"AutoToS parameter planner: auto, fast-downward or builtin, not {given['planner']!r}")
     assert all(_FIELDS[k].default is not MISSING for k in given)

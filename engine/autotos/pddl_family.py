@@ -17,15 +17,21 @@ import random
 from pathlib import Path
 from typing import Any
 
-from genplan.engine.autotos.domains import Instance, SearchDomain
+from genplan.engine.autotos.domains import DataError, Instance, SearchDomain
 from genplan.engine.autotos.harness import normalize_action
 from genplan.engine.domainlib import DomainDir
 from genplan.engine.feedback.plans import plan_feedback
 from genplan.engine.pddl import load_domain, load_problem
+from genplan.engine.pddl.budget import Budget, BudgetExceeded
 from genplan.engine.pddl.encoding import encode_task
 from genplan.engine.pddl.model import Domain, Fact, Problem, Task
 from genplan.engine.pddl.validate import validate_plan
 from genplan.engine.planner import Successors, solve
+
+# The simulator's limits for listing one state's successors: far beyond what any real domain needs (a
+# thousand-object task lists its steps in milliseconds), short enough that a grounding bomb ends the run soon.
+SIMULATOR_SECONDS = 10.0
+SIMULATOR_MEMORY_MB = 2048
 
 
 def _facts(state: frozenset[Fact] | set[Fact]) -> list[list[str]]:
@@ -70,12 +76,27 @@ class PddlTasks:
             self._simulators[key] = Successors(Task(self.domain, problem))
         return self._simulators[key]
 
+    def successors(self, problem: Problem, state: frozenset[Fact]) -> list[tuple[str, frozenset[Fact]]]:
+        """Every step from ``state`` and where it leads, listed within ``SIMULATOR_SECONDS``: a domain whose
+        actions have billions of bindings is a DataError, not a run that never ends."""
+        simulator = self.simulator(problem)
+        simulator.task.budget = Budget(SIMULATOR_SECONDS, SIMULATOR_MEMORY_MB)
+        try:
+            return list(simulator.applicable(state))
+        except BudgetExceeded as exceeded:
+            limit = f"{SIMULATOR_SECONDS:g} s" if exceeded.what == "time" else f"{SIMULATOR_MEMORY_MB} MB"
+            raise DataError(f"genplan's simulator could not list the successors of one state of {problem.name} "
+                            f"within {limit}: an action of {self.domain.name} has too many bindings "
+                            "(parameters that no precondition ties to the state)") from None
+        finally:
+            simulator.task.budget = None
+
     def transitions(self, problem: Problem, state: frozenset[Fact]) -> dict[str, frozenset[Fact]]:
         """The simulator's successors (cached: every soundness round replays many of the same states)."""
         key = (id(problem), state)
         found = self._transitions.get(key)
         if found is None:
-            found = {normalize_action(a): s for a, s in self.simulator(problem).applicable(state)}
+            found = {normalize_action(a): s for a, s in self.successors(problem, state)}
             if len(self._transitions) < 200_000:
                 self._transitions[key] = found
         return found
@@ -94,7 +115,7 @@ def _walk(tasks: PddlTasks, problem: Problem, rng: random.Random, steps: int) ->
     state = frozenset(problem.init)
     states = [state]
     for _ in range(steps):
-        options = list(tasks.simulator(problem).applicable(state))
+        options = tasks.successors(problem, state)
         if not options:
             break
         state = rng.choice(options)[1]

@@ -136,10 +136,11 @@ def as_released(domain: SearchDomain) -> SearchDomain:
 
 
 def log_settings(log: AutoToSLog, **changes: Any) -> Settings:
-    """The settings a published log was made with (PST as its folder says), with ``changes`` on top."""
+    """The settings a published log was made with (PST as its folder says; the release's extraction and
+    soundness test), with ``changes`` on top."""
     skips_seen = (log.model or "").lower().startswith(PST_SKIPS_SEEN_STATES.get(log.domain or "", ()))
     made_with: dict[str, Any] = {"partial_soundness": bool(log.partial_soundness), "pst_on_seen_states": not skips_seen,
-                                 "release_validation": True}
+                                 "release_validation": True, "extraction": "release", "goal_reached_check": False}
     return Settings(**{**made_with, **changes})
 
 
@@ -266,6 +267,8 @@ def summary_of(run_dir: Path, outcome: Outcome) -> dict[str, Any]:
         "generated": evaluation.generated if evaluation else None,
         "release_only": evaluation.release_only if evaluation else None,
         "resumed_responses": outcome.resumed,
+        # what genplan's stricter checks found without steering the run (goal_reached_check off)
+        "findings": outcome.findings,
     }
 
 

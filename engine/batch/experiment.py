@@ -114,6 +114,8 @@ class EvalSpec:
     # the satisficing planner of compare_planner: genplan's eager GBFS + FF, or "lazy-preferred" (the reference's
     # lazy GBFS + FF with preferred operators) with --faithful's planner toggle
     ff_search: str = "eager"
+    # False with --faithful's no-fallback toggle: the optimal planner's search alone (a refusal is not solved)
+    planner_fallback: bool = True
     # the planners' own coverage on the evaluation tasks at these time limits (s); empty: not measured
     planner_coverage: tuple[float, ...] = ()
 
@@ -525,6 +527,8 @@ def _planner_of(evaluation: EvalSpec, presets: list[PresetSpec]) -> EvalSpec:
         evaluation = replace(evaluation, lm_search="lmcut")
     if any(p.config is not None and p.config.ff_search == "lazy-preferred" for p in presets):
         evaluation = replace(evaluation, ff_search="lazy-preferred")
+    if any(p.config is not None and not p.config.planner_fallback for p in presets):
+        evaluation = replace(evaluation, planner_fallback=False)
     return evaluation
 
 

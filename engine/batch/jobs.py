@@ -30,6 +30,8 @@ SETTINGS_ADDED_LATER: dict[str, Any] = {
     "reference_prompts": False, "import_check": False, "code_extraction": "lenient", "sorted_presentation": False,
     "ordering_style": "hash-seeds", "final_check_prompt": "validation", "bas_style": "genplan",
     "lm_search": "lmcut-max-ms", "example_choice": "any-version", "ff_search": "eager", "faithful": "",
+    "planner_fallback": True, "answer_extraction": "lenient", "ordering_draws": "per-task", "bas_nl_conversation": False,
+    "get_plan_accepted": False,
     # the counterexample search (F5-3+CE)
     "counterexample_search": False, "counterexample_seconds": 30.0, "counterexample_probes": True,
 }
@@ -188,7 +190,8 @@ class EvalJob:
 def eval_job_toggles(config: PipelineConfig) -> dict[str, Any]:
     """An EvalJob's faithful fields for a run made with ``config``."""
     return {"import_check": config.import_check, "ordered_sets": config.ordering_style == "ordered-sets",
-            "also_accepted": ("get_plan",) if config.bas_style == "reference" else ()}
+            "also_accepted": ("get_plan",) if (config.bas_style == "reference" or config.get_plan_accepted)
+            and config.function_name != "get_plan" else ()}
 
 
 @dataclass
@@ -309,7 +312,7 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
                 attach_planner_results(
                     domain, results, optimal_planner_dir(Path(job.planner_dir)), job.spec.planner_timeout_s,
                     reference=lambda task: source.reference_plan(task, "optimal"), optimal=True,
-                    lm_search=job.spec.lm_search,
+                    lm_search=job.spec.lm_search, fallback=job.spec.planner_fallback,
                 )
         evaluation = Evaluation(
             program=str(program_file.relative_to(run_dir) if program_file.is_relative_to(run_dir) else program_file),
@@ -351,10 +354,12 @@ def attach_planner_results(
     optimal: bool = False,
     lm_search: str = "lmcut-max-ms",
     ff_search: str = "eager",
+    fallback: bool = True,
 ) -> None:
     """The satisficing planner (``optimal``: A* + LM-cut) on every task the program solved, each task planned
-    once per batch; ``reference`` gives a task's shipped plan of that kind, used instead where there is one."""
-    search = lm_search if optimal else ff_search  # recorded where it is not genplan's default
+    once per batch; ``reference`` gives a task's shipped plan of that kind, used instead where there is one.
+    ``fallback`` False: the optimal planner's search alone (--faithful's no-fallback)."""
+    search = (lm_search + ("" if fallback else ",alone")) if optimal else ff_search  # recorded where not the default
     default_search = "lmcut-max-ms" if optimal else "eager"
     for result in results:
         if not result.solved:
@@ -374,7 +379,7 @@ def attach_planner_results(
                 planned = check_plan(reference_plan, domain, result.task.problem)
             else:
                 planned = solve(domain, result.task.problem, optimal=optimal, timeout=timeout, lm_search=lm_search,
-                                ff_search=ff_search)
+                                ff_search=ff_search, fallback=fallback)
             known = {
                 "task": result.name,
                 "planner": planned.planner,

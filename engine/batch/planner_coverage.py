@@ -46,7 +46,8 @@ def _search(experiment: Experiment, planner: str) -> str:
     """The search a planner runs with when it is not genplan's default (--faithful's planner), else ""."""
     evaluation = experiment.evaluation
     if planner == "lm":
-        return evaluation.lm_search if evaluation.lm_search != "lmcut-max-ms" else ""
+        search = evaluation.lm_search if evaluation.lm_search != "lmcut-max-ms" else ""
+        return search if evaluation.planner_fallback else f"{search or 'lmcut-max-ms'},alone"
     return evaluation.ff_search if evaluation.ff_search != "eager" else ""
 
 
@@ -82,7 +83,8 @@ def run_planner_coverage(
         try:
             result = solve(pddl_domain, load_problem(file, pddl_domain), optimal=planner == "lm", timeout=timeout,
                            memory_mb=PLANNER_MEMORY_MB, lm_search=experiment.evaluation.lm_search,
-                           ff_search=experiment.evaluation.ff_search)
+                           ff_search=experiment.evaluation.ff_search,
+                           fallback=experiment.evaluation.planner_fallback)
         except Exception as exc:  # noqa: BLE001 - one task's problem is that task's result, not the batch's end
             result = PlannerResult(ERROR, None, planner, 0.0, f"{type(exc).__name__}: {exc}")
         write_json_atomic(Path(target), {

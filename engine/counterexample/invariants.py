@@ -29,9 +29,16 @@ from pathlib import Path
 
 from genplan.engine.pddl import Domain, Problem
 from genplan.engine.pddl.model import Action, Fact
-from genplan.engine.planner import fast_downward_driver, fast_downward_input
+from genplan.engine.planner import (
+    _run_in_own_group,
+    fast_downward_driver,
+    fast_downward_input,
+    fast_downward_reason,
+    reserved_types_renamed,
+)
 
 TRANSLATE_SECONDS = 60.0
+TRANSLATE_MEMORY_MB = 4096  # what genplan plan gives Fast Downward by default
 COUNTED = -1  # a counted argument place of a part (any object)
 
 # one part of a lifted group: the predicate and, per argument place, the parameter index or COUNTED
@@ -180,21 +187,21 @@ def translator_groups(domain: Domain, problem: Problem, timeout: float = TRANSLA
     driver = fast_downward_driver()
     if driver is None:
         return "Fast Downward's translator is not installed (pip install up-fast-downward)"
-    domain_text, problem_text = fast_downward_input(domain, problem)
+    (domain_text, problem_text), _ = reserved_types_renamed(domain, fast_downward_input(domain, problem))
     with tempfile.TemporaryDirectory(prefix="genplan-invariants-") as tmp:
         work = Path(tmp)
         (work / "domain.pddl").write_text(domain_text)
         (work / "problem.pddl").write_text(problem_text)
-        command = [sys.executable, str(driver), "--translate", "domain.pddl", "problem.pddl",
+        command = [sys.executable, str(driver), "--overall-memory-limit", f"{TRANSLATE_MEMORY_MB}M", "--translate",
+                   "domain.pddl", "problem.pddl",
                    "--translate-options", "--keep-unimportant-variables"]
-        try:
-            done = subprocess.run(command, cwd=work, capture_output=True, text=True, timeout=timeout,
-                                  stdin=subprocess.DEVNULL)
+        try:  # in a process group of its own, all of it ended at the limit (the translator is the driver's child)
+            returncode, printed = _run_in_own_group(command, work, timeout)
         except subprocess.TimeoutExpired:
             return f"Fast Downward's translator took longer than {timeout:g} s"
         output = work / "output.sas"
-        if done.returncode != 0 or not output.exists():
-            return f"Fast Downward's translator failed (exit {done.returncode})"
+        if returncode != 0 or not output.exists():
+            return f"Fast Downward's translator failed (exit {returncode}): {fast_downward_reason(printed)}"
         return parse_mutex_groups(output.read_text())
 
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 from genplan.engine.extract.code import DEFAULT_FUNCTION_NAMES, ExtractedCode, extract_code
 from genplan.engine.extract.common import Extraction, FencedBlock, clean_answer, fenced_blocks
 from genplan.engine.extract.nl import extract_nl
-from genplan.engine.extract.plan import extract_plan, parse_action_line
+from genplan.engine.extract.plan import extract_plan, extract_plan_as_reference, parse_action_line
 from genplan.engine.extract.strategy import extract_strategy
 
 __all__ = [
     "DEFAULT_FUNCTION_NAMES", "ExtractedCode", "Extraction", "FencedBlock", "clean_answer", "extract_code",
-    "extract_nl", "extract_plan", "extract_strategy", "fenced_blocks", "parse_action_line",
+    "extract_nl", "extract_plan", "extract_plan_as_reference", "extract_strategy", "fenced_blocks", "parse_action_line",
 ]

@@ -191,6 +191,22 @@ def extract_plan(text: str, action_names: Iterable[str] | None = None) -> Extrac
     return fail("the answer contains no fenced block and no list of actions like (action-name object-1 ...)")
 
 
+def extract_plan_as_reference(text: str) -> Extraction[list[str]]:
+    """A plan as the reference code takes it (agents/agent_plan_generation.py, ``generate_plan``): the lines
+    that start with "(" after the last "Solution:" of the answer (the whole answer when it has none), as they
+    are. Never a failure: an answer without such lines is the empty plan, which the validator then judges."""
+    after = text.split("Solution:")[-1]
+    lines = [line for line in after.strip().split("\n") if line.startswith("(")]
+    actions: list[str] = []
+    for line in lines:
+        parsed = parse_action_line(line)
+        # a line the parser cannot read goes to the validator as it is (the reference hands VAL the lines)
+        actions.extend(parsed if parsed else [line.strip()])
+    where = "the lines starting with '(' after the last 'Solution:'" if "Solution:" in text else \
+        "the lines starting with '(' of the answer"
+    return Extraction(actions, where)
+
+
 def _action_runs(lines: list[str], skip: set[int], names: list[str] | None) -> list[_PlanCandidate]:
     """Runs of action lines outside fences; blank lines and indented notes do not end a run."""
     runs: list[_PlanCandidate] = []

@@ -57,10 +57,6 @@ def no_adl_planner() -> str:
     return "The files use ADL constructs and Fast Downward is not installed to plan with them."
 
 
-def planner_unfinished(reason: str) -> str:
-    return f"The planner did not finish: {reason}"
-
-
 def planner_rejected(detail: str) -> str:
     return f"The planner rejected the files: {detail.strip()}"
 

@@ -117,6 +117,42 @@ def _expect_define(tree: SList, kind: str, path: str | Path | None) -> str:
 
 
 _REPEATABLE = frozenset({":action", ":derived"})
+# Type names Fast Downward's translator refuses to see declared (``number`` is its type of numeric functions);
+# VAL refuses them as well. genplan reads them with a warning; the planner renames them (engine/planner.py).
+FAST_DOWNWARD_RESERVED_TYPES = ("number",)
+_ACTION_FIELDS = (":parameters", ":precondition", ":effect")
+# PDDL 1.0 (the 1998 competition) forms later PDDL dropped; VAL and Fast Downward refuse them as well
+_PDDL1_ACTION_FIELDS = {
+    ":vars": "':vars' is PDDL 1.0 (1998), which later PDDL dropped: move its variables into ':parameters' "
+             "(VAL and Fast Downward refuse ':vars' too)",
+}
+_PDDL1_PROBLEM_SECTIONS = {
+    ":length": "'(:length ...)' is PDDL 1.0 (1998), a hint for planners that later PDDL dropped: delete it "
+               "(VAL and Fast Downward refuse it too)",
+    ":situation": "'(:situation ...)' is PDDL 1.0 (1998), which later PDDL dropped: write its facts in "
+                  "'(:init ...)' (VAL and Fast Downward refuse it too)",
+}
+
+
+def _refuse_unknown_action_fields(tree: SList, path: str | Path | None) -> None:
+    """A field an action cannot have, at its own line with what to write instead (the package's parser
+    would only say "unexpected character ':'")."""
+    for node in tree.sublists():
+        if node.head() != ":action":
+            continue
+        for item in node.items[2:]:
+            if not (isinstance(item, Atom) and item.text.startswith(":")) or item.text in _ACTION_FIELDS:
+                continue
+            if item.text in _PDDL1_ACTION_FIELDS:
+                raise PddlError(path, _PDDL1_ACTION_FIELDS[item.text], item.line)
+            raise PddlError(path, f"an action has no field '{item.text}' (only {', '.join(_ACTION_FIELDS)})", item.line)
+
+
+def _refuse_pddl1_sections(tree: SList, path: str | Path | None) -> None:
+    for node in tree.sublists():
+        message = _PDDL1_PROBLEM_SECTIONS.get(node.head() or "")
+        if message is not None:
+            raise PddlError(path, message, node.line)
 
 
 def _refuse_repeated_sections(tree: SList, path: str | Path | None) -> None:
@@ -206,6 +242,7 @@ def _parse_domain_tree(
     problem_path: str | Path | None = None,
 ) -> Domain:
     name = _expect_define(tree, "domain", path)
+    _refuse_unknown_action_fields(tree, path)
     repaired = None
     if lenient:
         extra_types, extra_predicates = problem_uses or ({}, {})
@@ -213,7 +250,7 @@ def _parse_domain_tree(
     _refuse_repeated_sections(tree, path)
     normalized, warnings = normalize_domain(tree, path)
     # Our checks that know lines run before the package, which reports e.g. undeclared types without one.
-    type_parents = _domain_types(tree, path)
+    type_parents, more_parents, type_warnings = _domain_types(tree, path)
     constants = [(n, t) for n, t, _ in _typed_names((_section(tree, ":constants") or SList()).items[1:], path)]
     predicates = _domain_predicates(tree, path, type_parents)
     _check_declared_names(normalized, type_parents, path)  # normalized: without action costs
@@ -232,11 +269,12 @@ def _parse_domain_tree(
         predicates=predicates,
         actions=actions,
         source=text,
-        warnings=warnings,
+        warnings=[*warnings, *type_warnings],
         repairs=repaired.repairs if repaired else [],
         action_origins=repaired.action_origins if repaired else {},
         functions=functions,
         action_costs=":action-costs" in declared_requirements or any(a.cost is not None for a in actions.values()),
+        more_parents=more_parents,
     )
     _check_domain(domain, tree, path)
     return domain
@@ -259,28 +297,61 @@ def _domain_functions(tree: SList, path: str | Path | None, types: dict[str, str
     return result
 
 
-def _domain_types(tree: SList, path: str | Path | None) -> dict[str, str | None]:
+def _domain_types(tree: SList, path: str | Path | None) -> tuple[dict[str, str | None], dict[str, tuple[str, ...]], list[str]]:
+    """Every declared type's parent, the further parents of a type listed more than once (IPC storage lists
+    ``area`` under ``object`` and again under ``surface``: VAL and Fast Downward make it a subtype of every
+    parent it is listed under), and a warning per such type."""
     parents: dict[str, str | None] = {OBJECT: None}
     section = _section(tree, ":types")
     if section is None:
-        return parents
+        return parents, {}, []
     entries = _typed_names(section.items[1:], path)
-    for type_name, parent, _ in entries:
-        parents[type_name] = None if type_name == OBJECT else parent
+    listed: dict[str, list[str]] = {}
+    first_line: dict[str, int] = {}
     for type_name, parent, line in entries:
         if parent.startswith("("):
             raise PddlError(path, f"type '{type_name}' has the parent '{parent}': a type's parent is one type name", line)
+        if type_name == OBJECT:
+            continue
+        named = listed.setdefault(type_name, [])
+        first_line.setdefault(type_name, line)
+        if parent not in named:
+            named.append(parent)
+    warnings = [f"line {first_line[t]}: type '{t}' is a name Fast Downward reserves (for numbers; VAL refuses it "
+                "too): genplan reads it, and renames it in the files it gives Fast Downward"
+                for t in FAST_DOWNWARD_RESERVED_TYPES if t in listed]
+    more: dict[str, tuple[str, ...]] = {}
+    for type_name, named in listed.items():
+        proper = [p for p in named if p != OBJECT]  # every type is an object anyway
+        parents[type_name] = proper[0] if proper else OBJECT
+        if len(proper) > 1:
+            more[type_name] = tuple(proper[1:])
+        if len(named) > 1:
+            read_as = " and of ".join(f"'{p}'" for p in proper)
+            warnings.append(
+                f"line {first_line[type_name]}: type '{type_name}' is listed under more than one parent "
+                f"({', '.join(repr(p) for p in named)}); read as a subtype of {read_as}, as VAL and Fast Downward do"
+            )
+    for _, parent, _ in entries:
         # named only as a parent: a subtype of object, as VAL and Fast Downward read it (normalize says so)
         parents.setdefault(parent, OBJECT)
     for type_name, _, line in entries:
-        seen = {type_name}
-        ancestor = parents.get(type_name)
-        while ancestor is not None and ancestor not in seen:
-            seen.add(ancestor)
-            ancestor = parents.get(ancestor)
-        if ancestor is not None:
+        if type_name != OBJECT and type_name in _strict_ancestors(type_name, parents, more):
             raise PddlError(path, f"type '{type_name}' is its own supertype (a cycle in :types)", line)
-    return parents
+    return parents, more, warnings
+
+
+def _strict_ancestors(type_name: str, parents: dict[str, str | None], more: dict[str, tuple[str, ...]]) -> set[str]:
+    found: set[str] = set()
+    todo = [type_name]
+    while todo:
+        current = todo.pop()
+        first = parents.get(current)
+        for parent in (*(() if first is None else (first,)), *more.get(current, ())):
+            if parent not in found:
+                found.add(parent)
+                todo.append(parent)
+    return found
 
 
 def _check_declared_names(tree: SList, types: dict[str, str | None], path: str | Path | None) -> None:
@@ -567,6 +638,7 @@ def parse_problem_text(
     domain: read both with :func:`parse_task_text` for that."""
     tree = read_sexpr(text, path)
     name = _expect_define(tree, "problem", path)
+    _refuse_pddl1_sections(tree, path)
     repairs: list[Repair] = []
     if lenient:
         arg_types = {

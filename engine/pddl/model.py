@@ -12,6 +12,8 @@ from functools import cached_property
 from itertools import product
 from typing import Any
 
+from genplan.engine.pddl.budget import CHUNK, Budget
+
 Fact = tuple[str, ...]
 OBJECT = "object"
 
@@ -271,6 +273,9 @@ class Domain:
     action_origins: dict[str, str] = field(default_factory=dict)  # lenient: split action -> name written
     functions: dict[str, Predicate] = field(default_factory=dict)  # :action-costs: the cost functions
     action_costs: bool = False  # the domain declares :action-costs (or uses total-cost): plans have a cost
+    # a type the file lists under more than one parent (IPC storage: ``area - object`` and ``area - surface``):
+    # its parents besides the one in ``type_parents``; VAL and Fast Downward make it a subtype of each
+    more_parents: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # the actions compiled for fast plan checking, made once per domain by engine.pddl.fastcheck.compiled_actions
     compiled: object = field(default=None, init=False, repr=False, compare=False)
 
@@ -294,17 +299,25 @@ class Domain:
         changed |= {lit.predicate for a in self.actions.values() for e in a.conditional_effects for lit in (*e.add, *e.delete)}
         return frozenset(set(self.predicates) - changed)
 
+    def parents(self, type_name: str) -> tuple[str, ...]:
+        """The type's direct supertypes (more than one where the file lists it under several)."""
+        first = self.type_parents.get(type_name)
+        return (*(() if first is None else (first,)), *self.more_parents.get(type_name, ()))
+
     def ancestors(self, type_name: str) -> tuple[str, ...]:
-        """The type itself and all its supertypes, ending in ``object``."""
+        """The type itself and all its supertypes, nearest first, ending in ``object``."""
         chain = [type_name]
         seen = {type_name}
-        parent = self.type_parents.get(type_name)
-        while parent is not None and parent not in seen:
-            chain.append(parent)
-            seen.add(parent)
-            parent = self.type_parents.get(parent)
-        if OBJECT not in seen:
-            chain.append(OBJECT)
+        i = 0
+        while i < len(chain):
+            for parent in self.parents(chain[i]):
+                if parent not in seen:
+                    chain.append(parent)
+                    seen.add(parent)
+            i += 1
+        if OBJECT in seen:
+            chain.remove(OBJECT)
+        chain.append(OBJECT)
         return tuple(chain)
 
     def is_subtype(self, type_name: str, allowed: tuple[str, ...]) -> bool:
@@ -343,6 +356,8 @@ class Task:
 
     domain: Domain
     problem: Problem
+    # a search's limits: every binding a quantifier enumerates counts against them (budget.py)
+    budget: Budget | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def object_types(self) -> dict[str, str]:
@@ -407,8 +422,16 @@ class Task:
         for v in variables:
             if v.types not in cache:
                 cache[v.types] = self.objects_of(v.types)
+        budget = self.budget
+        count = 0
         for values in product(*(cache[v.types] for v in variables)):
+            count += 1
+            if count == CHUNK and budget is not None:  # counted in chunks: a call per binding costs too much
+                budget.tick(count)
+                count = 0
             yield {v.name: value for v, value in zip(variables, values)}
+        if budget is not None:
+            budget.tick(count)
 
     @property
     def uses_costs(self) -> bool:

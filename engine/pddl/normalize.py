@@ -343,6 +343,30 @@ def _without_object(items: list[Node]) -> list[Node]:
     return out
 
 
+def _each_type_once(items: list[Node]) -> list[Node]:
+    """``(:types area - object ... area - surface)`` (IPC storage): a type listed under a second parent is legal
+    for VAL and Fast Downward but pddl 0.5.1 refuses the repeated name, so the package sees each type once (the
+    loader keeps every parent: ``Domain.more_parents``, and warns)."""
+    out: list[Node] = []
+    seen: set[str] = set()
+    group: list[Node] = []
+    i = 0
+    while i < len(items):
+        item = items[i]
+        if isinstance(item, Atom) and item.text == "-" and i + 1 < len(items):
+            if group:
+                out += [*group, item, items[i + 1]]
+            group = []
+            i += 2
+            continue
+        if not (isinstance(item, Atom) and item.text in seen):
+            group.append(item)
+            if isinstance(item, Atom):
+                seen.add(item.text)
+        i += 1
+    return out + group
+
+
 def _declare_parent_types(section: SList, warnings: list[str]) -> SList:
     """``(:types truck - vehicle)`` with ``vehicle`` declared nowhere: VAL and Fast Downward take such a parent
     as a subtype of object; pddl 0.5.1 refuses it, so the declaration is added, and said (often a typo)."""
@@ -365,7 +389,8 @@ def _normalize_section(section: SList) -> SList:
     if head == ":constants":
         return SList([section.items[0], *strip_object_type(section.items[1:])], section.line)
     if head == ":types":
-        return SList([section.items[0], *_without_object(strip_object_type(section.items[1:]))], section.line)
+        items = _each_type_once(_without_object(strip_object_type(section.items[1:])))
+        return SList([section.items[0], *items], section.line)
     if head == ":action":
         return _normalize_action(section)
     return section

@@ -66,6 +66,8 @@ def read_sexpr(text: str, path: str | Path | None = None) -> SList:
             if stack:
                 stack[-1].items.append(node)
             elif root is not None:
+                if root.head() != "define":  # the stray form is the first one, not what follows it
+                    raise _before_define(root, path)
                 raise PddlError(path, "unexpected text after the closing parenthesis of 'define'", line)
             else:
                 root = node
@@ -84,6 +86,17 @@ def read_sexpr(text: str, path: str | Path | None = None) -> SList:
         )
     assert root is not None
     return root
+
+
+def _before_define(form: SList, path: str | Path | None) -> PddlError:
+    """A form ahead of ``(define ...)``: ``(in-package "PDDL")`` in the IPC-1998 files (mystery, movie), a
+    leftover of PDDL's Lisp origins, which neither VAL nor Fast Downward reads."""
+    head = form.head()
+    if head == "in-package":
+        return PddlError(path, "'(in-package ...)' before '(define ...)' is Common Lisp, not PDDL (VAL and Fast "
+                               "Downward refuse it too): delete that form", form.line)
+    shown = f"'({head} ...)'" if head else "a list"
+    return PddlError(path, f"{shown} before '(define ...)': a PDDL file is one '(define ...)' form", form.line)
 
 
 def render(node: Node) -> str:

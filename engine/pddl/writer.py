@@ -63,6 +63,8 @@ def domain_to_pddl(domain: Domain) -> str:
     out = [f"(define (domain {domain.name})", f"  (:requirements {' '.join(reqs)})"]
     if domain.typed:
         types = [(t, p or OBJECT) for t, p in domain.type_parents.items() if t != OBJECT]
+        # a type with more than one parent is listed once per parent (VAL and Fast Downward read that)
+        types += [(t, p) for t, more in domain.more_parents.items() for p in more]
         out.append(f"  (:types {_typed_list(types, True)})")
     if domain.constants:
         out.append(f"  (:constants {_typed_list(domain.constants, domain.typed)})")

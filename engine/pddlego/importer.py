@@ -1,7 +1,7 @@
 """Replay a published PDDLego+ / PlanGen trial: its logged answers, in order, through genplan's own loop.
 
-The game is the real CoinCollector (the seed is the trial's position among the logs of its number of
-locations, checked against the logged first observation) or, for games that cannot run here (ALFWorld), a
+The game is the real CoinCollector (the seed whose game gives the trial's whole logged observation sequence)
+or, for games that cannot run here (ALFWorld), a
 logged environment built from the trial's own observations. genplan's parser, planner and game decide the
 path; where that path asks for an answer the original run never gave, the replay stops (``out-of-answers``).
 """
@@ -9,7 +9,7 @@ path; where that path asks for an answer the original run never gave, the replay
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,17 +48,92 @@ def coin_seed(log: TrialLog) -> int:
     return siblings.index(log.trial) if log.trial in siblings else 0
 
 
+SEED_CANDIDATES = 100  # seeds 0..99 are tried: the release's runs number trials from 0 or from 1, up to 100 per size
+
+
+def reproduces(env: CoinCollector, log: TrialLog) -> bool:
+    """Whether ``env`` (its seed set) gives the trial's whole logged observation sequence: the first observation,
+    then every executed command's observation, with the game reset and the kept commands replayed after a
+    failed step as the loop does (loop.py, ``_Trial.restore``); the command that found the coin must find it."""
+    if env.reset() != log.first_observation:
+        return False
+    kept: list[str] = []
+    groups: dict[tuple[int, int], list[Any]] = {}
+    for record in log.executed:
+        groups.setdefault((record.step, record.outer), []).append(record)
+    keys = list(groups)
+    for index, key in enumerate(keys):
+        if index:
+            env.reset()
+            for command in kept:
+                env.step(command)
+        failed = False
+        for record in groups[key]:
+            result = env.step(record.command)
+            if record.found_coin != result.goal_reached:
+                return False
+            if not record.found_coin and result.observation != record.observation:
+                return False
+            failed = failed or result.error is not None
+        last_of_step = index + 1 == len(keys) or keys[index + 1][0] != key[0]
+        if last_of_step and not failed:
+            kept += [record.command for record in groups[key]]
+    return True
+
+
+_FIRST_OBSERVATIONS: dict[tuple[int, int], str] = {}  # (locations, seed) -> first observation, per process
+
+
+def _first_observation(env: CoinCollector, locations: int, seed: int) -> str:
+    """The game's first observation for ``seed`` (remembered: a batch of imports asks for the same ones)."""
+    key = (locations, seed)
+    if key not in _FIRST_OBSERVATIONS:
+        env.config = replace(env.config, seed=seed)
+        _FIRST_OBSERVATIONS[key] = env.reset()
+    return _FIRST_OBSERVATIONS[key]
+
+
 def coin_environment(log: TrialLog, seed: int | None = None) -> tuple[CoinCollector, int]:
-    """The real game of the trial; the seed is checked against the logged first observation (a few
-    neighbours are tried when the position does not match)."""
-    first = coin_seed(log) if seed is None else seed
-    candidates = [first] if seed is not None else [first, *[s for s in range(40) if s != first]]
-    for candidate in candidates:
-        env = CoinCollector(CoinCollectorConfig(num_locations=log.num_locations, seed=candidate))
-        if env.reset() == log.first_observation:
-            return env, candidate
-    raise ImportError_(f"{log.path.name}: no CoinCollector seed gives the logged first observation "
-                       f"({log.num_locations} locations)")
+    """The real game of the trial and its seed (:func:`coin_game`, without its note)."""
+    env, chosen, _note = coin_game(log, seed)
+    return env, chosen
+
+
+def coin_game(log: TrialLog, seed: int | None = None) -> tuple[CoinCollector, int, str | None]:
+    """The real game of the trial, its seed, and a note when the log does not decide the seed alone.
+
+    Given ``seed``, that game (its first observation must be the logged one). Else the seed whose game
+    reproduces the trial's whole observation sequence (:func:`reproduces`; a first observation alone does not
+    tell small games apart) among seeds 0..99 and the trial's position and number. ImportError_ (one line,
+    naming --seed) when none does. Where several do (games alike along everything the trial saw), the trial's
+    position among the logs of its size is taken if it is one of them, else its number, else the smallest;
+    the note says so and names --seed."""
+    if seed is not None:
+        env = CoinCollector(CoinCollectorConfig(num_locations=log.num_locations, seed=seed))
+        if env.reset() != log.first_observation:
+            raise ImportError_(f"{log.path.name}: seed {seed} does not give the logged first observation")
+        return env, seed, None
+    preferred = [coin_seed(log), log.trial]
+    order = list(dict.fromkeys([*preferred, *range(SEED_CANDIDATES)]))
+    env = CoinCollector(CoinCollectorConfig(num_locations=log.num_locations, seed=order[0]))
+    matches = []
+    for candidate in order:  # one game, reset with each seed: starting the game is what costs
+        if _first_observation(env, log.num_locations, candidate) != log.first_observation:
+            continue
+        env.config = replace(env.config, seed=candidate)
+        if reproduces(env, log):
+            matches.append(candidate)
+    if not matches:
+        raise ImportError_(f"{log.path.name}: no CoinCollector seed in 0..{SEED_CANDIDATES - 1} reproduces the "
+                           f"logged observations ({log.num_locations} locations); give the seed with --seed")
+    chosen = matches[0]  # in the order tried: position, number, then ascending
+    note = None
+    if len(matches) > 1:
+        why = {preferred[0]: "the trial's position among the logs of its size", preferred[1]: "the trial's number"}
+        note = (f"seeds {', '.join(map(str, sorted(matches)))} all reproduce the logged observations; seed {chosen} "
+                f"({why.get(chosen, 'the smallest')}) is used; choose another with --seed")
+    env.config = replace(env.config, seed=chosen)
+    return env, chosen, note
 
 
 def logged_environment(log: TrialLog) -> LoggedEnvironment:
@@ -97,6 +172,7 @@ class ImportResult:
     log_calls: int
     log_steps: int
     seed: int | None
+    seed_note: str | None = None  # several seeds reproduce the trial: which was taken, and --seed
 
     def to_dict(self) -> dict[str, Any]:
         return {"run_dir": str(self.run_dir), "outcome": self.outcome, "calls": self.calls, "steps": self.steps,
@@ -115,11 +191,12 @@ def import_trial(path: str | Path, root: Path, *, environment: str = "auto", see
     log = parse_trial_log(path)
     env: TextEnvironment
     used_seed: int | None = None
+    seed_note: str | None = None
     wants_real = environment == "real" or (environment == "auto" and log.environment == "coincollector")
     if wants_real:
         if log.environment != "coincollector":
             raise ImportError_(f"{log.path.name}: only CoinCollector runs here; use the logged environment")
-        env, used_seed = coin_environment(log, seed)
+        env, used_seed, seed_note = coin_game(log, seed)
     else:
         env = logged_environment(log)
     mapper = coin_command if log.environment == "coincollector" else alfworld_command
@@ -151,4 +228,4 @@ def import_trial(path: str | Path, root: Path, *, environment: str = "auto", see
     metrics = result.to_dict()
     return ImportResult(store.path, result.outcome, result.reason, result.calls, result.steps,
                         metrics["solver_errors"], metrics["simulation_errors"],
-                        "success" if log.success else "failure", len(log.calls), log.steps, used_seed)
+                        "success" if log.success else "failure", len(log.calls), log.steps, used_seed, seed_note)

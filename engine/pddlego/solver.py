@@ -43,6 +43,9 @@ from genplan.engine.planner import (
     builtin_search,
     check_plan,
     fast_downward_driver,
+    fast_downward_hit_limit,
+    fast_downward_reason,
+    fast_downward_wall_limit,
     solve,
 )
 
@@ -61,6 +64,9 @@ _NAME = re.compile(r"'([^']+)'")
 # LM-cut and merge-and-shrink refuse the axioms Fast Downward makes of 'or' and 'exists'; blind A* is optimal
 # too and fast enough for the small worlds models write (the time limit guards the rest).
 ADL_OPTIMAL_SEARCH = "astar(blind())"
+
+# Fast Downward's memory on files as written (what genplan plan gives it by default)
+FAST_DOWNWARD_MEMORY_MB = 4096
 
 # (action name, arguments) -> the game's command, or None when the game has no such command
 CommandMapper = Callable[[str, list[str]], "str | None"]
@@ -260,12 +266,14 @@ class PddlSolver:
             (work / DOMAIN_NAME).write_text(domain_text)
             (work / PROBLEM_NAME).write_text(problem_text)
             command = [sys.executable, str(driver), "--overall-time-limit", f"{max(2, math.ceil(self.timeout))}s",
+                       "--overall-memory-limit", f"{FAST_DOWNWARD_MEMORY_MB}M",
                        "--plan-file", "plan.txt", DOMAIN_NAME, PROBLEM_NAME,
                        "--search", ADL_OPTIMAL_SEARCH if self.optimal else SATISFICING_SEARCH]
             try:
-                code, output = _run_in_own_group(command, work, self.timeout + 30)
-            except subprocess.TimeoutExpired as exc:  # a hung translator: treat as no plan
-                return None, feedback.planner_unfinished(str(exc)), name, time.monotonic() - start
+                code, output = _run_in_own_group(command, work, fast_downward_wall_limit(self.timeout))
+            except subprocess.TimeoutExpired:  # still grounding or searching past the limit: ended from outside
+                return (None, feedback.planner_failed(LIMIT, f"no plan within the limit of {self.timeout:g} s"), name,
+                        time.monotonic() - start)
             seconds = time.monotonic() - start
             plan_file = work / "plan.txt"
             if code == 0 and plan_file.exists():
@@ -276,11 +284,10 @@ class PddlSolver:
                 return plan, None, name, seconds
             if code in (10, 11):
                 return None, feedback.planner_failed(UNSOLVABLE, ""), name, seconds
-            lines = [ln.strip() for ln in output.splitlines()
-                     if ln.strip() and not ln.startswith(("INFO", "[t=", "search exit code", "translate exit code"))]
-            detail = next((ln for ln in reversed(lines) if "rror" in ln or "nsupported" in ln),
-                          lines[-1] if lines else f"exit code {code}")
-            return None, feedback.planner_rejected(detail), name, seconds
+            if fast_downward_hit_limit(code):
+                return (None, feedback.planner_failed(LIMIT, f"no plan within the limit of {self.timeout:g} s"), name,
+                        seconds)
+            return None, feedback.planner_rejected(fast_downward_reason(output)), name, seconds
 
 
 def _check_as_written(domain_text: str, problem_text: str, plan: list[str], name: str) -> PlannerResult | None:

@@ -14,12 +14,16 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from genplan.engine.pddl.budget import Budget, BudgetExceeded
 from genplan.engine.pddl.errors import PddlError
 from genplan.engine.pddl.loader import parse_task_text
 from genplan.engine.pddl.model import Fact, Task
 from genplan.engine.pddlego.solver import DOMAIN_NAME, PROBLEM_NAME, CommandMapper, PddlSolver, SolverOutcome, _goal_alternatives
 from genplan.engine.pddlego.trial_log import TrialLog
 from genplan.engine.planner import Successors
+
+# How long following the logged commands through the model's files may take (milliseconds for real trials).
+REALIZE_SECONDS = 10.0
 
 
 def realize(domain_text: str, problem_text: str, commands: list[str], mapper: CommandMapper, *,
@@ -31,7 +35,7 @@ def realize(domain_text: str, problem_text: str, commands: list[str], mapper: Co
         domain, problem = parse_task_text(domain_text, problem_text, DOMAIN_NAME, PROBLEM_NAME, lenient=lenient)
     except PddlError:
         return None
-    task = Task(domain, problem)
+    task = Task(domain, problem, budget=Budget(REALIZE_SECONDS))
     successors = Successors(task)
     origins = domain.action_origins
 
@@ -49,7 +53,10 @@ def realize(domain_text: str, problem_text: str, commands: list[str], mapper: Co
                     return found
         return None
 
-    return search(frozenset(problem.init), 0, [])
+    try:
+        return search(frozenset(problem.init), 0, [])
+    except BudgetExceeded:  # files whose actions have too many bindings to follow: genplan's own plan stands
+        return None
 
 
 class TieBreakingSolver(PddlSolver):

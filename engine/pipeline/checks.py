@@ -109,9 +109,13 @@ class ProgramChecker:
 
     def __init__(
         self, domain: Domain, tasks: list[DebugTask], timeout_s: float, function: str, style: str, orderings: int = 1,
-        import_check: bool = False, ordered_sets: bool = False,
+        import_check: bool = False, ordered_sets: bool = False, redraw_seed: int | None = None,
     ) -> None:
         self.domain = domain
+        # --faithful's redraw: the reference draws new orderings at every check (agents/validator_feedback_gen.py);
+        # here each check's draw is seeded by ``redraw_seed`` and the check's number, so a run stays reproducible
+        self.redraw_seed = redraw_seed
+        self.checks_made = 0
         self.import_check = import_check
         self.orderings = orderings
         self.function = function
@@ -141,6 +145,9 @@ class ProgramChecker:
         if risk is not None:
             return self._refused(risk, stop_at_first_failure)
         program = Program.from_source(source, functions=(self.function, *self.also_accepted))
+        self.checks_made += 1
+        if self.redraw_seed is not None:
+            self.evaluator.draw = f"{self.redraw_seed}:{self.checks_made}"
         results = self.evaluator.evaluate(
             program, orderings=self.orderings, stop_at_first_failure=stop_at_first_failure
         )

@@ -29,6 +29,8 @@ BAS_STYLES = ("genplan", "reference")
 LM_SEARCHES = ("lmcut-max-ms", "lmcut")
 FF_SEARCHES = ("eager", "lazy-preferred")
 EXAMPLE_CHOICES = ("any-version", "latest-plan")
+ANSWER_EXTRACTIONS = ("lenient", "reference")
+ORDERING_DRAWS = ("per-task", "per-check")
 
 # Which debug tasks (instance/task index) are the two prompt tasks, per split seed — as in the paper's
 # published splits: seed 1 uses tasks 4 and 5, seed 2 tasks 0 and 1, seed 3 tasks 2 and 3.
@@ -82,6 +84,17 @@ class PipelineConfig:
     # the code prompt's example: a correct plan of any strategy version | each task's latest plan only
     example_choice: str = "any-version"
     ff_search: str = "eager"  # the satisficing planner: eager GBFS + FF | "lazy-preferred" (+ preferred operators)
+    # the optimal planner tries searches that support more of the task when its search refuses it | False: the
+    # configured search alone, a refusal counted as not solved (as the reference counts any planner failure)
+    planner_fallback: bool = True
+    # plans, strategies, NL: genplan's extractors | "reference": a plan is the lines starting with "(" after the
+    # last "Solution:" (else the whole answer), a strategy without a label or block is the whole answer
+    answer_extraction: str = "lenient"
+    # debug orderings: the same ones at every check of a task | "per-check": drawn afresh at every check (from
+    # the split seed and the check's number, so a run stays reproducible)
+    ordering_draws: str = "per-task"
+    bas_nl_conversation: bool = False  # Bas (reference style): further tasks' NL asked in new conversations | one
+    get_plan_accepted: bool = False  # a program defining get_plan instead of the entry function is run (every approach)
     faithful: str = ""  # the --faithful toggles that were applied (comma-separated), for the run's record
     # Beyond the paper (off in its presets; on in F5-3+CE): when a program solves every debug task and a code
     # round is left, search for a counterexample (docs/counterexamples.md) and debug on its shrunk task.
@@ -115,7 +128,8 @@ class PipelineConfig:
         for name, allowed in (("code_extraction", CODE_EXTRACTIONS), ("ordering_style", ORDERING_STYLES),
                               ("final_check_prompt", FINAL_CHECK_PROMPTS), ("bas_style", BAS_STYLES),
                               ("lm_search", LM_SEARCHES), ("ff_search", FF_SEARCHES),
-                              ("example_choice", EXAMPLE_CHOICES)):
+                              ("example_choice", EXAMPLE_CHOICES), ("answer_extraction", ANSWER_EXTRACTIONS),
+                              ("ordering_draws", ORDERING_DRAWS)):
             if getattr(self, name) not in allowed:
                 problems.append(f"{name} must be one of {', '.join(allowed)}")
         if self.split_seed not in PROMPT_TASKS_BY_SEED:

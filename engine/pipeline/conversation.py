@@ -38,6 +38,17 @@ def first_block_extractor(text: str) -> Extraction[Any]:
     return Extraction(first_block(text), "")
 
 
+def or_whole_answer(extractor: Extractor) -> Extractor:
+    """``extractor``, with the whole answer where it finds nothing (the reference code takes a strategy so:
+    utils/helper.py, ``parse_strategy_response``)."""
+
+    def extract(text: str) -> Extraction[Any]:
+        got = extractor(text)
+        return got if got.ok else Extraction(text.strip(), f"the whole answer ({got.reason})")
+
+    return extract
+
+
 def code_extractor(functions: tuple[str, ...], previous: str | None = None) -> Extractor:
     """Extraction of a program's source (the extractor also returns where it found it; we keep the code)."""
 

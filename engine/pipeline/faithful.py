@@ -38,9 +38,21 @@ TOGGLES: dict[str, tuple[str, Callable[[PipelineConfig], dict[str, Any]]]] = {
             lambda c: {"bas_style": "reference", "final_strategy_check": True} if c.approach == "bas" else {}),
     "sil": ("Sil with 6 fixes (Table 9's 9.0 calls on average)",
             lambda c: {"silver_fixes": 6, "code_rounds": 6} if c.approach == "sil" else {}),
-    "planner": ("the optimal planner (\"lm\") is A* + LM-cut alone; the satisficing one (\"ff\") lazy greedy "
+    "planner": ("the optimal planner (\"lm\") is A* + LM-cut; the satisficing one (\"ff\") lazy greedy "
                 "best-first search with FF and its preferred operators",
                 lambda c: {"lm_search": "lmcut", "ff_search": "lazy-preferred"}),
+    "no-fallback": ("a planner that refuses a task (LM-cut and conditional effects) is not followed by another search: "
+                    "the task counts as not solved, as the reference counts any planner failure",
+                    lambda c: {"planner_fallback": False}),
+    "answers": ("no answer is asked for again; a plan is the lines starting with \"(\" after the last \"Solution:\" "
+                "(else the whole answer), a strategy without a label or block the whole answer",
+                lambda c: {"extraction_retries": 0, "answer_extraction": "reference"}),
+    "redraw": ("the reference's ordered-set orderings (the orderings toggle) drawn afresh at every check (from the "
+               "split seed and the check's number), not fixed per task", lambda c: {"ordering_draws": "per-check"}),
+    "bas-nl": ("Bas's NL step in one growing conversation: the domain and the two prompt tasks, then each further task",
+               lambda c: {"bas_nl_conversation": True} if c.approach == "bas" else {}),
+    "get-plan": ("a program that defines get_plan instead of the entry function is run, for every approach",
+                 lambda c: {"get_plan_accepted": True}),
 }
 
 
@@ -82,9 +94,10 @@ def faithful_changes(config: PipelineConfig, spec: str) -> dict[str, Any]:
 # The two command-line options, worded once for `genplan run/batch/reproduce` and `genplan-tui`.
 FAITHFUL_HELP = (
     "follow the reference code of Stein et al. in every point docs/reproduction.md lists (prompt content, import "
-    "check, first-block extraction, failure selection, sorted tasks, ordered-set orderings, a fresh final check, "
-    "Bas as baseline.json, Sil's 6 fixes, A* + LM-cut and lazy GBFS + FF with preferred operators); recorded in "
-    "run.json"
+    "check, first-block extraction, failure selection, sorted tasks, ordered-set orderings drawn afresh at every "
+    "check, a fresh final check, Bas as baseline.json with its NL in one conversation, Sil's 6 fixes, A* + LM-cut "
+    "alone and lazy GBFS + FF with preferred operators, no answer asked for again and plans taken as the reference "
+    "does, get_plan programs accepted); recorded in run.json"
 )
 
 

@@ -32,7 +32,7 @@ from genplan.engine.events import (
     StepStarted,
     ValidationResult,
 )
-from genplan.engine.extract import extract_nl, extract_plan
+from genplan.engine.extract import extract_nl, extract_plan, extract_plan_as_reference
 from genplan.engine.llm import ChatMessage
 from genplan.engine.pddl import Domain, load_domain
 from genplan.engine.pddl.encoding import PythonTask, render_task
@@ -46,7 +46,7 @@ from genplan.engine.pipeline.checks import (
     validate_model_plan,
 )
 from genplan.engine.pipeline.config import PipelineConfig
-from genplan.engine.pipeline.conversation import Extractor, assistant, code_extractor, first_block_extractor, user
+from genplan.engine.pipeline.conversation import Extractor, assistant, code_extractor, first_block_extractor, or_whole_answer, user
 from genplan.engine.pipeline.failures import FailureSelector
 from genplan.engine.pipeline.hints import action_hints
 from genplan.engine.planner import solve
@@ -83,6 +83,14 @@ def split_basic_descriptions(answer: str, tasks: int) -> tuple[str, list[str]]:
 
 # the names earlier code imported from here
 __all__ = ["Pipeline", "RunResult", "Version", "assistant", "code_extractor", "user"]
+
+_VERSION_NUMBER = re.compile(r"v(\d+)$")
+
+
+def _number(label: str) -> int:
+    """A version label's number: 4 for ``v04`` and ``c1-v04``."""
+    match = _VERSION_NUMBER.search(label)
+    return int(match.group(1)) if match else 0
 
 # a pipeline approach's own loop (stein.run, bas.run, sil.run): what it does with its context and checker
 PipelineLoopFunction = Callable[[Any, ProgramChecker], None]
@@ -181,7 +189,10 @@ class Pipeline:
             self.domain, self.tasks, self.config.program_timeout_s, self.config.function_name, self.feedback_style,
             orderings=self.config.debug_orderings, import_check=self.config.import_check,
             ordered_sets=self.config.ordering_style == "ordered-sets",
+            redraw_seed=self.config.split_seed if self.config.ordering_draws == "per-check" else None,
         )
+        if self.config.get_plan_accepted and self.config.function_name != "get_plan":
+            checker.also_accepted = ("get_plan",)  # --faithful's get-plan: the reference runs either function
         if self.loop is None:
             raise TypeError("this pipeline context was made without the approach's loop")
         try:
@@ -240,6 +251,8 @@ class Pipeline:
         whole answer, and never asked for again."""
         if expected == "code" and self.config.code_extraction == "first-block":
             extractor, ids = first_block_extractor, (ids or [self.context.next_id()])[:1]
+        if expected == "strategy" and self.config.answer_extraction == "reference":
+            extractor = or_whole_answer(extractor)
         ids = ids or self.reserve_ids()
         reason = ""
         for attempt, request_id in enumerate(ids):
@@ -357,6 +370,16 @@ class Pipeline:
             task.nl = description
             self.artifact("nl_task", f"nl/{task.name}.md", description, task=task.name)
         others = [t for t in self.tasks if t not in prompt_tasks]
+        if self.config.bas_nl_conversation:
+            # --faithful's bas-nl: the reference's agent asks for each further task in the same conversation
+            # (agents/agent_description_gen_basic.py, generate_descriptions_additional_tasks), one after another
+            for task in others:
+                messages = [*history, user(self.render("nl_basic", domain_pddl=self.domain.source, tasks=[task.pddl]))]
+                value, history, _ = self.ask_extract("nl.task", messages, extract_nl, "nl", new_ids(), task=task.name)
+                task.nl = split_basic_descriptions(value or history[-1].content, 1)[1][0]
+                self.artifact("nl_task", f"nl/{task.name}.md", task.nl, task=task.name)
+            self.bus.publish(StepFinished(phase="nl"))
+            return
         id_blocks = [new_ids() for _ in others]
 
         def describe(task: DebugTask, ids: list[int]) -> Callable[[DeferredPublisher], tuple[str, int | None]]:
@@ -380,7 +403,9 @@ class Pipeline:
         return [self.tasks[i] for i in indices if i < len(self.tasks)] or self.tasks[:2]
 
     def add_strategy(self, text: str, response_text: str) -> Version:
-        label = f"v{len(self.strategies) + 1:02d}"
+        # the next number after the highest so far: a fork from an edit starts at its source's name of the edit
+        label = f"v{max((_number(s.label) for s in self.strategies), default=0) + 1:02d}"
+        label = Path(self.context.fork_names.name_for(f"strategies/{label}.md")).stem
         file = self.artifact("strategy", f"strategies/{label}.md", text, version=label)
         version = Version("strategy", label, text, file, response_text=response_text)
         self.strategies.append(version)
@@ -421,6 +446,7 @@ class Pipeline:
         actions = self.action_hints()
         names = list(self.domain.actions)
         id_blocks = [self.reserve_ids() for _ in tasks]
+        reference = self.config.answer_extraction == "reference"  # --faithful's answers: as the reference takes plans
 
         def plan_job(task: DebugTask, ids: list[int]) -> Callable[[DeferredPublisher], tuple[TaskCheck, list[ChatMessage]]]:
             def job(pub: DeferredPublisher) -> tuple[TaskCheck, list[ChatMessage]]:
@@ -433,7 +459,8 @@ class Pipeline:
                     ),
                 ]
                 plan, history, reason = self.ask_extract(
-                    step, messages, lambda t: extract_plan(t, names), "plan", ids, pub.publish,
+                    step, messages, extract_plan_as_reference if reference else (lambda t: extract_plan(t, names)),
+                    "plan", ids, pub.publish,
                     task=task.name, version=version.label,
                 )
                 return validate_model_plan(self.domain, task, plan, self.feedback_style, reason), history
@@ -472,7 +499,8 @@ class Pipeline:
 
             self.bus.publish(Notice(level="info", message=f"example plan for {task.name}: {reference.name}"))
             return task, [step.pddl() for step in load_plan(reference)]
-        result = solve(self.domain, task.problem, optimal=True, timeout=60.0, lm_search=self.config.lm_search)
+        result = solve(self.domain, task.problem, optimal=True, timeout=60.0, lm_search=self.config.lm_search,
+                       fallback=self.config.planner_fallback)
         level = "info" if result.solved else "warning"  # a fault or "unknown" is no plan to show the model
         self.bus.publish(Notice(level=level, message=f"example plan for {task.name}: {result.summary()}"))
         return task, result.plan or []
@@ -499,7 +527,9 @@ class Pipeline:
     def add_program(
         self, candidate: int, code: str, response_text: str, checker: ProgramChecker, stop_at_first_failure: bool = False
     ) -> Version:
-        label = f"c{candidate}-v{sum(p.label.startswith(f'c{candidate}-') for p in self.programs):02d}"
+        numbers = [_number(p.label) for p in self.programs if p.label.startswith(f"c{candidate}-")]
+        label = f"c{candidate}-v{max(numbers, default=-1) + 1:02d}"
+        label = Path(self.context.fork_names.name_for(f"programs/{label}.py")).stem
         file = self.artifact("program", f"programs/{label}.py", code, version=label, candidate=candidate)
         version = Version("program", label, code, file, response_text=response_text)
         if self._extra_tasks and file == self._extra_tasks_at:

@@ -11,20 +11,27 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
+from typing import Any
 
-from genplan.engine.events import ArtifactEdited, decode
+from genplan.engine.errors import GenplanError
+from genplan.engine.events import ArtifactCreated, ArtifactEdited, decode
 from genplan.engine.runs import layout
 from genplan.engine.runs.store import RunStore, write_text_atomic
 
 KIND_DIRS = {"strategy": ("strategies", ".md"), "reflection": ("reflections", ".md"), "program": ("programs", ".py")}
+# What a person may edit and continue from: the versions above and the NL descriptions (nl/domain.md,
+# nl/<task>.md; an edit of one is nl/<name>-editN.md). NL files are not versions of the Versions tree.
+EDIT_DIRS = {**KIND_DIRS, "description": ("nl", ".md")}
 # Every kind of version a run keeps: the editable ones, AutoToS's successor functions and goal tests
 # (versions/succ-N.py, versions/goal-N.py) and PDDLego+'s domain and problem files (pddl/sNN-aN-rN-domain.pddl,
 # -problem.pddl), which are compared and browsed but not edited.
 VERSION_DIRS = {**KIND_DIRS, "function": ("versions", ".py"), "pddl": ("pddl", ".pddl")}
-ORIGINS = ("tui", "outside")
+ORIGINS = ("tui", "cli", "outside")
 _CANDIDATE = re.compile(r"^(c\d+)-")
+_EDIT_SUFFIX = re.compile(r"-edit\d+$")
 
 
 def text_hash(text: str) -> str:
@@ -40,14 +47,26 @@ class EditRecord:
     file: str
     old_hash: str
     new_hash: str
-    origin: str  # tui, outside
+    origin: str  # tui, cli, outside
+    seq: int = 0  # the event's place in the run's log (0: not logged)
+    time: float = 0.0
+
+    def event(self) -> ArtifactEdited:
+        """The edit as the run's log holds it (what the timeline shows as its ✎ row)."""
+        return ArtifactEdited(kind=self.kind, edited=self.edited, file=self.file, old_hash=self.old_hash,
+                              new_hash=self.new_hash, origin=self.origin, seq=self.seq, time=self.time)
+
+
+class EditRefused(GenplanError):
+    """An edit or a continuation that cannot be made: no such run, no such version, an empty text (one line)."""
 
 
 def kind_of(relative: str) -> str | None:
+    """The kind of a run's file a person may edit (strategy, reflection, program, description), else None."""
     parts = Path(relative).parts
     if len(parts) != 2:
         return None
-    for kind, (directory, suffix) in KIND_DIRS.items():
+    for kind, (directory, suffix) in EDIT_DIRS.items():
         if parts[0] == directory and parts[1].endswith(suffix):
             return kind
     return None
@@ -59,10 +78,10 @@ def next_version_name(run_dir: Path, relative: str) -> str:
     kind = kind_of(relative)
     if kind is None:
         raise ValueError(f"{relative}: not a strategy, reflection or program of a run")
-    directory, suffix = KIND_DIRS[kind]
+    directory, suffix = EDIT_DIRS[kind]
     folder = run_dir / directory
     existing = {p.stem for p in folder.glob(f"*{suffix}")} if folder.is_dir() else set()
-    stem = Path(relative).stem.split("+", 1)[0]
+    stem = _EDIT_SUFFIX.sub("", Path(relative).stem.split("+", 1)[0])  # an edit of an edit: the next -editN
     if kind == "strategy":
         numbers = [int(m.group(1)) for s in existing if (m := re.fullmatch(r"v(\d+)", s))]
         return f"{directory}/v{max(numbers, default=0) + 1:02d}{suffix}"
@@ -87,11 +106,11 @@ def snapshot_name(run_dir: Path, relative: str) -> str:
     return str(path.parent / f"{base}+{count}{path.suffix}")
 
 
-def _append(run_dir: Path, record: EditRecord, when: float) -> None:
+def _append(run_dir: Path, record: EditRecord, when: float) -> EditRecord:
     store = RunStore(run_dir)
-    store.append_event(ArtifactEdited(kind=record.kind, edited=record.edited, file=record.file, old_hash=record.old_hash,
-                                       new_hash=record.new_hash, origin=record.origin,
-                                       seq=store.last_seq() + 1, time=when))
+    logged = replace(record, seq=store.last_seq() + 1, time=when)
+    store.append_event(logged.event())
+    return logged
 
 
 def record_edit(run_dir: Path, relative: str, old_text: str, new_text: str, *, origin: str = "tui",
@@ -106,8 +125,7 @@ def record_edit(run_dir: Path, relative: str, old_text: str, new_text: str, *, o
     target = next_version_name(run_dir, relative)
     write_text_atomic(run_dir / target, new_text)
     record = EditRecord(kind, relative, target, text_hash(old_text), text_hash(new_text), origin)
-    _append(run_dir, record, when or time.time())
-    return record
+    return _append(run_dir, record, when or time.time())
 
 
 def adopt_outside_edit(run_dir: Path, relative: str, old_text: str, new_text: str, *, when: float = 0.0) -> EditRecord:
@@ -122,8 +140,7 @@ def adopt_outside_edit(run_dir: Path, relative: str, old_text: str, new_text: st
     write_text_atomic(run_dir / target, new_text)
     write_text_atomic(run_dir / relative, old_text)  # the original stays what the pipeline checked
     record = EditRecord(kind, relative, target, text_hash(old_text), text_hash(new_text), "outside")
-    _append(run_dir, record, when or time.time())
-    return record
+    return _append(run_dir, record, when or time.time())
 
 
 def edits_of(run_dir: Path) -> list[EditRecord]:
@@ -141,5 +158,116 @@ def edits_of(run_dir: Path) -> list[EditRecord]:
             continue
         if isinstance(event, ArtifactEdited) and event.kind and event.edited and event.file:
             found.append(EditRecord(event.kind, event.edited, event.file, event.old_hash or "",
-                                    event.new_hash or "", event.origin or "tui"))
+                                    event.new_hash or "", event.origin or "tui", event.seq, event.time))
     return found
+
+
+# ---------------------------------------------------------------------------------------------------- lineage
+def edited_from(run_dir: Path) -> dict[str, str]:
+    """Each edited version's file → the version it was edited from (both relative to the run)."""
+    return {record.file: record.edited for record in edits_of(run_dir)}
+
+
+def lineage(run_dir: Path, relative: str) -> list[str]:
+    """The versions ``relative`` descends from by edits, oldest first, ending with ``relative`` itself:
+    ``[strategies/v01.md, strategies/v02.md, strategies/v03.md]`` for v03, an edit of v02, an edit of v01.
+    The first is the version an answer of the run wrote (or a file edited outside genplan's record)."""
+    parents = edited_from(Path(run_dir))
+    chain = [relative]
+    while chain[-1] in parents and parents[chain[-1]] not in chain:  # a cycle cannot be made, but never loop
+        chain.append(parents[chain[-1]])
+    return list(reversed(chain))
+
+
+def answered_lineage(run_dir: Path, relative: str) -> list[str]:
+    """``relative``'s lineage from the newest version an answer of this run wrote (in a fork, the versions its
+    source had before that are not files of the fork)."""
+    chain = lineage(run_dir, relative)
+    written = {event.file for event in RunStore(Path(run_dir)).events()
+               if isinstance(event, ArtifactCreated) and event.request_id is not None}
+    start = max((index for index, file in enumerate(chain) if file in written), default=0)
+    return chain[start:]
+
+
+def answer_version(run_dir: Path, relative: str) -> str:
+    """The version whose answer a continuation from ``relative`` replaces: the first of its answered lineage."""
+    return answered_lineage(run_dir, relative)[0]
+
+
+def check_version(run_dir: Path, relative: str) -> str:
+    """``relative``'s kind, when it is a file of the run a person may edit (EditRefused otherwise)."""
+    run_dir = Path(run_dir)
+    if not layout.is_run_dir(run_dir):
+        raise EditRefused(f"{run_dir}: not a run directory (no {layout.META})")
+    kind = kind_of(relative)
+    if kind is None:
+        kinds = ", ".join(f"{directory}/*{suffix}" for directory, suffix in EDIT_DIRS.values())
+        raise EditRefused(f"{relative}: not a version a person edits ({kinds}, relative to the run)")
+    if not (run_dir / relative).is_file():
+        raise EditRefused(f"{run_dir.name}: has no version {relative}")
+    return kind
+
+
+def save_edit(run_dir: Path, relative: str, text: str, *, origin: str = "tui") -> EditRecord | None:
+    """A person's text for version ``relative``: a new version on the run's record, edited from ``relative``
+    (``record_edit``); None when the text is the version's own (an unchanged save makes no version).
+    EditRefused for no run, no such version, an empty text."""
+    run_dir = Path(run_dir)
+    check_version(run_dir, relative)
+    if not text.strip():
+        raise EditRefused(f"the text for {relative} is empty; an empty version cannot be checked or continued")
+    old_text = (run_dir / relative).read_text(encoding="utf-8")
+    if old_text == text:
+        return None
+    return record_edit(run_dir, relative, old_text, text, origin=origin)
+
+
+# ------------------------------------------------------------------------------------------- forks from an edit
+FORK_LINEAGE = "edit_lineage"  # run.json of a fork from an edit: the edited version's lineage in its source
+FORK_REPLACES = "edit_replaces"  # ... the file the pipeline's own count gives the version whose answer is replaced
+FORK_EDIT = "edit_record"  # ... and the source's record of the last edit (for the fork's own ✎ mark)
+
+
+def fork_meta(source_dir: Path, relative: str) -> dict[str, Any]:
+    """What a fork that continues from version ``relative`` of ``source_dir`` records, so that it names the
+    version as its source does and marks it as the same edit (:class:`ForkNames`). A source that is itself a fork
+    from an edit named its edited version so too: the name its count gives that version carries over."""
+    chain = answered_lineage(source_dir, relative)
+    inherited = ForkNames(RunStore(Path(source_dir)).meta())
+    replaces = inherited.answer_of if inherited.answer_of and inherited.name == chain[0] else chain[0]
+    if replaces == relative:  # named as the count names it: nothing to carry (nor the source's keys)
+        return {FORK_LINEAGE: None, FORK_REPLACES: None, FORK_EDIT: None}
+    last = next((r for r in reversed(edits_of(source_dir)) if r.file == relative), None)
+    return {FORK_LINEAGE: lineage(source_dir, relative), FORK_REPLACES: replaces,
+            FORK_EDIT: asdict(last) if last is not None else None}
+
+
+class ForkNames:
+    """A fork from an edited version writes, from the person's answer, the file its source calls that edit
+    (``strategies/v04.md``, not the ``v01.md`` the pipeline's count would give) and marks it as the same edit
+    (an ``artifact.edited`` event, the timeline's ✎ row). NL descriptions keep their names (they are read by
+    name), so they are not renamed."""
+
+    def __init__(self, meta: Mapping[str, Any]) -> None:
+        chain = meta.get(FORK_LINEAGE) or []
+        replaces = meta.get(FORK_REPLACES) or (chain[0] if len(chain) > 1 else None)  # before edit_replaces
+        self.name = str(chain[-1]) if chain and replaces else None
+        self.answer_of = str(replaces) if self.name else None  # the file the edited answer writes by count
+        record = meta.get(FORK_EDIT) or {}
+        known = {f.name for f in fields(EditRecord)}
+        self.edit = EditRecord(**{k: v for k, v in record.items() if k in known}) if {"kind", "edited", "file"} <= set(record) else None
+        self.used = False
+
+    def name_for(self, relative: str) -> str:
+        """The name a new file of the run gets: the source's name of the edit, for the file its answer writes."""
+        if self.used or self.name is None or relative != self.answer_of or kind_of(relative) not in KIND_DIRS:
+            return relative
+        return self.name
+
+    def written(self, relative: str) -> ArtifactEdited | None:
+        """The edit's mark, once the renamed file is written (then nothing more is renamed)."""
+        if self.used or self.name is None or relative != self.name:
+            return None
+        self.used = True
+        edit = self.edit
+        return None if edit is None else replace(edit, seq=0, time=0.0).event()  # the fork's log numbers it

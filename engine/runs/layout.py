@@ -114,6 +114,11 @@ def counterexamples_dir(run_dir: Path) -> Path:
     return Path(run_dir) / COUNTEREXAMPLES
 
 
+def page_file(run_dir: Path) -> Path:
+    """A run's shared page (``genplan export``) unless told otherwise: beside its files, named after the run."""
+    return Path(run_dir) / f"{Path(run_dir).resolve().name}.html"
+
+
 def default_runs_dir(domain_dir: Path) -> Path:
     """Where runs on ``domain_dir`` go unless a front end is told otherwise (``DOMAIN_DIR/.genplan/runs``)."""
     return Path(domain_dir) / RUNS_SUBDIR

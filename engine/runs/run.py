@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from genplan.engine.events import ArtifactCreated, Event, EventBus, Publish, RunFailed, RunFinished
 from genplan.engine.llm import AnswerCancelled, ChatMessage, ChatRequest, ChatResponse, Provider
+from genplan.engine.runs.edits import ForkNames
 from genplan.engine.runs.gateway import Controller, ModelGateway, RunStopped, Totals
 from genplan.engine.runs.lock import RunLock
 from genplan.engine.runs.outcome import write_outcome
@@ -113,6 +114,7 @@ class Run:
         self.approach = approach  # the registry's record (None: a replay or an import, which needs none)
         self.target = target  # a domain directory, an AutoToS domain's name, a game
         self.parameters = parameters  # the approach's typed parameters
+        self.fork_names = ForkNames(store.meta())  # a fork from an edit names it as its source does
         # a resumed run publishes its events again; those already in the log go to the watchers only
         self.bus = EventBus(store.append_event, already_logged=store.last_seq())
         for subscriber in setup.subscribers:
@@ -165,9 +167,14 @@ class Run:
     # ------------------------------------------------------------------ files, events, words
     def artifact(self, kind: str, relative: str, text: str, request_id: int | None = None, **data: Any) -> str:
         """Write a file of the run and announce it; ``request_id`` names the answer it came from (what a fork
-        from an edit of it starts after)."""
+        from an edit of it starts after). Returns the file's name: in a fork from an edited version, the file the
+        edited answer writes is named as the source names the edit, and marked as that edit (``ForkNames``)."""
+        relative = self.fork_names.name_for(relative)
         self.store.write_text(relative, text)
         self.bus.publish(ArtifactCreated(kind=kind, file=relative, request_id=request_id, **data))
+        mark = self.fork_names.written(relative)
+        if mark is not None:
+            self.bus.publish(mark)
         return relative
 
     def write_text(self, relative: str, text: str) -> Path:

@@ -193,6 +193,7 @@ def rename_domain(domain: Domain, r: Renaming) -> Domain:
         functions={r.function(name): Predicate(r.function(name), tuple(_rename_parameter(p, r) for p in f.parameters))
                    for name, f in domain.functions.items()},
         action_costs=domain.action_costs,
+        more_parents={r.type(t): tuple(r.type(p) for p in more) for t, more in domain.more_parents.items()},
     )
     renamed.source = domain_text(renamed)
     return renamed

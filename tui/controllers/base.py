@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from genplan.engine.api.runs import RunInfo
     from genplan.engine.api.settings import ModelSettings
     from genplan.engine.api.versions import TaskOutcome, VersionResults, VersionsOverview
+    from genplan.engine.events import Event
     from genplan.tui.config import RunPrefs
     from genplan.tui.domain_info import DomainInfo, TaskInfo
     from genplan.tui.run_state import CheckResult, RunState, TimelineEntry, Update
@@ -36,7 +37,7 @@ class Context:
         self.domain_dir = options.domain_dir.resolve()
         self.runs_dir = (options.runs_dir or runs_root(self.domain_dir)).resolve()
         self.domain_info: DomainInfo | None = None
-        self.version_index = VersionIndex(self.domain_dir, self.runs_dir)
+        self.version_index = VersionIndex(self.domain_dir, self.runs_dir, read_only=options.read_only)
         self.runs: list[RunInfo] = []
         self.overviews: dict[str, VersionsOverview] = {}  # run id -> its overview (results, status, fork)
         # the settings file, read in a worker after the first frame (None until then)
@@ -113,6 +114,11 @@ class Runs(Protocol):
     def start_pipeline(self, run_dir: Path | None = None, start_from: tuple[str, Path, str] | None = None,
                        strategy_check: tuple[Path, str, str] | None = None) -> None: ...
     def continue_trial(self, run_dir: Path, relative: str, text: str) -> None: ...
+    def going_on(self) -> str | None:
+        """The name of the run going on in this app (None: none), and whether it waits for the person."""
+    def waits_for_person(self) -> bool: ...
+    def stop_then(self, then: Callable[[], object]) -> None: ...
+    def edit_logged(self, run_dir: Path, event: Event) -> None: ...
 
 
 class Views(Protocol):

@@ -7,6 +7,7 @@ The engine is reached through tui/session.py (the sessions) and the events; the 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -63,6 +64,7 @@ class RunsController:
         # over whatever the person turned to (a run asks several at once: nl.task for every task).
         self.put_off = False
         self.deferred_start: tuple[Path | None, tuple[str, Path, str] | None] | None = None  # r pressed while loading
+        self.after_stop: Callable[[], object] | None = None  # what follows once the stopped run has ended
         self.own_loop_runs: dict[Path, bool] = {}  # run directory -> an own-loop run's (no rerun there)
         self.status_note = "loading"
         self.replay = ReplayController(host, views, ctx.options.speed, self.engine_event, self.rewind)
@@ -107,6 +109,8 @@ class RunsController:
         model = "no model: you answer" if settings is not None and not settings.is_configured else (
             settings.model if settings is not None else "…")
         run = f"run {self.run_dir.name}" if self.run_dir is not None else "no run open"
+        if self.ctx.options.read_only:  # served to a classroom: no model is asked here
+            return f"{self.ctx.domain_dir.name} · {run} · read-only: watch and replay"
         return f"{self.ctx.domain_dir.name} · {run} · {self.shown_preset()} · {model}"
 
     def own_loop_shown(self) -> bool:
@@ -188,6 +192,29 @@ class RunsController:
         self.versions.show_matrix(run_id)
         self.views.show_run_header()
         self.versions.schedule_overview(run_id)
+
+    def export_shown(self) -> None:
+        """The run shown as one HTML page beside it (engine.api.share, as `genplan export` writes it), in a
+        worker; a note says where the page went."""
+        run_dir = self.run_dir
+        if run_dir is None or not run_files.is_run_dir(run_dir):
+            self.host.notify("Open a run first (3 Runs, enter); E writes the run shown as a page.", severity="warning")
+            return
+
+        def export() -> None:
+            from genplan.engine.api.share import ExportError, default_page, export_run
+
+            try:
+                page = export_run(run_dir, default_page(run_dir))
+            except ExportError as exc:
+                error = str(exc)
+                self.host.from_thread(lambda: self.host.notify(error, severity="error", markup=False))
+                return
+            note = f"Page of {run_dir.name} written: {page.path} ({page.size / 1e6:.2f} MB)"
+            self.host.from_thread(lambda: self.host.notify(note, timeout=12, markup=False))
+
+        self.host.notify(f"Writing the page of {run_dir.name}…", markup=False)
+        self.host.in_thread(export, "export", exclusive=True)
 
     # ------------------------------------------------------------------ starting runs
     def resume(self) -> None:
@@ -355,6 +382,11 @@ class RunsController:
         self.session = None
         self.live = False
         self.forget_questions()
+        then, self.after_stop = self.after_stop, None
+        if then is not None:  # the person stopped this run to continue another from an edit
+            self.host.load_runs()
+            then()
+            return
         if message.error:
             self.host.notify(f"The run stopped: {message.error}", severity="error", timeout=10)
         elif message.result is not None:  # the run's report (engine/api.report), of any approach
@@ -407,6 +439,25 @@ class RunsController:
         self.forget_questions()
         self.host.notify("Stopping at the next request…")
         self.views.refresh_totals()
+
+    def going_on(self) -> str | None:
+        return str(self.session.label) if self.session is not None else None
+
+    def waits_for_person(self) -> bool:
+        return bool(self.pending)
+
+    def stop_then(self, then: Callable[[], object]) -> None:
+        """Stop the run going on and, once it has ended, do ``then`` (continue another run from an edit)."""
+        if self.session is None:
+            then()
+            return
+        self.after_stop = then
+        self.stop_run()
+
+    def edit_logged(self, run_dir: Path, event: Event) -> None:
+        """A person's edit was logged in ``run_dir``: the timeline of that run, when shown, gets its ✎ row."""
+        if self.state is not None and self.run_dir is not None and self.run_dir.resolve() == Path(run_dir).resolve():
+            self.events.put(event)
 
     def toggle_step(self) -> None:
         if self.stepping.is_set():

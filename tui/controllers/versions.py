@@ -95,8 +95,22 @@ class VersionsController:
         if tab == "run":
             entry = self.views.timeline_entry()
             if entry is not None and entry.file is not None:
-                return self.ctx.version_for_file(entry.file)
+                return self.ctx.version_for_file(entry.file) or self.description_version(entry.file)
         return None
+
+    def description_version(self, path: Path) -> Version | None:
+        """An NL description of the open run (nl/domain.md, nl/<task>.md, an edit of one): edited and continued
+        from like a version, though the Versions tree does not list it."""
+        from genplan.engine.api.versions import edit_kind
+
+        run_dir = self.open_run_dir
+        try:
+            relative = Path(path).resolve().relative_to(run_dir.resolve()) if run_dir is not None else None
+        except ValueError:
+            return None
+        if run_dir is None or relative is None or edit_kind(str(relative)) != "description":
+            return None
+        return Version("description", run_dir.name, Path(path).stem, run_files.in_run(run_dir, str(relative)))
 
     def filter_versions(self) -> None:
         if not self.views.filter_versions():
@@ -211,7 +225,8 @@ class VersionsController:
         from genplan.tui.screens.editor import EditorScreen, EditResult
         version = self.selected_version()
         if version is None:
-            self.host.notify("Select a strategy, reflection or program version first.", severity="warning")
+            self.host.notify("Select a strategy, reflection, program or NL description version first.",
+                             severity="warning")
             return
         if version.kind in NOT_EDITED:
             self.host.notify(f"{NOT_EDITED[version.kind]} are not edited here: c compares two of them, h shows "
@@ -220,30 +235,57 @@ class VersionsController:
         if version.kind == "pddl":
             self.edit_trial_file(version)
             return
-        next_step = {"reflection": "the revision request", "strategy": "validation",
-                     "program": "debugging"}[version.kind]
+        next_step = {"reflection": "the revision request", "strategy": "validation", "program": "debugging",
+                     "description": "the requests after it"}[version.kind]
         hint = f"ctrl+s saves a new version; ctrl+r also continues the pipeline from it ({next_step})"
 
         def done(result: EditResult | None) -> None:
-            if result is None:
-                return
-            then: Callable[[Version], object] | None = None
-            if result.action == "continue":
-                run_dir = self.ctx.runs_dir / version.run_id
-                start_from = (version.kind, version.path, result.text)
-
-                def continue_from(saved: Version) -> None:
-                    # the edit replaces the answer the edited version came from; the run continues from there
-                    if self.runs is not None:
-                        self.runs.start_pipeline(run_dir=run_dir, start_from=start_from)
-
-                then = continue_from
-            elif version.kind == "program":
-                then = self.rerun_program  # an edited program is checked on the debug tasks at once
-            self.save_new_version(version, result.text, then)
+            if result is not None:
+                self.edited(version, result.text, result.action == "continue")
 
         self.host.open_screen(EditorScreen(f"Edit {version.label}", version.read(), version.syntax,
                                            can_continue=True, hint=hint, path=version.path), done)
+
+    def edited(self, version: Version, text: str, continue_run: bool) -> None:
+        """What the editor gave back: a new version on the record (none for an unchanged text), and with
+        ``continue_run`` a new run that continues from it (or from ``version`` itself, when unchanged)."""
+        if text == version.read():  # an unchanged save makes no version
+            if continue_run:
+                self.continue_from(version)  # the version itself, checked again
+            else:
+                self.host.notify(f"{version.name} is unchanged: no new version was made.")
+            return
+        then = self.continue_from if continue_run else self.rerun_program if version.kind == "program" else None
+        self.save_new_version(version, text, then)
+
+    def continue_from(self, version: Version) -> None:
+        """A new run that continues ``version``'s run from it (engine api.fork: an edit of an edit is continued
+        from the answer its lineage began with). With a run going on, the person is asked to stop it first."""
+        runs = self.runs
+        if runs is None:
+            return
+        run_dir = self.ctx.runs_dir / version.run_id
+        start_from = (version.kind, version.path, version.read())
+        going_on = runs.going_on()
+        if going_on is None:
+            runs.start_pipeline(run_dir=run_dir, start_from=start_from)
+            return
+        from genplan.tui.screens.pick import PickScreen
+
+        relative = str(version.path.relative_to(run_dir))
+        waiting = " and waits for your answer" if runs.waits_for_person() else ""
+        title = (f"The run {going_on} is going on{waiting}. Stop it and continue {version.run_id} from "
+                 f"{relative}? (Your edit is saved either way.)")
+
+        def chosen(choice: str | None) -> None:
+            if choice == "stop" and self.runs is not None:
+                self.runs.stop_then(lambda: self.runs.start_pipeline(run_dir=run_dir, start_from=start_from)
+                                    if self.runs is not None else None)
+            else:
+                self.host.notify(f"Saved as {relative}; ctrl+r on it in 5 Versions continues from it later.")
+
+        self.host.open_screen(PickScreen(title, [("stop", f"Stop the run and continue from {relative}"),
+                                                 ("keep", "Keep the run going; continue later")]), chosen)
 
     def edit_trial_file(self, version: Version) -> None:
         """A PDDLego+ domain or problem file: the edit becomes the answer of the call that wrote it, in a new
@@ -271,19 +313,28 @@ class VersionsController:
                          then: Callable[[Version], object] | None = None) -> Path | None:
         """Write ``text`` as the next version of ``version``'s artefact, on the record (engine.runs.edits: a new
         file, the original untouched, an ``artifact.edited`` event); ``then(new_version)`` once indexed."""
-        from genplan.engine.api import record_edit
+        from genplan.engine.api import GenplanError, edit
 
         run_dir = self.ctx.runs_dir / version.run_id
         try:
-            record = record_edit(run_dir, str(version.path.relative_to(run_dir)), version.read(), text)
-        except (OSError, ValueError) as exc:
+            record = edit(run_dir, str(version.path.relative_to(run_dir)), text)
+        except (OSError, ValueError, GenplanError) as exc:
             self.host.notify(f"{version.label}: cannot save the edit ({getattr(exc, 'strerror', None) or exc})",
                              severity="error")
+            return None
+        if record is None:  # the version's own text: nothing new to keep
             return None
         target = run_files.in_run(run_dir, record.file)
         if then is not None:
             self.after_save = (target, then)
-        self.index_file(target, from_watcher=False)
+        if version.kind == "description":  # not a version of the tree: nothing to index, go on at once
+            self.after_save = None
+            if then is not None:
+                then(Version("description", version.run_id, target.stem, target, edit_of=version.name))
+        else:
+            self.index_file(target, from_watcher=False)
+        if self.runs is not None:
+            self.runs.edit_logged(run_dir, record.event())
         self.host.notify(f"Saved as {record.file} (edit of {version.name}, on the run's record)")
         return target
 

@@ -1,0 +1,87 @@
+"""Pages anyone can open: a run, or a batch's report with a page for each of its runs, as self-contained HTML
+(``genplan export``, ``genplan report --html``, the TUI's export key)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from genplan.engine.errors import GenplanError
+from genplan.engine.runs.layout import is_run_dir, page_file
+
+__all__ = ["ExportError", "PageWritten", "default_page", "export_batch", "export_run", "run_page_name"]
+
+
+class ExportError(GenplanError):
+    """A page could not be made: no run there, no batch there, or the file cannot be written."""
+
+
+@dataclass(frozen=True)
+class PageWritten:
+    path: Path
+    size: int  # bytes
+    pages: int = 1  # a batch: its report and every run's page
+
+
+def export_run(run_dir: Path, out: Path, *, back_link: str | None = None) -> PageWritten:
+    """The page of the run in ``run_dir``, written to ``out`` (its folder made when missing)."""
+    from genplan.engine.share.collect import collect
+    from genplan.engine.share.render import run_page
+
+    run_dir = Path(run_dir)
+    if not is_run_dir(run_dir):
+        raise ExportError(f"{run_dir}: not a run directory (no run.json)")
+    return _write(Path(out), run_page(collect(run_dir), back_link=back_link))
+
+
+def default_page(run_dir: Path) -> Path:
+    """Where a run's page goes unless told otherwise: beside its files, named after the run."""
+    return page_file(Path(run_dir))
+
+
+def run_page_name(run_dir: Path) -> str:
+    """The file name a batch's report gives a run's page."""
+    return f"{Path(run_dir).name}.html"
+
+
+def export_batch(batch_dir: Path, out: Path | None = None) -> PageWritten:
+    """The report of a batch as a page (default ``BATCH_DIR/report/report.html``), with every run's page written
+    beside it in ``runs/`` and linked from its row."""
+    from genplan.engine.report.charts import coverage_svg, scatter_plots
+    from genplan.engine.report.data import ReportError, load_batch
+    from genplan.engine.report.paper_tables import all_tables
+    from genplan.engine.share.render import batch_page
+
+    try:
+        data = load_batch(batch_dir)
+    except ReportError as exc:
+        raise ExportError(str(exc)) from None
+    out = Path(out) if out is not None else Path(batch_dir) / "report" / "report.html"
+    tables = all_tables(data)
+    charts = dict(scatter_plots(data))
+    coverage = next((t for t in tables if t.name == "coverage"), None)
+    if coverage is not None:
+        charts = {"coverage.svg": coverage_svg(coverage), **charts}
+    runs = []
+    pages = 1
+    for record in data.runs:
+        row = {"domain": record.domain, "preset": record.preset, "model": record.model, "seed": record.seed,
+               "status": record.status or "not started", "calls": record.calls, "run": record.run_dir.name,
+               "link": None}
+        if is_run_dir(record.run_dir):
+            link = f"runs/{run_page_name(record.run_dir)}"
+            export_run(record.run_dir, out.parent / link, back_link=f"../{out.name}")
+            row["link"] = link
+            pages += 1
+        runs.append(row)
+    written = _write(out, batch_page(f"Batch {data.name}", tables, charts, runs))
+    return PageWritten(written.path, written.size, pages)
+
+
+def _write(out: Path, page: str) -> PageWritten:
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise ExportError(f"{out}: cannot write the page ({exc.strerror or exc})") from None
+    return PageWritten(out, out.stat().st_size)

@@ -1,0 +1,422 @@
+"""A run directory read into the plain data its page shows: the timeline, every version, the results matrix with
+each plan's steps, counterexamples, and the records an approach writes (summary, trial, import, evaluation).
+
+Long texts (prompt messages, answers, version texts) are kept once each in a :class:`Texts` table and referred
+to by number, so a conversation that repeats its first messages costs their size once in the page.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from genplan.engine.events import (
+    ArtifactCreated,
+    ArtifactEdited,
+    AttemptStarted,
+    ChecksPassed,
+    CommandExecuted,
+    EvaluationProgress,
+    Event,
+    FeedbackLimit,
+    FeedbackRound,
+    Notice,
+    RequestRetry,
+    RequestSent,
+    ResponseReceived,
+    RunFailed,
+    RunFinished,
+    RunStarted,
+    SelectionMade,
+    StepStarted,
+    ValidationResult,
+)
+from genplan.engine.runs import layout
+from genplan.engine.runs.store import RunStore
+from genplan.engine.share.plans import PlanSteps, TaskFiles, plan_steps, steps_on, task_files
+from genplan.engine.versions import VersionsOverview, run_overview
+
+# run.json keys a page leaves out: the process that owned the run says nothing to a reader
+_PRIVATE_META = frozenset({"pid", "pid_started", "owner", "host", "hostname"})
+# records an approach writes beside its events, shown as they are (AutoToS's search figures, a trial's outcome)
+RECORDS = (layout.SUMMARY, layout.TRIAL, layout.IMPORT, layout.EVALUATION)
+COUNTEREXAMPLES = layout.COUNTEREXAMPLES
+
+
+class Texts:
+    """Each distinct long text once; a page refers to it by its number."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+        self._index: dict[str, int] = {}
+
+    def add(self, text: str) -> int:
+        found = self._index.get(text)
+        if found is None:
+            found = self._index[text] = len(self.items)
+            self.items.append(text)
+        return found
+
+
+@dataclass
+class Row:
+    """One line of the timeline."""
+
+    seq: int
+    kind: str  # run, phase, request, check, version, edit, selection, notice, round, passed, limit, command, ...
+    title: str
+    detail: str = ""
+    status: str = ""  # ok, fail, info, cached, human, resumed
+    step: str = ""
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    seconds: float | None = None
+    messages: list[tuple[str, int]] = field(default_factory=list)  # (role, text number)
+    answer: int | None = None  # text number
+    anchor: str = ""  # the version this row made, for a link
+
+
+@dataclass
+class Version:
+    kind: str  # nl_domain, nl_task, strategy, reflection, program, function, pddl_domain, pddl_problem, ...
+    name: str  # the file's stem
+    file: str  # relative to the run directory
+    text: int  # text number
+    anchor: str
+    edited: bool = False  # a person's edit (✎)
+    note: str = ""  # what made it: the request, the edit's origin, the task it is about
+
+
+@dataclass
+class Cell:
+    solved: bool
+    category: str
+    message: int  # text number: the feedback the model got
+    plan: int | None = None  # index into RunData.plans
+
+
+@dataclass
+class MatrixRow:
+    what: str  # strategy, program
+    label: str
+    cells: dict[str, Cell]
+    all_tasks: bool = False
+
+
+@dataclass
+class Counterexample:
+    version: str
+    record: dict[str, Any]
+    pddl: str
+    failure: dict[str, Any]  # the shrunk task's failure (category, message, plan), else the one found first
+    message: int  # text number: the failure's feedback
+    plan: int | None = None  # index into RunData.plans: the program's plan on the task
+
+
+@dataclass
+class Command:
+    step: int | None
+    attempt: int | None
+    command: str
+    observation: str
+    error: str
+    goal_reached: bool
+
+
+@dataclass
+class Round:
+    number: int | None
+    target: str
+    phase: str
+    check: str
+    category: str
+    feedback: str
+
+
+@dataclass
+class RunData:
+    run_id: str
+    approach: str
+    preset: str
+    status: str
+    created: str
+    domain: str
+    model: str
+    meta: dict[str, Any]
+    lineage: list[tuple[str, str]]  # (what, value): forked from, at request, continuing from version
+    figures: list[tuple[str, str]]  # calls, tokens, time
+    texts: Texts
+    rows: list[Row]
+    versions: list[Version]
+    tasks: list[str]
+    matrix: list[MatrixRow]
+    plans: list[PlanSteps]
+    counterexamples: list[Counterexample]
+    rounds: list[Round]
+    commands: list[Command]
+    records: dict[str, Any]
+    notes: list[str]  # what the page could not show and why
+
+
+def collect(run_dir: Path) -> RunData:
+    """Everything the page of ``run_dir`` shows (FileNotFoundError when it holds no run)."""
+    run_dir = Path(run_dir)
+    store = RunStore.open(run_dir)
+    overview = run_overview(run_dir)
+    meta = {k: v for k, v in store.meta().items() if k not in _PRIVATE_META}
+    events = list(store.events())
+    texts = Texts()
+    notes: list[str] = []
+    versions = _versions(run_dir, events, texts)
+    anchors = {v.file: v.anchor for v in versions}
+    rows = _timeline(run_dir, events, texts, anchors)
+    plans: list[PlanSteps] = []
+    files = task_files(meta.get("domain_dir"), notes) if overview.results else None
+    tasks, matrix = _matrix(overview, files, texts, plans)
+    config, model = overview.meta.config, overview.meta.model
+    started = next((e for e in events if isinstance(e, RunStarted)), None)
+    approach = str(config.get("approach") or (started.approach if started else None) or meta.get("approach") or "?")
+    return RunData(
+        run_id=overview.run_id, approach=approach, preset=overview.preset, status=overview.status,
+        created=overview.created, domain=str(meta.get("domain_dir") or meta.get("domain") or
+                                             (started.domain if started else "") or ""),
+        model=str(model.get("model") or ""), meta=meta, lineage=_lineage(overview), figures=_figures(rows, events),
+        texts=texts, rows=rows, versions=versions, tasks=tasks, matrix=matrix, plans=plans,
+        counterexamples=_counterexamples(run_dir, files, texts, plans), rounds=_rounds(events), commands=_commands(events),
+        records={name: _read_json(layout.in_run(run_dir, name)) for name in RECORDS if layout.in_run(run_dir, name).is_file()}, notes=notes,
+    )
+
+
+# ------------------------------------------------------------------------------------------------ the timeline
+def _timeline(run_dir: Path, events: list[Event], texts: Texts, anchors: dict[str, str]) -> list[Row]:
+    rows: list[Row] = []
+    requests: dict[int, Row] = {}
+    for event in events:
+        row = _row(run_dir, event, texts, anchors, requests)
+        if row is not None:
+            rows.append(row)
+    # the evaluation's progress is one row at its last count, not one per task
+    last_progress = max((i for i, r in enumerate(rows) if r.kind == "evaluation"), default=None)
+    return [r for i, r in enumerate(rows) if r.kind != "evaluation" or i == last_progress]
+
+
+def _row(run_dir: Path, event: Event, texts: Texts, anchors: dict[str, str],  # noqa: C901 - one branch per event
+         requests: dict[int, Row]) -> Row | None:
+    seq = event.seq
+    if isinstance(event, RunStarted):
+        what = " · ".join(str(x) for x in (event.approach, event.preset, event.purpose) if x)
+        return Row(seq, "run", "run started", what, "info")
+    if isinstance(event, StepStarted):
+        where = " ".join(f"{k} {v}" for k, v in (("round", event.round), ("task", event.task),
+                                                 ("version", event.version), ("candidate", event.candidate),
+                                                 ("time step", event.step)) if v is not None)
+        return Row(seq, "phase", f"== {event.phase}", where, "info")
+    if isinstance(event, RequestSent):
+        row = Row(seq, "request", f"request {event.request_id} · {event.step}", _context(event), "running",
+                  step=str(event.step or ""))
+        row.messages = _messages(run_dir, event.file, texts)
+        if event.request_id is not None:
+            requests[event.request_id] = row
+        return row
+    if isinstance(event, ResponseReceived):
+        known = requests.get(event.request_id) if event.request_id is not None else None
+        # an answer kept from before (a fork, a resume) whose request another run logged: a row of its own
+        row = known or Row(seq, "request", f"request {event.request_id} · {event.step}", "", step=str(event.step or ""))
+        row.status = ("human" if event.human else "cached" if event.cached else "resumed" if event.resumed
+                      else "ok")
+        row.tokens_in, row.tokens_out, row.seconds = event.tokens_in, event.tokens_out, event.latency_s
+        answer = _read_text(_file(run_dir, event.file)) if event.file else None
+        if answer is not None:
+            row.answer = texts.add(answer)
+        return None if known else row
+    if isinstance(event, RequestRetry):
+        return Row(seq, "notice", f"retry of request {event.request_id}", str(event.reason or ""), "info")
+    if isinstance(event, ValidationResult):
+        about = " ".join(str(x) for x in (event.what, event.version) if x)
+        title = ("✓ " if event.valid else "✗ ") + (f"check {about} on {event.task}" if event.task else f"check {about}")
+        return Row(seq, "check", title, str(event.message or event.kind or ""), "ok" if event.valid else "fail")
+    if isinstance(event, ArtifactCreated):
+        title = f"{event.kind} {event.version or ''}".strip()
+        return Row(seq, "version", title, str(event.file or ""), "info", anchor=anchors.get(str(event.file), ""))
+    if isinstance(event, ArtifactEdited):
+        return Row(seq, "edit", f"✎ {event.kind} edited ({event.origin or 'by hand'})",
+                   f"{event.edited} → {event.file}", "info", anchor=anchors.get(str(event.file), ""))
+    if isinstance(event, SelectionMade):
+        figures = f"{event.solved}/{event.total} debug tasks" if event.total is not None else ""
+        return Row(seq, "selection", f"selected {event.kind} {event.version}", figures, "ok")
+    if isinstance(event, Notice):
+        return Row(seq, "notice", "notice", str(event.extra.get("message") or event.extra.get("text") or ""), "info")
+    if isinstance(event, FeedbackRound):
+        return Row(seq, "round", f"feedback round {event.number}: {event.target} ({event.category or event.check})",
+                   str(event.feedback or ""), "fail")
+    if isinstance(event, ChecksPassed):
+        return Row(seq, "passed", "checks passed", str(event.check or ""), "ok")
+    if isinstance(event, FeedbackLimit):
+        return Row(seq, "limit", f"feedback limit reached for {event.target}", f"{event.rounds} rounds", "fail")
+    if isinstance(event, EvaluationProgress):
+        return Row(seq, "evaluation", "evaluation", f"{event.solved}/{event.done} solved of {event.total}", "info",
+                   seconds=event.seconds)
+    if isinstance(event, AttemptStarted):
+        return Row(seq, "phase", f"attempt {event.attempt} at time step {event.step}",
+                   f"{event.replayed} commands replayed", "info")
+    if isinstance(event, CommandExecuted):
+        status = "fail" if event.error else "ok"
+        return Row(seq, "command", f"> {event.command}", str(event.error or event.observation or ""), status)
+    if isinstance(event, RunFinished):
+        return Row(seq, "run", f"run {event.status or event.outcome or 'finished'}",
+                   str(event.message or event.reason or ""), "ok" if (event.status or "finished") == "finished"
+                   else "fail", seconds=event.wall_seconds)
+    if isinstance(event, RunFailed):
+        return Row(seq, "run", "run failed", str(event.error or event.message or ""), "fail")
+    return None
+
+
+def _context(event: RequestSent) -> str:
+    parts = (("task", event.task), ("version", event.version), ("candidate", event.candidate),
+             ("time step", event.time_step), ("attempt", event.attempt), ("retry", event.retry))
+    return " ".join(f"{k} {v}" for k, v in parts if v is not None)
+
+
+def _messages(run_dir: Path, file: str | None, texts: Texts) -> list[tuple[str, int]]:
+    record = _read_json(_file(run_dir, file)) if file else None
+    messages = record.get("messages") if isinstance(record, dict) else None
+    if not isinstance(messages, list):
+        return []
+    return [(str(m.get("role", "?")), texts.add(str(m.get("content") or ""))) for m in messages if isinstance(m, dict)]
+
+
+def _figures(rows: list[Row], events: list[Event]) -> list[tuple[str, str]]:
+    requests = [r for r in rows if r.kind == "request"]
+    tokens_in = sum(r.tokens_in or 0 for r in requests)
+    tokens_out = sum(r.tokens_out or 0 for r in requests)
+    seconds = sum(r.seconds or 0.0 for r in requests)
+    figures = [("model calls", str(len(requests))), ("tokens in / out", f"{tokens_in} / {tokens_out}"),
+               ("model time", f"{seconds:.1f} s")]
+    if len(events) > 1 and events[-1].time and events[0].time:
+        figures.append(("wall time", f"{events[-1].time - events[0].time:.1f} s"))
+    return figures
+
+
+# ----------------------------------------------------------------------------------------------- the versions
+def _versions(run_dir: Path, events: list[Event], texts: Texts) -> list[Version]:
+    found: list[Version] = []
+    seen: set[str] = set()
+    for event in events:
+        if not isinstance(event, ArtifactCreated | ArtifactEdited) or not event.file or event.file in seen:
+            continue
+        text = _read_text(_file(run_dir, event.file))
+        if text is None:
+            continue
+        seen.add(event.file)
+        if isinstance(event, ArtifactEdited):
+            note = f"✎ edit of {event.edited} ({event.origin or 'by hand'})"
+        else:
+            note = " ".join(f"{k} {v}" for k, v in (("request", event.request_id), ("task", event.task),
+                                                    ("about", event.about), ("time step", event.step))
+                            if v is not None)
+        found.append(Version(str(event.kind or "file"), Path(event.file).stem, event.file, texts.add(text),
+                             _anchor("v", event.file), isinstance(event, ArtifactEdited), note))
+    return found
+
+
+def _anchor(prefix: str, name: str) -> str:
+    return prefix + "-" + re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-")
+
+
+# ---------------------------------------------------------------------------------------------- the results
+def _matrix(overview: VersionsOverview, files: TaskFiles | None, texts: Texts,
+            plans: list[PlanSteps]) -> tuple[list[str], list[MatrixRow]]:
+    known: dict[tuple[str, tuple[str, ...]], int] = {}
+    rows: list[MatrixRow] = []
+    for version in overview.results:
+        cells: dict[str, Cell] = {}
+        for outcome in version.outcomes:
+            cell = Cell(outcome.solved, outcome.category, texts.add(outcome.message))
+            if outcome.plan is not None and files is not None:
+                key = (outcome.task, outcome.plan)
+                if key not in known:
+                    steps = plan_steps(files, outcome.task, list(outcome.plan))
+                    if steps is not None:
+                        known[key] = len(plans)
+                        plans.append(steps)
+                cell.plan = known.get(key)
+            cells[outcome.task] = cell
+        rows.append(MatrixRow(version.what, version.label, cells, version.all_tasks))
+    return list(overview.tasks), rows
+
+
+def _counterexamples(run_dir: Path, files: TaskFiles | None, texts: Texts,
+                     plans: list[PlanSteps]) -> list[Counterexample]:
+    folder = layout.counterexamples_dir(run_dir)
+    found = []
+    for file in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        record = _read_json(file)
+        if not isinstance(record, dict):
+            continue
+        task = record.get("task")
+        task_file = _file(run_dir, str(task)) if task else None
+        pddl = (_read_text(task_file) or "") if task_file is not None else ""
+        shrunk = record.get("shrunk")
+        failure = shrunk.get("failure") if isinstance(shrunk, dict) else None
+        failure = failure if isinstance(failure, dict) else record.get("failure")
+        failure = failure if isinstance(failure, dict) else {}
+        example = Counterexample(str(record.get("version") or file.stem), record, pddl, failure,
+                                 texts.add(str(failure.get("message") or "")))
+        plan = failure.get("plan")
+        if files is not None and task_file is not None and isinstance(plan, list):
+            steps = steps_on(files, task_file, [str(a) for a in plan], Path(str(task)).stem)
+            if steps is not None:
+                example.plan = len(plans)
+                plans.append(steps)
+        found.append(example)
+    return found
+
+
+def _rounds(events: list[Event]) -> list[Round]:
+    return [Round(e.number, str(e.target or ""), str(e.phase or ""), str(e.check or ""), str(e.category or ""),
+                  str(e.feedback or "")) for e in events if isinstance(e, FeedbackRound)]
+
+
+def _commands(events: list[Event]) -> list[Command]:
+    return [Command(e.step, e.attempt, str(e.command or ""), str(e.observation or ""), str(e.error or ""),
+                    bool(e.goal_reached)) for e in events if isinstance(e, CommandExecuted)]
+
+
+def _lineage(overview: VersionsOverview) -> list[tuple[str, str]]:
+    lineage = []
+    if overview.forked_from:
+        lineage.append(("forked from run", overview.forked_from))
+    if overview.forked_at is not None:
+        lineage.append(("at request", str(overview.forked_at)))
+    if overview.edited_version:
+        lineage.append(("continuing from the edited version", overview.edited_version))
+    return lineage
+
+
+def _file(run_dir: Path, relative: str) -> Path | None:
+    """The run's file that an event or a record names; None for a name that leads out of the run."""
+    try:
+        return layout.in_run(run_dir, relative)
+    except layout.OutsideRun:
+        return None
+
+
+def _read_text(path: Path | None) -> str | None:
+    if path is None:
+        return None
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _read_json(path: Path | None) -> Any:
+    if path is None:
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None

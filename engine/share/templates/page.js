@@ -1,0 +1,213 @@
+// genplan's exported run page: fills in what a reader opens, compares versions, steps through plans.
+// Everything it needs is in the JSON block #run-data; it loads nothing.
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("run-data").textContent);
+  var texts = data.texts;
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  // ---- the timeline: a model call's messages and answer, filled in when it is opened
+  function fillCall(details) {
+    var body = details.querySelector(".call-body");
+    if (body.dataset.filled) return;
+    body.dataset.filled = "1";
+    var parts = details.dataset.messages ? details.dataset.messages.split(",") : [];
+    parts.forEach(function (part) {
+      var cut = part.lastIndexOf(":");
+      body.appendChild(el("div", "role", part.slice(0, cut)));
+      body.appendChild(el("pre", "text message", texts[Number(part.slice(cut + 1))]));
+    });
+    if (!parts.length) body.appendChild(el("p", "note", "The request's messages were not recorded in this run."));
+    body.appendChild(el("div", "role", "answer"));
+    var answer = details.dataset.answer;
+    body.appendChild(answer === "" ? el("p", "note", "No answer was recorded.") : el("pre", "text answer", texts[Number(answer)]));
+  }
+  document.querySelectorAll("details.call").forEach(function (details) {
+    details.addEventListener("toggle", function () { if (details.open) fillCall(details); });
+  });
+  var only = document.getElementById("only-requests");
+  if (only) only.addEventListener("change", function () {
+    document.querySelector("div.timeline").classList.toggle("only-requests", only.checked);
+  });
+
+  // ---- compare: a line diff (longest common subsequence) of two versions of the same kind, side by side
+  function diffLines(a, b) {
+    var n = a.length, m = b.length, ops = [];
+    if (n * m > 4e6) {  // too large to align: show both whole
+      a.forEach(function (line) { ops.push(["del", line, null]); });
+      b.forEach(function (line) { ops.push(["add", null, line]); });
+      return ops;
+    }
+    var lcs = [];
+    for (var i = 0; i <= n; i++) lcs.push(new Uint32Array(m + 1));
+    for (i = n - 1; i >= 0; i--) for (var j = m - 1; j >= 0; j--)
+      lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+    i = 0; j = 0;
+    while (i < n || j < m) {
+      if (i < n && j < m && a[i] === b[j]) { ops.push(["same", a[i++], b[j++]]); }
+      else if (i < n && (j === m || lcs[i + 1][j] >= lcs[i][j + 1])) { ops.push(["del", a[i++], null]); }
+      else { ops.push(["add", null, b[j++]]); }
+    }
+    return ops;
+  }
+  function showDiff() {
+    var left = data.versions[Number(document.getElementById("diff-left").value)];
+    var right = data.versions[Number(document.getElementById("diff-right").value)];
+    var out = document.getElementById("diff");
+    out.textContent = "";
+    if (!left || !right) { out.appendChild(el("p", "note", "This run has fewer than two versions of one kind.")); return; }
+    var ops = diffLines(texts[left.text].split("\n"), texts[right.text].split("\n"));
+    var table = el("table", "diff");
+    var head = el("tr");
+    head.appendChild(el("th", "", left.file)); head.appendChild(el("th", "", right.file));
+    table.appendChild(head);
+    var changed = 0;
+    function addRow(leftClass, leftText, rightClass, rightText) {
+      var row = el("tr");
+      row.appendChild(el("td", leftClass, leftText));
+      row.appendChild(el("td", rightClass, rightText));
+      table.appendChild(row);
+    }
+    // a block of deleted lines and the block of added lines after it share rows, as changed lines
+    for (var k = 0; k < ops.length;) {
+      if (ops[k][0] === "same") { addRow("", ops[k][1], "", ops[k][2]); k++; continue; }
+      var gone = [], come = [];
+      while (k < ops.length && ops[k][0] === "del") gone.push(ops[k++][1]);
+      while (k < ops.length && ops[k][0] === "add") come.push(ops[k++][2]);
+      for (var r = 0; r < Math.max(gone.length, come.length); r++) {
+        addRow(r < gone.length ? "del" : "gap", r < gone.length ? gone[r] : "",
+               r < come.length ? "add" : "gap", r < come.length ? come[r] : "");
+        changed++;
+      }
+    }
+    out.appendChild(el("p", "detail", changed ? changed + " lines differ" : "the two versions are the same"));
+    out.appendChild(table);
+  }
+  function fillPickers() {
+    var left = document.getElementById("diff-left"), right = document.getElementById("diff-right");
+    if (!left) return;
+    data.versions.forEach(function (version, index) {
+      var option = el("option", "", version.kind + ": " + version.file);
+      option.value = index;
+      left.appendChild(option);
+    });
+    function rightChoices() {
+      var kind = data.versions[Number(left.value)] ? data.versions[Number(left.value)].kind : null;
+      var keep = right.value;
+      right.textContent = "";
+      data.versions.forEach(function (version, index) {
+        if (version.kind !== kind) return;
+        var option = el("option", "", version.kind + ": " + version.file);
+        option.value = index;
+        right.appendChild(option);
+      });
+      if (keep && right.querySelector('option[value="' + keep + '"]')) right.value = keep;
+    }
+    // start with the two latest versions of the kind with the most versions after the first (programs, usually)
+    var counts = {}, best = null;
+    data.versions.forEach(function (version) { counts[version.kind] = (counts[version.kind] || 0) + 1; });
+    ["program", "function", "strategy", "problem", "pddl_problem"].concat(Object.keys(counts)).forEach(function (kind) {
+      if (best === null && counts[kind] >= 2) best = kind;
+    });
+    var ofKind = [];
+    data.versions.forEach(function (version, index) { if (version.kind === best) ofKind.push(index); });
+    if (ofKind.length >= 2) left.value = ofKind[ofKind.length - 2];
+    rightChoices();
+    if (ofKind.length >= 2) right.value = ofKind[ofKind.length - 1];
+    left.addEventListener("change", function () { rightChoices(); showDiff(); });
+    right.addEventListener("change", showDiff);
+    showDiff();
+  }
+  fillPickers();
+
+  // ---- the results matrix: a cell's feedback and its plan in the stepper
+  var plan = null, at = 0;
+  function stateAfter(index) {  // index -1: the initial state
+    var state = new Set(plan.initial);
+    for (var k = 0; k <= index && k < plan.steps.length; k++) {
+      var step = plan.steps[k];
+      if (step.status !== "ok") break;
+      step.deleted.forEach(function (f) { state.delete(f); });
+      step.added.forEach(function (f) { state.add(f); });
+    }
+    return state;
+  }
+  function showStep() {
+    var index = at - 1, steps = plan.steps;
+    var label = at === 0 ? "initial state" : "after step " + index + " of " + steps.length + ": " + steps[index].action;
+    var next = steps[at];
+    if (next && next.status === "failed") label += " · the next step, " + at + ", fails";
+    else if (at === steps.length && !plan.valid) label += " · every step ran; the goal does not hold";
+    else if (at === steps.length) label += " · the goal holds";
+    document.getElementById("step-label").textContent = label;
+    var list = document.getElementById("step-actions");
+    list.textContent = "";
+    steps.forEach(function (step, k) {
+      var item = el("li", "st-" + step.status.replace(" ", "-") + (k === index ? " current" : ""), step.action);
+      item.value = k;
+      if (step.status === "failed") {
+        item.appendChild(el("span", "why", " ✗ fails: " + (step.unsatisfied.join(", ") || "see the feedback")));
+      }
+      item.addEventListener("click", function () { at = k + 1; showStep(); });
+      list.appendChild(item);
+    });
+    var state = stateAfter(index), statics = new Set(plan.static);
+    var shown = document.getElementById("step-state"), withStatic = document.getElementById("step-static").checked;
+    shown.textContent = "";
+    var step = index >= 0 ? steps[index] : null;
+    Array.from(state).sort().forEach(function (fact) {
+      if (!withStatic && statics.has(fact)) return;
+      var added = step && step.status === "ok" && step.added.indexOf(fact) >= 0;
+      shown.appendChild(el("li", added ? "added" : "", fact));
+    });
+    if (step && step.status === "ok") step.deleted.forEach(function (fact) {
+      if (!state.has(fact)) shown.appendChild(el("li", "deleted", fact));
+    });
+    var goal = document.getElementById("step-goal");
+    goal.textContent = "";
+    plan.goal.forEach(function (fact) {
+      var holds = fact.indexOf("(not ") === 0 ? !state.has(fact.slice(5, -1)) : state.has(fact);
+      goal.appendChild(el("li", holds ? "pass" : "fail", (holds ? "✓ " : "✗ ") + fact));
+    });
+  }
+  function openCell(button) {
+    var panel = document.getElementById("cell");
+    panel.hidden = false;
+    document.getElementById("cell-title").textContent = button.dataset.title;
+    var message = texts[Number(button.dataset.message)];
+    document.getElementById("cell-message").textContent = message || "solved: no feedback";
+    var stepper = document.getElementById("stepper");
+    plan = button.dataset.plan === "" ? null : data.plans[Number(button.dataset.plan)];
+    stepper.hidden = !plan;
+    if (plan) {
+      at = plan.failing_step === null ? plan.steps.length : Math.min(plan.failing_step, plan.steps.length);
+      showStep();
+    }
+  }
+  var close = document.getElementById("cell-close");
+  if (close) close.addEventListener("click", function () { document.getElementById("cell").hidden = true; });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && close) document.getElementById("cell").hidden = true;
+  });
+  document.querySelectorAll("button.cell").forEach(function (button) {
+    button.addEventListener("click", function () { openCell(button); });
+  });
+  function move(to) { if (plan) { at = Math.max(0, Math.min(plan.steps.length, to)); showStep(); } }
+  var controls = {
+    "step-first": function () { move(0); }, "step-prev": function () { move(at - 1); },
+    "step-next": function () { move(at + 1); },
+    "step-fail": function () { if (plan && plan.failing_step !== null) move(plan.failing_step + 1); }
+  };
+  Object.keys(controls).forEach(function (id) {
+    var button = document.getElementById(id);
+    if (button) button.addEventListener("click", controls[id]);
+  });
+  var statics = document.getElementById("step-static");
+  if (statics) statics.addEventListener("change", function () { if (plan) showStep(); });
+})();

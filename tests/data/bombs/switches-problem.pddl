@@ -1,0 +1,5 @@
+(define (problem switches-24)
+  (:domain switches)
+  (:objects s0 s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s12 s13 s14 s15 s16 s17 s18 s19 s20 s21 s22 s23)
+  (:init (switch s0) (switch s1) (switch s2) (switch s3) (switch s4) (switch s5) (switch s6) (switch s7) (switch s8) (switch s9) (switch s10) (switch s11) (switch s12) (switch s13) (switch s14) (switch s15) (switch s16) (switch s17) (switch s18) (switch s19) (switch s20) (switch s21) (switch s22) (switch s23))
+  (:goal (finished)))
