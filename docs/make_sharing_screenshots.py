@@ -56,11 +56,12 @@ def page_shots(page_file: Path, out: Path) -> list[Path]:
     with browser_page(1100, 760) as (page, _errors):
         page.goto(page_file.as_uri())
         saved.append(_shot(page, out / "share-top.png"))
+        _scroll_to(page, "results")
         page.locator("button.cell.fail").last.click()
-        page.locator("#results").scroll_into_view_if_needed()
-        page.evaluate("document.getElementById('results').scrollIntoView()")
+        _scroll_to(page, "results")
         saved.append(_shot(page, out / "share-matrix.png"))
-        page.evaluate("document.getElementById('compare').scrollIntoView()")
+        page.keyboard.press("Escape")
+        _scroll_to(page, "compare")
         saved.append(_shot(page, out / "share-diff.png"))
     return saved
 
@@ -99,6 +100,13 @@ def served_shot(domain: Path, out: Path) -> Path:
     finally:
         os.killpg(server.pid, signal.SIGINT)
         server.wait(timeout=30)
+
+
+def _scroll_to(page: object, section: str) -> None:
+    # twice: the sections above are laid out as they pass by (content-visibility), which moves the target
+    for _ in range(2):
+        page.evaluate(f"document.getElementById('{section}').scrollIntoView()")  # type: ignore[attr-defined]
+        page.wait_for_timeout(400)  # type: ignore[attr-defined]
 
 
 def _shot(page: object, path: Path) -> Path:

@@ -163,6 +163,26 @@ def test_a_counterexample_shows_its_task_and_the_programs_plan_on_it(stein_run: 
         assert errors == []
 
 
+@needs_chromium
+def test_an_evaluation_beside_the_run_shows_each_task_and_its_feedback(stein_run: Path, tmp_path: Path) -> None:
+    # evaluation.json as a batch writes it: genplan eval's record of the selected program on the eval tasks
+    run = Path(shutil.copytree(stein_run, tmp_path / stein_run.name))
+    done = _genplan("eval", str(run / "programs" / "c1-v00.py"), str(stein_run.parent.parent / "ferry"), "--tasks",
+                    "eval", "--orderings", "1", "--quiet", "--json", str(run / "evaluation.json"))
+    assert done.returncode == 1, done.stderr  # the buggy program fails some eval task
+    evaluation = json.loads((run / "evaluation.json").read_text())
+    failed = next(r for r in evaluation["results"] if r["status"] != "solved")
+    page_file = export_run(run, tmp_path / "page.html").path
+    with browser_page() as (page, errors):
+        page.goto(page_file.as_uri())
+        shown = section_text(page, "#results")
+        solved = sum(r["status"] == "solved" for r in evaluation["results"])
+        assert f"evaluation of c1-v00: {solved} of {len(evaluation['results'])} solved" in shown
+        page.locator(f'button.cell[data-title="evaluation of c1-v00 on {failed["task"]}"]').click()
+        assert page.inner_text("#cell-message") == failed["message"]
+        assert errors == []
+
+
 def test_a_fork_names_its_parent_and_the_version_it_continues_from(stein_run: Path, tmp_path: Path) -> None:
     text = (stein_run / "strategies" / "v01.md").read_text() + "\nBoard before sailing.\n"
     forked = fork(stein_run, "strategies/v01.md", "strategy", text, root=tmp_path)

@@ -176,6 +176,7 @@ def collect(run_dir: Path) -> RunData:
     plans: list[PlanSteps] = []
     files = task_files(meta.get("domain_dir"), notes) if overview.results else None
     tasks, matrix = _matrix(overview, files, texts, plans)
+    matrix += _evaluation(run_dir, texts)
     config, model = overview.meta.config, overview.meta.model
     started = next((e for e in events if isinstance(e, RunStarted)), None)
     approach = str(config.get("approach") or (started.approach if started else None) or meta.get("approach") or "?")
@@ -346,6 +347,23 @@ def _matrix(overview: VersionsOverview, files: TaskFiles | None, texts: Texts,
             cells[outcome.task] = cell
         rows.append(MatrixRow(version.what, version.label, cells, version.all_tasks))
     return list(overview.tasks), rows
+
+
+def _evaluation(run_dir: Path, texts: Texts) -> list[MatrixRow]:
+    """A batch's evaluation of the selected program on the evaluation tasks (evaluation.json), as one row."""
+    record = _read_json(run_dir / layout.EVALUATION)
+    results = record.get("results") if isinstance(record, dict) else None
+    if not isinstance(results, list):
+        return []
+    cells: dict[str, Cell] = {}
+    for result in (r for r in results if isinstance(r, dict)):
+        orderings = [o for o in result.get("orderings") or [] if isinstance(o, dict)]
+        message = str(result.get("message") or next((o["message"] for o in orderings if o.get("message")), ""))
+        solved = result.get("status") == "solved"
+        category = str(result.get("category") or result.get("error_kind") or result.get("status") or "")
+        cells[str(result.get("task", "?"))] = Cell(solved, "solved" if solved else category, texts.add(message))
+    program = Path(str(record.get("program") or "program")).stem if isinstance(record, dict) else "program"
+    return [MatrixRow("evaluation of", program, cells, all_tasks=True)]
 
 
 def _counterexamples(run_dir: Path, files: TaskFiles | None, texts: Texts,

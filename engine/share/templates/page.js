@@ -189,12 +189,18 @@
       at = plan.failing_step === null ? plan.steps.length : Math.min(plan.failing_step, plan.steps.length);
       showStep();
     }
+    // the page gets room below its end for the panel, and the chosen cell stays in sight above it
+    document.body.classList.add("panel-open");
+    var above = panel.getBoundingClientRect().top, cell = button.getBoundingClientRect();
+    if (cell.bottom > above) window.scrollBy(0, cell.bottom - above + 16);
+  }
+  function closePanel() {
+    document.getElementById("cell").hidden = true;
+    document.body.classList.remove("panel-open");
   }
   var close = document.getElementById("cell-close");
-  if (close) close.addEventListener("click", function () { document.getElementById("cell").hidden = true; });
-  document.addEventListener("keydown", function (event) {
-    if (event.key === "Escape" && close) document.getElementById("cell").hidden = true;
-  });
+  if (close) close.addEventListener("click", closePanel);
+  document.addEventListener("keydown", function (event) { if (event.key === "Escape" && close) closePanel(); });
   document.querySelectorAll("button.cell").forEach(function (button) {
     button.addEventListener("click", function () { openCell(button); });
   });
