@@ -35,6 +35,7 @@ from genplan.engine.events import (
     ValidationResult,
 )
 from genplan.engine.runs import layout
+from genplan.engine.runs.outcome import read_evaluation
 from genplan.engine.runs.store import RunStore
 from genplan.engine.share.plans import PlanSteps, TaskFiles, plan_steps, steps_on, task_files
 from genplan.engine.versions import VersionsOverview, run_overview
@@ -351,7 +352,7 @@ def _matrix(overview: VersionsOverview, files: TaskFiles | None, texts: Texts,
 
 def _evaluation(run_dir: Path, texts: Texts) -> list[MatrixRow]:
     """A batch's evaluation of the selected program on the evaluation tasks (evaluation.json), as one row."""
-    record = _read_json(run_dir / layout.EVALUATION)
+    record = read_evaluation(run_dir)
     results = record.get("results") if isinstance(record, dict) else None
     if not isinstance(results, list):
         return []
