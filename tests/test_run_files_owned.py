@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from genplan.engine.runs import is_run_dir, layout
@@ -72,20 +73,23 @@ def folder_uses(tree: ast.AST) -> list[tuple[int, str]]:
     return found
 
 
-def offenders(roots: list[Path]) -> list[str]:
-    found = []
+def sources(roots: list[Path]) -> Iterator[tuple[str, ast.AST]]:
+    """Every module under ``roots`` outside engine/runs/: its path (from the root's parent) and its tree."""
     for root in roots:
         for path in sorted(root.rglob("*.py")):
-            if OWNER in path.parents:
-                continue
-            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-            where = path.relative_to(root.parent)
-            for line, text in literals(tree):
-                if NAMING.search(text):
-                    found.append(f"{where}:{line}: {text!r}")
-            for line, text in folder_uses(tree):
-                if (str(where), text) not in NOT_RUN_FOLDERS:
-                    found.append(f"{where}:{line}: {text!r}")
+            if OWNER not in path.parents:
+                yield str(path.relative_to(root.parent)), ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
+def offenders(roots: list[Path]) -> list[str]:
+    found = []
+    for where, tree in sources(roots):
+        for line, text in literals(tree):
+            if NAMING.search(text):
+                found.append(f"{where}:{line}: {text!r}")
+        for line, text in folder_uses(tree):
+            if (where, text) not in NOT_RUN_FOLDERS:
+                found.append(f"{where}:{line}: {text!r}")
     return sorted(set(found), key=found.index)
 
 
@@ -139,15 +143,8 @@ def _holds_run_dir(node: ast.expr) -> bool:
 
 def path_builders(roots: list[Path]) -> list[str]:
     """Every ``run_dir / <anything>`` outside engine/runs/: a path into a run directory built by hand."""
-    found = []
-    for root in roots:
-        for path in sorted(root.rglob("*.py")):
-            if OWNER in path.parents:
-                continue
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and _holds_run_dir(node.left):
-                    found.append(f"{path.relative_to(root.parent)}:{node.lineno}: {ast.unparse(node)}")
-    return found
+    return [f"{where}:{node.lineno}: {ast.unparse(node)}" for where, tree in sources(roots) for node in ast.walk(tree)
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and _holds_run_dir(node.left)]
 
 
 def test_no_module_outside_engine_runs_builds_a_path_into_a_run() -> None:
