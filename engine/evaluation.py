@@ -34,7 +34,7 @@ from genplan.engine.sandbox.outcome import (
     PLAN,
     PYTHON_ERROR_KINDS,
     RESULT_TOO_LARGE,
-    RunOutcome,
+    ProgramOutcome,
 )
 from genplan.engine.sandbox.program import Program
 from genplan.engine.sandbox.runner import Sandbox
@@ -118,7 +118,7 @@ def _task_name(path: Path, root: Path | None) -> str:
 @dataclass
 class OrderingResult:
     ordering: int
-    outcome: RunOutcome
+    outcome: ProgramOutcome
     validation: ValidationResult | None = None
     message: str = ""  # the feedback message for a failure ("" when valid)
 
@@ -409,7 +409,7 @@ class Evaluator:
         risk = refused_import(program.source) if self.import_check else None
         if risk is not None:
             line = refusal_line(risk)
-            refused = RunOutcome(EXCEPTION, traceback=line, exception=line, detail="refused by the import check",
+            refused = ProgramOutcome(EXCEPTION, traceback=line, exception=line, detail="refused by the import check",
                                  time_limit=self.limits.time_limit, hash_seed=seed)
             return OrderingResult(ordering, refused, None, run_feedback(refused, self.style))
         if self.ordered_sets:  # --faithful: the reference's orderings, handed over as ordered sets

@@ -166,7 +166,7 @@ def _outcome(record: dict[str, Any]) -> TaskOutcome:
 
 def read_results(run_dir: Path) -> tuple[VersionResults, ...]:
     """Every ``results/<what>-<label>.json`` of a run, strategies first, then programs, in version order."""
-    folder = run_dir / "results"
+    folder = layout.results_dir(run_dir)
     if not folder.is_dir():
         return ()
     found: list[VersionResults] = []

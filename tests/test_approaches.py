@@ -162,18 +162,23 @@ def test_a_toy_approach_runs_through_the_cli(toy: Approach, scripted_server: Scr
     assert json.loads((Path(summary["run_dir"]) / "run.json").read_text())["config"]["approach"] == "toy"
 
 
+def toy_experiment(folder: Path, server: ScriptedServer) -> Path:
+    """An experiment file: the toy's preset on ferry, one seed, against ``server``."""
+    experiment = folder / "experiment.toml"
+    experiment.write_text(
+        "[experiment]\nname = \"toy\"\n"
+        f"domains = [\"{FERRY}\"]\npresets = [\"Toy\"]\nseeds = [1]\neval_limit = 2\norderings = 1\n\n"
+        "[[models]]\nname = \"synthetic\"\n"
+        f"model = \"{server.model}\"\nbase_url = \"{server.base_url}\"\ntemperature = 0\n",
+        encoding="utf-8",
+    )
+    return experiment
+
+
 def test_a_toy_approach_runs_in_a_batch(toy: Approach, tmp_path: Path) -> None:
     with ScriptedServer() as server:
         toy_server(server)
-        experiment = tmp_path / "experiment.toml"
-        experiment.write_text(
-            "[experiment]\nname = \"toy\"\n"
-            f"domains = [\"{FERRY}\"]\npresets = [\"Toy\"]\nseeds = [1]\neval_limit = 2\norderings = 1\n\n"
-            "[[models]]\nname = \"synthetic\"\n"
-            f"model = \"{server.model}\"\nbase_url = \"{server.base_url}\"\ntemperature = 0\n",
-            encoding="utf-8",
-        )
-        result = run_batch(load_experiment(experiment), tmp_path / "batch", no_cache=True)
+        result = run_batch(load_experiment(toy_experiment(tmp_path, server)), tmp_path / "batch", no_cache=True)
         assert result.complete and result.ran == 1 and result.evaluated == 1
         assert len(server.requests) == 1
         entry = json.loads((tmp_path / "batch" / "batch.json").read_text())["entries"][0]

@@ -23,7 +23,7 @@ from genplan.engine.evaluation import (
 )
 from genplan.engine.pddl import load_domain
 from genplan.engine.pddl.validate import ValidationResult
-from genplan.engine.sandbox import Limits, Program, RunOutcome, Sandbox
+from genplan.engine.sandbox import Limits, Program, ProgramOutcome, Sandbox
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux only")
 
@@ -198,12 +198,12 @@ def _result(name: str, kind: str | None) -> TaskResult:
     task = EvalTask(name, Path(name), None, None)  # type: ignore[arg-type]
     result = TaskResult(task, orderings_wanted=1)
     if kind is None:
-        result.orderings.append(OrderingResult(0, RunOutcome(kind="plan", plan=[]), ValidationResult(valid=True)))
+        result.orderings.append(OrderingResult(0, ProgramOutcome(kind="plan", plan=[]), ValidationResult(valid=True)))
     elif kind in ("goal-not-reached", "unsatisfied-precondition"):
         validation = ValidationResult(valid=False, kind=kind)
-        result.orderings.append(OrderingResult(0, RunOutcome(kind="plan", plan=[]), validation, f"{name} {kind}"))
+        result.orderings.append(OrderingResult(0, ProgramOutcome(kind="plan", plan=[]), validation, f"{name} {kind}"))
     else:
-        result.orderings.append(OrderingResult(0, RunOutcome(kind=kind), None, f"{name} {kind}"))
+        result.orderings.append(OrderingResult(0, ProgramOutcome(kind=kind), None, f"{name} {kind}"))
     return result
 
 

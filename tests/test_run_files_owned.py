@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from genplan.engine.runs import is_run_dir, layout
@@ -72,20 +73,23 @@ def folder_uses(tree: ast.AST) -> list[tuple[int, str]]:
     return found
 
 
-def offenders(roots: list[Path]) -> list[str]:
-    found = []
+def sources(roots: list[Path]) -> Iterator[tuple[str, ast.AST]]:
+    """Every module under ``roots`` outside engine/runs/: its path (from the root's parent) and its tree."""
     for root in roots:
         for path in sorted(root.rglob("*.py")):
-            if OWNER in path.parents:
-                continue
-            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-            where = path.relative_to(root.parent)
-            for line, text in literals(tree):
-                if NAMING.search(text):
-                    found.append(f"{where}:{line}: {text!r}")
-            for line, text in folder_uses(tree):
-                if (str(where), text) not in NOT_RUN_FOLDERS:
-                    found.append(f"{where}:{line}: {text!r}")
+            if OWNER not in path.parents:
+                yield str(path.relative_to(root.parent)), ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
+def offenders(roots: list[Path]) -> list[str]:
+    found = []
+    for where, tree in sources(roots):
+        for line, text in literals(tree):
+            if NAMING.search(text):
+                found.append(f"{where}:{line}: {text!r}")
+        for line, text in folder_uses(tree):
+            if (where, text) not in NOT_RUN_FOLDERS:
+                found.append(f"{where}:{line}: {text!r}")
     return sorted(set(found), key=found.index)
 
 
@@ -124,6 +128,52 @@ def test_the_check_catches_a_named_request_or_answer_folder(tmp_path: Path) -> N
     )
     found = [entry.split(": ", 1)[1] for entry in offenders([tmp_path])]
     assert sorted(found) == sorted(["'responses'", "'requests/'", "'requests'", "'responses'", "'*/responses/*.json'"])
+
+
+# a name that holds a run directory: run_dir, source_run_dir, self.run_dir, run_path, fork_dir ...
+RUN_DIR_NAME = re.compile(r"(?:^|_)run_?dir$|^run_path$|^fork_dir$")
+
+
+def _holds_run_dir(node: ast.expr) -> bool:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Path" and node.args:
+        node = node.args[0]  # Path(run_dir)
+    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+    return bool(RUN_DIR_NAME.search(name))
+
+
+def path_builders(roots: list[Path]) -> list[str]:
+    """Every ``run_dir / <anything>`` outside engine/runs/: a path into a run directory built by hand."""
+    return [f"{where}:{node.lineno}: {ast.unparse(node)}" for where, tree in sources(roots) for node in ast.walk(tree)
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and _holds_run_dir(node.left)]
+
+
+def test_no_module_outside_engine_runs_builds_a_path_into_a_run() -> None:
+    """Paths inside a run directory are built in engine/runs (``layout``: ``in_run`` for a path an event or a
+    record names, ``nl_files``, ``trial_call_file``, ``observations_file``, ...; ``outcome``: the evaluation
+    and import records); the front ends reach them through ``engine.api.runs``."""
+    found = path_builders([ROOT / "engine", ROOT / "cli", ROOT / "tui"])
+    assert not found, "paths into a run directory built outside engine/runs/:\n" + "\n".join(found)
+
+
+def test_the_check_catches_a_path_built_into_a_run(tmp_path: Path) -> None:
+    (tmp_path / "mod.py").write_text(
+        'A = run_dir / "nl" / "domain.md"\n'
+        'B = Path(run_dir) / relative\n'
+        'C = self.run_dir / path\n'
+        'D = domain_dir / "domain.pddl"  # not a run directory\n',
+        encoding="utf-8",
+    )
+    found = [entry.split(": ", 1)[1] for entry in path_builders([tmp_path])]
+    assert sorted(found) == sorted(["run_dir / 'nl'", "Path(run_dir) / relative", "self.run_dir / path"])
+
+
+def test_a_path_named_by_a_record_stays_inside_its_run(tmp_path: Path) -> None:
+    import pytest
+
+    assert layout.in_run(tmp_path, "programs/v01.py") == tmp_path / "programs" / "v01.py"
+    for escaping in ("../other/run.json", "/etc/passwd", "programs/../../x"):
+        with pytest.raises(layout.OutsideRun):
+            layout.in_run(tmp_path, escaping)
 
 
 def test_no_module_outside_engine_runs_parses_the_event_log() -> None:

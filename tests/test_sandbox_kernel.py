@@ -256,12 +256,12 @@ def test_secrets_are_redacted_and_text_is_encodable(monkeypatch) -> None:
 
 
 def test_clean_outcome_escapes_plans_and_redacts_registered_keys() -> None:
-    from genplan.engine.sandbox.outcome import RunOutcome
+    from genplan.engine.sandbox.outcome import ProgramOutcome
     from genplan.engine.sandbox.redact import register_secret, registered_secrets
 
     register_secret("registered-key-abcdefgh")
     assert "registered-key-abcdefgh" in registered_secrets()
-    outcome = RunOutcome(kind="plan", plan=["(a \udc80)", "(b registered-key-abcdefgh)"], stdout="\ud800")
+    outcome = ProgramOutcome(kind="plan", plan=["(a \udc80)", "(b registered-key-abcdefgh)"], stdout="\ud800")
     clean_outcome(outcome, registered_secrets())
     assert outcome.plan == ["(a \\udc80)", "(b [redacted])"] and outcome.stdout == "\\ud800"
 

@@ -8,7 +8,7 @@ import os
 import pytest
 
 from genplan.engine.feedback.programs import exception_message, run_feedback, timeout_message, wrong_type_message
-from genplan.engine.sandbox import Limits, Program, ProgramError, RunOutcome, protocol
+from genplan.engine.sandbox import Limits, Program, ProgramError, ProgramOutcome, protocol
 from genplan.engine.sandbox.outcome import (
     CATEGORY_EXCEPTION,
     CATEGORY_TIMEOUT,
@@ -118,9 +118,9 @@ def test_outcome_categories_follow_the_error_table() -> None:
     assert run_category("timeout") == CATEGORY_TIMEOUT
     assert run_category("wrong-type") == CATEGORY_WRONG_TYPE
     assert run_category("plan") is None
-    outcome = RunOutcome(kind="timeout", time_limit=2.5)
+    outcome = ProgramOutcome(kind="timeout", time_limit=2.5)
     assert "(2.5 seconds)" in run_feedback(outcome, "stein")
-    assert RunOutcome.from_dict(outcome.to_dict()) == outcome
+    assert ProgramOutcome.from_dict(outcome.to_dict()) == outcome
 
 
 def test_limits_are_checked() -> None:

@@ -71,7 +71,9 @@ class Version:
 
 
 def runs_root(domain_dir: Path) -> Path:
-    return domain_dir / ".genplan" / "runs"
+    from genplan.engine.api.runs import default_runs_dir
+
+    return default_runs_dir(domain_dir)
 
 
 def kind_of(path: Path, run_dir: Path) -> str | None:
@@ -92,12 +94,13 @@ def kind_of(path: Path, run_dir: Path) -> str | None:
 
 def scan_run(run_dir: Path) -> list[Version]:
     from genplan.engine.api.domains import natural_key
+    from genplan.engine.api.runs import in_run
     from genplan.engine.api.versions import VERSION_DIRS, edits_of
 
-    edited = {run_dir / record.file: Path(record.edited).stem for record in edits_of(run_dir)}
+    edited = {in_run(run_dir, record.file): Path(record.edited).stem for record in edits_of(run_dir)}
     versions = []
     for kind, (directory, suffix) in VERSION_DIRS.items():
-        folder = run_dir / directory
+        folder = in_run(run_dir, directory)
         if not folder.is_dir():
             continue
         for file in sorted(folder.glob(f"*{suffix}"), key=natural_key):
@@ -199,13 +202,14 @@ class VersionIndex:
             return None
         # Written over outside genplan: the engine puts the original back and keeps the new text as the
         # version name+N, and logs the edit (engine.runs.edits) — nothing the run checked is lost.
+        from genplan.engine.api.runs import in_run
         from genplan.engine.api.versions import adopt_outside_edit
 
         try:
             record = adopt_outside_edit(run_dir, str(path.relative_to(run_dir)), previous, text)
         except OSError:
             return None
-        new_path = run_dir / record.file
+        new_path = in_run(run_dir, record.file)
         self._last_text[path] = previous
         self._last_text[new_path] = text
         version = Version(kind, run_id, new_path.stem, new_path, edit_of=path.stem)
@@ -215,6 +219,7 @@ class VersionIndex:
 
 def next_version_file(version: Version, run_dir: Path) -> Path:
     """Where an edited copy of ``version`` goes as the next version of its artefact (engine.runs.edits decides)."""
+    from genplan.engine.api.runs import in_run
     from genplan.engine.api.versions import next_version_name
 
-    return run_dir / next_version_name(run_dir, str(version.path.relative_to(run_dir)))
+    return in_run(run_dir, next_version_name(run_dir, str(version.path.relative_to(run_dir))))

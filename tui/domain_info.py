@@ -115,10 +115,11 @@ def load_domain_info(path: Path) -> DomainInfo:
 
 def nl_description(task: TaskInfo, run_dirs: list[Path]) -> tuple[str, Path] | None:
     """The newest natural-language description of ``task`` that a run wrote, with its file."""
+    from genplan.engine.api.runs import nl_files
+
     candidates = (f"{task.name}.md", f"{task.task_set}-{task.name}.md", f"{task.task_set}/{task.name}.md")
     for run_dir in sorted(run_dirs, key=lambda p: p.name, reverse=True):
-        for candidate in candidates:
-            file = run_dir / "nl" / candidate
+        for file in nl_files(run_dir, candidates):
             if file.is_file():
                 try:
                     return file.read_text(encoding="utf-8", errors="replace"), file
@@ -128,8 +129,10 @@ def nl_description(task: TaskInfo, run_dirs: list[Path]) -> tuple[str, Path] | N
 
 
 def nl_domain_description(run_dirs: list[Path]) -> tuple[str, Path] | None:
+    from genplan.engine.api.runs import nl_files
+
     for run_dir in sorted(run_dirs, key=lambda p: p.name, reverse=True):
-        file = run_dir / "nl" / "domain.md"
+        (file,) = nl_files(run_dir, ("domain.md",))
         if file.is_file():
             try:
                 return file.read_text(encoding="utf-8", errors="replace"), file

@@ -175,7 +175,9 @@ class RunState:
             return None
         path = Path(str(file))
         if not path.is_absolute() and self.run_dir is not None:
-            path = self.run_dir / path
+            from genplan.engine.api.runs import in_run  # the engine is imported when needed, not with the events
+
+            path = in_run(self.run_dir, path)
         return path
 
     def entry(self, key: str) -> TimelineEntry | None:

@@ -53,8 +53,9 @@ def interesting(path: Path, domain_dir: Path, runs_dir: Path | None = None) -> b
     except ValueError:
         return False
     parts = relative.parts
-    if parts[0] == ".genplan":
-        return len(parts) == 5 and parts[1] == "runs" and parts[3] in ("strategies", "reflections", "programs")
+    runs_parts = Path(run_files.RUNS_SUBDIR).parts  # (".genplan", "runs")
+    if parts[0] == runs_parts[0]:
+        return len(parts) == 5 and parts[1] == runs_parts[1] and parts[3] in ("strategies", "reflections", "programs")
     if len(parts) == 1:
         return name in ("domain.pddl", "domain.toml")
     return len(parts) == 2 and parts[0] in ("debug", "eval", "probes") and path.suffix == ".pddl"

@@ -13,7 +13,10 @@ What else a front end reads or checks of the engine is in this package's themed 
 engine through them alone, a contract in pyproject.toml): :mod:`.domains` (a domain directory and its task
 sets), :mod:`.runs` (run directories, their events and answers), :mod:`.versions` (versions, overviews, edits,
 counterexamples), :mod:`.pddl` (loading, parse checks, plan validation), :mod:`.presets` (approaches, presets,
-the faithful toggles) and :mod:`.settings` (model settings). :mod:`.imports` replays published runs of other
+the faithful toggles), :mod:`.settings` (model settings), :mod:`.programs` (the sandbox, a program's evaluation,
+generalization ladders, the counterexample search), :mod:`.reports` (batch reports, the paper's reproduction) and
+:mod:`.variants` (costumed and anonymized domains). The CLI and engine/batch reach the engine through them too
+(contracts in pyproject.toml). :mod:`.imports` replays published runs of other
 systems (Silver et al., AutoToS, PDDLego+) as genplan runs, for ``genplan import``.
 """
 
@@ -300,7 +303,7 @@ def fork_from(run_dir: Path, relative: str, root: Path | None = None) -> Path:
     from genplan.engine.runs.edits import check_version
 
     kind = check_version(Path(run_dir), relative)
-    text = (Path(run_dir) / relative).read_text(encoding="utf-8")
+    text = layout.in_run(Path(run_dir), relative).read_text(encoding="utf-8")
     return fork(run_dir, relative, kind, text, root)
 
 
@@ -328,7 +331,7 @@ def fork_with_task(run_dir: Path, program_file: str, task_file: Path) -> Path:
     normal feedback on it ("continue with this task", e.g. a counterexample's)."""
     from genplan.engine.counterexample.record import attach_tasks
 
-    text = (Path(run_dir) / program_file).read_text(encoding="utf-8")
+    text = layout.in_run(Path(run_dir), program_file).read_text(encoding="utf-8")
     path = fork(run_dir, program_file, "program", text)
     attach_tasks(RunStore.open(path), [Path(task_file)])
     return path

@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from genplan.engine.domainlib import TASK_SETS, DomainDir, DomainDirError, domain_toml_text, natural_key
+from genplan.engine.domainlib import TASK_SETS, DomainDir, DomainDirError, domain_toml_text, keyed_by_directory, natural_key
 from genplan.engine.pddl import Domain, PddlError, load_domain
 
 __all__ = [
-    "TASK_SETS", "DomainDir", "DomainDirError", "OpenedDomain", "domain_toml_text", "natural_key", "open_domain",
+    "DomainDir", "DomainDirError", "OpenedDomain", "TASK_SETS", "domain_toml_text", "keyed_by_directory",
+    "natural_key", "open_domain",
 ]
 
 

@@ -10,13 +10,13 @@ from genplan.engine.pddl.encoding import encode_task, render_task, render_task_a
 from genplan.engine.pddl.model import Task
 from genplan.engine.pddl.plans import load_plan
 from genplan.engine.pddl.validate import GOAL_NOT_REACHED, ValidationResult, fact_text, validate_plan
-from genplan.engine.planner import plan_cost, solve
+from genplan.engine.planner import ERROR, SOLVED, PlannerResult, check_plan, plan_cost, solve
 
 __all__ = [
-    "DOMAIN_FILE", "GOAL_NOT_REACHED", "PROBLEM_FILE", "Domain", "PddlError", "Problem", "Task", "ValidationResult",
-    "encode_task", "fact_text", "load_domain", "load_plan", "load_problem", "parse_error", "plan_cost", "plan_feedback",
-    "planned_task", "program_input", "render_task", "render_task_abbreviated", "shuffled_task", "solve",
-    "validate_plan",
+    "DOMAIN_FILE", "Domain", "ERROR", "GOAL_NOT_REACHED", "PROBLEM_FILE", "PddlError", "PlannerResult", "Problem",
+    "SOLVED", "Task", "ValidationResult", "check_plan", "encode_task", "fact_text", "load_domain", "load_plan",
+    "load_problem", "parse_error", "plan_cost", "plan_feedback", "planned_task", "program_input", "render_task",
+    "render_task_abbreviated", "shuffled_task", "solve", "validate_plan",
 ]
 
 DOMAIN_FILE, PROBLEM_FILE = "domain.pddl", "problem.pddl"  # the names parse_error's errors carry

@@ -8,14 +8,15 @@ from pathlib import Path
 from genplan.engine.approaches import APPROACHES, Approach, Capability, get_approach, preset_owner, start_target
 from genplan.engine.approaches.presets import load_config_file, load_preset, preset_names
 from genplan.engine.autotos.domains import DOMAINS as AUTOTOS_DOMAINS
-from genplan.engine.pipeline.config import ConfigError, PipelineConfig
+from genplan.engine.pipeline.config import PROMPT_TASKS_BY_SEED, ConfigError, PipelineConfig
 from genplan.engine.pipeline.faithful import FAITHFUL_HELP, FaithfulError, except_spec, faithful_except_help, parse_spec
 
 __all__ = [
     "APPROACHES", "AUTOTOS_DOMAINS", "Approach", "Capability", "ConfigError", "FAITHFUL_HELP", "FaithfulError",
-    "PipelineConfig", "approaches", "autotos_generates", "check_domain_preset", "domain_presets", "except_spec",
-    "faithful_except_help", "get_approach", "load_config_file", "load_preset", "own_loop_preset", "parse_spec",
-    "preset_names", "preset_owner", "run_config", "start_target", "startable_on_domain",
+    "PROMPT_TASKS_BY_SEED", "PipelineConfig", "approaches", "autotos_generates", "check_domain_preset",
+    "domain_presets", "except_spec", "faithful_except_help", "get_approach", "load_config_file", "load_preset",
+    "own_loop_preset", "parse_spec", "preset_names", "preset_owner", "run_config", "start_target",
+    "startable_on_domain",
 ]
 
 DEFAULT_PRESET = "F5-3"  # the configuration of a program that no run made

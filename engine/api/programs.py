@@ -12,6 +12,7 @@ from genplan.engine.evaluation import (
     Evaluation,
     Evaluator,
     OrderingResult,
+    PlannerComparison,
     TaskResult,
     evaluate_program,
     load_tasks,
@@ -36,10 +37,10 @@ from genplan.engine.sandbox.outcome import SYNTAX_ERROR
 from genplan.engine.sandbox.runner import format_layers
 
 __all__ = [
-    "COUNTEREXAMPLE_TASK_SETS", "DEFAULT_ORDERINGS", "DEFAULT_SCALE", "DEFAULT_SEED", "DEFAULT_TASKS_PER_SIZE",
-    "DEFAULT_TIME_LIMIT", "MIB", "SYNTAX_ERROR", "CounterexampleError", "Evaluation", "Evaluator", "GeneralizeError",
-    "Limits", "OrderingResult", "Program", "ProgramError", "Sandbox", "SandboxError", "SearchBudget", "StepResult",
-    "TaskResult", "counterexample_pddl", "evaluate_program", "find_counterexample", "format_layers",
-    "generalization_tables", "generalize", "load_tasks", "parse_fixed", "parse_scale", "parse_sizes", "scale_ladder",
-    "size_ladders", "write_counterexample",
+    "COUNTEREXAMPLE_TASK_SETS", "CounterexampleError", "DEFAULT_ORDERINGS", "DEFAULT_SCALE", "DEFAULT_SEED",
+    "DEFAULT_TASKS_PER_SIZE", "DEFAULT_TIME_LIMIT", "Evaluation", "Evaluator", "GeneralizeError", "Limits", "MIB",
+    "OrderingResult", "PlannerComparison", "Program", "ProgramError", "SYNTAX_ERROR", "Sandbox", "SandboxError",
+    "SearchBudget", "StepResult", "TaskResult", "counterexample_pddl", "evaluate_program", "find_counterexample",
+    "format_layers", "generalization_tables", "generalize", "load_tasks", "parse_fixed", "parse_scale",
+    "parse_sizes", "scale_ladder", "size_ladders", "write_counterexample",
 ]

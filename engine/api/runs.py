@@ -9,14 +9,44 @@ from typing import Any
 
 from genplan.engine.events import Event
 from genplan.engine.pddlego.batch import record_run as record_game_run
+from genplan.engine.runs import read_meta, read_meta_or_none
 from genplan.engine.runs.answers import answer_text, recorded_answer
-from genplan.engine.runs.layout import META, SUMMARY, TRIAL, holds_runs, is_run_dir
-from genplan.engine.runs.outcome import write_outcome
+from genplan.engine.runs.files import write_json_atomic
+from genplan.engine.runs.layout import (
+    META,
+    RESULTS,
+    RUNS_SUBDIR,
+    SUMMARY,
+    TRIAL,
+    OutsideRun,
+    holds_runs,
+    in_run,
+    is_run_dir,
+    nl_files,
+    observations_file,
+    programs_dir,
+    trial_call_file,
+)
+from genplan.engine.runs.layout import default_runs_dir as runs_dir_of
+from genplan.engine.runs.outcome import (
+    drop_evaluation,
+    has_evaluation,
+    has_trial,
+    read_evaluation,
+    read_summary,
+    write_evaluation,
+    write_outcome,
+)
 from genplan.engine.runs.status import RunStatus
 from genplan.engine.runs.store import RunInfo, RunStore
 
-__all__ = ["META", "SUMMARY", "TRIAL", "RunInfo", "answer_text", "default_runs_dir", "holds_runs", "is_run_dir",
-           "mark_failed", "open_run", "record_game_run", "recorded_answer", "run_events", "write_summary"]
+__all__ = [
+    "META", "OutsideRun", "RESULTS", "RUNS_SUBDIR", "RunInfo", "RunStatus", "RunStore", "SUMMARY", "TRIAL",
+    "answer_text", "default_runs_dir", "drop_evaluation", "has_evaluation", "has_trial", "holds_runs", "in_run",
+    "is_run_dir", "mark_failed", "nl_files", "observations_file", "open_run", "programs_dir", "read_evaluation",
+    "read_meta", "read_meta_or_none", "read_summary", "record_game_run", "recorded_answer", "run_events",
+    "trial_call_file", "write_evaluation", "write_json_atomic", "write_summary",
+]
 
 
 def run_events(run_dir: Path) -> list[Event]:
@@ -31,7 +61,7 @@ def open_run(run_dir: Path) -> RunStore:
 
 def default_runs_dir(domain_dir: Path) -> Path:
     """Where runs on a domain directory go unless a front end is told otherwise (``DOMAIN_DIR/.genplan/runs``)."""
-    return RunStore.runs_dir(Path(domain_dir))
+    return runs_dir_of(Path(domain_dir))
 
 
 def mark_failed(run_dir: Path) -> None:

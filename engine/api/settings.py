@@ -8,11 +8,14 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from genplan.engine.llm import ModelAccessError
+from genplan.engine.llm.client import resolve_key
 from genplan.engine.llm.manual import stdin_answerer
 from genplan.engine.llm.settings import (
     NONE_WORD,
+    SETTING_NAMES,
     ModelSettings,
     SettingsError,
+    apply_text_values,
     default_config_path,
     load_settings,
     settings_to_toml,
@@ -22,8 +25,9 @@ from genplan.engine.llm.types import ChatRequest
 from genplan.engine.prompts import PromptError, PromptLibrary
 
 __all__ = [
-    "NONE_WORD", "ChatRequest", "ModelAccessError", "ModelSettings", "PromptError", "PromptLibrary", "SettingsError",
-    "default_config_path", "load_settings", "settings_to_toml", "settings_with", "stdin_answerer", "write_private_file",
+    "ChatRequest", "ModelAccessError", "ModelSettings", "NONE_WORD", "PromptError", "PromptLibrary",
+    "SETTING_NAMES", "SettingsError", "apply_text_values", "default_config_path", "load_settings", "resolve_key",
+    "settings_to_toml", "settings_with", "stdin_answerer", "write_private_file",
 ]
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from genplan.engine.errors import GenplanError
-from genplan.engine.runs.layout import is_run_dir
+from genplan.engine.runs.layout import is_run_dir, page_file
 
 __all__ = ["ExportError", "PageWritten", "default_page", "export_batch", "export_run", "run_page_name"]
 
@@ -36,7 +36,7 @@ def export_run(run_dir: Path, out: Path, *, back_link: str | None = None) -> Pag
 
 def default_page(run_dir: Path) -> Path:
     """Where a run's page goes unless told otherwise: beside its files, named after the run."""
-    return Path(run_dir) / f"{Path(run_dir).resolve().name}.html"
+    return page_file(Path(run_dir))
 
 
 def run_page_name(run_dir: Path) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from genplan.engine.pddlego.fork import CannotContinue, check_continuable
+from genplan.engine.runs import layout
 from genplan.engine.runs.edits import (
     KIND_DIRS,
     VERSION_DIRS,
@@ -66,7 +67,7 @@ def counterexample_for(run_dir: Path, label: str, relative: str, source: str, do
                                                                                   max_time_limit))
     record, _searched = search_for_version(RunStore.open(run_dir), label, relative, source, config.function_name,
                                            directory, load_domain(directory.domain_file), seed=0, budget=budget)
-    pddl = (run_dir / record["task"]).read_text(encoding="utf-8") if record.get("task") else ""
+    pddl = layout.in_run(run_dir, record["task"]).read_text(encoding="utf-8") if record.get("task") else ""
     return record, pddl
 
 
@@ -74,7 +75,7 @@ def recorded_plans(run_dir: Path, task_name: str) -> list[tuple[str, bool, list[
     """The plans of task ``task_name`` in a run's check results (the model's plans and the programs'): for each,
     the check's name (its results file), whether the plan solved the task, and its actions."""
     found: list[tuple[str, bool, list[str]]] = []
-    folder = Path(run_dir) / "results"
+    folder = layout.results_dir(Path(run_dir))
     if not folder.is_dir():
         return found
     for file in sorted(folder.glob("*.json")):

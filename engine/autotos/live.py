@@ -21,7 +21,7 @@ from genplan.engine.autotos.generators import GENERATORS
 from genplan.engine.autotos.loop import Settings
 from genplan.engine.autotos.parameters import AutoToSParameters, BadParameters, parameters
 from genplan.engine.autotos.session import preset_of, run_loop, run_meta
-from genplan.engine.runs import NotResumable
+from genplan.engine.runs import NotResumable, layout
 from genplan.engine.runs.run import NewRun, Run, RunOutcome
 from genplan.engine.sandbox.limits import GIB
 
@@ -111,9 +111,9 @@ def edited_answer(run_dir: Path, relative: str, kind: str, text: str) -> str:
     """The answer that replaces the model's when a person edits a version of the successor function or the goal
     test (``versions/succ-N.py``): the edited function in a code block, as the loop reads an answer."""
     name = Path(relative).name
-    if Path(relative).parent.name != "versions" or not name.endswith(".py") or \
+    if Path(relative).parent.name != layout.VERSIONS or not name.endswith(".py") or \
             not name.startswith(("succ-", "goal-")):
-        raise DataError(f"{Path(run_dir) / relative}: not a version of an AutoToS run's succ or goal function")
+        raise DataError(f"{relative} in {run_dir}: not a version of an AutoToS run's succ or goal function")
     return f"```python\n{text.strip()}\n```\n"
 
 

@@ -12,7 +12,6 @@ compares an AutoToS run as any other. ``run.json`` gets the loop's ``result``, `
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, replace
@@ -39,7 +38,7 @@ from genplan.engine.events import (
 )
 from genplan.engine.llm.types import ChatMessage, ChatResponse, ModelAccessError
 from genplan.engine.runs import create_named, layout
-from genplan.engine.runs.files import write_text_atomic
+from genplan.engine.runs.outcome import write_import_record
 from genplan.engine.runs.run import Run, RunOutcome, RunSetup, RunStopped, execute
 from genplan.engine.runs.status import RunStatus
 
@@ -79,7 +78,7 @@ class RunEvents(LoopObserver):
         self.run = run
         self.conversation = conversation
         self._asked: dict[str, int] = {}  # prompts per function so far
-        run.store.file("versions").mkdir(parents=True, exist_ok=True)
+        layout.versions_dir(run.store.path).mkdir(parents=True, exist_ok=True)
 
     def prompt(self, target: str, call: int) -> None:
         self.run.check_stop(f"before asking for {target}")  # a stopped run announces no request it does not send
@@ -306,5 +305,5 @@ def import_log(log: AutoToSLog, domain: SearchDomain, executor: Executor, runs_d
         # failed where the original run's passed
         "wanted_more": outcome.error is not None,
     }
-    write_text_atomic(layout.import_file(store.path), json.dumps(summary, indent=2))
+    write_import_record(store.path, summary)
     return summary

@@ -63,7 +63,6 @@ from genplan.engine.batch.experiment import (
     with_max_concurrent_runs,
 )
 from genplan.engine.batch.jobs import (
-    EVALUATION_FILE,
     RUN_DEFINING_SETTINGS,
     Entry,
     EvalJob,
@@ -91,7 +90,7 @@ from genplan.engine.batch.results import (
 )
 
 __all__ = [
-    "BATCH_FILE", "EVALUATION_FILE", "EVAL_TASK_JOBS", "LABEL_PATTERN", "RUN_DEFINING_SETTINGS", "TASK_SETS",
+    "BATCH_FILE", "EVAL_TASK_JOBS", "LABEL_PATTERN", "RUN_DEFINING_SETTINGS", "TASK_SETS",
     "BatchError", "BatchResult", "Entry", "EntryState", "EvalJob", "EvalSpec", "Executor", "Experiment",
     "ExperimentError", "GameTarget", "GamesSpec", "LocalExecutor", "ModelSpec", "Outcome",
     "ApproachPreset", "PresetSpec", "Progress", "ProgressCallback",

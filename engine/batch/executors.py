@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from genplan.engine.api.programs import Sandbox
 from genplan.engine.batch.jobs import Entry, EvalJob, Outcome, RunJob, execute_evaluation, execute_run
 from genplan.engine.errors import GenplanError
-from genplan.engine.sandbox import Sandbox
 
 
 class BatchError(GenplanError):

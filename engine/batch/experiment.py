@@ -12,15 +12,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from genplan.engine.approaches import Approach, Capability, preset_owner
-from genplan.engine.approaches.presets import load_config_file, load_preset
-from genplan.engine.domainlib import DomainDir, DomainDirError, keyed_by_directory
+from genplan.engine.api.domains import DomainDir, DomainDirError, keyed_by_directory
+from genplan.engine.api.presets import (
+    PROMPT_TASKS_BY_SEED,
+    Approach,
+    Capability,
+    ConfigError,
+    PipelineConfig,
+    load_config_file,
+    load_preset,
+    preset_owner,
+)
+from genplan.engine.api.settings import SETTING_NAMES, ModelAccessError, ModelSettings, SettingsError, apply_text_values, resolve_key
 from genplan.engine.errors import GenplanError
-from genplan.engine.llm import ModelAccessError, ModelSettings, SettingsError
-from genplan.engine.llm.client import resolve_key
-from genplan.engine.llm.settings import SETTING_NAMES, apply_text_values
-from genplan.engine.pipeline import ConfigError, PipelineConfig
-from genplan.engine.pipeline.config import PROMPT_TASKS_BY_SEED
 
 LABEL_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
 TASK_SETS = ("eval", "debug", "probes")

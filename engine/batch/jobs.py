@@ -14,21 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from genplan.engine import runs
+from genplan.engine.api import runs
+from genplan.engine.api.domains import DomainDir
+from genplan.engine.api.pddl import SOLVED, PlannerResult, check_plan, load_domain, load_plan, solve
+from genplan.engine.api.presets import PipelineConfig
+from genplan.engine.api.programs import MIB, Evaluation, Evaluator, Limits, PlannerComparison, Program, Sandbox, load_tasks
+from genplan.engine.api.runs import RunStore, has_evaluation, read_summary, write_evaluation, write_json_atomic
+from genplan.engine.api.settings import ModelAccessError, ModelSettings
 from genplan.engine.batch.experiment import ApproachPreset, EvalSpec, Experiment, GameTarget, ModelSpec, PresetSpec, task_files
-from genplan.engine.domainlib import DomainDir
-from genplan.engine.evaluation import Evaluation, Evaluator, PlannerComparison, load_tasks
-from genplan.engine.llm import ModelAccessError, ModelSettings
-from genplan.engine.pddl import load_domain
-from genplan.engine.pddl.plans import load_plan
-from genplan.engine.pipeline import PipelineConfig
-from genplan.engine.planner import SOLVED, PlannerResult, check_plan, solve
-from genplan.engine.runs.outcome import read_summary
-from genplan.engine.runs.store import RunStore, write_json_atomic
-from genplan.engine.sandbox import Limits, Program, Sandbox
-from genplan.engine.sandbox.limits import MIB
 
-EVALUATION_FILE = runs.layout.EVALUATION
 # Model settings that change what a run produces (the others only change how answers are fetched).
 # Pipeline settings that joined the run's identity later, with the value every earlier run had.
 SETTINGS_ADDED_LATER: dict[str, Any] = {
@@ -242,11 +236,11 @@ def execute_run(job: RunJob) -> Outcome:
     except Exception as exc:  # noqa: BLE001 - one failing run must not stop the batch; rerunning resumes it
         message = f"{type(exc).__name__}: {exc}" if not isinstance(exc, ModelAccessError) else str(exc)
         if runs.is_run_dir(run_dir):
-            _add_session(RunStore.open(run_dir), time.monotonic() - started, status=runs.RunStatus.FAILED,
+            _add_session(runs.open_run(run_dir), time.monotonic() - started, status=runs.RunStatus.FAILED,
                          error=message)
         return Outcome("run", "failed", job.run_dir, message)
     message = api.message(outcome)
-    _add_session(RunStore.open(run_dir), time.monotonic() - started, batch=job.batch, error=message or None)
+    _add_session(runs.open_run(run_dir), time.monotonic() - started, batch=job.batch, error=message or None)
     return Outcome("run", outcome.status, job.run_dir, message, api.report(outcome))
 
 
@@ -283,7 +277,7 @@ def selected_program(run_dir: Path) -> Path | None:
     path = summary.selected_program if summary is not None else None
     if path is None:
         return None
-    inside = run_dir / "programs" / path.name
+    inside = runs.programs_dir(run_dir) / path.name
     return inside if inside.exists() else path if path.exists() else None
 
 
@@ -293,8 +287,7 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
     `sandbox`: one shared by the evaluations of a batch (starting one costs a few tenths of a second);
     each run brings its own limits."""
     run_dir = Path(job.run_dir)
-    target = run_dir / EVALUATION_FILE
-    if target.exists():
+    if has_evaluation(run_dir):
         return Outcome("evaluation", "kept", job.run_dir)
     started = time.monotonic()
     try:
@@ -302,7 +295,7 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
         program_file = selected_program(run_dir)
         if program_file is None:
             record: dict[str, Any] = {"program": None, "tasks": len(tasks), "solved": 0, "coverage": 0.0, "results": []}
-            write_json_atomic(target, {**record, "status": "no-program", "task_set": job.spec.task_set})
+            write_evaluation(run_dir, {**record, "status": "no-program", "task_set": job.spec.task_set})
             return Outcome("evaluation", "no-program", job.run_dir, data=record)
         program = Program.from_file(program_file, functions=(job.function, *job.also_accepted))
         limits = Limits(time_limit=job.time_limit, memory_bytes=job.spec.memory_mb * MIB)
@@ -335,7 +328,7 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
     data = _compact(evaluation.to_dict())
     if job.faithful:
         data["faithful"] = job.faithful
-    write_json_atomic(target, {**data, "status": "evaluated", "task_set": job.spec.task_set})
+    write_evaluation(run_dir, {**data, "status": "evaluated", "task_set": job.spec.task_set})
     return Outcome("evaluation", "evaluated", job.run_dir, data={"coverage": evaluation.coverage})
 
 

@@ -18,10 +18,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from genplan.engine.api.pddl import ERROR, PlannerResult, load_domain, load_problem, solve
+from genplan.engine.api.runs import write_json_atomic
 from genplan.engine.batch.experiment import Experiment, task_files
-from genplan.engine.pddl import load_domain, load_problem
-from genplan.engine.planner import ERROR, PlannerResult, solve
-from genplan.engine.runs.store import write_json_atomic
 
 COVERAGE_DIR = "planner-coverage"
 PLANNERS = ("lm", "ff")  # optimal (A* family) and satisficing (GBFS + FF)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 import time
 from collections.abc import Callable
@@ -10,14 +9,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from genplan.engine.api.domains import DomainDir
+from genplan.engine.api.runs import (
+    RunStatus,
+    drop_evaluation,
+    has_evaluation,
+    has_trial,
+    read_evaluation,
+    read_meta_or_none,
+    write_json_atomic,
+)
 from genplan.engine.batch.executors import Executor, LocalExecutor, ProgressCallback, Work
 from genplan.engine.batch.experiment import Experiment
-from genplan.engine.batch.jobs import EVALUATION_FILE, Entry, EvalJob, RunJob, eval_job_toggles, grid, run_status
+from genplan.engine.batch.jobs import Entry, EvalJob, RunJob, eval_job_toggles, grid, run_status
 from genplan.engine.batch.planner_coverage import run_planner_coverage
-from genplan.engine.domainlib import DomainDir
-from genplan.engine.runs import RunStatus, read_meta_or_none
-from genplan.engine.runs.outcome import has_trial
-from genplan.engine.runs.store import write_json_atomic
 
 BATCH_FILE = "batch.json"
 # Tasks one evaluation runs at once: a program run waits on the sandbox's processes much of the time,
@@ -87,9 +92,9 @@ def plan_work(
             continue
         assert entry.config is not None and isinstance(entry.domain, DomainDir)  # a pipeline run on a domain
         needs_run = run_status(run_dir) != RunStatus.FINISHED
-        needs_eval = experiment.evaluation.enabled and not (run_dir / EVALUATION_FILE).exists()
+        needs_eval = experiment.evaluation.enabled and not has_evaluation(run_dir)
         if needs_run:
-            (run_dir / EVALUATION_FILE).unlink(missing_ok=True)  # a stale one from before a resume
+            drop_evaluation(run_dir)  # a stale one from before a resume
         run_job = None
         if needs_run:
             run_job = RunJob(run_dir=str(run_dir.resolve()), target=entry.target, preset=entry.preset,
@@ -121,15 +126,10 @@ def entry_states(experiment: Experiment, batch_dir: Path, messages: dict[str, st
             states.append(EntryState(entry, run_status(run_dir), own is not None, own,
                                      (messages or {}).get(entry.key, "")))
             continue
-        coverage = None
-        evaluation = run_dir / EVALUATION_FILE
-        if evaluation.exists():
-            try:
-                coverage = json.loads(evaluation.read_text(encoding="utf-8")).get("coverage")
-            except (OSError, json.JSONDecodeError):
-                pass
+        evaluation = read_evaluation(run_dir)
+        coverage = evaluation.get("coverage") if evaluation is not None else None
         states.append(
-            EntryState(entry, run_status(run_dir), evaluation.exists(), coverage, (messages or {}).get(entry.key, ""))
+            EntryState(entry, run_status(run_dir), has_evaluation(run_dir), coverage, (messages or {}).get(entry.key, ""))
         )
     return states
 

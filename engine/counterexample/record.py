@@ -14,10 +14,11 @@ from typing import Any
 from genplan.engine.counterexample.search import SearchBudget, TaskSize, counterexample_pddl, find_counterexample
 from genplan.engine.domainlib import DomainDir
 from genplan.engine.pddl import Domain
+from genplan.engine.runs import layout
 from genplan.engine.runs.store import RunStore
 from genplan.engine.sandbox import Program
 
-FOLDER = "counterexamples"
+FOLDER = layout.COUNTEREXAMPLES
 
 
 def record_file(label: str) -> str:

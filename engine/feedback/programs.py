@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from genplan.engine.sandbox import outcome as k
 
 if TYPE_CHECKING:
-    from genplan.engine.sandbox.outcome import RunOutcome
+    from genplan.engine.sandbox.outcome import ProgramOutcome
 
 EXCEPTION_INTRO = "The code raised the following exception:"
 
@@ -51,7 +51,7 @@ def wrong_type_message(returned: str, function: str, style: str = "stein") -> st
     )
 
 
-def run_feedback(outcome: RunOutcome, style: str = "stein") -> str:
+def run_feedback(outcome: ProgramOutcome, style: str = "stein") -> str:
     """Feedback for one run; empty for a returned plan (its feedback comes from plan validation)."""
     function = outcome.function or "generate_solution"
     kind = outcome.kind

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from genplan.engine.errors import GenplanError
+from genplan.engine.runs import layout
 from genplan.engine.runs.store import RunStore
 
 _SUFFIXES = {"-domain.pddl": "df", "-problem.pddl": "pf"}
@@ -26,13 +27,13 @@ class CannotContinue(GenplanError):
 def edited_answer(run_dir: Path, relative: str, text: str) -> str:
     """The answer of the call that wrote ``relative`` with ``text`` in place of that file."""
     edited = next(((suffix, key) for suffix, key in _SUFFIXES.items() if relative.endswith(suffix)), None)
-    if edited is None or not relative.startswith("pddl/"):
+    if edited is None or Path(relative).parts[:1] != (layout.PDDL,):
         raise CannotContinue(f"{relative}: not a domain or problem file of a PDDLego+ trial")
     suffix, key = edited
     stem = relative[: -len(suffix)]
     files: dict[str, str | None] = {}
     for ending, name in _SUFFIXES.items():
-        path = run_dir / f"{stem}{ending}"
+        path = layout.in_run(run_dir, f"{stem}{ending}")
         files[name] = path.read_text(encoding="utf-8") if path.is_file() else None
     files[key] = text
     return json.dumps({name: value for name, value in files.items() if value is not None}, indent=1)

@@ -39,15 +39,16 @@ from genplan.engine.pddlego.loop import (
 )
 from genplan.engine.pddlego.solver import PddlSolver, SolverOutcome
 from genplan.engine.prompts import PromptLibrary
+from genplan.engine.runs import layout
 from genplan.engine.runs.run import Run, RunOutcome, RunStopped
 from genplan.engine.runs.status import RunStatus
 
 STOPPED = "stopped"  # the reason of a trial the person stopped (the TUI's ctrl+b)
-OBSERVATIONS = "observations.md"
+OBSERVATIONS = layout.OBSERVATIONS
 
 
 def file_stem(where: CallInfo) -> str:
-    return f"pddl/s{where.step:02d}-a{where.attempt}-r{where.retry}"
+    return layout.trial_call_stem(where.step, where.attempt, where.retry)
 
 
 class TrialEvents:

@@ -10,7 +10,7 @@ from typing import Any
 from genplan.engine.errors import GenplanError
 from genplan.engine.events import ResponseReceived
 from genplan.engine.runs import RunMeta, RunStatus, layout, read_meta_or_none
-from genplan.engine.runs.outcome import read_summary, read_trial
+from genplan.engine.runs.outcome import read_evaluation, read_summary, read_trial
 from genplan.engine.runs.overview import usage
 from genplan.engine.runs.store import read_events
 
@@ -182,12 +182,11 @@ def _run_record(root: Path, entry: dict[str, Any]) -> RunRecord:
     else:
         summary = read_summary(run_dir)
         record.seconds = summary.wall_seconds if summary is not None else None
-    evaluation = _read_json(layout.evaluation_file(run_dir))
-    record.evaluation = evaluation if isinstance(evaluation, dict) else None
+    record.evaluation = read_evaluation(run_dir)
     if meta is not None and record.evaluation is None:
         _own_loop_run(record, meta)
     record.trial = read_trial(run_dir)
-    searches = [_read_json(path) for path in sorted((run_dir / "counterexamples").glob("*.json"))]
+    searches = [_read_json(path) for path in sorted(layout.counterexamples_dir(run_dir).glob("*.json"))]
     record.counterexamples = [search for search in searches if isinstance(search, dict)]
     return record
 

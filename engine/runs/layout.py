@@ -13,6 +13,16 @@ it asks this module instead. Layout (paths relative to the run directory)::
     requests/NNNN-<step>.json   every request as sent (messages, params, hash)
     responses/NNNN-<step>.json  every answer as received (usage, latency, cost, whether a person gave it);
     responses/NNNN-<step>.md    the answer's text alone
+    nl/ strategies/ programs/   the versions of the NL descriptions, strategies and programs a model wrote
+    results/<what>-<label>.json the check results of a version on the debug tasks
+    pddl/               a PDDLego+/PlanGen trial's domain and problem files, step by step
+    observations.md     what a PDDLego+/PlanGen trial saw of its game
+    versions/           an AutoToS run's versions of its successor function and goal test
+    counterexamples/    a counterexample search's records and tasks (and tasks attached to a fork)
+
+Every path into a run directory is built here (``tests/test_run_files_owned.py`` fails when a module outside
+``engine/runs/`` joins a run directory with a name): a path an event or a record names, relative to the run, is
+resolved with :func:`in_run`, which refuses one that leaves the directory.
 
 This module imports nothing of genplan, so any module can use it without an import circle.
 """
@@ -31,8 +41,87 @@ EVALUATION = "evaluation.json"
 REQUESTS = "requests"
 RESPONSES = "responses"
 
+NL = "nl"
+STRATEGIES = "strategies"
+PROGRAMS = "programs"
+RESULTS = "results"
+PDDL = "pddl"
+OBSERVATIONS = "observations.md"
+VERSIONS = "versions"
+COUNTEREXAMPLES = "counterexamples"
+#: where runs on a domain directory go unless told otherwise: ``DOMAIN_DIR/.genplan/runs``
+RUNS_SUBDIR = ".genplan/runs"
+
 #: every file name above (the run-file-name test looks for these outside ``engine/runs/``)
 RUN_FILES = (META, EVENTS, LOCK, SUMMARY, TRIAL, IMPORT, EVALUATION)
+
+
+class OutsideRun(ValueError):
+    """A path named as relative to a run directory leads out of it."""
+
+
+def in_run(run_dir: Path, relative: str | Path) -> Path:
+    """The file ``relative`` (as an event or a record names it) inside ``run_dir``; OutsideRun when it would
+    lead out of the directory (an absolute path, ``..``)."""
+    run_dir = Path(run_dir)
+    path = run_dir / relative
+    if Path(relative).is_absolute() or ".." in Path(relative).parts:
+        raise OutsideRun(f"{relative}: not a path inside the run directory {run_dir}")
+    return path
+
+
+def nl_dir(run_dir: Path) -> Path:
+    return Path(run_dir) / NL
+
+
+def programs_dir(run_dir: Path) -> Path:
+    return Path(run_dir) / PROGRAMS
+
+
+def results_dir(run_dir: Path) -> Path:
+    return Path(run_dir) / RESULTS
+
+
+def pddl_dir(run_dir: Path) -> Path:
+    return Path(run_dir) / PDDL
+
+
+def observations_file(run_dir: Path) -> Path:
+    return Path(run_dir) / OBSERVATIONS
+
+
+def trial_call_stem(step: int, attempt: int, retry: int) -> str:
+    """The files of one PDDLego+/PlanGen solver call, relative to the run, without ``-domain.pddl`` /
+    ``-problem.pddl``: ``pddl/s01-a0-r2``."""
+    return f"{PDDL}/s{step:02d}-a{attempt}-r{retry}"
+
+
+def trial_call_file(run_dir: Path, step: int, attempt: int, retry: int, part: str) -> Path:
+    """The ``part`` ("domain" or "problem") file of one solver call of a trial."""
+    return Path(run_dir) / f"{trial_call_stem(step, attempt, retry)}-{part}.pddl"
+
+
+def nl_files(run_dir: Path, names: tuple[str, ...]) -> list[Path]:
+    """The NL description files of these names (relative to ``nl/``) in a run, in the order given."""
+    return [nl_dir(run_dir) / name for name in names]
+
+
+def versions_dir(run_dir: Path) -> Path:
+    return Path(run_dir) / VERSIONS
+
+
+def counterexamples_dir(run_dir: Path) -> Path:
+    return Path(run_dir) / COUNTEREXAMPLES
+
+
+def page_file(run_dir: Path) -> Path:
+    """A run's shared page (``genplan export``) unless told otherwise: beside its files, named after the run."""
+    return Path(run_dir) / f"{Path(run_dir).resolve().name}.html"
+
+
+def default_runs_dir(domain_dir: Path) -> Path:
+    """Where runs on ``domain_dir`` go unless a front end is told otherwise (``DOMAIN_DIR/.genplan/runs``)."""
+    return Path(domain_dir) / RUNS_SUBDIR
 
 
 def meta_file(run_dir: Path) -> Path:

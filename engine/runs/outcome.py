@@ -100,3 +100,32 @@ def read_trial(run_dir: Path) -> dict[str, Any] | None:
 
 def has_trial(run_dir: Path) -> bool:
     return layout.trial_file(run_dir).is_file()
+
+
+def write_evaluation(run_dir: Path, record: Mapping[str, Any]) -> Path:
+    """Write a batch's evaluation of the run's selected program (``evaluation.json``)."""
+    target = layout.evaluation_file(run_dir)
+    write_json_atomic(target, dict(record))
+    return target
+
+
+def read_evaluation(run_dir: Path) -> dict[str, Any] | None:
+    """A batch's evaluation of the run's selected program; None when there is none (or it is no JSON object)."""
+    data = read_json_or_none(layout.evaluation_file(run_dir))
+    return data if isinstance(data, dict) else None
+
+
+def has_evaluation(run_dir: Path) -> bool:
+    return layout.evaluation_file(run_dir).is_file()
+
+
+def write_import_record(run_dir: Path, record: Mapping[str, Any]) -> Path:
+    """Write what an import of a published log reproduced (``import.json``)."""
+    target = layout.import_file(run_dir)
+    write_json_atomic(target, dict(record))
+    return target
+
+
+def drop_evaluation(run_dir: Path) -> None:
+    """Forget an evaluation made before the run went on (its program may change)."""
+    layout.evaluation_file(run_dir).unlink(missing_ok=True)

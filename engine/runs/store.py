@@ -32,7 +32,7 @@ from genplan.engine.runs.files import write_text_atomic as write_text_atomic
 from genplan.engine.runs.lock import INTERRUPTED, owner, owner_alive
 from genplan.engine.runs.status import RunStatus
 
-RUNS_SUBDIR = Path(".genplan") / "runs"
+RUNS_SUBDIR = Path(layout.RUNS_SUBDIR)
 
 
 def new_run_id() -> str:

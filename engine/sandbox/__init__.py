@@ -23,7 +23,7 @@ _EXPORTS = {
     "DEFAULT_FUNCTIONS": "program",
     "Limits": "limits",
     "DEFAULT_TIME_LIMIT": "limits",
-    "RunOutcome": "outcome",
+    "ProgramOutcome": "outcome",
     "run_category": "outcome",
 }
 
@@ -32,7 +32,7 @@ __all__ = sorted(_EXPORTS)
 if TYPE_CHECKING:  # pragma: no cover
     from genplan.engine.sandbox.limits import DEFAULT_TIME_LIMIT as DEFAULT_TIME_LIMIT
     from genplan.engine.sandbox.limits import Limits as Limits
-    from genplan.engine.sandbox.outcome import RunOutcome as RunOutcome
+    from genplan.engine.sandbox.outcome import ProgramOutcome as ProgramOutcome
     from genplan.engine.sandbox.outcome import run_category as run_category
     from genplan.engine.sandbox.program import DEFAULT_FUNCTIONS as DEFAULT_FUNCTIONS
     from genplan.engine.sandbox.program import Program as Program

@@ -69,7 +69,7 @@ def run_category(kind: str) -> str | None:
 
 
 @dataclass
-class RunOutcome:
+class ProgramOutcome:
     kind: str
     plan: list[str] | None = None
     function: str | None = None  # the function that was called (generate_solution or get_plan)
@@ -102,6 +102,6 @@ class RunOutcome:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> RunOutcome:
+    def from_dict(cls, data: dict[str, Any]) -> ProgramOutcome:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})

@@ -24,7 +24,7 @@ from typing import Any
 from genplan.engine.sandbox import protocol, redact
 from genplan.engine.sandbox.launcher import LaunchPlan, namespace_tools, plan_launch, requested_isolation
 from genplan.engine.sandbox.limits import Limits
-from genplan.engine.sandbox.outcome import SANDBOX_ERROR, RunOutcome
+from genplan.engine.sandbox.outcome import SANDBOX_ERROR, ProgramOutcome
 from genplan.engine.sandbox.program import Program
 from genplan.engine.sandbox.server import FINISH_BACKSTOP, remove_tree
 
@@ -428,7 +428,7 @@ class Sandbox:
         random_seed: int | None = None,
         limits: Limits | None = None,
         ordered_sets: bool = False,
-    ) -> RunOutcome:
+    ) -> ProgramOutcome:
         """Run ``program`` on ``task`` (objects, init, goal) in a fresh child; never raises for program faults.
         ``ordered_sets``: the program gets OrderedSets in the task's order instead of sets (--faithful)."""
         limits = limits or self.limits
@@ -462,8 +462,8 @@ class Sandbox:
         clean_outcome(outcome, [*self._secrets, *redact.registered_secrets()])
         return outcome
 
-    def _error(self, detail: str, limits: Limits, hash_seed: int) -> RunOutcome:
-        return RunOutcome(kind=SANDBOX_ERROR, detail=detail, time_limit=limits.time_limit, hash_seed=hash_seed)
+    def _error(self, detail: str, limits: Limits, hash_seed: int) -> ProgramOutcome:
+        return ProgramOutcome(kind=SANDBOX_ERROR, detail=detail, time_limit=limits.time_limit, hash_seed=hash_seed)
 
     def close(self) -> None:
         with self._lock:
@@ -474,18 +474,18 @@ class Sandbox:
             server.close()
 
 
-def outcome_from_reply(reply: dict[str, Any], limits: Limits, hash_seed: int) -> RunOutcome:
+def outcome_from_reply(reply: dict[str, Any], limits: Limits, hash_seed: int) -> ProgramOutcome:
     """Build the record from a server answer, accepting only well-typed fields."""
     from genplan.engine.sandbox.outcome import KINDS
 
     kind = reply.get("kind")
     if kind not in KINDS:
-        return RunOutcome(kind=SANDBOX_ERROR, detail=f"unexpected answer from the sandbox server: kind {kind!r}")
-    outcome = RunOutcome(kind=kind, time_limit=limits.time_limit, hash_seed=hash_seed)
+        return ProgramOutcome(kind=SANDBOX_ERROR, detail=f"unexpected answer from the sandbox server: kind {kind!r}")
+    outcome = ProgramOutcome(kind=kind, time_limit=limits.time_limit, hash_seed=hash_seed)
     plan = reply.get("plan")
     if kind == "plan":
         if not isinstance(plan, list) or not all(isinstance(a, str) for a in plan):
-            return RunOutcome(kind=SANDBOX_ERROR, detail="malformed plan in the sandbox answer")
+            return ProgramOutcome(kind=SANDBOX_ERROR, detail="malformed plan in the sandbox answer")
         outcome.plan = plan
     for name in ("function", "traceback", "exception", "returned", "returned_type", "stdout"):
         value = reply.get(name)
@@ -509,7 +509,7 @@ def outcome_from_reply(reply: dict[str, Any], limits: Limits, hash_seed: int) ->
     return outcome
 
 
-def clean_outcome(outcome: RunOutcome, secrets: list[str]) -> None:
+def clean_outcome(outcome: ProgramOutcome, secrets: list[str]) -> None:
     """Redact ``secrets`` from every text of the outcome and escape what UTF-8 cannot carry (in place)."""
     secrets = sorted(set(secrets), key=len, reverse=True)  # a key containing another is replaced whole
     for name in ("function", "traceback", "exception", "returned", "returned_type", "detail", "stdout"):

@@ -35,6 +35,7 @@ from genplan.engine.events import (
     ValidationResult,
 )
 from genplan.engine.runs import layout
+from genplan.engine.runs.outcome import read_evaluation
 from genplan.engine.runs.store import RunStore
 from genplan.engine.share.plans import PlanSteps, TaskFiles, plan_steps, steps_on, task_files
 from genplan.engine.versions import VersionsOverview, run_overview
@@ -43,7 +44,7 @@ from genplan.engine.versions import VersionsOverview, run_overview
 _PRIVATE_META = frozenset({"pid", "pid_started", "owner", "host", "hostname"})
 # records an approach writes beside its events, shown as they are (AutoToS's search figures, a trial's outcome)
 RECORDS = (layout.SUMMARY, layout.TRIAL, layout.IMPORT, layout.EVALUATION)
-COUNTEREXAMPLES = "counterexamples"
+COUNTEREXAMPLES = layout.COUNTEREXAMPLES
 
 
 class Texts:
@@ -187,7 +188,7 @@ def collect(run_dir: Path) -> RunData:
         model=str(model.get("model") or ""), meta=meta, lineage=_lineage(overview), figures=_figures(rows, events),
         texts=texts, rows=rows, versions=versions, tasks=tasks, matrix=matrix, plans=plans,
         counterexamples=_counterexamples(run_dir, files, texts, plans), rounds=_rounds(events), commands=_commands(events),
-        records={name: _read_json(run_dir / name) for name in RECORDS if (run_dir / name).is_file()}, notes=notes,
+        records={name: _read_json(layout.in_run(run_dir, name)) for name in RECORDS if layout.in_run(run_dir, name).is_file()}, notes=notes,
     )
 
 
@@ -229,7 +230,7 @@ def _row(run_dir: Path, event: Event, texts: Texts, anchors: dict[str, str],  # 
         row.status = ("human" if event.human else "cached" if event.cached else "resumed" if event.resumed
                       else "ok")
         row.tokens_in, row.tokens_out, row.seconds = event.tokens_in, event.tokens_out, event.latency_s
-        answer = _read_text(run_dir / event.file) if event.file else None
+        answer = _read_text(_file(run_dir, event.file)) if event.file else None
         if answer is not None:
             row.answer = texts.add(answer)
         return None if known else row
@@ -282,7 +283,7 @@ def _context(event: RequestSent) -> str:
 
 
 def _messages(run_dir: Path, file: str | None, texts: Texts) -> list[tuple[str, int]]:
-    record = _read_json(run_dir / file) if file else None
+    record = _read_json(_file(run_dir, file)) if file else None
     messages = record.get("messages") if isinstance(record, dict) else None
     if not isinstance(messages, list):
         return []
@@ -308,7 +309,7 @@ def _versions(run_dir: Path, events: list[Event], texts: Texts) -> list[Version]
     for event in events:
         if not isinstance(event, ArtifactCreated | ArtifactEdited) or not event.file or event.file in seen:
             continue
-        text = _read_text(run_dir / event.file)
+        text = _read_text(_file(run_dir, event.file))
         if text is None:
             continue
         seen.add(event.file)
@@ -351,7 +352,7 @@ def _matrix(overview: VersionsOverview, files: TaskFiles | None, texts: Texts,
 
 def _evaluation(run_dir: Path, texts: Texts) -> list[MatrixRow]:
     """A batch's evaluation of the selected program on the evaluation tasks (evaluation.json), as one row."""
-    record = _read_json(run_dir / layout.EVALUATION)
+    record = read_evaluation(run_dir)
     results = record.get("results") if isinstance(record, dict) else None
     if not isinstance(results, list):
         return []
@@ -368,14 +369,15 @@ def _evaluation(run_dir: Path, texts: Texts) -> list[MatrixRow]:
 
 def _counterexamples(run_dir: Path, files: TaskFiles | None, texts: Texts,
                      plans: list[PlanSteps]) -> list[Counterexample]:
-    folder = run_dir / COUNTEREXAMPLES
+    folder = layout.counterexamples_dir(run_dir)
     found = []
     for file in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         record = _read_json(file)
         if not isinstance(record, dict):
             continue
         task = record.get("task")
-        pddl = (_read_text(run_dir / str(task)) or "") if task else ""
+        task_file = _file(run_dir, str(task)) if task else None
+        pddl = (_read_text(task_file) or "") if task_file is not None else ""
         shrunk = record.get("shrunk")
         failure = shrunk.get("failure") if isinstance(shrunk, dict) else None
         failure = failure if isinstance(failure, dict) else record.get("failure")
@@ -383,8 +385,8 @@ def _counterexamples(run_dir: Path, files: TaskFiles | None, texts: Texts,
         example = Counterexample(str(record.get("version") or file.stem), record, pddl, failure,
                                  texts.add(str(failure.get("message") or "")))
         plan = failure.get("plan")
-        if files is not None and task and isinstance(plan, list):
-            steps = steps_on(files, run_dir / str(task), [str(a) for a in plan], Path(str(task)).stem)
+        if files is not None and task_file is not None and isinstance(plan, list):
+            steps = steps_on(files, task_file, [str(a) for a in plan], Path(str(task)).stem)
             if steps is not None:
                 example.plan = len(plans)
                 plans.append(steps)
@@ -413,14 +415,26 @@ def _lineage(overview: VersionsOverview) -> list[tuple[str, str]]:
     return lineage
 
 
-def _read_text(path: Path) -> str | None:
+def _file(run_dir: Path, relative: str) -> Path | None:
+    """The run's file that an event or a record names; None for a name that leads out of the run."""
+    try:
+        return layout.in_run(run_dir, relative)
+    except layout.OutsideRun:
+        return None
+
+
+def _read_text(path: Path | None) -> str | None:
+    if path is None:
+        return None
     try:
         return path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
 
 
-def _read_json(path: Path) -> Any:
+def _read_json(path: Path | None) -> Any:
+    if path is None:
+        return None
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):

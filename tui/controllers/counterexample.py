@@ -56,7 +56,9 @@ class CounterexampleController:
                 self.host.notify(f"The program returned no plan on it ({failure.get('kind')}): the feedback says "
                                  "why.", severity="warning")
             else:
-                self.plans.open_plan_stepper(run_dir / record["task"], [str(s) for s in steps],
+                from genplan.engine.api.runs import in_run
+
+                self.plans.open_plan_stepper(in_run(run_dir, record["task"]), [str(s) for s in steps],
                                              f"{version.name} on its counterexample")
 
         def done(choice: str | None) -> None:
@@ -67,9 +69,10 @@ class CounterexampleController:
 
     def continue_with(self, version: Version, run_dir: Path, record: dict[str, Any]) -> None:
         from genplan.engine.api import fork_with_task
+        from genplan.engine.api.runs import in_run
 
         try:
-            fork = fork_with_task(run_dir, str(version.path.relative_to(run_dir)), run_dir / record["task"])
+            fork = fork_with_task(run_dir, str(version.path.relative_to(run_dir)), in_run(run_dir, record["task"]))
         except Exception as exc:  # noqa: BLE001 - a run that cannot be continued: one line
             self.host.notify(f"{version.name}: cannot continue with this task ({exc})", severity="error")
             return

@@ -59,6 +59,7 @@ class PlansController:
     def open_trial_plan(self, entry: TimelineEntry) -> None:
         """Step through the plan of one PDDLego+ solver call on the domain and problem file of that call."""
         from genplan.engine.api.pddl import PddlError, planned_task
+        from genplan.engine.api.runs import trial_call_file
         from genplan.tui.plan_trace import trace_plan
         from genplan.tui.screens.plan_stepper import PlanStepperScreen
 
@@ -72,8 +73,8 @@ class PlansController:
         label = time_step_label(entry.data)
         steps = [str(a) for a in plan]
         try:
-            texts = [(run_dir / "pddl" / f"{label}-{part}.pddl").read_text(encoding="utf-8")
-                     for part in ("domain", "problem")]
+            call = (int(entry.data.get("step", 0)), int(entry.data.get("attempt", 0)), int(entry.data.get("retry", 0)))
+            texts = [trial_call_file(run_dir, *call, part).read_text(encoding="utf-8") for part in ("domain", "problem")]
             domain, problem = planned_task(texts[0], texts[1], steps)
         except (OSError, PddlError) as exc:
             self.host.notify(f"{label}: cannot read the call's files ({exc})", severity="error")

@@ -111,7 +111,9 @@ class VersionsController:
             return None
         if run_dir is None or relative is None or edit_kind(str(relative)) != "description":
             return None
-        return Version("description", run_dir.name, Path(path).stem, run_dir / relative)
+        from genplan.engine.api import runs as run_files
+
+        return Version("description", run_dir.name, Path(path).stem, run_files.in_run(run_dir, str(relative)))
 
     def filter_versions(self) -> None:
         if not self.views.filter_versions():
@@ -334,7 +336,9 @@ class VersionsController:
             return None
         if record is None:  # the version's own text: nothing new to keep
             return None
-        target = run_dir / record.file
+        from genplan.engine.api import runs as run_files
+
+        target = run_files.in_run(run_dir, record.file)
         if then is not None:
             self.after_save = (target, then)
         if version.kind == "description":  # not a version of the tree: nothing to index, go on at once
@@ -476,14 +480,14 @@ class VersionsController:
                 self.schedule_overview(run_id)
                 return
             self.index_file(path, from_watcher=True)
-            if len(in_runs) > 1 and in_runs[1] == "results":
+            if len(in_runs) > 1 and in_runs[1] == run_files.RESULTS:
                 self.schedule_overview(run_id)
             return
         try:
             relative = path.relative_to(self.ctx.domain_dir)
         except ValueError:
             return
-        if relative.parts and relative.parts[0] == ".genplan":
+        if relative.parts and relative.parts[0] == Path(run_files.RUNS_SUBDIR).parts[0]:
             return  # another runs directory than the one shown
         if message.deleted:
             self.host.notify(f"{relative} was deleted", severity="warning")

@@ -358,7 +358,9 @@ def command_text(entry: TimelineEntry, run_dir: Path | None) -> str:
     data = entry.data
     answer = str(data.get("error") or data.get("observation") or "").strip()
     lines = [f"**› {entry.title}**", "", "```text", answer or "(no answer)", "```"]
-    transcript = run_dir / "observations.md" if run_dir is not None else None
+    from genplan.engine.api.runs import observations_file
+
+    transcript = observations_file(run_dir) if run_dir is not None else None
     if transcript is not None and transcript.is_file():
         lines += ["", "---", "", transcript.read_text(encoding="utf-8", errors="replace")]
     return "\n".join(lines)
