@@ -465,14 +465,14 @@ class VersionsController:
     def on_file_changed(self, message: msg.FileChanged) -> None:
         if self.host.shutting_down():
             return
+        from genplan.engine.api import runs as run_files
+
         path = message.path
         try:  # a run's file: the domain's .genplan/runs/ or the runs directory given (--runs, genplan-tui runs/)
             in_runs = path.relative_to(self.ctx.runs_dir).parts
         except ValueError:
             in_runs = ()
         if in_runs:
-            from genplan.engine.api import runs as run_files
-
             run_id = in_runs[0]
             if len(in_runs) == 2 and in_runs[1] in (run_files.META, run_files.SUMMARY):
                 if in_runs[1] == run_files.META and not message.deleted and all(r.run_id != run_id for r in self.ctx.runs):
