@@ -29,7 +29,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 
 def _notes(app) -> list[str]:
-    return [n.message for n in app._notifications]
+    return [n.message for n in app.messages]
 
 
 async def test_e_writes_the_run_shown_as_a_page_and_says_where(recorded, isolated: Path) -> None:  # noqa: F811
