@@ -213,9 +213,14 @@ def test_version_index_scans_runs_keeps_outside_edits_as_new_versions(tmp_path: 
     assert (record.old_hash, record.new_hash) == (text_hash("p0"), text_hash("p0 edited"))
     assert index.file_changed(run / "programs" / "c1-v00.py") is None  # nothing changed since
     (run / "programs" / "c1-v00.py").write_text("p0 edited twice")
-    assert index.file_changed(run / "programs" / "c1-v00.py").name == "c1-v00+2"
+    second = index.file_changed(run / "programs" / "c1-v00.py")
+    assert second is not None and second.name == "c1-v00+2" and second.read() == "p0 edited twice"
     assert index.get("r1/program/c1-v00+1").read() == "p0 edited"
-    assert [v.name for v in index.history(edited)] == ["c1-v00", "c1-v00+1", "c1-v00+2"]
+    # history follows the edit lineage: the file c1-v00.py edited again is another edit of c1-v00, a sibling of +1
+    assert [(r.edited, r.file) for r in edits_of(run)] == [("programs/c1-v00.py", "programs/c1-v00+1.py"),
+                                                           ("programs/c1-v00.py", "programs/c1-v00+2.py")]
+    assert [v.name for v in index.history(edited)] == ["c1-v00", "c1-v00+1"]
+    assert [v.name for v in index.history(second)] == ["c1-v00", "c1-v00+2"]
     # a new file is a new version; files outside the artefact folders are not
     (run / "programs" / "c1-v01.py").write_text("p1")
     assert index.file_changed(run / "programs" / "c1-v01.py").name == "c1-v01"

@@ -13,6 +13,7 @@ from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, 
 from test_tui_versions import select_version
 from textual.widgets._toast import Toast
 
+from genplan.engine.runs.edits import edits_of
 from genplan.tui.screens.editor import EditorScreen
 from genplan.tui.widgets.key_bar import KeyBar
 
@@ -69,10 +70,13 @@ async def test_correct_a_wrong_strategy_and_continue_to_a_run_that_solves_every_
             await wait_for(pilot, lambda: "6/6 passed" in str(app.query_one("#results-title").render()),
                            what="the fork's debug results")
 
-            # the fork's header keeps the edited file's name whole at 80 columns (it wraps rather than cuts)
+            # the edit of v01 is a new version of the first run, v03 (v02 is the model's revision); the fork calls
+            # it what its source does, and its header keeps that name whole at 80 columns (it wraps, never cuts)
+            assert [(r.edited, r.file) for r in edits_of(first)] == [("strategies/v01.md", "strategies/v03.md")]
+            assert json.loads((fork / "run.json").read_text())["edited_version"] == "strategies/v03.md"
             header = app.query_one("#run-header")
             shown = " ".join(_shown_lines(header))
-            assert f"run {fork.name}" in shown and "edited strategies/v01.md" in shown
+            assert f"run {fork.name}" in shown and "edited strategies/v03.md (from request" in shown
             assert f"fork of {first.name}" in shown
 
             # a message covers neither the debug results nor the totals bar nor the header: it has a line of its own
@@ -118,7 +122,11 @@ async def test_edit_a_reflection_and_continue(tmp_path: Path, isolated: Path) ->
             assert new[0].step == "strategy.revise"
             assert any(edited in m["content"] for m in new[0].messages)
             assert not any(r.step in ("nl.domain", "strategy.generate", "strategy.reflect") for r in new)
+            # the edit is a version of the first run of its own (-edit1); the fork calls it what its source does
+            saved = relative.removesuffix(".md") + "-edit1.md"
+            assert [(r.edited, r.file) for r in edits_of(first)] == [(relative, saved)]
+            assert json.loads((fork / "run.json").read_text())["edited_version"] == saved
             header = str(app.query_one("#run-header").render())
-            assert f"run {fork.name}" in header and f"edited {relative}" in header
+            assert f"run {fork.name}" in header and f"edited {saved} (from request" in header
             summary = json.loads((fork / "summary.json").read_text())
             assert summary["debug_solved"] == summary["debug_total"] == 6
