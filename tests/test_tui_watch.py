@@ -11,7 +11,7 @@ from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, 
 
 from genplan.tui.widgets.panels import RunResults, RunTimeline
 from genplan.tui.widgets.stream_view import StreamView
-from genplan.tui.widgets.totals_bar import TotalsBar
+from genplan.tui.widgets.totals_bar import TotalsBar, format_tokens
 
 SLOW_TEXT = "SYNTHETIC domain description, streamed slowly. " * 12
 
@@ -59,9 +59,15 @@ async def test_a_run_streams_into_the_views(scripted_server: ScriptedServer, iso
         assert "program c1-v01 — 6/6 passed" in str(app.query_one("#results-title").render())
         failing = state.results[("program", "c1-v00")]
         assert any(not r.valid and "not executable" in r.message for r in failing.values())
-        # totals: calls, tokens, cost, time
-        totals = str(app.query_one(TotalsBar).render())
-        assert f"calls {len(scripted_server.requests)}" in totals and "tokens " in totals and "cost $" in totals
+        # totals: calls (the cached ones shown as such), tokens, cost, time
+        bar = app.query_one(TotalsBar)
+        calls = f"calls {len(scripted_server.requests)} +2 cached"
+        assert state.totals.cached_calls == 2 and state.totals.kept_calls == 0
+        # at 100 columns the bar shortens the tokens and leaves out the cost and the time ...
+        assert str(bar.render()).endswith(f" │ {calls} · {format_tokens(state.totals.tokens)} tok")
+        # ... which the full line (the tooltip's) keeps
+        assert f" │ {calls} · tokens {format_tokens(state.totals.tokens)} · cost $" in bar.full_text
+        assert " · time " in bar.full_text
         assert state.totals.tokens > 0 and state.elapsed(live=False) > 0
 
         # choosing a code answer shows it as Markdown with a highlighted code block
