@@ -50,7 +50,7 @@ def test_an_edit_of_an_edit_continued_at_80x24(terminal: None, tmp_path: Path) -
         wait_until(lambda: "run finished" in screen() and "4 Run" in screen(), "the run to open")
         # the earlier correction is the timeline's newest row, with its ✎ mark
         keys("End")
-        wait_until(lambda: re.search(r"✎ edited strategy v01", screen()), "the edit's row in the timeline")
+        wait_until(lambda: re.search(r"✎ (edited )?strategy v01 → v03", screen()), "the edit's row in the timeline")
         keys("e")  # edit the edit (v03)
         wait_until(lambda: "Edit " in screen() and "strategy v03" in screen(), "the editor on v03")
         wait_until(lambda: "(version 2)" in screen(), "the first correction's text")
@@ -68,7 +68,7 @@ def test_an_edit_of_an_edit_continued_at_80x24(terminal: None, tmp_path: Path) -
         print(waiting)
         assert f"run {forked.name}" in waiting  # which run waits
         assert re.search(r"strategy\.plan task-\d\d v04 +paused", waiting), "the held request's row names its task"
-        assert re.search(r"✎ edited strategy v03 → v04", waiting), "the edit's row in the fork's timeline"
+        assert re.search(r"✎ (edited )?strategy v03 → v04", waiting), "the edit's row in the fork's timeline"
         keys("a")
         wait_until(lambda: "strategy.plan" in screen(), "the request again")
         keys("w")  # watch: send this and every later request
