@@ -130,6 +130,8 @@ def test_the_page_in_chromium_shows_versions_tasks_feedback_plans_and_a_diff(ste
         section_text(page, "#timeline")
         call = page.locator("details.call").first
         call.locator("summary").click()
+        # the browser fires `toggle` after the click returns: the messages are filled in a moment later
+        call.locator("pre.answer").wait_for()
         shown = call.locator("pre.message").all_inner_texts()
         assert shown == [m["content"] for m in request["messages"]]
         assert call.locator("pre.answer").inner_text() == (stein_run / "responses" / "0001-nl.domain.md").read_text()

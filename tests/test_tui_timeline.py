@@ -58,6 +58,28 @@ def test_row_text_lays_out_the_columns() -> None:
     assert len(small) == 44 and small.startswith("  ⇄ strategy.plan task-03") and small.rstrip().endswith("running")
 
 
+async def test_rows_that_arrive_at_once_after_a_few_scroll_the_newest_into_view() -> None:
+    """A fork's copied rows come in one batch after its first ones: the view outgrows its height before Textual has
+    shown a scrollbar, and the cursor's row (the held request) must still be scrolled into view."""
+    app = TimelineApp()
+    async with app.run_test(size=(60, 12)) as pilot:
+        timeline = app.query_one(Timeline)
+        state = FakeState(entries(2))
+        timeline.sync(state)
+        await pilot.pause()
+        assert timeline.scroll_offset.y == 0
+        state.entries = entries(30)
+        timeline.sync(state, Update(entries=list(range(2, 30))))
+        # under load the scroll that follows the cursor can run before the layout that shows the scrollbar
+        assert not timeline.show_vertical_scrollbar
+        timeline._keep_cursor_in_view()
+        assert timeline.scroll_offset.y == 29 - (timeline.size.height - 1) + 1  # the last row at the bottom
+        await pilot.pause()
+        assert timeline.cursor_row == 29
+        last_line = "".join(s.text for s in timeline.render_line(timeline.size.height - 1))
+        assert "step 29" in last_line, last_line
+
+
 async def test_rows_cursor_and_messages() -> None:
     app = TimelineApp()
     async with app.run_test(size=(60, 12)) as pilot:

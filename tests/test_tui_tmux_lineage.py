@@ -64,10 +64,12 @@ def test_an_edit_of_an_edit_continued_at_80x24(terminal: None, tmp_path: Path) -
         wait_until(lambda: "strategy.plan" in screen(), "the first held request")
         keys("Escape")  # later: the run waits for the person
         wait_until(lambda: "waiting for you (a)" in screen(), "the waiting hint in the bar")
+        # the timeline follows within a tick (its rows are drawn at most every 0.25 s), scrolled to the held row
+        wait_until(lambda: re.search(r"strategy\.plan task-\d\d v04 +paused", screen()),
+                   "the held request's row, naming its task, in view", timeout=15)
         waiting = screen()
         print(waiting)
         assert f"run {forked.name}" in waiting  # which run waits
-        assert re.search(r"strategy\.plan task-\d\d v04 +paused", waiting), "the held request's row names its task"
         assert re.search(r"✎ (edited )?strategy v03 → v04", waiting), "the edit's row in the fork's timeline"
         keys("a")
         wait_until(lambda: "strategy.plan" in screen(), "the request again")

@@ -117,7 +117,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("versions.counterexample", "k", "app.counterexample_selected", "Counterexample",
            "Find and shrink a task the program fails (the recorded one when it was searched before)", palette=True,
            title="Counterexample of the selected program"),
-    Action("versions.filter", "f", "app.filter_versions", "This run only", "Show only the open run, or all runs", palette=True, title="Versions: only the open run / all runs"),
+    Action("versions.filter", "f", "app.filter_versions", "Filter", "Show only the open run, or all runs", palette=True, title="Versions: only the open run / all runs"),
     Action("matrix.open", "enter", "app.open_matrix_cell", "Plan / feedback",
            "The cell's plan in the plan stepper (its feedback when there is no plan)", palette=True, title="Results matrix: open the cell's plan or feedback"),
     Action("matrix.feedback", "f", "app.matrix_feedback", "Feedback", "The cell's full feedback", palette=True, title="Results matrix: the cell's feedback"),

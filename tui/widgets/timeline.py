@@ -260,12 +260,14 @@ class Timeline(ScrollView, can_focus=True):
         return max(1, self.scrollable_content_region.height - 1)
 
     def _keep_cursor_in_view(self) -> None:
+        # force: rows that arrive in one batch outgrow the view before Textual has shown the scrollbar, and without
+        # a scrollbar it ignores a scroll (the held request's row, say, stayed below the view)
         top = round(self.scroll_offset.y)
         shown = self._rows_shown()
         if self.cursor_row < top:
-            self.scroll_to(y=self.cursor_row, animate=False, immediate=True)
+            self.scroll_to(y=self.cursor_row, animate=False, immediate=True, force=True)
         elif self.cursor_row >= top + shown:
-            self.scroll_to(y=self.cursor_row - shown + 1, animate=False, immediate=True)
+            self.scroll_to(y=self.cursor_row - shown + 1, animate=False, immediate=True, force=True)
 
     # ------------------------------------------------------------------ drawing
     def _resize_content(self) -> None:
