@@ -33,6 +33,7 @@ from genplan.engine.pipeline.config import PipelineConfig, made_before_reproduct
 from genplan.engine.runs import NotResumable, RunMeta, create, create_named, layout, read_meta_or_none
 from genplan.engine.runs.edits import EditRefused
 from genplan.engine.runs.gateway import Decision
+from genplan.engine.runs.outcome import RunReport
 from genplan.engine.runs.run import NewRun, Run, RunOutcome, RunSetup, execute
 from genplan.engine.runs.status import RunStatus
 from genplan.engine.runs.store import RunInfo, RunStore, artifact_request_id, fork_run
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
     from genplan.engine.versions import VersionsOverview
 
 __all__ = [
-    "RUN_MODULES", "Decision", "EditRefused", "GenplanError", "NotResumable", "RunOutcome", "RunStatus", "StartRequest",
+    "RUN_MODULES", "Decision", "EditRefused", "GenplanError", "NotResumable", "RunOutcome", "RunReport", "RunStatus", "StartRequest",
     "UnknownPreset", "Watch", "approach_of", "approach_of_request", "approach_of_run", "check_strategy", "edit", "fork",
     "fork_from", "fork_with_task", "list_runs", "message", "new_run", "overview", "pipeline", "prepare", "provider_for",
     "record_edit", "report", "rerun_program", "resumable", "resume", "resume_target", "start",
@@ -374,7 +375,7 @@ def record_edit(run_dir: Path, relative: str, old_text: str, new_text: str) -> E
 
 
 def check_strategy(source_run: Path, strategy_file: str, text: str, domain_dir: Path, settings: ModelSettings,
-                   watch: Watch | None = None, *, no_cache: bool = False) -> dict[str, Any]:
+                   watch: Watch | None = None, *, no_cache: bool = False) -> RunReport:
     """Plan validation of one strategy text, in a new run beside ``source_run`` that keeps its NL descriptions:
     the model plans every debug task by the strategy, the validator checks the plans (no code is written). Its
     report: run directory, status, debug tasks solved of all."""
@@ -387,8 +388,8 @@ def check_strategy(source_run: Path, strategy_file: str, text: str, domain_dir: 
         watch.run_created(store.path)
     check = strategy_check.run_check(store, text, provider, controller=watch.controller, subscriber=watch.subscriber,
                                      reasoning=bool(getattr(settings, "reasoning", False)))
-    return {"run_dir": str(check.run_dir), "status": check.status, "debug_solved": check.solved,
-            "debug_total": check.total}
+    return RunReport(Path(check.run_dir), RunStatus.parse(check.status),
+                     {"debug_solved": check.solved, "debug_total": check.total})
 
 
 RERUN_DEBUG_ORDERINGS = 1  # a rerun on the debug tasks tries the file's order, as the first debugging check
@@ -435,11 +436,11 @@ def _carry_out(store: RunStore, approach: Approach, target: str, parameters: Any
     return outcome
 
 
-def report(outcome: RunOutcome) -> dict[str, Any]:
+def report(outcome: RunOutcome) -> RunReport:
     """What a front end prints of a run's end: its directory and status, and the approach's summary (the
     pipeline's selected program and debug tasks, AutoToS's calls and evaluation, a trial's outcome)."""
     shown = outcome.report if outcome.report is not None else outcome.summary or {}
-    return {"run_dir": str(outcome.run_dir), **shown, "status": outcome.status}
+    return RunReport(Path(str(outcome.run_dir)), outcome.status, dict(shown))
 
 
 def message(outcome: RunOutcome) -> str:

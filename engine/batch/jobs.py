@@ -241,7 +241,7 @@ def execute_run(job: RunJob) -> Outcome:
         return Outcome("run", "failed", job.run_dir, message)
     message = api.message(outcome)
     _add_session(runs.open_run(run_dir), time.monotonic() - started, batch=job.batch, error=message or None)
-    return Outcome("run", outcome.status, job.run_dir, message, api.report(outcome))
+    return Outcome("run", outcome.status, job.run_dir, message, api.report(outcome).to_json())
 
 
 def _add_session(store: RunStore, seconds: float, **changes: Any) -> None:
