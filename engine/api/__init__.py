@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from genplan.engine.errors import GenplanError
-from genplan.engine.pipeline.config import PipelineConfig, made_before_reproduction
+from genplan.engine.pipeline.config import PipelineConfig
 from genplan.engine.runs import NotResumable, RunMeta, create, create_named, layout, read_meta_or_none
 from genplan.engine.runs.edits import EditRefused
 from genplan.engine.runs.gateway import Decision
@@ -224,12 +224,9 @@ def _open_resumable(run_dir: Path) -> tuple[RunStore, Approach, RunMeta]:
         raise NotResumable(f"{store.path}: an imported run; it opens and replays, but no model made it here")
     if not approach.can(_capability("RESUME")):
         raise NotResumable(f"{store.path}: a run of {approach.name}, which cannot be continued")
-    # Bas changed its steps to the paper's (NL descriptions, no PDDL summary): an earlier Bas run's answers
-    # belong to steps today's Bas never asks, so continuing it would silently start over.
-    if approach.name == "bas" and made_before_reproduction(meta.config):
-        raise NotResumable(f"{store.path}: made by genplan's earlier Bas (a PDDL summary, no NL descriptions); Bas now "
-                           "follows the paper (docs/reproduction.md), so this run opens and replays but cannot be "
-                           "continued; start a new run")
+    refused = approach.refuse_resume(store.meta()) if approach.refuse_resume is not None else None
+    if refused:  # a run of an earlier genplan whose answers today's approach would not ask for
+        raise NotResumable(f"{store.path}: {refused}")
     return store, approach, meta
 
 

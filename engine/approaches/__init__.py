@@ -76,6 +76,9 @@ class Approach:
     command: str | None = None  # the CLI command of its own, e.g. "genplan autotos"
     # what the approach runs on when it takes no domain directory (PDDLego+: the CoinCollector game)
     default_target: str | None = None
+    # why a run made by an earlier genplan cannot go on (from run.json's fields), None when it can; a resume or
+    # fork refuses it with that line (Bas's runs from before it followed the paper)
+    refuse_resume: Callable[[Mapping[str, Any]], str | None] | None = None
 
     def __post_init__(self) -> None:
         if self.can(Capability.FORK) and self.edited_answer is None:

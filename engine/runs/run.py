@@ -7,7 +7,7 @@ Every approach (Stein's pipeline, Bas, Sil, AutoToS, PDDLego+, PlanGen, a test's
   fork), a step-mode controller may hold, edit, answer or stop it, and the watchers hear of it;
 - ``artifact(...)`` writes a file of the run and announces it; ``publish(event)`` tells the watchers and the log;
 - ``progress(line)`` says something to the person; ``check_stop()`` ends the run where a person asked;
-- one stop exception, :class:`~.gateway.RunStopped` (a cancelled manual answer is one too).
+- one stop exception, :class:`~genplan.engine.errors.RunStopped` (a cancelled manual answer is one too).
 
 :func:`execute` is the one way a run is carried out: it holds the run's lock, marks it running, hands the run to
 the approach, and records how it ended (:meth:`Run.finish`, or the failure), so that every approach's run
@@ -22,10 +22,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from genplan.engine.errors import RunStopped
 from genplan.engine.events import ArtifactCreated, Event, EventBus, Publish, RunFailed, RunFinished
-from genplan.engine.llm import AnswerCancelled, ChatMessage, ChatRequest, ChatResponse, Provider
+from genplan.engine.llm import ChatMessage, ChatRequest, ChatResponse, Provider
 from genplan.engine.runs.edits import ForkNames
-from genplan.engine.runs.gateway import Controller, ModelGateway, RunStopped, Totals
+from genplan.engine.runs.gateway import Controller, ModelGateway, Totals
 from genplan.engine.runs.lock import RunLock
 from genplan.engine.runs.outcome import write_outcome
 from genplan.engine.runs.status import RunStatus
@@ -151,11 +152,9 @@ class Run:
         person asked to stop, in step mode or instead of answering."""
         self.check_stop(f"before {step}")
         request = ChatRequest(step, list(messages), dict(params or {}))
-        try:
-            return self.gateway.ask(request_id if request_id is not None else self.next_id(), request,
-                                    publish=publish, context=context)
-        except AnswerCancelled as exc:  # the person answering declined: the run stops, as in step mode
-            raise RunStopped(str(exc)) from None
+        # a person declining to answer (AnswerCancelled) is a RunStopped too
+        return self.gateway.ask(request_id if request_id is not None else self.next_id(), request,
+                                publish=publish, context=context)
 
     def stop_requested(self) -> bool:
         return self.setup.stop_requested is not None and self.setup.stop_requested()
