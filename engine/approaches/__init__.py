@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from genplan.engine.errors import GenplanError
+from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.pipeline.config import PIPELINE_APPROACHES
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ class Approach:
     name: str
     title: str  # one line, for listings
     prompt_variant: str  # the template directory under prompts/ ("-reasoning" is added for reasoning models)
-    feedback_style: str  # "stein" (Table 13 of Stein et al.), "silver", "autotos", "pddlego"
+    feedback_style: FeedbackStyle  # whose words its feedback follows
     function_name: str  # the entry function every program of this approach defines ("" when it writes none)
     run: RunFunction  # the approach's loop on its Run
     parameters: Callable[[Mapping[str, Any]], Any]  # typed parameters: a preset's dict with the user's options over it

@@ -11,6 +11,7 @@ from genplan.engine.approaches.context import pipeline_fields
 from genplan.engine.approaches.stein import final_strategy_check
 from genplan.engine.events import SelectionMade, StepStarted
 from genplan.engine.extract import Extraction, extract_strategy
+from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.pddl.encoding import render_task
 from genplan.engine.pipeline.checks import best_version
 from genplan.engine.pipeline.config import made_before_reproduction
@@ -132,7 +133,7 @@ APPROACH = register(Approach(
     name="bas",
     title="Bas: the paper's re-implemented baseline (summary, strategy, code; Silver's feedback)",
     prompt_variant="baseline",
-    feedback_style="silver",
+    feedback_style=FeedbackStyle.SILVER,
     function_name="generate_solution",
     **pipeline_fields("bas", "generate_solution", run),
     refuse_resume=refuse_resume,

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from genplan.engine.approaches import Approach, Capability, register
 from genplan.engine.errors import GenplanError
+from genplan.engine.feedback import FeedbackStyle
 
 if TYPE_CHECKING:
     from genplan.engine.pddlego.loop import PddlegoConfig
@@ -221,7 +222,7 @@ PDDLEGO = register(Approach(
     name="pddlego",
     title="PDDLego+: the model writes and refines PDDL from text observations; planner and game give feedback",
     prompt_variant="pddlego",
-    feedback_style="pddlego",  # solver errors (inner loop) and simulation errors (outer loop)
+    feedback_style=FeedbackStyle.PDDLEGO,  # solver errors (inner loop) and simulation errors (outer loop)
     function_name="",  # no program: the artefacts are PDDL domain and problem files
     run=run,
     parameters=pddlego_parameters,
@@ -241,7 +242,7 @@ PLANGEN = register(Approach(
     name="plangen",
     title="PlanGen: the model chooses the game commands itself (PDDLego+'s baseline)",
     prompt_variant="pddlego",
-    feedback_style="pddlego",
+    feedback_style=FeedbackStyle.PDDLEGO,
     function_name="",
     run=run,
     parameters=plangen_parameters,

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from genplan.engine.errors import RunStopped
 from genplan.engine.events import ArtifactCreated, Event, EventBus, Publish, RunFailed, RunFinished
+from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.llm import ChatMessage, ChatRequest, ChatResponse, Provider
 from genplan.engine.runs.edits import ForkNames
 from genplan.engine.runs.gateway import Controller, ModelGateway, Totals
@@ -47,7 +48,7 @@ class ApproachInfo(Protocol):
     @property
     def prompt_variant(self) -> str: ...
     @property
-    def feedback_style(self) -> str: ...
+    def feedback_style(self) -> FeedbackStyle: ...
     @property
     def function_name(self) -> str: ...
     @property
