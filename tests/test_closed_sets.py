@@ -37,3 +37,14 @@ def test_a_batch_jobs_status_comes_from_its_runs_and_is_spelled_as_before() -> N
     assert JobStatus.of_run(RunStatus.UNKNOWN) is JobStatus.FAILED  # a run cannot end without a status
     assert [s for s in JobStatus if s.run_done] == [JobStatus.FINISHED, JobStatus.SKIPPED]
     assert json.dumps([JobStatus.NO_PROGRAM, JobStatus.EVALUATED]) == '["no-program", "evaluated"]'
+
+
+def test_an_approach_named_with_a_styles_word_gets_the_member_and_an_unknown_word_is_refused() -> None:
+    from dataclasses import replace
+
+    import pytest
+
+    stein = APPROACHES["stein"]
+    assert replace(stein, feedback_style="silver").feedback_style is FeedbackStyle.SILVER  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="shakespeare"):
+        replace(stein, feedback_style="shakespeare")  # type: ignore[arg-type]

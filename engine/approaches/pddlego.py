@@ -55,6 +55,9 @@ class TrialParameters:
     seed: int = 0  # the game's seed
     prompts: str | None = None  # a directory with the person's own prompt templates
 
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
     def record(self) -> dict[str, Any]:
         """The parameters as ``run.json`` records them (what a resume plays again)."""
         return {f.name: getattr(self, f.name) for f in fields(self)
@@ -199,8 +202,8 @@ def run(run: Run) -> RunOutcome:
     from genplan.engine.pddlego.solver import PddlSolver, coin_command
 
     params = run.parameters
-    if not isinstance(params, TrialParameters):
-        params = parameters(params or {}, str(run.meta().get("approach") or "pddlego"))
+    if not isinstance(params, TrialParameters):  # a Run made without them (a test, a tool): the defaults
+        params = parameters({}, str(run.meta().get("approach") or "pddlego"))
     _require_environment(run.target, params.approach)
     prompts = _prompts(params, run.setup.prompts)
     spec = _spec(run.target, params, prompts)

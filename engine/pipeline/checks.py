@@ -121,7 +121,7 @@ class ProgramChecker:
         self.orderings = orderings
         self.function = function
         self.also_accepted: tuple[str, ...] = ()  # further entry functions a program may define instead (Bas: get_plan)
-        self.style = style.of_programs
+        self.style = FeedbackStyle(style).of_programs
         self.evaluator = Evaluator(domain, [], limits=Limits(time_limit=timeout_s), style=self.style)
         self.evaluator.ordered_sets = ordered_sets
         self.tasks = tasks

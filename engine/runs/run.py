@@ -36,7 +36,7 @@ from genplan.engine.runs.store import RunStore
 if TYPE_CHECKING:
     from genplan.engine.prompts import PromptLibrary
 
-__all__ = ["ApproachInfo", "NewRun", "Run", "RunOutcome", "RunSetup", "RunStopped", "execute", "stopped_outcome"]
+__all__ = ["ApproachInfo", "ApproachParameters", "NewRun", "Run", "RunOutcome", "RunSetup", "RunStopped", "execute", "stopped_outcome"]
 
 
 class ApproachInfo(Protocol):
@@ -53,6 +53,14 @@ class ApproachInfo(Protocol):
     def function_name(self) -> str: ...
     @property
     def select_last(self) -> bool: ...
+
+
+class ApproachParameters(Protocol):
+    """An approach's typed parameters (a frozen dataclass: PipelineConfig, AutoToSParameters, TrialParameters),
+    made from a preset's dict with the user's options over it by the registry's ``parameters`` (an unknown key or
+    a value of the wrong type is a GenplanError of one line) and recorded in run.json by its ``new_run``."""
+
+    def to_dict(self) -> dict[str, Any]: ...
 
 
 def _say_nothing(_line: str) -> None:
@@ -110,7 +118,7 @@ class Run:
     """One run directory being worked on by one approach."""
 
     def __init__(self, store: RunStore, setup: RunSetup, *, approach: ApproachInfo | None = None, target: str = "",
-                 parameters: Any = None) -> None:
+                 parameters: ApproachParameters | None = None) -> None:
         self.store = store
         self.setup = setup
         self.approach = approach  # the registry's record (None: a replay or an import, which needs none)
