@@ -4,6 +4,7 @@ configuration), the reference-faithful toggles, the configuration a run used."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from genplan.engine.approaches import APPROACHES, Approach, Capability, get_approach, preset_owner, start_target
 from genplan.engine.approaches.presets import load_config_file, load_preset, preset_names
@@ -22,7 +23,7 @@ __all__ = [
 DEFAULT_PRESET = "F5-3"  # the configuration of a program that no run made
 
 
-def approaches() -> list[Approach]:
+def approaches() -> list[Approach[Any]]:
     """Every registered approach, in registration order."""
     return list(APPROACHES.values())
 
@@ -40,17 +41,17 @@ def run_config(run_dir: Path | None) -> PipelineConfig:
     return load_preset(DEFAULT_PRESET)
 
 
-def startable_on_domain(approach: Approach) -> bool:
+def startable_on_domain(approach: Approach[Any]) -> bool:
     """Can a front end opened on a domain directory start this approach (on the directory, or in its game)?"""
     return approach.can(Capability.DOMAIN_DIR) or approach.default_target is not None
 
 
-def _own_loop_on_domain(approach: Approach) -> bool:
+def _own_loop_on_domain(approach: Approach[Any]) -> bool:
     """An approach with its own loop (no programs) that a front end opened on a domain directory can start."""
     return not approach.can(Capability.PROGRAMS) and startable_on_domain(approach)
 
 
-def own_loop_preset(preset: str) -> tuple[Approach, str] | None:
+def own_loop_preset(preset: str) -> tuple[Approach[Any], str] | None:
     """(approach, the preset's own spelling) when ``preset`` belongs to an approach with its own loop that a front
     end opened on a domain directory can start (AutoToS, AutoToS+PST, pddlego-detailed, plangen, ...); None for a
     pipeline preset (or none)."""

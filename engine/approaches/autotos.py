@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from genplan.engine.approaches import Approach, Capability, register
+from genplan.engine.feedback import FeedbackStyle
 
 if TYPE_CHECKING:
     from genplan.engine.autotos.parameters import AutoToSParameters
@@ -60,7 +61,7 @@ APPROACH = register(Approach(
     name="autotos",
     title="AutoToS: successor function and goal test checked by unit tests, then plain search",
     prompt_variant="autotos",
-    feedback_style="autotos",  # the paper's ten error categories, made in engine/feedback/autotos.py
+    feedback_style=FeedbackStyle.AUTOTOS,  # the paper's ten error categories, made in engine/feedback/autotos.py
     function_name="succ",
     run=run,
     parameters=parameters,

@@ -170,7 +170,7 @@ _EXPERIMENT_KEYS: dict[str, type | tuple[type, ...]] = {
 _TYPE_WORDS = {str: "a string", list: "a list", bool: "true or false", int: "an integer", (int, float): "a number"}
 
 
-def _own_loop_spec(approach: Approach, label: str) -> PresetSpec:
+def _own_loop_spec(approach: Approach[Any], label: str) -> PresetSpec:
     """A preset of an own-loop approach as the grid runs it: the approach's parameters for it, and its name."""
     return PresetSpec(label, None, ApproachPreset(approach.name, {**approach.presets[label], "preset": label}))
 
@@ -342,7 +342,7 @@ class _Checker:
                 specs.append(PresetSpec(label, config))
         return specs
 
-    def own_loop_preset(self, name: str, approach: Approach, label: str, task_set: str) -> PresetSpec | None:
+    def own_loop_preset(self, name: str, approach: Approach[Any], label: str, task_set: str) -> PresetSpec | None:
         """A preset of an own-loop approach; None (after a problem) when the approach cannot run on domain
         directories or cannot be evaluated as the experiment says."""
         if not approach.can(Capability.DOMAIN_DIR):
