@@ -150,7 +150,9 @@ def prepare(request: StartRequest) -> tuple[Approach, Any, NewRun]:
     """What the request runs, checked before anything is made: its approach, its typed parameters and the new run's
     record (GenplanError, one line, for an unknown preset, a bad parameter, a target the approach cannot run on)."""
     if request.config is not None:  # a complete configuration: its own name (a config file's "F5-3*")
-        approach, parameters = get_approach(request.config.approach), request.config
+        from genplan.engine.approaches.presets import check_config
+
+        approach, parameters = get_approach(check_config(request.config).approach), request.config
     else:
         approach, preset = approach_of(request.preset)
         parameters = approach.parameters({**approach.presets[preset], "preset": preset, **request.parameters})

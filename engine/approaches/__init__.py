@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from genplan.engine.errors import GenplanError
-from genplan.engine.pipeline.config import PIPELINE_APPROACHES
 
 if TYPE_CHECKING:
     from genplan.engine.runs.run import NewRun, Run, RunOutcome
@@ -51,6 +50,23 @@ class Capability(StrEnum):
     GAME = "game"  # plays a text game (its ``default_target``)
     PROGRAMS = "programs"  # writes programs checked on the debug tasks; its parameters are a PipelineConfig
 
+
+
+@dataclass(frozen=True)
+class EvaluationSettings:
+    """How a front end or a batch wants a run evaluated, for an approach that evaluates itself; None: the
+    approach's own default."""
+
+    enabled: bool = True
+    task_set: str = "eval"  # the domain's task set evaluated on
+    limit: int | None = None  # the first ``limit`` tasks only
+    time_limit_s: float | None = None  # per task
+    memory_mb: int | None = None
+
+
+# An approach that evaluates itself (AutoToS searches the eval tasks, a game trial is its own evaluation): the
+# parameters that make its run evaluate as asked; a GenplanError (one line) when it cannot.
+SelfEvaluation = Callable[[EvaluationSettings], Mapping[str, Any]]
 
 
 class UnknownApproach(GenplanError):
@@ -76,6 +92,8 @@ class Approach:
     command: str | None = None  # the CLI command of its own, e.g. "genplan autotos"
     # what the approach runs on when it takes no domain directory (PDDLego+: the CoinCollector game)
     default_target: str | None = None
+    # None: the program the run selects is evaluated after it (a batch's evaluation job, ``genplan run --eval``)
+    self_evaluation: SelfEvaluation | None = None
 
     def __post_init__(self) -> None:
         if self.can(Capability.FORK) and self.edited_answer is None:
@@ -93,16 +111,12 @@ APPROACHES: dict[str, Approach] = {}
 def register(approach: Approach) -> Approach:
     """Add (or replace) an approach; its presets become available to every front end."""
     APPROACHES[approach.name] = approach
-    if approach.can(Capability.PROGRAMS) and approach.name not in PIPELINE_APPROACHES:
-        PIPELINE_APPROACHES.append(approach.name)  # a PipelineConfig may name it
     return approach
 
 
 def unregister(name: str) -> None:
     """Take an approach out of the registry again (a test's toy approach)."""
     APPROACHES.pop(name, None)
-    if name in PIPELINE_APPROACHES:
-        PIPELINE_APPROACHES.remove(name)
 
 
 def get_approach(name: str) -> Approach:
