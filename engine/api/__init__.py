@@ -38,7 +38,7 @@ from genplan.engine.runs.status import RunStatus
 from genplan.engine.runs.store import RunInfo, RunStore, artifact_request_id, fork_run
 
 if TYPE_CHECKING:
-    from genplan.engine.approaches import Approach
+    from genplan.engine.approaches import Approach, RunOptions
     from genplan.engine.domainlib import DomainDir
     from genplan.engine.evaluation import TaskResult
     from genplan.engine.events import Event
@@ -52,9 +52,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RUN_MODULES", "Decision", "EditRefused", "GenplanError", "NotResumable", "RunOutcome", "RunStatus", "StartRequest",
-    "UnknownPreset", "Watch", "approach_of", "approach_of_request", "approach_of_run", "check_strategy", "edit", "fork",
-    "fork_from", "fork_with_task", "list_runs", "message", "new_run", "overview", "pipeline", "prepare", "provider_for",
+    "UnknownPreset", "Watch", "approach_of", "approach_of_request", "approach_of_run", "check_strategy", "edit",
+    "fork", "fork_from", "fork_with_task", "list_runs", "message", "new_run", "overview", "pipeline", "prepare", "provider_for",
     "record_edit", "report", "rerun_program", "resumable", "resume", "resume_target", "start",
+    "start_request",
 ]
 
 
@@ -144,6 +145,22 @@ def approach_of(preset: str) -> tuple[Approach, str]:
         known = [name for approach in _approaches() for name in approach.presets]
         raise UnknownPreset(f"unknown preset '{preset}' (known: {', '.join(known)})")
     return owner
+
+
+def start_request(preset: str, target: str, runs_dir: Path, options: RunOptions | None = None, *,
+                  evaluate: bool = False, source: str | None = None) -> tuple[StartRequest, list[str]]:
+    """A new run of ``preset`` on ``target`` (a domain directory, a game) with the front end's run options, the
+    same call for every approach: the approach takes the options it has (its registry's ``take_options``), and
+    one that evaluates itself is asked to (``evaluate``) through its ``self_evaluation``; an approach whose selected
+    program is evaluated after the run leaves ``evaluate`` to the front end (``presets.evaluates_itself``). Returns
+    the request and the options the approach had no use for (the front end says so)."""
+    from genplan.engine.approaches import EvaluationSettings, RunOptions
+
+    approach, name = approach_of(preset)
+    parameters, unused = approach.take_options(options or RunOptions())
+    if approach.self_evaluation is not None:
+        parameters = {**parameters, **approach.self_evaluation(EvaluationSettings(enabled=evaluate))}
+    return StartRequest(name, target, Path(runs_dir), parameters=parameters, source=source), unused
 
 
 def prepare(request: StartRequest) -> tuple[Approach, Any, NewRun]:

@@ -11,6 +11,7 @@ from genplan.engine.approaches import (
     Approach,
     Capability,
     EvaluationSettings,
+    RunOptions,
     get_approach,
     preset_owner,
     start_target,
@@ -23,7 +24,7 @@ from genplan.engine.pipeline.faithful import FAITHFUL_HELP, FaithfulError, excep
 
 __all__ = [
     "APPROACHES", "AUTOTOS_DOMAINS", "Approach", "Capability", "ConfigError", "EvaluationSettings", "FAITHFUL_HELP",
-    "FaithfulError", "PROMPT_TASKS_BY_SEED", "PipelineConfig", "approaches", "autotos_generates", "check_config",
+    "FaithfulError", "PROMPT_TASKS_BY_SEED", "PipelineConfig", "RunOptions", "approaches", "autotos_generates", "check_config",
     "check_domain_preset", "domain_presets", "evaluates_itself", "except_spec", "faithful_except_help",
     "get_approach", "load_config_file", "load_preset", "self_evaluation_parameters",
     "own_loop_preset", "parse_spec", "preset_names", "preset_owner", "run_config", "start_target",

@@ -69,6 +69,28 @@ class EvaluationSettings:
 SelfEvaluation = Callable[[EvaluationSettings], Mapping[str, Any]]
 
 
+@dataclass(frozen=True)
+class RunOptions:
+    """What a front end's options ask of a new run, whatever its approach (None: not given). Each approach takes
+    those it has (its ``take_options``); the front end tells the person which options went unused."""
+
+    seed: int | None = None  # which pair of debug tasks are the prompt tasks
+    max_concurrency: int | None = None  # parallel model requests
+    faithful: str | None = None  # the reference-faithful toggles (engine/pipeline/faithful.py)
+
+    def given(self) -> dict[str, Any]:
+        return {name: value for name, value in vars(self).items() if value is not None}
+
+
+# (options) -> (the parameters they set, over the preset's; the names of the options the approach has no use for)
+TakeOptions = Callable[[RunOptions], tuple[dict[str, Any], list[str]]]
+
+
+def takes_no_options(options: RunOptions) -> tuple[dict[str, Any], list[str]]:
+    """An approach none of whose parameters these options set: every option given goes unused."""
+    return {}, list(options.given())
+
+
 class UnknownApproach(GenplanError):
     """No approach of that name is registered."""
 
@@ -92,6 +114,8 @@ class Approach:
     command: str | None = None  # the CLI command of its own, e.g. "genplan autotos"
     # what the approach runs on when it takes no domain directory (PDDLego+: the CoinCollector game)
     default_target: str | None = None
+    baseline: bool = False  # a batch report compares the other presets with this approach's (the paper's Bas, Sil)
+    take_options: TakeOptions = takes_no_options  # what the front end's run options set of its parameters
     # None: the program the run selects is evaluated after it (a batch's evaluation job, ``genplan run --eval``)
     self_evaluation: SelfEvaluation | None = None
 
@@ -124,6 +148,12 @@ def get_approach(name: str) -> Approach:
         return APPROACHES[name]
     except KeyError:
         raise UnknownApproach(f"unknown approach '{name}' (known: {', '.join(APPROACHES)})") from None
+
+
+def is_baseline(name: str | None) -> bool:
+    """Whether the approach of this name is one a report compares the others with (an unknown one is not)."""
+    approach = APPROACHES.get(name or "")
+    return approach is not None and approach.baseline
 
 
 def approach_names() -> list[str]:

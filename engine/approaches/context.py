@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from genplan.engine.approaches import Capability
+from genplan.engine.approaches import Capability, RunOptions
 from genplan.engine.pipeline.config import PipelineConfig
 from genplan.engine.pipeline.conversation import answer_for
 from genplan.engine.pipeline.layer import PipelineLoop
@@ -128,10 +128,20 @@ def pipeline_fields(name: str, function_name: str, loop: Callable[[PipelineConte
     what an edited file answers in a fork."""
 
     def parameters(values: Mapping[str, Any]) -> PipelineConfig:
-        return PipelineConfig.from_dict({"approach": name, "function_name": function_name, **values})
+        # "faithful" names the reference-faithful toggles to set over the preset (engine/pipeline/faithful.py)
+        values = dict(values)
+        spec = values.pop("faithful", None)
+        config = PipelineConfig.from_dict({"approach": name, "function_name": function_name, **values})
+        return config.faithfully(str(spec)) if spec else config
 
     return {"run": PipelineLoop(loop), "parameters": parameters, "new_run": _new_run, "reopen": _reopen,
-            "edited_answer": _edited_answer, "capabilities": PIPELINE_CAPABILITIES}
+            "edited_answer": _edited_answer, "capabilities": PIPELINE_CAPABILITIES, "take_options": _take_options}
+
+
+def _take_options(options: RunOptions) -> tuple[dict[str, Any], list[str]]:
+    """Every run option is a pipeline setting: the seed picks the prompt tasks (split_seed)."""
+    names = {"seed": "split_seed", "max_concurrency": "max_concurrency", "faithful": "faithful"}
+    return {names[key]: value for key, value in options.given().items()}, []
 
 
 def _new_run(target: str, config: PipelineConfig) -> NewRun:
