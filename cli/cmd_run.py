@@ -65,8 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pipeline-config", metavar="FILE", help="a TOML file with pipeline settings (overrides --preset)")
     add_faithful_options(p)
     add_model_options(p)
-    p.add_argument("--seed", type=int, choices=[1, 2, 3], help="which pair of debug tasks are the prompt tasks (1-3; "
-                   "default: the preset's, 1)")
+    p.add_argument("--seed", type=int, choices=[1, 2, 3], help="which pair of debug tasks are the prompt tasks (1-3)")
     p.add_argument("--max-concurrency", type=int, help="parallel model requests (default 6: one per debug task)")
     p.add_argument("--prompts", metavar="DIR", help="a directory with your own prompt templates")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
@@ -238,7 +237,7 @@ def _start_request(args: argparse.Namespace) -> tuple[api.StartRequest, Approach
     """The new run the options ask for: a configuration file's, or the preset's with the run options its approach
     takes (the others are named in a warning); BadInput for a preset whose approach runs elsewhere."""
     from genplan.engine import api
-    from genplan.engine.api.presets import RunOptions
+    from genplan.engine.api.presets import EvaluationSettings, RunOptions
 
     if args.pipeline_config:
         config = load_config_file(args.pipeline_config).with_changes(
@@ -251,7 +250,8 @@ def _start_request(args: argparse.Namespace) -> tuple[api.StartRequest, Approach
         except api.UnknownPreset as exc:
             raise BadInput(str(exc)) from None
         options = RunOptions(seed=args.seed, max_concurrency=args.max_concurrency, faithful=faithful_spec(args))
-        request, unused = api.start_request(preset, "", Path(), options, evaluate=bool(args.eval))
+        request, unused = api.start_request(preset, "", Path(), options,
+                                            evaluation=EvaluationSettings(enabled=bool(args.eval)))
         if unused:
             flags = ", ".join("--" + name.replace("_", "-") for name in unused)
             warn(f"{flags}: not used by {approach.name} (preset {preset})")

@@ -38,7 +38,7 @@ from genplan.engine.runs.status import RunStatus
 from genplan.engine.runs.store import RunInfo, RunStore, artifact_request_id, fork_run
 
 if TYPE_CHECKING:
-    from genplan.engine.approaches import Approach, RunOptions
+    from genplan.engine.approaches import Approach, EvaluationSettings, RunOptions
     from genplan.engine.domainlib import DomainDir
     from genplan.engine.evaluation import TaskResult
     from genplan.engine.events import Event
@@ -148,19 +148,22 @@ def approach_of(preset: str) -> tuple[Approach, str]:
 
 
 def start_request(preset: str, target: str, runs_dir: Path, options: RunOptions | None = None, *,
-                  evaluate: bool = False, source: str | None = None) -> tuple[StartRequest, list[str]]:
+                  evaluation: EvaluationSettings | None = None, parameters: Mapping[str, Any] | None = None,
+                  source: str | None = None) -> tuple[StartRequest, list[str]]:
     """A new run of ``preset`` on ``target`` (a domain directory, a game) with the front end's run options, the
-    same call for every approach: the approach takes the options it has (its registry's ``take_options``), and
-    one that evaluates itself is asked to (``evaluate``) through its ``self_evaluation``; an approach whose selected
-    program is evaluated after the run leaves ``evaluate`` to the front end (``presets.evaluates_itself``). Returns
-    the request and the options the approach had no use for (the front end says so)."""
+    same call for every approach: the approach takes the options it has (its registry's ``take_options``), one
+    that evaluates itself is asked to evaluate as ``evaluation`` says (its ``self_evaluation``; None: no
+    evaluation), and ``parameters`` go over both (a person's settings of the preset). An approach whose selected
+    program is evaluated after the run leaves that to the front end (``presets.evaluates_itself``). Returns the
+    request and the options the approach had no use for (the front end says so)."""
     from genplan.engine.approaches import EvaluationSettings, RunOptions
 
     approach, name = approach_of(preset)
-    parameters, unused = approach.take_options(options or RunOptions())
+    taken, unused = approach.take_options(options or RunOptions())
     if approach.self_evaluation is not None:
-        parameters = {**parameters, **approach.self_evaluation(EvaluationSettings(enabled=evaluate))}
-    return StartRequest(name, target, Path(runs_dir), parameters=parameters, source=source), unused
+        taken = {**taken, **approach.self_evaluation(evaluation or EvaluationSettings(enabled=False))}
+    request = StartRequest(name, target, Path(runs_dir), parameters={**taken, **(parameters or {})}, source=source)
+    return request, unused
 
 
 def prepare(request: StartRequest) -> tuple[Approach, Any, NewRun]:

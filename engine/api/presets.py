@@ -26,7 +26,8 @@ __all__ = [
     "APPROACHES", "AUTOTOS_DOMAINS", "Approach", "Capability", "ConfigError", "EvaluationSettings", "FAITHFUL_HELP",
     "FaithfulError", "PROMPT_TASKS_BY_SEED", "PipelineConfig", "RunOptions", "approaches", "autotos_generates", "check_config",
     "check_domain_preset", "domain_presets", "evaluates_itself", "except_spec", "faithful_except_help",
-    "get_approach", "load_config_file", "load_preset", "self_evaluation_parameters",
+    "get_approach", "has_pipeline_settings", "load_config_file", "load_preset", "reruns_versions",
+    "self_evaluation_parameters",
     "own_loop_preset", "parse_spec", "preset_names", "preset_owner", "run_config", "start_target",
     "startable_on_domain",
 ]
@@ -68,6 +69,22 @@ def self_evaluation_parameters(approach: str, asked: EvaluationSettings) -> dict
         return dict(hook(asked))
     except GenplanError as exc:
         raise ConfigError(str(exc)) from None
+
+
+def has_pipeline_settings(preset: str) -> bool:
+    """Whether the preset's settings are a pipeline configuration, so a screen offers its limits and the
+    reference-faithful toggles (F5-3, Bas, a plug-in's preset); False for AutoToS's, a trial's, or no preset."""
+    try:
+        load_preset(preset)
+    except ConfigError:
+        return False
+    return True
+
+
+def reruns_versions(approach: Approach | None) -> bool:
+    """Whether a screen offers rerunning a run's versions: its approach writes programs checked on debug tasks
+    (None: a run of before that names no approach, a pipeline run)."""
+    return approach is None or approach.can(Capability.PROGRAMS)
 
 
 def startable_on_domain(approach: Approach) -> bool:
