@@ -7,7 +7,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from genplan.cli.autotos_options import (
     add_limit_arguments,
@@ -19,6 +19,9 @@ from genplan.cli.autotos_options import (
 from genplan.cli.common import EXIT_OK, BadInput, error, open_source, require_output_dir, require_seconds, run_guarded
 from genplan.engine.api.presets import AUTOTOS_DOMAINS as PAPER_DOMAINS
 from genplan.engine.api.presets import autotos_generates
+
+if TYPE_CHECKING:
+    from genplan.engine.api import RunReport
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -127,18 +130,18 @@ def _progress(args: argparse.Namespace) -> Any:
     return progress
 
 
-def finish_report(report: dict[str, Any], args: argparse.Namespace) -> int:
+def finish_report(report: RunReport, args: argparse.Namespace) -> int:
     """Print a run's report as its content says (AutoToS's calls and evaluation; a trial's line) and say whether
     the model could be used."""
-    if "success" in report:  # an evaluation by search: AutoToS's summary
-        print_summary(report, args.json)
+    if "success" in report.details:  # an evaluation by search: AutoToS's summary
+        print_summary(report.to_json(), args.json)
     elif args.json:
-        print(json.dumps(report))
+        print(json.dumps(report.to_json()))
     else:
-        print(f"run: {report.get('run_dir')}: {report.get('outcome')} in {report.get('steps')} steps, "
-              f"{report.get('calls')} calls")
-    if report.get("error"):
-        return error(f"the model could not be used: {report['error']} (run directory {report['run_dir']})")
+        print(f"run: {report.run_dir}: {report.details.get('outcome')} in {report.details.get('steps')} steps, "
+              f"{report.calls} calls")
+    if report.error:
+        return error(f"the model could not be used: {report.error} (run directory {report.run_dir})")
     return EXIT_OK
 
 

@@ -22,6 +22,7 @@ from genplan.engine.batch import (
     BatchError,
     Executor,
     ExperimentError,
+    JobStatus,
     LocalExecutor,
     Progress,
     RayExecutor,
@@ -159,10 +160,10 @@ class ProgressLines:
         if outcome is None:
             return None
         if event.kind == "run-done":
-            if outcome.status == "skipped":
+            if outcome.status == JobStatus.SKIPPED:
                 return "run finished before"
             data = outcome.data
-            if outcome.status == "failed":
+            if outcome.status == JobStatus.FAILED:
                 return f"run FAILED: {outcome.message}"
             if "llm_calls" not in data:  # a run that evaluates itself (AutoToS): its calls and evaluation
                 solved = data.get("success")
@@ -173,9 +174,9 @@ class ProgressLines:
                 f"run {outcome.status}: {data.get('debug_solved')}/{data.get('debug_total')} debug tasks, "
                 f"{data.get('llm_calls')} model calls, {data.get('wall_seconds')} s"
             )
-        if outcome.status == "failed":
+        if outcome.status == JobStatus.FAILED:
             return f"evaluation FAILED: {outcome.message}"
-        if outcome.status == "no-program":
+        if outcome.status == JobStatus.NO_PROGRAM:
             return "no program to evaluate (coverage 0)"
         coverage = outcome.data.get("coverage")
         return f"evaluated: coverage {100 * coverage:.1f}%" if coverage is not None else f"evaluation {outcome.status}"

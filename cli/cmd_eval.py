@@ -31,6 +31,7 @@ from genplan.engine.api.programs import (
     SYNTAX_ERROR,
     Evaluation,
     Evaluator,
+    FeedbackStyle,
     Limits,
     OrderingResult,
     Program,
@@ -81,7 +82,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--jobs", type=int, default=0, metavar="N", help="tasks run in parallel (default: number of cores)")
     p.add_argument("--memory", type=int, default=2048, metavar="MB", help="memory limit per run in MiB (default 2048)")
-    p.add_argument("--style", choices=["stein", "silver"], default="stein", help="feedback message style")
+    p.add_argument("--style", type=FeedbackStyle, choices=[FeedbackStyle.STEIN, FeedbackStyle.SILVER],
+                   default=FeedbackStyle.STEIN, help="feedback message style")
     p.add_argument("--compare-planner", action="store_true", help="also run the satisficing planner on solved tasks")
     add_faithful_options(
         p, "evaluate as the reference code of Stein et al. does (docs/reproduction.md): its toggles imports (a "

@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
             outcome = api.start(request, settings, no_cache=args.no_cache)
         except (ModelAccessError, api.GenplanError) as exc:
             raise BadInput(str(exc)) from None
-        summary = {**api.report(outcome), "seed": seed}  # the trial's report (as a resume's): its seed, no bulky record
+        summary = {**api.report(outcome).to_json(), "seed": seed}  # the trial's report (as a resume's): its seed, no bulky record
         record_run(out, Path(summary["run_dir"]))
         results.append(summary)
         if not args.json:

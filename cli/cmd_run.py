@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from genplan.cli.cmd_autotos import finish_report
 from genplan.cli.common import (
@@ -39,6 +39,7 @@ from genplan.engine.events import Event, Notice, RequestRetry, ResponseReceived,
 
 if TYPE_CHECKING:
     from genplan.engine import api
+    from genplan.engine.api import RunReport
     from genplan.engine.api.domains import DomainDir
     from genplan.engine.api.presets import Approach
 
@@ -225,11 +226,13 @@ def run(args: argparse.Namespace) -> int:
         return _stopped(args, created[0], f"no space left on the device of the run directory{where}; "
                         "free some space")
     report = api.report(outcome)
-    if args.eval and not evaluates_itself(approach.name) and domain_dir is not None and report.get("selected_program"):
+    selected = report.details.get("selected_program")
+    if args.eval and not evaluates_itself(approach.name) and domain_dir is not None and selected:
         from genplan.engine.api.runs import write_summary
 
-        report["eval_coverage"] = _evaluate(Path(report["selected_program"]), domain_dir, outcome.run_dir)
-        write_summary(Path(report["run_dir"]), report)
+        coverage = _evaluate(Path(selected), domain_dir, report.run_dir)
+        report = replace(report, details={**report.details, "eval_coverage": coverage})
+        write_summary(report.run_dir, report.to_json())
     return _print_report(report, args)
 
 
@@ -284,12 +287,13 @@ def _progress_lines() -> Callable[[str], None]:
     return say
 
 
-def _print_report(report: dict[str, Any], args: argparse.Namespace) -> int:
+def _print_report(report: RunReport, args: argparse.Namespace) -> int:
     """The run's report, as its content says: a selected program and its debug tasks, AutoToS's calls and
     evaluation, a trial's outcome; one JSON object with --json. Exit 0 when the run finished or was stopped."""
-    if "selected_program" in report:
-        print(json.dumps(report, indent=2) if args.json else _human_summary(report))
-        return EXIT_OK if report["status"] in ("finished", "stopped") else 1
+    if "selected_program" in report.details:
+        shown = report.to_json()
+        print(json.dumps(shown, indent=2) if args.json else _human_summary(shown))
+        return EXIT_OK if report.status in ("finished", "stopped") else 1
     return finish_report(report, args)
 
 

@@ -11,3 +11,14 @@ from __future__ import annotations
 
 class GenplanError(Exception):
     """A problem the user can fix; ``str(error)`` is one line naming the file or place it concerns."""
+
+
+class RunStopped(Exception):  # noqa: N818 - the name says what happened, as RunStatus.STOPPED does
+    """The one way a run ends early on purpose, whoever asked: a person (step mode, the stop key, a declined
+    manual answer) or a replay with no recorded answer left. Not an error: the run is recorded as stopped (a
+    PDDLego+ trial as ended with ``reason``) and can be resumed. Subclasses carry what a handler needs more of
+    (AutoToS's ``EvaluationStopped``: how far the evaluation got)."""
+
+    def __init__(self, message: str = "stopped by the person", *, reason: str = "stopped") -> None:
+        super().__init__(message)
+        self.reason = reason  # the word a trial record keeps for it ("stopped", "out-of-answers")

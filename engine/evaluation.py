@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.feedback.plans import plan_feedback
 from genplan.engine.feedback.programs import run_feedback
 from genplan.engine.pddl import Domain, PddlError, Problem, load_domain, load_problem
@@ -259,7 +260,7 @@ class Evaluation:
     domain: str
     orderings: int
     time_limit: float
-    style: str
+    style: FeedbackStyle
     results: list[TaskResult]
     seconds: float = 0.0
     interrupted: bool = False
@@ -346,7 +347,7 @@ class Evaluator:
         tasks: Sequence[EvalTask],
         *,
         limits: Limits | None = None,
-        style: str = "stein",
+        style: FeedbackStyle = FeedbackStyle.STEIN,
         sandbox: Sandbox | None = None,
     ) -> None:
         self.domain = domain
@@ -615,7 +616,7 @@ def evaluate_program(
     orderings: int = DEFAULT_ORDERINGS,
     limits: Limits | None = None,
     jobs: int = 1,
-    style: str = "stein",
+    style: FeedbackStyle = FeedbackStyle.STEIN,
     root: Path | None = None,
     import_check: bool = False,
     ordered_sets: bool = False,

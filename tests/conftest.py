@@ -9,12 +9,14 @@
   (``buggy_then_fixed_ferry``); each module works on its own copy.
 - Modules with tests marked ``slow`` are handed out first, the longest of them before the rest, so no worker
   starts a long test when the others are about to finish.
+- Bytecode is cached as a default Python does, even where the environment says not to (see ``_cache_bytecode``).
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,8 +27,19 @@ from support.scripted_server import ScriptedServer
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    _cache_bytecode()
     config.addinivalue_line("markers", "slow: takes more than a few seconds; left out of the inner loop (-m 'not slow')")
     config.addinivalue_line("markers", "exclusive: cannot share the machine with another test; runs alone")
+
+
+def _cache_bytecode() -> None:
+    """Let this process, the workers (started after this hook, with this environment) and every subprocess the
+    tests start (``python -m genplan ...``, the sandbox's servers read what others wrote) write and reuse
+    bytecode caches. With PYTHONDONTWRITEBYTECODE set, as on the development machine, each worker rewrote the
+    assertions of all ~280 test modules (9 s of CPU) and every subprocess compiled genplan's sources again;
+    the caches go to __pycache__/ (ignored by git), as Python's default puts them."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
 
 
 @pytest.fixture

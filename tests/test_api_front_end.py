@@ -63,7 +63,7 @@ def test_a_run_whose_domain_is_gone_is_refused_untouched_and_goes_on_elsewhere(
         outcome = api.resume(run_dir, settings, domain_dir=other, no_cache=True)
         assert outcome.status == api.RunStatus.FINISHED and status_of(run_dir) == "finished"
         assert len(server.requests) == 1
-        assert api.report(outcome)["debug_solved"] == 6
+        assert api.report(outcome).to_json()["debug_solved"] == 6
 
         # and from the command line: DOMAIN_DIR given with --resume
         second = stopped_run("Toy", str(other), tmp_path / "runs")

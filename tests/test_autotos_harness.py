@@ -3,7 +3,11 @@ measures the model's functions rather than the collector's work on the harness's
 
 from __future__ import annotations
 
+import copy
 import gc
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from genplan.engine.autotos import harness
 
@@ -170,3 +174,67 @@ def test_deep_copies_in_the_sandbox_keep_shared_and_cyclic_parts_without_audit_e
     import copy
 
     assert "id" not in vars(copy)
+
+
+# ------------------------------------------------------------------ the sandboxed child's deepcopy
+def _shape(value: object, original: object, seen: dict[int, int] | None = None) -> object:
+    """A copy's structure as plain data: types, atomic values, which parts are the original's own objects, and
+    which are one object reached twice (shared parts, cycles) by their first place in a depth-first walk."""
+    seen = {} if seen is None else seen
+    if id(value) in seen:
+        return ("again", seen[id(value)])
+    kind = type(value).__name__
+    if not isinstance(value, (list, dict, tuple)):
+        return (kind, repr(value), value is original)
+    seen[id(value)] = len(seen)
+    if isinstance(value, dict):
+        assert isinstance(original, dict)
+        parts = [(_shape(k, ko, seen), _shape(v, original[ko], seen)) for (k, v), ko in zip(value.items(), original)]
+    else:
+        assert isinstance(original, (list, tuple))
+        parts = [_shape(v, o, seen) for v, o in zip(value, original)]
+    return (kind, value is original, parts)
+
+
+def _plain_states() -> st.SearchStrategy[object]:
+    atoms = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=3))
+    keys = st.one_of(atoms, st.tuples(atoms, atoms))
+    return st.recursive(atoms, lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.tuples(inner, inner), st.dictionaries(keys, inner, max_size=3)), max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_plain_states(), st.lists(st.integers(min_value=0, max_value=5), max_size=4))
+def test_the_plain_deepcopy_makes_what_copy_deepcopy_makes(state: object, reuse: list[int]) -> None:
+    # some parts reached twice (a shared list, a tuple holding it), then the same with a list that holds itself
+    shared = [state, [1, 2]]
+    wrapped: list[object] = [state, shared, (shared, 3), {"s": shared}]
+    wrapped += [wrapped[i % len(wrapped)] for i in reuse]
+    ring = [*wrapped]
+    ring.append(ring)
+    standard = harness._STANDARD_DEEPCOPY
+    fallbacks = []
+    harness._STANDARD_DEEPCOPY = lambda *args: fallbacks.append(args) or standard(*args)  # type: ignore[assignment]
+    try:
+        for value in (state, wrapped, ring):
+            assert _shape(harness.plain_deepcopy(value), value) == _shape(copy.deepcopy(value), value)
+    finally:
+        harness._STANDARD_DEEPCOPY = standard
+    assert fallbacks == [(state, None)] * (type(state) not in (list, dict, tuple))  # an atomic state only
+
+
+def test_the_plain_deepcopy_hands_other_values_to_copy_deepcopy() -> None:
+    # a set inside, a subclass of list, a memo given by the caller, nesting deeper than it copies itself
+    class Tagged(list):  # type: ignore[type-arg]
+        pass
+
+    deep: list[object] = []
+    for _ in range(300):
+        deep = [deep]
+    for value in ([{1, 2}, [3]], Tagged([1]), deep):
+        copied = harness.plain_deepcopy(value)
+        assert copied == value and copied is not value and type(copied) is type(value)
+    memo: dict[int, object] = {}
+    inner = [1]
+    assert harness.plain_deepcopy([inner], memo)[0] is memo[id(inner)]
+    assert harness.plain_deepcopy({1: [2]}, {id(inner): "x"}) == {1: [2]}

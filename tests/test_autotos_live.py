@@ -178,7 +178,7 @@ def _run(server: ScriptedServer, target: Path, runs: Path, eval_limit: int = 2, 
 
     settings = ModelSettings(model=server.model, base_url=server.base_url, retry_base_delay_s=0.01)
     request = api.StartRequest("AutoToS", str(target), runs, parameters={"evaluate": True, "eval_limit": eval_limit})
-    return api.report(api.start(request, settings, api.Watch(**hooks), no_cache=True))
+    return api.report(api.start(request, settings, api.Watch(**hooks), no_cache=True)).to_json()
 
 
 def test_a_front_end_gets_the_run_directory_first_then_every_event_live(

@@ -49,7 +49,7 @@ def test_a_run_without_an_eval_limit_asks_before_planning_its_eval_tasks_and_sto
     settings = ModelSettings(model=scripted_server.model, base_url=scripted_server.base_url)
     watching = api.Watch(subscriber=watch, stop_requested=lambda: bool(seen.get("answered")))
     summary = api.report(api.start(api.StartRequest("AutoToS", str(domain), tmp_path / "runs"), settings, watching,
-                                   no_cache=True))
+                                   no_cache=True)).to_json()
     # the first call went out after the debug tasks' optimal plans only; the stop after it acted at once
     assert seen["first_request"] == debug
     assert summary["status"] == "stopped" and summary["calls"] == 1

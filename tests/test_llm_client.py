@@ -18,7 +18,7 @@ from genplan.engine.llm import (
     Price,
     RetryNotice,
 )
-from genplan.engine.llm.client import PLACEHOLDER_KEY, is_local_url
+from genplan.engine.llm.keys import PLACEHOLDER_KEY, is_local_url
 
 
 def settings_for(server: ScriptedServer, **changes) -> ModelSettings:

@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from genplan.engine.errors import RunStopped
 from genplan.engine.llm import (
     AnswerCancelled,
     ChatMessage,
@@ -42,7 +43,9 @@ def test_the_person_sees_the_request_and_their_answer_comes_back():
 def test_declining_to_answer_cancels_the_run():
     with pytest.raises(AnswerCancelled) as caught:
         ManualProvider(lambda request: None).complete(ask())
-    assert isinstance(caught.value, ModelAccessError) and caught.value.kind == "cancelled"
+    # a stop, not a model failure: the one stop exception every approach and front end handles
+    assert isinstance(caught.value, RunStopped) and not isinstance(caught.value, ModelAccessError)
+    assert caught.value.reason == "stopped"
 
 
 def test_concurrent_requests_reach_the_person_one_at_a_time():

@@ -134,7 +134,7 @@ def test_an_old_stein_run_stopped_in_step_mode_resumes_to_its_end(tmp_path: Path
     with ScriptedServer() as server:
         server.respond_with(FerryModel())
         outcome = resume_against(server, run_dir)
-    report = api.report(outcome)
+    report = api.report(outcome).to_json()
     assert report["debug_solved"] == report["debug_total"] > 0
 
 
@@ -186,7 +186,7 @@ def test_an_old_pddlego_trial_killed_mid_call_resumes_to_its_end(tmp_path: Path)
         server.respond_with(lambda request: Reply.answer(TO_BACKYARD))
         outcome = resume_against(server, run_dir)
         assert len(server.requests) == 1
-    assert api.report(outcome)["outcome"] == "success"
+    assert api.report(outcome).to_json()["outcome"] == "success"
     assert read_meta(run_dir).extra["outcome"] == "success"
 
 
@@ -202,5 +202,5 @@ def test_a_fork_of_an_old_pddlego_trial_from_its_edited_problem_file_goes_on(tmp
         server.respond_with(lambda request: Reply.answer(TO_BACKYARD))
         outcome = api.resume(fork, ModelSettings(model=server.model, base_url=server.base_url), no_cache=True)
         assert len(server.requests) == 1
-    assert (outcome.status, api.report(outcome)["outcome"]) == (RunStatus.FINISHED, "success")
+    assert (outcome.status, api.report(outcome).to_json()["outcome"]) == (RunStatus.FINISHED, "success")
     assert (fork / problem).read_text(encoding="utf-8").startswith("; edited by a person")

@@ -51,7 +51,7 @@ def recorded_autotos_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path
         request = api.StartRequest("AutoToS", str(ROOT / "domains" / "ferry"), tmp_path_factory.mktemp("autotos") / "runs",
                                    parameters={"evaluate": False})
         settings = ModelSettings(model=server.model, base_url=server.base_url, retry_base_delay_s=0.005)
-        summary = api.report(api.start(request, settings, no_cache=True))
+        summary = api.report(api.start(request, settings, no_cache=True)).to_json()
         assert summary["status"] == "finished" and summary["calls"] == 3
         return Path(summary["run_dir"]), list(server.requests)
 

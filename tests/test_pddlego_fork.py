@@ -26,9 +26,9 @@ def play(server: ScriptedServer, runs: Path, continue_from: dict | None = None) 
     settings = ModelSettings(model=server.model, base_url=server.base_url, retry_base_delay_s=0.005)
     if continue_from is not None:
         fork = api.fork(Path(continue_from["run"]), continue_from["file"], "pddl", continue_from["text"])
-        return api.report(api.resume(fork, settings, no_cache=True))
+        return api.report(api.resume(fork, settings, no_cache=True)).to_json()
     request = api.StartRequest("pddlego-detailed", "coincollector", runs, parameters={"seed": 1, "locations": 5})
-    return api.report(api.start(request, settings, no_cache=True))
+    return api.report(api.start(request, settings, no_cache=True)).to_json()
 
 
 def fork_trial(run: Path, relative: str, text: str) -> Path:

@@ -216,7 +216,7 @@ def test_the_fixed_domain_preset_gives_genplans_own_coincollector_domain(scripte
         "  (:goal (at backyard)))")}))
     settings = ModelSettings(model=scripted_server.model, base_url=scripted_server.base_url, retry_base_delay_s=0.005)
     request = api.StartRequest("pddlego-fixed-domain", "coincollector", tmp_path, parameters={"seed": 1, "locations": 5})
-    summary = api.report(api.start(request, settings, no_cache=True))
+    summary = api.report(api.start(request, settings, no_cache=True)).to_json()
     assert (summary["outcome"], summary["calls"]) == ("success", 1)
     (prompt,) = prompts(scripted_server)
     assert "(define (domain coincollector)" in prompt and '{"pf": "<problem file>"}' in prompt

@@ -47,7 +47,7 @@ def test_the_toy_runs_and_reports_through_the_api(toy: Approach, scripted_server
                                                   tmp_path: Path) -> None:
     toy_server(scripted_server)
     outcome = start_toy(scripted_server, tmp_path / "runs")
-    report = api.report(outcome)
+    report = api.report(outcome).to_json()
     assert report["status"] == "finished" and api.message(outcome) == ""
     assert report["debug_solved"] == report["debug_total"] == 6
     assert scripted_server.steps() == ["code.generate"]
@@ -82,7 +82,7 @@ def test_the_toy_runs_in_step_mode(toy: Approach, scripted_server: ScriptedServe
     outcome = start_toy(scripted_server, tmp_path / "runs", api.Watch(controller=stepper))
     assert outcome.status == "finished" and len(stepper.seen) == 1
     assert scripted_server.requests == []  # the person answered: nothing reached the model
-    assert api.report(outcome)["debug_solved"] == 6
+    assert api.report(outcome).to_json()["debug_solved"] == 6
 
 
 def test_a_stopped_toy_run_resumes(toy: Approach, scripted_server: ScriptedServer, tmp_path: Path) -> None:  # noqa: F811
@@ -92,7 +92,7 @@ def test_a_stopped_toy_run_resumes(toy: Approach, scripted_server: ScriptedServe
     resumed = api.resume(stopped.run_dir, settings_for(scripted_server), no_cache=True)
     assert resumed.run_dir == stopped.run_dir and resumed.status == "finished"
     assert scripted_server.steps() == ["code.generate"]
-    assert api.report(resumed)["debug_solved"] == 6
+    assert api.report(resumed).to_json()["debug_solved"] == 6
 
 
 def test_the_toy_forks_from_an_edited_program(toy: Approach, scripted_server: ScriptedServer,  # noqa: F811

@@ -19,6 +19,8 @@ from test_tui_support import ferry_copy, isolated, recorded_ferry  # noqa: F401
 from genplan.engine.events import StepStarted, TextDelta
 from genplan.engine.llm.types import ChatMessage, ChatRequest
 from genplan.engine.runs.gateway import Decision
+from genplan.engine.runs.outcome import RunReport
+from genplan.engine.runs.status import RunStatus
 from genplan.engine.runs.store import RunStore
 from genplan.tui import messages as msg
 from genplan.tui.controllers.base import Context
@@ -468,17 +470,22 @@ def test_stop_on_the_answer_screen_opens_none_of_the_questions_it_released(recor
     assert app.runs.status() != "waiting for you (a)"
 
 
+def report(details: dict[str, object], status: RunStatus = RunStatus.FINISHED) -> RunReport:
+    """A run's report as engine/api.report makes it."""
+    return RunReport(Path("runs/r1"), status, details)
+
+
 def test_streamed_fragments_of_one_request_are_merged_and_every_runs_ending_reads_well() -> None:
     events = [TextDelta(request_id=1, text="a", seq=1), TextDelta(request_id=1, text="b", seq=2),
               TextDelta(request_id=2, text="c", seq=3), TextDelta(request_id=1, text="d", seq=4)]
     merged = coalesce_deltas(events)
     assert [(e.request_id, e.text, e.seq) for e in merged] == [(1, "ab", 2), (2, "c", 3), (1, "d", 4)]
-    assert run_note({"calls": 1, "outcome": "success", "steps": 4}) == \
+    assert run_note(report({"calls": 1, "outcome": "success", "steps": 4})) == \
         "Trial succeeded: the game's goal was reached after 1 call and 4 time steps."
-    assert run_note({"calls": 3, "success": 5, "failure": 1}) == "Run finished after 3 calls: 5/6 evaluation tasks solved."
-    assert run_note({"calls": 2, "error": "no key"}) == "The run ended early after 2 calls: no key"
+    assert run_note(report({"calls": 3, "success": 5, "failure": 1})) == "Run finished after 3 calls: 5/6 evaluation tasks solved."
+    assert run_note(report({"calls": 2, "error": "no key"})) == "The run ended early after 2 calls: no key"
     # a pipeline run's report (or a strategy check's) speaks of the debug tasks
-    assert run_note({"status": "finished", "debug_solved": 5, "debug_total": 6}) == \
+    assert run_note(report({"debug_solved": 5, "debug_total": 6})) == \
         "Run finished: 5/6 debug tasks solved."
 
 

@@ -21,6 +21,8 @@ from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, 
 from textual.pilot import Pilot
 
 from genplan.engine.events import RequestSent, ResponseReceived, RunFinished, RunStarted, ValidationResult
+from genplan.engine.runs.outcome import RunReport
+from genplan.engine.runs.status import RunStatus
 from genplan.engine.runs.store import RunStore
 from genplan.tui.app import GenplanApp
 from genplan.tui.controllers.replay import describe
@@ -344,10 +346,10 @@ def test_a_stop_says_where_the_run_stood() -> None:
     assert state.standing() == "strategy v02 at 2/3"
     assert "no program yet; strategy v02 at 2/3" in state.entries[-1].detail
     assert "0/6" not in state.entries[-1].detail
-    note = run_note({"status": "stopped", "debug_solved": 0, "debug_total": 6, "selected_program": None},
+    note = run_note(RunReport(Path("r"), RunStatus.STOPPED, {"debug_solved": 0, "debug_total": 6, "selected_program": None}),
                     state.standing())
     assert note == "Run stopped: no program yet; strategy v02 at 2/3 debug tasks."
-    assert run_note({"status": "finished", "debug_solved": 6, "debug_total": 6, "selected_program": "p"}) == \
+    assert run_note(RunReport(Path("r"), RunStatus.FINISHED, {"debug_solved": 6, "debug_total": 6, "selected_program": "p"})) == \
         "Run finished: 6/6 debug tasks solved."
 
 

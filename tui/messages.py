@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 if TYPE_CHECKING:  # only for the checker: the messages module loads before the engine does
+    from genplan.engine.api import RunReport
     from genplan.engine.api.runs import RunInfo
     from genplan.engine.api.settings import ChatRequest, ModelSettings
     from genplan.engine.api.versions import VersionsOverview
@@ -104,7 +105,7 @@ class RunProgress(WorkDone):
 
 @dataclass
 class PipelineEnded(WorkDone):
-    result: dict[str, Any] | None  # the run's report (engine/api.report): the same keys for every approach
+    result: RunReport | None  # the run's report (engine/api.report), of any approach
     error: str | None
 
 

@@ -14,11 +14,14 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
 from genplan.tui.messages import AnswerRequested, RunCreated, RunProgress, StepRequested
+
+if TYPE_CHECKING:
+    from genplan.engine.api import RunReport
 
 Post = Callable[[Message], Any]
 
@@ -180,7 +183,7 @@ class RunSession:
             self.strategy_check[0] if self.strategy_check else None)
         return api.approach_of_run(source) if source is not None else None
 
-    def run(self) -> dict[str, Any]:
+    def run(self) -> RunReport:
         from genplan.engine import api
 
         watch = api.Watch(subscriber=self.sink, controller=self.controller, run_created=self._created,

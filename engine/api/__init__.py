@@ -29,11 +29,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from genplan.engine.errors import GenplanError
-from genplan.engine.pipeline.config import PipelineConfig, made_before_reproduction
+from genplan.engine.pipeline.config import PipelineConfig
 from genplan.engine.runs import NotResumable, RunMeta, create, create_named, layout, read_meta_or_none
 from genplan.engine.runs.edits import EditRefused
 from genplan.engine.runs.gateway import Decision
-from genplan.engine.runs.run import NewRun, Run, RunOutcome, RunSetup, execute
+from genplan.engine.runs.outcome import RunReport
+from genplan.engine.runs.run import ApproachParameters, NewRun, Run, RunOutcome, RunSetup, execute
 from genplan.engine.runs.status import RunStatus
 from genplan.engine.runs.store import RunInfo, RunStore, artifact_request_id, fork_run
 
@@ -51,9 +52,9 @@ if TYPE_CHECKING:
     from genplan.engine.versions import VersionsOverview
 
 __all__ = [
-    "RUN_MODULES", "Decision", "EditRefused", "GenplanError", "NotResumable", "RunOutcome", "RunStatus", "StartRequest",
-    "UnknownPreset", "Watch", "approach_of", "approach_of_request", "approach_of_run", "check_strategy", "edit",
-    "fork", "fork_from", "fork_with_task", "list_runs", "message", "new_run", "overview", "pipeline", "prepare", "provider_for",
+    "RUN_MODULES", "Decision", "EditRefused", "GenplanError", "NotResumable", "RunOutcome", "RunReport", "RunStatus", "StartRequest",
+    "UnknownPreset", "Watch", "approach_of", "approach_of_request", "approach_of_run", "check_strategy", "edit", "fork",
+    "fork_from", "fork_with_task", "list_runs", "message", "new_run", "overview", "pipeline", "prepare", "provider_for",
     "record_edit", "report", "rerun_program", "resumable", "resume", "resume_target", "start",
     "start_request",
 ]
@@ -67,13 +68,13 @@ RUN_MODULES = tuple(f"{_ENGINE}.{name}" for name in ("pipeline.runner", "llm.cli
 
 # The approaches' registry imports every approach (the pipeline, the model client, the sandbox): it is loaded on
 # first use, not when the API is imported, so that a front end's first screen (genplan-tui) does not wait for it.
-def get_approach(name: str) -> Approach:
+def get_approach(name: str) -> Approach[Any]:
     from genplan.engine.approaches import get_approach as registered
 
     return registered(name)
 
 
-def preset_owner(preset: str) -> tuple[Approach, str] | None:
+def preset_owner(preset: str) -> tuple[Approach[Any], str] | None:
     from genplan.engine.approaches import preset_owner as owner
 
     return owner(preset)
@@ -136,7 +137,7 @@ def provider_for(settings: ModelSettings, *, no_cache: bool = False, watch: Watc
     return provider
 
 
-def approach_of(preset: str) -> tuple[Approach, str]:
+def approach_of(preset: str) -> tuple[Approach[Any], str]:
     """The approach that defines ``preset`` and the preset's own spelling (UnknownPreset otherwise)."""
     from genplan.engine.approaches.presets import ALIASES
 
@@ -166,7 +167,7 @@ def start_request(preset: str, target: str, runs_dir: Path, options: RunOptions 
     return request, unused
 
 
-def prepare(request: StartRequest) -> tuple[Approach, Any, NewRun]:
+def prepare(request: StartRequest) -> tuple[Approach[Any], ApproachParameters, NewRun]:
     """What the request runs, checked before anything is made: its approach, its typed parameters and the new run's
     record (GenplanError, one line, for an unknown preset, a bad parameter, a target the approach cannot run on)."""
     if request.config is not None:  # a complete configuration: its own name (a config file's "F5-3*")
@@ -180,7 +181,8 @@ def prepare(request: StartRequest) -> tuple[Approach, Any, NewRun]:
 
 
 def new_run(request: StartRequest, settings: ModelSettings,
-            prepared: tuple[Approach, Any, NewRun] | None = None) -> tuple[RunStore, Approach, Any]:
+            prepared: tuple[Approach[Any], ApproachParameters, NewRun] | None = None
+            ) -> tuple[RunStore, Approach[Any], ApproachParameters]:
     """The new run's directory (with its run.json), its approach and its typed parameters."""
     approach, parameters, record = prepared or prepare(request)
     meta = {**record.meta, "model": settings.to_dict(), **request.extra_meta}
@@ -204,12 +206,12 @@ def start(request: StartRequest, settings: ModelSettings, watch: Watch | None = 
     return _carry_out(store, approach, request.target, parameters, provider, settings, watch, prompts)
 
 
-def approach_of_request(request: StartRequest) -> Approach:
+def approach_of_request(request: StartRequest) -> Approach[Any]:
     """The approach a start request runs (UnknownPreset, one line, otherwise)."""
     return get_approach(request.config.approach) if request.config is not None else approach_of(request.preset)[0]
 
 
-def approach_of_run(run_dir: Path) -> Approach | None:
+def approach_of_run(run_dir: Path) -> Approach[Any] | None:
     """The approach that made a run (None: no run there, or an approach this version does not know)."""
     meta = read_meta_or_none(Path(run_dir))
     if meta is None:
@@ -220,18 +222,18 @@ def approach_of_run(run_dir: Path) -> Approach | None:
         return None
 
 
-def _approach_of(meta: RunMeta) -> Approach:
+def _approach_of(meta: RunMeta) -> Approach[Any]:
     # a pipeline run of before names its approach in its config, or nowhere
     return get_approach(meta.approach or "stein")
 
 
-def resumable(run_dir: Path) -> tuple[Approach, RunMeta]:
+def resumable(run_dir: Path) -> tuple[Approach[Any], RunMeta]:
     """The approach and record of a run that can go on (NotResumable, one line, otherwise)."""
     _store, approach, meta = _open_resumable(run_dir)
     return approach, meta
 
 
-def _open_resumable(run_dir: Path) -> tuple[RunStore, Approach, RunMeta]:
+def _open_resumable(run_dir: Path) -> tuple[RunStore, Approach[Any], RunMeta]:
     try:
         store = RunStore.open(Path(run_dir))
     except FileNotFoundError:
@@ -245,12 +247,9 @@ def _open_resumable(run_dir: Path) -> tuple[RunStore, Approach, RunMeta]:
         raise NotResumable(f"{store.path}: an imported run; it opens and replays, but no model made it here")
     if not approach.can(_capability("RESUME")):
         raise NotResumable(f"{store.path}: a run of {approach.name}, which cannot be continued")
-    # Bas changed its steps to the paper's (NL descriptions, no PDDL summary): an earlier Bas run's answers
-    # belong to steps today's Bas never asks, so continuing it would silently start over.
-    if approach.name == "bas" and made_before_reproduction(meta.config):
-        raise NotResumable(f"{store.path}: made by genplan's earlier Bas (a PDDL summary, no NL descriptions); Bas now "
-                           "follows the paper (docs/reproduction.md), so this run opens and replays but cannot be "
-                           "continued; start a new run")
+    refused = approach.refuse_resume(store.meta()) if approach.refuse_resume is not None else None
+    if refused:  # a run of an earlier genplan whose answers today's approach would not ask for
+        raise NotResumable(f"{store.path}: {refused}")
     return store, approach, meta
 
 
@@ -274,7 +273,7 @@ def resume_target(run_dir: Path, domain_dir: Path | None = None) -> str:
     return _resume_target(store, approach, domain_dir)[0]
 
 
-def _resume_target(store: RunStore, approach: Approach, domain_dir: Path | None) -> tuple[str, Any]:
+def _resume_target(store: RunStore, approach: Approach[Any], domain_dir: Path | None) -> tuple[str, ApproachParameters]:
     target, parameters = approach.reopen(store.meta())
     if domain_dir is not None and approach.can(_capability("DOMAIN_DIR")):
         target = str(domain_dir)
@@ -288,7 +287,7 @@ def _resume_target(store: RunStore, approach: Approach, domain_dir: Path | None)
     return target, parameters
 
 
-def _names_directory(approach: Approach, target: str) -> bool:
+def _names_directory(approach: Approach[Any], target: str) -> bool:
     """Whether a run's target is a directory: always for an approach that writes programs; for another that runs
     on domain directories (AutoToS), when it is written as a path (its own domains are names: "24game")."""
     path = Path(target)
@@ -338,7 +337,7 @@ def edit(run_dir: Path, relative: str, text: str, *, origin: str = "tui") -> Edi
     return save_edit(Path(run_dir), relative, text, origin=origin)
 
 
-def _stem_of(approach: Approach, source: RunStore) -> str | None:
+def _stem_of(approach: Approach[Any], source: RunStore) -> str | None:
     """The stem a new run of the source's target and parameters is named with (AutoToS: ``autotos-<domain>``), so
     that a fork is named as its source; None (a plain run id) when the approach names none or cannot say."""
     try:
@@ -396,7 +395,7 @@ def record_edit(run_dir: Path, relative: str, old_text: str, new_text: str) -> E
 
 
 def check_strategy(source_run: Path, strategy_file: str, text: str, domain_dir: Path, settings: ModelSettings,
-                   watch: Watch | None = None, *, no_cache: bool = False) -> dict[str, Any]:
+                   watch: Watch | None = None, *, no_cache: bool = False) -> RunReport:
     """Plan validation of one strategy text, in a new run beside ``source_run`` that keeps its NL descriptions:
     the model plans every debug task by the strategy, the validator checks the plans (no code is written). Its
     report: run directory, status, debug tasks solved of all."""
@@ -409,8 +408,8 @@ def check_strategy(source_run: Path, strategy_file: str, text: str, domain_dir: 
         watch.run_created(store.path)
     check = strategy_check.run_check(store, text, provider, controller=watch.controller, subscriber=watch.subscriber,
                                      reasoning=bool(getattr(settings, "reasoning", False)))
-    return {"run_dir": str(check.run_dir), "status": check.status, "debug_solved": check.solved,
-            "debug_total": check.total}
+    return RunReport(Path(check.run_dir), RunStatus.parse(check.status),
+                     {"debug_solved": check.solved, "debug_total": check.total})
 
 
 RERUN_DEBUG_ORDERINGS = 1  # a rerun on the debug tasks tries the file's order, as the first debugging check
@@ -440,7 +439,7 @@ def rerun_program(source: str, domain_dir: Path, task_set: str, run_dir: Path | 
 
 
 # ---------------------------------------------------------------------------------------------------- helpers
-def _carry_out(store: RunStore, approach: Approach, target: str, parameters: Any, provider: Provider,
+def _carry_out(store: RunStore, approach: Approach[Any], target: str, parameters: ApproachParameters, provider: Provider,
                settings: ModelSettings, watch: Watch, prompts: PromptLibrary | None) -> RunOutcome:
     setup = RunSetup(
         provider, model=settings.to_dict(), controller=watch.controller,
@@ -457,11 +456,11 @@ def _carry_out(store: RunStore, approach: Approach, target: str, parameters: Any
     return outcome
 
 
-def report(outcome: RunOutcome) -> dict[str, Any]:
+def report(outcome: RunOutcome) -> RunReport:
     """What a front end prints of a run's end: its directory and status, and the approach's summary (the
     pipeline's selected program and debug tasks, AutoToS's calls and evaluation, a trial's outcome)."""
     shown = outcome.report if outcome.report is not None else outcome.summary or {}
-    return {"run_dir": str(outcome.run_dir), **shown, "status": outcome.status}
+    return RunReport(Path(str(outcome.run_dir)), outcome.status, dict(shown))
 
 
 def message(outcome: RunOutcome) -> str:
@@ -472,7 +471,7 @@ def message(outcome: RunOutcome) -> str:
 
 
 
-def _approaches() -> list[Approach]:
+def _approaches() -> list[Approach[Any]]:
     from genplan.engine.approaches import APPROACHES
 
     return list(APPROACHES.values())

@@ -35,7 +35,7 @@ __all__ = [
 DEFAULT_PRESET = "F5-3"  # the configuration of a program that no run made
 
 
-def approaches() -> list[Approach]:
+def approaches() -> list[Approach[Any]]:
     """Every registered approach, in registration order."""
     return list(APPROACHES.values())
 
@@ -81,23 +81,23 @@ def has_pipeline_settings(preset: str) -> bool:
     return True
 
 
-def reruns_versions(approach: Approach | None) -> bool:
+def reruns_versions(approach: Approach[Any] | None) -> bool:
     """Whether a screen offers rerunning a run's versions: its approach writes programs checked on debug tasks
     (None: a run of before that names no approach, a pipeline run)."""
     return approach is None or approach.can(Capability.PROGRAMS)
 
 
-def startable_on_domain(approach: Approach) -> bool:
+def startable_on_domain(approach: Approach[Any]) -> bool:
     """Can a front end opened on a domain directory start this approach (on the directory, or in its game)?"""
     return approach.can(Capability.DOMAIN_DIR) or approach.default_target is not None
 
 
-def _own_loop_on_domain(approach: Approach) -> bool:
+def _own_loop_on_domain(approach: Approach[Any]) -> bool:
     """An approach with its own loop (no programs) that a front end opened on a domain directory can start."""
     return not approach.can(Capability.PROGRAMS) and startable_on_domain(approach)
 
 
-def own_loop_preset(preset: str) -> tuple[Approach, str] | None:
+def own_loop_preset(preset: str) -> tuple[Approach[Any], str] | None:
     """(approach, the preset's own spelling) when ``preset`` belongs to an approach with its own loop that a front
     end opened on a domain directory can start (AutoToS, AutoToS+PST, pddlego-detailed, plangen, ...); None for a
     pipeline preset (or none)."""

@@ -17,6 +17,7 @@ from genplan.engine.evaluation import (
     evaluate_program,
     load_tasks,
 )
+from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.generalize import (
     DEFAULT_SCALE,
     DEFAULT_SEED,
@@ -38,7 +39,7 @@ from genplan.engine.sandbox.runner import format_layers
 
 __all__ = [
     "COUNTEREXAMPLE_TASK_SETS", "CounterexampleError", "DEFAULT_ORDERINGS", "DEFAULT_SCALE", "DEFAULT_SEED",
-    "DEFAULT_TASKS_PER_SIZE", "DEFAULT_TIME_LIMIT", "Evaluation", "Evaluator", "GeneralizeError", "Limits", "MIB",
+    "DEFAULT_TASKS_PER_SIZE", "DEFAULT_TIME_LIMIT", "Evaluation", "Evaluator", "FeedbackStyle", "GeneralizeError", "Limits", "MIB",
     "OrderingResult", "PlannerComparison", "Program", "ProgramError", "SYNTAX_ERROR", "Sandbox", "SandboxError",
     "SearchBudget", "StepResult", "TaskResult", "counterexample_pddl", "evaluate_program", "find_counterexample",
     "format_layers", "generalization_tables", "generalize", "load_tasks", "parse_fixed", "parse_scale",

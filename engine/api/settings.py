@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from genplan.engine.llm import ModelAccessError
-from genplan.engine.llm.client import resolve_key
+from genplan.engine.llm.keys import resolve_key
 from genplan.engine.llm.manual import stdin_answerer
 from genplan.engine.llm.settings import (
     NONE_WORD,

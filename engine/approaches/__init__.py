@@ -29,12 +29,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from genplan.engine.errors import GenplanError
+from genplan.engine.feedback import FeedbackStyle
 
 if TYPE_CHECKING:
-    from genplan.engine.runs.run import NewRun, Run, RunOutcome
+    from genplan.engine.runs.run import ApproachParameters, NewRun, Run, RunOutcome
 
 # an approach's run: its loop on the one Run context every approach gets (engine/runs/run.py)
 RunFunction = Callable[["Run"], "RunOutcome"]
@@ -95,17 +96,20 @@ class UnknownApproach(GenplanError):
     """No approach of that name is registered."""
 
 
+P = TypeVar("P", bound="ApproachParameters")  # an approach's typed parameters
+
+
 @dataclass(frozen=True)
-class Approach:
+class Approach(Generic[P]):
     name: str
     title: str  # one line, for listings
     prompt_variant: str  # the template directory under prompts/ ("-reasoning" is added for reasoning models)
-    feedback_style: str  # "stein" (Table 13 of Stein et al.), "silver", "autotos", "pddlego"
+    feedback_style: FeedbackStyle  # whose words its feedback follows
     function_name: str  # the entry function every program of this approach defines ("" when it writes none)
     run: RunFunction  # the approach's loop on its Run
-    parameters: Callable[[Mapping[str, Any]], Any]  # typed parameters: a preset's dict with the user's options over it
-    new_run: Callable[[str, Any], NewRun]  # (target, parameters): what a new run directory records, its name's stem
-    reopen: Callable[[Mapping[str, Any]], tuple[str, Any]]  # an unfinished run's run.json -> (target, parameters)
+    parameters: Callable[[Mapping[str, Any]], P]  # typed parameters: a preset's dict with the user's options over it
+    new_run: Callable[[str, P], NewRun]  # (target, parameters): what a new run directory records, its name's stem
+    reopen: Callable[[Mapping[str, Any]], tuple[str, P]]  # an unfinished run's run.json -> (target, parameters)
     capabilities: frozenset[Capability] = frozenset()
     # (run directory, edited file, kind, text) -> the answer that replaces the model's, for a fork from the edit
     edited_answer: Callable[[Path, str, str, str], str] | None = None
@@ -118,8 +122,13 @@ class Approach:
     take_options: TakeOptions = takes_no_options  # what the front end's run options set of its parameters
     # None: the program the run selects is evaluated after it (a batch's evaluation job, ``genplan run --eval``)
     self_evaluation: SelfEvaluation | None = None
+    # why a run made by an earlier genplan cannot go on (from run.json's fields), None when it can; a resume or
+    # fork refuses it with that line (Bas's runs from before it followed the paper)
+    refuse_resume: Callable[[Mapping[str, Any]], str | None] | None = None
 
     def __post_init__(self) -> None:
+        # a style given as its word ("stein") is the enum's member; an unknown word is refused here, not mid-run
+        object.__setattr__(self, "feedback_style", FeedbackStyle(self.feedback_style))
         if self.can(Capability.FORK) and self.edited_answer is None:
             raise ValueError(f"approach {self.name}: forking needs an edited_answer function")
         if self.can(Capability.GAME) and self.default_target is None:
@@ -129,10 +138,10 @@ class Approach:
         return capability in self.capabilities
 
 
-APPROACHES: dict[str, Approach] = {}
+APPROACHES: dict[str, Approach[Any]] = {}
 
 
-def register(approach: Approach) -> Approach:
+def register(approach: Approach[P]) -> Approach[P]:
     """Add (or replace) an approach; its presets become available to every front end."""
     APPROACHES[approach.name] = approach
     return approach
@@ -143,7 +152,7 @@ def unregister(name: str) -> None:
     APPROACHES.pop(name, None)
 
 
-def get_approach(name: str) -> Approach:
+def get_approach(name: str) -> Approach[Any]:
     try:
         return APPROACHES[name]
     except KeyError:
@@ -165,7 +174,7 @@ def pipeline_approach_names() -> list[str]:
     return [a.name for a in APPROACHES.values() if a.can(Capability.PROGRAMS)]
 
 
-def start_target(approach: Approach, domain_dir: Path) -> str | None:
+def start_target(approach: Approach[Any], domain_dir: Path) -> str | None:
     """What a front end opened on ``domain_dir`` runs the approach on: the directory itself, the approach's own
     target (a game), or None (it cannot be started there)."""
     if approach.can(Capability.DOMAIN_DIR):
@@ -173,7 +182,7 @@ def start_target(approach: Approach, domain_dir: Path) -> str | None:
     return approach.default_target
 
 
-def preset_owner(preset: str) -> tuple[Approach, str] | None:
+def preset_owner(preset: str) -> tuple[Approach[Any], str] | None:
     """The approach that defines a preset of this name (case does not matter) and the preset's own spelling;
     None when no approach does."""
     for approach in APPROACHES.values():

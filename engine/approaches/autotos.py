@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from genplan.engine.approaches import Approach, Capability, EvaluationSettings, register
 from genplan.engine.errors import GenplanError
+from genplan.engine.feedback import FeedbackStyle
 
 if TYPE_CHECKING:
     from genplan.engine.autotos.parameters import AutoToSParameters
@@ -76,7 +77,7 @@ APPROACH = register(Approach(
     name="autotos",
     title="AutoToS: successor function and goal test checked by unit tests, then plain search",
     prompt_variant="autotos",
-    feedback_style="autotos",  # the paper's ten error categories, made in engine/feedback/autotos.py
+    feedback_style=FeedbackStyle.AUTOTOS,  # the paper's ten error categories, made in engine/feedback/autotos.py
     function_name="succ",
     run=run,
     parameters=parameters,

@@ -4,15 +4,17 @@ et al.'s feedback, no reflection and no strategy debugging; the program is selec
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from genplan.engine.approaches import Approach, register
 from genplan.engine.approaches.context import pipeline_fields
 from genplan.engine.approaches.stein import final_strategy_check
 from genplan.engine.events import SelectionMade, StepStarted
 from genplan.engine.extract import Extraction, extract_strategy
+from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.pddl.encoding import render_task
 from genplan.engine.pipeline.checks import best_version
+from genplan.engine.pipeline.config import made_before_reproduction
 from genplan.engine.pipeline.conversation import assistant, code_extractor, user
 from genplan.engine.pipeline.orderings import sorted_task
 
@@ -117,13 +119,24 @@ def example_plan_of(ctx: PipelineContext, final_check: Mapping[str, TaskCheck]) 
     return check.output if check is not None and check.solved and check.output else None
 
 
+def refuse_resume(meta: Mapping[str, Any]) -> str | None:
+    """Bas changed its steps to the paper's (NL descriptions, no PDDL summary): an earlier Bas run's answers
+    belong to steps today's Bas never asks, so continuing it would silently start over."""
+    config = meta.get("config")
+    if isinstance(config, Mapping) and made_before_reproduction(config):
+        return ("made by genplan's earlier Bas (a PDDL summary, no NL descriptions); Bas now follows the paper "
+                "(docs/reproduction.md), so this run opens and replays but cannot be continued; start a new run")
+    return None
+
+
 APPROACH = register(Approach(
     name="bas",
     title="Bas: the paper's re-implemented baseline (summary, strategy, code; Silver's feedback)",
     prompt_variant="baseline",
-    feedback_style="silver",
+    feedback_style=FeedbackStyle.SILVER,
     function_name="generate_solution",
     **pipeline_fields("bas", "generate_solution", run),
+    refuse_resume=refuse_resume,
     # 5 fix rounds as in the reference configuration (Table 8's maximum of 21 calls implies 6); the strategy is
     # validated once and never refined, and no final strategy check re-plans the prompt tasks
     baseline=True,  # the paper compares genplan's presets with it

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from genplan.engine.approaches import Approach, Capability, EvaluationSettings, register
 from genplan.engine.errors import GenplanError
+from genplan.engine.feedback import FeedbackStyle
 
 if TYPE_CHECKING:
     from genplan.engine.pddlego.loop import PddlegoConfig
@@ -53,6 +54,9 @@ class TrialParameters:
     locations: int = 11  # rooms in the house
     seed: int = 0  # the game's seed
     prompts: str | None = None  # a directory with the person's own prompt templates
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     def record(self) -> dict[str, Any]:
         """The parameters as ``run.json`` records them (what a resume plays again)."""
@@ -198,8 +202,8 @@ def run(run: Run) -> RunOutcome:
     from genplan.engine.pddlego.solver import PddlSolver, coin_command
 
     params = run.parameters
-    if not isinstance(params, TrialParameters):
-        params = parameters(params or {}, str(run.meta().get("approach") or "pddlego"))
+    if not isinstance(params, TrialParameters):  # a Run made without them (a test, a tool): the defaults
+        params = parameters({}, str(run.meta().get("approach") or "pddlego"))
     _require_environment(run.target, params.approach)
     prompts = _prompts(params, run.setup.prompts)
     spec = _spec(run.target, params, prompts)
@@ -226,7 +230,7 @@ PDDLEGO = register(Approach(
     name="pddlego",
     title="PDDLego+: the model writes and refines PDDL from text observations; planner and game give feedback",
     prompt_variant="pddlego",
-    feedback_style="pddlego",  # solver errors (inner loop) and simulation errors (outer loop)
+    feedback_style=FeedbackStyle.PDDLEGO,  # solver errors (inner loop) and simulation errors (outer loop)
     function_name="",  # no program: the artefacts are PDDL domain and problem files
     run=run,
     parameters=pddlego_parameters,
@@ -247,7 +251,7 @@ PLANGEN = register(Approach(
     name="plangen",
     title="PlanGen: the model chooses the game commands itself (PDDLego+'s baseline)",
     prompt_variant="pddlego",
-    feedback_style="pddlego",
+    feedback_style=FeedbackStyle.PDDLEGO,
     function_name="",
     run=run,
     parameters=plangen_parameters,

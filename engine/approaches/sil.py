@@ -9,6 +9,7 @@ from genplan.engine.approaches import Approach, register
 from genplan.engine.approaches.context import pipeline_fields
 from genplan.engine.events import SelectionMade, StepStarted
 from genplan.engine.extract import extract_nl
+from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.feedback.silver import fix_variables
 from genplan.engine.pddl.encoding import render_problem_abbreviated
 from genplan.engine.pipeline.conversation import code_extractor, user
@@ -63,7 +64,7 @@ APPROACH = register(Approach(
     name="sil",
     title="Sil: Silver et al. (one conversation, four feedback types, the last program counts)",
     prompt_variant="silver",
-    feedback_style="silver",
+    feedback_style=FeedbackStyle.SILVER,
     function_name="get_plan",
     **pipeline_fields("sil", "get_plan", run),
     select_last=True,

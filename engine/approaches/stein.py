@@ -10,6 +10,7 @@ from genplan.engine.approaches import Approach, register
 from genplan.engine.approaches.context import pipeline_fields
 from genplan.engine.events import Notice, SelectionMade, StepFinished, StepStarted
 from genplan.engine.extract import extract_nl, extract_strategy
+from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.pddl.encoding import render_task
 from genplan.engine.pipeline.checks import Version, best_version
 from genplan.engine.pipeline.conversation import assistant, code_extractor, user
@@ -181,7 +182,7 @@ APPROACH = register(Approach(
     name="stein",
     title="Stein et al.: strategy debugging and code debugging with reflection",
     prompt_variant="stein",
-    feedback_style="stein",
+    feedback_style=FeedbackStyle.STEIN,
     function_name="generate_solution",
     **pipeline_fields("stein", "generate_solution", run),
     presets={

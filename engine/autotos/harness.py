@@ -549,9 +549,83 @@ def _deepcopy_without_audit_events() -> None:
     event that runs the sandbox's hook (a Python function): with a model's successor function deep-copying the
     state for each successor, that hook took half the search's time. object.__hash__ gives the same number
     (the object's address, rotated: unique among live objects) without the event, so copy's memo, keyed by
-    it, keeps shared and cyclic parts exactly as before. Only in the sandboxed child: in-process the
-    caller's copy module is left alone."""
-    copy.id = object.__hash__  # type: ignore[attr-defined]
+    it, keeps shared and cyclic parts exactly as before. States made of lists, dicts and tuples of plain
+    values are then copied by ``plain_deepcopy`` (the Sokoban and Blocksworld logs' successor functions copy
+    such a state for every successor). Only in the sandboxed child: in-process the caller's copy module is
+    left alone."""
+    if copy.deepcopy is _STANDARD_DEEPCOPY:
+        copy.id = object.__hash__  # type: ignore[attr-defined]
+        copy.deepcopy = plain_deepcopy
+
+
+_STANDARD_DEEPCOPY = copy.deepcopy
+# The types copy.deepcopy returns as they are (numbers, strings, None, functions, ...), for this Python.
+_ATOMIC = frozenset(cls for cls, copier in copy._deepcopy_dispatch.items()  # type: ignore[attr-defined]
+                    if copier is copy._deepcopy_atomic)  # type: ignore[attr-defined]
+_PLAIN_DEPTH = 100  # deeper states go to copy.deepcopy, whose recursion limit then decides as it always did
+
+
+class _NotPlain(Exception):
+    """The state holds something other than lists, dicts, tuples and atomic values, or is nested too deep."""
+
+
+def plain_deepcopy(x: Any, memo: dict[int, Any] | None = None, _nil: Any = None) -> Any:
+    """copy.deepcopy's result, made without a call per object for lists, dicts and tuples of atomic values:
+    the same copies, shared parts shared and cycles closed alike (a memo keyed by address, as copy's own).
+    Anything else, a memo passed by the caller included, goes to copy.deepcopy itself, from the start."""
+    if memo is not None or type(x) not in (list, dict, tuple):
+        return _STANDARD_DEEPCOPY(x, memo)
+    try:
+        return _copy_plain(x, {}, 0)
+    except _NotPlain:
+        return _STANDARD_DEEPCOPY(x)
+
+
+_MISSING = object()
+
+
+def _copy_plain(x: Any, memo: dict[int, Any], depth: int, atomic: frozenset[type] = _ATOMIC,
+                key: Callable[[object], int] = object.__hash__) -> Any:
+    """A copy of the list, dict or tuple ``x``, which is not in ``memo`` (the copies of the containers seen so
+    far, by address). Atomic values are never looked up: copy.deepcopy remembers only what it changed."""
+    if depth > _PLAIN_DEPTH:
+        raise _NotPlain
+    cls = type(x)
+    if cls is list:
+        copied: list[Any] = []
+        memo[key(x)] = copied  # before the elements: a list that holds itself gets its copy
+        append = copied.append
+        for a in x:
+            append(a if type(a) in atomic else _copy_element(a, memo, depth))
+        return copied
+    if cls is dict:
+        mapping: dict[Any, Any] = {}
+        memo[key(x)] = mapping
+        for k, v in x.items():
+            mapping[k if type(k) in atomic else _copy_element(k, memo, depth)] = (
+                v if type(v) in atomic else _copy_element(v, memo, depth))
+        return mapping
+    for a in x:
+        if type(a) not in atomic:
+            break
+    else:
+        return x  # a tuple of atomic values is its own copy (and never remembered), as in copy.deepcopy
+    items = [a if type(a) in atomic else _copy_element(a, memo, depth) for a in x]
+    known = memo.get(key(x), _MISSING)  # the tuple was reached again through its own elements
+    if known is not _MISSING:
+        return known
+    if all(a is b for a, b in zip(x, items)):
+        return x
+    memo[key(x)] = result = tuple(items)
+    return result
+
+
+def _copy_element(a: Any, memo: dict[int, Any], depth: int, key: Callable[[object], int] = object.__hash__) -> Any:
+    kind = type(a)
+    if kind is list or kind is dict or kind is tuple:
+        known = memo.get(key(a), _MISSING)
+        return _copy_plain(a, memo, depth + 1) if known is _MISSING else known
+    raise _NotPlain
 
 
 def generate_solution(objects: Any, init: Any, goal: Any) -> list[str]:

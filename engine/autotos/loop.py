@@ -20,8 +20,8 @@ from genplan.engine.autotos import harness, messages
 from genplan.engine.autotos.domains import Instance, SearchDomain
 from genplan.engine.autotos.executor import Executor
 from genplan.engine.autotos.extract import ExtractedFunction, extract_as_released, extract_function
+from genplan.engine.errors import RunStopped
 from genplan.engine.feedback import autotos as feedback
-from genplan.engine.runs.gateway import RunStopped
 
 # ask(target, prompt, history) -> the model's answer; target is "succ" or "goal".
 Ask = Callable[[str, str], str]

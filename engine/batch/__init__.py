@@ -65,6 +65,8 @@ from genplan.engine.batch.jobs import (
     RUN_DEFINING_SETTINGS,
     Entry,
     EvalJob,
+    JobKind,
+    JobStatus,
     Outcome,
     RunJob,
     attach_planner_results,
@@ -91,7 +93,7 @@ from genplan.engine.batch.results import (
 __all__ = [
     "BATCH_FILE", "EVAL_TASK_JOBS", "LABEL_PATTERN", "RUN_DEFINING_SETTINGS", "TASK_SETS",
     "BatchError", "BatchResult", "Entry", "EntryState", "EvalJob", "EvalSpec", "Executor", "Experiment",
-    "ExperimentError", "GameTarget", "GamesSpec", "LocalExecutor", "ModelSpec", "Outcome",
+    "ExperimentError", "GameTarget", "GamesSpec", "JobKind", "JobStatus", "LocalExecutor", "ModelSpec", "Outcome",
     "PresetSpec", "Progress", "ProgressCallback",
     "RayExecutor", "RunJob", "Work", "api_key_environment", "attach_planner_results", "default_batch_dir",
     "default_eval_workers", "domain_tasks", "entry_states", "execute_evaluation", "execute_run",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from genplan.engine.api.programs import Sandbox
-from genplan.engine.batch.jobs import Entry, EvalJob, Outcome, RunJob, execute_evaluation, execute_run
+from genplan.engine.batch.jobs import Entry, EvalJob, JobKind, JobStatus, Outcome, RunJob, execute_evaluation, execute_run
 from genplan.engine.errors import GenplanError
 
 
@@ -72,13 +72,13 @@ class LocalExecutor(Executor):
         run_pool = futures.ThreadPoolExecutor(max(1, self.max_concurrent_runs), thread_name_prefix="genplan-run")
         eval_pool = futures.ThreadPoolExecutor(self.eval_workers, thread_name_prefix="genplan-evaluation")
         sandbox = Sandbox()  # its servers start on the first evaluation
-        pending: dict[futures.Future[Any], tuple[Work, str]] = {}
+        pending: dict[futures.Future[Any], tuple[Work, JobKind]] = {}
 
         def evaluate(item: Work) -> bool:
             if item.evaluation is None:
                 return False
             progress(Progress("eval-started", item.entry, done=done, total=total))
-            pending[eval_pool.submit(execute_evaluation, item.evaluation, sandbox)] = (item, "evaluation")
+            pending[eval_pool.submit(execute_evaluation, item.evaluation, sandbox)] = (item, JobKind.EVALUATION)
             return True
 
         def run(item: Work) -> Outcome:
@@ -89,7 +89,7 @@ class LocalExecutor(Executor):
         try:
             for item in work:
                 if item.run is not None:
-                    pending[run_pool.submit(run, item)] = (item, "run")
+                    pending[run_pool.submit(run, item)] = (item, JobKind.RUN)
                 elif not evaluate(item):
                     done += 1
             while pending:
@@ -98,9 +98,9 @@ class LocalExecutor(Executor):
                     item, kind = pending.pop(future)
                     outcome = _result_of(future, item, kind)
                     outcomes[item.entry.key].append(outcome)
-                    if kind == "run":
+                    if kind == JobKind.RUN:
                         progress(Progress("run-done", item.entry, outcome, done, total))
-                        if outcome.status not in ("finished", "skipped") or not evaluate(item):
+                        if not outcome.status.run_done or not evaluate(item):
                             done += 1
                     else:
                         done += 1
@@ -112,12 +112,12 @@ class LocalExecutor(Executor):
         return outcomes
 
 
-def _result_of(future: futures.Future[Any], item: Work, kind: str) -> Outcome:
+def _result_of(future: futures.Future[Any], item: Work, kind: JobKind) -> Outcome:
     try:
         outcome: Outcome = future.result()
         return outcome
     except Exception as exc:  # noqa: BLE001 - a worker that died (e.g. out of memory) fails only its entry
-        return Outcome(kind, "failed", str(item.entry.run_dir), f"{type(exc).__name__}: {exc}")
+        return Outcome(kind, JobStatus.FAILED, str(item.entry.run_dir), f"{type(exc).__name__}: {exc}")
 
 
 def check_reachable(address: str, timeout_s: float = 5.0) -> None:
@@ -178,14 +178,14 @@ class RayExecutor(Executor):
         remote_eval = ray.remote(num_cpus=1, max_retries=0)(execute_evaluation)
         outcomes: dict[str, list[Outcome]] = {item.entry.key: [] for item in work}
         waiting = [item for item in work if item.run is not None]
-        pending: dict[Any, tuple[Work, str]] = {}
+        pending: dict[Any, tuple[Work, JobKind]] = {}
         total, done, running = len(work), 0, 0
 
         def evaluate(item: Work) -> bool:
             if item.evaluation is None:
                 return False
             progress(Progress("eval-started", item.entry, done=done, total=total))
-            pending[remote_eval.remote(item.evaluation)] = (item, "evaluation")
+            pending[remote_eval.remote(item.evaluation)] = (item, JobKind.EVALUATION)
             return True
 
         for item in work:
@@ -195,7 +195,7 @@ class RayExecutor(Executor):
             while waiting and running < self.max_concurrent_runs:
                 item = waiting.pop(0)
                 progress(Progress("run-started", item.entry, done=done, total=total))
-                pending[remote_run.remote(item.run)] = (item, "run")
+                pending[remote_run.remote(item.run)] = (item, JobKind.RUN)
                 running += 1
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
@@ -203,12 +203,12 @@ class RayExecutor(Executor):
                 try:
                     outcome = ray.get(ref)
                 except Exception as exc:  # noqa: BLE001 - a task that died fails only its entry
-                    outcome = Outcome(kind, "failed", str(item.entry.run_dir), f"{type(exc).__name__}: {exc}")
+                    outcome = Outcome(kind, JobStatus.FAILED, str(item.entry.run_dir), f"{type(exc).__name__}: {exc}")
                 outcomes[item.entry.key].append(outcome)
-                if kind == "run":
+                if kind == JobKind.RUN:
                     running -= 1
                     progress(Progress("run-done", item.entry, outcome, done, total))
-                    if outcome.status not in ("finished", "skipped") or not evaluate(item):
+                    if not outcome.status.run_done or not evaluate(item):
                         done += 1
                 else:
                     done += 1

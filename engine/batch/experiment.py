@@ -179,7 +179,7 @@ _EXPERIMENT_KEYS: dict[str, type | tuple[type, ...]] = {
 _TYPE_WORDS = {str: "a string", list: "a list", bool: "true or false", int: "an integer", (int, float): "a number"}
 
 
-def _self_evaluating_spec(approach: Approach, label: str) -> PresetSpec:
+def _self_evaluating_spec(approach: Approach[Any], label: str) -> PresetSpec:
     """A preset of an approach that evaluates itself, as the grid runs it: the preset's parameters and its name."""
     return PresetSpec(label, approach.name, {**approach.presets[label], "preset": label})
 
@@ -351,7 +351,7 @@ class _Checker:
                 specs.append(PresetSpec(label, config.approach, config))
         return specs
 
-    def self_evaluating_preset(self, name: str, approach: Approach, label: str, task_set: str) -> PresetSpec | None:
+    def self_evaluating_preset(self, name: str, approach: Approach[Any], label: str, task_set: str) -> PresetSpec | None:
         """A preset of an approach that evaluates itself; None (after a problem) when the approach cannot run on
         domain directories or cannot evaluate itself as the experiment says (the registry's answer)."""
         if not approach.can(Capability.DOMAIN_DIR):

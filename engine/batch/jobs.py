@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,17 @@ from genplan.engine.api import runs
 from genplan.engine.api.domains import DomainDir
 from genplan.engine.api.pddl import SOLVED, PlannerResult, check_plan, load_domain, load_plan, solve
 from genplan.engine.api.presets import EvaluationSettings, PipelineConfig, self_evaluation_parameters
-from genplan.engine.api.programs import MIB, Evaluation, Evaluator, Limits, PlannerComparison, Program, Sandbox, load_tasks
+from genplan.engine.api.programs import (
+    MIB,
+    Evaluation,
+    Evaluator,
+    FeedbackStyle,
+    Limits,
+    PlannerComparison,
+    Program,
+    Sandbox,
+    load_tasks,
+)
 from genplan.engine.api.runs import RunStore, has_evaluation, read_summary, write_evaluation, write_json_atomic
 from genplan.engine.api.settings import ModelAccessError, ModelSettings
 from genplan.engine.batch.experiment import EvalSpec, Experiment, GameTarget, ModelSpec, PresetSpec, task_files
@@ -196,12 +207,40 @@ def eval_job_toggles(config: PipelineConfig) -> dict[str, Any]:
             and config.function_name != "get_plan" else ()}
 
 
+class JobKind(StrEnum):
+    RUN = "run"  # an entry's run of its approach
+    EVALUATION = "evaluation"  # the evaluation of the program it selected
+
+
+class JobStatus(StrEnum):
+    """How a job ended (the CLI's progress lines and evaluation.json spell it as the value)."""
+
+    FINISHED = "finished"  # a run: as its RunStatus says
+    STOPPED = "stopped"
+    INTERRUPTED = "interrupted"
+    FAILED = "failed"  # a run or an evaluation that ended with an error
+    SKIPPED = "skipped"  # a run an earlier batch finished
+    EVALUATED = "evaluated"
+    KEPT = "kept"  # an evaluation an earlier batch made
+    NO_PROGRAM = "no-program"  # a run that selected no program: nothing to evaluate (coverage 0)
+
+    @classmethod
+    def of_run(cls, status: str) -> JobStatus:
+        """A run's end (its RunStatus) as a job's; a status a run cannot end with counts as failed."""
+        return next((member for member in cls if member.value == status and status), cls.FAILED)
+
+    @property
+    def run_done(self) -> bool:
+        """A run job whose run has ended and whose program can be evaluated."""
+        return self in (JobStatus.FINISHED, JobStatus.SKIPPED)
+
+
 @dataclass
 class Outcome:
     """What a job reports back."""
 
-    kind: str  # "run" | "evaluation"
-    status: str  # run: finished / failed / skipped ...; evaluation: evaluated / kept / no-program / failed
+    kind: JobKind
+    status: JobStatus
     run_dir: str
     message: str = ""
     data: dict[str, Any] = field(default_factory=dict)
@@ -223,7 +262,7 @@ def execute_run(job: RunJob) -> Outcome:
     run_dir = Path(job.run_dir)
     status = run_status(run_dir)
     if status == runs.RunStatus.FINISHED:
-        return Outcome("run", "skipped", job.run_dir, "finished before")
+        return Outcome(JobKind.RUN, JobStatus.SKIPPED, job.run_dir, "finished before")
     if run_dir.exists() and status is None:  # a crash before run.json was written: nothing to keep
         shutil.rmtree(run_dir)
     started = time.monotonic()
@@ -240,10 +279,10 @@ def execute_run(job: RunJob) -> Outcome:
         if runs.is_run_dir(run_dir):
             _add_session(runs.open_run(run_dir), time.monotonic() - started, status=runs.RunStatus.FAILED,
                          error=message)
-        return Outcome("run", "failed", job.run_dir, message)
+        return Outcome(JobKind.RUN, JobStatus.FAILED, job.run_dir, message)
     message = api.message(outcome)
     _add_session(runs.open_run(run_dir), time.monotonic() - started, batch=job.batch, error=message or None)
-    return Outcome("run", outcome.status, job.run_dir, message, api.report(outcome))
+    return Outcome(JobKind.RUN, JobStatus.of_run(outcome.status), job.run_dir, message, api.report(outcome).to_json())
 
 
 def _add_session(store: RunStore, seconds: float, **changes: Any) -> None:
@@ -290,15 +329,15 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
     each run brings its own limits."""
     run_dir = Path(job.run_dir)
     if has_evaluation(run_dir):
-        return Outcome("evaluation", "kept", job.run_dir)
+        return Outcome(JobKind.EVALUATION, JobStatus.KEPT, job.run_dir)
     started = time.monotonic()
     try:
         domain, tasks = domain_tasks(job.domain_path, job.spec.task_set, job.spec.limit)
         program_file = selected_program(run_dir)
         if program_file is None:
             record: dict[str, Any] = {"program": None, "tasks": len(tasks), "solved": 0, "coverage": 0.0, "results": []}
-            write_evaluation(run_dir, {**record, "status": "no-program", "task_set": job.spec.task_set})
-            return Outcome("evaluation", "no-program", job.run_dir, data=record)
+            write_evaluation(run_dir, {**record, "status": JobStatus.NO_PROGRAM, "task_set": job.spec.task_set})
+            return Outcome(JobKind.EVALUATION, JobStatus.NO_PROGRAM, job.run_dir, data=record)
         program = Program.from_file(program_file, functions=(job.function, *job.also_accepted))
         limits = Limits(time_limit=job.time_limit, memory_bytes=job.spec.memory_mb * MIB)
         with Evaluator(domain, tasks, limits=limits, sandbox=sandbox) as evaluator:
@@ -321,17 +360,17 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
             domain=domain.name,
             orderings=job.spec.orderings,
             time_limit=job.time_limit,
-            style="stein",
+            style=FeedbackStyle.STEIN,
             results=results,
             seconds=time.monotonic() - started,
         )
     except Exception as exc:  # noqa: BLE001 - reported for this entry; a rerun tries again
-        return Outcome("evaluation", "failed", job.run_dir, f"{type(exc).__name__}: {exc}")
+        return Outcome(JobKind.EVALUATION, JobStatus.FAILED, job.run_dir, f"{type(exc).__name__}: {exc}")
     data = _compact(evaluation.to_dict())
     if job.faithful:
         data["faithful"] = job.faithful
-    write_evaluation(run_dir, {**data, "status": "evaluated", "task_set": job.spec.task_set})
-    return Outcome("evaluation", "evaluated", job.run_dir, data={"coverage": evaluation.coverage})
+    write_evaluation(run_dir, {**data, "status": JobStatus.EVALUATED, "task_set": job.spec.task_set})
+    return Outcome(JobKind.EVALUATION, JobStatus.EVALUATED, job.run_dir, data={"coverage": evaluation.coverage})
 
 
 def _compact(evaluation: dict[str, Any]) -> dict[str, Any]:

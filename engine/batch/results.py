@@ -21,7 +21,7 @@ from genplan.engine.api.runs import (
 )
 from genplan.engine.batch.executors import Executor, LocalExecutor, ProgressCallback, Work
 from genplan.engine.batch.experiment import Experiment
-from genplan.engine.batch.jobs import Entry, EvalJob, RunJob, eval_job_toggles, grid, run_status
+from genplan.engine.batch.jobs import Entry, EvalJob, JobKind, JobStatus, RunJob, eval_job_toggles, grid, run_status
 from genplan.engine.batch.planner_coverage import run_planner_coverage
 
 BATCH_FILE = "batch.json"
@@ -171,13 +171,13 @@ def run_batch(
     outcomes = executor.execute(work, progress or (lambda _p: None))
     run_planner_coverage(experiment, batch_dir, experiment.evaluation.jobs, report=planner_report)
     messages = {
-        key: "; ".join(f"{o.kind} {o.status}: {o.message}" for o in items if o.status == "failed")
+        key: "; ".join(f"{o.kind} {o.status}: {o.message}" for o in items if o.status == JobStatus.FAILED)
         for key, items in outcomes.items()
     }
     states = entry_states(experiment, batch_dir, messages)
     write_batch_file(experiment, batch_dir, states)
-    ran = sum(1 for items in outcomes.values() for o in items if o.kind == "run" and o.status != "skipped")
-    evaluated = sum(1 for items in outcomes.values() for o in items if o.kind == "evaluation" and o.status != "kept")
+    ran = sum(1 for items in outcomes.values() for o in items if o.kind == JobKind.RUN and o.status != JobStatus.SKIPPED)
+    evaluated = sum(1 for items in outcomes.values() for o in items if o.kind == JobKind.EVALUATION and o.status != JobStatus.KEPT)
     return BatchResult(
         batch_dir=batch_dir,
         states=states,

@@ -13,8 +13,7 @@ fact is named with its step and why it did not fire.
 
 from __future__ import annotations
 
-from typing import Literal
-
+from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.pddl.model import Domain
 from genplan.engine.pddl.validate import (
     GOAL_NOT_REACHED,
@@ -28,12 +27,10 @@ from genplan.engine.pddl.validate import (
     ValidationResult,
 )
 
-Style = Literal["stein", "silver"]
-
 VALID = "The plan is valid."
 
 
-def plan_feedback(result: ValidationResult, domain: Domain, style: str = "stein") -> str:
+def plan_feedback(result: ValidationResult, domain: Domain, style: FeedbackStyle = FeedbackStyle.STEIN) -> str:
     """The message for ``result`` ("The plan is valid." for a valid plan)."""
     if result.valid:
         return VALID
@@ -69,17 +66,17 @@ def _because(result: ValidationResult) -> str:
     return f"{result.reason or result.kind}."
 
 
-def _syntax(result: ValidationResult, domain: Domain, style: str) -> str:
+def _syntax(result: ValidationResult, domain: Domain, style: FeedbackStyle) -> str:
     action, step = result.action or "", result.step or 0
-    if style == "silver":
+    if style == FeedbackStyle.SILVER:
         operators = " ".join(a.lifted() for a in domain.actions.values())
         return f"The action {action} is invalid at step {step}. NOTE: the valid operators are: {operators}."
     return _not_executable(action, step, _because(result))
 
 
-def _precondition(result: ValidationResult, style: str) -> str:
+def _precondition(result: ValidationResult, style: FeedbackStyle) -> str:
     static, fluent, step = result.unsatisfied_static, result.unsatisfied, result.step or 0
-    if style == "silver":
+    if style == FeedbackStyle.SILVER:
         advice = [f"(Set {lit} to true)" for lit in (*static, *fluent) if not lit.startswith("(not ")]
         advice += [f"(Set {lit[5:-1]} to false)" for lit in (*static, *fluent) if lit.startswith("(not ")]
         advice += [f"(Make {condition} true)" for condition, _ in result.unsatisfied_conditions]
@@ -96,9 +93,9 @@ def _precondition(result: ValidationResult, style: str) -> str:
     return _not_executable(result.action or "", step, reason) + _missed(result)
 
 
-def _goal(result: ValidationResult, style: str) -> str:
+def _goal(result: ValidationResult, style: FeedbackStyle) -> str:
     missing, violated = result.goal_missing, result.goal_violated
-    if style == "silver":
+    if style == FeedbackStyle.SILVER:
         advice = [f"(Set {f} to true)" for f in missing] + [f"(Set {f} to false)" for f in violated]
         advice += [f"(Make {condition} true)" for condition, _ in result.goal_unsatisfied]
         return "The plan did not achieve the goal.\n" + "\n".join(advice)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.sandbox import outcome as k
 
 if TYPE_CHECKING:
@@ -22,8 +23,8 @@ def _seconds(value: float) -> str:
     return f"{value:g}"
 
 
-def timeout_message(time_limit: float, traceback: str | None, style: str = "stein") -> str:
-    if style == "silver":
+def timeout_message(time_limit: float, traceback: str | None, style: FeedbackStyle = FeedbackStyle.STEIN) -> str:
+    if style == FeedbackStyle.SILVER:
         lines = [EXCEPTION_INTRO]
         lines.append(traceback.rstrip() if traceback else "KeyboardInterrupt")
         lines.append("The code was interrupted because it timed out (possible infinite loop).")
@@ -39,8 +40,8 @@ def exception_message(traceback: str) -> str:
     return f"{EXCEPTION_INTRO}\n{traceback.rstrip()}"
 
 
-def wrong_type_message(returned: str, function: str, style: str = "stein") -> str:
-    if style == "silver":
+def wrong_type_message(returned: str, function: str, style: FeedbackStyle = FeedbackStyle.STEIN) -> str:
+    if style == FeedbackStyle.SILVER:
         return (
             f"The code returned {returned}, which is not a list of strings. {function} must return a list "
             "of actions, each one a string such as '(operator-name object-name ...)'."
@@ -51,7 +52,7 @@ def wrong_type_message(returned: str, function: str, style: str = "stein") -> st
     )
 
 
-def run_feedback(outcome: ProgramOutcome, style: str = "stein") -> str:
+def run_feedback(outcome: ProgramOutcome, style: FeedbackStyle = FeedbackStyle.STEIN) -> str:
     """Feedback for one run; empty for a returned plan (its feedback comes from plan validation)."""
     function = outcome.function or "generate_solution"
     kind = outcome.kind

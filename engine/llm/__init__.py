@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from genplan.engine.llm.cache import CachingProvider, ResponseCache, cache_key, is_deterministic
+from genplan.engine.llm.keys import is_local_url
 from genplan.engine.llm.manual import AnswerCancelled, Answerer, ManualProvider, format_prompt, stdin_answerer
 from genplan.engine.llm.pricing import DEFAULT_PRICES, Price, estimate_cost, price_for
 from genplan.engine.llm.settings import (
@@ -39,11 +40,11 @@ from genplan.engine.llm.types import (
 )
 
 if TYPE_CHECKING:
-    from genplan.engine.llm.client import OpenAIProvider, is_local_url
+    from genplan.engine.llm.client import OpenAIProvider
 
 # The model client imports the openai package (a second or more on a small machine): it loads on first use, not
 # with the types, the settings or the cache, which the run files and a front end's first screen need.
-_CLIENT_NAMES = ("OpenAIProvider", "is_local_url")
+_CLIENT_NAMES = ("OpenAIProvider",)
 
 
 def __getattr__(name: str) -> Any:

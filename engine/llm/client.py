@@ -9,7 +9,6 @@ with a one-line ``ModelAccessError`` on authentication, unknown-model and bad-re
 from __future__ import annotations
 
 import email.utils
-import ipaddress
 import json
 import logging
 import random
@@ -21,6 +20,7 @@ from urllib.parse import urlsplit
 
 import openai
 
+from genplan.engine.llm.keys import OPENAI_BASE_URL, resolve_key
 from genplan.engine.llm.pricing import estimate_cost
 from genplan.engine.llm.settings import ModelSettings
 from genplan.engine.llm.types import (
@@ -36,9 +36,7 @@ from genplan.engine.llm.types import (
 
 log = logging.getLogger("genplan.llm")
 
-OPENAI_BASE_URL = "https://api.openai.com/v1"
 # Sent to local servers that need no key (the openai client insists on one).
-PLACEHOLDER_KEY = "no-key-needed"
 # Transient HTTP statuses worth another try (as the openai client itself treats them).
 RETRY_STATUSES = frozenset({408, 409, 429})
 REASONING_FIELDS = ("reasoning_content", "reasoning")
@@ -64,33 +62,6 @@ class _Answer:
 def _one_line(err: BaseException) -> str:
     text = " ".join(str(err).split())
     return text[:200] + ("..." if len(text) > 200 else "")
-
-
-def is_local_url(url: str) -> bool:
-    """Whether ``url`` points at this machine or a private network (servers that often need no key)."""
-    host = (urlsplit(url).hostname or "").lower()
-    if host == "localhost" or host.endswith((".localhost", ".local", ".internal")):
-        return True
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return address.is_loopback or address.is_private or address.is_link_local or address.is_unspecified
-
-
-def resolve_key(settings: ModelSettings, environ: dict[str, str] | None = None) -> str:
-    """The API key for ``settings``; a placeholder for local servers; else a clear error."""
-    key = settings.resolve_api_key(environ)
-    if key:
-        return key
-    base_url = settings.base_url or OPENAI_BASE_URL
-    if is_local_url(base_url):
-        return PLACEHOLDER_KEY
-    raise ModelAccessError(
-        f"no API key: environment variable {settings.api_key_env} is not set (needed for {base_url}; "
-        f"set it, or name another variable with api_key_env)",
-        kind="missing-key",
-    )
 
 
 def _server_message(err: openai.APIStatusError) -> str:

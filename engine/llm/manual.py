@@ -13,7 +13,8 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from genplan.engine.llm.types import ChatRequest, ChatResponse, DeltaCallback, ModelAccessError, RetryCallback
+from genplan.engine.errors import RunStopped
+from genplan.engine.llm.types import ChatRequest, ChatResponse, DeltaCallback, RetryCallback
 
 MANUAL_MODEL = "manual"
 END_MARK = "."
@@ -21,11 +22,11 @@ END_MARK = "."
 Answerer = Callable[[ChatRequest], "str | None"]
 
 
-class AnswerCancelled(ModelAccessError):
-    """The person declined to answer; the run stops."""
+class AnswerCancelled(RunStopped):
+    """The person declined to answer: the run stops, as a stop in step mode does."""
 
     def __init__(self, message: str = "the request was cancelled by the person answering it") -> None:
-        super().__init__(message, kind="cancelled")
+        super().__init__(message)
 
 
 class ManualProvider:

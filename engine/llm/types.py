@@ -44,7 +44,7 @@ class ModelAccessError(GenplanError):
     """A model request failed for good; ``str(err)`` is one line meant for the user.
 
     ``kind`` says why: "auth", "not-found", "bad-request", "missing-key", "no-model",
-    "retries-exhausted", "invalid-response", "cancelled".
+    "retries-exhausted", "invalid-response" (a person declining to answer is a stop, ``RunStopped``).
     """
 
     def __init__(self, message: str, *, kind: str, status: int | None = None) -> None:

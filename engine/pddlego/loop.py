@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from genplan.engine.errors import RunStopped
 from genplan.engine.feedback import pddlego as feedback
 from genplan.engine.pddlego.environment import StepResult, TextEnvironment, summarize
 from genplan.engine.pddlego.solver import PddlSolver, SolverOutcome
@@ -39,15 +40,6 @@ class PddlegoConfig:
     max_attempts: int = 5  # outer loop: executions of a plan per step (the first one and 4 after errors)
     max_solver_retries: int = 5  # inner loop: calls after a planner error, per attempt
     repeat_threshold: int = 3  # warn when the same command sequence ends the history this many times
-
-
-class StopTrial(Exception):
-    """Raised by ``Ask`` when no answer can be had (e.g. a replayed log has no more answers): the trial
-    ends as a failure with ``reason``, keeping what it recorded so far."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass
@@ -213,7 +205,7 @@ def run_pddlego(env: TextEnvironment, ask: Ask, solver: PddlSolver, prompts: Pro
     trial = _Trial(env, listener or SilentListener())
     try:
         return _pddlego(trial, ask, solver, prompts, config, record)
-    except StopTrial as stop:
+    except RunStopped as stop:  # a stop, or no answer to be had: the trial ends as a failure with its reason
         return TrialResult(FAILURE, stop.reason, trial.calls, record, trial.kept)
 
 
@@ -289,7 +281,7 @@ def run_plangen(env: TextEnvironment, ask: Ask, prompts: PromptLibrary, config: 
     trial = _Trial(env, listener or SilentListener())
     try:
         return _plangen(trial, ask, prompts, config, record)
-    except StopTrial as stop:
+    except RunStopped as stop:  # a stop, or no answer to be had: the trial ends as a failure with its reason
         return TrialResult(FAILURE, stop.reason, trial.calls, record, trial.kept)
 
 

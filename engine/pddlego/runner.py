@@ -33,7 +33,6 @@ from genplan.engine.pddlego.environment import StepResult, TextEnvironment
 from genplan.engine.pddlego.loop import (
     CallInfo,
     PddlegoConfig,
-    StopTrial,
     run_pddlego,
     run_plangen,
 )
@@ -43,7 +42,7 @@ from genplan.engine.runs import layout
 from genplan.engine.runs.run import Run, RunOutcome, RunStopped
 from genplan.engine.runs.status import RunStatus
 
-STOPPED = "stopped"  # the reason of a trial the person stopped (the TUI's ctrl+b)
+STOPPED = RunStopped().reason  # the reason of a trial the person stopped (the TUI's ctrl+b): "stopped"
 OBSERVATIONS = layout.OBSERVATIONS
 
 
@@ -137,10 +136,9 @@ def play(run: Run, env: TextEnvironment, spec: TrialSpec, solver: PddlSolver | N
                                time_step=where.step, attempt=where.attempt, retry=where.retry)
         except ModelAccessError as err:
             if err.kind == OUT_OF_ANSWERS:
-                raise StopTrial(OUT_OF_ANSWERS) from None
+                raise RunStopped(str(err), reason=OUT_OF_ANSWERS) from None
             raise
-        except RunStopped:  # the person stopped the trial, in step mode or instead of answering
-            raise StopTrial(STOPPED) from None
+        # a RunStopped (the person stopped the trial, in step mode or instead of answering) ends it as "stopped"
         return response.text
 
     run.publish(RunStarted(approach=spec.approach, preset=spec.preset, environment=spec.environment))

@@ -19,6 +19,7 @@ from genplan.engine.evaluation import (
     refusal_line,
     refused_import,
 )
+from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.feedback.plans import no_plan, plan_feedback
 from genplan.engine.pddl import Domain, Problem
 from genplan.engine.pddl.encoding import PythonTask, encode_task, render_task
@@ -89,7 +90,7 @@ def best_version(versions: list[Version]) -> Version | None:
     return best
 
 
-def validate_model_plan(domain: Domain, task: DebugTask, plan: list[str] | None, style: str, reason: str) -> TaskCheck:
+def validate_model_plan(domain: Domain, task: DebugTask, plan: list[str] | None, style: FeedbackStyle, reason: str) -> TaskCheck:
     """A plan a model wrote while following a strategy (None: nothing could be extracted, `reason` says why)."""
     if plan is None:
         return TaskCheck(task.name, False, "no-plan", no_plan(reason))
@@ -108,7 +109,7 @@ class ProgramChecker:
     """Runs program versions on the debug tasks through the evaluation engine (one sandbox, reused)."""
 
     def __init__(
-        self, domain: Domain, tasks: list[DebugTask], timeout_s: float, function: str, style: str, orderings: int = 1,
+        self, domain: Domain, tasks: list[DebugTask], timeout_s: float, function: str, style: FeedbackStyle, orderings: int = 1,
         import_check: bool = False, ordered_sets: bool = False, redraw_seed: int | None = None,
     ) -> None:
         self.domain = domain
@@ -120,7 +121,7 @@ class ProgramChecker:
         self.orderings = orderings
         self.function = function
         self.also_accepted: tuple[str, ...] = ()  # further entry functions a program may define instead (Bas: get_plan)
-        self.style = "silver" if style == "silver" else "stein"
+        self.style = FeedbackStyle(style).of_programs
         self.evaluator = Evaluator(domain, [], limits=Limits(time_limit=timeout_s), style=self.style)
         self.evaluator.ordered_sets = ordered_sets
         self.tasks = tasks

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from genplan.engine.domainlib import DomainDir
+from genplan.engine.errors import RunStopped
 from genplan.engine.events import (
     ArtifactCreated,
     DeferredPublisher,
@@ -52,7 +53,6 @@ from genplan.engine.pipeline.hints import action_hints
 from genplan.engine.planner import solve
 from genplan.engine.prompts import PromptLibrary
 from genplan.engine.runs import layout
-from genplan.engine.runs.gateway import RunStopped
 from genplan.engine.runs.run import ApproachInfo, Run, RunOutcome, execute
 from genplan.engine.runs.status import RunStatus
 

@@ -13,16 +13,13 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from genplan.engine.errors import RunStopped
 from genplan.engine.events import EventBus, Publish, RequestPaused, RequestRetry, RequestSent, ResponseReceived, TextDelta
 from genplan.engine.llm import ChatMessage, ChatRequest, ChatResponse, Provider, RetryNotice
 from genplan.engine.llm.manual import MANUAL_MODEL
 from genplan.engine.runs import layout
 from genplan.engine.runs.answers import response_record
 from genplan.engine.runs.store import RunStore
-
-
-class RunStopped(Exception):
-    """The person (or a controller) stopped the run."""
 
 
 @dataclass(frozen=True)

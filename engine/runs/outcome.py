@@ -175,3 +175,29 @@ def write_import_record(run_dir: Path, record: Mapping[str, Any]) -> Path:
 def drop_evaluation(run_dir: Path) -> None:
     """Forget an evaluation made before the run went on (its program may change)."""
     layout.evaluation_file(run_dir).unlink(missing_ok=True)
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """What a front end prints of a run's end, for every approach (``engine.api.report``): the run directory, its
+    status and the approach's own summary (``details``: the pipeline's selected program and debug tasks,
+    AutoToS's calls and evaluation, a trial's outcome). ``to_json`` is what ``--json`` prints."""
+
+    run_dir: Path
+    status: RunStatus
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def error(self) -> str | None:
+        """Why the model could not be used to the end (None: it could)."""
+        error = self.details.get("error")
+        return str(error) if error else None
+
+    @property
+    def calls(self) -> int | None:
+        calls = self.details.get("calls")
+        return calls if isinstance(calls, int) and not isinstance(calls, bool) else None
+
+    def to_json(self) -> dict[str, Any]:
+        # the keys (and their order) every report had when it was a plain dict
+        return {"run_dir": str(self.run_dir), **self.details, "status": self.status}

@@ -7,7 +7,7 @@ Every approach (Stein's pipeline, Bas, Sil, AutoToS, PDDLego+, PlanGen, a test's
   fork), a step-mode controller may hold, edit, answer or stop it, and the watchers hear of it;
 - ``artifact(...)`` writes a file of the run and announces it; ``publish(event)`` tells the watchers and the log;
 - ``progress(line)`` says something to the person; ``check_stop()`` ends the run where a person asked;
-- one stop exception, :class:`~.gateway.RunStopped` (a cancelled manual answer is one too).
+- one stop exception, :class:`~genplan.engine.errors.RunStopped` (a cancelled manual answer is one too).
 
 :func:`execute` is the one way a run is carried out: it holds the run's lock, marks it running, hands the run to
 the approach, and records how it ended (:meth:`Run.finish`, or the failure), so that every approach's run
@@ -22,10 +22,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from genplan.engine.errors import RunStopped
 from genplan.engine.events import ArtifactCreated, Event, EventBus, Publish, RunFailed, RunFinished
-from genplan.engine.llm import AnswerCancelled, ChatMessage, ChatRequest, ChatResponse, Provider
+from genplan.engine.feedback import FeedbackStyle
+from genplan.engine.llm import ChatMessage, ChatRequest, ChatResponse, Provider
 from genplan.engine.runs.edits import ForkNames
-from genplan.engine.runs.gateway import Controller, ModelGateway, RunStopped, Totals
+from genplan.engine.runs.gateway import Controller, ModelGateway, Totals
 from genplan.engine.runs.lock import RunLock
 from genplan.engine.runs.outcome import write_outcome
 from genplan.engine.runs.status import RunStatus
@@ -34,7 +36,7 @@ from genplan.engine.runs.store import RunStore
 if TYPE_CHECKING:
     from genplan.engine.prompts import PromptLibrary
 
-__all__ = ["ApproachInfo", "NewRun", "Run", "RunOutcome", "RunSetup", "RunStopped", "execute", "stopped_outcome"]
+__all__ = ["ApproachInfo", "ApproachParameters", "NewRun", "Run", "RunOutcome", "RunSetup", "RunStopped", "execute", "stopped_outcome"]
 
 
 class ApproachInfo(Protocol):
@@ -46,11 +48,19 @@ class ApproachInfo(Protocol):
     @property
     def prompt_variant(self) -> str: ...
     @property
-    def feedback_style(self) -> str: ...
+    def feedback_style(self) -> FeedbackStyle: ...
     @property
     def function_name(self) -> str: ...
     @property
     def select_last(self) -> bool: ...
+
+
+class ApproachParameters(Protocol):
+    """An approach's typed parameters (a frozen dataclass: PipelineConfig, AutoToSParameters, TrialParameters),
+    made from a preset's dict with the user's options over it by the registry's ``parameters`` (an unknown key or
+    a value of the wrong type is a GenplanError of one line) and recorded in run.json by its ``new_run``."""
+
+    def to_dict(self) -> dict[str, Any]: ...
 
 
 def _say_nothing(_line: str) -> None:
@@ -108,7 +118,7 @@ class Run:
     """One run directory being worked on by one approach."""
 
     def __init__(self, store: RunStore, setup: RunSetup, *, approach: ApproachInfo | None = None, target: str = "",
-                 parameters: Any = None) -> None:
+                 parameters: ApproachParameters | None = None) -> None:
         self.store = store
         self.setup = setup
         self.approach = approach  # the registry's record (None: a replay or an import, which needs none)
@@ -151,11 +161,9 @@ class Run:
         person asked to stop, in step mode or instead of answering."""
         self.check_stop(f"before {step}")
         request = ChatRequest(step, list(messages), dict(params or {}))
-        try:
-            return self.gateway.ask(request_id if request_id is not None else self.next_id(), request,
-                                    publish=publish, context=context)
-        except AnswerCancelled as exc:  # the person answering declined: the run stops, as in step mode
-            raise RunStopped(str(exc)) from None
+        # a person declining to answer (AnswerCancelled) is a RunStopped too
+        return self.gateway.ask(request_id if request_id is not None else self.next_id(), request,
+                                publish=publish, context=context)
 
     def stop_requested(self) -> bool:
         return self.setup.stop_requested is not None and self.setup.stop_requested()

@@ -24,6 +24,7 @@ from genplan.tui.session import EventQueue, Fork, RunSession
 from genplan.tui.widgets.totals_bar import Source
 
 if TYPE_CHECKING:
+    from genplan.engine.api import RunReport
     from genplan.tui.screens.step import StepChoice
 
 DRAIN_BATCH = 400  # events per tick: a long log loads over several ticks, the UI stays responsive
@@ -399,7 +400,7 @@ class RunsController:
             self.host.notify(f"The run stopped: {message.error}", severity="error", timeout=10)
         elif message.result is not None:  # the run's report (engine/api.report), of any approach
             self.host.notify(run_note(message.result, self.state.standing() if self.state is not None else ""),
-                             severity="error" if message.result.get("error") else "information", timeout=10)
+                             severity="error" if message.result.error else "information", timeout=10)
         self.host.load_runs()
         self.views.refresh_totals()
 
@@ -576,27 +577,30 @@ def approaches_loaded() -> bool:
     return module is not None and not getattr(getattr(module, "__spec__", None), "_initializing", False)
 
 
-def run_note(summary: dict[str, Any], standing: str = "") -> str:
+def run_note(report: RunReport, standing: str = "") -> str:
     """One line on how a run ended, from its report: a pipeline run's debug tasks, an AutoToS run's evaluation, a
     trial's outcome. ``standing``: where the run stood on the debug tasks (RunState.standing), said when no
     program was selected (a stop before any program, a strategy check)."""
-    if "debug_total" in summary:  # an approach that writes programs, or a strategy check
-        if not summary.get("selected_program") and standing:
-            return f"Run {summary.get('status')}: no program yet; {standing} debug tasks."
-        return f"Run {summary.get('status')}: {summary.get('debug_solved')}/{summary['debug_total']} debug tasks solved."
-    calls = f"{summary.get('calls')} call" + ("" if summary.get("calls") == 1 else "s")
-    if summary.get("error"):
-        return f"The run ended early after {calls}: {summary['error']}"
-    if summary.get("status") == "stopped":
+    from genplan.engine.api import RunStatus  # the engine is loaded once a run has ended
+
+    details = report.details
+    if "debug_total" in details:  # an approach that writes programs, or a strategy check
+        if not details.get("selected_program") and standing:
+            return f"Run {report.status}: no program yet; {standing} debug tasks."
+        return f"Run {report.status}: {details.get('debug_solved')}/{details['debug_total']} debug tasks solved."
+    calls = f"{report.calls} call" + ("" if report.calls == 1 else "s")
+    if report.error:
+        return f"The run ended early after {calls}: {report.error}"
+    if report.status == RunStatus.STOPPED:
         return f"Run stopped after {calls}."
-    if summary.get("outcome") is not None:  # a trial in a game
-        steps = f"{summary.get('steps')} time step" + ("" if summary.get("steps") == 1 else "s")
-        if summary["outcome"] == "success":
+    if details.get("outcome") is not None:  # a trial in a game
+        steps = f"{details.get('steps')} time step" + ("" if details.get("steps") == 1 else "s")
+        if details["outcome"] == "success":
             return f"Trial succeeded: the game's goal was reached after {calls} and {steps}."
-        return f"Trial failed ({summary.get('reason')}) after {calls} and {steps}."
-    if summary.get("stopped"):
-        return f"Run finished: the feedback rounds for {summary['stopped']} were spent after {calls}."
-    if summary.get("success") is not None:
-        total = int(summary["success"]) + int(summary.get("failure") or 0)
-        return f"Run finished after {calls}: {summary['success']}/{total} evaluation tasks solved."
+        return f"Trial failed ({details.get('reason')}) after {calls} and {steps}."
+    if details.get("stopped"):
+        return f"Run finished: the feedback rounds for {details['stopped']} were spent after {calls}."
+    if details.get("success") is not None:
+        total = int(details["success"]) + int(details.get("failure") or 0)
+        return f"Run finished after {calls}: {details['success']}/{total} evaluation tasks solved."
     return f"Run finished after {calls} (no evaluation)."
