@@ -162,12 +162,12 @@ def test_a_toy_approach_runs_through_the_cli(toy: Approach, scripted_server: Scr
     assert json.loads((Path(summary["run_dir"]) / "run.json").read_text())["config"]["approach"] == "toy"
 
 
-def toy_experiment(folder: Path, server: ScriptedServer) -> Path:
-    """An experiment file: the toy's preset on ferry, one seed, against ``server``."""
+def toy_experiment(folder: Path, server: ScriptedServer, preset: str = "Toy") -> Path:
+    """An experiment file: the toy's preset (or another) on ferry, one seed, against ``server``."""
     experiment = folder / "experiment.toml"
     experiment.write_text(
         "[experiment]\nname = \"toy\"\n"
-        f"domains = [\"{FERRY}\"]\npresets = [\"Toy\"]\nseeds = [1]\neval_limit = 2\norderings = 1\n\n"
+        f"domains = [\"{FERRY}\"]\npresets = [\"{preset}\"]\nseeds = [1]\neval_limit = 2\norderings = 1\n\n"
         "[[models]]\nname = \"synthetic\"\n"
         f"model = \"{server.model}\"\nbase_url = \"{server.base_url}\"\ntemperature = 0\n",
         encoding="utf-8",
