@@ -130,9 +130,10 @@ def _progress(args: argparse.Namespace) -> Any:
     return progress
 
 
-def _finish(report: RunReport, approach: str, args: argparse.Namespace) -> int:
-    """Print a run's report (AutoToS's summary; a trial's line) and say whether the model could be used."""
-    if approach == "autotos":
+def finish_report(report: RunReport, args: argparse.Namespace) -> int:
+    """Print a run's report as its content says (AutoToS's calls and evaluation; a trial's line) and say whether
+    the model could be used."""
+    if "success" in report.details:  # an evaluation by search: AutoToS's summary
         print_summary(report.to_json(), args.json)
     elif args.json:
         print(json.dumps(report.to_json()))
@@ -145,8 +146,7 @@ def _finish(report: RunReport, approach: str, args: argparse.Namespace) -> int:
 
 
 def start_command(preset: str, target: str, args: argparse.Namespace, parameters: dict[str, Any], runs_dir: Path) -> int:
-    """Start a run of an AutoToS preset on ``target`` through the front-end API and print its summary; shared with
-    `genplan run DOMAIN_DIR --preset AutoToS`."""
+    """Start a run of an AutoToS preset on ``target`` through the front-end API and print its summary."""
     from genplan.engine import api
     from genplan.engine.api.settings import ModelAccessError
 
@@ -161,38 +161,7 @@ def start_command(preset: str, target: str, args: argparse.Namespace, parameters
         outcome = api.start(request, settings, api.Watch(progress=_progress(args)), no_cache=args.no_cache)
     except ModelAccessError as exc:
         raise BadInput(str(exc)) from None
-    return _finish(api.report(outcome), api.approach_of(preset)[0].name, args)
-
-
-def resume_command(run_dir: Path, args: argparse.Namespace, flags: dict[str, Any]) -> int | None:
-    """`genplan run --resume RUN` for a run of an approach that writes no programs (an AutoToS run, a PDDLego+ or
-    PlanGen trial): it goes on through the front-end API, taking every answer on disk from there. ``flags``: the
-    model options given now (None: the run's recorded one). None: RUN is a pipeline run (or no run: the pipeline's
-    resume says what is wrong with it)."""
-    from genplan.engine import api
-    from genplan.engine.api.presets import Capability
-    from genplan.engine.api.runs import is_run_dir
-    from genplan.engine.api.settings import ModelAccessError
-
-    try:
-        approach, meta = api.resumable(Path(run_dir))
-    except api.NotResumable as exc:
-        if not is_run_dir(Path(run_dir)):
-            return None
-        raise BadInput(str(exc)) from None
-    if approach.can(Capability.PROGRAMS):
-        return None
-    if meta.status == api.RunStatus.FINISHED:
-        raise BadInput(f"{run_dir}: finished; nothing to resume")
-    recorded = {k: v for k, v in meta.model.items() if k != "prices"}
-    settings = _settings(args, {**recorded, **{k: v for k, v in flags.items() if v is not None}})
-    try:
-        domain_dir = getattr(args, "domain_dir", None)  # `genplan run DOMAIN_DIR --resume RUN`: the domain it goes on with
-        outcome = api.resume(Path(run_dir).resolve(), settings, api.Watch(progress=_progress(args)),
-                             no_cache=args.no_cache, domain_dir=Path(domain_dir).resolve() if domain_dir else None)
-    except (ModelAccessError, api.NotResumable) as exc:
-        raise BadInput(str(exc)) from None
-    return _finish(api.report(outcome), approach.name, args)
+    return finish_report(api.report(outcome), args)
 
 
 def run(args: argparse.Namespace) -> int:

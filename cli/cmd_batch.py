@@ -165,7 +165,7 @@ class ProgressLines:
             data = outcome.data
             if outcome.status == JobStatus.FAILED:
                 return f"run FAILED: {outcome.message}"
-            if "llm_calls" not in data:  # an own-loop run (AutoToS), which evaluates itself
+            if "llm_calls" not in data:  # a run that evaluates itself (AutoToS): its calls and evaluation
                 solved = data.get("success")
                 evaluated = "no evaluation" if solved is None else f"{solved}/{solved + data.get('failure', 0)} solved"
                 stopped = f", feedback rounds of {data['stopped']} spent" if data.get("stopped") else ""

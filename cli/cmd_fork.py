@@ -48,6 +48,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"genplan: {fork_dir.name} continues {Path(args.run_dir).name} from {args.version}", file=sys.stderr)
     # the fork goes on as `genplan run --resume` would go on with it: the same progress, summary and --json keys
     resumed = argparse.Namespace(**vars(args), resume=str(fork_dir), domain_dir=None, list_presets=False,
-                                 pipeline_config=None, prompts=None, eval=False, seed=1, max_concurrency=None,
+                                 pipeline_config=None, prompts=None, eval=False, seed=None, max_concurrency=None,
                                  faithful=False, faithful_except=None, preset="F5-3")
     return cmd_run.run(resumed)

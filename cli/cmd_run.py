@@ -8,9 +8,12 @@ import errno
 import json
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from genplan.cli.cmd_autotos import finish_report
 from genplan.cli.common import (
     EXIT_OK,
     BadInput,
@@ -22,11 +25,23 @@ from genplan.cli.common import (
     run_guarded,
     warn,
 )
-from genplan.engine.api.presets import ConfigError, PipelineConfig, load_config_file, load_preset, preset_names
+from genplan.engine.api.presets import (
+    Capability,
+    ConfigError,
+    evaluates_itself,
+    get_approach,
+    load_config_file,
+    load_preset,
+    preset_names,
+)
+from genplan.engine.api.runs import default_runs_dir
 from genplan.engine.events import Event, Notice, RequestRetry, ResponseReceived, SelectionMade, StepStarted, ValidationResult
 
 if TYPE_CHECKING:
+    from genplan.engine import api
+    from genplan.engine.api import RunReport
     from genplan.engine.api.domains import DomainDir
+    from genplan.engine.api.presets import Approach
 
 # The model client (openai) and the pipeline are imported when a run starts, not when `genplan` parses
 # its arguments: every other command would otherwise pay for them.
@@ -51,12 +66,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pipeline-config", metavar="FILE", help="a TOML file with pipeline settings (overrides --preset)")
     add_faithful_options(p)
     add_model_options(p)
-    p.add_argument("--seed", type=int, default=1, choices=[1, 2, 3], help="which pair of debug tasks are the prompt tasks (1-3)")
+    p.add_argument("--seed", type=int, choices=[1, 2, 3], help="which pair of debug tasks are the prompt tasks (1-3)")
     p.add_argument("--max-concurrency", type=int, help="parallel model requests (default 6: one per debug task)")
     p.add_argument("--prompts", metavar="DIR", help="a directory with your own prompt templates")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
-    p.add_argument("--out", metavar="DIR", help="put the run directory under DIR (default DOMAIN_DIR/.genplan/runs/; "
-                   "runs/ for an own-loop preset such as AutoToS)")
+    p.add_argument("--out", metavar="DIR", help="put the run directory under DIR (default DOMAIN_DIR/.genplan/runs/, "
+                   "for every preset)")
     p.add_argument("--resume", metavar="RUN", help="continue the run in this directory (never repeats a completed request); "
                    "a DOMAIN_DIR given with it is the domain the run goes on with instead of the one its run.json names "
                    "(a run copied, or a domain moved)")
@@ -112,11 +127,6 @@ class Progress:
         return None
 
 
-def _config(args: argparse.Namespace):
-    config = load_config_file(args.pipeline_config) if args.pipeline_config else load_preset(args.preset)
-    return config.with_changes(faithful=faithful_spec(args), split_seed=args.seed, max_concurrency=args.max_concurrency)
-
-
 def _stopped(args: argparse.Namespace, run_dir: Path, message: str) -> int:
     """A run that had to stop: one line (or, with --json, one object) naming the cause and how to resume."""
     from genplan.engine.api.runs import mark_failed
@@ -131,20 +141,18 @@ def _stopped(args: argparse.Namespace, run_dir: Path, message: str) -> int:
 
 def list_presets() -> str:
     """One line per preset: its approach and the settings that differ between presets."""
-    from genplan.engine.api.presets import APPROACHES, Capability
+    from genplan.engine.api.presets import APPROACHES
 
     lines = [f"{'preset':8} {'approach':9} {'N':>2} {'K_S':>3} {'K_C':>3} {'reflection':10} {'limit':>6}  function"]
-    for approach in APPROACHES.values():
-        if not approach.can(Capability.PROGRAMS):
-            continue
-        for name in approach.presets:
-            c = load_preset(name)
-            lines.append(f"{name:8} {approach.name:9} {c.initial_programs:>2} {c.strategy_rounds:>3} {c.code_rounds:>3} "
-                         f"{'yes' if c.code_reflection else 'no':10} {c.program_timeout_s:>5g}s  {c.function_name}")
-    own = [(name, a) for a in APPROACHES.values() if not a.can(Capability.PROGRAMS) for name in a.presets]
-    if own:
+    settings_presets = preset_names()  # the presets whose settings are a pipeline configuration
+    for name in settings_presets:
+        c = load_preset(name)
+        lines.append(f"{name:8} {c.approach:9} {c.initial_programs:>2} {c.strategy_rounds:>3} {c.code_rounds:>3} "
+                     f"{'yes' if c.code_reflection else 'no':10} {c.program_timeout_s:>5g}s  {c.function_name}")
+    others = [(name, a) for a in APPROACHES.values() for name in a.presets if name not in settings_presets]
+    if others:
         lines += ["", "approaches with their own loop (`genplan run DOMAIN_DIR --preset P` runs those marked *):"]
-        for name, approach in own:
+        for name, approach in others:
             settings = ", ".join(f"{k}={v}" for k, v in approach.presets[name].items()) or "-"
             mark = "*" if approach.can(Capability.DOMAIN_DIR) else " "
             lines.append(f"{name:17} {approach.name:9} {settings:26} {mark} {approach.command} --preset {name}")
@@ -154,48 +162,38 @@ def list_presets() -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """One path for every approach: a new run of the preset (or the configuration file), or --resume RUN, through
+    the front-end API; the report printed as its content says."""
     if args.list_presets:
         print(list_presets())
         return EXIT_OK
-    if args.resume:  # an AutoToS run or a PDDLego+ trial goes on with its own report
-        from genplan.cli.cmd_autotos import resume_command
-
-        resumed = resume_command(Path(args.resume), args, _model_flags(args))
-        if resumed is not None:
-            return resumed
-    if not args.resume and not args.pipeline_config:
-        own_loop = _own_loop_run(args)
-        if own_loop is not None:
-            return own_loop
     from genplan.engine import api
-    from genplan.engine.api.domains import DomainDir, DomainDirError
-    from genplan.engine.api.runs import default_runs_dir, write_summary
     from genplan.engine.api.settings import ModelAccessError, PromptLibrary, SettingsError, load_settings, stdin_answerer
 
     # everything the user gave is checked before anything is created or asked
-    given_domain = Path(args.domain_dir).resolve() if args.resume and args.domain_dir else None
     if args.out:
         require_output_dir("--out", args.out)
     if args.prompts:
         require_input_dir("--prompts", args.prompts)
+    given_domain = Path(args.domain_dir).resolve() if args.resume and args.domain_dir else None
+    request: api.StartRequest | None = None
     try:
         if args.resume:
-            _, meta = api.resumable(Path(args.resume))
-            if meta.domain_dir is None and not args.domain_dir:
-                raise BadInput(f"{args.resume}: its run.json names no domain directory")
-            domain_dir = DomainDir.open(api.resume_target(Path(args.resume), given_domain))
-            config = PipelineConfig.of_run(meta)
+            approach, meta = api.resumable(Path(args.resume))
+            # a finished run replays its answers and reports again, but one that evaluated itself is not searched
+            # (AutoToS) or played (a trial) a second time
+            if meta.status == api.RunStatus.FINISHED and evaluates_itself(approach.name):
+                raise BadInput(f"{args.resume}: finished; nothing to resume")
+            target = api.resume_target(Path(args.resume), given_domain)
             recorded = {k: v for k, v in meta.model.items() if k not in ("prices",)}
             cli_model = {**recorded, **{k: v for k, v in _model_flags(args).items() if v is not None}}
         else:
-            if not args.domain_dir:
-                raise BadInput("a DOMAIN_DIR is needed (or --resume RUN)")
-            domain_dir = DomainDir.open(args.domain_dir)
-            config = _config(args)
-            cli_model = _model_flags(args)
+            request, approach = _start_request(args)
+            target, cli_model = request.target, _model_flags(args)
+        domain_dir = _domain_dir(target) if approach.can(Capability.DOMAIN_DIR) and Path(target).is_dir() else None
         settings = load_settings(args.config_file, cli=cli_model)
         prompts = PromptLibrary(args.prompts) if args.prompts else PromptLibrary()
-    except (DomainDirError, ConfigError, SettingsError, ModelAccessError, FileNotFoundError, api.NotResumable) as exc:
+    except (ConfigError, SettingsError, ModelAccessError, FileNotFoundError, api.NotResumable) as exc:
         raise BadInput(str(exc)) from None
     created: list[Path] = []
 
@@ -206,17 +204,16 @@ def run(args: argparse.Namespace) -> int:
             print(f"genplan: {_sandbox_layers()}", file=sys.stderr)
 
     watch = api.Watch(
-        subscriber=None if args.quiet else Progress(), run_created=announce,
+        subscriber=None if args.quiet else Progress(), progress=None if args.quiet else _progress_lines(),
+        run_created=announce,
         manual_answer=stdin_answerer() if not settings.is_configured and sys.stdin.isatty() else None)
     if not settings.is_configured and not args.quiet:
         print("genplan: no model configured: you answer each request by hand (end with a line '.')", file=sys.stderr)
     try:
-        if args.resume:
+        if request is None:
             outcome = api.resume(Path(args.resume), settings, watch, no_cache=args.no_cache, prompts=prompts,
                                  domain_dir=given_domain)
         else:
-            root = Path(args.out) if args.out else default_runs_dir(domain_dir.path)
-            request = api.StartRequest(config.preset, str(domain_dir.path), root, config=config)
             outcome = api.start(request, settings, watch, no_cache=args.no_cache, prompts=prompts)
     except ModelAccessError as exc:
         if not created:
@@ -228,43 +225,76 @@ def run(args: argparse.Namespace) -> int:
         where = f" ({exc.filename})" if exc.filename else ""
         return _stopped(args, created[0], f"no space left on the device of the run directory{where}; "
                         "free some space")
-    result = outcome.value
-    summary = result.to_dict()
-    if args.eval and result.selected_program is not None:
-        summary["eval_coverage"] = _evaluate(result.selected_program, domain_dir, config)
-    write_summary(result.run_dir, summary)
-    if args.json:
-        print(json.dumps(summary, indent=2))
+    report = api.report(outcome)
+    selected = report.details.get("selected_program")
+    if args.eval and not evaluates_itself(approach.name) and domain_dir is not None and selected:
+        from genplan.engine.api.runs import write_summary
+
+        coverage = _evaluate(Path(selected), domain_dir, report.run_dir)
+        report = replace(report, details={**report.details, "eval_coverage": coverage})
+        write_summary(report.run_dir, report.to_json())
+    return _print_report(report, args)
+
+
+def _start_request(args: argparse.Namespace) -> tuple[api.StartRequest, Approach]:
+    """The new run the options ask for: a configuration file's, or the preset's with the run options its approach
+    takes (the others are named in a warning); BadInput for a preset whose approach runs elsewhere."""
+    from genplan.engine import api
+    from genplan.engine.api.presets import EvaluationSettings, RunOptions
+
+    if args.pipeline_config:
+        config = load_config_file(args.pipeline_config).with_changes(
+            faithful=faithful_spec(args), split_seed=args.seed, max_concurrency=args.max_concurrency)
+        approach = get_approach(config.approach)
+        request = api.StartRequest(config.preset, "", Path(), config=config)
     else:
-        print(_human_summary(summary))
-    return EXIT_OK if result.status in (api.RunStatus.FINISHED, api.RunStatus.STOPPED) else 1
-
-
-def _own_loop_run(args: argparse.Namespace) -> int | None:
-    """A preset of an approach that writes no programs: run it here when it takes a domain directory (AutoToS's
-    PDDL family), else say in one line which command runs it. None: a pipeline preset (or no such preset: the
-    pipeline's preset lookup says so)."""
-    from genplan.engine.api.presets import Capability, preset_owner
-
-    owner = preset_owner(args.preset)
-    if owner is None or owner[0].can(Capability.PROGRAMS):
-        return None
-    approach, preset = owner
+        try:
+            approach, preset = api.approach_of(args.preset)
+        except api.UnknownPreset as exc:
+            raise BadInput(str(exc)) from None
+        options = RunOptions(seed=args.seed, max_concurrency=args.max_concurrency, faithful=faithful_spec(args))
+        request, unused = api.start_request(preset, "", Path(), options,
+                                            evaluation=EvaluationSettings(enabled=bool(args.eval)))
+        if unused:
+            flags = ", ".join("--" + name.replace("_", "-") for name in unused)
+            warn(f"{flags}: not used by {approach.name} (preset {preset})")
     if not approach.can(Capability.DOMAIN_DIR):
-        raise BadInput(f"preset {preset} belongs to {approach.name}, which has its own command: "
-                       f"{approach.command} --preset {preset}")
+        raise BadInput(f"preset {request.preset} belongs to {approach.name}, which has its own command: "
+                       f"{approach.command} --preset {request.preset}")
     if not args.domain_dir:
-        raise BadInput("a DOMAIN_DIR is needed")
-    require_input_dir("DOMAIN_DIR", args.domain_dir)
-    ignored = [flag for flag, given in (("--seed", args.seed != 1), ("--prompts", args.prompts),
-                                        ("--max-concurrency", args.max_concurrency), ("--reasoning", args.reasoning))
-               if given]
-    if ignored:
-        warn(f"{', '.join(ignored)}: not used by {approach.name}'s own loop (preset {preset})")
-    from genplan.cli.cmd_autotos import start_command
+        raise BadInput("a DOMAIN_DIR is needed (or --resume RUN)")
+    domain_dir = _domain_dir(args.domain_dir)
+    root = Path(args.out) if args.out else default_runs_dir(domain_dir.path)
+    return replace(request, target=str(domain_dir.path), runs_dir=root), approach
 
-    # they go to runs/ (or --out), not DOMAIN_DIR/.genplan/runs/
-    return start_command(preset, args.domain_dir, args, {"evaluate": bool(args.eval)}, Path(args.out or "runs"))
+
+def _domain_dir(path: str) -> DomainDir:
+    from genplan.engine.api.domains import DomainDir, DomainDirError
+
+    try:
+        return DomainDir.open(path)
+    except DomainDirError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def _progress_lines() -> Callable[[str], None]:
+    """An approach's own progress lines (AutoToS's calls and checks), timed like the event lines."""
+    started = time.monotonic()
+
+    def say(line: str) -> None:
+        print(f"[{time.monotonic() - started:7.1f}s] {line}", file=sys.stderr, flush=True)
+
+    return say
+
+
+def _print_report(report: RunReport, args: argparse.Namespace) -> int:
+    """The run's report, as its content says: a selected program and its debug tasks, AutoToS's calls and
+    evaluation, a trial's outcome; one JSON object with --json. Exit 0 when the run finished or was stopped."""
+    if "selected_program" in report.details:
+        shown = report.to_json()
+        print(json.dumps(shown, indent=2) if args.json else _human_summary(shown))
+        return EXIT_OK if report.status in ("finished", "stopped") else 1
+    return finish_report(report, args)
 
 
 def _sandbox_layers() -> str:
@@ -289,13 +319,16 @@ def _model_flags(args: argparse.Namespace) -> dict:
     }
 
 
-def _evaluate(program: Path, domain_dir: DomainDir, config) -> float:
+def _evaluate(program: Path, domain_dir: DomainDir, run_dir: Path | None) -> float:
     """Coverage on the eval tasks: 4 orderings, the run's time limit, both cores; with the run's --faithful
     imports / orderings / bas toggles as the reference evaluates (docs/reproduction.md)."""
     import os
 
+    from genplan.engine.api.presets import run_config
     from genplan.engine.api.programs import Limits, Program, evaluate_program
     from genplan.engine.batch.jobs import eval_job_toggles
+
+    config = run_config(run_dir)
 
     print("genplan: evaluating the selected program on the eval tasks ...", file=sys.stderr)
     toggles = eval_job_toggles(config)

@@ -25,7 +25,7 @@ from genplan.engine.approaches import (
     unregister,
 )
 from genplan.engine.approaches.context import PipelineContext, pipeline_fields
-from genplan.engine.approaches.presets import load_preset, preset_names
+from genplan.engine.approaches.presets import check_config, load_preset, preset_names
 from genplan.engine.batch import load_experiment, run_batch
 from genplan.engine.errors import GenplanError
 from genplan.engine.pipeline.checks import ProgramChecker
@@ -65,7 +65,7 @@ def test_presets_are_the_papers_numbers_and_come_from_the_approaches() -> None:
     assert (sil.approach, sil.function_name, sil.program_timeout_s) == ("sil", "get_plan", 30.0)
     assert load_preset("Bas").approach == "bas"
     with pytest.raises(ConfigError, match="approach must be one of stein, bas, sil"):
-        PipelineConfig(approach="nope")
+        check_config(PipelineConfig(approach="nope"))  # the registry is asked, not a list in the config module
 
 
 def test_list_presets(capsys: pytest.CaptureFixture[str]) -> None:
@@ -96,7 +96,7 @@ def test_every_approach_registers_the_same_parts_and_its_capabilities(capsys: py
     # their presets are no pipeline settings
     assert not {"AutoToS", "AutoToS+PST", "pddlego-detailed", "pddlego-simple", "plangen"} & set(preset_names())
     with pytest.raises(ConfigError, match="approach must be one of stein, bas, sil, not 'autotos'"):
-        PipelineConfig(approach="autotos")
+        check_config(PipelineConfig(approach="autotos"))
     stein = get_approach("stein")
     with pytest.raises(ValueError, match="forking needs an edited_answer function"):
         Approach(name="x", title="x", prompt_variant="stein", feedback_style="stein", function_name="",
@@ -162,12 +162,12 @@ def test_a_toy_approach_runs_through_the_cli(toy: Approach, scripted_server: Scr
     assert json.loads((Path(summary["run_dir"]) / "run.json").read_text())["config"]["approach"] == "toy"
 
 
-def toy_experiment(folder: Path, server: ScriptedServer) -> Path:
-    """An experiment file: the toy's preset on ferry, one seed, against ``server``."""
+def toy_experiment(folder: Path, server: ScriptedServer, preset: str = "Toy") -> Path:
+    """An experiment file: the toy's preset (or another) on ferry, one seed, against ``server``."""
     experiment = folder / "experiment.toml"
     experiment.write_text(
         "[experiment]\nname = \"toy\"\n"
-        f"domains = [\"{FERRY}\"]\npresets = [\"Toy\"]\nseeds = [1]\neval_limit = 2\norderings = 1\n\n"
+        f"domains = [\"{FERRY}\"]\npresets = [\"{preset}\"]\nseeds = [1]\neval_limit = 2\norderings = 1\n\n"
         "[[models]]\nname = \"synthetic\"\n"
         f"model = \"{server.model}\"\nbase_url = \"{server.base_url}\"\ntemperature = 0\n",
         encoding="utf-8",

@@ -110,7 +110,12 @@ def test_a_run_on_the_run_context_records_its_requests_answers_events_and_end(
     outcome = execute(started, run)
     run_dir = started.path
     assert run_dir.name.startswith("autotos-pddl-ferry-")
-    assert outcome.status == "finished" and outcome.summary is None and outcome.value.calls == 3
+    assert outcome.status == "finished" and outcome.value.calls == 3
+    # the outcome record every approach writes: status, time, calls, and how the run evaluated itself
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary == dict(outcome.summary or {})
+    assert summary["status"] == "finished" and summary["calls"] == 3 and summary["wall_seconds"] > 0
+    assert summary["self_evaluation"] == {"solved": 2, "tasks": 2} and summary["success"] == 2
     assert sorted(p.name for p in (run_dir / "requests").iterdir()) == [
         "0001-autotos.succ.json", "0002-autotos.goal.json", "0003-autotos.succ.json"]
     assert sorted(p.name for p in (run_dir / "responses").iterdir()) == sorted(

@@ -421,8 +421,8 @@ def test_own_loop_presets_in_an_experiment(tmp_path: Path) -> None:
         experiment = load_experiment(path)
         assert [p.label for p in experiment.presets] == ["Sil", "AutoToS", "AutoToS+PST"]
         entries = {e.preset: e for e in grid(experiment)}
-        own = entries["AutoToS+PST"].own_loop
-        assert entries["AutoToS+PST"].config is None and own is not None and own.approach == "autotos"
+        own = entries["AutoToS+PST"]
+        assert own.config is None and own.approach == "autotos" and isinstance(own.parameters, dict)
         assert own.parameters["partial_soundness"] is True and own.parameters["eval_limit"] == 2
         assert own.parameters["eval_timeout"] == 45.0  # the experiment's protocol, not AutoToS's 600 s
         assert entries["AutoToS"].run_id != entries["AutoToS+PST"].run_id

@@ -38,8 +38,8 @@ def test_the_games_grid_is_checked_and_laid_out(tmp_path: Path) -> None:
             ("coincollector-5", "pddlego-detailed", 1), ("coincollector-5", "plangen", 1)]
         first = entries[0]
         assert isinstance(first.domain, GameTarget) and first.target == "coincollector" and first.config is None
-        assert first.own_loop is not None and first.own_loop.approach == "pddlego"
-        assert first.own_loop.parameters == {"style": "detailed", "preset": "pddlego-detailed", "seed": 1, "locations": 5}
+        assert first.approach == "pddlego"
+        assert first.parameters == {"style": "detailed", "preset": "pddlego-detailed", "seed": 1, "locations": 5}
         assert str(first.parent) == "runs/coincollector-5/pddlego-detailed/synthetic/seed-1"
         assert experiment.describe()["games"]["rooms"] == [5]
         # beside a domain grid too

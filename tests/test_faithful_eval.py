@@ -250,8 +250,8 @@ def test_new_settings_keep_earlier_batches_run_ids() -> None:
     domain = DomainDir.open(FERRY)
     model = ModelSpec(label="m", settings=ModelSettings(model="m", base_url="http://127.0.0.1:9/v1"))
     for preset, run_id in EARLIER_RUN_IDS.items():
-        assert Entry(domain, preset, model, 1, load_preset(preset)).run_id == run_id, preset
+        assert Entry(domain, preset, model, 1, load_preset(preset).approach, load_preset(preset)).run_id == run_id, preset
     # ... while a setting away from its default makes a run of its own
     config = load_preset("F5-3")
     faithful = dataclasses.replace(config, **faithful_changes(config, "all"))
-    assert Entry(domain, "F5-3", model, 1, faithful).run_id != EARLIER_RUN_IDS["F5-3"]
+    assert Entry(domain, "F5-3", model, 1, "stein", faithful).run_id != EARLIER_RUN_IDS["F5-3"]

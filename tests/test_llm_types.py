@@ -31,7 +31,11 @@ def test_requests_and_responses_round_trip_through_json():
 def test_steps_roles_and_parameters_are_checked():
     assert len(STEPS) == 17 and "baseline.fix" in STEPS and "autotos.succ" in STEPS and "pddlego.pddl" in STEPS
     with pytest.raises(ValueError, match="unknown pipeline step"):
-        ChatRequest("strategy.think", [])
+        ChatRequest("strategy.think", [])  # a typo in a built-in family
+    for bad in ("plan", "Guess.plan", "guess/../plan", "guess.plan\nX-Other: 1"):  # no header or path tricks
+        with pytest.raises(ValueError, match="unknown pipeline step"):
+            ChatRequest(bad, [])
+    assert ChatRequest("guess.plan", []).step == "guess.plan"  # a plug-in approach's own step: no edit here
     with pytest.raises(ValueError, match="unknown request parameter"):
         ChatRequest("nl.domain", [], {"n": 3})
     with pytest.raises(ValueError, match="unknown chat role"):

@@ -211,7 +211,7 @@ async def test_the_settings_offer_the_autotos_presets_without_the_pipeline_limit
     assert preset_choices()[-6:] == ["AutoToS", "AutoToS+PST", "pddlego-detailed", "pddlego-simple",
                                      "pddlego-fixed-domain", "plangen"]
     prefs = prefs_from_table({"preset": "autotos+pst"}, "config.toml")
-    assert prefs.preset == "AutoToS+PST" and prefs.own_loop is not None
+    assert prefs.preset == "AutoToS+PST" and not prefs.limits_apply
     domain = ferry_copy(isolated)
     config = config_for(isolated, None)
     app = make_app(domain, config)

@@ -287,7 +287,7 @@ def test_a_run_opened_while_the_last_one_still_loads_shows_only_its_own_events(r
     app.load()
     app.runs.open_run(run)
     app.host.run_threads()
-    app.runs.start_pipeline()  # (its thread is never run here)
+    app.runs.start_run()  # (its thread is never run here)
     assert app.runs.live and app.host.groups() == ["pipeline"]
     app.drain_all()
     assert app.runs.state.entries == []
@@ -303,8 +303,8 @@ def test_a_directory_that_is_no_run_is_refused_and_nothing_changes(recorded, iso
 
 def test_whether_a_run_writes_programs_comes_from_its_approach_not_its_files(tmp_path: Path,
                                                                              isolated: Path) -> None:  # noqa: F811
-    """An own-loop run (no rerun, no program checks) is one whose approach, as run.json records it, writes no
-    programs: not one that happens to hold a versions/ or pddl/ folder or a trial.json."""
+    """A run without rerun (no program checks) is one whose approach, as run.json records it, writes no programs:
+    not one that happens to hold a versions/ or pddl/ folder or a trial.json."""
     app = Wired(ferry_copy(tmp_path))
     records = {
         "stein": {"config": {"approach": "stein", "preset": "F5-3"}},
@@ -320,16 +320,16 @@ def test_whether_a_run_writes_programs_comes_from_its_approach_not_its_files(tmp
         (run_dir / "versions").mkdir(parents=True)  # what the TUI once took for an AutoToS run's mark
         (run_dir / "run.json").write_text("{" if record is None else json.dumps(record), encoding="utf-8")
         app.runs.run_dir = run_dir
-        shown[name] = app.runs.own_loop_shown()
-    assert shown == {"stein": False, "autotos": True, "pddlego": True, "partial": False, "unknown": False,
-                     "unreadable": False}
+        shown[name] = app.runs.rerun_offered()
+    assert shown == {"stein": True, "autotos": False, "pddlego": False, "partial": True, "unknown": True,
+                     "unreadable": True}
 
 
 def test_a_start_while_loading_waits_for_the_settings_and_the_domain(recorded, isolated: Path) -> None:  # noqa: F811
     domain, run = recorded
     app = Wired(domain, config_file=isolated / "none.toml")
-    app.runs.start_pipeline(run_dir=run)
-    app.runs.start_pipeline(run_dir=run)
+    app.runs.start_run(run_dir=run)
+    app.runs.start_run(run_dir=run)
     assert app.runs.session is None and app.runs.deferred_start == (run, None)
     assert [n for _s, n in app.host.notes] == ["Starting as soon as the settings and the domain are loaded…"]
     app.load()  # the domain and the settings arrive: the start goes ahead (resuming the finished run)
@@ -447,7 +447,7 @@ def test_stop_on_the_answer_screen_opens_none_of_the_questions_it_released(recor
     domain, run = recorded
     app = Wired(domain)
     app.load()
-    app.runs.start_pipeline(run_dir=run)  # a session (its thread is never run here)
+    app.runs.start_run(run_dir=run)  # a session (its thread is never run here)
     session = app.runs.session
     assert session is not None
 

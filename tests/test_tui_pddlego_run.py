@@ -35,7 +35,7 @@ def _notes(app) -> list[str]:
 def test_the_trial_presets_are_offered_and_the_game_options_checked(capsys: pytest.CaptureFixture[str]) -> None:
     assert {"pddlego-detailed", "pddlego-simple", "plangen"} <= set(preset_choices())
     assert check_preset("PDDLego-Simple") == "pddlego-simple"
-    assert RunPrefs(preset="plangen").own_loop is not None
+    assert not RunPrefs(preset="plangen").limits_apply
     assert tui_main(["domains/ferry", "--game-rooms", "12"]) == 2
     assert "--game-rooms: CoinCollector has 1 to 11 rooms" in capsys.readouterr().err
 

@@ -86,7 +86,7 @@ class GenplanApp(App[None]):
         runner, replay, versions, plans = self.runner, self.replay, self.versions, self.plans
         # the action names of the action table (tui/actions.py) -> what they do
         self.handlers: dict[str, Callable[..., object]] = {
-            "settings": self.workspace.open_settings, "start_run": runner.start_pipeline,
+            "settings": self.workspace.open_settings, "start_run": runner.start_run,
             "toggle_step": runner.toggle_step, "answer_pending": runner.answer_pending, "stop_run": runner.stop_run,
             "open_selected_run": runner.open_selected, "replay_selected_run": lambda: runner.open_selected(True),
             "resume_run": runner.resume, "pause_replay": replay.toggle_pause, "replay_speed": replay.change_speed,

@@ -19,16 +19,16 @@ LIMIT_FIELDS = ("strategy_rounds", "code_rounds", "initial_programs", "program_t
 FAITHFUL_FIELD = "faithful"
 
 
-def own_loop_preset(preset: str) -> tuple[Any, str] | None:
-    """(approach, preset's own spelling) when ``preset`` belongs to an approach with its own loop that the TUI
-    can start (AutoToS, AutoToS+PST, pddlego-detailed, plangen, ...); None for a pipeline preset (or none)."""
-    from genplan.engine.api.presets import own_loop_preset as owner_of
+def limits_apply(preset: str) -> bool:
+    """Whether the pipeline's limits and faithful toggles are settings of ``preset`` (not of AutoToS's or a
+    trial's: their approach has its own parameters)."""
+    from genplan.engine.api.presets import has_pipeline_settings
 
-    return owner_of(preset)
+    return has_pipeline_settings(preset)
 
 
 def preset_choices() -> list[str]:
-    """What the settings offer: the pipeline's presets, then the own-loop presets the TUI can start."""
+    """What the settings offer: the pipeline's presets, then those of the other approaches the TUI can start."""
     from genplan.engine.api.presets import domain_presets
 
     return domain_presets()
@@ -48,16 +48,21 @@ class RunPrefs:
     keymap: dict[str, str] = field(default_factory=dict)  # [keymap]: binding id -> keys (actions.py)
 
     @property
-    def own_loop(self) -> tuple[Any, str] | None:
-        """(approach, preset) when the preset is an own-loop approach's (AutoToS): the pipeline limits do not apply."""
-        return own_loop_preset(self.preset)
+    def limits_apply(self) -> bool:
+        """Whether the pipeline's limits are settings of the preset (not of AutoToS's or a trial's)."""
+        return limits_apply(self.preset)
 
     def to_config(self) -> Any:
-        """The pipeline's configuration; for an own-loop preset the default pipeline preset's (its limits shown)."""
+        """The pipeline's configuration; for a preset without pipeline settings the default preset's (its limits
+        shown, greyed)."""
         from genplan.engine.api.presets import load_preset
 
-        preset = RunPrefs.preset if self.own_loop is not None else self.preset
+        preset = self.preset if self.limits_apply else RunPrefs.preset
         return load_preset(preset).with_changes(**self.overrides)
+
+    def parameters(self) -> dict[str, Any]:
+        """What the person set of the preset's parameters (the limits and faithful toggles, where they apply)."""
+        return dict(self.overrides) if self.limits_apply else {}
 
     def to_table(self) -> dict[str, Any]:
         return {"preset": self.preset, **self.overrides}

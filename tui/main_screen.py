@@ -123,7 +123,7 @@ class MainScreen(Screen[None]):
         if self.active == "versions":  # kept by the tab handler: no query of the screen on every refresh
             return self.ctl.versions.rerun_applies()
         if self.active == "run":
-            return not self.ctl.own_loop_shown()
+            return self.ctl.rerun_offered()
         return True
 
     def update_applicable(self) -> None:

@@ -170,9 +170,9 @@ class RunSession:
     @property
     def writes_programs(self) -> bool:
         """Its approach writes programs checked on the debug tasks (so a version can be rerun)."""
-        from genplan.engine.api.presets import Capability
+        from genplan.engine.api.presets import reruns_versions
 
-        return self.approach is None or self.approach.can(Capability.PROGRAMS)
+        return reruns_versions(self.approach)
 
     def _approach(self) -> Any:
         from genplan.engine import api

@@ -39,7 +39,7 @@ from genplan.engine.runs.status import RunStatus
 from genplan.engine.runs.store import RunInfo, RunStore, artifact_request_id, fork_run
 
 if TYPE_CHECKING:
-    from genplan.engine.approaches import Approach
+    from genplan.engine.approaches import Approach, EvaluationSettings, RunOptions
     from genplan.engine.domainlib import DomainDir
     from genplan.engine.evaluation import TaskResult
     from genplan.engine.events import Event
@@ -56,6 +56,7 @@ __all__ = [
     "UnknownPreset", "Watch", "approach_of", "approach_of_request", "approach_of_run", "check_strategy", "edit", "fork",
     "fork_from", "fork_with_task", "list_runs", "message", "new_run", "overview", "pipeline", "prepare", "provider_for",
     "record_edit", "report", "rerun_program", "resumable", "resume", "resume_target", "start",
+    "start_request",
 ]
 
 
@@ -147,11 +148,32 @@ def approach_of(preset: str) -> tuple[Approach[Any], str]:
     return owner
 
 
+def start_request(preset: str, target: str, runs_dir: Path, options: RunOptions | None = None, *,
+                  evaluation: EvaluationSettings | None = None, parameters: Mapping[str, Any] | None = None,
+                  source: str | None = None) -> tuple[StartRequest, list[str]]:
+    """A new run of ``preset`` on ``target`` (a domain directory, a game) with the front end's run options, the
+    same call for every approach: the approach takes the options it has (its registry's ``take_options``), one
+    that evaluates itself is asked to evaluate as ``evaluation`` says (its ``self_evaluation``; None: no
+    evaluation), and ``parameters`` go over both (a person's settings of the preset). An approach whose selected
+    program is evaluated after the run leaves that to the front end (``presets.evaluates_itself``). Returns the
+    request and the options the approach had no use for (the front end says so)."""
+    from genplan.engine.approaches import EvaluationSettings, RunOptions
+
+    approach, name = approach_of(preset)
+    taken, unused = approach.take_options(options or RunOptions())
+    if approach.self_evaluation is not None:
+        taken = {**taken, **approach.self_evaluation(evaluation or EvaluationSettings(enabled=False))}
+    request = StartRequest(name, target, Path(runs_dir), parameters={**taken, **(parameters or {})}, source=source)
+    return request, unused
+
+
 def prepare(request: StartRequest) -> tuple[Approach[Any], ApproachParameters, NewRun]:
     """What the request runs, checked before anything is made: its approach, its typed parameters and the new run's
     record (GenplanError, one line, for an unknown preset, a bad parameter, a target the approach cannot run on)."""
     if request.config is not None:  # a complete configuration: its own name (a config file's "F5-3*")
-        approach, parameters = get_approach(request.config.approach), request.config
+        from genplan.engine.approaches.presets import check_config
+
+        approach, parameters = get_approach(check_config(request.config).approach), request.config
     else:
         approach, preset = approach_of(request.preset)
         parameters = approach.parameters({**approach.presets[preset], "preset": preset, **request.parameters})

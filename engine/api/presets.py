@@ -6,16 +6,28 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from genplan.engine.approaches import APPROACHES, Approach, Capability, get_approach, preset_owner, start_target
-from genplan.engine.approaches.presets import load_config_file, load_preset, preset_names
+from genplan.engine.approaches import (
+    APPROACHES,
+    Approach,
+    Capability,
+    EvaluationSettings,
+    RunOptions,
+    get_approach,
+    preset_owner,
+    start_target,
+)
+from genplan.engine.approaches.presets import check_config, load_config_file, load_preset, preset_names
 from genplan.engine.autotos.domains import DOMAINS as AUTOTOS_DOMAINS
+from genplan.engine.errors import GenplanError
 from genplan.engine.pipeline.config import PROMPT_TASKS_BY_SEED, ConfigError, PipelineConfig
 from genplan.engine.pipeline.faithful import FAITHFUL_HELP, FaithfulError, except_spec, faithful_except_help, parse_spec
 
 __all__ = [
-    "APPROACHES", "AUTOTOS_DOMAINS", "Approach", "Capability", "ConfigError", "FAITHFUL_HELP", "FaithfulError",
-    "PROMPT_TASKS_BY_SEED", "PipelineConfig", "approaches", "autotos_generates", "check_domain_preset",
-    "domain_presets", "except_spec", "faithful_except_help", "get_approach", "load_config_file", "load_preset",
+    "APPROACHES", "AUTOTOS_DOMAINS", "Approach", "Capability", "ConfigError", "EvaluationSettings", "FAITHFUL_HELP",
+    "FaithfulError", "PROMPT_TASKS_BY_SEED", "PipelineConfig", "RunOptions", "approaches", "autotos_generates", "check_config",
+    "check_domain_preset", "domain_presets", "evaluates_itself", "except_spec", "faithful_except_help",
+    "get_approach", "has_pipeline_settings", "load_config_file", "load_preset", "reruns_versions",
+    "self_evaluation_parameters",
     "own_loop_preset", "parse_spec", "preset_names", "preset_owner", "run_config", "start_target",
     "startable_on_domain",
 ]
@@ -39,6 +51,40 @@ def run_config(run_dir: Path | None) -> PipelineConfig:
         except (OSError, ValueError, TypeError, ConfigError):
             pass
     return load_preset(DEFAULT_PRESET)
+
+
+def evaluates_itself(approach: str) -> bool:
+    """Whether a run of the approach evaluates itself (AutoToS, a game trial), rather than leaving the program it
+    selects to be evaluated after it (a batch's evaluation job, ``genplan run --eval``)."""
+    return get_approach(approach).self_evaluation is not None
+
+
+def self_evaluation_parameters(approach: str, asked: EvaluationSettings) -> dict[str, Any]:
+    """The parameters that make a run of ``approach`` (one that evaluates itself) evaluate as ``asked``; ConfigError
+    (one line) when it cannot."""
+    hook = get_approach(approach).self_evaluation
+    if hook is None:
+        raise ConfigError(f"{approach} does not evaluate its own runs")
+    try:
+        return dict(hook(asked))
+    except GenplanError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def has_pipeline_settings(preset: str) -> bool:
+    """Whether the preset's settings are a pipeline configuration, so a screen offers its limits and the
+    reference-faithful toggles (F5-3, Bas, a plug-in's preset); False for AutoToS's, a trial's, or no preset."""
+    try:
+        load_preset(preset)
+    except ConfigError:
+        return False
+    return True
+
+
+def reruns_versions(approach: Approach[Any] | None) -> bool:
+    """Whether a screen offers rerunning a run's versions: its approach writes programs checked on debug tasks
+    (None: a run of before that names no approach, a pipeline run)."""
+    return approach is None or approach.can(Capability.PROGRAMS)
 
 
 def startable_on_domain(approach: Approach[Any]) -> bool:

@@ -34,6 +34,7 @@ from genplan.engine.runs.outcome import (
     has_trial,
     read_evaluation,
     read_summary,
+    self_evaluation,
     write_evaluation,
     write_outcome,
 )
@@ -44,7 +45,7 @@ __all__ = [
     "META", "OutsideRun", "RESULTS", "RUNS_SUBDIR", "RunInfo", "RunStatus", "RunStore", "SUMMARY", "TRIAL",
     "answer_text", "default_runs_dir", "drop_evaluation", "has_evaluation", "has_trial", "holds_runs", "in_run",
     "is_run_dir", "mark_failed", "nl_files", "observations_file", "open_run", "programs_dir", "read_evaluation",
-    "read_meta", "read_meta_or_none", "read_summary", "record_game_run", "recorded_answer", "run_events",
+    "read_meta", "read_meta_or_none", "read_summary", "record_game_run", "recorded_answer", "run_events", "self_evaluation",
     "trial_call_file", "write_evaluation", "write_json_atomic", "write_summary",
 ]
 

@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from genplan.engine.errors import GenplanError
 from genplan.engine.feedback import FeedbackStyle
-from genplan.engine.pipeline.config import PIPELINE_APPROACHES
 
 if TYPE_CHECKING:
     from genplan.engine.runs.run import ApproachParameters, NewRun, Run, RunOutcome
@@ -52,6 +51,45 @@ class Capability(StrEnum):
     GAME = "game"  # plays a text game (its ``default_target``)
     PROGRAMS = "programs"  # writes programs checked on the debug tasks; its parameters are a PipelineConfig
 
+
+
+@dataclass(frozen=True)
+class EvaluationSettings:
+    """How a front end or a batch wants a run evaluated, for an approach that evaluates itself; None: the
+    approach's own default."""
+
+    enabled: bool = True
+    task_set: str = "eval"  # the domain's task set evaluated on
+    limit: int | None = None  # the first ``limit`` tasks only
+    time_limit_s: float | None = None  # per task
+    memory_mb: int | None = None
+
+
+# An approach that evaluates itself (AutoToS searches the eval tasks, a game trial is its own evaluation): the
+# parameters that make its run evaluate as asked; a GenplanError (one line) when it cannot.
+SelfEvaluation = Callable[[EvaluationSettings], Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What a front end's options ask of a new run, whatever its approach (None: not given). Each approach takes
+    those it has (its ``take_options``); the front end tells the person which options went unused."""
+
+    seed: int | None = None  # which pair of debug tasks are the prompt tasks
+    max_concurrency: int | None = None  # parallel model requests
+    faithful: str | None = None  # the reference-faithful toggles (engine/pipeline/faithful.py)
+
+    def given(self) -> dict[str, Any]:
+        return {name: value for name, value in vars(self).items() if value is not None}
+
+
+# (options) -> (the parameters they set, over the preset's; the names of the options the approach has no use for)
+TakeOptions = Callable[[RunOptions], tuple[dict[str, Any], list[str]]]
+
+
+def takes_no_options(options: RunOptions) -> tuple[dict[str, Any], list[str]]:
+    """An approach none of whose parameters these options set: every option given goes unused."""
+    return {}, list(options.given())
 
 
 class UnknownApproach(GenplanError):
@@ -80,6 +118,10 @@ class Approach(Generic[P]):
     command: str | None = None  # the CLI command of its own, e.g. "genplan autotos"
     # what the approach runs on when it takes no domain directory (PDDLego+: the CoinCollector game)
     default_target: str | None = None
+    baseline: bool = False  # a batch report compares the other presets with this approach's (the paper's Bas, Sil)
+    take_options: TakeOptions = takes_no_options  # what the front end's run options set of its parameters
+    # None: the program the run selects is evaluated after it (a batch's evaluation job, ``genplan run --eval``)
+    self_evaluation: SelfEvaluation | None = None
     # why a run made by an earlier genplan cannot go on (from run.json's fields), None when it can; a resume or
     # fork refuses it with that line (Bas's runs from before it followed the paper)
     refuse_resume: Callable[[Mapping[str, Any]], str | None] | None = None
@@ -102,16 +144,12 @@ APPROACHES: dict[str, Approach[Any]] = {}
 def register(approach: Approach[P]) -> Approach[P]:
     """Add (or replace) an approach; its presets become available to every front end."""
     APPROACHES[approach.name] = approach
-    if approach.can(Capability.PROGRAMS) and approach.name not in PIPELINE_APPROACHES:
-        PIPELINE_APPROACHES.append(approach.name)  # a PipelineConfig may name it
     return approach
 
 
 def unregister(name: str) -> None:
     """Take an approach out of the registry again (a test's toy approach)."""
     APPROACHES.pop(name, None)
-    if name in PIPELINE_APPROACHES:
-        PIPELINE_APPROACHES.remove(name)
 
 
 def get_approach(name: str) -> Approach[Any]:
@@ -119,6 +157,12 @@ def get_approach(name: str) -> Approach[Any]:
         return APPROACHES[name]
     except KeyError:
         raise UnknownApproach(f"unknown approach '{name}' (known: {', '.join(APPROACHES)})") from None
+
+
+def is_baseline(name: str | None) -> bool:
+    """Whether the approach of this name is one a report compares the others with (an unknown one is not)."""
+    approach = APPROACHES.get(name or "")
+    return approach is not None and approach.baseline
 
 
 def approach_names() -> list[str]:

@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from genplan.engine.approaches import Approach, Capability, register
+from genplan.engine.approaches import Approach, Capability, EvaluationSettings, register
+from genplan.engine.errors import GenplanError
 from genplan.engine.feedback import FeedbackStyle
 
 if TYPE_CHECKING:
@@ -57,6 +58,21 @@ def edited_answer(run_dir: Path, relative: str, kind: str, text: str) -> str:
     return live.edited_answer(run_dir, relative, kind, text)
 
 
+def self_evaluation(asked: EvaluationSettings) -> dict[str, Any]:
+    """AutoToS evaluates itself: plain search with its final functions on the domain's eval tasks, each search
+    within the time limit asked, its unit tests in the memory asked."""
+    if asked.task_set != "eval":
+        raise GenplanError(f"autotos evaluates itself on the eval tasks only, not eval_tasks = {asked.task_set!r}")
+    parameters: dict[str, Any] = {"evaluate": asked.enabled}
+    if asked.limit is not None:
+        parameters["eval_limit"] = asked.limit or None  # 0: every task
+    if asked.time_limit_s is not None:
+        parameters["eval_timeout"] = asked.time_limit_s
+    if asked.memory_mb is not None:
+        parameters["memory_gib"] = asked.memory_mb / 1024
+    return parameters
+
+
 APPROACH = register(Approach(
     name="autotos",
     title="AutoToS: successor function and goal test checked by unit tests, then plain search",
@@ -71,6 +87,7 @@ APPROACH = register(Approach(
     # any PDDL domain directory is an AutoToS search domain (the PDDL family); so are the paper's five domains
     capabilities=frozenset({Capability.RESUME, Capability.STEP, Capability.FORK, Capability.DOMAIN_DIR}),
     command="genplan autotos",
+    self_evaluation=self_evaluation,
     # "+PST" in the paper: the partial soundness test checks every successor the unit-test searches see
     presets={"AutoToS": {"partial_soundness": False}, "AutoToS+PST": {"partial_soundness": True}},
 ))

@@ -139,6 +139,7 @@ APPROACH = register(Approach(
     refuse_resume=refuse_resume,
     # 5 fix rounds as in the reference configuration (Table 8's maximum of 21 calls implies 6); the strategy is
     # validated once and never refined, and no final strategy check re-plans the prompt tasks
+    baseline=True,  # the paper compares genplan's presets with it
     presets={"Bas": {"strategy_rounds": 0, "code_rounds": 5, "initial_programs": 1, "code_reflection": False,
                      "final_strategy_check": False}},
 ))

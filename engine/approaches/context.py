@@ -15,10 +15,11 @@ holds only its own loop.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from genplan.engine.approaches import Capability
+from genplan.engine.approaches import Capability, RunOptions, get_approach
 from genplan.engine.pipeline.config import PipelineConfig
 from genplan.engine.pipeline.conversation import answer_for
 from genplan.engine.pipeline.layer import PipelineLoop
@@ -128,10 +129,25 @@ def pipeline_fields(name: str, function_name: str, loop: Callable[[PipelineConte
     what an edited file answers in a fork."""
 
     def parameters(values: Mapping[str, Any]) -> PipelineConfig:
-        return PipelineConfig.from_dict({"approach": name, "function_name": function_name, **values})
+        # "faithful" names the reference-faithful toggles (engine/pipeline/faithful.py): set over the preset, and
+        # what a person set besides wins over them (as in a configuration file)
+        values = dict(values)
+        spec = values.pop("faithful", None)
+        config = PipelineConfig.from_dict({"approach": name, "function_name": function_name, **values})
+        if not spec:
+            return config
+        preset = get_approach(name).presets.get(str(values.get("preset")), {})
+        given = {k: v for k, v in values.items() if k != "preset" and (k not in preset or preset[k] != v)}
+        return replace(config.faithfully(str(spec)), **given)
 
     return {"run": PipelineLoop(loop), "parameters": parameters, "new_run": _new_run, "reopen": _reopen,
-            "edited_answer": _edited_answer, "capabilities": PIPELINE_CAPABILITIES}
+            "edited_answer": _edited_answer, "capabilities": PIPELINE_CAPABILITIES, "take_options": _take_options}
+
+
+def _take_options(options: RunOptions) -> tuple[dict[str, Any], list[str]]:
+    """Every run option is a pipeline setting: the seed picks the prompt tasks (split_seed)."""
+    names = {"seed": "split_seed", "max_concurrency": "max_concurrency", "faithful": "faithful"}
+    return {names[key]: value for key, value in options.given().items()}, []
 
 
 def _new_run(target: str, config: PipelineConfig) -> NewRun:

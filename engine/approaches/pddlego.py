@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from genplan.engine.approaches import Approach, Capability, register
+from genplan.engine.approaches import Approach, Capability, EvaluationSettings, register
 from genplan.engine.errors import GenplanError
 from genplan.engine.feedback import FeedbackStyle
 
@@ -221,6 +221,11 @@ def run(run: Run) -> RunOutcome:
     return play(run, env, spec, PddlSolver(coin_command), prompts)
 
 
+def trial_evaluation(asked: EvaluationSettings) -> dict[str, Any]:
+    """A trial is its own evaluation (the game's goal reached or not): it takes no evaluation parameters."""
+    return {}
+
+
 PDDLEGO = register(Approach(
     name="pddlego",
     title="PDDLego+: the model writes and refines PDDL from text observations; planner and game give feedback",
@@ -235,6 +240,7 @@ PDDLEGO = register(Approach(
     capabilities=frozenset({Capability.RESUME, Capability.STEP, Capability.FORK, Capability.GAME}),
     command="genplan pddlego",
     default_target="coincollector",
+    self_evaluation=trial_evaluation,
     presets={"pddlego-detailed": {"style": "detailed"}, "pddlego-simple": {"style": "simple"},
              # the paper's ablation: the domain file is given (genplan's; `genplan pddlego --fixed-domain FILE`
              # gives another), the model writes the problem file only
@@ -254,5 +260,6 @@ PLANGEN = register(Approach(
     capabilities=frozenset({Capability.RESUME, Capability.STEP, Capability.GAME}),
     command="genplan pddlego",
     default_target="coincollector",
+    self_evaluation=trial_evaluation,
     presets={"plangen": {}},
 ))

@@ -12,10 +12,10 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from genplan.engine.approaches import APPROACHES, Capability
+from genplan.engine.approaches import APPROACHES, Capability, pipeline_approach_names
 from genplan.engine.pipeline.config import ConfigError, PipelineConfig
 
-__all__ = ["ALIASES", "PRESETS", "all_presets", "load_config_file", "load_preset", "preset_names"]
+__all__ = ["ALIASES", "PRESETS", "all_presets", "check_config", "load_config_file", "load_preset", "preset_names"]
 
 
 def all_presets() -> dict[str, PipelineConfig]:
@@ -50,6 +50,15 @@ def load_preset(name: str) -> PipelineConfig:
     raise ConfigError(f"unknown preset '{name}' (known: {', '.join(presets)})")
 
 
+def check_config(config: PipelineConfig) -> PipelineConfig:
+    """``config`` when its approach is a registered one whose parameters are a PipelineConfig (the registry is
+    asked here, so the configuration module needs no list of them); ConfigError (one line) otherwise."""
+    names = pipeline_approach_names()
+    if config.approach not in names:
+        raise ConfigError(f"approach must be one of {', '.join(names)}, not '{config.approach}'")
+    return config
+
+
 def load_config_file(path: str | Path) -> PipelineConfig:
     """A custom configuration in TOML: ``preset = "F3-6"`` as the base, then any field to override."""
     p = Path(path)
@@ -64,6 +73,7 @@ def load_config_file(path: str | Path) -> PipelineConfig:
     try:
         if "faithful" in data:  # faithful = "all": its toggles first, the file's other settings over them
             base = base.faithfully(str(data.pop("faithful")))
-        return PipelineConfig.from_dict({**base.to_dict(), "preset": data.pop("name", f"{base.preset}*"), **data})
+        return check_config(PipelineConfig.from_dict({**base.to_dict(), "preset": data.pop("name", f"{base.preset}*"),
+                                                      **data}))
     except (ConfigError, TypeError) as exc:
         raise ConfigError(f"{p}: {exc}") from None

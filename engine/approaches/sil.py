@@ -68,6 +68,7 @@ APPROACH = register(Approach(
     function_name="get_plan",
     **pipeline_fields("sil", "get_plan", run),
     select_last=True,
+    baseline=True,  # the paper compares genplan's presets with it
     presets={"Sil": {"strategy_rounds": 0, "code_rounds": 4, "initial_programs": 1, "code_reflection": False,
                      "program_timeout_s": 30.0, "debug_orderings": 1,  # Silver et al. debug on one ordering
                      "final_strategy_check": False}},

@@ -38,7 +38,7 @@ from genplan.engine.events import (
 )
 from genplan.engine.llm.types import ChatMessage, ChatResponse, ModelAccessError
 from genplan.engine.runs import create_named, layout
-from genplan.engine.runs.outcome import write_import_record
+from genplan.engine.runs.outcome import self_evaluation_record, write_import_record
 from genplan.engine.runs.run import Run, RunOutcome, RunSetup, RunStopped, execute
 from genplan.engine.runs.status import RunStatus
 
@@ -238,8 +238,17 @@ def run_loop(run: Run, domain: SearchDomain, executor: Executor, settings: Setti
         status = RunStatus.FINISHED
         event = RunFinished(status=RunStatus.FINISHED, outcome="stopped" if outcome.stopped else "passed",
                             message=outcome_text(outcome), calls=outcome.calls, wall_seconds=wall)
+    report = {**summary_of(run.path, outcome), "stopped": outcome.stopped, "error": error}
+    # the outcome record every approach writes (summary.json): what the front end prints, the status, the time,
+    # and how the run evaluated itself, in the words every reader takes (engine/runs/outcome.py)
+    record = {**{k: v for k, v in report.items() if k != "run_dir"}, "status": status, "wall_seconds": wall}
+    if status == RunStatus.FINISHED and outcome.evaluation is not None:
+        evaluation = outcome.evaluation
+        record["self_evaluation"] = self_evaluation_record(evaluation.solved, evaluation.solved + evaluation.failed)
+    elif status == RunStatus.FINISHED and outcome.stopped:  # its feedback rounds ran out: nothing to evaluate
+        record["self_evaluation"] = self_evaluation_record(0, 0)
     return RunOutcome(status, event, meta={"result": outcome.to_dict(), "error": error, "totals": run.totals.to_dict()},
-                      value=outcome, report={**summary_of(run.path, outcome), "stopped": outcome.stopped, "error": error})
+                      value=outcome, summary=record, report=report)
 
 
 def run_meta(domain: str, settings: Settings, preset: str | None = None) -> dict[str, Any]:

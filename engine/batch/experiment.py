@@ -18,10 +18,13 @@ from genplan.engine.api.presets import (
     Approach,
     Capability,
     ConfigError,
+    EvaluationSettings,
     PipelineConfig,
+    check_config,
     load_config_file,
     load_preset,
     preset_owner,
+    self_evaluation_parameters,
 )
 from genplan.engine.api.settings import SETTING_NAMES, ModelAccessError, ModelSettings, SettingsError, apply_text_values, resolve_key
 from genplan.engine.errors import GenplanError
@@ -49,25 +52,31 @@ class ModelSpec:
 
 
 @dataclass(frozen=True)
-class ApproachPreset:
-    """A preset of an approach whose parameters are its own, not a PipelineConfig (AutoToS on domain
-    directories, PDDLego+ and PlanGen in a game)."""
-
-    approach: str  # the registry's name, e.g. "autotos"
-    parameters: dict[str, Any]  # the preset's parameters (with "preset"); the batch adds its evaluation's
-
-
-@dataclass(frozen=True)
 class PresetSpec:
+    """A preset of the grid: its label, its approach and the approach's parameters for it. Every preset is run
+    alike; the registry says whether its runs evaluate themselves (then ``parameters`` is the preset's dict, and
+    each entry adds what its run takes of the experiment's evaluation) or leave the program they select to the
+    batch's evaluation (then ``parameters`` is the approach's PipelineConfig, the [pipeline] overrides applied;
+    split_seed is set per run)."""
+
     label: str
-    config: PipelineConfig | None  # a pipeline preset: the [pipeline] overrides applied; split_seed set per run
-    own_loop: ApproachPreset | None = None  # an own-loop preset (then config is None)
+    approach: str  # the registry's name, e.g. "stein", "autotos"
+    parameters: PipelineConfig | dict[str, Any]
+
+    @property
+    def config(self) -> PipelineConfig | None:
+        """The configuration a program's evaluation follows (its time limit, function, --faithful toggles)."""
+        return self.parameters if isinstance(self.parameters, PipelineConfig) else None
+
+    @property
+    def mapping(self) -> dict[str, Any]:
+        """The parameters as a dict (a PipelineConfig's fields)."""
+        return self.parameters.to_dict() if isinstance(self.parameters, PipelineConfig) else self.parameters
 
     def describe(self) -> dict[str, Any]:
-        if self.config is not None:
-            return {"label": self.label, "config": self.config.to_dict()}
-        assert self.own_loop is not None
-        return {"label": self.label, "config": {"approach": self.own_loop.approach, **self.own_loop.parameters}}
+        if isinstance(self.parameters, PipelineConfig):
+            return {"label": self.label, "config": self.parameters.to_dict()}
+        return {"label": self.label, "config": {"approach": self.approach, **self.parameters}}
 
 
 @dataclass(frozen=True)
@@ -170,9 +179,9 @@ _EXPERIMENT_KEYS: dict[str, type | tuple[type, ...]] = {
 _TYPE_WORDS = {str: "a string", list: "a list", bool: "true or false", int: "an integer", (int, float): "a number"}
 
 
-def _own_loop_spec(approach: Approach[Any], label: str) -> PresetSpec:
-    """A preset of an own-loop approach as the grid runs it: the approach's parameters for it, and its name."""
-    return PresetSpec(label, None, ApproachPreset(approach.name, {**approach.presets[label], "preset": label}))
+def _self_evaluating_spec(approach: Approach[Any], label: str) -> PresetSpec:
+    """A preset of an approach that evaluates itself, as the grid runs it: the preset's parameters and its name."""
+    return PresetSpec(label, approach.name, {**approach.presets[label], "preset": label})
 
 
 def load_experiment(path: str | Path) -> Experiment:
@@ -309,12 +318,12 @@ class _Checker:
                 self.problem(f"[experiment] presets: {entry!r} is not a preset name")
                 continue
             owner = preset_owner(entry)
-            if owner is not None and not owner[0].can(Capability.PROGRAMS):
-                own_loop = self.own_loop_preset(entry, owner[0], owner[1], task_set)
-                if own_loop is not None and any(s.label == own_loop.label for s in specs):
+            if owner is not None and owner[0].self_evaluation is not None:
+                spec = self.self_evaluating_preset(entry, owner[0], owner[1], task_set)
+                if spec is not None and any(s.label == spec.label for s in specs):
                     self.problem(f"preset '{entry}' is listed twice")
-                elif own_loop is not None:
-                    specs.append(own_loop)
+                elif spec is not None:
+                    specs.append(spec)
                 continue
             try:
                 if entry.endswith(".toml"):
@@ -330,7 +339,7 @@ class _Checker:
                 if "faithful" in overrides:
                     base = base.faithfully(str(overrides["faithful"]))
                 rest = {k: v for k, v in overrides.items() if k != "faithful"}
-                config = PipelineConfig.from_dict({**base.to_dict(), **rest, "preset": label})
+                config = check_config(PipelineConfig.from_dict({**base.to_dict(), **rest, "preset": label}))
             except (ConfigError, TypeError) as exc:
                 self.problem(f"[pipeline] with preset '{label}': {exc}")
                 continue
@@ -339,22 +348,23 @@ class _Checker:
             elif not LABEL_PATTERN.match(label):
                 self.problem(f"preset '{entry}': '{label}' cannot name a directory")
             else:
-                specs.append(PresetSpec(label, config))
+                specs.append(PresetSpec(label, config.approach, config))
         return specs
 
-    def own_loop_preset(self, name: str, approach: Approach[Any], label: str, task_set: str) -> PresetSpec | None:
-        """A preset of an own-loop approach; None (after a problem) when the approach cannot run on domain
-        directories or cannot be evaluated as the experiment says."""
+    def self_evaluating_preset(self, name: str, approach: Approach[Any], label: str, task_set: str) -> PresetSpec | None:
+        """A preset of an approach that evaluates itself; None (after a problem) when the approach cannot run on
+        domain directories or cannot evaluate itself as the experiment says (the registry's answer)."""
         if not approach.can(Capability.DOMAIN_DIR):
             where = " or list it in [games] presets" if approach.default_target is not None else ""
             self.problem(f"preset '{name}' belongs to {approach.name}, which does not run on domain directories "
                          f"(it has its own command: {approach.command} --preset {label}{where})")
             return None
-        if task_set != "eval":
-            self.problem(f"preset '{name}': {approach.name} evaluates itself on the eval tasks only, "
-                         f"not eval_tasks = {task_set!r}")
+        try:
+            self_evaluation_parameters(approach.name, EvaluationSettings(task_set=task_set))
+        except ConfigError as exc:
+            self.problem(f"preset '{name}': {exc}")
             return None
-        return _own_loop_spec(approach, label)
+        return _self_evaluating_spec(approach, label)
 
     def games(self, table: Any) -> GamesSpec | None:
         """The [games] table: presets of approaches that play a game, its sizes and seeds."""
@@ -381,7 +391,7 @@ class _Checker:
             elif any(p.label == owner[1] for p in presets):
                 self.problem(f"[games] presets: '{entry}' is listed twice")
             else:
-                presets.append(_own_loop_spec(*owner))
+                presets.append(_self_evaluating_spec(*owner))
         rooms = self.integers(table.get("rooms", [11]), "[games] rooms", 1, 11)
         seeds = self.integers(table.get("seeds", [0]), "[games] seeds", 0, None)
         return GamesSpec(str(environment), rooms, seeds, presets)
@@ -533,10 +543,11 @@ def _planner_of(evaluation: EvalSpec, presets: list[PresetSpec]) -> EvalSpec:
 
 
 def with_faithful(experiment: Experiment, spec: str | None) -> Experiment:
-    """Every pipeline preset of the experiment with the --faithful toggles of ``spec`` (None: unchanged); an
-    own-loop preset (AutoToS, PDDLego+) has none. With the planner toggle the evaluation's optimal planner is
+    """Every pipeline preset of the experiment with the --faithful toggles of ``spec`` (None: unchanged); a preset
+    of an approach that evaluates itself (AutoToS, PDDLego+) has none. With the planner toggle the evaluation's optimal planner is
     A* + LM-cut."""
     if spec is None:
         return experiment
-    presets = [replace(p, config=p.config.faithfully(spec)) if p.config is not None else p for p in experiment.presets]
+    presets = [replace(p, parameters=p.config.faithfully(spec)) if p.config is not None else p
+               for p in experiment.presets]
     return replace(experiment, presets=presets, evaluation=_planner_of(experiment.evaluation, presets))

@@ -18,7 +18,7 @@ from typing import Any
 from genplan.engine.api import runs
 from genplan.engine.api.domains import DomainDir
 from genplan.engine.api.pddl import SOLVED, PlannerResult, check_plan, load_domain, load_plan, solve
-from genplan.engine.api.presets import PipelineConfig
+from genplan.engine.api.presets import EvaluationSettings, PipelineConfig, self_evaluation_parameters
 from genplan.engine.api.programs import (
     MIB,
     Evaluation,
@@ -32,7 +32,7 @@ from genplan.engine.api.programs import (
 )
 from genplan.engine.api.runs import RunStore, has_evaluation, read_summary, write_evaluation, write_json_atomic
 from genplan.engine.api.settings import ModelAccessError, ModelSettings
-from genplan.engine.batch.experiment import ApproachPreset, EvalSpec, Experiment, GameTarget, ModelSpec, PresetSpec, task_files
+from genplan.engine.batch.experiment import EvalSpec, Experiment, GameTarget, ModelSpec, PresetSpec, task_files
 
 # Model settings that change what a run produces (the others only change how answers are fetched).
 # Pipeline settings that joined the run's identity later, with the value every earlier run had.
@@ -57,8 +57,20 @@ class Entry:
     preset: str
     model: ModelSpec
     seed: int
-    config: PipelineConfig | None  # a pipeline run's settings; None for an own-loop run
-    own_loop: ApproachPreset | None = None  # an own-loop run (AutoToS): its approach and every parameter it gets
+    approach: str  # the registry's name
+    # a run whose program the batch evaluates: its PipelineConfig (split_seed set); a run that evaluates itself:
+    # every parameter it gets (the preset's, the game's, what it takes of the experiment's evaluation)
+    parameters: PipelineConfig | dict[str, Any]
+
+    @property
+    def config(self) -> PipelineConfig | None:
+        """The configuration the evaluation of the run's program follows; None for a run that evaluates itself."""
+        return self.parameters if isinstance(self.parameters, PipelineConfig) else None
+
+    @property
+    def mapping(self) -> dict[str, Any]:
+        """The parameters as a dict (a PipelineConfig's fields)."""
+        return self.parameters.to_dict() if isinstance(self.parameters, PipelineConfig) else self.parameters
 
     @property
     def key(self) -> str:
@@ -76,9 +88,8 @@ class Entry:
                 if config.get(name) == default:
                     config.pop(name)
             identity["config"] = {k: v for k, v in config.items() if k != "max_concurrency"}
-        else:  # the seed only repeats an own-loop run (its loop has no split seed)
-            assert self.own_loop is not None
-            identity.update(approach=self.own_loop.approach, parameters=self.own_loop.parameters, seed=self.seed)
+        else:  # the seed only repeats a run whose parameters have no split seed
+            identity.update(approach=self.approach, parameters=self.parameters, seed=self.seed)
         digest = hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()
         return f"run-{digest[:10]}"
 
@@ -123,34 +134,25 @@ def grid(experiment: Experiment) -> list[Entry]:
         for rooms in games.rooms:
             for model in experiment.models:
                 for preset in games.presets:
-                    assert preset.own_loop is not None
-                    own = preset.own_loop
                     for seed in games.seeds:
-                        parameters = {**own.parameters, "seed": seed, "locations": rooms}
-                        entries.append(Entry(GameTarget(games.environment, rooms), preset.label, model, seed, None,
-                                             ApproachPreset(own.approach, parameters)))
+                        parameters = {**preset.mapping, "seed": seed, "locations": rooms}
+                        entries.append(Entry(GameTarget(games.environment, rooms), preset.label, model, seed,
+                                             preset.approach, parameters))
     return entries
 
 
 def _entry(domain: DomainDir, preset: PresetSpec, model: ModelSpec, seed: int, spec: EvalSpec) -> Entry:
     if preset.config is not None:
-        return Entry(domain, preset.label, model, seed, preset.config.with_changes(split_seed=seed))
-    assert preset.own_loop is not None
-    own = preset.own_loop
-    return Entry(domain, preset.label, model, seed, None,
-                 ApproachPreset(own.approach, {**own.parameters, **own_loop_evaluation(spec)}))
+        return Entry(domain, preset.label, model, seed, preset.approach, preset.config.with_changes(split_seed=seed))
+    evaluation = self_evaluation_parameters(preset.approach, evaluation_settings(spec))
+    return Entry(domain, preset.label, model, seed, preset.approach, {**preset.mapping, **evaluation})
 
 
-def own_loop_evaluation(spec: EvalSpec) -> dict[str, Any]:
-    """What an own-loop run (AutoToS) takes from the experiment's evaluation settings (AutoToS's parameter
-    names): it evaluates itself by plain search on the domain's eval tasks, each search within the
-    experiment's time limit, and runs its unit tests in the experiment's memory."""
-    return {
-        "evaluate": spec.enabled,
-        "eval_limit": spec.limit or None,
-        "eval_timeout": spec.time_limit_s,
-        "memory_gib": spec.memory_mb / 1024,
-    }
+def evaluation_settings(spec: EvalSpec) -> EvaluationSettings:
+    """What a run that evaluates itself is asked of the experiment's evaluation: the task set, the first tasks,
+    each task's time limit, the memory (the approach's registry entry turns these into its parameters)."""
+    return EvaluationSettings(enabled=spec.enabled, task_set=spec.task_set, limit=spec.limit,
+                              time_limit_s=spec.time_limit_s, memory_mb=spec.memory_mb)
 
 
 

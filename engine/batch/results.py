@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from genplan.engine.api.domains import DomainDir
+from genplan.engine.api.presets import evaluates_itself
 from genplan.engine.api.runs import (
     RunStatus,
     drop_evaluation,
     has_evaluation,
-    has_trial,
     read_evaluation,
-    read_meta_or_none,
+    self_evaluation,
     write_json_atomic,
 )
 from genplan.engine.batch.executors import Executor, LocalExecutor, ProgressCallback, Work
@@ -83,35 +83,30 @@ def plan_work(
     work: list[Work] = []
     for entry in grid(experiment):
         run_dir = batch_dir / entry.run_dir
-        if entry.own_loop is not None:  # AutoToS, a game: one run that evaluates itself, no evaluation job
-            if run_status(run_dir) != RunStatus.FINISHED:
-                own = RunJob(run_dir=str(run_dir.resolve()), target=entry.target, preset=entry.preset,
-                             settings=entry.model.settings, batch=entry.describe(),
-                             parameters=entry.own_loop.parameters, no_cache=no_cache, cache_dir=cache_dir)
-                work.append(Work(entry, own, None))
-            continue
-        assert entry.config is not None and isinstance(entry.domain, DomainDir)  # a pipeline run on a domain
         needs_run = run_status(run_dir) != RunStatus.FINISHED
-        needs_eval = experiment.evaluation.enabled and not has_evaluation(run_dir)
-        if needs_run:
-            drop_evaluation(run_dir)  # a stale one from before a resume
         run_job = None
         if needs_run:
             run_job = RunJob(run_dir=str(run_dir.resolve()), target=entry.target, preset=entry.preset,
                              settings=entry.model.settings, batch=entry.describe(), config=entry.config,
+                             parameters=entry.mapping if entry.config is None else None,
                              no_cache=no_cache, cache_dir=cache_dir)
         eval_job = None
-        if needs_eval or (needs_run and experiment.evaluation.enabled):
-            eval_job = EvalJob(
-                run_dir=str(run_dir.resolve()),
-                domain_path=str(entry.domain.path.resolve()),
-                planner_dir=str((batch_dir / "planner" / entry.domain.name).resolve()),
-                spec=experiment.evaluation,
-                time_limit=experiment.evaluation.time_limit_s,  # not the debugging limit (Sil debugs at 30 s)
-                function=entry.config.function_name,
-                jobs=eval_jobs,
-                **eval_job_toggles(entry.config),
-            )
+        if not evaluates_itself(entry.approach):  # the batch evaluates the program the run selects
+            assert entry.config is not None and isinstance(entry.domain, DomainDir)
+            needs_eval = experiment.evaluation.enabled and not has_evaluation(run_dir)
+            if needs_run:
+                drop_evaluation(run_dir)  # a stale one from before a resume
+            if needs_eval or (needs_run and experiment.evaluation.enabled):
+                eval_job = EvalJob(
+                    run_dir=str(run_dir.resolve()),
+                    domain_path=str(entry.domain.path.resolve()),
+                    planner_dir=str((batch_dir / "planner" / entry.domain.name).resolve()),
+                    spec=experiment.evaluation,
+                    time_limit=experiment.evaluation.time_limit_s,  # not the debugging limit (Sil debugs at 30 s)
+                    function=entry.config.function_name,
+                    jobs=eval_jobs,
+                    **eval_job_toggles(entry.config),
+                )
         if run_job is not None or eval_job is not None:
             work.append(Work(entry, run_job, eval_job))
     return work
@@ -121,32 +116,21 @@ def entry_states(experiment: Experiment, batch_dir: Path, messages: dict[str, st
     states = []
     for entry in grid(experiment):
         run_dir = batch_dir / entry.run_dir
-        if entry.own_loop is not None:
-            own = own_loop_coverage(run_dir)
-            states.append(EntryState(entry, run_status(run_dir), own is not None, own,
-                                     (messages or {}).get(entry.key, "")))
-            continue
-        evaluation = read_evaluation(run_dir)
-        coverage = evaluation.get("coverage") if evaluation is not None else None
-        states.append(
-            EntryState(entry, run_status(run_dir), has_evaluation(run_dir), coverage, (messages or {}).get(entry.key, ""))
-        )
+        evaluated, coverage = coverage_of(run_dir)
+        states.append(EntryState(entry, run_status(run_dir), evaluated, coverage, (messages or {}).get(entry.key, "")))
     return states
 
 
-def own_loop_coverage(run_dir: Path) -> float | None:
-    """An own-loop run's own evaluation as the fraction solved (0 when its feedback rounds ran out first), a
-    game trial's outcome as 1 (the game's goal reached) or 0; None while it has none (not run, failed,
-    evaluation off)."""
-    meta = read_meta_or_none(run_dir)
-    outcome = meta.extra.get("outcome") if meta is not None else None
-    if outcome in ("success", "failure") and has_trial(run_dir):
-        return 1.0 if outcome == "success" else 0.0
-    own = meta.own_evaluation if meta is not None else None
-    if own is None:
-        return None
-    solved, tasks = own
-    return solved / tasks if tasks else 0.0
+def coverage_of(run_dir: Path) -> tuple[bool, float | None]:
+    """Whether the run is evaluated, and its coverage: its evaluation of itself, whatever its approach (a game
+    trial's outcome as 1 or 0; AutoToS's solved fraction, 0 when its feedback rounds ran out first), else the
+    batch's evaluation of the program it selected."""
+    own = self_evaluation(run_dir)
+    if own is not None:
+        solved, tasks = own
+        return True, solved / tasks if tasks else 0.0
+    evaluation = read_evaluation(run_dir)
+    return has_evaluation(run_dir), evaluation.get("coverage") if evaluation is not None else None
 
 
 def write_batch_file(experiment: Experiment, batch_dir: Path, states: list[EntryState]) -> None:

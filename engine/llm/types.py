@@ -6,6 +6,7 @@ because the run store writes requests and responses to files.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -76,6 +77,16 @@ class ChatMessage:
         return cls(role=data["role"], content=data["content"])
 
 
+# A step of an approach registered beside the built-in ones (a plug-in's "guess.plan"): a family of its own, in a
+# shape that is safe in a header and a file name. A built-in family's steps are checked by name (typos fail).
+_STEP_SHAPE = re.compile(r"[a-z][a-z0-9_-]*\.[a-z][a-z0-9_.-]*")
+_STEP_FAMILIES = frozenset(step.split(".", 1)[0] for step in STEPS)
+
+
+def _known_step(step: str) -> bool:
+    return step in STEPS or (_STEP_SHAPE.fullmatch(step) is not None and step.split(".", 1)[0] not in _STEP_FAMILIES)
+
+
 @dataclass
 class ChatRequest:
     """One chat completion the pipeline wants.
@@ -89,8 +100,9 @@ class ChatRequest:
     params: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.step not in STEPS:
-            raise ValueError(f"unknown pipeline step {self.step!r}; expected one of {', '.join(STEPS)}")
+        if not _known_step(self.step):
+            raise ValueError(f"unknown pipeline step {self.step!r}; expected one of {', '.join(STEPS)}, or an "
+                             "approach's own <family>.<name> (lower-case letters, digits, '-', '_')")
         unknown = sorted(set(self.params) - set(REQUEST_PARAMS))
         if unknown:
             raise ValueError(

@@ -41,12 +41,6 @@ class ConfigError(GenplanError):
     """A bad preset or configuration value (one line)."""
 
 
-# The approaches whose parameters are a PipelineConfig, in registration order: engine.approaches adds each as it
-# registers (the registry imports this module, never the other way round). Before the registry is loaded no
-# approach name can be checked, so none is refused.
-PIPELINE_APPROACHES: list[str] = []
-
-
 @dataclass(frozen=True)
 class PipelineConfig:
     preset: str = "F5-3"
@@ -106,8 +100,6 @@ class PipelineConfig:
         problems = self._type_problems()
         if problems:  # the range checks below would only fail confusingly on a value of the wrong type
             raise ConfigError("; ".join(problems))
-        if PIPELINE_APPROACHES and self.approach not in PIPELINE_APPROACHES:
-            problems.append(f"approach must be one of {', '.join(PIPELINE_APPROACHES)}, not '{self.approach}'")
         for name in ("strategy_rounds", "code_rounds", "silver_fixes", "extraction_retries"):
             if getattr(self, name) < 0:
                 problems.append(f"{name} must be >= 0")

@@ -10,7 +10,7 @@ from typing import Any
 from genplan.engine.errors import GenplanError
 from genplan.engine.events import ResponseReceived
 from genplan.engine.runs import RunMeta, RunStatus, layout, read_meta_or_none
-from genplan.engine.runs.outcome import read_evaluation, read_summary, read_trial
+from genplan.engine.runs.outcome import read_evaluation, read_summary, read_trial, self_evaluation
 from genplan.engine.runs.overview import usage
 from genplan.engine.runs.store import read_events
 
@@ -183,29 +183,27 @@ def _run_record(root: Path, entry: dict[str, Any]) -> RunRecord:
         summary = read_summary(run_dir)
         record.seconds = summary.wall_seconds if summary is not None else None
     record.evaluation = read_evaluation(run_dir)
+    record.trial = read_trial(run_dir)  # a game trial's tables read its record, not a coverage
     if meta is not None and record.evaluation is None:
-        _own_loop_run(record, meta)
-    record.trial = read_trial(run_dir)
+        _self_evaluated(record, meta)
     searches = [_read_json(path) for path in sorted(layout.counterexamples_dir(run_dir).glob("*.json"))]
     record.counterexamples = [search for search in searches if isinstance(search, dict)]
     return record
 
 
-def _own_loop_run(record: RunRecord, meta: RunMeta) -> None:
-    """An own-loop run (AutoToS) evaluates itself and writes no responses/ files: its evaluation, calls and
-    tokens come from run.json's ``result`` and the responses in its event log."""
-    result = meta.result
-    if "evaluation" not in result:
-        return
-    own = meta.own_evaluation
-    if own is not None:
+def _self_evaluated(record: RunRecord, meta: RunMeta) -> None:
+    """A run that evaluated itself (AutoToS's search, a game trial: its outcome record says so, whatever its
+    approach) has no evaluation.json: its evaluation is its own. An AutoToS run made before its model calls went
+    to responses/ counts its calls and tokens from run.json's ``result`` and its event log."""
+    own = self_evaluation(record.run_dir, meta)
+    if own is not None and record.trial is None:
         solved, tasks = own
         record.evaluation = {
             "status": "evaluated" if tasks else "no-program",  # no evaluation: its feedback rounds ran out
             "own": True, "solved": solved, "tasks": tasks, "coverage": solved / tasks if tasks else 0.0,
         }
-    if record.calls == 0:
-        record.calls = int(result.get("calls") or 0)
+    if record.calls == 0 and meta.result.get("calls"):
+        record.calls = int(meta.result.get("calls") or 0)
         for event in read_events(record.run_dir):
             if isinstance(event, ResponseReceived):
                 record.tokens += int(event.tokens_in or 0) + int(event.tokens_out or 0)

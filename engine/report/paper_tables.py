@@ -87,7 +87,9 @@ def _ratio(a: float | None, b: float | None) -> float | None:
 def reference_presets(data: BatchData) -> list[str]:
     """What the other presets are compared with: the baselines in the batch (as in the paper), else the
     first preset."""
-    baselines = [p for p in data.presets if data.approaches.get(p) in ("bas", "sil")]
+    from genplan.engine.approaches import is_baseline  # the registry: loaded when a table is made
+
+    baselines = [p for p in data.presets if is_baseline(data.approaches.get(p))]
     return baselines or data.presets[:1]
 
 

@@ -1,9 +1,12 @@
 """A run's outcome, ``summary.json``: written one way by every approach, read one way by every reader.
 
-The pipeline writes its ``RunResult``, a strategy check its finish event, a PDDLego+/PlanGen trial its trial
-record (also kept as ``trial.json``), ``genplan run --eval`` the pipeline's with the evaluation added. All go
-through :func:`write_outcome` (atomically, the same JSON as before: sorted keys, two-space indent).
-Readers take it typed, as a :class:`RunSummary` (:func:`read_summary`), which keeps the whole record as it is.
+Every approach writes one: the pipeline its ``RunResult``, a strategy check its finish event, a PDDLego+/PlanGen
+trial its trial record (also kept as ``trial.json``), AutoToS its calls and its evaluation, ``genplan run --eval``
+the pipeline's with the evaluation added. All go through :func:`write_outcome` (atomically, the same JSON as
+before: sorted keys, two-space indent). Readers take it typed, as a :class:`RunSummary` (:func:`read_summary`),
+which keeps the whole record as it is. A run that evaluates itself (AutoToS's search on the eval tasks, a game
+trial) says how in the same words for every approach (:func:`self_evaluation`, :func:`result_line`), so no
+reader asks which approach made the run.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from genplan.engine.runs import layout
+from genplan.engine.runs import RunMeta, layout, read_meta_or_none
 from genplan.engine.runs.files import read_json_or_none, write_json_atomic
 from genplan.engine.runs.status import RunStatus
 
@@ -57,11 +60,54 @@ class RunSummary:
         )
 
     @property
+    def self_evaluation(self) -> tuple[int, int] | None:
+        """How the run evaluated itself, as (solved, tasks): a game trial's outcome (1 or 0 of 1), an approach's
+        ``self_evaluation`` record (AutoToS: (0, 0) when its feedback rounds ran out before an evaluation); None
+        for a run that leaves its evaluation to a batch (the pipeline's selected program)."""
+        if self.outcome in ("success", "failure"):
+            return (1 if self.outcome == "success" else 0), 1
+        own = self.data.get("self_evaluation")
+        if isinstance(own, dict):
+            solved, tasks = own.get("solved"), own.get("tasks")
+            if isinstance(solved, int) and isinstance(tasks, int):
+                return solved, tasks
+        return None
+
+    @property
     def trial_outcome(self) -> str | None:
         """A game trial's outcome in a few words: ``failure (solver)``; None for any other run."""
         if self.outcome is None:
             return None
         return self.outcome + (f" ({self.reason})" if self.reason else "")
+
+
+def self_evaluation_record(solved: int, tasks: int) -> dict[str, int]:
+    """The ``self_evaluation`` field of an outcome record, as :attr:`RunSummary.self_evaluation` reads it."""
+    return {"solved": solved, "tasks": tasks}
+
+
+def self_evaluation(run_dir: Path, meta: RunMeta | None = None) -> tuple[int, int] | None:
+    """How a finished run evaluated itself, as (solved, tasks), read from its outcome record (an AutoToS run made
+    before it wrote one: from ``run.json``); None when it did not (not finished, evaluation off, or an approach
+    whose program a batch evaluates)."""
+    summary = read_summary(run_dir)
+    own = summary.self_evaluation if summary is not None else None
+    if own is not None:
+        return own
+    meta = meta if meta is not None else read_meta_or_none(run_dir)
+    return meta.own_evaluation if meta is not None else None
+
+
+def result_line(run_dir: Path, meta: RunMeta | None = None) -> str | None:
+    """A run's own result in a few words, for listings: a trial's outcome ("failure (solver)"), a run's evaluation
+    of itself ("20/20 solved"); None when it has neither."""
+    trial = read_trial_summary(run_dir)
+    if trial is not None and trial.trial_outcome is not None:
+        return trial.trial_outcome
+    own = self_evaluation(run_dir, meta)
+    if own is None or own[1] == 0:
+        return None
+    return f"{own[0]}/{own[1]} solved"
 
 
 def write_outcome(run_dir: Path, outcome: Mapping[str, Any], *, trial: bool = False) -> Path:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from genplan.engine.runs import RunMeta, read_meta_or_none
 from genplan.engine.runs.answers import answers
-from genplan.engine.runs.outcome import RunSummary, read_summary, read_trial_summary
+from genplan.engine.runs.outcome import RunSummary, read_summary, result_line
 from genplan.engine.runs.status import RunStatus
 
 
@@ -33,7 +33,7 @@ class RunOverview:
     selected_program: str | None = None  # file stem of the program the run selected
     debug_solved: int | None = None
     debug_total: int | None = None
-    outcome: str | None = None  # an own-loop run's result in a few words ("failure (solver)", "20/20 solved")
+    outcome: str | None = None  # a run's own result in a few words ("failure (solver)", "20/20 solved")
 
 
 def read_overview(run_dir: Path) -> RunOverview:
@@ -58,21 +58,8 @@ def read_overview(run_dir: Path) -> RunOverview:
         selected_program=selected.stem if selected is not None else None,
         debug_solved=summary.debug_solved if summary is not None else None,
         debug_total=summary.debug_total if summary is not None else None,
-        outcome=own_loop_outcome(run_dir, meta),
+        outcome=result_line(run_dir, meta),
     )
-
-
-def own_loop_outcome(run_dir: Path, meta: RunMeta) -> str | None:
-    """A PDDLego+ trial's outcome (its trial record), or an AutoToS run's evaluation (run.json's result)."""
-    trial = read_trial_summary(run_dir)
-    if trial is not None and trial.trial_outcome is not None:
-        return trial.trial_outcome
-    evaluation = meta.result.get("evaluation")
-    if isinstance(evaluation, dict):
-        solved, failed = evaluation.get("solved"), evaluation.get("failed")
-        if isinstance(solved, int) and isinstance(failed, int):
-            return f"{solved}/{solved + failed} solved"
-    return None
 
 
 def usage(run_dir: Path) -> tuple[int, int]:

@@ -111,7 +111,7 @@ class Runs(Protocol):
     run_dir: Path | None
     live: bool
 
-    def start_pipeline(self, run_dir: Path | None = None, start_from: tuple[str, Path, str] | None = None,
+    def start_run(self, run_dir: Path | None = None, start_from: tuple[str, Path, str] | None = None,
                        strategy_check: tuple[Path, str, str] | None = None) -> None: ...
     def continue_trial(self, run_dir: Path, relative: str, text: str) -> None: ...
     def going_on(self) -> str | None:

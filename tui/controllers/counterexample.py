@@ -77,4 +77,4 @@ class CounterexampleController:
             self.host.notify(f"{version.name}: cannot continue with this task ({exc})", severity="error")
             return
         self.host.notify(f"New run {fork.name}: {version.name} goes on with the counterexample as a debug task")
-        self.runs.start_pipeline(run_dir=fork)
+        self.runs.start_run(run_dir=fork)

@@ -65,7 +65,7 @@ class RunsController:
         self.put_off = False
         self.deferred_start: tuple[Path | None, tuple[str, Path, str] | None] | None = None  # r pressed while loading
         self.after_stop: Callable[[], object] | None = None  # what follows once the stopped run has ended
-        self.own_loop_runs: dict[Path, bool] = {}  # run directory -> an own-loop run's (no rerun there)
+        self.rerun_runs: dict[Path, bool] = {}  # run directory -> whether its versions can be rerun
         self.status_note = "loading"
         self.replay = ReplayController(host, views, ctx.options.speed, self.engine_event, self.rewind)
         self.replay.classroom = ctx.options.classroom
@@ -117,22 +117,22 @@ class RunsController:
     def source_label(self) -> str:
         return " · ".join(part for part in self.source() if part)
 
-    def own_loop_shown(self) -> bool:
-        """Whether the run shown is an own-loop run (a PDDLego+ or PlanGen trial, an AutoToS run)."""
+    def rerun_offered(self) -> bool:
+        """Whether the run shown has versions to rerun (its approach writes programs); not a PDDLego+ or PlanGen
+        trial, nor an AutoToS run."""
         if self.session is not None:  # a run going on: its approach says whether it writes programs
-            return not self.session.writes_programs
+            return self.session.writes_programs
         run_dir = self.run_dir
         if run_dir is None:
-            return False
-        known = self.own_loop_runs.get(run_dir)
+            return True
+        known = self.rerun_runs.get(run_dir)
         if known is None and not approaches_loaded():
-            return False  # asked again once the warm-up thread has loaded them: no second of imports on the UI thread
-        if known is None:  # its approach, as the registry knows it (none recorded: stein's; none known: no own loop)
+            return True  # asked again once the warm-up thread has loaded them: no second of imports on the UI thread
+        if known is None:  # its approach, as the registry knows it (none recorded: stein's; none known: rerun)
             from genplan.engine.api import approach_of_run
-            from genplan.engine.api.presets import Capability
+            from genplan.engine.api.presets import reruns_versions
 
-            approach = approach_of_run(run_dir)
-            known = self.own_loop_runs[run_dir] = approach is not None and not approach.can(Capability.PROGRAMS)
+            known = self.rerun_runs[run_dir] = reruns_versions(approach_of_run(run_dir))
         return known
 
     # ------------------------------------------------------------------ opening and replaying runs
@@ -238,9 +238,9 @@ class RunsController:
         if run_dir is None:
             self.host.notify("Open a run first (3 Runs, enter).", severity="warning")
             return
-        self.start_pipeline(run_dir=run_dir)
+        self.start_run(run_dir=run_dir)
 
-    def start_pipeline(self, run_dir: Path | None = None, start_from: tuple[str, Path, str] | None = None,
+    def start_run(self, run_dir: Path | None = None, start_from: tuple[str, Path, str] | None = None,
                        strategy_check: tuple[Path, str, str] | None = None) -> None:
         ctx = self.ctx
         if self.session is not None:
@@ -257,9 +257,11 @@ class RunsController:
             self.host.notify("The domain could not be loaded; the pipeline cannot start.", severity="error")
             return
         self.replay.stop()
-        if run_dir is None and start_from is None and strategy_check is None and ctx.prefs.own_loop is not None:
-            self.start_own_loop()
-            return
+        new = None
+        if run_dir is None and start_from is None and strategy_check is None:
+            new = self.new_request()
+            if new is None:
+                return
         if not ctx.settings.is_configured:
             self.host.notify(MANUAL_NOTE, title="Manual provider", timeout=8)
         session = partial(RunSession, ctx.domain_dir, ctx.settings, self.host.post_message, self.engine_event,
@@ -272,21 +274,46 @@ class RunsController:
             self.session = session(fork=Fork(Path(run_dir), relative, kind, text), label=Path(run_dir).name)
         elif run_dir is not None:  # an unfinished run of any approach goes on; its answers on disk are kept
             self.session = session(resume=Path(run_dir), label=Path(run_dir).name)
-        else:
-            try:
-                config = ctx.prefs.to_config()
-                if ctx.options.pipeline_changes:
-                    config = config.with_changes(**ctx.options.pipeline_changes)
-            except Exception as exc:  # noqa: BLE001 - ConfigError from a hand-edited file
-                self.host.notify(str(exc), severity="error")
-                return
-            from genplan.engine.api import StartRequest
-
-            request = StartRequest(config.preset, str(ctx.domain_dir), ctx.runs_dir, config=config,
-                                   source="genplan-tui")
-            self.session = session(start=request, label=config.preset)
+        else:  # a new run of the chosen preset, whatever its approach
+            assert new is not None
+            request, note = new
+            self.session = session(start=request, label=request.preset)
+            self.show_new_run(None, note)
+            self.run_session(self.session)
+            return
         self.show_new_run(run_dir, "waiting for the first answer")
         self.run_session(self.session)
+
+    def new_request(self) -> tuple[Any, str] | None:
+        """A new run of the chosen preset, the same request for every approach (api.start_request): on this domain
+        directory or in the approach's game, with the launch options the approach takes, the person's settings of
+        the preset, its own evaluation as --eval-limit says; and the note shown until its first answer. None (after a
+        one-line notice) when it cannot start here."""
+        from genplan.engine import api
+        from genplan.engine.api.presets import Capability, EvaluationSettings, RunOptions, start_target
+
+        ctx = self.ctx
+        assert ctx.prefs is not None
+        changes, limit = ctx.options.pipeline_changes, ctx.options.eval_limit
+        try:
+            approach, preset = api.approach_of(ctx.prefs.preset)
+            target = start_target(approach, ctx.domain_dir)
+            if target is None:
+                raise api.GenplanError(f"preset {preset}: not an approach the TUI can start here")
+            options = RunOptions(seed=changes.get("split_seed"), max_concurrency=changes.get("max_concurrency"),
+                                 faithful=changes.get("faithful"))
+            game = dict(ctx.options.game) if approach.can(Capability.GAME) else {}  # which game a trial plays
+            # every eval task unless --eval-limit says otherwise (0: none)
+            evaluation = EvaluationSettings(enabled=limit is None or limit > 0, limit=limit)
+            request, _unused = api.start_request(preset, target, ctx.runs_dir, options, evaluation=evaluation,
+                                                 parameters={**ctx.prefs.parameters(), **game}, source="genplan-tui")
+            api.prepare(request)  # its parameters checked now: a hand-edited settings file says so in one line
+        except api.GenplanError as exc:
+            self.host.notify(str(exc), severity="error")
+            return None
+        if target == str(ctx.domain_dir):
+            return request, "waiting for the first answer"
+        return request, f"{preset}: starting the game ({target})"
 
     def show_new_run(self, run_dir: Path | None, note: str) -> None:
         self.events.take(len(self.events))  # the run shown before may not have been applied in full
@@ -295,25 +322,6 @@ class RunsController:
         self.live = True
         self.progress_lines = []
         self.views.reset_run(note)
-
-    def start_own_loop(self) -> None:
-        """A run of an approach with its own loop, in the domain's runs: AutoToS on this domain directory, a
-        PDDLego+ or PlanGen trial in its game (the domain directory only says where the run goes)."""
-        options, settings, prefs = self.ctx.options, self.ctx.settings, self.ctx.prefs
-        assert prefs is not None and prefs.own_loop is not None and settings is not None
-        approach, preset = prefs.own_loop
-        if not settings.is_configured:
-            self.host.notify(MANUAL_NOTE, title="Manual provider", timeout=8)
-        from genplan.engine.api.presets import Capability
-
-        parameters: dict[str, Any] = {}
-        limit = options.eval_limit
-        if not approach.can(Capability.DOMAIN_DIR):  # a trial in a game: which game
-            parameters = dict(options.game)
-        elif limit is not None:  # else every eval task of the domain
-            parameters = {"evaluate": limit > 0, "eval_limit": limit}
-        self.start_own_loop_session(preset, parameters, "preparing the tasks" if approach.can(Capability.DOMAIN_DIR)
-                                    else f"starting the game ({approach.default_target})")
 
     def continue_trial(self, run_dir: Path, relative: str, text: str) -> None:
         """A new PDDLego+ trial that continues ``run_dir`` from an edit of its file ``relative`` (the same game,
@@ -335,23 +343,6 @@ class RunsController:
         self.show_new_run(None, f"continuing {run_dir.name} from the edited {Path(relative).name}")
         self.run_session(self.session)
 
-    def start_own_loop_session(self, preset: str, parameters: dict[str, Any], note: str) -> None:
-        from genplan.engine.api import StartRequest
-        from genplan.engine.api.presets import preset_owner, start_target
-
-        ctx = self.ctx
-        assert ctx.settings is not None
-        owner = preset_owner(preset)
-        target = start_target(owner[0], ctx.domain_dir) if owner is not None else None
-        if target is None:
-            self.host.notify(f"preset {preset}: not an approach the TUI can start here", severity="error")
-            return
-        request = StartRequest(preset, target, ctx.runs_dir, parameters=parameters, source="genplan-tui")
-        self.session = RunSession(ctx.domain_dir, ctx.settings, self.host.post_message, self.engine_event,
-                                  self.stepping, start=request, no_cache=ctx.options.no_cache, label=preset)
-        self.show_new_run(None, f"{preset}: {note}")
-        self.run_session(self.session)
-
     def run_session(self, session: RunSession) -> None:
         def run() -> None:
             try:
@@ -369,7 +360,7 @@ class RunsController:
         if self.deferred_start is not None and self.ctx.settings is not None and self.ctx.domain_info is not None:
             run_dir, start_from = self.deferred_start
             self.deferred_start = None
-            self.start_pipeline(run_dir=run_dir, start_from=start_from)
+            self.start_run(run_dir=run_dir, start_from=start_from)
 
     # ------------------------------------------------------------------ what the run tells
     def on_run_progress(self, message: msg.RunProgress) -> None:

@@ -280,7 +280,7 @@ class VersionsController:
         start_from = (version.kind, version.path, version.read())
         going_on = runs.going_on()
         if going_on is None:
-            runs.start_pipeline(run_dir=run_dir, start_from=start_from)
+            runs.start_run(run_dir=run_dir, start_from=start_from)
             return
         from genplan.tui.screens.pick import PickScreen
 
@@ -291,7 +291,7 @@ class VersionsController:
 
         def chosen(choice: str | None) -> None:
             if choice == "stop" and self.runs is not None:
-                self.runs.stop_then(lambda: self.runs.start_pipeline(run_dir=run_dir, start_from=start_from)
+                self.runs.stop_then(lambda: self.runs.start_run(run_dir=run_dir, start_from=start_from)
                                     if self.runs is not None else None)
             else:
                 self.host.notify(f"Saved as {relative}; ctrl+r on it in 5 Versions continues from it later.")
@@ -413,7 +413,7 @@ class VersionsController:
 
         def chosen(choice: str | None) -> None:
             if choice == "yes" and self.runs is not None:
-                self.runs.start_pipeline(strategy_check=(run_dir, relative, text))
+                self.runs.start_run(strategy_check=(run_dir, relative, text))
 
         self.host.open_screen(PickScreen(title, [("yes", f"Yes: send the {count} requests"), ("no", "No")]), chosen)
 

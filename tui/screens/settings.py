@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from genplan.tui.actions import bindings
-from genplan.tui.config import FAITHFUL_FIELD, LIMIT_FIELDS, RunPrefs, own_loop_preset, save_tui_settings
+from genplan.tui.config import FAITHFUL_FIELD, LIMIT_FIELDS, RunPrefs, limits_apply, save_tui_settings
 from genplan.tui.widgets.key_bar import KeyBar
 
 MODEL_FIELDS = (
@@ -29,7 +29,7 @@ LIMIT_LABELS = {
     "program_timeout_s": "Program time limit (s)",
 }
 NULLABLE = {"model", "base_url", "temperature", "max_tokens"}
-OWN_LOOP_HINT = "not used by {preset} (its own loop)"
+NO_LIMITS_HINT = "not used by {preset} (its own loop)"
 
 
 @dataclass
@@ -76,12 +76,12 @@ class SettingsScreen(ModalScreen[SettingsResult | None]):
                     yield Label("Preset")
                     yield Select([(p, p) for p in self.presets], value=self.prefs.preset, allow_blank=False,
                                  id="set-preset")
-                    own = own_loop_preset(self.prefs.preset) is not None
+                    own = not limits_apply(self.prefs.preset)
                     for name in LIMIT_FIELDS:
                         yield Label(LIMIT_LABELS[name])
                         value = self.prefs.overrides.get(name, getattr(config, name))
                         yield Input("" if own else _shown(value), id=f"set-{name}", disabled=own,
-                                    placeholder=OWN_LOOP_HINT.format(preset=self.prefs.preset) if own else "")
+                                    placeholder=NO_LIMITS_HINT.format(preset=self.prefs.preset) if own else "")
                     yield Label("Reference-faithful")
                     yield Input(str(self.prefs.overrides.get(FAITHFUL_FIELD, "")), id=f"set-{FAITHFUL_FIELD}",
                                 disabled=own, placeholder="all, all,-extraction, ... (empty: genplan's own)")
@@ -113,7 +113,7 @@ class SettingsScreen(ModalScreen[SettingsResult | None]):
             raise ValueError(str(exc).replace("command line option --", "setting ")) from None
         settings.api_key = self.settings.api_key
         preset = str(self.query_one("#set-preset", Select).value)
-        if own_loop_preset(preset) is not None:  # AutoToS: the pipeline's limits do not apply
+        if not limits_apply(preset):  # AutoToS, a trial: the pipeline's limits do not apply
             return settings, RunPrefs(preset=preset)
         base_config = load_preset(preset)
         overrides: dict[str, Any] = {}
@@ -158,14 +158,14 @@ class SettingsScreen(ModalScreen[SettingsResult | None]):
         if str(event.value) == self._shown_preset:
             return
         self._shown_preset = str(event.value)
-        own = own_loop_preset(str(event.value)) is not None
+        own = not limits_apply(str(event.value))
         for name in LIMIT_FIELDS:
             field = self.query_one(f"#set-{name}", Input)
             field.disabled = own
-            field.placeholder = OWN_LOOP_HINT.format(preset=event.value) if own else ""
+            field.placeholder = NO_LIMITS_HINT.format(preset=event.value) if own else ""
             if own:
                 field.value = ""
-        self.query_one(f"#set-{FAITHFUL_FIELD}", Input).disabled = own  # an own loop has no such toggles
+        self.query_one(f"#set-{FAITHFUL_FIELD}", Input).disabled = own  # nor its faithful toggles
         if own:
             return
         try:
