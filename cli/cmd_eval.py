@@ -82,8 +82,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--jobs", type=int, default=0, metavar="N", help="tasks run in parallel (default: number of cores)")
     p.add_argument("--memory", type=int, default=2048, metavar="MB", help="memory limit per run in MiB (default 2048)")
-    p.add_argument("--style", type=FeedbackStyle, choices=[FeedbackStyle.STEIN, FeedbackStyle.SILVER],
-                   default=FeedbackStyle.STEIN, help="feedback message style")
+    p.add_argument("--style", choices=[FeedbackStyle.STEIN.value, FeedbackStyle.SILVER.value],
+                   default=FeedbackStyle.STEIN.value, help="feedback message style")
     p.add_argument("--compare-planner", action="store_true", help="also run the satisficing planner on solved tasks")
     add_faithful_options(
         p, "evaluate as the reference code of Stein et al. does (docs/reproduction.md): its toggles imports (a "
@@ -278,7 +278,7 @@ def run(args: argparse.Namespace) -> int:
         sandbox = Sandbox(limits, isolation=args.isolation)
     except ValueError as exc:  # a bad $GENPLAN_SANDBOX_ISOLATION
         return error(str(exc))
-    evaluator = Evaluator(domain, tasks, limits=limits, style=args.style, sandbox=sandbox)
+    evaluator = Evaluator(domain, tasks, limits=limits, style=FeedbackStyle(args.style), sandbox=sandbox)
     evaluator.import_check, evaluator.ordered_sets = "imports" in toggles, "orderings" in toggles
     try:
         try:
@@ -313,7 +313,7 @@ def run(args: argparse.Namespace) -> int:
         domain=domain.name,
         orderings=args.orderings,
         time_limit=args.timeout,
-        style=args.style,
+        style=FeedbackStyle(args.style),
         results=results,
         seconds=time.monotonic() - started,
         interrupted=interrupted,

@@ -356,7 +356,9 @@ class DomainDir:
         # Registered while executing so dataclasses/pickling inside the generator can find it.
         sys.modules[module_name] = module
         try:
-            spec.loader.exec_module(module)
+            # Compiled from the source here rather than by the import system, which would leave a __pycache__/
+            # folder in the user's domain directory.
+            exec(compile(source.read_bytes(), str(source), "exec"), module.__dict__)  # noqa: S102
         except Exception as exc:
             sys.modules.pop(module_name, None)
             raise DomainDirError(source, f"import failed: {type(exc).__name__}: {exc}") from exc

@@ -120,9 +120,10 @@ SLOW_MODULES = frozenset({
     "test_planner_deadlines", "test_fast_downward_reasons",
 })
 SLOW_TESTS: frozenset[str] = frozenset()
-# The longest modules, longest first, ahead of the other slow ones: a worker that takes one of them late would
-# run alone at the end (the AutoToS import replays, 412 s on 2026-11-26 before the harness was made faster; mypy).
-LONGEST_MODULES = ("test_autotos_import", "test_static_checks")
+# The longest modules, longest first, ahead of all others: a worker that takes one of them late runs alone at the
+# end. From the per-module sums of --durations on 2026-11-28 (benchmarks/README.md "The test suite"): Fast
+# Downward on every library and shared task, the variants' runs, the AutoToS import replays, mypy and lint-imports.
+LONGEST_MODULES = ("test_planner_conformance", "test_variants", "test_autotos_import", "test_static_checks")
 
 
 def _is_slow(item: pytest.Item) -> bool:
@@ -137,13 +138,14 @@ def pytest_itemcollected(item: pytest.Item) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The modules holding slow tests first (after any shuffling by pytest-randomly; the order inside each
-    module is left as it is): xdist hands out work in this order."""
+    """The longest modules first, then the others holding slow tests (after any shuffling by pytest-randomly;
+    the order inside each module is left as it is): xdist hands out whole modules in this order
+    (--no-loadscope-reorder in pyproject.toml keeps it from sorting them by their number of tests)."""
     slow_modules = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
     longest = {f"tests/{name}.py": rank for rank, name in enumerate(LONGEST_MODULES)}
 
     def place(item: pytest.Item) -> tuple[int, int]:
         path = item.nodeid.split("::")[0]
-        return (0 if path in slow_modules else 1, longest.get(path, len(longest)))
+        return (longest.get(path, len(longest)), 0 if path in slow_modules else 1)
 
     items.sort(key=place)

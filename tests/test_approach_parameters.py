@@ -5,6 +5,8 @@ unknown or ill-typed parameter is refused at the edge with one line (exit 2 in t
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -12,13 +14,17 @@ import pytest
 
 from genplan.cli.main import main
 from genplan.engine import api
-from genplan.engine.approaches import APPROACHES, Approach, Capability
+from genplan.engine.approaches import APPROACHES, Approach, Capability, register, unregister
 from genplan.engine.approaches.pddlego import TrialParameters
 from genplan.engine.autotos.parameters import AutoToSParameters
 from genplan.engine.errors import GenplanError
+from genplan.engine.events import RunFinished
+from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.llm import ModelSettings
 from genplan.engine.pipeline.config import PipelineConfig
 from genplan.engine.runs import create
+from genplan.engine.runs.run import NewRun, Run, RunOutcome, stopped_outcome
+from genplan.engine.runs.status import RunStatus
 
 ROOT = Path(__file__).resolve().parents[1]
 FERRY = ROOT / "domains" / "ferry"
@@ -86,3 +92,60 @@ def test_the_cli_refuses_an_ill_typed_setting_with_exit_2(tmp_path: Path, capsys
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "code_rounds" in err[0]
     assert not (tmp_path / "runs").exists()
+
+
+@dataclass(frozen=True)
+class CountParameters:
+    """A toy approach's own parameters: how far it counts."""
+
+    upto: int = 3
+    preset: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"upto": self.upto, "preset": self.preset}
+
+
+def count_parameters(values: Mapping[str, Any]) -> CountParameters:
+    unknown = sorted(set(values) - {"upto", "preset"})
+    if unknown:
+        raise GenplanError(f"count: unknown parameter {', '.join(unknown)}")
+    if not isinstance(values.get("upto", 3), int):
+        raise GenplanError(f"count parameter upto: expected an integer, not {values['upto']!r}")
+    return CountParameters(**values)
+
+
+def test_a_new_approachs_own_parameter_class_reaches_its_run_and_comes_back_from_run_json(tmp_path: Path) -> None:
+    seen: list[object] = []
+
+    def run(the_run: Run) -> RunOutcome:
+        seen.append(the_run.parameters)  # what the approach's loop is given: its own class, not a dict
+        params = the_run.parameters
+        assert isinstance(params, CountParameters)
+        if len(seen) == 1:  # the first session stops half-way; the resume counts on
+            return stopped_outcome("stopped half-way")
+        summary = {"counted": list(range(params.upto))}
+        return RunOutcome(RunStatus.FINISHED, RunFinished(status=RunStatus.FINISHED), summary=summary)
+
+    def new_run(target: str, params: CountParameters) -> NewRun:
+        return NewRun({"target": target, "parameters": params.to_dict(), "approach": "count"})
+
+    def reopen(meta: Mapping[str, Any]) -> tuple[str, CountParameters]:
+        return str(meta["target"]), count_parameters(meta["parameters"])
+
+    register(Approach(name="count", title="counts", prompt_variant="stein", feedback_style=FeedbackStyle.STEIN,
+                      function_name="", run=run, parameters=count_parameters, new_run=new_run, reopen=reopen,
+                      capabilities=frozenset({Capability.RESUME, Capability.GAME}), default_target="numbers",
+                      presets={"Count-5": {"upto": 5}}))
+    try:
+        settings = ModelSettings(model="m", base_url="http://127.0.0.1:9/v1")  # never asked: the toy asks no model
+        with pytest.raises(GenplanError, match="upto: expected an integer"):
+            api.prepare(api.StartRequest("Count-5", "numbers", tmp_path, parameters={"upto": "five"}))
+        first = api.start(api.StartRequest("Count-5", "numbers", tmp_path, parameters={"upto": 4}), settings)
+        assert first.status == RunStatus.STOPPED and first.run_dir is not None
+        recorded = json.loads((first.run_dir / "run.json").read_text(encoding="utf-8"))["parameters"]
+        assert recorded == {"upto": 4, "preset": "Count-5"}
+        resumed = api.resume(first.run_dir, settings)
+        assert seen == [CountParameters(4, "Count-5"), CountParameters(4, "Count-5")]
+        assert api.report(resumed).to_json()["counted"] == [0, 1, 2, 3]
+    finally:
+        unregister("count")

@@ -48,3 +48,14 @@ def test_an_approach_named_with_a_styles_word_gets_the_member_and_an_unknown_wor
     assert replace(stein, feedback_style="silver").feedback_style is FeedbackStyle.SILVER  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="shakespeare"):
         replace(stein, feedback_style="shakespeare")  # type: ignore[arg-type]
+
+
+def test_a_step_mode_decision_is_one_of_four_actions() -> None:
+    from genplan.engine.runs.gateway import Decision, DecisionAction
+
+    assert [Decision.send().action, Decision.stop().action] == [DecisionAction.SEND, DecisionAction.STOP]
+    assert Decision("answer", answer="x").action is DecisionAction.ANSWER  # type: ignore[arg-type]
+    import pytest
+
+    with pytest.raises(ValueError, match="postpone"):
+        Decision("postpone")  # type: ignore[arg-type]

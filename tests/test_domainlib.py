@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -137,6 +138,12 @@ def test_load_generator_returns_module_once(toy: Path) -> None:
     module = domain.load_generator()
     assert module.PARAMETERS["items"][0] == 2
     assert domain.load_generator() is module
+
+
+def test_loading_a_generator_leaves_no_bytecode_in_the_domain_directory(toy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)  # as Python's default is
+    assert DomainDir.open(toy).load_generator().generate
+    assert not (toy / "__pycache__").exists()
 
 
 def test_two_domains_with_same_name_get_separate_generator_modules(tmp_path: Path) -> None:

@@ -84,6 +84,8 @@ def test_the_inner_loop_leaves_out_the_slow_modules_and_they_come_first(request:
     tests = Path(__file__).parent
     assert all((tests / f"{name}.py").is_file() for name in SLOW_MODULES)  # no stale name in the list
     assert set(LONGEST_MODULES) <= SLOW_MODULES
+    # xdist keeps this order only without its own reordering of modules by their number of tests
+    assert request.config.getoption("loadscopereorder") is False
     items = request.session.items
     marked = [item for item in items if item.get_closest_marker("slow")]
     if len(items) > 1 and marked:  # the whole suite (or a part with slow tests) was collected here

@@ -58,7 +58,7 @@ def test_the_run_reads_as_calls_rounds_checks_and_evaluation(imported) -> None:
     state = _state(run_dir)
     requests = [e for e in state.entries if e.kind == "request"]
     assert len(requests) == summary["calls"] == sum(isinstance(e, RequestSent) for e in events) == 6
-    assert all(e.status == "done" and e.data.get("response_file") for e in requests)
+    assert all(e.status == "done" and e.response_file is not None for e in requests)
     assert state.response_text(requests[0].request_id).strip() == \
         (run_dir / "versions" / "succ-1.answer.txt").read_text().strip()  # the answer, as the model gave it
     logged_rounds = [e for e in events if isinstance(e, FeedbackRound)]
@@ -116,7 +116,9 @@ async def test_the_run_is_listed_opens_and_its_versions_compare(imported, isolat
         assert sum(e.kind == "round" for e in state.entries) == 4
         # a round's row shows the check, the failing test and the feedback
         index = next(i for i, e in enumerate(state.entries) if e.kind == "round")
-        feedback = state.entries[index].data["feedback"]
+        round_event = state.entries[index].event
+        assert isinstance(round_event, FeedbackRound)
+        feedback = round_event.feedback
         timeline = app.query_one(RunTimeline)
         timeline.move_cursor(row=index)
         timeline.focus()

@@ -11,6 +11,7 @@ from support.ferry_model import FerryModel
 from support.scripted_server import ScriptedServer
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401
 
+from genplan.engine.events import ValidationResult
 from genplan.engine.runs.store import RunStore
 from genplan.tui.classroom import stage_caption
 from genplan.tui.main import build_parser
@@ -41,8 +42,8 @@ def test_captions_name_the_stage() -> None:
     assert stage_caption(TimelineEntry("k", "request", "code.revise", step="code.revise")).startswith("Code debugging")
     assert stage_caption(TimelineEntry("k", "request", "autotos.succ", step="autotos.succ")).startswith("AutoToS")
     assert stage_caption(TimelineEntry("k", "phase", "strategy-validation")).startswith("Strategy debugging")
-    passed = TimelineEntry("k", "check", "check plan v01", "task-02", data={"what": "strategy", "valid": True,
-                                                                               "task": "task-02"})
+    passed = TimelineEntry("k", "check", "check plan v01", "task-02", event=ValidationResult(what="strategy", valid=True,
+                                                                                                 task="task-02"))
     assert stage_caption(passed) == "Strategy debugging: the plan for task-02 is valid; nothing is fed back."
     assert stage_caption(None).startswith("Classroom:")
     assert build_parser().parse_args(["d", "--classroom"]).classroom
@@ -67,13 +68,15 @@ async def test_classroom_mode_through_a_replay(recorded: Path, tmp_path: Path, i
         await wait_for(pilot, lambda: str(caption.render()).startswith("The run itself"), what="the last row's caption")
         entries = app.runner.state.entries
         failed = next(i for i, e in enumerate(entries) if e.kind == "check" and e.status == "fail")
-        message = str(entries[failed].data["message"]).strip().splitlines()[0]
+        check = entries[failed].event
+        assert isinstance(check, ValidationResult)
+        message = str(check.message).strip().splitlines()[0]
         timeline = app.query_one("#run-timeline")
         timeline.focus()
         timeline.move_cursor(row=failed)
         await pilot.pause(0.2)
         text = str(caption.render())
-        assert text.startswith(f"Strategy debugging: the plan for {entries[failed].data['task']} failed (")
+        assert text.startswith(f"Strategy debugging: the plan for {check.task} failed (")
         assert "the model will be told: " + message[:20] in text
         request = next(i for i, e in enumerate(entries) if e.kind == "request" and e.step == "strategy.reflect")
         timeline.move_cursor(row=request)

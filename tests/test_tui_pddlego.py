@@ -12,6 +12,7 @@ from test_tui_support import config_for, isolated, make_app, ready, wait_for  # 
 from textual.coordinate import Coordinate
 
 from genplan.cli.main import main
+from genplan.engine.events import ArtifactCreated, RequestSent, ValidationResult
 from genplan.engine.versions import check_category
 from genplan.tui import run_state
 from genplan.tui.replay import load_events
@@ -25,13 +26,15 @@ TRIAL = (Path(__file__).resolve().parents[1].parent / "shared" / "pddlego-plus" 
 
 
 def test_labels_of_a_pddlego_call() -> None:
-    assert run_state.time_step_parts({"time_step": 3, "attempt": 1, "retry": 2}) == ["step 3", "attempt 2", "retry 2"]
-    assert run_state.time_step_parts({"step": 0, "attempt": 0, "retry": 0}) == ["step 0"]
-    assert run_state.time_step_parts({"step": "nl.task", "task": "task-00"}) == []  # a pipeline request
-    assert run_state.request_context({"task": "task-03"}) == "task-03"
-    assert run_state.request_context({"candidate": 2}) == "candidate 2"  # code.generate, not a bare "2"
-    assert run_state.request_context({"version": "c2-v01", "candidate": 2}) == "c2-v01"
-    assert run_state.time_step_label({"step": 1, "attempt": 0, "retry": 2}) == "s01-a0-r2"
+    # read from the typed events: a request's time_step, a check's or an artefact's step
+    sent = RequestSent(step="pddlego.files", time_step=3, attempt=1, retry=2)
+    assert run_state.request_context(sent) == "step 3 attempt 2 retry 2"
+    assert run_state.trial_place(ValidationResult(what="pddl", step=0, attempt=0, retry=0)).parts() == ["step 0"]
+    assert run_state.trial_place(RequestSent(step="nl.task", task="task-00")) is None  # a pipeline request
+    assert run_state.request_context(RequestSent(step="nl.task", task="task-03")) == "task-03"
+    assert run_state.request_context(RequestSent(candidate=2)) == "candidate 2"  # code.generate, not a bare "2"
+    assert run_state.request_context(RequestSent(version="c2-v01", candidate=2)) == "c2-v01"
+    assert run_state.trial_place(ArtifactCreated(kind="pddl_domain", step=1, attempt=0, retry=2)).label == "s01-a0-r2"
 
 
 def test_an_imported_trial_reads_with_steps_retries_and_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -61,7 +64,8 @@ def test_an_imported_trial_reads_with_steps_retries_and_commands(tmp_path: Path,
     assert len(state.results) == len(checks)  # one result per solver call, none overwritten
     failed = [e for e in checks if e.status == "fail"]
     assert len(failed) >= summary["solver_errors"] > 0  # the paper counts one per outer attempt; the timeline shows every call
-    assert all(check_category(e.data["kind"], False) == "solver error" for e in failed)
+    assert all(isinstance(e.event, ValidationResult) and check_category(e.event.kind, False) == "solver error"
+               for e in failed)
 
 
 async def test_the_trials_pddl_files_are_versions_that_compare_step_by_step(

@@ -112,16 +112,19 @@ async def test_a_classroom_replay_at_80x24_names_every_rows_task_and_lists_the_r
         width = timeline.scrollable_content_region.width
         checked = 0
         for entry in state.entries:  # each row as the timeline draws it at this width
-            if entry.kind not in ("check", "request") or not entry.data.get("task"):
+            about = entry.event
+            if entry.kind not in ("check", "request") or not isinstance(about, (ValidationResult, RequestSent)) \
+                    or not about.task:
                 continue
             row = row_text(entry_cells(entry), width).plain
-            assert entry.data["task"] in row and "…" not in row.split(entry.data["task"])[0], row
+            assert about.task in row and "…" not in row.split(about.task)[0], row
             if entry.kind == "check":
-                assert f"{entry.data['task']} {entry.data['version']}" in row, row
+                assert f"{about.task} {about.version}" in row, row
             checked += 1
         shown = timeline_lines(app)  # and on the screen: the last rows, followed
         last_check = next(e for e in reversed(state.entries) if e.kind == "check")
-        assert any(f"{last_check.data['task']} {last_check.data['version']}" in line for line in shown), shown
+        assert isinstance(last_check.event, ValidationResult)
+        assert any(f"{last_check.event.task} {last_check.event.version}" in line for line in shown), shown
         assert checked >= 12  # every plan check and every request about a task
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from textual.app import App, ComposeResult
 
+from genplan.engine.events import RequestSent, ValidationResult
 from genplan.tui.run_state import TimelineEntry, Update
 from genplan.tui.widgets.timeline import Timeline, entry_cells, row_text
 
@@ -42,7 +43,7 @@ def test_row_text_lays_out_the_columns() -> None:
     answered = TimelineEntry("k", "request", "code.generate", status="answered")
     assert "answered" in row_text(entry_cells(answered), 44).plain  # the longest status fits whole
     long = TimelineEntry("k", "check", "check program c1-v01", detail="task-05 (a long note)", status="pass",
-                         data={"task": "task-05 (a long note)", "version": "c1-v01", "valid": True})
+                         event=ValidationResult(task="task-05 (a long note)", version="c1-v01", valid=True))
     narrow = row_text(entry_cells(long), 56).plain
     # the step gives way: in short, the task and the version first ("check program" goes)
     assert len(narrow) == 56 and narrow.startswith("✓ task-05 (a long note) c1-v01") and narrow.rstrip().endswith("pass")
@@ -50,7 +51,7 @@ def test_row_text_lays_out_the_columns() -> None:
     assert len(narrower) == 30 and narrower.startswith("✓ task-05 (a long") and "…" in narrower
     # a request too long even in short puts its task and version before the verb: the verb is what is cut
     request = TimelineEntry("k", "request", "strategy.reflect", detail="task-00 v01", status="done",
-                            step="strategy.reflect", data={"task": "task-00", "version": "v01"})
+                            step="strategy.reflect", event=RequestSent(task="task-00", version="v01"))
     assert row_text(entry_cells(request), 30).plain.startswith("⇄ reflect task-00 v01 ")
     assert row_text(entry_cells(request), 26).plain.startswith("⇄ task-00 v01 re…")
     # narrower (the timeline at 80 columns): the step keeps its room, only the status follows it

@@ -18,6 +18,7 @@ from test_tui_support import (  # noqa: F401
     wait_for,
 )
 
+from genplan.engine.events import ValidationResult
 from genplan.tui.diffing import word_changes
 from genplan.tui.run_state import TimelineEntry
 from genplan.tui.screens.compare import CompareScreen
@@ -44,11 +45,11 @@ def test_changed_lines_mark_whole_words() -> None:
 
 
 def test_failed_checks_never_look_like_passes() -> None:
-    passed = TimelineEntry("a", "check", "check program c1-v00", "task-00", "pass", data={"valid": True})
+    passed = TimelineEntry("a", "check", "check program c1-v00", "task-00", "pass", event=ValidationResult(valid=True))
     failed = TimelineEntry("b", "check", "check program c1-v00", "task-02", "fail",
-                           data={"valid": False, "kind": "unsatisfied-precondition"})
+                           event=ValidationResult(valid=False, kind="unsatisfied-precondition"))
     crashed = TimelineEntry("c", "check", "check program c1-v00", "task-03", "fail",
-                            data={"valid": False, "kind": "exception"})
+                            event=ValidationResult(valid=False, kind="exception"))
     titles = [entry_cells(e)[0].plain.strip() for e in (passed, failed, crashed)]
     statuses = [entry_cells(e)[1].plain for e in (passed, failed, crashed)]
     assert titles[0].startswith("✓") and not titles[1].startswith("✓") and not titles[2].startswith("✓")

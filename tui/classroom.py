@@ -3,6 +3,7 @@ why this feedback was produced and what the model is told. One line, in plain wo
 
 from __future__ import annotations
 
+from genplan.engine.events import ArtifactCreated, ArtifactEdited, CommandExecuted, FeedbackRound, ValidationResult
 from genplan.tui.outcomes import category_of
 from genplan.tui.run_state import TimelineEntry
 
@@ -58,41 +59,40 @@ def stage_caption(entry: TimelineEntry | None) -> str:
     """The caption for ``entry`` (None: what classroom mode shows before a row is chosen)."""
     if entry is None:
         return "Classroom: choose a row of the timeline to see which stage of the method it belongs to."
-    data = entry.data
+    event = entry.event
     if entry.kind == "request":
         stage, doing = STEPS.get(entry.step or "", ("Request", "a question to the model"))
         return f"{stage}: {doing}."
     if entry.kind == "phase":
         return PHASES.get(entry.title, f"Stage: {entry.title}") + "."
-    if entry.kind == "check":
-        stage = CHECKS.get(str(data.get("what") or "plan"), "Check")
-        task = str(data.get("task") or entry.detail or "the task")
-        if data.get("valid"):
+    if entry.kind == "check" and isinstance(event, ValidationResult):
+        stage = CHECKS.get(str(event.what or "plan"), "Check")
+        task = str(event.task or entry.detail or "the task")
+        if event.valid:
             return f"{stage}: the plan for {task} is valid; nothing is fed back."
-        category = category_of(data.get("kind"), False)
-        told = _first_line(data.get("message"))
+        category = category_of(event.kind, False)
+        told = _first_line(event.message)
         why = f"the plan for {task} failed ({category})"
-        if data.get("what") == "pddl":
+        if event.what == "pddl":
             why = f"the solver could not use the model's files ({category})"
         return f"{stage}: {why}; the model will be told: {told}" if told else f"{stage}: {why}."
-    if entry.kind == "round":
-        told = _first_line(data.get("feedback"))
-        check = data.get("check") or "unit"
-        return (f"AutoToS unit-test round: the {check} test failed ({data.get('category') or 'failure'}); "
+    if entry.kind == "round" and isinstance(event, FeedbackRound):
+        told = _first_line(event.feedback)
+        return (f"AutoToS unit-test round: the {event.check or 'unit'} test failed ({event.category or 'failure'}); "
                 f"the model is told: {told}")
     if entry.kind in ("passed", "limit", "evaluation"):
         return {"passed": "AutoToS: a kind of unit test passed; the next one runs.",
                 "limit": "AutoToS: the feedback rounds for this function are spent.",
                 "evaluation": "AutoToS: plain search with the functions solves the evaluation instances."}[entry.kind]
     if entry.kind == "command":
-        if data.get("error"):
-            return (f"PDDLego+ simulator loop: the game refused the command ({_first_line(data.get('error'), 50)}); "
+        if isinstance(event, CommandExecuted) and event.error:
+            return (f"PDDLego+ simulator loop: the game refused the command ({_first_line(event.error, 50)}); "
                     "the model will be asked to fix its files.")
         return "PDDLego+ simulator loop: the planned command ran in the game; its observation is kept."
     if entry.kind == "reset":
         return "PDDLego+ outer loop: the game starts over and replays the commands that worked."
     if entry.kind in ("artifact", "edit"):
-        kind = str(data.get("kind") or "").replace("_", " ")
+        kind = str(event.kind or "" if isinstance(event, (ArtifactCreated, ArtifactEdited)) else "").replace("_", " ")
         return f"A new version of the {kind or 'artefact'} is on the run's record (e edits it, 5 compares)."
     if entry.kind == "selection":
         return "Selection: the program that solves the most debug tasks is kept."

@@ -55,7 +55,11 @@ class TimelineEntry:
     file: Path | None = None
     request_id: str | None = None
     step: str | None = None  # the request's pipeline step (nl.domain, strategy.plan, ...)
-    data: dict[str, Any] = field(default_factory=dict)
+    # the engine's typed event the row shows (a request's: its RequestSent, or what announced it first); views read
+    # its fields (a check's plan, a round's feedback), never a copy of them by name
+    event: Event | None = None
+    call: int | None = None  # a request row: its place among the run's calls (1, 2, 3, ...)
+    response_file: Path | None = None  # a request row: its answer in the run directory
 
 
 @dataclass
@@ -124,32 +128,57 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def request_context(data: dict[str, Any]) -> str:
+@dataclass(frozen=True)
+class TrialPlace:
+    """Where in a PDDLego+ trial an event happened: the time step, the attempt after a reset (outer loop) and the
+    retry after a solver error (inner loop), all counted from 0."""
+
+    step: int
+    attempt: int = 0
+    retry: int = 0
+
+    def parts(self) -> list[str]:
+        """["step 3", "attempt 2", "retry 1"] (attempts shown from 1, retries from 1; the first of each unsaid)."""
+        return [f"step {self.step}"] + ([f"attempt {self.attempt + 1}"] if self.attempt > 0 else []) + (
+            [f"retry {self.retry}"] if self.retry > 0 else [])
+
+    @property
+    def label(self) -> str:
+        """The stem of the call's files (``s01-a0-r2``), naming its solver check."""
+        return f"s{self.step:02d}-a{self.attempt}-r{self.retry}"
+
+
+def _count(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def trial_place(event: Event | None) -> TrialPlace | None:
+    """The place in a trial of a PDDLego+ event; None for any other (a pipeline request's ``step`` is its name)."""
+    if isinstance(event, (RequestSent, RequestPaused)):
+        step, attempt, retry = event.time_step, event.attempt, event.retry
+    elif isinstance(event, (ValidationResult, ArtifactCreated)):
+        step, attempt, retry = event.step, event.attempt, event.retry
+    elif isinstance(event, (AttemptStarted, CommandExecuted)):
+        step, attempt, retry = event.step, event.attempt, None
+    elif isinstance(event, (StepStarted, Notice)):
+        step, attempt, retry = event.step, None, None
+    else:
+        return None
+    if _count(step) is None:
+        return None
+    return TrialPlace(int(step or 0), max(0, _count(attempt) or 0), max(0, _count(retry) or 0))
+
+
+def request_context(event: Event | None) -> str:
     """What a request is about, as the engine says it: its task, version, candidate; for PDDLego+ the time
     step, the attempt after a reset (outer loop) and the retry after a solver error (inner loop)."""
-    parts = [_text(data.get(name)) for name in ("task", "version") if data.get(name)]
-    if data.get("candidate") and not data.get("version"):  # a version (c1-v00) already names its candidate
-        parts.append(f"candidate {data['candidate']}")
-    return " ".join(parts + time_step_parts(data))
-
-
-def time_step_parts(data: dict[str, Any]) -> list[str]:
-    """["step 3", "attempt 2", "retry 1"] from a PDDLego+ event (attempts counted from 1, retries from 0)."""
-    step = data.get("time_step", data.get("step"))
-    if not isinstance(step, int) or isinstance(step, bool):
-        return []
-    parts = [f"step {step}"]
-    attempt, retry = data.get("attempt"), data.get("retry")
-    if isinstance(attempt, int) and attempt > 0:
-        parts.append(f"attempt {attempt + 1}")
-    if isinstance(retry, int) and retry > 0:
-        parts.append(f"retry {retry}")
-    return parts
-
-
-def time_step_label(data: dict[str, Any]) -> str:
-    """The stem of a PDDLego+ call's files (``s01-a0-r2``), naming its solver check."""
-    return f"s{int(data.get('step', 0)):02d}-a{int(data.get('attempt', 0))}-r{int(data.get('retry', 0))}"
+    parts: list[str] = []
+    if isinstance(event, (RequestSent, RequestPaused)):
+        parts = [value for value in (event.task, event.version) if value]
+        if event.candidate and not event.version:  # a version (c1-v00) already names its candidate
+            parts.append(f"candidate {event.candidate}")
+    place = trial_place(event)
+    return " ".join(parts + (place.parts() if place is not None else []))
 
 
 class RunState:
@@ -187,7 +216,7 @@ class RunState:
     def _add(self, entry: TimelineEntry, update: Update) -> TimelineEntry:
         if entry.kind == "request":  # numbered as calls are counted (a request id skips the ids kept for retries)
             self.request_rows += 1
-            entry.data.setdefault("call", self.request_rows)
+            entry.call = entry.call or self.request_rows
         existing = self._index.get(entry.key)
         if existing is not None:  # a key seen twice (e.g. a resumed run): keep both rows
             entry.key = f"{entry.key}#{len(self.entries)}"
@@ -280,7 +309,8 @@ class RunState:
         phase = _text(event.phase or event.step or "step")
         named = {"round": event.round, "candidate": event.candidate, "version": event.version}
         parts = [f"{name} {value}" for name, value in named.items() if value is not None]
-        parts += time_step_parts(event.data) if event.phase else []
+        place = trial_place(event) if event.phase else None
+        parts += place.parts() if place is not None else []
         key = f"phase:{phase}:{event.round}:{event.candidate}:{event.version}"
         # Phases such as "strategy round N" have no finish event: the next round ends the previous one.
         for other_key, index in list(self._phases.items()):
@@ -291,7 +321,7 @@ class RunState:
                 update.entries.append(index)
                 del self._phases[other_key]
         entry = self._add(TimelineEntry(key, "phase", phase, ", ".join(parts), RUNNING, started=event.time,
-                                        data=dict(event.data)), update)
+                                        event=event), update)
         self._phases[key] = self._index[entry.key]
 
     def _step_finished(self, event: StepFinished, update: Update) -> None:
@@ -313,13 +343,12 @@ class RunState:
         if entry is None:  # a concurrent request is announced after it is answered: its row comes then
             return
         retry = f"attempt {event.attempt} failed ({_text(event.reason)}); retrying in {event.delay_s} s"
-        entry.detail = "; ".join(part for part in (request_context(entry.data), retry) if part)
+        entry.detail = "; ".join(part for part in (request_context(entry.event), retry) if part)
 
     def _request_sent(self, event: RequestSent, update: Update) -> None:
         rid = _text(event.request_id)
         step = _text(event.step)
-        data = event.data
-        detail = request_context(data)
+        detail = request_context(event)
         entry = self._changed(f"req:{rid}", update)  # a paused request is announced once it is decided
         if entry is None:
             entry = self._add(TimelineEntry(f"req:{rid}", "request", step or "request", detail, RUNNING,
@@ -329,7 +358,7 @@ class RunState:
             entry.detail = detail  # which task it concerns, also for a request that was held first
         entry.status = RUNNING
         entry.file = self.resolve(event.file)
-        entry.data.update(data)
+        entry.event = event  # what the request is about: its task, version, place in a trial
         self.streams.setdefault(rid, [])  # text may have streamed in before the (deferred) announcement
         self.last_request = rid
 
@@ -382,15 +411,14 @@ class RunState:
         entry.seconds = float(latency) if isinstance(latency, (int, float)) else max(0.0, event.time - entry.started)
         response_file = self.resolve(event.file)
         if response_file is not None:
-            entry.data["response_file"] = str(response_file)
+            entry.response_file = response_file
         if event.truncated:
             entry.detail = (entry.detail + " (cut off)").strip()
 
     def call_number(self, request_id: str | None) -> int | None:
         """A request's place among the run's calls (1, 2, 3, ...: the ids skip the ids kept for retries)."""
         entry = self.entry(f"req:{request_id}") if request_id is not None else None
-        number = entry.data.get("call") if entry is not None else None
-        return number if isinstance(number, int) else None
+        return entry.call if entry is not None else None
 
     def request_about(self, request_id: str | None = None, step: str | None = None) -> str:
         """The task/version a request concerns (``request_id`` None: the last announced one of ``step``)."""
@@ -398,12 +426,12 @@ class RunState:
         entry = self.entry(f"req:{rid}") if rid is not None else None
         if entry is None or (step is not None and entry.step != step):
             return ""
-        return request_context(entry.data) or entry.detail
+        return request_context(entry.event) or entry.detail
 
     def response_text(self, request_id: str) -> str:
         """The whole answer: streamed text if we saw it, else the response file of the run directory."""
         entry = self.entry(f"req:{request_id}")
-        file = entry.data.get("response_file") if entry is not None else None
+        file = entry.response_file if entry is not None else None
         if file:
             from genplan.engine.api.runs import answer_text
 
@@ -418,18 +446,18 @@ class RunState:
         entry = self._changed(f"req:{rid}", update)
         if entry is None:
             step = _text(event.step)
-            entry = self._add(TimelineEntry(f"req:{rid}", "request", step or "request", request_context(event.data),
-                                            request_id=rid, step=step, started=event.time), update)
+            entry = self._add(TimelineEntry(f"req:{rid}", "request", step or "request", request_context(event),
+                                            request_id=rid, step=step, started=event.time, event=event), update)
         entry.status = PAUSED
         update.paused_request = rid
 
     def _validation(self, event: ValidationResult, update: Update) -> None:
-        data = event.data
         what = _text(event.what or "plan")
         version = _text(event.version)
         task = _text(event.task)
-        if not version and not task and time_step_parts(data):  # a PDDLego+ solver check: one per call
-            version, task = time_step_label(data), "solver"
+        place = trial_place(event)
+        if not version and not task and place is not None:  # a PDDLego+ solver check: one per call
+            version, task = place.label, "solver"
         valid = bool(event.valid)
         plan = event.plan if isinstance(event.plan, list) else None
         result = CheckResult(task, valid, event.kind, _text(event.message), plan)
@@ -439,7 +467,7 @@ class RunState:
         update.results = True
         title = f"check {what} {version}".strip()
         self._add(TimelineEntry(f"check:{what}:{version}:{task}", "check", title, task, PASS if valid else FAIL,
-                                started=event.time, data=dict(data)), update)
+                                started=event.time, event=event), update)
 
     def _artifact(self, event: ArtifactCreated, update: Update) -> None:
         ref = ArtifactRef(_text(event.kind), _text(event.version), self.resolve(event.file))
@@ -448,14 +476,14 @@ class RunState:
         title = f"{ref.kind.replace('_', ' ')} {ref.version}".strip()
         self._add(TimelineEntry(f"art:{ref.kind}:{ref.version}", "artifact", title,
                                 ref.file.name if ref.file else "", DONE, started=event.time, file=ref.file,
-                                data=dict(event.data)), update)
+                                event=event), update)
 
     def _selection(self, event: SelectionMade, update: Update) -> None:
         kind, version = _text(event.kind), _text(event.version)
         solved, total = event.solved, event.total
         score = f"{solved}/{total} debug tasks" if solved is not None and total is not None else ""
         self._add(TimelineEntry(f"sel:{kind}:{version}:{event.seq}", "selection", f"selected {kind} {version}",
-                                score, DONE, started=event.time, data=dict(event.data)), update)
+                                score, DONE, started=event.time, event=event), update)
 
     def _edited(self, event: ArtifactEdited, update: Update) -> None:
         file = self.resolve(event.file)
@@ -464,14 +492,15 @@ class RunState:
         hashes = f"{(event.old_hash or '')[:8]} → {(event.new_hash or '')[:8]}"
         detail = f"→ {file.name if file else '?'} ({origin}; {hashes})"
         self._add(TimelineEntry(f"edit:{event.seq}", "edit", title, detail, DONE, started=event.time, file=file,
-                                data=dict(event.data)), update)
+                                event=event), update)
 
     def _attempt(self, event: AttemptStarted, update: Update) -> None:
         attempt = event.attempt
         if isinstance(attempt, int) and attempt > 0:  # the first attempt of a step needs no row
-            detail = f"{' '.join(time_step_parts(event.data))}: replayed {event.replayed or 0} commands"
+            place = trial_place(event)
+            detail = f"{' '.join(place.parts() if place else [])}: replayed {event.replayed or 0} commands"
             self._add(TimelineEntry(f"attempt:{event.seq}", "reset", "reset", detail, INFO, started=event.time,
-                                    data=dict(event.data)), update)
+                                    event=event), update)
 
     def _command(self, event: CommandExecuted, update: Update) -> None:
         observation = _text(event.observation).strip().splitlines()
@@ -479,17 +508,17 @@ class RunState:
         error = event.error
         self._add(TimelineEntry(f"command:{event.seq}", "command", _text(event.command),
                                 _text(error) if error else detail, FAIL if error else PASS, started=event.time,
-                                data=dict(event.data)), update)
+                                event=event), update)
 
     def _notice(self, event: Notice, update: Update) -> None:
         level = _text(event.level or "info")
         self._add(TimelineEntry(f"notice:{event.seq}", "notice", level, _text(event.message),
                                 FAIL if level in ("error", "warning") else INFO, started=event.time,
-                                data=dict(event.data)), update)
+                                event=event), update)
 
     # ------------------------------------------------------------------ AutoToS's unit tests
     def _feedback_round(self, event: FeedbackRound, update: Update) -> None:
-        """A failed unit test: which check, the paper's category, the failing test; the feedback is in ``data``."""
+        """A failed unit test: which check, the paper's category, the failing test; the feedback is in its event."""
         failure: dict[str, Any] = event.failure if isinstance(event.failure, dict) else {}
         parts = [_text(event.category or event.check)]
         if failure.get("state") is not None:
@@ -498,16 +527,16 @@ class RunState:
             parts.append(f"→ {event.target}")
         title = f"round {event.number}: {_text(event.phase or 'unit')} failed"
         self._add(TimelineEntry(f"round:{event.number}", "round", title, " ".join(parts), FAIL,
-                                started=event.time, data=dict(event.data)), update)
+                                started=event.time, event=event), update)
 
     def _checks_passed(self, event: ChecksPassed, update: Update) -> None:
         self._add(TimelineEntry(f"passed:{event.seq}", "passed", f"{_text(event.check)} tests passed", "", PASS,
-                                started=event.time, data=dict(event.data)), update)
+                                started=event.time, event=event), update)
 
     def _feedback_limit(self, event: FeedbackLimit, update: Update) -> None:
         detail = f"{event.rounds} feedback rounds for {_text(event.target)} spent"
         self._add(TimelineEntry(f"limit:{event.seq}", "limit", "feedback limit", detail, STOPPED, started=event.time,
-                                data=dict(event.data)), update)
+                                event=event), update)
 
     def _evaluation(self, event: EvaluationProgress, update: Update) -> None:
         """One row for the whole evaluation, brought up to date by each report of progress."""
@@ -520,24 +549,26 @@ class RunState:
         entry.status = DONE if done == total else RUNNING
         seconds = event.seconds
         entry.seconds = float(seconds) if isinstance(seconds, (int, float)) else None
-        entry.data = dict(event.data)
+        entry.event = event
 
 def round_text(entry: TimelineEntry) -> str:
     """An AutoToS round as the Answer view shows it (Markdown): the check, its category, the failing test as the
     harness reported it and the feedback the model got, word for word."""
     import json
 
-    data = entry.data
-    lines = [f"check `{_text(data.get('check'))}` · category *{_text(data.get('category'))}* · "
-             f"feedback to `{_text(data.get('target'))}`", ""]
-    failure = data.get("failure")
+    event = entry.event
+    if not isinstance(event, FeedbackRound):
+        return ""
+    lines = [f"check `{_text(event.check)}` · category *{_text(event.category)}* · "
+             f"feedback to `{_text(event.target)}`", ""]
+    failure = event.failure
     if isinstance(failure, dict) and failure:
         lines += ["The failing test:", "", "```text"]
         for key, value in failure.items():
             shown = value if isinstance(value, str) else json.dumps(value, default=str)
             lines.append(f"{key}: {shown.rstrip()}")
         lines += ["```", ""]
-    lines += ["The feedback the model got:", "", "```text", _text(data.get("feedback")).rstrip("\n"), "```"]
+    lines += ["The feedback the model got:", "", "```text", _text(event.feedback).rstrip("\n"), "```"]
     return "\n".join(lines)
 
 

@@ -11,6 +11,7 @@ import hashlib
 import json
 import threading
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol
 
 from genplan.engine.errors import RunStopped
@@ -22,29 +23,39 @@ from genplan.engine.runs.answers import response_record
 from genplan.engine.runs.store import RunStore
 
 
+class DecisionAction(StrEnum):
+    SEND = "send"  # as the approach wrote it
+    EDIT = "edit"  # with the person's messages instead
+    ANSWER = "answer"  # not sent: the person's text is the answer
+    STOP = "stop"  # not sent: the run stops (RunStopped)
+
+
 @dataclass(frozen=True)
 class Decision:
     """What a controller decides about a request before it is sent."""
 
-    action: str  # "send" | "edit" | "answer" | "stop"
+    action: DecisionAction
     messages: list[ChatMessage] | None = None
     answer: str | None = None
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "action", DecisionAction(self.action))  # "answer" is the member ANSWER
+
     @classmethod
     def send(cls) -> Decision:
-        return cls("send")
+        return cls(DecisionAction.SEND)
 
     @classmethod
     def edit(cls, messages: list[ChatMessage]) -> Decision:
-        return cls("edit", messages=messages)
+        return cls(DecisionAction.EDIT, messages=messages)
 
     @classmethod
     def answer_with(cls, text: str) -> Decision:
-        return cls("answer", answer=text)
+        return cls(DecisionAction.ANSWER, answer=text)
 
     @classmethod
     def stop(cls) -> Decision:
-        return cls("stop")
+        return cls(DecisionAction.STOP)
 
 
 class Controller(Protocol):
@@ -130,11 +141,11 @@ class ModelGateway:
         if self.controller is not None:
             publish(RequestPaused(request_id=request_id, step=request.step, **context))  # context: which task
             decision = self.controller.before_request(request_id, request)
-            if decision.action == "stop":
+            if decision.action is DecisionAction.STOP:
                 raise RunStopped(f"stopped before request {request_id} ({request.step})")
-            if decision.action == "edit" and decision.messages is not None:
+            if decision.action is DecisionAction.EDIT and decision.messages is not None:
                 request = ChatRequest(request.step, list(decision.messages), dict(request.params))
-            if decision.action == "answer":
+            if decision.action is DecisionAction.ANSWER:
                 answer = _human_answer(decision.answer or "")
                 return self._record(request_id, request, answer, original_hash, True, publish)
         self.store.write_json(layout.request_file(request_id, request.step), self._request_record(request_id, request))

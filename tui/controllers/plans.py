@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from genplan.engine.events import ValidationResult
 from genplan.tui.controllers.base import Context, Host, Runs, Views
 from genplan.tui.domain_info import TaskInfo
-from genplan.tui.run_state import TimelineEntry, time_step_label
+from genplan.tui.run_state import TimelineEntry, trial_place
 
 
 class PlansController:
@@ -19,12 +20,13 @@ class PlansController:
         tab = self.views.active_tab()
         state = self.runs.state if self.runs is not None else None
         entry = self.views.timeline_entry() if tab == "run" and self.views.timeline_focused() else None
-        if entry is not None and entry.kind == "check" and entry.data.get("what") == "pddl":
+        check = entry.event if entry is not None and isinstance(entry.event, ValidationResult) else None
+        if entry is not None and check is not None and check.what == "pddl":
             self.open_trial_plan(entry)  # PDDLego+: the solver's plan on the model's own files of that call
             return
-        if entry is not None and entry.kind == "check":  # a check row of the timeline: its own plan
-            plan = entry.data.get("plan")
-            task = self.ctx.task_named(str(entry.data.get("task", "")))
+        if entry is not None and check is not None:  # a check row of the timeline: its own plan
+            plan = check.plan
+            task = self.ctx.task_named(str(check.task or ""))
             if not isinstance(plan, list) or not plan or task is None:
                 self.host.notify("This check has no plan to step through (none could be read from the answer).",
                                  severity="warning")
@@ -38,8 +40,8 @@ class PlansController:
                 return
             what, version = state.current_results if state is not None and state.current_results else ("", "")
             if what == "pddl" and state is not None:  # a PDDLego+ solver call's result: its own files
-                call = next((e for e in state.entries if e.kind == "check" and e.data.get("what") == "pddl"
-                             and time_step_label(e.data) == version), None)
+                call = next((e for e in state.entries if isinstance(e.event, ValidationResult)
+                             and e.event.what == "pddl" and _label(e) == version), None)
                 if call is not None:
                     self.open_trial_plan(call)
                     return
@@ -63,18 +65,20 @@ class PlansController:
         from genplan.tui.plan_trace import trace_plan
         from genplan.tui.screens.plan_stepper import PlanStepperScreen
 
-        plan = entry.data.get("plan")
+        check = entry.event if isinstance(entry.event, ValidationResult) else None
+        place = trial_place(check)
+        plan = check.plan if check is not None else None
         state = self.runs.state if self.runs is not None else None
         run_dir = state.run_dir if state is not None else None
-        if not isinstance(plan, list) or not plan or run_dir is None:
+        if not isinstance(plan, list) or not plan or run_dir is None or place is None:
             self.host.notify("This solver call has no plan to step through (it failed, or the trial was recorded "
                              "before plans were kept).", severity="warning")
             return
-        label = time_step_label(entry.data)
+        label = place.label
         steps = [str(a) for a in plan]
         try:
-            call = (int(entry.data.get("step", 0)), int(entry.data.get("attempt", 0)), int(entry.data.get("retry", 0)))
-            texts = [trial_call_file(run_dir, *call, part).read_text(encoding="utf-8") for part in ("domain", "problem")]
+            texts = [trial_call_file(run_dir, place.step, place.attempt, place.retry, part).read_text(encoding="utf-8")
+                     for part in ("domain", "problem")]
             domain, problem = planned_task(texts[0], texts[1], steps)
         except (OSError, PddlError) as exc:
             self.host.notify(f"{label}: cannot read the call's files ({exc})", severity="error")
@@ -159,3 +163,8 @@ class PlansController:
         body = outcome.message or ("The plan is valid." if outcome.solved else "(no feedback recorded)")
         self.host.open_screen(FeedbackScreen(title, body))
 
+
+def _label(entry: TimelineEntry) -> str:
+    """The label of a PDDLego+ solver call's check row (``s01-a0-r2``), "" for any other row."""
+    place = trial_place(entry.event)
+    return place.label if place is not None else ""

@@ -16,6 +16,7 @@ from textual.widgets import DataTable, OptionList, Static, TabbedContent, TabPan
 from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
 
+from genplan.engine.events import CommandExecuted, ValidationResult
 from genplan.tui.actions import bindings
 from genplan.tui.artifacts import Version
 from genplan.tui.domain_info import DomainInfo, TaskInfo, nl_description
@@ -303,7 +304,7 @@ class RunPanel(Vertical):
         stream = self.stream
         if entry.kind == "request" and entry.request_id is not None:
             rid = entry.request_id
-            if entry.status in ("running", "paused") or not entry.data.get("response_file"):
+            if entry.status in ("running", "paused") or entry.response_file is None:
                 stream.show(rid, stream_title(entry, rid), state.stream_text(rid), prose=is_prose(entry))
             elif is_prose(entry):  # a description or strategy: line by line
                 self.read(stream_title(entry, rid), lambda: keep_lines(state.response_text(rid)), rid)
@@ -324,13 +325,13 @@ class RunPanel(Vertical):
 
             self.read(f"{entry.title} · {file.name}", read)
             return
-        if entry.kind == "check":
-            data = entry.data
-            lines = [f"**{entry.title} on {entry.detail}: {'pass' if data.get('valid') else 'fail'}**", ""]
-            if data.get("message"):
-                lines += [str(data["message"]), ""]
-            if isinstance(data.get("plan"), list):
-                lines += ["```", *[str(a) for a in data["plan"]], "```"]
+        if entry.kind == "check" and isinstance(entry.event, ValidationResult):
+            check = entry.event
+            lines = [f"**{entry.title} on {entry.detail}: {'pass' if check.valid else 'fail'}**", ""]
+            if check.message:
+                lines += [str(check.message), ""]
+            if isinstance(check.plan, list):
+                lines += ["```", *[str(a) for a in check.plan], "```"]
             stream.show(None, entry.title, "\n".join(lines))
             return
         if entry.kind == "command":  # PDDLego+/PlanGen: the game's whole answer, then the transcript so far
@@ -355,8 +356,8 @@ class RunPanel(Vertical):
 def command_text(entry: TimelineEntry, run_dir: Path | None) -> str:
     """A game command's row in full: the command, what the game answered (or why it refused), and the trial's
     observation history as the engine wrote it (observations.md)."""
-    data = entry.data
-    answer = str(data.get("error") or data.get("observation") or "").strip()
+    command = entry.event if isinstance(entry.event, CommandExecuted) else None
+    answer = str((command.error or command.observation or "") if command is not None else "").strip()
     lines = [f"**› {entry.title}**", "", "```text", answer or "(no answer)", "```"]
     from genplan.engine.api.runs import observations_file
 
@@ -376,8 +377,7 @@ def stream_title(entry: TimelineEntry | None, rid: str) -> str:
     run's own request ids, in its file names, skip the ids kept for retries)."""
     if entry is None:
         return f"request {rid}"
-    number = entry.data.get("call")
-    name = f"call {number}" if isinstance(number, int) else f"request {rid}"
+    name = f"call {entry.call}" if entry.call is not None else f"request {rid}"
     return f"{name} · {entry.title} {entry.detail}".strip() + f" · {entry.status}"
 
 

@@ -19,6 +19,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from genplan.engine.events import ArtifactCreated, RequestPaused, RequestSent, ValidationResult
 from genplan.tui.actions import bindings
 from genplan.tui.outcomes import category_of, look
 from genplan.tui.run_state import RunState, TimelineEntry, Update
@@ -85,7 +86,9 @@ def entry_cells(entry: TimelineEntry) -> list[Text]:
     icon, icon_style = KIND_ICONS.get(entry.kind, " "), ""
     status = Text(entry.status, style=STATUS_STYLES.get(entry.status, ""))
     if entry.kind == "check":  # the outcome's own glyph: a failed check never looks like a pass
-        found = look(category_of(entry.data.get("kind"), bool(entry.data.get("valid", entry.status == "pass"))))
+        check = entry.event if isinstance(entry.event, ValidationResult) else None
+        valid = check.valid if check is not None and check.valid is not None else entry.status == "pass"
+        found = look(category_of(check.kind if check is not None else None, bool(valid)))
         icon, icon_style = found.glyph, found.style
         status = Text(found.short, style=found.style)
     title = Text(f"{indent}", no_wrap=True, overflow="ellipsis")
@@ -104,12 +107,14 @@ def compact_titles(entry: TimelineEntry, lead: Text) -> list[Text]:
     """The step for a narrow timeline (classroom mode, 80 columns), shortest last: what names the row — its task
     and version — with the words around them shortened ("✗ task-00 v01" for "✗ check strategy v01 task-00");
     for a request, when even that is too long, the task and version before the verb, so that the verb is cut."""
-    data = entry.data
+    event = entry.event
     verb, names = "", []
     if entry.kind == "check":
-        names = [str(data.get("task") or entry.detail), str(data.get("version") or entry.title.split(" ")[-1])]
+        check = event if isinstance(event, ValidationResult) else None
+        names = [str(check and check.task or entry.detail), str(check and check.version or entry.title.split(" ")[-1])]
     elif entry.kind == "request":
-        about = " ".join(str(data[name]) for name in ("task", "version") if data.get(name))
+        about = " ".join(name for name in (event.task, event.version) if name) \
+            if isinstance(event, (RequestSent, RequestPaused)) else ""
         verb, names = SHORT_STEPS.get(entry.step or "", entry.title), [about or entry.detail]
     elif entry.kind == "edit":
         names = [entry.title.removeprefix("edited "), entry.detail.split(" (")[0]]
@@ -118,8 +123,9 @@ def compact_titles(entry: TimelineEntry, lead: Text) -> list[Text]:
     elif entry.kind == "phase":
         names = [SHORT_PHASES.get(entry.title, entry.title), entry.detail.replace("version ", "")]
     elif entry.kind == "artifact":  # the version names it; the file name (the detail) repeats it
-        kind = str(data.get("kind") or "")
-        names = [SHORT_ARTIFACTS.get(kind, kind.replace("_", " ")), str(data.get("version") or entry.title)]
+        artifact = event if isinstance(event, ArtifactCreated) else None
+        kind = str(artifact and artifact.kind or "")
+        names = [SHORT_ARTIFACTS.get(kind, kind.replace("_", " ")), str(artifact and artifact.version or entry.title)]
     else:
         names = [entry.title, entry.detail]
     orders = [[verb, *names], [*names, verb]] if verb else [names]
