@@ -51,16 +51,10 @@ class ModelSpec:
     settings: ModelSettings
 
 
-@dataclass(frozen=True)
-class PresetSpec:
-    """A preset of the grid: its label, its approach and the approach's parameters for it. Every preset is run
-    alike; the registry says whether its runs evaluate themselves (then ``parameters`` is the preset's dict, and
-    each entry adds what its run takes of the experiment's evaluation) or leave the program they select to the
-    batch's evaluation (then ``parameters`` is the approach's PipelineConfig, the [pipeline] overrides applied;
-    split_seed is set per run)."""
+class KeptParameters:
+    """An approach's parameters as a batch keeps them: a PipelineConfig for an approach whose selected program
+    the batch evaluates, a dict for one that evaluates itself."""
 
-    label: str
-    approach: str  # the registry's name, e.g. "stein", "autotos"
     parameters: PipelineConfig | dict[str, Any]
 
     @property
@@ -72,6 +66,19 @@ class PresetSpec:
     def mapping(self) -> dict[str, Any]:
         """The parameters as a dict (a PipelineConfig's fields)."""
         return self.parameters.to_dict() if isinstance(self.parameters, PipelineConfig) else self.parameters
+
+
+@dataclass(frozen=True)
+class PresetSpec(KeptParameters):
+    """A preset of the grid: its label, its approach and the approach's parameters for it. Every preset is run
+    alike; the registry says whether its runs evaluate themselves (then ``parameters`` is the preset's dict, and
+    each entry adds what its run takes of the experiment's evaluation) or leave the program they select to the
+    batch's evaluation (then ``parameters`` is the approach's PipelineConfig, the [pipeline] overrides applied;
+    split_seed is set per run)."""
+
+    label: str
+    approach: str  # the registry's name, e.g. "stein", "autotos"
+    parameters: PipelineConfig | dict[str, Any]
 
     def describe(self) -> dict[str, Any]:
         if isinstance(self.parameters, PipelineConfig):

@@ -32,7 +32,7 @@ from genplan.engine.api.programs import (
 )
 from genplan.engine.api.runs import RunStore, has_evaluation, read_summary, write_evaluation, write_json_atomic
 from genplan.engine.api.settings import ModelAccessError, ModelSettings
-from genplan.engine.batch.experiment import EvalSpec, Experiment, GameTarget, ModelSpec, PresetSpec, task_files
+from genplan.engine.batch.experiment import EvalSpec, Experiment, GameTarget, KeptParameters, ModelSpec, PresetSpec, task_files
 
 # Model settings that change what a run produces (the others only change how answers are fetched).
 # Pipeline settings that joined the run's identity later, with the value every earlier run had.
@@ -50,7 +50,7 @@ RUN_DEFINING_SETTINGS = ("model", "base_url", "temperature", "max_tokens", "seed
 
 
 @dataclass(frozen=True)
-class Entry:
+class Entry(KeptParameters):
     """One cell of the grid: one ordinary run (and the evaluation of its program)."""
 
     domain: DomainDir | GameTarget  # a game family for a [games] entry (PDDLego+, PlanGen)
@@ -61,16 +61,6 @@ class Entry:
     # a run whose program the batch evaluates: its PipelineConfig (split_seed set); a run that evaluates itself:
     # every parameter it gets (the preset's, the game's, what it takes of the experiment's evaluation)
     parameters: PipelineConfig | dict[str, Any]
-
-    @property
-    def config(self) -> PipelineConfig | None:
-        """The configuration the evaluation of the run's program follows; None for a run that evaluates itself."""
-        return self.parameters if isinstance(self.parameters, PipelineConfig) else None
-
-    @property
-    def mapping(self) -> dict[str, Any]:
-        """The parameters as a dict (a PipelineConfig's fields)."""
-        return self.parameters.to_dict() if isinstance(self.parameters, PipelineConfig) else self.parameters
 
     @property
     def key(self) -> str:
