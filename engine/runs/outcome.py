@@ -120,10 +120,15 @@ def write_outcome(run_dir: Path, outcome: Mapping[str, Any], *, trial: bool = Fa
     return target
 
 
+def _json_object(path: Path) -> dict[str, Any] | None:
+    """The JSON object in ``path``; None when the file is missing, unreadable or holds anything else."""
+    data = read_json_or_none(path)
+    return data if isinstance(data, dict) else None
+
+
 def read_outcome(run_dir: Path) -> dict[str, Any] | None:
     """The run's ``summary.json``; None when it has none (not finished) or it is not a JSON object."""
-    data = read_json_or_none(layout.summary_file(run_dir))
-    return data if isinstance(data, dict) else None
+    return _json_object(layout.summary_file(run_dir))
 
 
 def read_summary(run_dir: Path) -> RunSummary | None:
@@ -140,8 +145,7 @@ def read_trial_summary(run_dir: Path) -> RunSummary | None:
 
 def read_trial(run_dir: Path) -> dict[str, Any] | None:
     """A PDDLego+/PlanGen trial's record (``trial.json``); None for any other run."""
-    data = read_json_or_none(layout.trial_file(run_dir))
-    return data if isinstance(data, dict) else None
+    return _json_object(layout.trial_file(run_dir))
 
 
 def has_trial(run_dir: Path) -> bool:
@@ -157,8 +161,7 @@ def write_evaluation(run_dir: Path, record: Mapping[str, Any]) -> Path:
 
 def read_evaluation(run_dir: Path) -> dict[str, Any] | None:
     """A batch's evaluation of the run's selected program; None when there is none (or it is no JSON object)."""
-    data = read_json_or_none(layout.evaluation_file(run_dir))
-    return data if isinstance(data, dict) else None
+    return _json_object(layout.evaluation_file(run_dir))
 
 
 def has_evaluation(run_dir: Path) -> bool:
