@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -426,12 +426,18 @@ class EventBus:
     Publishing is serialised with a lock so that events from concurrent requests keep one total order.
     """
 
-    def __init__(self, log_writer: Callable[[Event], None] | None = None, already_logged: int = 0) -> None:
-        """`already_logged`: a resumed run replays its deterministic event sequence; the first events are
-        in the log already, so they go to subscribers only."""
+    def __init__(self, log_writer: Callable[[Event], None] | None = None, logged: Sequence[Event] = ()) -> None:
+        """`logged`: the events a resumed run's log holds already. A resumed run publishes its deterministic
+        sequence again: while each event is of the kind the log has next, it goes to the subscribers only, with
+        the number it has in the log. The first one that differs starts the new part, logged and numbered after
+        the log's last event. A stop's or a failure's `RunFinished` is no part of that sequence (the resumed run
+        publishes the event that came after it instead), so it is passed over, however often the run was
+        stopped and resumed before."""
         self._subscribers: list[Subscriber] = []
         self._log_writer = log_writer
-        self._already_logged = already_logged
+        self._replay = [(type(event), event.seq) for event in logged if not isinstance(event, RunFinished)]
+        self._replayed = 0  # how many of them were published again
+        self._last_logged = max((event.seq for event in logged), default=0)
         self._seq = 0
         self._lock = threading.RLock()
 
@@ -439,12 +445,22 @@ class EventBus:
         with self._lock:
             self._subscribers.append(subscriber)
 
+    def _is_replayed(self, event: Event) -> bool:
+        """Whether `event` is the next one of the logged sequence a resumed run publishes again."""
+        if self._replayed < len(self._replay) and type(event) is self._replay[self._replayed][0]:
+            self._replayed += 1
+            return True
+        self._replay = []  # the new part has begun: nothing after it is a replay
+        return False
+
     def publish(self, event: Event) -> Event:
         with self._lock:
+            write = False
             if not event.LIVE_ONLY:
-                self._seq += 1
+                write = not self._is_replayed(event)
+                self._seq = max(self._seq, self._last_logged) + 1 if write else self._replay[self._replayed - 1][1]
             event.seq, event.time = self._seq, time.time()
-            if self._log_writer is not None and not event.LIVE_ONLY and self._seq > self._already_logged:
+            if self._log_writer is not None and write:
                 self._log_writer(event)
             for subscriber in list(self._subscribers):
                 subscriber(event)

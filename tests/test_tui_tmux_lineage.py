@@ -26,7 +26,9 @@ pytestmark = pytest.mark.exclusive  # a real terminal: it cannot share the machi
 
 
 def _fork(runs: Path) -> Path | None:
-    found = [p for p in runs.iterdir() if "forked_from" in json.loads((p / "run.json").read_text())]
+    # a run directory being made has no run.json for a moment (a fork copies its source's files first)
+    found = [p for p in runs.iterdir()
+             if (p / "run.json").is_file() and "forked_from" in json.loads((p / "run.json").read_text())]
     return found[0] if found else None
 
 

@@ -126,7 +126,7 @@ class Run:
         self.parameters = parameters  # the approach's typed parameters
         self.fork_names = ForkNames(store.meta())  # a fork from an edit names it as its source does
         # a resumed run publishes its events again; those already in the log go to the watchers only
-        self.bus = EventBus(store.append_event, already_logged=store.last_seq())
+        self.bus = EventBus(store.append_event, logged=list(store.events()))
         for subscriber in setup.subscribers:
             self.bus.subscribe(subscriber)
         self.gateway = ModelGateway(setup.provider, store, self.bus, setup.controller)
