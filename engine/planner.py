@@ -461,7 +461,12 @@ class Successors:
         self.task = task
         self.domain = task.domain
         self._objects_by_param: dict[tuple[str, ...], list[str]] = {}
-
+        # what the states of one task share: per action, the preconditions the join does not already ensure and
+        # the join's order for each count of facts of its predicates; whether an object is of a parameter's type
+        self._left_to_check = {name: [lit for lit in action.preconditions if not _joined(lit)]
+                               for name, action in self.domain.actions.items()}
+        self._orders: dict[tuple[str, tuple[int, ...]], list[Literal]] = {}
+        self._fits: dict[tuple[str, tuple[str, ...]], bool] = {}
 
     def _objects(self, types: tuple[str, ...]) -> list[str]:
         if types not in self._objects_by_param:
@@ -473,13 +478,12 @@ class Successors:
         for fact in state:
             by_pred.setdefault(fact[0], []).append(fact)
         for action in self.domain.actions.values():
-            for binding in self._bindings(action, by_pred):
-                if not all(self._holds(lit, binding, state) for lit in action.preconditions):
+            left_to_check = self._left_to_check[action.name]
+            for binding in self._bindings(action, by_pred, state):
+                if not all(self._holds(lit, binding, state) for lit in left_to_check):
                     continue
                 args = [binding[p.name] for p in action.parameters]
-                if not all(
-                    self.domain.is_subtype(self.task.object_types[a], p.types) for a, p in zip(args, action.parameters)
-                ):
+                if not all(self._fits_type(a, p.types) for a, p in zip(args, action.parameters)):
                     continue
                 if action.conditions and not all(self.task.holds(c, binding, state) for c in action.conditions):
                     continue
@@ -490,6 +494,20 @@ class Successors:
                 if action.conditional_effects:
                     _conditional(self.task, action, binding, state, added, deleted)
                 yield "(" + " ".join([action.name, *args]) + ")", frozenset((state - deleted) | added)
+
+    def _fits_type(self, name: str, types: tuple[str, ...]) -> bool:
+        key = (name, types)
+        fits = self._fits.get(key)
+        if fits is None:
+            fits = self._fits[key] = self.domain.is_subtype(self.task.object_types[name], types)
+        return fits
+
+    def _join_order(self, action: Action, positives: list[Literal], by_pred: dict[str, list[Fact]]) -> list[Literal]:
+        key = (action.name, tuple(len(by_pred.get(lit.predicate, ())) for lit in positives))
+        order = self._orders.get(key)
+        if order is None:
+            order = self._orders[key] = _join_order(positives, by_pred)
+        return order
 
     def cost(self, label: str) -> float:
         """The cost of a step this class produced (1 where the task counts steps)."""
@@ -504,8 +522,9 @@ class Successors:
             return bool((left == right) == lit.positive)
         return bool((lit.ground(binding) in state) == lit.positive)
 
-    def _bindings(self, action: Action, by_pred: dict[str, list[Fact]]) -> Iterator[dict[str, str]]:
-        positives = [lit for lit in action.preconditions if lit.positive and lit.predicate != "="]
+    def _bindings(self, action: Action, by_pred: dict[str, list[Fact]],
+                  state: frozenset[Fact]) -> Iterator[dict[str, str]]:
+        positives = self._join_order(action, [lit for lit in action.preconditions if _joined(lit)], by_pred)
         budget = self.task.budget  # read for each call: a caller may give every call a budget of its own
 
         def extend(i: int, binding: dict[str, str]) -> Iterator[dict[str, str]]:
@@ -513,22 +532,32 @@ class Successors:
                 yield from self._complete(action, binding)
                 return
             lit = positives[i]
+            if all(not term.startswith("?") or term in binding for term in lit.args):
+                # every term known: one look in the state, where scanning the predicate's facts would find the
+                # same one fact (or none) in more time
+                if budget is not None:
+                    budget.tick(1)
+                if (lit.predicate, *(binding.get(term, term) for term in lit.args)) in state:
+                    yield from extend(i + 1, binding)
+                return
             facts = by_pred.get(lit.predicate, ())
             if budget is not None:
                 budget.tick(len(facts))  # candidates for this literal (an action may have billions of bindings)
             for fact in facts:
-                new = dict(binding)
-                ok = True
+                new: dict[str, str] | None = None  # copied only once the fact agrees with the binding so far
                 for term, value in zip(lit.args, fact[1:]):
                     if term.startswith("?"):
-                        if new.setdefault(term, value) != value:
-                            ok = False
+                        known = binding.get(term) if new is None else new.get(term)
+                        if known is None:
+                            if new is None:
+                                new = dict(binding)
+                            new[term] = value
+                        elif known != value:
                             break
                     elif term != value:
-                        ok = False
                         break
-                if ok:
-                    yield from extend(i + 1, new)
+                else:
+                    yield from extend(i + 1, binding if new is None else new)
 
         yield from extend(0, {})
 
@@ -547,6 +576,32 @@ class Successors:
             yield {**binding, **{p.name: v for p, v in zip(free, values)}}
         if budget is not None:
             budget.tick(count)
+
+
+def _joined(lit: Literal) -> bool:
+    """Whether the join of `Successors` finds bindings by this precondition (and so ensures it holds)."""
+    return lit.positive and lit.predicate != "="
+
+
+def _join_order(positives: list[Literal], by_pred: dict[str, list[Fact]]) -> list[Literal]:
+    """The positive preconditions in the order the join looks them up in a state: next, always, one whose terms
+    are all known by then (one look in the state), else the one with the fewest facts in the state. The
+    bindings found are the same in any order; a good one finds them with far fewer candidates (ferry's
+    `sail` binds its `?from` by the one `at-ferry` fact instead of trying every pair of locations)."""
+    order: list[Literal] = []
+    known: set[str] = set()
+    left = list(positives)
+    while left:
+        def candidates(lit: Literal) -> int:
+            if all(not term.startswith("?") or term in known for term in lit.args):
+                return 0
+            return len(by_pred.get(lit.predicate, ()))
+
+        best = min(left, key=candidates)  # the first of equals: the domain's own order breaks ties
+        left.remove(best)
+        order.append(best)
+        known.update(term for term in best.args if term.startswith("?"))
+    return order
 
 
 def _conditional(task: Task, action: Action, binding: dict[str, str], state: frozenset[Fact],
