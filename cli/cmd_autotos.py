@@ -100,6 +100,8 @@ def parameters_of(args: argparse.Namespace, preset: str) -> dict[str, Any]:
                       call_timeout=args.call_timeout, soundness_timeout=args.search_timeout)
     if getattr(args, "release_rules", False):
         parameters.update(rule_parameters(True))
+    if args.clock is not None:
+        parameters["clock"] = args.clock
     return parameters
 
 

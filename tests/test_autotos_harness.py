@@ -139,6 +139,29 @@ def test_a_call_over_its_limit_is_stopped_and_the_callers_alarm_is_given_back() 
         signal.signal(signal.SIGALRM, previous)
 
 
+# a call that waits (as a busy machine makes a call wait for the processor), where SPIN computes
+WAIT = '''
+import time
+
+def succ(state):
+    time.sleep(0.6)
+    return [[state[0] + state[1]]] if len(state) == 2 else []
+'''
+
+
+def test_the_cpu_clock_counts_what_a_call_computes_not_how_long_it_waits() -> None:
+    for clock, waiting in (("wall", "succ-timeout"), ("cpu", None)):
+        answer = harness.handle({**_request(WAIT, [4, 20], call_timeout=0.3), "clock": clock})
+        assert answer["ok"] and answer["results"][0].get("error") == waiting, (clock, answer)
+        spinning = harness.handle({**_request(SPIN, [1, 2], call_timeout=0.3), "clock": clock})
+        assert spinning["results"][0]["error"] == "succ-timeout", clock
+    assert harness.handle({**_request(WAIT, [4, 20]), "clock": "cpu"})["results"][0]["path"] == [[4, 20], [24]]
+    # the search's own limit counts the same clock: 0.5 s, and a call that waits 0.6 s
+    slow_search = {**_request(WAIT, [4, 20], call_timeout=5.0), "search_timeout": 0.5, "clock": "cpu"}
+    assert harness.handle(slow_search)["results"][0].get("error") is None
+    assert harness.handle({**slow_search, "clock": "wall"})["results"][0]["error"] == "search-timeout"
+
+
 COPIES = '''
 import copy
 

@@ -292,3 +292,15 @@ def test_live_runs_keep_genplan_rules_unless_asked_and_record_them(tmp_path):
         parameters({"extraction": "whole"})
     imported = parser.parse_args(["import", "autotos", "x.txt"])
     assert imported.release_rules and not parser.parse_args(["import", "autotos", "x.txt", "--genplan-rules"]).release_rules
+    # the clock: a live run counts wall seconds (the paper's rule) unless asked; an import counts CPU seconds
+    assert default.clock == "wall" and default.settings().clock == "wall"
+    on_cpu = parameters(parameters_of(parser.parse_args(["autotos", "24game", "--clock", "cpu"]), "AutoToS"))
+    assert on_cpu.settings().clock == "cpu"
+    with pytest.raises(BadParameters, match="clock: wall or cpu"):
+        parameters({"clock": "sundial"})
+    from types import SimpleNamespace
+
+    from genplan.engine.autotos.session import log_settings
+    log = SimpleNamespace(model="gpt-4", domain="24game", partial_soundness=False)
+    assert log_settings(log).clock == "cpu" and log_settings(log, clock="wall").clock == "wall"
+    assert imported.clock is None  # cli/import_autotos.py: "cpu" unless --clock says otherwise

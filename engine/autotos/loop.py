@@ -24,6 +24,7 @@ from genplan.engine.errors import RunStopped
 from genplan.engine.feedback import autotos as feedback
 
 # ask(target, prompt, history) -> the model's answer; target is "succ" or "goal".
+CPU_CLOCK_SLACK = 4.0  # with Settings.clock "cpu", the sandbox's wall-clock limits are this many times longer
 Ask = Callable[[str, str], str]
 
 
@@ -55,6 +56,11 @@ class Settings:
     # rejects fails the goal test (genplan's stricter soundness test). False: as the release tests soundness, the
     # search passes; the state is reported in ``Outcome.findings`` instead
     goal_reached_check: bool = True
+    # What call_timeout, soundness_timeout and eval_timeout count: "wall" (seconds on the clock, the paper's
+    # rule) or "cpu" (the sandboxed process's CPU seconds: on an idle machine the same, on a busy one the same
+    # verdicts, which an import of a published log needs; session.log_settings). With "cpu" the sandbox's own
+    # wall-clock limit, a safety net, is CPU_CLOCK_SLACK times longer.
+    clock: str = "wall"
 
 
 @dataclass
@@ -205,7 +211,11 @@ class AutoToS:
         # the goal tests load only the goal test: a fault of the successor code is not the goal test's
         succ = None if op == "goal_tests" else self._spec("succ")
         return {"op": op, "domain": self.domain.name, "call_timeout": self.settings.call_timeout,
-                "succ": succ, "goal": self._spec("goal"), **fields}
+                "clock": self.settings.clock, "succ": succ, "goal": self._spec("goal"), **fields}
+
+    def _wall_limit(self, seconds: float) -> float:
+        """The sandbox's wall-clock limit for a run whose searches may take ``seconds`` by the settings' clock."""
+        return seconds * CPU_CLOCK_SLACK if self.settings.clock == "cpu" else seconds
 
     def _unusable(self, target: str) -> dict[str, Any] | None:
         """The parse failure of ``target``'s latest answer (no function found, or code that does not compile
@@ -223,7 +233,7 @@ class AutoToS:
         if unusable is not None:
             return unusable
         cases = self.domain.goal_cases
-        result = self.executor.run(self._request("goal_tests", cases=cases), 30.0 + len(cases) * 2)
+        result = self.executor.run(self._request("goal_tests", cases=cases), self._wall_limit(30.0 + len(cases) * 2))
         return self._blame(result, "goal")
 
     def _soundness(self) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -236,7 +246,7 @@ class AutoToS:
                                 pst_on_seen=self.settings.pst_on_seen_states,
                                 search_timeout=self.settings.soundness_timeout, depth_first=self.domain.depth_first,
                                 record=self.settings.record_transitions if checks_transitions else 0)
-        result = self._blame(self.executor.run(request, self.settings.soundness_timeout * len(instances) + 30.0), "succ")
+        result = self._blame(self.executor.run(request, self._wall_limit(self.settings.soundness_timeout * len(instances) + 30.0)), "succ")
         index = result.get("instance")
         instance = self.domain.unit_instances[index] if isinstance(index, int) and 0 <= index < len(instances) else None
         context = self.domain.context(instance.goal_extra or instance.extra) if instance else {}
@@ -273,7 +283,7 @@ class AutoToS:
 
     def _completeness(self) -> tuple[dict[str, Any], dict[str, Any]]:
         cases = self.domain.completeness_cases
-        result = self._blame(self.executor.run(self._request("completeness", cases=cases), 30.0 + 2 * len(cases)), "succ")
+        result = self._blame(self.executor.run(self._request("completeness", cases=cases), self._wall_limit(30.0 + 2 * len(cases))), "succ")
         context: dict[str, Any] = {}
         if result.get("failure") == "incomplete":
             extra = result.get("extra") or []
@@ -374,7 +384,7 @@ class AutoToS:
         request = self._request("evaluate", instances=[_instance_json(i) for i in part],
                                 search_timeout=self.settings.eval_timeout, depth_first=self.domain.depth_first,
                                 greedy=self.settings.search == "gbfs")
-        answer = self.executor.run(request, self.settings.eval_timeout * len(part) + 30.0)
+        answer = self.executor.run(request, self._wall_limit(self.settings.eval_timeout * len(part) + 30.0))
         if "failure" in answer:
             if len(part) == 1:
                 kind = "timeout" if answer["failure"] == "search-timeout" else "error"

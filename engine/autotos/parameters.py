@@ -45,6 +45,7 @@ class AutoToSParameters:
     release_validation: bool = False
     extraction: str = "genplan"  # or "release": the AutoToS release's cut of the function out of an answer
     goal_reached_check: bool = True  # False: as the release, a search ending at a non-goal passes (a finding)
+    clock: str = "wall"  # or "cpu": the limits count the sandboxed process's CPU seconds (imports)
     # --- the run besides the loop
     preset: str | None = None  # AutoToS or AutoToS+PST
     data: str | None = None  # the AutoToS data folder (the paper's instances)
@@ -111,6 +112,8 @@ def parameters(mapping: Mapping[str, Any]) -> AutoToSParameters:
     given = {str(k): _check(str(k), v) for k, v in mapping.items() if v is not None}
     if given.get("search", "bfs") not in ("bfs", "gbfs"):
         raise BadParameters(f"AutoToS parameter search: bfs or gbfs, not {given['search']!r}")
+    if given.get("clock", "wall") not in ("wall", "cpu"):
+        raise BadParameters(f"AutoToS parameter clock: wall or cpu, not {given['clock']!r}")
     if given.get("extraction", "genplan") not in ("genplan", "release"):
         raise BadParameters(f"AutoToS parameter extraction: genplan or release, not {given['extraction']!r}")
     if given.get("planner", "auto") not in ("auto", "fast-downward", "builtin"):
