@@ -140,7 +140,7 @@ def log_settings(log: AutoToSLog, **changes: Any) -> Settings:
     soundness test), with ``changes`` on top."""
     skips_seen = (log.model or "").lower().startswith(PST_SKIPS_SEEN_STATES.get(log.domain or "", ()))
     # the limits count CPU seconds: a search the release finished in time on its machine is not cut short by
-    # a busy one here (a wall clock made 15 of 33 crossword replays time out beside a test suite)
+    # a busy one here (a wall clock made 17 of 33 crossword replays time out beside a test suite)
     made_with: dict[str, Any] = {"partial_soundness": bool(log.partial_soundness), "pst_on_seen_states": not skips_seen,
                                  "release_validation": True, "extraction": "release", "goal_reached_check": False,
                                  "clock": "cpu"}
