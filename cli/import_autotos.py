@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     watch = Watch(progress=None if args.quiet else lambda line: print(line, file=sys.stderr))
     summary = import_autotos(source, Path(args.runs), evaluate=not args.no_eval, eval_limit=args.eval_limit,
                              eval_timeout=args.eval_timeout, search_timeout=args.search_timeout, strict=args.strict,
-                             hash_seed=args.hash_seed, memory_gib=args.memory, clock=args.clock or "cpu",
+                             hash_seed=args.hash_seed, memory_gib=args.memory, clock=args.clock,
                              released_instances=args.eval_set == "release", release_rules=args.release_rules,
                              watch=watch)
     if summary["wanted_more"] or summary["divergences"]:

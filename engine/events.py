@@ -445,20 +445,22 @@ class EventBus:
         with self._lock:
             self._subscribers.append(subscriber)
 
-    def _is_replayed(self, event: Event) -> bool:
-        """Whether `event` is the next one of the logged sequence a resumed run publishes again."""
+    def _logged_seq(self, event: Event) -> int | None:
+        """The number `event` has in the log, when it is the next one of the logged sequence a resumed run
+        publishes again; None when it is new."""
         if self._replayed < len(self._replay) and type(event) is self._replay[self._replayed][0]:
             self._replayed += 1
-            return True
+            return self._replay[self._replayed - 1][1]
         self._replay = []  # the new part has begun: nothing after it is a replay
-        return False
+        return None
 
     def publish(self, event: Event) -> Event:
         with self._lock:
             write = False
             if not event.LIVE_ONLY:
-                write = not self._is_replayed(event)
-                self._seq = max(self._seq, self._last_logged) + 1 if write else self._replay[self._replayed - 1][1]
+                logged_seq = self._logged_seq(event)
+                write = logged_seq is None
+                self._seq = max(self._seq, self._last_logged) + 1 if logged_seq is None else logged_seq
             event.seq, event.time = self._seq, time.time()
             if self._log_writer is not None and write:
                 self._log_writer(event)

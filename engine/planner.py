@@ -463,9 +463,11 @@ class Successors:
         self._objects_by_param: dict[tuple[str, ...], list[str]] = {}
         # what the states of one task share: per action, the preconditions the join does not already ensure and
         # the join's order for each count of facts of its predicates; whether an object is of a parameter's type
+        self._joined = {name: [lit for lit in action.preconditions if _joined(lit)]
+                        for name, action in self.domain.actions.items()}
         self._left_to_check = {name: [lit for lit in action.preconditions if not _joined(lit)]
                                for name, action in self.domain.actions.items()}
-        self._orders: dict[tuple[str, tuple[int, ...]], list[Literal]] = {}
+        self._orders: dict[tuple[str, tuple[int, ...]], list[tuple[Literal, bool]]] = {}
         self._fits: dict[tuple[str, tuple[str, ...]], bool] = {}
 
     def _objects(self, types: tuple[str, ...]) -> list[str]:
@@ -502,7 +504,8 @@ class Successors:
             fits = self._fits[key] = self.domain.is_subtype(self.task.object_types[name], types)
         return fits
 
-    def _join_order(self, action: Action, positives: list[Literal], by_pred: dict[str, list[Fact]]) -> list[Literal]:
+    def _join_order(self, action: Action, by_pred: dict[str, list[Fact]]) -> list[tuple[Literal, bool]]:
+        positives = self._joined[action.name]
         key = (action.name, tuple(len(by_pred.get(lit.predicate, ())) for lit in positives))
         order = self._orders.get(key)
         if order is None:
@@ -524,20 +527,20 @@ class Successors:
 
     def _bindings(self, action: Action, by_pred: dict[str, list[Fact]],
                   state: frozenset[Fact]) -> Iterator[dict[str, str]]:
-        positives = self._join_order(action, [lit for lit in action.preconditions if _joined(lit)], by_pred)
+        positives = self._join_order(action, by_pred)
         budget = self.task.budget  # read for each call: a caller may give every call a budget of its own
 
         def extend(i: int, binding: dict[str, str]) -> Iterator[dict[str, str]]:
             if i == len(positives):
                 yield from self._complete(action, binding)
                 return
-            lit = positives[i]
-            if all(not term.startswith("?") or term in binding for term in lit.args):
+            lit, all_known = positives[i]
+            if all_known:
                 # every term known: one look in the state, where scanning the predicate's facts would find the
                 # same one fact (or none) in more time
                 if budget is not None:
                     budget.tick(1)
-                if (lit.predicate, *(binding.get(term, term) for term in lit.args)) in state:
+                if lit.ground(binding) in state:
                     yield from extend(i + 1, binding)
                 return
             facts = by_pred.get(lit.predicate, ())
@@ -583,12 +586,13 @@ def _joined(lit: Literal) -> bool:
     return lit.positive and lit.predicate != "="
 
 
-def _join_order(positives: list[Literal], by_pred: dict[str, list[Fact]]) -> list[Literal]:
-    """The positive preconditions in the order the join looks them up in a state: next, always, one whose terms
-    are all known by then (one look in the state), else the one with the fewest facts in the state. The
-    bindings found are the same in any order; a good one finds them with far fewer candidates (ferry's
-    `sail` binds its `?from` by the one `at-ferry` fact instead of trying every pair of locations)."""
-    order: list[Literal] = []
+def _join_order(positives: list[Literal], by_pred: dict[str, list[Fact]]) -> list[tuple[Literal, bool]]:
+    """The positive preconditions in the order the join looks them up in a state, each with whether all its
+    terms are known by then: next, always, one whose terms are all known (one look in the state), else the one
+    with the fewest facts in the state. The bindings found are the same in any order; a good one finds them with
+    far fewer candidates (ferry's `sail` binds its `?from` by the one `at-ferry` fact instead of trying every
+    pair of locations)."""
+    order: list[tuple[Literal, bool]] = []
     known: set[str] = set()
     left = list(positives)
     while left:
@@ -599,7 +603,7 @@ def _join_order(positives: list[Literal], by_pred: dict[str, list[Fact]]) -> lis
 
         best = min(left, key=candidates)  # the first of equals: the domain's own order breaks ties
         left.remove(best)
-        order.append(best)
+        order.append((best, all(not term.startswith("?") or term in known for term in best.args)))
         known.update(term for term in best.args if term.startswith("?"))
     return order
 

@@ -162,7 +162,7 @@ def open_autotos(log_path: Path, *, domain: str | None = None, data: Path | None
 def import_autotos(source: AutoToSSource, runs_dir: Path, *, evaluate: bool = True, eval_limit: int | None = None,
                    eval_timeout: float = 600.0, search_timeout: float = 600.0, strict: bool = False,
                    hash_seed: int = 0, memory_gib: float = 2.0, released_instances: bool = True,
-                   release_rules: bool = True, clock: str = "cpu", watch: Watch | None = None) -> dict[str, Any]:
+                   release_rules: bool = True, clock: str | None = None, watch: Watch | None = None) -> dict[str, Any]:
     """The log's answers given back in order while genplan's unit tests decide what is asked next, in a new run
     under ``runs_dir`` (``autotos-<domain>-<log>-<time>``); its summary (what ``genplan autotos`` reports, and
     the log's own numbers: ``log_calls``, ``log_success``, ...; ``divergences`` and ``wanted_more`` say where the
@@ -170,7 +170,8 @@ def import_autotos(source: AutoToSSource, runs_dir: Path, *, evaluate: bool = Tr
     did; ``released_instances``: evaluated on the instances the release's runs used (else the data folder's);
     ``release_rules``: the release's extraction and soundness test (else genplan's stricter ones steer the replay;
     either way ``findings`` lists what genplan's goal check found); ``clock``: what the time limits count ("cpu":
-    the sandboxed process's CPU seconds, so that a busy machine gives the same verdicts; "wall").
+    the sandboxed process's CPU seconds, so that a busy machine gives the same verdicts; "wall"; None: the
+    import's default, session.log_settings's "cpu").
     ``watch.subscriber`` gets every event, ``watch.progress`` one line per event worth one."""
     from genplan.engine.autotos.executor import SandboxExecutor
     from genplan.engine.autotos.session import import_log, log_settings
@@ -180,7 +181,7 @@ def import_autotos(source: AutoToSSource, runs_dir: Path, *, evaluate: bool = Tr
     settings = log_settings(source.log, partial_soundness=source.partial_soundness, evaluate=evaluate,
                             eval_limit=eval_limit, eval_timeout=eval_timeout, soundness_timeout=search_timeout,
                             release_validation=not strict, extraction="release" if release_rules else "genplan",
-                            goal_reached_check=not release_rules, clock=clock)
+                            goal_reached_check=not release_rules, **({} if clock is None else {"clock": clock}))
     executor = SandboxExecutor(hash_seed=hash_seed, memory_bytes=int(memory_gib * GIB))
     try:
         return import_log(source.log, source.domain, executor, Path(runs_dir), settings, watch.subscriber,

@@ -24,8 +24,8 @@ from genplan.engine.errors import RunStopped
 from genplan.engine.feedback import autotos as feedback
 
 # ask(target, prompt, history) -> the model's answer; target is "succ" or "goal".
-CPU_CLOCK_SLACK = 4.0  # with Settings.clock "cpu", the sandbox's wall-clock limits are this many times longer
 Ask = Callable[[str, str], str]
+CPU_CLOCK_SLACK = 4.0  # with Settings.clock "cpu", the sandbox's wall-clock limits are this many times longer
 
 
 @dataclass(frozen=True)
