@@ -83,6 +83,17 @@ def _shared_dir(config: pytest.Config) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
+def workers_for(cores: int) -> int:
+    """Half again as many workers as cores: a test waits for servers, subprocesses and the app a third of its
+    time (CPU/wall 0.67 per test, benchmarks/README.md), so one worker per core leaves a core idle."""
+    return max(1, cores * 3 // 2)
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """What ``-n logical`` (pyproject.toml) starts; ``-n N`` on the command line still decides."""
+    return workers_for(len(os.sched_getaffinity(0)))
+
+
 @contextmanager
 def _machine_share(config: pytest.Config, alone: bool) -> Iterator[None]:
     if not os.environ.get("PYTEST_XDIST_WORKER"):

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from support.ferry_model import FERRY
 from support.scripted_server import Reply, ScriptedServer
+from support.small_ferry import small_ferry
 from test_approaches import toy, toy_server  # noqa: F401
 
 from genplan.cli.main import main
@@ -112,12 +113,13 @@ def test_an_autotos_run_reports_the_same_keys_started_and_resumed(tmp_path: Path
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    ferry = str(small_ferry())  # its unit-test searches take seconds (tests/support/small_ferry.py)
     with ScriptedServer() as server:
         server.respond_with(lambda request: Reply.answer(AUTOTOS_ANSWERS[len(request.messages)]))
         model = ["--model", server.model, "--base-url", server.base_url, "--no-cache", "--quiet", "--json"]
-        started = json_of(capsys, ["run", str(FERRY), "--preset", "AutoToS", "--out", str(tmp_path / "a"), *model])
+        started = json_of(capsys, ["run", ferry, "--preset", "AutoToS", "--out", str(tmp_path / "a"), *model])
         # made, never asked: resumed from its start (no evaluation, as `genplan run` without --eval)
-        waiting = stopped_run("AutoToS", str(FERRY), tmp_path / "b", evaluate=False)
+        waiting = stopped_run("AutoToS", ferry, tmp_path / "b", evaluate=False)
         resumed = json_of(capsys, ["run", "--resume", str(waiting), *model])
     assert isinstance(started, dict) and isinstance(resumed, dict)
     assert started["status"] == resumed["status"] == "finished" and started["calls"] == resumed["calls"] == 4
@@ -154,7 +156,7 @@ def test_a_fork_of_an_autotos_run_is_named_as_its_source(tmp_path: Path, monkeyp
     with ScriptedServer() as server:
         server.respond_with(lambda request: Reply.answer(AUTOTOS_ANSWERS[len(request.messages)]))
         settings = ModelSettings(model=server.model, base_url=server.base_url)
-        request = api.StartRequest("AutoToS", str(FERRY), tmp_path / "runs", parameters={"evaluate": False})
+        request = api.StartRequest("AutoToS", str(small_ferry()), tmp_path / "runs", parameters={"evaluate": False})
         source = api.start(request, settings, no_cache=True).run_dir
         assert source.name.startswith("autotos-pddl-ferry-")
         # the person edits the first (unsound) successor function into the right one

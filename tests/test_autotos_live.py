@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from support.scripted_server import ScriptedServer
+from support.small_ferry import small_ferry
 from test_autotos_pddl import FERRY, FERRY_BOARD_KEEPS_EMPTY, GOAL
 
 # the ferry successor function, holding 200 MiB from its first call on (bytes(n) takes untouched zero pages: no time to fill)
@@ -85,7 +86,8 @@ def test_genplan_run_with_an_autotos_preset_runs_the_pddl_family_end_to_end(
         scripted_server: ScriptedServer, isolated: Path, capsys: pytest.CaptureFixture[str]) -> None:
     scripted_server.on_step("autotos.succ", [FERRY])
     scripted_server.on_step("autotos.goal", [GOAL])
-    code = main(["run", str(ROOT / "domains" / "ferry"), "--preset", "autotos", *_model(scripted_server),
+    ferry = small_ferry()  # its unit-test searches take seconds (tests/support/small_ferry.py)
+    code = main(["run", str(ferry), "--preset", "autotos", *_model(scripted_server),
                  "--out", str(isolated / "runs")])
     captured = capsys.readouterr()
     assert code == 0, captured.err
@@ -96,11 +98,11 @@ def test_genplan_run_with_an_autotos_preset_runs_the_pddl_family_end_to_end(
     (run_dir,) = (isolated / "runs").iterdir()
     assert run_dir.name.startswith("autotos-pddl-ferry-")
     info = json.loads((run_dir / "run.json").read_text())
-    assert (info["preset"], info["source"]) == ("AutoToS", {"domain_dir": str((ROOT / "domains" / "ferry").resolve())})
+    assert (info["preset"], info["source"]) == ("AutoToS", {"domain_dir": str(ferry.resolve())})
     assert info["result"]["rounds"] == [] and info["config"]["partial_soundness"] is False
     passed = [e.check for e in _events(run_dir) if isinstance(e, ChecksPassed)]
     assert passed == ["goal", "soundness", "completeness"]
-    assert not (ROOT / "domains" / "ferry" / ".genplan" / "runs" / run_dir.name).exists()
+    assert not (ferry / ".genplan" / "runs" / run_dir.name).exists()
 
 
 def _one_line(capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
@@ -162,7 +164,7 @@ def test_memory_sets_the_sandboxed_tests_address_space(
         memory: str, calls: int) -> None:
     scripted_server.on_step("autotos.succ", [FERRY_HUNGRY, FERRY])
     scripted_server.on_step("autotos.goal", [GOAL])
-    code = main(["autotos", str(ROOT / "domains" / "ferry"), "--memory", memory, "--no-eval", *_model(scripted_server),
+    code = main(["autotos", str(small_ferry()), "--memory", memory, "--no-eval", *_model(scripted_server),
                  "--runs", str(isolated / "runs"), "--json", "--quiet"])
     captured = capsys.readouterr()
     assert code == 0, captured.err
@@ -195,7 +197,7 @@ def test_a_front_end_gets_the_run_directory_first_then_every_event_live(
         seen.append(event)
 
     run_dirs: list[Path] = []
-    summary = _run(scripted_server, ROOT / "domains" / "ferry", isolated / "runs",
+    summary = _run(scripted_server, small_ferry(), isolated / "runs",
                    subscriber=subscriber, run_created=lambda d: run_dirs.append(d) or seen.append(d),
                    stop_requested=lambda: False)
     assert summary["status"] == "finished" and (summary["success"], summary["failure"]) == (2, 0)
@@ -211,7 +213,7 @@ def test_a_stop_request_ends_the_run_before_the_next_model_call(
         scripted_server: ScriptedServer, isolated: Path) -> None:
     scripted_server.on_step("autotos.succ", [FERRY_BOARD_KEEPS_EMPTY, FERRY])
     scripted_server.on_step("autotos.goal", [GOAL])
-    summary = _run(scripted_server, ROOT / "domains" / "ferry", isolated / "runs",
+    summary = _run(scripted_server, small_ferry(), isolated / "runs",
                    stop_requested=lambda: len(scripted_server.requests) >= 2)
     assert summary["status"] == "stopped" and summary["error"] is None and summary["calls"] == 2
     assert scripted_server.steps() == ["autotos.succ", "autotos.goal"]  # the feedback round's call never went out
@@ -237,7 +239,7 @@ def test_a_stop_request_during_the_evaluation_ends_the_run_between_chunks(
         if isinstance(event, EvaluationProgress):
             progress.append(event)
 
-    summary = _run(scripted_server, ROOT / "domains" / "ferry", isolated / "runs", eval_limit=6,
+    summary = _run(scripted_server, small_ferry(), isolated / "runs", eval_limit=6,
                    subscriber=subscriber, stop_requested=lambda: bool(progress))
     assert summary["status"] == "stopped" and summary["calls"] == 2 and summary["success"] is None
     assert [(e.done, e.total) for e in progress] == [(LIVE_EVAL_CHUNK, 6)]  # one chunk searched, then the stop

@@ -10,14 +10,13 @@ from pathlib import Path
 
 import pytest
 from support.scripted_server import ScriptedServer
+from support.small_ferry import small_ferry, small_ferry_copy
 from test_autotos_pddl import FERRY, GOAL
-from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
+from test_tui_support import config_for, isolated, make_app, ready, wait_for  # noqa: F401
 
 from genplan.engine.autotos import pddl_family
 from genplan.engine.events import RequestSent, ResponseReceived
 from genplan.engine.llm import ModelSettings
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_a_run_without_an_eval_limit_asks_before_planning_its_eval_tasks_and_stops_at_once(
@@ -42,7 +41,7 @@ def test_a_run_without_an_eval_limit_asks_before_planning_its_eval_tasks_and_sto
         if isinstance(event, ResponseReceived):
             seen["answered"] = True
 
-    domain = ROOT / "domains" / "ferry"
+    domain = small_ferry()
     debug = len(list((domain / "debug").glob("*.pddl")))
     evals = len(list((domain / "eval").glob("*.pddl")))
     assert evals > 10
@@ -70,7 +69,7 @@ async def test_the_manual_provider_answers_an_autotos_run_in_the_tui(isolated: P
             return None
         return screen if app.focused is screen.query_one("#answer-text", CodeArea) else None
 
-    domain = ferry_copy(isolated)
+    domain = small_ferry_copy(isolated)
     app = make_app(domain, config_for(isolated, None), preset="AutoToS", eval_limit=2)
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)

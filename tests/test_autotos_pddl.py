@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.small_ferry import small_ferry
 
 from genplan.engine.autotos.executor import SandboxExecutor
 from genplan.engine.autotos.loop import Settings
@@ -90,8 +91,8 @@ def executor():
     ex.close()
 
 
-def _domain(name: str):
-    directory = DomainDir.open(ROOT / "domains" / name)
+def _domain(name: str, domains: Path = ROOT / "domains"):
+    directory = DomainDir.open(domains / name)
     debug = directory.debug_tasks()
     # The debug tasks serve as unit tests and as the evaluation set: every one must be solved optimally.
     tasks = PddlTasks(directory.domain_file, debug, debug, directory.typed_objects, planner="builtin")
@@ -100,7 +101,8 @@ def _domain(name: str):
 
 @pytest.fixture(scope="module")
 def ferry():
-    return _domain("ferry")
+    """Ferry with its small debug tasks (tests/support/small_ferry.py): the feedback of each category, in seconds."""
+    return _domain("ferry", small_ferry().parent)
 
 
 def run_autotos(domain, provider, executor, settings, run_dir: Path):

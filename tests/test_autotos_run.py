@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from support.scripted_server import ScriptedServer
+from support.small_ferry import small_ferry
 from test_autotos_pddl import FERRY, FERRY_BOARD_KEEPS_EMPTY, GOAL
 
 from genplan.engine.approaches import get_approach
@@ -33,7 +34,7 @@ from genplan.engine.runs.run import Run, RunSetup, execute
 from genplan.engine.runs.store import artifact_request_id, fork_run
 
 ROOT = Path(__file__).resolve().parents[1]
-FERRY_DIR = ROOT / "domains" / "ferry"
+FERRY_DIR = small_ferry()  # ferry with its small debug tasks: the unit-test searches take seconds
 
 
 # ------------------------------------------------------------------------------------------- typed parameters

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from support.multi_domain_model import DomainRouter, ferry_models
 from support.scripted_server import ScriptedServer
+from support.small_ferry import small_ferry
 
 from genplan.engine.batch import (
     ExperimentError,
@@ -35,12 +36,12 @@ def write_experiment(
     folder: Path,
     server: ScriptedServer,
     *,
-    domains: tuple[str, ...] = ("ferry", "ferry-costumed"),
+    domains: tuple[str | Path, ...] = ("ferry", "ferry-costumed"),  # names under domains/, or directories
     presets: tuple[str, ...] = ("F5-3", "Sil"),
     extra: str = "",
     pipeline: str = TINY_PIPELINE,
 ) -> Path:
-    listed = ", ".join(f'"{DOMAINS / d}"' for d in domains)
+    listed = ", ".join(f'"{DOMAINS / d}"' for d in domains)  # DOMAINS / an absolute directory is that directory
     text = (
         "[experiment]\n"
         'name = "tiny"\n'
@@ -266,8 +267,8 @@ def test_batch_on_a_local_ray_instance(tmp_path: Path) -> None:
             server.on_step("autotos.succ", [FERRY])  # AutoToS's run is a Ray task too
             server.on_step("autotos.goal", [GOAL])
             server.respond_with(DomainRouter(ferry_models()))
-            path = write_experiment(
-                tmp_path, server, domains=("ferry",), presets=("F5-3", "Sil", "AutoToS"),
+            path = write_experiment(  # ferry's small debug tasks: AutoToS's unit-test searches take seconds
+                tmp_path, server, domains=(small_ferry(),), presets=("F5-3", "Sil", "AutoToS"),
                 extra="eval_limit = 2\ncompare_planner = false",
             )
             batch_dir = tmp_path / "batch"
@@ -351,7 +352,8 @@ def test_an_autotos_preset_runs_its_own_loop_beside_a_pipeline_preset(tmp_path: 
         server.on_step("autotos.succ", [FERRY])
         server.on_step("autotos.goal", [GOAL])
         server.respond_with(DomainRouter(ferry_models()))  # the pipeline preset's requests
-        path = write_experiment(tmp_path, server, domains=("ferry",), presets=("F5-3", "AutoToS"),
+        # ferry's small debug tasks (tests/support/small_ferry.py): AutoToS's unit-test searches take seconds
+        path = write_experiment(tmp_path, server, domains=(small_ferry(),), presets=("F5-3", "AutoToS"),
                                 extra="eval_limit = 3\nplanner_timeout_s = 20\neval_timeout_s = 30")
         batch_dir = tmp_path / "batch"
         done = genplan("batch", str(path), "--out", str(batch_dir), "--no-cache", "--json", home=tmp_path)

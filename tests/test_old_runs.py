@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from support.ferry_model import FerryModel
 from support.scripted_server import Reply, ScriptedServer
+from support.small_ferry import small_ferry, small_ferry_copy
 from test_autotos_pddl import FERRY, GOAL
 from test_pddlego_loop import TO_BACKYARD
 
@@ -46,6 +47,13 @@ def old_copy(kind: str, root: Path, checkout: Path = ROOT) -> Path:
     meta_file = layout.meta_file(target)
     meta_file.write_text(meta_file.read_text(encoding="utf-8").replace(MADE_IN, str(checkout)), encoding="utf-8")
     return target
+
+
+def small_checkout(root: Path) -> Path:
+    """A checkout for ``old_copy`` whose domains/ferry has only ferry's small debug tasks: an AutoToS run resumed on
+    it searches them in seconds (tests/support/small_ferry.py)."""
+    small_ferry_copy(root / "checkout" / "domains")
+    return root / "checkout"
 
 
 def answered_on_disk(run_dir: Path) -> list[list[dict[str, Any]]]:
@@ -139,7 +147,7 @@ def test_an_old_stein_run_stopped_in_step_mode_resumes_to_its_end(tmp_path: Path
 
 
 def test_an_old_autotos_run_killed_mid_call_resumes_to_its_end(tmp_path: Path) -> None:
-    run_dir = old_copy("autotos", tmp_path)
+    run_dir = old_copy("autotos", tmp_path, checkout=small_checkout(tmp_path))
     # the fixture's one answer is a successor function that keeps the ferry empty after boarding (unsound): the
     # goal test is asked next, then the successor function again with the feedback
     replies = {4: GOAL, 6: FERRY}
@@ -159,7 +167,7 @@ def test_an_old_autotos_run_whose_domain_moved_says_so_and_resumes_on_the_one_gi
         with pytest.raises(api.GenplanError, match="gone/domains/ferry"):
             api.resume(run_dir, settings, no_cache=True)
         assert not server.requests
-        outcome = api.resume(run_dir, settings, no_cache=True, domain_dir=ROOT / "domains" / "ferry")
+        outcome = api.resume(run_dir, settings, no_cache=True, domain_dir=small_ferry())
         assert server.steps() == ["autotos.goal", "autotos.succ"]
     assert outcome.status == RunStatus.FINISHED
 
@@ -167,7 +175,7 @@ def test_an_old_autotos_run_whose_domain_moved_says_so_and_resumes_on_the_one_gi
 def test_a_fork_of_an_old_autotos_run_from_an_edited_version_goes_on(tmp_path: Path) -> None:
     """The person edits the old run's unsound successor function into the right one: the fork asks only the goal
     test, and ends finished with the edit as its one successor function."""
-    run_dir = old_copy("autotos", tmp_path)
+    run_dir = old_copy("autotos", tmp_path, checkout=small_checkout(tmp_path))
     edited = FERRY.split("```python\n")[1].split("```")[0]
     fork = api.fork(run_dir, "versions/succ-1.py", "program", edited)
     assert read_meta(fork).forked_from is not None

@@ -10,14 +10,13 @@ from pathlib import Path
 
 import pytest
 from support.scripted_server import ScriptedServer
+from support.small_ferry import small_ferry
 from test_autotos_pddl import FERRY, FERRY_BOARD_KEEPS_EMPTY, GOAL
 
 from genplan.engine.events import ResponseReceived, TextDelta
 from genplan.engine.llm import ModelSettings, OpenAIProvider
 from genplan.engine.pddlego.environment import java_available
 from genplan.tui.replay import Replayer, load_events, recorded_answer
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _streamed(run_dir: Path) -> tuple[dict[int, str], list[ResponseReceived]]:
@@ -48,7 +47,7 @@ def recorded_autotos_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path
     with ScriptedServer() as server:
         server.on_step("autotos.succ", [FERRY_BOARD_KEEPS_EMPTY, FERRY])
         server.on_step("autotos.goal", [GOAL])
-        request = api.StartRequest("AutoToS", str(ROOT / "domains" / "ferry"), tmp_path_factory.mktemp("autotos") / "runs",
+        request = api.StartRequest("AutoToS", str(small_ferry()), tmp_path_factory.mktemp("autotos") / "runs",
                                    parameters={"evaluate": False})
         settings = ModelSettings(model=server.model, base_url=server.base_url, retry_base_delay_s=0.005)
         summary = api.report(api.start(request, settings, no_cache=True)).to_json()

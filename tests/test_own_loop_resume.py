@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from support.scripted_server import Reply, ScriptedServer
+from support.small_ferry import small_ferry
 from test_autotos_pddl import FERRY, FERRY_BOARD_KEEPS_EMPTY, GOAL
 from test_batch import clean_env, genplan
 from test_pddlego_loop import TO_BACKYARD, TO_PANTRY
@@ -21,7 +22,6 @@ from test_pddlego_loop import TO_BACKYARD, TO_PANTRY
 from genplan.engine.events import RequestSent, ResponseReceived, read_log
 from genplan.engine.pddlego.environment import java_available
 
-ROOT = Path(__file__).resolve().parents[1]
 # AutoToS on the ferry domain (the PDDL family): a successor function with a wrong next state (soundness fails),
 # the same again, then a right one: four calls, each with the whole history
 AUTOTOS_ANSWERS = {2: FERRY_BOARD_KEEPS_EMPTY, 4: GOAL, 6: FERRY_BOARD_KEEPS_EMPTY, 8: FERRY}
@@ -65,7 +65,7 @@ def test_an_autotos_run_killed_with_sigkill_resumes_without_asking_again(tmp_pat
         server.respond_with(model)
         runs = tmp_path / "runs"
         run_dir = _kill_while_waiting(
-            ["run", str(ROOT / "domains" / "ferry"), "--preset", "AutoToS", "--model", server.model,
+            ["run", str(small_ferry()), "--preset", "AutoToS", "--model", server.model,
              "--base-url", server.base_url, "--no-cache", "--out", str(runs)], server, runs, 2, tmp_path)
         assert [len(r.messages) for r in server.requests] == [2, 4, 6]
         assert sorted(p.name for p in (run_dir / "requests").iterdir()) == [

@@ -8,13 +8,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from support.browser import browser_page, needs_chromium, section_text
-from support.ferry_model import FERRY
 from support.scripted_server import ScriptedServer
+from support.small_ferry import small_ferry_copy
 from test_autotos_pddl import FERRY as FERRY_SUCC
 from test_autotos_pddl import FERRY_BOARD_KEEPS_EMPTY, GOAL
 
@@ -59,8 +58,7 @@ def _open(page_file: Path) -> dict[str, object]:
 
 @needs_chromium
 def test_a_live_autotos_run_shows_its_functions_rounds_and_search(tmp_path: Path) -> None:
-    domain = tmp_path / "ferry"
-    shutil.copytree(FERRY, domain, ignore=shutil.ignore_patterns(".genplan"))
+    domain = small_ferry_copy(tmp_path)
     os.environ["AUTOTOS_SHARE_KEY"] = CANARY
     try:
         with ScriptedServer(api_key=CANARY) as server:

@@ -97,3 +97,13 @@ def test_the_inner_loop_leaves_out_the_slow_modules_and_they_come_first(request:
             present = [f"tests/{name}.py" for name in LONGEST_MODULES if any(f"tests/{name}.py" == m for m in leading)]
             assert leading[: len(present)] == present
     assert request.node.get_closest_marker("slow") is None  # this module is part of the inner loop
+
+
+def test_the_suite_starts_half_again_as_many_workers_as_cores(request: pytest.FixtureRequest) -> None:
+    from conftest import pytest_xdist_auto_num_workers, workers_for
+
+    assert [workers_for(cores) for cores in (1, 2, 3, 4, 8)] == [1, 3, 4, 6, 12]
+    assert pytest_xdist_auto_num_workers(request.config) == workers_for(len(os.sched_getaffinity(0)))
+    # pyproject.toml asks for the automatic count, which xdist takes from the hook above
+    addopts = request.config.getini("addopts")
+    assert addopts[addopts.index("-n") + 1] == "logical"

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from support.scripted_server import Reply, ScriptedServer
+from support.small_ferry import small_ferry_copy
 from test_autotos_pddl import FERRY, FERRY_BOARD_KEEPS_EMPTY, GOAL
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 from textual.coordinate import Coordinate
@@ -39,7 +40,7 @@ async def test_an_autotos_run_started_with_r_fills_the_timeline_live_and_is_show
     # round is on the screen while the run still waits for it)
     scripted_server.on_step("autotos.succ", [FERRY_BOARD_KEEPS_EMPTY, Reply.slow(FERRY, 1.5)])
     scripted_server.on_step("autotos.goal", [GOAL])
-    domain = ferry_copy(isolated)
+    domain = small_ferry_copy(isolated)
     app = make_app(domain, config_for(isolated, scripted_server), preset="AutoToS", eval_limit=2)
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
@@ -91,7 +92,7 @@ async def test_ctrl_b_stops_an_autotos_run_that_waits_on_the_model(
         scripted_server: ScriptedServer, isolated: Path) -> None:  # noqa: F811
     scripted_server.on_step("autotos.succ", [Reply.slow(FERRY, 2.0)])
     scripted_server.on_step("autotos.goal", [GOAL])
-    domain = ferry_copy(isolated)
+    domain = small_ferry_copy(isolated)
     app = make_app(domain, config_for(isolated, scripted_server), preset="AutoToS+PST", eval_limit=0)
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
@@ -129,7 +130,7 @@ async def test_an_autotos_run_is_stepped_send_edit_answer_and_stop(
 
     scripted_server.on_step("autotos.succ", [FERRY_BOARD_KEEPS_EMPTY, FERRY])
     scripted_server.on_step("autotos.goal", [GOAL])
-    domain = ferry_copy(isolated)
+    domain = small_ferry_copy(isolated)
     app = make_app(domain, config_for(isolated, scripted_server), preset="AutoToS", eval_limit=0, step=True)
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
@@ -178,7 +179,7 @@ async def test_ctrl_b_in_step_mode_stops_an_autotos_run_and_c_resumes_it_asking_
 
     scripted_server.on_step("autotos.succ", [FERRY])
     scripted_server.on_step("autotos.goal", [GOAL])
-    domain = ferry_copy(isolated)
+    domain = small_ferry_copy(isolated)
     app = make_app(domain, config_for(isolated, scripted_server), preset="AutoToS", eval_limit=0, step=True)
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)

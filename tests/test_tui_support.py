@@ -26,6 +26,8 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def ferry_copy(root: Path) -> Path:
+    """``root/ferry``: all of domains/ferry but its runs. A test that runs AutoToS on it takes
+    ``support.small_ferry.small_ferry_copy`` instead: the same domain with its small debug tasks only."""
     target = root / "ferry"
     shutil.copytree(FERRY, target, ignore=shutil.ignore_patterns(".genplan"))
     return target

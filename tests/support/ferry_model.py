@@ -8,6 +8,7 @@ the task and answered with a plan computed by our own planner.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -59,13 +60,22 @@ def fenced(code: str) -> str:
     return f"Here is the program.\n\n```python\n{code.strip()}\n```\n"
 
 
-def optimal_plans() -> dict[str, list[str]]:
-    domain = load_domain(FERRY / "domain.pddl")
-    plans = {}
-    for path in sorted((FERRY / "debug").glob("*.pddl")):
+@functools.cache
+def _solved_debug_tasks(domain_dir: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    # once per process and domain: every FerryModel (some tests make one per request) needs the same plans,
+    # and solving ferry's six takes about 2 CPU s with Fast Downward
+    root = Path(domain_dir)
+    domain = load_domain(root / "domain.pddl")
+    solved = []
+    for path in sorted((root / "debug").glob("*.pddl")):
         problem = load_problem(path, domain)
-        plans[problem.name] = solve(domain, problem, optimal=True, timeout=30).plan or []
-    return plans
+        solved.append((problem.name, tuple(solve(domain, problem, optimal=True, timeout=30).plan or [])))
+    return tuple(solved)
+
+
+def optimal_plans(domain_dir: Path = FERRY) -> dict[str, list[str]]:
+    """The optimal plans of a domain's debug tasks by problem name, a fresh copy for each caller to change."""
+    return {name: list(plan) for name, plan in _solved_debug_tasks(str(domain_dir))}
 
 
 @dataclass

@@ -10,12 +10,9 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 
-from genplan.engine.pddl import load_domain, load_problem
-from genplan.engine.planner import solve
-from support.ferry_model import CORRECT_PROGRAM, FERRY, FerryModel
+from support.ferry_model import CORRECT_PROGRAM, FERRY, FerryModel, optimal_plans
 from support.scripted_server import RecordedRequest, Reply
 
 DOMAINS = FERRY.parent
@@ -34,22 +31,6 @@ COSTUMED_PROGRAM = (
 _TAG = re.compile(r"<<domain:([^>]+)>>")
 _PDDL_DOMAIN = re.compile(r"\(:?domain\s+([^\s()]+)\s*\)", re.I)
 DESCRIBING_STEPS = ("nl.domain", "baseline.summary")
-
-
-@cache
-def _optimal_plans(domain_dir: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    root = Path(domain_dir)
-    domain = load_domain(root / "domain.pddl")
-    plans = []
-    for path in sorted((root / "debug").glob("*.pddl")):
-        problem = load_problem(path, domain)
-        plans.append((problem.name, tuple(solve(domain, problem, optimal=True, timeout=30).plan or [])))
-    return tuple(plans)
-
-
-def optimal_plans(domain_dir: Path) -> dict[str, list[str]]:
-    """Optimal plans of the debug tasks by problem name (computed once per test session)."""
-    return {name: list(plan) for name, plan in _optimal_plans(str(domain_dir))}
 
 
 def domain_model(domain_dir: Path, programs: list[str]) -> FerryModel:
