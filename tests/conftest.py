@@ -130,7 +130,27 @@ SLOW_MODULES = frozenset({
     "test_planner_conformance", "test_share", "test_share_own_loops", "test_tui_share",
     "test_planner_deadlines", "test_fast_downward_reasons",
 })
-SLOW_TESTS: frozenset[str] = frozenset()
+# Single tests of quick modules over about 2 CPU s (per-test CPU in the whole suite, 2026-11-28): planners and VAL
+# on generated and shared tasks, counterexample shrinking, whole runs in the TUI and the Table 8 budget.
+SLOW_TESTS: frozenset[str] = frozenset({
+    "tests/test_adl_heldout.py::test_heldout_domain",
+    "tests/test_counterexample.py::test_a_wrong_program_is_caught_and_shrunk_to_a_few_objects_on_every_own_domain",
+    "tests/test_counterexample.py::test_a_correct_program_yields_no_counterexample",
+    "tests/test_conformance_shared.py::test_the_optimal_planner_matches_every_optimal_debug_plan_within_5_s",
+    "tests/test_conformance_shared.py::test_mutated_plans_get_the_verdict_of_pyval",
+    "tests/test_planner.py::test_fast_downward_solves_debug_task_optimally",
+    "tests/test_autotos_pddl.py::test_a_correct_pair_solves_every_debug_task_optimally_by_bfs",
+    "tests/test_pipeline_budget.py::test_call_count_within_table_8",
+    "tests/test_pddl_lenient.py::test_lenient_mode_loads_more_real_model_output_and_never_crashes",
+    "tests/test_pddl_fast_problems.py::test_fast_path_equals_full_loader_on_the_shared_benchmarks",
+    "tests/test_tui_readable.py::test_a_classroom_replay_at_80x24_names_every_rows_task_and_lists_the_replay_keys",
+    "tests/test_docs_screenshots.py::test_the_script_saves_svg_screens_of_the_app",
+    "tests/test_tui_counterexample.py::test_counterexample_key_plan_stepper_and_continue_with_this_task",
+    "tests/test_debug_draw.py::test_only_small_solved_tasks_qualify",
+    "tests/test_generalize.py::test_generalize_command",
+    "tests/test_tui_step.py::test_step_mode_send_edit_answer_watch_and_stop",
+    "tests/test_pddlego_tiebreak.py::test_a_trial_that_differed_by_a_tie_now_replays_as_logged",
+})
 # The longest modules, longest first, ahead of all others: a worker that takes one of them late runs alone at the
 # end. From the per-module sums of --durations on 2026-11-28 (benchmarks/README.md "The test suite"): Fast
 # Downward on every library and shared task, the variants' runs, the AutoToS import replays, mypy and lint-imports.

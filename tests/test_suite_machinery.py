@@ -74,7 +74,7 @@ def test_each_test_has_its_own_xdg_directories(tmp_path_factory: pytest.TempPath
 def test_the_inner_loop_leaves_out_the_slow_modules_and_they_come_first(request: pytest.FixtureRequest) -> None:
     from types import SimpleNamespace
 
-    from conftest import LONGEST_MODULES, SLOW_MODULES, _is_slow
+    from conftest import LONGEST_MODULES, SLOW_MODULES, SLOW_TESTS, _is_slow
 
     def item(module: str, nodeid: str):
         return SimpleNamespace(module=SimpleNamespace(__name__=module), nodeid=nodeid)
@@ -84,6 +84,9 @@ def test_the_inner_loop_leaves_out_the_slow_modules_and_they_come_first(request:
     tests = Path(__file__).parent
     assert all((tests / f"{name}.py").is_file() for name in SLOW_MODULES)  # no stale name in the list
     assert set(LONGEST_MODULES) <= SLOW_MODULES
+    for test in SLOW_TESTS:  # no stale name: each names a test function of its file
+        path, name = test.split("::")
+        assert f"def {name}(" in (tests.parent / path).read_text(), test
     # xdist keeps this order only without its own reordering of modules by their number of tests
     assert request.config.getoption("loadscopereorder") is False
     items = request.session.items
