@@ -27,8 +27,7 @@ from support.adl_programs import (
     RECYCLING_PICKS_TWO,
     RECYCLING_PROGRAM,
 )
-from support.ferry_model import FerryModel
-from support.multi_domain_model import optimal_plans
+from support.ferry_model import FerryModel, optimal_plans
 from support.scripted_server import ScriptedServer
 from test_adl import mutations, val_says_valid
 from test_autotos_pddl import GOAL, _domain, _run

@@ -10,8 +10,7 @@ import shutil
 import time
 from pathlib import Path
 
-from support.ferry_model import BUGGY_PROGRAM, FerryModel
-from support.multi_domain_model import optimal_plans
+from support.ferry_model import BUGGY_PROGRAM, FerryModel, optimal_plans
 from support.scripted_server import ScriptedServer
 from test_tui_support import config_for, record_run
 from test_tui_tmux import SCRIPT, keys, screen, terminal, tmux, wait_until  # noqa: F401
