@@ -23,10 +23,16 @@ from genplan.engine.pipeline import Pipeline
 from genplan.engine.pipeline.config import PipelineConfig
 from genplan.engine.runs.store import RunStore
 
+# The search's budget in tasks, not seconds: FIVE_LOCATIONS_FERRY first fails on the 41st task the search
+# makes (about 1.5 s alone, up to 5 s beside the rest of the suite, where a 5 s budget sometimes ended first)
+CE_TASKS = 60
+CE_SETTINGS = f'counterexample_probes = false\ncounterexample_seconds = 120.0\ncounterexample_max_tasks = {CE_TASKS}\n'
+
 
 def ce_config() -> PipelineConfig:
     # the probes are left out: the point here is a task larger than the debug tasks
-    return load_preset("F5-3+CE").with_changes(counterexample_probes=False, counterexample_seconds=5.0)
+    return load_preset("F5-3+CE").with_changes(counterexample_probes=False, counterexample_seconds=120.0,
+                                               counterexample_max_tasks=CE_TASKS)
 
 
 def make_pipeline(server: ScriptedServer, root: Path, config: PipelineConfig, store: RunStore | None = None) -> Pipeline:
@@ -56,7 +62,8 @@ def test_f53_ce_finds_a_counterexample_revises_once_and_ends_passing(scripted_se
     record = json.loads((run / "counterexamples" / "c1-v00.json").read_text())
     assert record["found"] and record["failure"]["kind"] == "exception"
     assert record["shrunk_size"]["objects"] <= 4
-    assert not json.loads((run / "counterexamples" / "c1-v01.json").read_text())["found"]
+    correct = json.loads((run / "counterexamples" / "c1-v01.json").read_text())
+    assert not correct["found"] and correct["tasks_tried"] == CE_TASKS  # the budget in tasks ended the search
     # the events: where the task came from, and c1-v00 checked again on it
     events = list(pipeline.store.events())
     made = [e for e in events if e.type == "artifact.created" and e.data.get("kind") == "counterexample"]
@@ -74,7 +81,7 @@ def test_f53_ce_finds_a_counterexample_revises_once_and_ends_passing(scripted_se
 
 def test_kill_9_after_the_search_and_resume_does_not_search_again(tmp_path: Path) -> None:
     config_file = tmp_path / "ce.toml"
-    config_file.write_text('preset = "F5-3+CE"\ncounterexample_probes = false\ncounterexample_seconds = 5.0\n')
+    config_file.write_text('preset = "F5-3+CE"\n' + CE_SETTINGS)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GENPLAN_", "OPENAI_"))}
     env.update(XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_CACHE_HOME=str(tmp_path / "cache"))
     out = tmp_path / "runs"
@@ -113,6 +120,8 @@ def test_kill_9_after_the_search_and_resume_does_not_search_again(tmp_path: Path
 def test_bad_counterexample_budget_is_refused(bad: str) -> None:
     with pytest.raises(Exception, match="counterexample_seconds"):
         PipelineConfig(counterexample_seconds=float(bad))
+    with pytest.raises(Exception, match="counterexample_max_tasks must be >= 1"):
+        PipelineConfig(counterexample_max_tasks=int(bad))
 
 
 def test_a_batch_with_the_ce_preset_reports_how_often_and_how_small(tmp_path: Path) -> None:
@@ -124,8 +133,7 @@ def test_a_batch_with_the_ce_preset_reports_how_often_and_how_small(tmp_path: Pa
 
     with ScriptedServer() as server:
         server.respond_with(FerryModel(programs=[FIVE_LOCATIONS_FERRY, FULLY_CORRECT_FERRY]))
-        pipeline = ("[pipeline]\ninitial_programs = 1\nprogram_timeout_s = 5\ncounterexample_probes = false\n"
-                    "counterexample_seconds = 5\n")
+        pipeline = "[pipeline]\ninitial_programs = 1\nprogram_timeout_s = 5\n" + CE_SETTINGS
         path = write_experiment(tmp_path, server, domains=("ferry",), presets=("F5-3+CE",), pipeline=pipeline,
                                 extra="eval_limit = 3\ncompare_planner = false\ncompare_optimal = false")
         result = run_batch(load_experiment(path), tmp_path / "batch", no_cache=True)

@@ -44,7 +44,8 @@ SETTINGS_ADDED_LATER: dict[str, Any] = {
     "planner_fallback": True, "answer_extraction": "lenient", "ordering_draws": "per-task", "bas_nl_conversation": False,
     "get_plan_accepted": False,
     # the counterexample search (F5-3+CE)
-    "counterexample_search": False, "counterexample_seconds": 30.0, "counterexample_probes": True,
+    "counterexample_search": False, "counterexample_seconds": 30.0, "counterexample_max_tasks": 200,
+    "counterexample_probes": True,
 }
 RUN_DEFINING_SETTINGS = ("model", "base_url", "temperature", "max_tokens", "seed", "top_p", "extra_body", "reasoning")
 

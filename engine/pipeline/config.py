@@ -94,6 +94,8 @@ class PipelineConfig:
     # round is left, search for a counterexample (docs/counterexamples.md) and debug on its shrunk task.
     counterexample_search: bool = False
     counterexample_seconds: float = 30.0  # the search's budget, and the shrinking's
+    # the search's budget in tasks (whichever ends first): unlike seconds, it tries the same tasks on any machine
+    counterexample_max_tasks: int = 200
     counterexample_probes: bool = True  # the domain's probe tasks are tried first
 
     def __post_init__(self) -> None:
@@ -109,6 +111,8 @@ class PipelineConfig:
             problems.append("max_concurrency must be >= 1")
         if not (math.isfinite(self.counterexample_seconds) and 0 < self.counterexample_seconds <= 86_400):
             problems.append("counterexample_seconds must be a positive number of seconds (at most 86400)")
+        if self.counterexample_max_tasks < 1:
+            problems.append("counterexample_max_tasks must be >= 1")
         if not (math.isfinite(self.program_timeout_s) and 0 < self.program_timeout_s <= 86_400):
             problems.append(f"program_timeout_s must be a positive number of seconds (at most 86400), not {self.program_timeout_s}")
         if self.debug_orderings < 1:

@@ -564,6 +564,7 @@ class Pipeline:
         # the debug checks' time limit: a program slower than a shorter limit would be "caught" here, pass the
         # check again, and leave a task in the debug set that says nothing
         budget = SearchBudget(seconds=config.counterexample_seconds, shrink_seconds=config.counterexample_seconds,
+                              max_tasks=config.counterexample_max_tasks,
                               orderings=config.debug_orderings, time_limit=config.program_timeout_s)
         # a resumed run reads the record of a search that ran before it was killed
         data, _searched = search_for_version(
