@@ -110,3 +110,11 @@ def test_the_suite_starts_half_again_as_many_workers_as_cores(request: pytest.Fi
     # pyproject.toml asks for the automatic count, which xdist takes from the hook above
     addopts = request.config.getini("addopts")
     assert addopts[addopts.index("-n") + 1] == "logical"
+
+
+def test_ci_runs_the_readmes_test_command() -> None:
+    root = Path(__file__).resolve().parents[1]
+    quickstart = (root / "README.md").read_text().split("## Quickstart", 1)[1].split("```bash", 1)[1].split("```", 1)[0]
+    readme_test_command = [line for line in quickstart.splitlines() if "pytest" in line]
+    ci_commands = [line for line in (root / ".ci" / "run").read_text().splitlines() if "pytest" in line and not line.startswith("#")]
+    assert len(readme_test_command) == 1 and ci_commands == readme_test_command
