@@ -4,7 +4,8 @@
   the response cache, and two tests running at once never share one.
 - A test marked ``exclusive`` (tmux, Ray, kill -9 in the middle of work, the sandbox's kernel limits, time
   limits measured on the wall clock) runs with no other test beside it, setup and teardown included
-  (tests/support/machine_share.py).
+  (tests/support/machine_share.py); exclusive tests run one after the other keep the machine from the first
+  to the last, so the running tests are waited for once.
 - Scripted runs that several modules need are recorded once per session and shared by every worker
   (``buggy_then_fixed_ferry``); each module works on its own copy.
 - Modules with tests marked ``slow`` are handed out first, the longest of them before the rest, so no worker
@@ -18,11 +19,10 @@ import fcntl
 import os
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from support.machine_share import machine_share
+from support.machine_share import MachineTurns
 from support.scripted_server import ScriptedServer
 
 
@@ -94,18 +94,22 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return workers_for(len(os.sched_getaffinity(0)))
 
 
-@contextmanager
-def _machine_share(config: pytest.Config, alone: bool) -> Iterator[None]:
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
-        yield  # one process: tests already run one at a time
-        return
-    with machine_share(_shared_dir(config), alone):
-        yield
+_turns: MachineTurns | None = None  # this worker's (made at its first test: the shared directory is known then)
+
+
+def _exclusive(item: pytest.Item | None) -> bool:
+    return item is not None and item.get_closest_marker("exclusive") is not None
 
 
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)  # outermost: pytest-timeout's clock starts once the lock is held
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
-    with _machine_share(item.config, alone=item.get_closest_marker("exclusive") is not None):
+    global _turns
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        yield  # one process: tests already run one at a time
+        return
+    if _turns is None:
+        _turns = MachineTurns(_shared_dir(item.config))
+    with _turns.turn(alone=_exclusive(item), next_alone=_exclusive(nextitem)):
         yield
 
 

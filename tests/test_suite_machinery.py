@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from support.machine_share import machine_share
+from support.machine_share import MachineTurns, machine_share
 
 
 def test_an_exclusive_test_waits_for_the_running_ones_and_the_later_ones_wait_for_it(tmp_path: Path) -> None:
@@ -47,6 +47,29 @@ def test_an_exclusive_test_waits_for_the_running_ones_and_the_later_ones_wait_fo
     for thread in (first, alone, later):
         thread.join(10)
     assert log == ["first start", "first end", "exclusive start", "exclusive end", "later start", "later end"]
+
+
+def test_exclusive_tests_in_a_row_wait_for_the_others_once(tmp_path: Path) -> None:
+    turns = MachineTurns(tmp_path)
+    shared_inside = threading.Event()
+
+    def shared_test() -> None:
+        with machine_share(tmp_path, alone=False):
+            shared_inside.set()
+
+    with turns.turn(alone=True, next_alone=True):
+        pass
+    between = threading.Thread(target=shared_test)
+    between.start()  # between the two exclusive tests: the machine is still held
+    assert not shared_inside.wait(0.3)
+    with turns.turn(alone=True, next_alone=False):
+        assert not shared_inside.is_set()
+    assert shared_inside.wait(10)  # released after the last of the run
+    between.join(10)
+    with turns.turn(alone=False, next_alone=False):  # a shared test takes the machine shared, holds nothing after
+        pass
+    with machine_share(tmp_path, alone=True):
+        pass
 
 
 def test_shared_tests_run_beside_each_other(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import fcntl
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 
@@ -27,3 +27,30 @@ def machine_share(shared: Path, alone: bool) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(machine, fcntl.LOCK_UN)
+
+
+class MachineTurns:
+    """One worker's turns on the machine. A run of exclusive tests one after the other (a module of them, such
+    as the sandbox's kernel tests) keeps the machine from the first to the last: the tests running elsewhere
+    are waited for once, not before each of them, while every worker idles behind the turnstile."""
+
+    def __init__(self, shared: Path) -> None:
+        self.shared = shared
+        self._alone: ExitStack | None = None
+
+    @contextmanager
+    def turn(self, alone: bool, next_alone: bool) -> Iterator[None]:
+        if not alone:
+            with machine_share(self.shared, alone=False):
+                yield
+            return
+        if self._alone is None:
+            stack = ExitStack()
+            stack.enter_context(machine_share(self.shared, alone=True))
+            self._alone = stack
+        try:
+            yield
+        finally:
+            if not next_alone:
+                self._alone.close()
+                self._alone = None
