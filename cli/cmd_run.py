@@ -152,10 +152,14 @@ def list_presets() -> str:
     others = [(name, a) for a in APPROACHES.values() for name in a.presets if name not in settings_presets]
     if others:
         lines += ["", "approaches with their own loop (`genplan run DOMAIN_DIR --preset P` runs those marked *):"]
-        for name, approach in others:
-            settings = ", ".join(f"{k}={v}" for k, v in approach.presets[name].items()) or "-"
+        rows = [(name, approach, ", ".join(f"{k}={v}" for k, v in approach.presets[name].items()) or "-")
+                for name, approach in others]
+        name_width = max(len(name) for name, _, _ in rows)  # columns as wide as their longest entry
+        settings_width = max(len(settings) for _, _, settings in rows)
+        for name, approach, settings in rows:
             mark = "*" if approach.can(Capability.DOMAIN_DIR) else " "
-            lines.append(f"{name:17} {approach.name:9} {settings:26} {mark} {approach.command} --preset {name}")
+            lines.append(f"{name:{name_width}} {approach.name:9} {settings:{settings_width}} {mark} "
+                         f"{approach.command} --preset {name}")
     lines.append("")
     lines += [f"{a.name}: {a.title}" for a in APPROACHES.values()]
     return "\n".join(lines)

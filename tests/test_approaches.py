@@ -111,6 +111,9 @@ def test_every_approach_registers_the_same_parts_and_its_capabilities(capsys: py
     for preset in ("pddlego-detailed", "pddlego-simple", "plangen"):
         assert f"genplan pddlego --preset {preset}" in lines[preset] and "*" not in lines[preset]
     assert "autotos: AutoToS: successor function and goal test" in out
+    own_loops = [line for line in out.splitlines() if line.endswith(f"--preset {line.split(' ')[0]}")]
+    assert len(own_loops) == sum(len(a.presets) for a in own.values())
+    assert len({line.index(" genplan ") for line in own_loops}) == 1  # one column of commands, the longest name too
 
 
 def test_a_pddlego_run_refuses_an_unknown_environment_in_one_line(tmp_path: Path) -> None:
