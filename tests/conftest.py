@@ -2,7 +2,7 @@
 
 - Every test gets its own XDG config, cache, data and state directories: no test reads the user's settings or
   the response cache, and two tests running at once never share one.
-- A test marked ``exclusive`` (tmux, Ray, kill -9 in the middle of work, the sandbox's kernel limits, time
+- A test marked ``exclusive`` (Ray, kill -9 in the middle of work, the sandbox's kernel limits, time
   limits measured on the wall clock) runs with no other test beside it, setup and teardown included
   (tests/support/machine_share.py); exclusive tests run one after the other keep the machine from the first
   to the last, so the running tests are waited for once.

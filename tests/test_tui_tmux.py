@@ -23,9 +23,9 @@ from test_tui_support import config_for, ferry_copy, record_run
 from genplan.tui.replay import load_events
 from genplan.tui.run_state import RunState
 
-# a terminal driven by keystrokes and screen captures on a clock: alone on the machine
-pytestmark = pytest.mark.exclusive
-
+# Not `exclusive`: each worker has its own tmux server (SOCKET), every step waits for the screen (wait_until,
+# replace_text's retries) rather than for a fixed time, and tests/test_tui_tmux_stories.py, driven the same way,
+# ran beside the other tests in every whole-suite run since the suite went parallel.
 SCRIPT = Path(sys.executable).parent / "genplan-tui"
 SOCKET = f"genplan-test-{os.getpid()}"
 SESSION = "story"

@@ -11,7 +11,6 @@ import re
 import shlex
 from pathlib import Path
 
-import pytest
 from support.ferry_model import FerryModel
 from support.scripted_server import ScriptedServer
 from test_tui_support import config_for, ferry_copy, record_run
@@ -22,7 +21,6 @@ from genplan.engine.api import edit
 FIRST = "1. for every car not at its goal: sail to it, board, sail to its goal, debark (version 2)\n"
 SECOND = "1. for every car not at its goal: sail there, board, sail on, debark (version 7)\n"
 
-pytestmark = pytest.mark.exclusive  # a real terminal: it cannot share the machine with other tests
 
 
 def _fork(runs: Path) -> Path | None:
