@@ -111,3 +111,25 @@ def test_the_release_only_solutions_of_an_import_are_shown_where_the_run_ends(tm
     state.apply(RunFinished(status="finished", outcome="passed", message=text, calls=2, seq=1, time=0.0))
     assert state.entries[-1].title == "run finished"
     assert "12 of them by the release's validation only" in state.entries[-1].detail
+
+
+SHARED_LOG = (Path(__file__).resolve().parents[2] / "shared" / "autotos" / "clean_logs" / "24game" / "gpt4-val_logs"
+              / "script_log_20240803_104248.txt")
+
+
+@pytest.mark.skipif(not SHARED_LOG.is_file(), reason="needs ../shared/autotos (the AutoToS release's logs)")
+def test_an_import_whose_search_runs_out_of_the_sandboxs_memory_says_so_and_names_memory(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    # 64 MiB, the least the sandbox allows: the goal test's search (genplan's, not the model's code) runs out
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    done = subprocess.run([sys.executable, "-m", "genplan.cli.main", "import", "autotos", str(SHARED_LOG),
+                           "--memory", "0.0625", "--eval-limit", "5", "--runs", str(tmp_path / "runs")],
+                          capture_output=True, text=True, timeout=300, env=env)
+    message = "the sandboxed search ran out of memory (its limit: 0.0625 GiB); give it more with --memory GIB"
+    assert done.returncode == 2 and f"genplan: {message}" in done.stderr, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    run_json = json.loads(next((tmp_path / "runs").glob("*/run.json")).read_text())
+    assert run_json["status"] == "failed" and run_json["error"] == f"SandboxOutOfMemory: {message}"

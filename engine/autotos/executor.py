@@ -12,8 +12,19 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from genplan.engine.autotos import harness
+from genplan.engine.errors import GenplanError
 
 HARNESS_SOURCE = Path(harness.__file__).read_text(encoding="utf-8")
+
+
+class SandboxOutOfMemory(GenplanError):
+    """The sandboxed search itself (not a model function, whose errors the harness reports as the function's) ran
+    out of the address space genplan gives it: a limit of ours, which the AutoToS release did not have."""
+
+    def __init__(self, memory_bytes: int) -> None:
+        super().__init__(f"the sandboxed search ran out of memory (its limit: {memory_bytes / 2**30:g} GiB); "
+                         "give it more with --memory GIB")
+        self.memory_bytes = memory_bytes
 
 
 class Executor(Protocol):
@@ -71,6 +82,9 @@ class SandboxExecutor:
             # A crash of the child is the model's doing (stack overflow, memory): blame the function under test.
             return {"failure": "crash", "error": outcome.detail or "the sandboxed run crashed"}
         detail = outcome.exception or outcome.detail or outcome.kind
+        if "MemoryError" in detail or "ran out of memory" in detail:  # the harness's own MemoryError, or exit 72
+            return {"failure": "out-of-memory", "error": str(SandboxOutOfMemory(limits.memory_bytes)),
+                    "memory_bytes": limits.memory_bytes}
         return {"failure": "sandbox", "error": f"{outcome.kind}: {detail}"}
 
     def close(self) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from genplan.engine.autotos import harness, messages
 from genplan.engine.autotos.domains import Instance, SearchDomain
-from genplan.engine.autotos.executor import Executor
+from genplan.engine.autotos.executor import Executor, SandboxOutOfMemory
 from genplan.engine.autotos.extract import ExtractedFunction, extract_as_released, extract_function
 from genplan.engine.errors import RunStopped
 from genplan.engine.feedback import autotos as feedback
@@ -300,6 +300,8 @@ class AutoToS:
             return {"failure": f"{target}-exception", "state": None, "error": result.get("error", "crash")}
         if kind == "search-timeout" and target == "goal":
             return {"failure": "goal-timeout", "state": None}
+        if kind == "out-of-memory":  # our limit, not the function's failure: the run ends and says how to lift it
+            raise SandboxOutOfMemory(int(result["memory_bytes"]))
         if kind == "sandbox":
             raise RuntimeError(f"the sandbox failed: {result.get('error')}")
         return result
