@@ -249,6 +249,22 @@ class ScriptedServer:
     def steps(self) -> list[str | None]:
         return [request.step for request in self.requests]
 
+    def wait_until_quiet(self, quiet_s: float = 1.0, timeout_s: float = 20.0) -> None:
+        """Until no request has come in for ``quiet_s`` and none is being answered. After a client is killed,
+        what it had sent may still wait in a socket for a handler thread (on a loaded machine, longer than
+        the kill takes); a ``clear()`` before those are recorded would count them as the next client's."""
+        deadline = time.monotonic() + timeout_s
+        seen, since = -1, time.monotonic()
+        while time.monotonic() < deadline:
+            with self._lock:
+                count, busy = len(self._requests), self._in_flight
+            if count != seen or busy:
+                seen, since = count, time.monotonic()
+            elif time.monotonic() - since >= quiet_s:
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"the scripted server was not quiet for {quiet_s:g} s within {timeout_s:g} s")
+
     def clear(self) -> None:
         """Forget recorded requests and queued replies."""
         with self._lock:
