@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from genplan.engine.autotos import harness
 from genplan.engine.errors import GenplanError
+from genplan.engine.sandbox.limits import GIB
 
 HARNESS_SOURCE = Path(harness.__file__).read_text(encoding="utf-8")
 
@@ -22,7 +23,7 @@ class SandboxOutOfMemory(GenplanError):
     out of the address space genplan gives it: a limit of ours, which the AutoToS release did not have."""
 
     def __init__(self, memory_bytes: int) -> None:
-        super().__init__(f"the sandboxed search ran out of memory (its limit: {memory_bytes / 2**30:g} GiB); "
+        super().__init__(f"the sandboxed search ran out of memory (its limit: {memory_bytes / GIB:g} GiB); "
                          "give it more with --memory GIB")
         self.memory_bytes = memory_bytes
 
