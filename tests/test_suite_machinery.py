@@ -141,3 +141,8 @@ def test_ci_runs_the_readmes_test_command() -> None:
     readme_test_command = [line for line in quickstart.splitlines() if "pytest" in line]
     ci_commands = [line for line in (root / ".ci" / "run").read_text().splitlines() if "pytest" in line and not line.startswith("#")]
     assert len(readme_test_command) == 1 and ci_commands == readme_test_command
+    # the app's line installs the same way (the same pinned installer), only without the test extra
+    app_command = [line for line in quickstart.splitlines() if "genplan-tui" in line]
+    assert len(app_command) == 1
+    install = readme_test_command[0].split(" && .venv/bin/python -m pytest")[0]
+    assert app_command[0] == install.replace("-e '.[test]'", "-e .") + " && .venv/bin/genplan-tui domains/ferry"
