@@ -17,13 +17,10 @@ from __future__ import annotations
 
 import dataclasses
 import heapq
-import importlib.util
 import math
-import os
 import re
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from collections import deque
@@ -32,6 +29,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
 
+from genplan.engine.fast_downward import fast_downward_driver, run_fast_downward_files
 from genplan.engine.pddl import Domain, Problem, Task, load_domain, load_problem
 from genplan.engine.pddl.budget import CHUNK, Budget, BudgetExceeded
 from genplan.engine.pddl.loader import FAST_DOWNWARD_RESERVED_TYPES
@@ -151,18 +149,6 @@ def reserved_types_renamed(domain: Domain, texts: tuple[str, str]) -> tuple[tupl
         problem_text = as_type.sub(new, problem_text)
         notes.append(f"type '{reserved}' renamed '{new}' (a name Fast Downward reserves)")
     return (domain_text, problem_text), notes
-
-
-def fast_downward_driver() -> Path | None:
-    """The Fast Downward driver script: $GENPLAN_FAST_DOWNWARD, else the up-fast-downward wheel's copy."""
-    override = os.environ.get("GENPLAN_FAST_DOWNWARD")
-    if override:
-        return Path(override) if Path(override).exists() else None
-    spec = importlib.util.find_spec("up_fast_downward")  # locates the package without running it
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    driver = Path(list(spec.submodule_search_locations)[0]) / "downward" / "fast-downward.py"
-    return driver if driver.exists() else None
 
 
 def find_plan(
@@ -346,21 +332,11 @@ def _run_once(driver: Path, name: str, search: list[str], domain_text: str, prob
         work = Path(tmp)
         (work / "domain.pddl").write_text(domain_text)
         (work / "problem.pddl").write_text(problem_text)
-        command = [
-            sys.executable,
-            str(driver),
-            "--overall-time-limit",
-            f"{max(_FD_MIN_SECONDS, math.ceil(timeout))}s",
-            "--overall-memory-limit",
-            f"{memory_mb}M",
-            "--plan-file",
-            "plan.txt",
-            "domain.pddl",
-            "problem.pddl",
-            *search,
-        ]
         try:
-            returncode, output = _run_in_own_group(command, work, fast_downward_wall_limit(timeout))
+            returncode, output = run_fast_downward_files(
+                driver, work, "domain.pddl", "problem.pddl", search=search,
+                time_limit=max(_FD_MIN_SECONDS, math.ceil(timeout)), memory_mb=memory_mb,
+                wall_limit=fast_downward_wall_limit(timeout))
         except subprocess.TimeoutExpired:
             return PlannerResult(LIMIT, None, name, time.monotonic() - start, f"no plan within the limit of {limit:g} s")
         seconds = time.monotonic() - start
@@ -422,24 +398,6 @@ def fast_downward_wall_limit(timeout: float) -> float:
     """When a Fast Downward run given ``timeout`` seconds is ended from outside, whatever it is doing (the
     driver's own limits are CPU time, which a busy machine stretches in wall-clock time)."""
     return max(timeout, _FD_MIN_SECONDS) * _FD_WALL_FACTOR + _FD_WALL_SLACK_SECONDS
-
-
-def _run_in_own_group(command: list[str], cwd: Path, timeout: float) -> tuple[int, str]:
-    """Run the planner in its own process group and kill the whole group on any exit path: the driver
-    starts the translator and the search as children, which a plain kill of the driver would orphan."""
-    proc = subprocess.Popen(
-        command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        start_new_session=True,
-    )
-    try:
-        output, _ = proc.communicate(timeout=timeout)
-        return proc.returncode, output or ""
-    finally:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)  # the group may outlive the driver
-        except ProcessLookupError:
-            pass
-        proc.wait()
 
 
 # ---------------------------------------------------------------- built-in search

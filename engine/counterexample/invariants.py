@@ -20,18 +20,16 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 import tempfile
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from genplan.engine.fast_downward import fast_downward_driver, run_fast_downward_files
 from genplan.engine.pddl import Domain, Problem
 from genplan.engine.pddl.model import Action, Fact
 from genplan.engine.planner import (
-    _run_in_own_group,
-    fast_downward_driver,
     fast_downward_input,
     fast_downward_reason,
     reserved_types_renamed,
@@ -192,11 +190,10 @@ def translator_groups(domain: Domain, problem: Problem, timeout: float = TRANSLA
         work = Path(tmp)
         (work / "domain.pddl").write_text(domain_text)
         (work / "problem.pddl").write_text(problem_text)
-        command = [sys.executable, str(driver), "--overall-memory-limit", f"{TRANSLATE_MEMORY_MB}M", "--translate",
-                   "domain.pddl", "problem.pddl",
-                   "--translate-options", "--keep-unimportant-variables"]
-        try:  # in a process group of its own, all of it ended at the limit (the translator is the driver's child)
-            returncode, printed = _run_in_own_group(command, work, timeout)
+        try:  # each component in a process group of its own, all of it ended at the limit
+            returncode, printed = run_fast_downward_files(
+                driver, work, "domain.pddl", "problem.pddl", search=None, time_limit=None,
+                memory_mb=TRANSLATE_MEMORY_MB, wall_limit=timeout, translate_options=["--keep-unimportant-variables"])
         except subprocess.TimeoutExpired:
             return f"Fast Downward's translator took longer than {timeout:g} s"
         output = work / "output.sas"

@@ -12,13 +12,13 @@ import dataclasses
 import math
 import re
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from genplan.engine.fast_downward import fast_downward_driver, run_fast_downward_files
 from genplan.engine.feedback import pddlego as feedback
 from genplan.engine.pddl import Domain, Problem
 from genplan.engine.pddl.errors import PddlError, UnsupportedPddlError
@@ -39,10 +39,8 @@ from genplan.engine.planner import (
     SOLVED,
     UNSOLVABLE,
     PlannerResult,
-    _run_in_own_group,
     builtin_search,
     check_plan,
-    fast_downward_driver,
     fast_downward_hit_limit,
     fast_downward_reason,
     fast_downward_wall_limit,
@@ -265,12 +263,12 @@ class PddlSolver:
             work = Path(tmp)
             (work / DOMAIN_NAME).write_text(domain_text)
             (work / PROBLEM_NAME).write_text(problem_text)
-            command = [sys.executable, str(driver), "--overall-time-limit", f"{max(2, math.ceil(self.timeout))}s",
-                       "--overall-memory-limit", f"{FAST_DOWNWARD_MEMORY_MB}M",
-                       "--plan-file", "plan.txt", DOMAIN_NAME, PROBLEM_NAME,
-                       "--search", ADL_OPTIMAL_SEARCH if self.optimal else SATISFICING_SEARCH]
             try:
-                code, output = _run_in_own_group(command, work, fast_downward_wall_limit(self.timeout))
+                code, output = run_fast_downward_files(
+                    driver, work, DOMAIN_NAME, PROBLEM_NAME,
+                    search=["--search", ADL_OPTIMAL_SEARCH if self.optimal else SATISFICING_SEARCH],
+                    time_limit=max(2, math.ceil(self.timeout)), memory_mb=FAST_DOWNWARD_MEMORY_MB,
+                    wall_limit=fast_downward_wall_limit(self.timeout))
             except subprocess.TimeoutExpired:  # still grounding or searching past the limit: ended from outside
                 return (None, feedback.planner_failed(LIMIT, f"no plan within the limit of {self.timeout:g} s"), name,
                         time.monotonic() - start)
