@@ -68,7 +68,7 @@ def test_the_wheel_layout_runs_the_translator_and_the_search_without_the_driver(
                                            search=["--search", LMCUT_SEARCH], time_limit=20, memory_mb=2000,
                                            wall_limit=60)
     assert code == 0 and (tmp_path / "plan.txt").is_file()
-    assert f"{sys.executable} -m fast_downward.translate domain.pddl problem.pddl --sas-file output.sas" in output
+    assert f"{sys.executable} -S -m fast_downward.translate domain.pddl problem.pddl --sas-file output.sas" in output
     assert "search exit code: 0" in output and "translate exit code: 0" in output
     assert "Planner time" not in output  # the driver's last line: it did not run
 
