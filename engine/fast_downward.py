@@ -4,12 +4,13 @@ Fast Downward's driver script (``fast-downward.py``) is itself a Python process 
 second Python process) and the search binary with CPU-time and address-space limits. Its own start-up costs
 about 60 ms of CPU per plan, as much as translating a small task. Where the driver sits in the layout of the
 ``up-fast-downward`` wheel (``builds/release/bin/``: the ``downward`` binary and the ``fast_downward``
-translator package) genplan starts the two components itself, exactly as the driver would: the same command
-lines (the translator's Python started with ``-S``), the same limits (each component: RLIMIT_CPU of the whole limit less the CPU time the components used
-before it, soft and hard one second apart; RLIMIT_AS of the memory limit), the same exit codes and an output in
-the driver's form (``INFO ... command line string: ...``, then the component's output, then ``translate exit
-code: N``), which :func:`genplan.engine.planner.fast_downward_reason` reads. Any other layout (a Fast Downward
-checkout named by $GENPLAN_FAST_DOWNWARD) goes through its driver, with the same arguments.
+translator package) genplan starts the two components itself, as the driver would: the same command lines
+(but the translator's Python started with ``-S``), the same limits (each component: RLIMIT_CPU of the whole
+limit less the CPU time the components used before it, soft and hard one second apart; RLIMIT_AS of the memory
+limit), the same exit codes and an output in the driver's form (``INFO ... command line string: ...``, then
+the component's output, then ``translate exit code: N``), which
+:func:`genplan.engine.planner.fast_downward_reason` reads. Any other layout (a Fast Downward checkout named by
+$GENPLAN_FAST_DOWNWARD) goes through its driver, with the same arguments.
 """
 
 from __future__ import annotations
