@@ -2,14 +2,17 @@
 
 - Every test gets its own XDG config, cache, data and state directories: no test reads the user's settings or
   the response cache, and two tests running at once never share one.
-- A test marked ``exclusive`` (Ray, kill -9 in the middle of work, the sandbox's kernel limits, time
-  limits measured on the wall clock) runs with no other test beside it, setup and teardown included
+- A test marked ``exclusive`` (kill -9 in the middle of work, the sandbox's kernel limits, time limits
+  measured on the wall clock) runs with no other test beside it, setup and teardown included
   (tests/support/machine_share.py); exclusive tests run one after the other keep the machine from the first
   to the last, so the running tests are waited for once.
 - Scripted runs that several modules need are recorded once per session and shared by every worker
   (``buggy_then_fixed_ferry``); each module works on its own copy.
-- Modules with tests marked ``slow`` are handed out first, the longest of them before the rest, so no worker
-  starts a long test when the others are about to finish.
+- Modules with ``exclusive`` tests are handed out first, those tests at their head: an exclusive test waits
+  for the tests running beside it, and at the start those are the first tests of other modules, not a minute
+  long replay (the waits cost 22 s of idle workers when they fell anywhere). Then the modules with tests marked
+  ``slow``, the longest of them before the rest, so no worker starts a long test when the others are about to
+  finish.
 - Bytecode is cached as a default Python does, even where the environment says not to (see ``_cache_bytecode``).
 """
 
@@ -173,14 +176,18 @@ def pytest_itemcollected(item: pytest.Item) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The longest modules first, then the others holding slow tests (after any shuffling by pytest-randomly;
-    the order inside each module is left as it is): xdist hands out whole modules in this order
+    """Modules with exclusive tests first (those tests at their head), then the longest modules, then the others
+    holding slow tests (after any shuffling by pytest-randomly; the order inside each module is left as it is
+    but for the exclusive tests): xdist hands out whole modules in this order
     (--no-loadscope-reorder in pyproject.toml keeps it from sorting them by their number of tests)."""
     slow_modules = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
+    exclusive_modules = {item.nodeid.split("::")[0] for item in items if _exclusive(item)}
     longest = {f"tests/{name}.py": rank for rank, name in enumerate(LONGEST_MODULES)}
 
-    def place(item: pytest.Item) -> tuple[int, int]:
+    def place(item: pytest.Item) -> tuple[int, int, int, int]:
         path = item.nodeid.split("::")[0]
-        return (longest.get(path, len(longest)), 0 if path in slow_modules else 1)
+        if path in exclusive_modules:  # at the very start, their exclusive tests first: the running tests an
+            return (0, 0, 0, 0 if _exclusive(item) else 1)  # exclusive one waits for are the first, short ones
+        return (1, longest.get(path, len(longest)), 0 if path in slow_modules else 1, 0)
 
     items.sort(key=place)

@@ -241,7 +241,8 @@ def test_local_executor_counts_cores_by_default() -> None:
     assert LocalExecutor(3, eval_workers=5).eval_workers == 5
 
 
-@pytest.mark.exclusive  # a local Ray cluster (its own processes, ports and /tmp/ray)
+# Not exclusive: the local Ray instance has processes, ports (chosen free by Ray) and a session directory of its
+# own, which no other test looks at; it ran alone for 15 s of mostly waiting, the other workers idle.
 def test_batch_on_a_local_ray_instance(tmp_path: Path) -> None:
     import importlib.util
 

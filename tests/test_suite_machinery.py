@@ -118,10 +118,16 @@ def test_the_inner_loop_leaves_out_the_slow_modules_and_they_come_first(request:
         first_quick = next((i for i, item in enumerate(items) if not item.get_closest_marker("slow")
                             and not any(m.nodeid.split("::")[0] == item.nodeid.split("::")[0] for m in marked)), len(items))
         assert all(i < first_quick for i, item in enumerate(items) if item.get_closest_marker("slow"))
-        if items[0].get_closest_marker("slow"):  # the whole suite: the longest modules lead
+        if items[0].get_closest_marker("slow"):  # the whole suite: modules with exclusive tests, then the longest
             leading = list(dict.fromkeys(item.nodeid.split("::")[0] for item in items))
+            exclusive = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("exclusive")}
+            assert set(leading[: len(exclusive)]) == exclusive
+            for module in exclusive:  # each such module starts with its exclusive tests
+                own = [item.get_closest_marker("exclusive") is not None for item in items
+                       if item.nodeid.split("::")[0] == module]
+                assert own == sorted(own, reverse=True), module
             present = [f"tests/{name}.py" for name in LONGEST_MODULES if any(f"tests/{name}.py" == m for m in leading)]
-            assert leading[: len(present)] == present
+            assert leading[len(exclusive): len(exclusive) + len(present)] == present
     assert request.node.get_closest_marker("slow") is None  # this module is part of the inner loop
 
 
