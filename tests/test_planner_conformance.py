@@ -4,7 +4,8 @@ genplan never hands Fast Downward the user's files: it reads them, and writes th
 it (engine/pddl/writer.py). A slip in that round trip once made every task of the IPC gripper "unsolvable"
 (a parameter of type `object` written bare took the next parameter's type). This suite runs, for each task:
 
-1. Fast Downward directly on the original files (same optimal search, A* with max(LM-cut, M&S));
+1. Fast Downward directly on the original files (same optimal search, A* with max(LM-cut, M&S)), its
+   translator and search started as genplan starts them, without the driver script;
 2. genplan's planner path (`engine.planner.solve`, Fast Downward through the translation, the plan checked by
    genplan's validator, "unsolvable" after a rewrite confirmed by the built-in search);
 
@@ -21,8 +22,8 @@ still give no fault and no "unknown".
 
 from __future__ import annotations
 
+import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from pathlib import Path
 import pytest
 
 from genplan.engine.domainlib import DomainDir
+from genplan.engine.fast_downward import run_fast_downward_files
 from genplan.engine.pddl import load_domain, load_problem
 from genplan.engine.pddl.plans import parse_plan_text
 from genplan.engine.pddl.validate import validate_plan
@@ -51,6 +53,7 @@ BENCHMARKS = SHARED / "benchmarks"
 VAL = SHARED / "tools" / "val" / "validate"
 QUIRKS = ROOT / "tests" / "data" / "quirks"
 SECONDS = 20  # per planner call; every chosen task takes Fast Downward a second or two
+MEMORY_MB = 4096  # as genplan plans
 DRIVER = fast_downward_driver()
 
 pytestmark = pytest.mark.skipif(
@@ -120,21 +123,28 @@ def fast_downward_on_the_original_files(case: Case, search: str = OPTIMAL_SEARCH
 
 
 def _fast_downward_on_the_original_files(case: Case, search: str) -> Verdict:
+    """Fast Downward's translator and search on copies of the user's files, byte for byte, started as genplan
+    starts them (engine/fast_downward.py: the driver's command lines, limits and exit codes without the
+    driver's own Python start, 75 ms a run; tests/test_fast_downward_components.py holds that runner to the
+    driver). What differs from genplan's side is the input: the files as written, not genplan's rewrite."""
     assert DRIVER is not None
     with tempfile.TemporaryDirectory(prefix="genplan-conformance-") as tmp:
-        command = [sys.executable, str(DRIVER), "--overall-time-limit", f"{SECONDS}s", "--plan-file", "plan.txt",
-                   str(case.domain), str(case.problem), "--search", search]
+        work = Path(tmp)
+        shutil.copyfile(case.domain, work / "domain.pddl")
+        shutil.copyfile(case.problem, work / "problem.pddl")
         start = time.monotonic()
-        done = subprocess.run(command, cwd=tmp, capture_output=True, text=True, timeout=SECONDS + 60, check=False)
+        returncode, output = run_fast_downward_files(
+            DRIVER, work, "domain.pddl", "problem.pddl", search=["--search", search], time_limit=SECONDS,
+            memory_mb=MEMORY_MB, wall_limit=SECONDS + 60)
         seconds = time.monotonic() - start
-        plan_file = Path(tmp) / "plan.txt"
-        if done.returncode == 0 and plan_file.exists():
+        plan_file = work / "plan.txt"
+        if returncode == 0 and plan_file.exists():
             return Verdict(SOLVED, [s.pddl() for s in parse_plan_text(plan_file.read_text())], seconds=seconds)
-        if done.returncode in (10, 11):
+        if returncode in (10, 11):
             return Verdict(UNSOLVABLE, None)
-        if done.returncode in (12, 22, 23, 24):
+        if returncode in (12, 22, 23, 24):
             return Verdict(LIMIT, None)
-        return Verdict("error", None, (done.stdout + done.stderr)[-800:])
+        return Verdict("error", None, output[-800:])
 
 
 def val_says_valid(case: Case, plan: list[str]) -> tuple[bool, str]:
