@@ -68,8 +68,9 @@ _FD_LIMIT = {12, 20, 21, 22, 23, 24}
 _FD_UNSUPPORTED = 34  # SEARCH_UNSUPPORTED: the search does not support a feature of the translated task
 # A component killed by its CPU-time limit (or the kernel) makes the driver exit with -signal, i.e. 256 - signal.
 _FD_KILLED = {code for sig in (signal.SIGXCPU, signal.SIGKILL) for code in (256 - sig, -sig)}
-# The driver hands the translator the remaining whole seconds, rounded down, after its own start-up;
-# with a 1 s overall limit that is 0 s and the translator is killed at once.
+# A driver hands the translator the remaining whole seconds, rounded down, after its own start-up; with a
+# 1 s overall limit that is 0 s and the translator is killed at once (genplan's own start of the components,
+# engine/fast_downward.py, would give it the whole second; the floor stays for both ways alike).
 _FD_MIN_SECONDS = 2
 # Fast Downward's driver limits each component's CPU time; on a shared machine a component gets a fraction of a
 # core, so the wall-clock time of a run within its limit can be a multiple of it. Only a run past this many
