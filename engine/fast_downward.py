@@ -107,7 +107,7 @@ def _through_driver(driver: Path, work: Path, domain_file: str, problem_file: st
         command += ["--translate-options", *translate_options]
     if search is not None:
         command += [*(["--search-options"] if translate_options else []), *search]
-    return run_in_own_group(command, work, wall_limit)
+    return _run_in_own_group(command, work, wall_limit)
 
 
 class _ComponentRun:
@@ -120,7 +120,7 @@ class _ComponentRun:
         self.memory_bytes = memory_mb * 1024 * 1024
         self.time_limit = time_limit
         self.cpu_used = 0.0  # the components' CPU seconds so far (the driver counts its own too)
-        self.deadline = wall_limit
+        self.wall_limit = wall_limit
         self.wall_used = 0.0
         self.output: list[str] = []
 
@@ -150,7 +150,7 @@ class _ComponentRun:
             proc = subprocess.Popen(command, cwd=self.work, stdin=source, stdout=out, stderr=subprocess.STDOUT,
                                     env=env, start_new_session=True)
         _limit(proc.pid, limit, self.memory_bytes)
-        code, cpu = _wait(proc, self.deadline - self.wall_used)
+        code, cpu = _wait(proc, self.wall_limit - self.wall_used)
         self.wall_used += cpu.wall
         self.cpu_used += cpu.user + cpu.system
         self.output.append(log.read_text(errors="replace"))
@@ -210,7 +210,7 @@ def _kill_group(pid: int) -> None:
         pass
 
 
-def run_in_own_group(command: list[str], cwd: Path, timeout: float) -> tuple[int, str]:
+def _run_in_own_group(command: list[str], cwd: Path, timeout: float) -> tuple[int, str]:
     """Run a command in its own process group and kill the whole group on any exit path: Fast Downward's
     driver starts the translator and the search as children, which a plain kill of the driver would orphan."""
     proc = subprocess.Popen(
