@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,8 +28,10 @@ class Problem:
 
 def check_python(text: str) -> list[Problem]:
     try:
-        tree = ast.parse(text)
-        compile(tree, "<edited program>", "exec")  # what ast.parse leaves to the compiler
+        with warnings.catch_warnings():  # "invalid escape sequence" and the like: the run warns, not the check
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
+            compile(tree, "<edited program>", "exec")  # what ast.parse leaves to the compiler
     except SyntaxError as exc:
         line = exc.lineno or 1
         column = exc.offset or 1

@@ -17,6 +17,8 @@ import ast
 import re
 from dataclasses import dataclass
 
+from genplan.engine.python_text import compile_quietly, parse_quietly
+
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 
 
@@ -30,7 +32,7 @@ class ExtractedFunction:
 
 def _top_level_functions(source: str) -> list[str] | None:
     try:
-        tree = ast.parse(source)
+        tree = parse_quietly(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     return [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
@@ -57,7 +59,7 @@ def definitions_only(source: str) -> str:
     (which the prompts ask the model to leave out) would run on names that do not exist. Dropped lines
     become empty, so line numbers in tracebacks stay those of the answer."""
     try:
-        tree = ast.parse(source)
+        tree = parse_quietly(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return source
     lines = source.split("\n")
@@ -151,7 +153,7 @@ def extract_as_released(text: str, target: str) -> ExtractedFunction | None:
         return None
     keyword = RELEASE_KEYWORD.get(target, target)
     try:
-        compile(code, "<answer>", "exec", dont_inherit=True)
+        compile_quietly(code, "<answer>")
     except (SyntaxError, ValueError) as exc:
         return ExtractedFunction(code + "\n", keyword, syntax_error=f"{type(exc).__name__}: {exc}")
     name = next((found for found in _RELEASE_DEF.findall(code) if keyword in found.lower()), None)

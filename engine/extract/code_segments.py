@@ -12,6 +12,7 @@ import textwrap
 from dataclasses import dataclass
 
 from genplan.engine.extract.common import MAX_BLOCKS, fence_lines, fenced_blocks
+from genplan.engine.python_text import parse_quietly
 
 # Far larger than any program a model writes (the longest in the shared logs is ~30 KB); longer
 # text is reported as not parsing instead of being handed to the parser.
@@ -27,7 +28,7 @@ def parse_python(source: str) -> tuple[ast.Module | None, str | None]:
     if len(source) > MAX_PARSE_CHARS:
         return None, f"the code is too long to be parsed ({len(source)} characters)"
     try:
-        return ast.parse(source), None
+        return parse_quietly(source), None
     except SyntaxError as err:
         return None, f"line {err.lineno}: {err.msg}"
     except (ValueError, RecursionError, MemoryError, OverflowError) as err:

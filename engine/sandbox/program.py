@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from genplan.engine.errors import GenplanError
+from genplan.engine.python_text import parse_quietly
 
 # The paper's name first, then the baseline's (Silver et al.).
 DEFAULT_FUNCTIONS = ("generate_solution", "get_plan")
@@ -55,7 +56,7 @@ class Program:
     def syntax_problem(self) -> str | None:
         """One line describing why the text is not Python, or None. Only parses, never runs the code."""
         try:
-            compile(self.source, self.path or "<program>", "exec", dont_inherit=True, flags=0x400)  # PyCF_ONLY_AST
+            parse_quietly(self.source, self.path or "<program>")
         except SyntaxError as exc:
             where = f"line {exc.lineno}" if exc.lineno else "unknown line"
             return f"not a Python program: {exc.msg} ({where})"
@@ -68,7 +69,7 @@ class Program:
         import ast
 
         try:
-            tree = ast.parse(self.source)
+            tree = parse_quietly(self.source)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return False
         names: set[str] = set()
