@@ -13,7 +13,9 @@ from typing import Any, Protocol
 
 from genplan.engine.autotos import harness
 from genplan.engine.errors import GenplanError
+from genplan.engine.sandbox.child import EXIT_OUT_OF_MEMORY
 from genplan.engine.sandbox.limits import GIB
+from genplan.engine.sandbox.outcome import ProgramOutcome
 
 HARNESS_SOURCE = Path(harness.__file__).read_text(encoding="utf-8")
 
@@ -69,24 +71,29 @@ class SandboxExecutor:
         limits = self._limits_type(**options)
         text = json.dumps(request, separators=(",", ":"))
         outcome = self._sandbox.run(self._program, ([text], [], []), hash_seed=self.hash_seed, limits=limits)
-        if outcome.kind == "plan" and outcome.plan and len(outcome.plan) == 1:
-            try:
-                answer = json.loads(outcome.plan[0])
-            except json.JSONDecodeError:
-                return {"failure": "sandbox", "error": "unreadable answer from the sandboxed search"}
-            if isinstance(answer, dict):
-                return answer
-            return {"failure": "sandbox", "error": "malformed answer from the sandboxed search"}
-        if outcome.kind == "timeout":
-            return {"failure": "search-timeout", "error": f"the sandboxed run exceeded {time_limit:g} s"}
-        if outcome.kind == "crash":
-            # A crash of the child is the model's doing (stack overflow, memory): blame the function under test.
-            return {"failure": "crash", "error": outcome.detail or "the sandboxed run crashed"}
-        detail = outcome.exception or outcome.detail or outcome.kind
-        if "MemoryError" in detail or "ran out of memory" in detail:  # the harness's own MemoryError, or exit 72
-            return {"failure": "out-of-memory", "error": str(SandboxOutOfMemory(limits.memory_bytes)),
-                    "memory_bytes": limits.memory_bytes}
-        return {"failure": "sandbox", "error": f"{outcome.kind}: {detail}"}
+        return answer_of(outcome, limits.memory_bytes, time_limit)
 
     def close(self) -> None:
         self._sandbox.close()
+
+
+def answer_of(outcome: ProgramOutcome, memory_bytes: int, time_limit: float) -> dict[str, Any]:
+    """The harness's answer in a sandboxed run's outcome, or the failure the loop is told of instead."""
+    if outcome.kind == "plan" and outcome.plan and len(outcome.plan) == 1:
+        try:
+            answer = json.loads(outcome.plan[0])
+        except json.JSONDecodeError:
+            return {"failure": "sandbox", "error": "unreadable answer from the sandboxed search"}
+        if isinstance(answer, dict):
+            return answer
+        return {"failure": "sandbox", "error": "malformed answer from the sandboxed search"}
+    if outcome.kind == "timeout":
+        return {"failure": "search-timeout", "error": f"the sandboxed run exceeded {time_limit:g} s"}
+    # The harness's own MemoryError, or the child's exit when not even that could be reported (a crash by its
+    # kind): our memory limit, not the model's fault, so the run stops and says how to lift it.
+    if outcome.exit_code == EXIT_OUT_OF_MEMORY or "MemoryError" in (outcome.exception or outcome.detail):
+        return {"failure": "out-of-memory", "error": str(SandboxOutOfMemory(memory_bytes)), "memory_bytes": memory_bytes}
+    if outcome.kind == "crash":
+        # Any other crash of the child is the model's doing (stack overflow, os._exit): blame the function under test.
+        return {"failure": "crash", "error": outcome.detail or "the sandboxed run crashed"}
+    return {"failure": "sandbox", "error": f"{outcome.kind}: {outcome.exception or outcome.detail or outcome.kind}"}
