@@ -11,7 +11,8 @@ Slow (hours with evaluation: crossword DFS and Sokoban BFS dominate); needs ../s
 Every row names the code that made it (``engine``: git's tree hash of engine/, "+changes" when the checkout's
 engine/ or this script differ from it), and --resume goes on only with rows of the same code, so a file
 finished over several sittings is still one figure of one version of genplan. Imports count their time limits
-in CPU seconds, so --jobs N imports N logs at once (one process each) without a load-made timeout.
+in CPU seconds, so --jobs N imports N logs at once (one process each) without a load-made timeout; rows are
+written as each log finishes.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -136,7 +137,9 @@ def main() -> int:
     importer: Importer | None = None
     if args.jobs > 1:
         pool = ProcessPoolExecutor(args.jobs, initializer=_start_worker, initargs=(data, evaluate, args.memory))
-        records: Iterator[dict[str, Any]] = pool.map(_import_in_worker, logs)  # in the given order
+        # rows as each log finishes: an evaluation of hours does not hold back the rows of the logs after it
+        futures = [pool.submit(_import_in_worker, path) for path in logs]
+        records: Iterator[dict[str, Any]] = (future.result() for future in as_completed(futures))
     else:
         importer = Importer(data, evaluate, args.memory)
         records = map(importer.one, logs)
