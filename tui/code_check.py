@@ -1,15 +1,14 @@
 """The check an edited program or PDDL file gets before a run continues from it: does it still parse?
 
-Python goes through ``ast.parse`` (and the compiler's own checks, such as ``return`` outside a function); PDDL
-through genplan's own parser, as the run would read it. Each problem has a line and a column (1-based) for the
-editor to show and put the cursor on. Prose (strategies, reflections) is not checked.
+Python goes through the engine's compile without warnings (the parser and the compiler's own checks, such as
+``return`` outside a function; an invalid escape is no problem); PDDL through genplan's own parser, as the run
+would read it. Each problem has a line and a column (1-based) for the editor to show and put the cursor on.
+Prose (strategies, reflections) is not checked.
 """
 
 from __future__ import annotations
 
-import ast
 import re
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,11 +26,11 @@ class Problem:
 
 
 def check_python(text: str) -> list[Problem]:
+    # the whole compiler (also "'return' outside function"), without the warnings a run would give ("\d")
+    from genplan.engine.api.versions import compile_quietly
+
     try:
-        with warnings.catch_warnings():  # "invalid escape sequence" and the like: the run warns, not the check
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text)
-            compile(tree, "<edited program>", "exec")  # what ast.parse leaves to the compiler
+        compile_quietly(text, "<edited program>")
     except SyntaxError as exc:
         line = exc.lineno or 1
         column = exc.offset or 1

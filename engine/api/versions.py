@@ -1,5 +1,6 @@
 """A run's versions for a front end: where each belongs, how its checks came out, the overviews of one run and
-of all runs in a directory, a person's edits (the next version's name, a file changed outside genplan), and what
+of all runs in a directory, a person's edits (the next version's name, a file changed outside genplan, whether an
+edited program still compiles), and what
 follows from a version: whether a trial continues from a file, what a strategy check costs, a counterexample."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from genplan.engine.pddlego.fork import CannotContinue, check_continuable
+from genplan.engine.python_text import compile_quietly
 from genplan.engine.runs import layout
 from genplan.engine.runs.edits import (
     KIND_DIRS,
@@ -33,7 +35,7 @@ from genplan.engine.versions import (
 
 __all__ = [
     "KIND_DIRS", "VERSION_DIRS", "CannotContinue", "EditRecord", "Place", "TaskOutcome", "VersionResults",
-    "VersionsOverview", "adopt_outside_edit", "check_category", "check_continuable", "counterexample_for",
+    "VersionsOverview", "adopt_outside_edit", "check_category", "check_continuable", "compile_quietly", "counterexample_for",
     "domain_overview", "edit_kind", "edits_of", "lineage", "next_version_name", "recorded_plans", "run_overview",
     "strategy_check_requests", "version_place",
 ]
