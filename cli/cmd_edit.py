@@ -18,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "events.jsonl logs the edit (artifact.edited). VERSION may itself be an edit. Prints the new version's "
         "path relative to the run (nothing, with a note on stderr, when FILE holds VERSION's own text: no version "
         "is made). Continue from it with `genplan fork RUN_DIR --from PATH`. Exit code 2 for a missing run, an "
-        "unknown version, an empty or unreadable FILE.",
+        "unknown version, an empty or unreadable FILE, a run that another process is running.",
     )
     p.add_argument("run_dir", metavar="RUN_DIR", help="a run directory, e.g. domains/ferry/.genplan/runs/<id>")
     p.add_argument("version", metavar="VERSION", help="the version edited, relative to the run: strategies/v01.md, "

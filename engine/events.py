@@ -468,6 +468,19 @@ class EventBus:
                 subscriber(event)
             return event
 
+    def publish_aside(self, event: Event) -> Event:
+        """An event from outside the run's own sequence (a person's edit while the run goes on): numbered after
+        every event so far, logged, handed to the subscribers. It does not end a resumed run's replay: the
+        events published again after it still go to the watchers only, with their logged numbers."""
+        with self._lock:
+            self._last_logged = max(self._seq, self._last_logged) + 1
+            event.seq, event.time = self._last_logged, time.time()
+            if self._log_writer is not None:
+                self._log_writer(event)
+            for subscriber in list(self._subscribers):
+                subscriber(event)
+            return event
+
 
 Publish = Callable[[Event], object]
 

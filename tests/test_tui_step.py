@@ -3,6 +3,7 @@ and the manual provider (no model configured: the person answers)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from support.ferry_model import FerryModel
@@ -122,3 +123,36 @@ async def test_manual_provider_when_no_model_is_configured(isolated: Path) -> No
         await wait_for(pilot, lambda: app.runner.session is None, timeout=30, what="the run to end")
         assert app.runner.state.status in ("failed", "stopped")
         assert request_screen(app) is None and not app.runner.pending  # no question of the stopped run is asked
+
+
+async def test_an_edit_made_while_the_run_waits_in_step_mode_is_one_row_of_its_timeline(
+        scripted_server: ScriptedServer, isolated: Path) -> None:  # noqa: F811
+    scripted_server.respond_with(FerryModel())
+    domain = ferry_copy(isolated)
+    app = make_app(domain, config_for(isolated, scripted_server), step=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("r")
+        strategy = None
+        while strategy is None:  # send requests until the run has written its first strategy
+            await wait_for(pilot, lambda: request_screen(app) is not None, timeout=30, what="a paused request")
+            run_id = app.runner.run_dir.name if app.runner.run_dir is not None else ""
+            strategy = app.ctx.version_index.get(f"{run_id}/strategy/v01")
+            if strategy is None:
+                sent = len(scripted_server.requests)
+                await pilot.press("ctrl+s")
+                await wait_for(pilot, lambda sent=sent: len(scripted_server.requests) > sent,
+                               what="the request to go out")
+        # the run waits for a decision, alive: the edit is logged by its bus, and shown once
+        target = app.versions.save_new_version(strategy, "1. Board one car at a time.\n2. Sail and debark.\n")
+        assert target is not None and target.name == "v02.md"
+        await wait_for(pilot, lambda: any(e.kind == "edit" for e in app.runner.state.entries), what="the ✎ row")
+        await pilot.pause(0.3)
+        edits = [e for e in app.runner.state.entries if e.kind == "edit"]
+        assert len(edits) == 1 and "v02.md" in edits[0].detail
+        await pilot.press("ctrl+b")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=30, what="the run to stop")
+        seqs = [entry.event.seq for entry in app.runner.state.entries if entry.event is not None]
+        logged = [line for line in (app.runner.run_dir / "events.jsonl").read_text().splitlines()]
+        assert len({json.loads(line)["seq"] for line in logged}) == len(logged)  # no number twice in the log
+        assert edits[0].event.seq in seqs

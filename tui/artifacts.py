@@ -202,12 +202,13 @@ class VersionIndex:
             return None
         # Written over outside genplan: the engine puts the original back and keeps the new text as the
         # version name+N, and logs the edit (engine.runs.edits) — nothing the run checked is lost.
+        from genplan.engine.api import GenplanError
         from genplan.engine.api.runs import in_run
         from genplan.engine.api.versions import adopt_outside_edit
 
         try:
             record = adopt_outside_edit(run_dir, str(path.relative_to(run_dir)), previous, text)
-        except OSError:
+        except (OSError, GenplanError):  # e.g. another process runs it: adopted at a later look, once it stopped
             return None
         new_path = in_run(run_dir, record.file)
         self._last_text[path] = previous

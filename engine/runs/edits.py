@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ from typing import Any
 from genplan.engine.errors import GenplanError
 from genplan.engine.events import ArtifactCreated, ArtifactEdited, decode
 from genplan.engine.runs import layout
+from genplan.engine.runs.lock import RunBusy, RunLock, live_publisher
 from genplan.engine.runs.store import RunStore, write_text_atomic
 
 KIND_DIRS = {"strategy": ("strategies", ".md"), "reflection": ("reflections", ".md"), "program": ("programs", ".py")}
@@ -50,6 +53,7 @@ class EditRecord:
     origin: str  # tui, cli, outside
     seq: int = 0  # the event's place in the run's log (0: not logged)
     time: float = 0.0
+    published: bool = False  # logged by the bus of the run going on: its watchers have the event already
 
     def event(self) -> ArtifactEdited:
         """The edit as the run's log holds it (what the timeline shows as its ✎ row)."""
@@ -59,6 +63,11 @@ class EditRecord:
 
 class EditRefused(GenplanError):
     """An edit or a continuation that cannot be made: no such run, no such version, an empty text (one line)."""
+
+
+def _on_record(record: EditRecord) -> dict[str, Any]:
+    """The record as run.json keeps it (whether the live run's watchers were told is no part of it)."""
+    return {key: value for key, value in asdict(record).items() if key != "published"}
 
 
 def kind_of(relative: str) -> str | None:
@@ -106,41 +115,63 @@ def snapshot_name(run_dir: Path, relative: str) -> str:
     return str(path.parent / f"{base}+{count}{path.suffix}")
 
 
-def _append(run_dir: Path, record: EditRecord, when: float) -> EditRecord:
-    store = RunStore(run_dir)
-    logged = replace(record, seq=store.last_seq() + 1, time=when)
-    store.append_event(logged.event())
-    return logged
+@contextmanager
+def _edit_log(run_dir: Path, when: float) -> Iterator[Callable[[EditRecord], EditRecord]]:
+    """How an edit reaches the run's log, numbered after every event in it. A run going on in this process (the
+    TUI editing the run it shows) logs it with its own bus, which numbers its events; a run no process runs
+    gets it appended under the run's lock, so that no run starts meanwhile; a run another process runs refuses
+    it (EditRefused), before anything is written: two writers of one log would give two events one number."""
+    publish = live_publisher(run_dir)
+    if publish is not None:
+        def published(record: EditRecord) -> EditRecord:
+            event = publish(record.event())
+            return replace(record, seq=event.seq, time=event.time, published=True)
+
+        yield published
+        return
+    try:
+        lock = RunLock(run_dir)
+        lock.acquire()
+    except RunBusy as busy:
+        raise EditRefused(f"{Path(run_dir).name}: a run is going on in it (pid {busy.holder}); edit it once that "
+                          "run has stopped, or in the app that runs it") from None
+    try:
+        store = RunStore(run_dir)
+
+        def appended(record: EditRecord) -> EditRecord:
+            logged = replace(record, seq=store.last_seq() + 1, time=when or time.time())
+            store.append_event(logged.event())
+            return logged
+
+        yield appended
+    finally:
+        lock.release()
 
 
 def record_edit(run_dir: Path, relative: str, old_text: str, new_text: str, *, origin: str = "tui",
                 when: float = 0.0) -> EditRecord:
     """An edit made in genplan: ``new_text`` becomes the next version of ``relative``'s artefact; the
     edit is logged. Returns the record (``file`` is the new version)."""
-    import time
-
     kind = kind_of(relative)
     if kind is None:
         raise ValueError(f"{relative}: not a strategy, reflection or program of a run")
-    target = next_version_name(run_dir, relative)
-    write_text_atomic(run_dir / target, new_text)
-    record = EditRecord(kind, relative, target, text_hash(old_text), text_hash(new_text), origin)
-    return _append(run_dir, record, when or time.time())
+    with _edit_log(run_dir, when) as log:
+        target = next_version_name(run_dir, relative)
+        write_text_atomic(run_dir / target, new_text)
+        return log(EditRecord(kind, relative, target, text_hash(old_text), text_hash(new_text), origin))
 
 
 def adopt_outside_edit(run_dir: Path, relative: str, old_text: str, new_text: str, *, when: float = 0.0) -> EditRecord:
     """A version file was written over outside genplan: put ``old_text`` back, keep ``new_text`` as the
     version ``<name>+N`` and log the edit."""
-    import time
-
     kind = kind_of(relative)
     if kind is None:
         raise ValueError(f"{relative}: not a strategy, reflection or program of a run")
-    target = snapshot_name(run_dir, relative)
-    write_text_atomic(run_dir / target, new_text)
-    write_text_atomic(run_dir / relative, old_text)  # the original stays what the pipeline checked
-    record = EditRecord(kind, relative, target, text_hash(old_text), text_hash(new_text), "outside")
-    return _append(run_dir, record, when or time.time())
+    with _edit_log(run_dir, when) as log:
+        target = snapshot_name(run_dir, relative)
+        write_text_atomic(run_dir / target, new_text)
+        write_text_atomic(run_dir / relative, old_text)  # the original stays what the pipeline checked
+        return log(EditRecord(kind, relative, target, text_hash(old_text), text_hash(new_text), "outside"))
 
 
 def edits_of(run_dir: Path) -> list[EditRecord]:
@@ -239,7 +270,7 @@ def fork_meta(source_dir: Path, relative: str) -> dict[str, Any]:
         return {FORK_LINEAGE: None, FORK_REPLACES: None, FORK_EDIT: None}
     last = next((r for r in reversed(edits_of(source_dir)) if r.file == relative), None)
     return {FORK_LINEAGE: lineage(source_dir, relative), FORK_REPLACES: replaces,
-            FORK_EDIT: asdict(last) if last is not None else None}
+            FORK_EDIT: _on_record(last) if last is not None else None}
 
 
 class ForkNames:

@@ -5,12 +5,18 @@ The lock is an ``flock`` on ``run.lock`` in the run directory: the kernel releas
 however it ends (kill -9 included), so a stale lock never blocks a resume. ``run.json`` records the owning
 process (pid and start time); a later open that finds ``"status": "running"`` with that process gone marks
 the run ``interrupted``.
+
+A run this process runs is also registered with its event bus (:func:`running_here`): a person's edit of it
+(the TUI editing the run it shows going on) is numbered and logged by that bus, not beside it.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +32,10 @@ INTERRUPTED = RunStatus.INTERRUPTED
 
 class RunBusy(GenplanError):
     """Another process is working on this run directory."""
+
+    def __init__(self, message: str, holder: str = "?") -> None:
+        super().__init__(message)
+        self.holder = holder  # the pid run.lock names
 
 
 def owner() -> dict[str, Any]:
@@ -59,7 +69,8 @@ class RunLock:
         except BlockingIOError:
             holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
             os.close(fd)
-            raise RunBusy(f"{self.run_dir}: already running (pid {holder}); wait for it or stop it first") from None
+            raise RunBusy(f"{self.run_dir}: already running (pid {holder}); wait for it or stop it first",
+                          holder) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
         self._fd = fd
@@ -76,3 +87,28 @@ class RunLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+# ------------------------------------------------------------------------------------ runs live in this process
+_LIVE: dict[Path, Callable[[Any], Any]] = {}
+_LIVE_LOCK = threading.Lock()
+
+
+@contextmanager
+def running_here(run_dir: Path, publish_aside: Callable[[Any], Any]) -> Iterator[None]:
+    """While the block runs, ``run_dir`` is a run of this process whose bus publishes events from outside the
+    run's own sequence with ``publish_aside`` (``EventBus.publish_aside``)."""
+    key = Path(run_dir).resolve()
+    with _LIVE_LOCK:
+        _LIVE[key] = publish_aside
+    try:
+        yield
+    finally:
+        with _LIVE_LOCK:
+            _LIVE.pop(key, None)
+
+
+def live_publisher(run_dir: Path) -> Callable[[Any], Any] | None:
+    """The bus of the run going on in ``run_dir`` in this process, else None."""
+    with _LIVE_LOCK:
+        return _LIVE.get(Path(run_dir).resolve())

@@ -28,7 +28,7 @@ from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.llm import ChatMessage, ChatRequest, ChatResponse, Provider
 from genplan.engine.runs.edits import ForkNames
 from genplan.engine.runs.gateway import Controller, ModelGateway, Totals
-from genplan.engine.runs.lock import RunLock
+from genplan.engine.runs.lock import RunLock, running_here
 from genplan.engine.runs.outcome import write_outcome
 from genplan.engine.runs.status import RunStatus
 from genplan.engine.runs.store import RunStore
@@ -216,7 +216,7 @@ class Run:
 def execute(run: Run, body: Callable[[Run], RunOutcome]) -> RunOutcome:
     """Carry out one run: one process at a time per run directory (RunBusy otherwise), marked running with its
     owner, announced to the front end, ``body`` (the approach) run on it, and its end recorded."""
-    with RunLock(run.path):
+    with RunLock(run.path), running_here(run.path, run.bus.publish_aside):
         run.store.claim()
         if run.setup.run_created is not None:
             run.setup.run_created(run.path)

@@ -347,7 +347,7 @@ class VersionsController:
                 then(Version("description", version.run_id, target.stem, target, edit_of=version.name))
         else:
             self.index_file(target, from_watcher=False)
-        if self.runs is not None:
+        if self.runs is not None and not record.published:  # a live run's bus has told the timeline already
             self.runs.edit_logged(run_dir, record.event())
         self.host.notify(f"Saved as {record.file} (edit of {version.name}, on the run's record)")
         return target
