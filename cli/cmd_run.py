@@ -141,6 +141,8 @@ def _stopped(args: argparse.Namespace, run_dir: Path, message: str) -> int:
 
 def list_presets() -> str:
     """One line per preset: its approach and the settings that differ between presets."""
+    import textwrap
+
     from genplan.engine.api.presets import APPROACHES
 
     lines = [f"{'preset':8} {'approach':9} {'N':>2} {'K_S':>3} {'K_C':>3} {'reflection':10} {'limit':>6}  function"]
@@ -150,18 +152,16 @@ def list_presets() -> str:
         lines.append(f"{name:8} {c.approach:9} {c.initial_programs:>2} {c.strategy_rounds:>3} {c.code_rounds:>3} "
                      f"{'yes' if c.code_reflection else 'no':10} {c.program_timeout_s:>5g}s  {c.function_name}")
     others = [(name, a) for a in APPROACHES.values() for name in a.presets if name not in settings_presets]
-    if others:
-        lines += ["", "approaches with their own loop (`genplan run DOMAIN_DIR --preset P` runs those marked *):"]
-        rows = [(name, approach, ", ".join(f"{k}={v}" for k, v in approach.presets[name].items()) or "-")
-                for name, approach in others]
-        name_width = max(len(name) for name, _, _ in rows)  # columns as wide as their longest entry
-        settings_width = max(len(settings) for _, _, settings in rows)
-        for name, approach, settings in rows:
+    if others:  # each on two lines, the command, then its settings: 80 columns hold the longest
+        lines += ["", "approaches with their own loop (* also: genplan run DOMAIN_DIR --preset P):"]
+        name_width = max(len(name) for name, _ in others)
+        for name, approach in others:
             mark = "*" if approach.can(Capability.DOMAIN_DIR) else " "
-            lines.append(f"{name:{name_width}} {approach.name:9} {settings:{settings_width}} {mark} "
-                         f"{approach.command} --preset {name}")
+            settings = ", ".join(f"{k}={v}" for k, v in approach.presets[name].items()) or "(no settings)"
+            lines.append(f"{name:{name_width}} {approach.name:9} {mark} {approach.command} --preset {name}")
+            lines.append(f"{'':{name_width}} {'':9}   {settings}")
     lines.append("")
-    lines += [f"{a.name}: {a.title}" for a in APPROACHES.values()]
+    lines += [textwrap.fill(f"{a.name}: {a.title}", width=79, subsequent_indent="  ") for a in APPROACHES.values()]
     return "\n".join(lines)
 
 

@@ -105,9 +105,13 @@ def test_every_approach_registers_the_same_parts_and_its_capabilities(capsys: py
 
     assert main(["run", "--list-presets"]) == 0
     out = capsys.readouterr().out
-    lines = {line.split()[0]: line for line in out.splitlines() if line.strip()}
+    assert max(len(line) for line in out.splitlines()) < 80  # a terminal of 80 columns shows it unwrapped
+    rows = out.splitlines()
+    lines = {line.split()[0]: line for line in rows if line.strip()}
     assert "genplan autotos --preset AutoToS+PST" in lines["AutoToS+PST"] and "*" in lines["AutoToS+PST"]
-    assert "partial_soundness=False" in lines["AutoToS"]
+    # each preset's settings on the line under its command
+    assert rows[rows.index(lines["AutoToS"]) + 1].strip() == "partial_soundness=False"
+    assert rows[rows.index(lines["plangen"]) + 1].strip() == "(no settings)"
     for preset in ("pddlego-detailed", "pddlego-simple", "plangen"):
         assert f"genplan pddlego --preset {preset}" in lines[preset] and "*" not in lines[preset]
     assert "autotos: AutoToS: successor function and goal test" in out
