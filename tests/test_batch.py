@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support.cli_process import genplan, isolated_env
 from support.multi_domain_model import DomainRouter, ferry_models
 from support.scripted_server import ScriptedServer
 from support.small_ferry import small_ferry
@@ -59,19 +60,6 @@ def write_experiment(
     path = folder / "experiment.toml"
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def genplan(*args: str, home: Path, env: dict[str, str] | None = None, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "genplan.cli.main", *args],
-        capture_output=True, text=True, env=clean_env(home, env), timeout=240, stdin=subprocess.DEVNULL, **kw,
-    )
-
-
-def clean_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GENPLAN_", "OPENAI_"))}
-    env.update(XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"), **(extra or {}))
-    return env
 
 
 class RunsInFlight:
@@ -170,7 +158,7 @@ def test_killed_batch_finishes_on_rerun_without_repeating_requests(tmp_path: Pat
         assert dry.returncode == 0 and dry.stdout.count("run ") == 2 and not batch_dir.exists()
         proc = subprocess.Popen(
             [sys.executable, "-m", "genplan.cli.main", "batch", str(path), "--out", str(batch_dir), "--no-cache", "--quiet"],
-            env=clean_env(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+            env=isolated_env(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 60
         while len(list(batch_dir.glob("runs/**/responses/*.json"))) < 10 and time.monotonic() < deadline:

@@ -9,8 +9,9 @@ import json
 from pathlib import Path
 
 import pytest
+from support.cli_process import genplan
 from support.scripted_server import ScriptedServer
-from test_batch import genplan, write_experiment
+from test_batch import write_experiment
 from test_pddlego_loop import TO_BACKYARD, TO_PANTRY
 
 from genplan.engine.batch import ExperimentError, GameTarget, grid, load_experiment

@@ -5,23 +5,14 @@ edited text (checked in the requests the scripted server received), and the one-
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
+from support.cli_process import genplan
 from support.ferry_model import FERRY, FerryModel
 from support.scripted_server import ScriptedServer
 
 FIRST_EDIT = "1. sail to a car that is not at its goal\n2. board it, sail to its goal, debark it\n(version 7)\n"
 SECOND_EDIT = "1. pick any car not at its goal (MARKER-second-edit)\n2. sail to it, board, sail to its goal, debark\n(version 8)\n"
-
-
-def genplan(*args: str, home: Path) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GENPLAN_", "OPENAI_"))}
-    env.update(XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"))
-    return subprocess.run([sys.executable, "-m", "genplan.cli.main", *args], capture_output=True, text=True, env=env,
-                          timeout=300, stdin=subprocess.DEVNULL)
 
 
 def _events(run_dir: Path, kind: str) -> list[dict]:

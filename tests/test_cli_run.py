@@ -8,17 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from support.cli_process import genplan
 from support.ferry_model import CLEAN_RUN_CALLS, FERRY, FerryModel
 from support.scripted_server import ScriptedServer
-
-
-def genplan(*args: str, home: Path) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GENPLAN_", "OPENAI_"))}
-    env.update(XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"))
-    return subprocess.run(
-        [sys.executable, "-m", "genplan.cli.main", *args], capture_output=True, text=True, env=env, timeout=300,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 def test_run_json_summary_and_resume(scripted_server: ScriptedServer, tmp_path: Path) -> None:

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from support.cli_process import genplan
 from support.ferry_model import BUGGY_PROGRAM, CORRECT_PROGRAM, FERRY, FerryModel, fenced
 from support.scripted_server import RecordedRequest, ScriptedServer
-from test_cli_run import genplan
 from test_pipeline_stein import make_pipeline
 from test_tui_support import isolated  # noqa: F401
 

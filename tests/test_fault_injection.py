@@ -5,23 +5,20 @@ a resume completes without asking again for any answer already on disk."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from support.cli_process import genplan as run_genplan
 from support.ferry_model import CLEAN_RUN_CALLS, FERRY, FerryModel
 from support.scripted_server import RecordedRequest, Reply, ScriptedServer
 
+FAST_RETRIES = {"GENPLAN_RETRY_BASE_DELAY_S": "0.01", "GENPLAN_RETRY_MAX_DELAY_S": "0.2", "GENPLAN_TIMEOUT_S": "3"}
+
 
 def genplan(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GENPLAN_", "OPENAI_"))}
-    env.update(XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"),
-               GENPLAN_RETRY_BASE_DELAY_S="0.01", GENPLAN_RETRY_MAX_DELAY_S="0.2", GENPLAN_TIMEOUT_S="3")
-    return subprocess.run([sys.executable, "-m", "genplan.cli.main", *args], capture_output=True, text=True,
-                          env=env, timeout=300, stdin=subprocess.DEVNULL)
+    return run_genplan(*args, home=home, env=FAST_RETRIES)
 
 
 class FaultyModel:

@@ -8,13 +8,13 @@ refused before anything is written, and a resumed run's replay goes on past an e
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from support.cli_process import genplan
 from support.scripted_server import ScriptedServer
 
 from genplan.engine import api
@@ -103,9 +103,7 @@ def test_an_edit_of_a_run_another_process_runs_is_refused_before_anything_is_wri
             api.edit(store.path, STRATEGY, "an edit\n")
         new_text = tmp_path / "new.md"
         new_text.write_text("an edit by the command line\n", encoding="utf-8")
-        cli = subprocess.run([sys.executable, "-m", "genplan.cli.main", "edit", str(store.path), STRATEGY,
-                              str(new_text)], capture_output=True, text=True, timeout=120,
-                             env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")})
+        cli = genplan("edit", str(store.path), STRATEGY, str(new_text), home=tmp_path)
         assert cli.returncode == 2 and cli.stdout == ""
         assert cli.stderr.splitlines() == [f"genplan: {store.path.name}: a run is going on in it (pid {holder.pid}); "
                                            "edit it once that run has stopped, or in the app that runs it"]

@@ -13,10 +13,10 @@ import time
 from pathlib import Path
 
 import pytest
+from support.cli_process import genplan, isolated_env
 from support.scripted_server import Reply, ScriptedServer
 from support.small_ferry import small_ferry
 from test_autotos_pddl import FERRY, FERRY_BOARD_KEEPS_EMPTY, GOAL
-from test_batch import clean_env, genplan
 from test_pddlego_loop import TO_BACKYARD, TO_PANTRY
 
 from genplan.engine.events import RequestSent, ResponseReceived, read_log
@@ -39,7 +39,7 @@ def _wait_for(condition, seconds: float = 180.0) -> None:
 def _kill_while_waiting(argv: list[str], server: ScriptedServer, runs: Path, answered: int, home: Path) -> Path:
     """Start `genplan ARGV`, wait until ``answered`` answers are on disk and the next request reached the server
     (it gets a slow answer), kill -9 the process; the run directory."""
-    proc = subprocess.Popen([sys.executable, "-m", "genplan.cli.main", *argv], env=clean_env(home),
+    proc = subprocess.Popen([sys.executable, "-m", "genplan.cli.main", *argv], env=isolated_env(home),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
     try:
         _wait_for(lambda: len(list(runs.glob("*/responses/*.json"))) >= answered

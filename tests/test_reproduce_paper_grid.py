@@ -14,10 +14,10 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from support.cli_process import genplan as run_genplan
 from support.scripted_server import RecordedRequest, Reply, ScriptedServer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,12 +66,8 @@ def answer(request: RecordedRequest) -> Reply:
 
 
 def genplan(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GENPLAN_", "OPENAI_"))}
     # the built-in search instead of Fast Downward: these tasks are tiny and its start-up is not
-    env.update(XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"),
-               GENPLAN_FAST_DOWNWARD=str(home / "no-fast-downward"))
-    return subprocess.run([sys.executable, "-m", "genplan.cli.main", *args], env=env, capture_output=True,
-                          text=True, stdin=subprocess.DEVNULL, timeout=600)
+    return run_genplan(*args, home=home, env={"GENPLAN_FAST_DOWNWARD": str(home / "no-fast-downward")}, timeout=600)
 
 
 def rows_of(path: Path) -> list[dict[str, str]]:

@@ -4,24 +4,18 @@ a model that refuses us, a full disk under the run directory; an unwritable cach
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from support.cli_process import isolated_env
 from support.ferry_model import CLEAN_RUN_CALLS, FERRY, FerryModel
 from support.scripted_server import Reply, ScriptedServer
 
 from genplan.engine.llm import ChatMessage, ChatRequest, ModelSettings, OpenAIProvider
 from genplan.engine.llm.cache import CachingProvider, ResponseCache
-
-
-def environment(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GENPLAN_", "OPENAI_"))}
-    env.update(XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"))
-    return env
 
 
 def test_json_failure_output_is_one_object_with_the_resume_command(tmp_path: Path) -> None:
@@ -30,7 +24,7 @@ def test_json_failure_output_is_one_object_with_the_resume_command(tmp_path: Pat
         done = subprocess.run(
             [sys.executable, "-m", "genplan.cli.main", "run", str(FERRY), "--model", server.model, "--base-url",
              server.base_url, "--out", str(tmp_path / "runs"), "--json", "--quiet", "--no-cache"],
-            capture_output=True, text=True, env=environment(tmp_path), timeout=120, stdin=subprocess.DEVNULL,
+            capture_output=True, text=True, env=isolated_env(tmp_path), timeout=120, stdin=subprocess.DEVNULL,
         )
     assert done.returncode == 2
     summary = json.loads(done.stdout)
@@ -59,7 +53,7 @@ def test_a_full_disk_stops_the_run_with_one_line_and_a_resume_completes_it(tmp_p
             f"{' '.join(command)} {FERRY} {server_flags} --out {disk}/runs > {tmp_path}/first.out "
             f"2> {tmp_path}/first.err; echo $? > {tmp_path}/first.rc; cp -a {disk}/runs {tmp_path}/runs"
         )
-        subprocess.run(["unshare", "-rm", "sh", "-c", script], env=environment(tmp_path), timeout=300,
+        subprocess.run(["unshare", "-rm", "sh", "-c", script], env=isolated_env(tmp_path), timeout=300,
                        stdin=subprocess.DEVNULL, check=True)
         first_err = (tmp_path / "first.err").read_text()
         assert (tmp_path / "first.rc").read_text().strip() == "2", first_err
@@ -73,7 +67,7 @@ def test_a_full_disk_stops_the_run_with_one_line_and_a_resume_completes_it(tmp_p
 
         run_dir = next((tmp_path / "runs").iterdir())  # the run, copied off the full disk
         second = subprocess.run(command + ["--resume", str(run_dir), "--json", "--no-cache"], capture_output=True,
-                                text=True, env=environment(tmp_path), timeout=300, stdin=subprocess.DEVNULL)
+                                text=True, env=isolated_env(tmp_path), timeout=300, stdin=subprocess.DEVNULL)
         assert second.returncode == 0, second.stderr
         summary = json.loads(second.stdout)
         assert summary["debug_solved"] == 6

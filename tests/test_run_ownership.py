@@ -11,22 +11,12 @@ import time
 from pathlib import Path
 
 import pytest
+from support.cli_process import genplan, isolated_env
 from support.ferry_model import FERRY, FerryModel
 from support.scripted_server import ScriptedServer
 
 from genplan.engine.runs.lock import RunBusy, RunLock, owner, owner_alive
 from genplan.engine.runs.store import RunStore
-
-
-def environment(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GENPLAN_", "OPENAI_"))}
-    env.update(XDG_CONFIG_HOME=str(home / "config"), XDG_CACHE_HOME=str(home / "cache"))
-    return env
-
-
-def genplan(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "genplan.cli.main", *args], capture_output=True, text=True,
-                          env=environment(home), timeout=300, stdin=subprocess.DEVNULL)
 
 
 def test_the_lock_is_exclusive_and_released(tmp_path: Path) -> None:
@@ -52,7 +42,7 @@ def test_a_second_resume_is_refused_and_a_killed_run_is_interrupted_then_resumes
         first = subprocess.Popen(
             [sys.executable, "-m", "genplan.cli.main", "run", str(FERRY), "--model", server.model,
              "--base-url", server.base_url, "--out", str(out), "--no-cache", "--quiet"],
-            env=environment(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+            env=isolated_env(tmp_path), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 60
         while len(list(out.glob("*/responses/*.json"))) < 1 and time.monotonic() < deadline:
