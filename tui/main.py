@@ -12,6 +12,9 @@ from pathlib import Path
 # The model options, as in `genplan run` (same names, same meaning): setting names of the engine's ModelSettings.
 MODEL_OPTIONS = ("model", "base_url", "api_key_env", "temperature", "reasoning", "max_tokens")
 SERVE_HOST, SERVE_PORT = "127.0.0.1", 8000
+# our page around the served app (textual-serve's own asks Google Fonts for a font: a failed load offline, a
+# third party told of every visit)
+WEB_TEMPLATES = Path(__file__).resolve().parent / "web"
 # the options of the serving process itself, which the app each browser gets is started without
 SERVE_OPTIONS = ("--serve", "--host", "--port")
 
@@ -210,7 +213,7 @@ def serve(argv: list[str], host: str, port: int, *, read_only: bool) -> int:
         print("genplan-tui: note: anyone who reaches this address can start runs with your model settings and key; "
               "add --read-only for a classroom", file=sys.stderr, flush=True)
     try:
-        Server(served_command(argv), host=host, port=port, title="genplan").serve()
+        Server(served_command(argv), host=host, port=port, title="genplan", templates_path=WEB_TEMPLATES).serve()
     except KeyboardInterrupt:
         pass
     except OSError as exc:
