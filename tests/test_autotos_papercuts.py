@@ -128,7 +128,8 @@ def test_an_import_whose_search_runs_out_of_the_sandboxs_memory_says_so_and_name
     done = subprocess.run([sys.executable, "-m", "genplan.cli.main", "import", "autotos", str(SHARED_LOG),
                            "--memory", "0.0625", "--eval-limit", "5", "--runs", str(tmp_path / "runs")],
                           capture_output=True, text=True, timeout=300, env=env)
-    message = "the sandboxed search ran out of memory (its limit: 0.0625 GiB); give it more with --memory GIB"
+    message = ("the sandboxed search ran out of memory (its limit: 0.0625 GiB); give it more: --memory GIB (genplan "
+               "autotos, genplan import autotos), memory_mb in a batch experiment's [evaluation]")
     assert done.returncode == 2 and f"genplan: {message}" in done.stderr, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     run_json = json.loads(next((tmp_path / "runs").glob("*/run.json")).read_text())

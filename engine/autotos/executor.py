@@ -26,7 +26,8 @@ class SandboxOutOfMemory(GenplanError):
 
     def __init__(self, memory_bytes: int) -> None:
         super().__init__(f"the sandboxed search ran out of memory (its limit: {memory_bytes / GIB:g} GiB); "
-                         "give it more with --memory GIB")
+                         "give it more: --memory GIB (genplan autotos, genplan import autotos), memory_mb in a batch "
+                         "experiment's [evaluation]")
         self.memory_bytes = memory_bytes
 
 
