@@ -99,14 +99,14 @@ def test_an_edit_of_a_run_another_process_runs_is_refused_before_anything_is_wri
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         before = sorted(p.name for p in (store.path / "strategies").iterdir())
-        with pytest.raises(EditRefused, match=rf"a run is going on in it \(pid {holder.pid}\); edit it once"):
+        with pytest.raises(EditRefused, match=rf"another process runs it \(pid {holder.pid}\); edit it once"):
             api.edit(store.path, STRATEGY, "an edit\n")
         new_text = tmp_path / "new.md"
         new_text.write_text("an edit by the command line\n", encoding="utf-8")
         cli = genplan("edit", str(store.path), STRATEGY, str(new_text), home=tmp_path)
         assert cli.returncode == 2 and cli.stdout == ""
-        assert cli.stderr.splitlines() == [f"genplan: {store.path.name}: a run is going on in it (pid {holder.pid}); "
-                                           "edit it once that run has stopped, or in the app that runs it"]
+        assert cli.stderr.splitlines() == [f"genplan: {store.path.name}: another process runs it (pid {holder.pid}); "
+                                           "edit it once that run has stopped"]
         assert sorted(p.name for p in (store.path / "strategies").iterdir()) == before == ["v01.md"]
         assert _logged(store.path) == []
     finally:

@@ -133,8 +133,8 @@ def _edit_log(run_dir: Path, when: float) -> Iterator[Callable[[EditRecord], Edi
         lock = RunLock(run_dir)
         lock.acquire()
     except RunBusy as busy:
-        raise EditRefused(f"{Path(run_dir).name}: a run is going on in it (pid {busy.holder}); edit it once that "
-                          "run has stopped, or in the app that runs it") from None
+        raise EditRefused(f"{Path(run_dir).name}: another process runs it (pid {busy.holder}); edit it once that "
+                          "run has stopped") from None
     try:
         store = RunStore(run_dir)
 

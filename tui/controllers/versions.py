@@ -243,12 +243,17 @@ class VersionsController:
                      "description": "the requests after it"}[version.kind]
         hint = f"ctrl+s saves a new version; ctrl+r also continues the pipeline from it ({next_step})"
 
+        def open_editor(text: str) -> None:
+            self.host.open_screen(EditorScreen(f"Edit {version.label}", text, version.syntax, can_continue=True,
+                                               hint=hint, path=version.path), done)
+
         def done(result: EditResult | None) -> None:
             if result is not None:
-                self.edited(version, result.text, result.action == "continue")
+                # a save that fails (another process runs the run, a full disk) gives the text back to the editor
+                self.edited(version, result.text, result.action == "continue",
+                            refused=lambda: open_editor(result.text))
 
-        self.host.open_screen(EditorScreen(f"Edit {version.label}", version.read(), version.syntax,
-                                           can_continue=True, hint=hint, path=version.path), done)
+        open_editor(version.read())
 
     def cannot_edit(self, why: str) -> None:
         """The editor does not open: say why in a notice that takes the keys typed next (meant for the editor,
@@ -258,9 +263,11 @@ class VersionsController:
         self.host.notify(why, severity="warning")
         self.host.open_screen(NoticeScreen("No editor opened", why))
 
-    def edited(self, version: Version, text: str, continue_run: bool) -> None:
+    def edited(self, version: Version, text: str, continue_run: bool,
+               refused: Callable[[], object] | None = None) -> None:
         """What the editor gave back: a new version on the record (none for an unchanged text), and with
-        ``continue_run`` a new run that continues from it (or from ``version`` itself, when unchanged)."""
+        ``continue_run`` a new run that continues from it (or from ``version`` itself, when unchanged);
+        ``refused()`` when it could not be saved."""
         if text == version.read():  # an unchanged save makes no version
             if continue_run:
                 self.continue_from(version)  # the version itself, checked again
@@ -268,7 +275,7 @@ class VersionsController:
                 self.host.notify(f"{version.name} is unchanged: no new version was made.")
             return
         then = self.continue_from if continue_run else self.rerun_program if version.kind == "program" else None
-        self.save_new_version(version, text, then)
+        self.save_new_version(version, text, then, refused)
 
     def continue_from(self, version: Version) -> None:
         """A new run that continues ``version``'s run from it (engine api.fork: an edit of an edit is continued
@@ -321,17 +328,20 @@ class VersionsController:
         self.host.open_screen(EditorScreen(f"Edit {version.label}", version.read(), version.syntax,
                                            can_continue=True, can_save=False, hint=hint, path=version.path), done)
 
-    def save_new_version(self, version: Version, text: str,
-                         then: Callable[[Version], object] | None = None) -> Path | None:
+    def save_new_version(self, version: Version, text: str, then: Callable[[Version], object] | None = None,
+                         refused: Callable[[], object] | None = None) -> Path | None:
         """Write ``text`` as the next version of ``version``'s artefact, on the record (engine.runs.edits: a new
-        file, the original untouched, an ``artifact.edited`` event); ``then(new_version)`` once indexed."""
+        file, the original untouched, an ``artifact.edited`` event); ``then(new_version)`` once indexed,
+        ``refused()`` after the notice when it cannot be saved."""
         from genplan.engine.api import GenplanError, edit
 
         run_dir = self.ctx.runs_dir / version.run_id
         try:
             record = edit(run_dir, str(version.path.relative_to(run_dir)), text)
         except (OSError, ValueError, GenplanError) as exc:
-            self.host.notify(f"{version.label}: cannot save the edit ({getattr(exc, 'strerror', None) or exc})",
+            if refused is not None:  # first, so that the notice is on the editor's message line
+                refused()
+            self.host.notify(f"{version.label}: not saved: {getattr(exc, 'strerror', None) or exc}",
                              severity="error")
             return None
         if record is None:  # the version's own text: nothing new to keep
