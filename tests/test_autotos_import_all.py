@@ -73,3 +73,14 @@ def test_jobs_resume_and_a_file_of_other_code(tmp_path: Path) -> None:
     refused = run_script("--no-eval", "--resume", "--out", mixed, *logs)
     assert refused.returncode == 2 and "holds rows of other code (" + "0" * 40 in refused.stderr, refused.stderr
     assert mixed.read_text() == json.dumps(other) + "\n"
+    # the per-domain table docs/autotos.md shows, of the four rows (and of rows of two versions: not one figure)
+    table = subprocess.run([sys.executable, ROOT / "benchmarks" / "autotos_import_table.py", out],
+                           capture_output=True, text=True, timeout=60)
+    assert table.returncode == 0, table.stderr
+    assert "| 24 Game | 4 of 40 | 4 | - | 0 of 0 |" in table.stdout and "| Sokoban | 0 of 40 | 0 | - | 0 of 0 |" in table.stdout
+    assert f"4 of 4 logs match in full; rows made by engine tree {stamp}\n" in table.stdout
+    mixed.write_text(out.read_text() + json.dumps(dict(other, match_result=False)) + "\n")
+    two = subprocess.run([sys.executable, ROOT / "benchmarks" / "autotos_import_table.py", mixed],
+                         capture_output=True, text=True, timeout=60).stdout
+    stem = Path(other["log"]).stem.removeprefix("script_log_")
+    assert f"| 24 Game | 5 of 40 | 4 | `{stem}` |" in two and "(more than one: not one figure)" in two
