@@ -8,13 +8,12 @@ refused before anything is written, and a resumed run's replay goes on past an e
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from support.cli_process import genplan
+from support.held_lock import lock_held_elsewhere
 from support.scripted_server import ScriptedServer
 
 from genplan.engine import api
@@ -92,12 +91,7 @@ def test_a_resumed_run_replays_on_past_an_edit_made_during_its_replay(tmp_path: 
 
 def test_an_edit_of_a_run_another_process_runs_is_refused_before_anything_is_written(tmp_path: Path) -> None:
     store = _store(tmp_path / "runs")
-    holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from genplan.engine.runs.lock import RunLock\n"
-         f"with RunLock({str(store.path)!r}):\n    print('held', flush=True); sys.stdin.readline()"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    with lock_held_elsewhere(store.path) as holder:
         before = sorted(p.name for p in (store.path / "strategies").iterdir())
         with pytest.raises(EditRefused, match=rf"another process runs it \(pid {holder.pid}\); edit it once"):
             api.edit(store.path, STRATEGY, "an edit\n")
@@ -109,10 +103,5 @@ def test_an_edit_of_a_run_another_process_runs_is_refused_before_anything_is_wri
                                            "edit it once that run has stopped"]
         assert sorted(p.name for p in (store.path / "strategies").iterdir()) == before == ["v01.md"]
         assert _logged(store.path) == []
-    finally:
-        assert holder.stdin is not None
-        holder.stdin.write("\n")
-        holder.stdin.close()
-        holder.wait(timeout=30)
     record = api.edit(store.path, STRATEGY, "an edit\n")  # the run has stopped: the edit is kept
     assert record is not None and (record.file, record.seq, record.published) == ("strategies/v02.md", 1, False)

@@ -3,10 +3,9 @@ an ``artifact.edited`` event with the old and new text's hashes, and a visible m
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
+from support.held_lock import lock_held_elsewhere, release
 from test_tui_snapshots import fixed_run
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, wait_for  # noqa: F401
 
@@ -21,13 +20,8 @@ async def test_an_edit_in_the_tui_is_on_the_record(isolated: Path) -> None:  # n
     original = (run / "programs" / "c1-v00.py").read_text()
     app = make_app(domain, config_for(isolated, None))
     async with app.run_test(size=(100, 30)) as pilot:
-        await ready(pilot, app)
-        await pilot.press("5")
+        await open_editor(pilot, app, "run-a/program/c1-v00")
         panel = app.query_one(VersionsPanel)
-        await wait_for(pilot, lambda: panel.versions, what="the versions")
-        assert panel.select("run-a/program/c1-v00")
-        await pilot.press("e")
-        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen), what="the editor")
         edited = "# edited by hand\n" + original
         app.screen.editor.load_text(edited)
         await pilot.press("ctrl+s")
@@ -62,21 +56,10 @@ def _leaves(panel: VersionsPanel) -> list:
 async def test_a_save_refused_while_another_process_runs_the_run_gives_the_text_back(isolated: Path) -> None:  # noqa: F811
     domain = ferry_copy(isolated)
     run = fixed_run(domain)
-    holder = subprocess.Popen(  # another genplan process working on the run: it holds the run's lock
-        [sys.executable, "-c", "import sys; from genplan.engine.runs.lock import RunLock\n"
-         f"with RunLock({str(run)!r}):\n    print('held', flush=True); sys.stdin.readline()"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     app = make_app(domain, config_for(isolated, None))
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    with lock_held_elsewhere(run) as holder:  # another genplan process working on the run
         async with app.run_test(size=(80, 24)) as pilot:
-            await ready(pilot, app)
-            await pilot.press("5")
-            panel = app.query_one(VersionsPanel)
-            await wait_for(pilot, lambda: panel.versions, what="the versions")
-            assert panel.select("run-a/program/c1-v00")
-            await pilot.press("e")
-            await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen), what="the editor")
+            await open_editor(pilot, app, "run-a/program/c1-v00")
             edited = "# checked by hand\n" + (run / "programs" / "c1-v00.py").read_text()
             app.screen.editor.load_text(edited)
             await pilot.press("ctrl+s")
@@ -85,15 +68,19 @@ async def test_a_save_refused_while_another_process_runs_the_run_gives_the_text_
                            and any("another process runs it" in str(n.message) for n in app.messages),
                            what="the editor back with the text")
             assert edits_of(run) == [] and not (run / "programs" / "c1-v02.py").exists()
-            assert holder.stdin is not None
-            holder.stdin.write("\n")
-            holder.stdin.close()
-            holder.wait(timeout=30)
+            release(holder)
             await pilot.press("ctrl+s")  # that process has stopped: saved
             await wait_for(pilot, lambda: (run / "programs" / "c1-v02.py").is_file(), what="the saved version")
             assert (run / "programs" / "c1-v02.py").read_text() == edited
             assert [(r.edited, r.file) for r in edits_of(run)] == [("programs/c1-v00.py", "programs/c1-v02.py")]
-    finally:
-        if holder.poll() is None:
-            holder.kill()
-            holder.wait(timeout=30)
+
+
+async def open_editor(pilot, app, key: str) -> None:
+    """The editor on version ``key`` of the Versions view (5, select, e)."""
+    await ready(pilot, app)
+    await pilot.press("5")
+    panel = app.query_one(VersionsPanel)
+    await wait_for(pilot, lambda: panel.versions, what="the versions")
+    assert panel.select(key)
+    await pilot.press("e")
+    await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen), what="the editor")
