@@ -16,7 +16,7 @@ from test_tui_support import isolated  # noqa: F401 - fixture
 from genplan.engine.events import EVENT_TYPES, Event, RequestRetry, event_from
 from genplan.engine.pddl import load_domain, load_problem
 from genplan.tui import run_state
-from genplan.tui.artifacts import Version, VersionIndex, next_version_file
+from genplan.tui.artifacts import VersionIndex
 from genplan.tui.diffing import change_indices, diff_stats, side_by_side
 from genplan.tui.highlight import highlight_text, line_highlights, token_spans
 from genplan.tui.pddl_lexer import PddlLexer
@@ -226,19 +226,6 @@ def test_version_index_scans_runs_keeps_outside_edits_as_new_versions(tmp_path: 
     assert index.file_changed(run / "programs" / "c1-v01.py").name == "c1-v01"
     (run / "summary.json").write_text("{}")
     assert index.file_changed(run / "summary.json") is None
-
-
-def test_next_version_file_numbers_follow_the_run_layout(tmp_path: Path) -> None:
-    (tmp_path / "strategies").mkdir()
-    (tmp_path / "programs").mkdir()
-    (tmp_path / "strategies" / "v01.md").write_text("")
-    (tmp_path / "strategies" / "v03.md").write_text("")
-    (tmp_path / "programs" / "c2-v00.py").write_text("")
-    assert next_version_file(Version("strategy", "r", "v01", tmp_path / "strategies/v01.md"), tmp_path).name == "v04.md"
-    program = Version("program", "r", "c2-v00", tmp_path / "programs/c2-v00.py")
-    assert next_version_file(program, tmp_path).name == "c2-v01.py"
-    reflection = Version("reflection", "r", "code-c1-v00", tmp_path / "reflections/code-c1-v00.md")
-    assert next_version_file(reflection, tmp_path).name == "code-c1-v00-edit1.md"
 
 
 # ------------------------------------------------------------------ settings file

@@ -216,11 +216,3 @@ class VersionIndex:
         version = Version(kind, run_id, new_path.stem, new_path, edit_of=path.stem)
         self._add(version)
         return version
-
-
-def next_version_file(version: Version, run_dir: Path) -> Path:
-    """Where an edited copy of ``version`` goes as the next version of its artefact (engine.runs.edits decides)."""
-    from genplan.engine.api.runs import in_run
-    from genplan.engine.api.versions import next_version_name
-
-    return in_run(run_dir, next_version_name(run_dir, str(version.path.relative_to(run_dir))))

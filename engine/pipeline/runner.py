@@ -403,9 +403,10 @@ class Pipeline:
         return [self.tasks[i] for i in indices if i < len(self.tasks)] or self.tasks[:2]
 
     def add_strategy(self, text: str, response_text: str) -> Version:
-        # the next number after the highest so far: a fork from an edit starts at its source's name of the edit
+        # the next number after the highest so far, as the run names it (past a person's edits; a fork from an edit
+        # starts at its source's name of the edit)
         label = f"v{max((_number(s.label) for s in self.strategies), default=0) + 1:02d}"
-        label = Path(self.context.fork_names.name_for(f"strategies/{label}.md")).stem
+        label = Path(self.context.version_name(f"strategies/{label}.md")).stem
         file = self.artifact("strategy", f"strategies/{label}.md", text, version=label)
         version = Version("strategy", label, text, file, response_text=response_text)
         self.strategies.append(version)
@@ -529,7 +530,7 @@ class Pipeline:
     ) -> Version:
         numbers = [_number(p.label) for p in self.programs if p.label.startswith(f"c{candidate}-")]
         label = f"c{candidate}-v{max(numbers, default=-1) + 1:02d}"
-        label = Path(self.context.fork_names.name_for(f"programs/{label}.py")).stem
+        label = Path(self.context.version_name(f"programs/{label}.py")).stem
         file = self.artifact("program", f"programs/{label}.py", code, version=label, candidate=candidate)
         version = Version("program", label, code, file, response_text=response_text)
         if self._extra_tasks and file == self._extra_tasks_at:

@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 from genplan.engine.errors import GenplanError
-from genplan.engine.events import ArtifactCreated, ArtifactEdited, decode
+from genplan.engine.events import ArtifactCreated, ArtifactEdited, Event, decode
 from genplan.engine.runs import layout
-from genplan.engine.runs.lock import RunBusy, RunLock, live_publisher
+from genplan.engine.runs.lock import LiveRun, RunBusy, RunLock, live_run
 from genplan.engine.runs.store import RunStore, write_text_atomic
 
 KIND_DIRS = {"strategy": ("strategies", ".md"), "reflection": ("reflections", ".md"), "program": ("programs", ".py")}
@@ -81,15 +82,17 @@ def kind_of(relative: str) -> str | None:
     return None
 
 
-def next_version_name(run_dir: Path, relative: str) -> str:
+def next_version_name(run_dir: Path, relative: str, taken: Collection[str] = ()) -> str:
     """Where an edit of ``relative`` made in genplan goes: the next version of the same artefact
-    (strategies/v03.md, programs/c1-v02.py), or ``<name>-editN`` for a reflection."""
+    (strategies/v03.md, programs/c1-v02.py), or ``<name>-editN`` for a reflection. ``taken``: further names
+    (relative to the run) that are not free though no file has them yet (those the run going on has chosen)."""
     kind = kind_of(relative)
     if kind is None:
         raise ValueError(f"{relative}: not a strategy, reflection or program of a run")
     directory, suffix = EDIT_DIRS[kind]
     folder = run_dir / directory
     existing = {p.stem for p in folder.glob(f"*{suffix}")} if folder.is_dir() else set()
+    existing |= {Path(name).stem for name in taken if Path(name).parent == Path(directory)}
     stem = _EDIT_SUFFIX.sub("", Path(relative).stem.split("+", 1)[0])  # an edit of an edit: the next -editN
     if kind == "strategy":
         numbers = [int(m.group(1)) for s in existing if (m := re.fullmatch(r"v(\d+)", s))]
@@ -115,19 +118,23 @@ def snapshot_name(run_dir: Path, relative: str) -> str:
     return str(path.parent / f"{base}+{count}{path.suffix}")
 
 
+_LogEdit = Callable[[EditRecord], EditRecord]
+
+
 @contextmanager
-def _edit_log(run_dir: Path, when: float) -> Iterator[Callable[[EditRecord], EditRecord]]:
-    """How an edit reaches the run's log, numbered after every event in it. A run going on in this process (the
-    TUI editing the run it shows) logs it with its own bus, which numbers its events; a run no process runs
-    gets it appended under the run's lock, so that no run starts meanwhile; a run another process runs refuses
-    it (EditRefused), before anything is written: two writers of one log would give two events one number."""
-    publish = live_publisher(run_dir)
-    if publish is not None:
+def _edit_log(run_dir: Path, when: float) -> Iterator[tuple[_LogEdit, LiveRun | None]]:
+    """How an edit reaches the run's log, numbered after every event in it, and the run going on in this process
+    if there is one (whose names the edit must not take). A run going on here (the TUI editing the run it shows)
+    logs it with its own bus, which numbers its events; a run no process runs gets it appended under the run's
+    lock, so that no run starts meanwhile; a run another process runs refuses it (EditRefused), before anything
+    is written: two writers of one log would give two events one number."""
+    live = live_run(run_dir)
+    if live is not None:
         def published(record: EditRecord) -> EditRecord:
-            event = publish(record.event())
+            event = live.publish_aside(record.event())
             return replace(record, seq=event.seq, time=event.time, published=True)
 
-        yield published
+        yield published, live
         return
     try:
         lock = RunLock(run_dir)
@@ -143,7 +150,7 @@ def _edit_log(run_dir: Path, when: float) -> Iterator[Callable[[EditRecord], Edi
             store.append_event(logged.event())
             return logged
 
-        yield appended
+        yield appended, None
     finally:
         lock.release()
 
@@ -155,9 +162,12 @@ def record_edit(run_dir: Path, relative: str, old_text: str, new_text: str, *, o
     kind = kind_of(relative)
     if kind is None:
         raise ValueError(f"{relative}: not a strategy, reflection or program of a run")
-    with _edit_log(run_dir, when) as log:
-        target = next_version_name(run_dir, relative)
-        write_text_atomic(run_dir / target, new_text)
+    with _edit_log(run_dir, when) as (log, live):
+        if live is None:  # no run goes on: the names on disk are all there is
+            target = next_version_name(run_dir, relative)
+            write_text_atomic(run_dir / target, new_text)
+        else:
+            target = live.names.write_edit(run_dir, relative, new_text)
         return log(EditRecord(kind, relative, target, text_hash(old_text), text_hash(new_text), origin))
 
 
@@ -167,7 +177,7 @@ def adopt_outside_edit(run_dir: Path, relative: str, old_text: str, new_text: st
     kind = kind_of(relative)
     if kind is None:
         raise ValueError(f"{relative}: not a strategy, reflection or program of a run")
-    with _edit_log(run_dir, when) as log:
+    with _edit_log(run_dir, when) as (log, _):  # a "+N" name is never one the run's count gives
         target = snapshot_name(run_dir, relative)
         write_text_atomic(run_dir / target, new_text)
         write_text_atomic(run_dir / relative, old_text)  # the original stays what the pipeline checked
@@ -302,3 +312,57 @@ class ForkNames:
         self.used = True
         edit = self.edit
         return None if edit is None else replace(edit, seq=0, time=0.0).event()  # the fork's log numbers it
+
+
+# --------------------------------------------------------------------------------------- the names of a run's versions
+_NUMBERED = re.compile(r"(.*v)(\d+)")
+
+
+def _following(relative: str) -> str | None:
+    """The version after a numbered one (strategies/v02.md → v03.md, programs/c1-v01.py → c1-v02.py)."""
+    path = Path(relative)
+    match = _NUMBERED.fullmatch(path.stem)
+    if match is None:
+        return None
+    return str(path.with_name(f"{match.group(1)}{int(match.group(2)) + 1:02d}{path.suffix}"))
+
+
+class VersionNames:
+    """The names a run gives its versions, and the names a person's edit of it takes, never the same.
+
+    The pipeline counts its versions (strategies/v02.md after v01); an edit takes the next free name
+    (:func:`next_version_name`). Either can come first: an edit made while the run waits for an answer (the TUI in
+    step mode), an edit of a stopped run that is resumed. So the run's count passes over every name an edit holds
+    (the next number after it), and an edit of a run going on in this process passes over every name the run has
+    chosen, written or not; one lock orders the two choices. A resumed run chooses as it chose before: the edits it
+    passes over are in its log, the names its earlier sittings wrote are its own. A fork from an edit names that
+    version as its source does (:class:`ForkNames`) before anything else."""
+
+    def __init__(self, meta: Mapping[str, Any], logged: Iterable[Event]) -> None:
+        self.fork = ForkNames(meta)
+        self._lock = threading.Lock()
+        self._own: set[str] = set()  # chosen or written by the run
+        self._edits: set[str] = set()  # written by a person's edit
+        for event in logged:
+            if isinstance(event, ArtifactCreated) and event.file:
+                self._own.add(event.file)
+            elif isinstance(event, ArtifactEdited) and event.file:
+                self._edits.add(event.file)
+
+    def for_run(self, relative: str) -> str:
+        """The name the run writes its file ``relative`` (as its count names it) under."""
+        with self._lock:
+            name: str | None = self.fork.name_for(relative)
+            while name is not None and name in self._edits and name not in self._own:
+                name = _following(name)
+            chosen = name or relative  # a name with no number is never one an edit takes
+            self._own.add(chosen)
+            return chosen
+
+    def write_edit(self, run_dir: Path, relative: str, text: str) -> str:
+        """A person's edit of ``relative`` written under a name neither on disk nor chosen by the run; the name."""
+        with self._lock:
+            target = next_version_name(run_dir, relative, taken=self._own)
+            write_text_atomic(run_dir / target, text)
+            self._edits.add(target)
+            return target

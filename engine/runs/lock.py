@@ -6,8 +6,9 @@ however it ends (kill -9 included), so a stale lock never blocks a resume. ``run
 process (pid and start time); a later open that finds ``"status": "running"`` with that process gone marks
 the run ``interrupted``.
 
-A run this process runs is also registered with its event bus (:func:`running_here`): a person's edit of it
-(the TUI editing the run it shows going on) is numbered and logged by that bus, not beside it.
+A run this process runs is also registered with its event bus and its version names (:func:`running_here`): a
+person's edit of it (the TUI editing the run it shows going on) is numbered and logged by that bus, not beside it,
+and takes no name the run has chosen.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ import os
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import psutil
 
@@ -90,17 +92,31 @@ class RunLock:
 
 
 # ------------------------------------------------------------------------------------ runs live in this process
-_LIVE: dict[Path, Callable[[Any], Any]] = {}
+class EditNames(Protocol):
+    """How an edit of a run going on is named and written (``engine.runs.edits.VersionNames``)."""
+
+    def write_edit(self, run_dir: Path, relative: str, text: str) -> str: ...
+
+
+@dataclass(frozen=True)
+class LiveRun:
+    """What an edit needs of a run going on in this process: its bus's way of logging an event from outside the
+    run's own sequence (``EventBus.publish_aside``) and its version names."""
+
+    publish_aside: Callable[[Any], Any]
+    names: EditNames
+
+
+_LIVE: dict[Path, LiveRun] = {}
 _LIVE_LOCK = threading.Lock()
 
 
 @contextmanager
-def running_here(run_dir: Path, publish_aside: Callable[[Any], Any]) -> Iterator[None]:
-    """While the block runs, ``run_dir`` is a run of this process whose bus publishes events from outside the
-    run's own sequence with ``publish_aside`` (``EventBus.publish_aside``)."""
+def running_here(run_dir: Path, live: LiveRun) -> Iterator[None]:
+    """While the block runs, ``run_dir`` is a run of this process (``live``)."""
     key = Path(run_dir).resolve()
     with _LIVE_LOCK:
-        _LIVE[key] = publish_aside
+        _LIVE[key] = live
     try:
         yield
     finally:
@@ -108,7 +124,7 @@ def running_here(run_dir: Path, publish_aside: Callable[[Any], Any]) -> Iterator
             _LIVE.pop(key, None)
 
 
-def live_publisher(run_dir: Path) -> Callable[[Any], Any] | None:
-    """The bus of the run going on in ``run_dir`` in this process, else None."""
+def live_run(run_dir: Path) -> LiveRun | None:
+    """The run going on in ``run_dir`` in this process, else None."""
     with _LIVE_LOCK:
         return _LIVE.get(Path(run_dir).resolve())

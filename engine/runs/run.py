@@ -26,9 +26,9 @@ from genplan.engine.errors import RunStopped
 from genplan.engine.events import ArtifactCreated, Event, EventBus, Publish, RunFailed, RunFinished
 from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.llm import ChatMessage, ChatRequest, ChatResponse, Provider
-from genplan.engine.runs.edits import ForkNames
+from genplan.engine.runs.edits import VersionNames
 from genplan.engine.runs.gateway import Controller, ModelGateway, Totals
-from genplan.engine.runs.lock import RunLock, running_here
+from genplan.engine.runs.lock import LiveRun, RunLock, running_here
 from genplan.engine.runs.outcome import write_outcome
 from genplan.engine.runs.status import RunStatus
 from genplan.engine.runs.store import RunStore
@@ -124,9 +124,11 @@ class Run:
         self.approach = approach  # the registry's record (None: a replay or an import, which needs none)
         self.target = target  # a domain directory, an AutoToS domain's name, a game
         self.parameters = parameters  # the approach's typed parameters
-        self.fork_names = ForkNames(store.meta())  # a fork from an edit names it as its source does
+        logged = list(store.events())
+        # the names of its versions: past a person's edits; in a fork from an edit, as its source names the edit
+        self.names = VersionNames(store.meta(), logged)
         # a resumed run publishes its events again; those already in the log go to the watchers only
-        self.bus = EventBus(store.append_event, logged=list(store.events()))
+        self.bus = EventBus(store.append_event, logged=logged)
         for subscriber in setup.subscribers:
             self.bus.subscribe(subscriber)
         self.gateway = ModelGateway(setup.provider, store, self.bus, setup.controller)
@@ -173,14 +175,20 @@ class Run:
             raise RunStopped("stopped by the person" + (f" {where}" if where else ""))
 
     # ------------------------------------------------------------------ files, events, words
+    def version_name(self, relative: str) -> str:
+        """The name the run's next version ``relative`` (as the approach's count names it) is written under: the
+        next free one after any a person's edit holds; in a fork from an edit, the source's name of that edit."""
+        return self.names.for_run(relative)
+
     def artifact(self, kind: str, relative: str, text: str, request_id: int | None = None, **data: Any) -> str:
         """Write a file of the run and announce it; ``request_id`` names the answer it came from (what a fork
-        from an edit of it starts after). Returns the file's name: in a fork from an edited version, the file the
-        edited answer writes is named as the source names the edit, and marked as that edit (``ForkNames``)."""
-        relative = self.fork_names.name_for(relative)
+        from an edit of it starts after). Returns the file's name (:meth:`version_name`): never one a person's
+        edit holds; in a fork from an edited version, the file the edited answer writes is named as the source
+        names the edit, and marked as that edit (``ForkNames``)."""
+        relative = self.version_name(relative)
         self.store.write_text(relative, text)
         self.bus.publish(ArtifactCreated(kind=kind, file=relative, request_id=request_id, **data))
-        mark = self.fork_names.written(relative)
+        mark = self.names.fork.written(relative)
         if mark is not None:
             self.bus.publish(mark)
         return relative
@@ -216,7 +224,7 @@ class Run:
 def execute(run: Run, body: Callable[[Run], RunOutcome]) -> RunOutcome:
     """Carry out one run: one process at a time per run directory (RunBusy otherwise), marked running with its
     owner, announced to the front end, ``body`` (the approach) run on it, and its end recorded."""
-    with RunLock(run.path), running_here(run.path, run.bus.publish_aside):
+    with RunLock(run.path), running_here(run.path, LiveRun(run.bus.publish_aside, run.names)):
         run.store.claim()
         if run.setup.run_created is not None:
             run.setup.run_created(run.path)
