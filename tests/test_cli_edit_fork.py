@@ -104,3 +104,62 @@ def test_edit_and_fork_errors_are_one_line(tmp_path: Path) -> None:
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, (name, done.stderr)
         assert words in done.stderr, (name, done.stderr)
     assert sorted(p.name for p in (run_dir / "strategies").iterdir()) == ["v01.md"]  # nothing was made
+
+
+def test_an_autotos_run_is_forked_from_an_edited_function_given_with_text(tmp_path: Path) -> None:
+    """An AutoToS run keeps no edits of its own: `genplan fork --from versions/succ-1.py --text FILE` makes the
+    text the answer of the call that wrote succ-1 in a new run; `genplan edit` on it says to do that."""
+    from support.small_ferry import small_ferry_copy
+    from test_autotos_pddl import FERRY as RIGHT_SUCC
+    from test_autotos_pddl import FERRY_BOARD_KEEPS_EMPTY, GOAL
+
+    domain = small_ferry_copy(tmp_path)
+    with ScriptedServer() as server:
+        server.on_step("autotos.succ", [FERRY_BOARD_KEEPS_EMPTY, RIGHT_SUCC])
+        server.on_step("autotos.goal", [GOAL])
+        model = ["--model", server.model, "--base-url", server.base_url]
+        done = genplan("run", str(domain), "--preset", "AutoToS", *model, "--out", str(tmp_path / "runs"), "--json",
+                       "--quiet", home=tmp_path)
+        assert done.returncode == 0, done.stderr
+        run_dir = Path(json.loads(done.stdout)["run_dir"])
+        assert server.steps() == ["autotos.succ", "autotos.goal", "autotos.succ"]
+        right = (run_dir / "versions/succ-2.py").read_text()
+        (tmp_path / "succ.py").write_text(right)
+
+        edit = genplan("edit", str(run_dir), "versions/succ-1.py", str(tmp_path / "succ.py"), home=tmp_path)
+        assert edit.returncode == 2 and edit.stderr.count("\n") == 1
+        assert f"genplan fork {run_dir} --from versions/succ-1.py --text FILE" in edit.stderr
+        missing = genplan("fork", str(run_dir), "--from", "versions/succ-9.py", "--text", str(tmp_path / "succ.py"),
+                          home=tmp_path)
+        assert missing.returncode == 2 and "has no version versions/succ-9.py" in missing.stderr
+
+        server.clear()
+        server.on_step("autotos.goal", [GOAL])
+        forked = genplan("fork", str(run_dir), "--from", "versions/succ-1.py", "--text", str(tmp_path / "succ.py"),
+                         *model, "--json", home=tmp_path)
+        assert forked.returncode == 0, forked.stderr
+        # the edit answered call 1 (nothing sent for it); the goal test after it was asked anew, with the edit
+        assert server.steps() == ["autotos.goal"]
+        assert right.strip() in server.requests[0].messages[2]["content"]
+        summary = json.loads(forked.stdout)
+        fork_dir = Path(summary["run_dir"])
+        assert summary["status"] == "finished" and fork_dir.parent == run_dir.parent and fork_dir != run_dir
+        assert (fork_dir / "versions/succ-1.py").read_text().strip() == right.strip()
+        assert not (fork_dir / "versions/succ-2.py").exists()  # sound at once: no second successor function
+        info = json.loads((fork_dir / "run.json").read_text())
+        assert (info["forked_from"], info["edited_version"]) == (str(run_dir), "versions/succ-1.py")
+        assert sorted(p.name for p in (run_dir / "versions").glob("*.py")) == ["goal-1.py", "succ-1.py", "succ-2.py"]
+
+
+def test_a_text_for_a_version_a_person_edits_is_saved_with_edit_first(tmp_path: Path) -> None:
+    from genplan.engine.runs.store import RunStore
+
+    run_dir = RunStore.create(tmp_path / "runs", {"approach": "stein"}).path
+    (run_dir / "strategies").mkdir()
+    (run_dir / "strategies/v01.md").write_text("1. a strategy\n")
+    (tmp_path / "new.md").write_text("1. another strategy\n")
+    done = genplan("fork", str(run_dir), "--from", "strategies/v01.md", "--text", str(tmp_path / "new.md"),
+                   home=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "save the new text as a version first (genplan edit)" in done.stderr
+    assert sorted(p.name for p in run_dir.iterdir() if p.is_dir()) == ["strategies"]

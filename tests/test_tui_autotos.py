@@ -142,15 +142,16 @@ async def test_the_run_is_listed_opens_and_its_versions_compare(imported, isolat
         assert "succ-1" in str(app.screen.query_one("#compare-left").render())
         assert "succ-2" in str(app.screen.query_one("#compare-right").render())
         await pilot.press("escape")
-        await pilot.press("e")  # not edited here: a notice says so (and takes the keys meant for an editor)
+        await pilot.press("e")  # an import does not continue: a notice says so (and takes the keys meant for an editor)
         await wait_for(pilot, lambda: isinstance(app.screen, NoticeScreen), what="the notice")
         assert len(app.screen_stack) == 2 and not any(isinstance(s, EditorScreen) for s in app.screen_stack)
         assert str(app.screen.query_one("#notice-title").render()) == "No editor opened"
-        assert ("AutoToS's functions are not edited here: c compares two of them, h shows their history."
-                in str(app.screen.query_one("#notice-text").render()))
+        notice = str(app.screen.query_one("#notice-text").render())
+        assert "an imported run; it opens and replays, but no model made it here" in notice
+        assert notice.endswith("c compares the files, h shows their history.")
         await pilot.press("escape")
         await wait_for(pilot, lambda: len(app.screen_stack) == 1, what="the notice to close")
-        assert any("AutoToS's functions are not edited here" in m.message for m in app.messages)
+        assert any("an imported run" in m.message for m in app.messages)
 
 
 async def test_the_run_replays_event_by_event(imported, isolated: Path) -> None:  # noqa: F811

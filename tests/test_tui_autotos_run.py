@@ -18,6 +18,7 @@ from genplan.engine.runs.store import RunStore
 from genplan.tui import run_state
 from genplan.tui.config import RunPrefs, prefs_from_table, preset_choices
 from genplan.tui.replay import load_events
+from genplan.tui.screens.editor import EditorScreen
 from genplan.tui.screens.settings import SettingsScreen
 from genplan.tui.widgets.panels import RunsPanel, RunsTable, RunTimeline, VersionsPanel
 from genplan.tui.widgets.stream_view import StreamView
@@ -86,6 +87,26 @@ async def test_an_autotos_run_started_with_r_fills_the_timeline_live_and_is_show
         await wait_for(pilot, lambda: sorted(v.name for v in app.ctx.version_index.of_run(run_dir.name)) ==
                        ["goal-1", "succ-1", "succ-2"], what="succ-N and goal-N in 5 Versions")
         assert panel.select(f"{run_dir.name}/function/succ-2")
+        # e on the first (unsound) successor function, corrected, ctrl+r: a new run takes the text as the answer of
+        # call 1 and asks only what follows (the goal test); the run itself keeps no edit
+        right = (run_dir / "versions/succ-2.py").read_text()
+        assert panel.select(f"{run_dir.name}/function/succ-1")
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen), what="the editor on succ-1")
+        assert "ctrl+r continues the run from this file in a new run" in str(app.screen.query_one("#editor-hint").render())
+        app.screen.editor.load_text(right)
+        scripted_server.clear()
+        scripted_server.on_step("autotos.goal", [GOAL])
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: app.runner.run_dir not in (None, run_dir) and app.runner.session is None,
+                       timeout=120, what="the continued run to end")
+        fork_dir = app.runner.run_dir
+        assert scripted_server.steps() == ["autotos.goal"]
+        assert (fork_dir / "versions/succ-1.py").read_text().strip() == right.strip()
+        forked = json.loads((fork_dir / "run.json").read_text())
+        assert (forked["forked_from"], forked["edited_version"], forked["status"]) == (
+            str(run_dir), "versions/succ-1.py", "finished")
+        assert sorted(p.name for p in (run_dir / "versions").glob("*.py")) == ["goal-1.py", "succ-1.py", "succ-2.py"]
 
 
 async def test_ctrl_b_stops_an_autotos_run_that_waits_on_the_model(

@@ -301,7 +301,25 @@ def fork(run_dir: Path, relative: str, kind: str, text: str, root: Path | None =
     An unchanged text checks the version again. ``relative`` may be an edit, or an edit of an edit: the answer
     replaced is the one that wrote the first version of its lineage, and the fork names the version as its
     source does, with the same ✎ mark (engine.runs.edits.ForkNames)."""
-    from genplan.engine.runs.edits import answer_version, fork_meta
+    from genplan.engine.runs.edits import fork_meta
+
+    source, approach, request_id, answer = _fork_point(run_dir, relative, kind, text)
+    meta = {"edited_version": relative, **fork_meta(source.path, relative), **(extra_meta or {})}
+    store = fork_run(source, root or source.path.parent, request_id, answer, meta, stem=_stem_of(approach, source))
+    return store.path
+
+
+def check_fork(run_dir: Path, relative: str, kind: str) -> None:
+    """Whether an edit of ``relative`` (a version of ``kind``) can continue ``run_dir`` in a new run, checked as
+    :func:`fork` checks it, before a person types the edit: NotResumable, or another GenplanError (one line:
+    an imported run, a file no answer wrote, a PDDLego+ trial not played in the real game), if not."""
+    text = layout.in_run(Path(run_dir), relative).read_text(encoding="utf-8")
+    _fork_point(run_dir, relative, kind, text)
+
+
+def _fork_point(run_dir: Path, relative: str, kind: str, text: str) -> tuple[RunStore, Approach[Any], int, str]:
+    """The run a fork continues, its approach, the request whose answer the edit replaces, and that answer."""
+    from genplan.engine.runs.edits import answer_version
 
     source, approach, _ = _open_resumable(run_dir)
     if not approach.can(_capability("FORK")) or approach.edited_answer is None:
@@ -312,19 +330,27 @@ def fork(run_dir: Path, relative: str, kind: str, text: str, root: Path | None =
         request_id = artifact_request_id(source, answered)
     except FileNotFoundError as exc:
         raise NotResumable(str(exc)) from None
-    meta = {"edited_version": relative, **fork_meta(source.path, relative), **(extra_meta or {})}
-    store = fork_run(source, root or source.path.parent, request_id, answer, meta, stem=_stem_of(approach, source))
-    return store.path
+    return source, approach, request_id, answer
 
 
-def fork_from(run_dir: Path, relative: str, root: Path | None = None) -> Path:
+def fork_from(run_dir: Path, relative: str, root: Path | None = None, text: str | None = None) -> Path:
     """A new run that continues ``run_dir`` from its version ``relative`` as that file reads now (a person's
-    edit, made with :func:`edit`, in the TUI or by hand): ``genplan fork --from``, the TUI's ctrl+r. EditRefused
-    (one line) for no run, no such version; NotResumable for a run that cannot be continued."""
-    from genplan.engine.runs.edits import check_version
+    edit, made with :func:`edit`, in the TUI or by hand), or with ``text`` in its place for a file of a run that
+    keeps no edits of its own (an AutoToS function version, a PDDLego+ trial's PDDL file): ``genplan fork
+    --from``, the TUI's ctrl+r. EditRefused (one line) for no run, no such version, a text for a version a person
+    edits (edit it first); NotResumable for a run that cannot be continued."""
+    from genplan.engine.runs.edits import check_version, continued_kind
 
-    kind = check_version(Path(run_dir), relative)
-    text = layout.in_run(Path(run_dir), relative).read_text(encoding="utf-8")
+    if not layout.is_run_dir(Path(run_dir)):
+        raise EditRefused(f"{run_dir}: not a run directory (no {layout.META})")
+    kind = continued_kind(Path(run_dir), relative)
+    if kind is None:
+        kind = check_version(Path(run_dir), relative)
+        if text is not None:
+            raise EditRefused(f"{relative}: save the new text as a version first (genplan edit), then continue "
+                              "from that version")
+    if text is None:
+        text = layout.in_run(Path(run_dir), relative).read_text(encoding="utf-8")
     return fork(run_dir, relative, kind, text, root)
 
 

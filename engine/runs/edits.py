@@ -33,6 +33,8 @@ EDIT_DIRS = {**KIND_DIRS, "description": ("nl", ".md")}
 # (versions/succ-N.py, versions/goal-N.py) and PDDLego+'s domain and problem files (pddl/sNN-aN-rN-domain.pddl,
 # -problem.pddl), which are compared and browsed but not edited.
 VERSION_DIRS = {**KIND_DIRS, "function": ("versions", ".py"), "pddl": ("pddl", ".pddl")}
+# versions an edit of continues the run in a new one without being kept as a version of the run itself
+CONTINUED_ONLY = ("function", "pddl")
 ORIGINS = ("tui", "cli", "outside")
 _CANDIDATE = re.compile(r"^(c\d+)-")
 _EDIT_SUFFIX = re.compile(r"-edit\d+$")
@@ -242,11 +244,28 @@ def check_version(run_dir: Path, relative: str) -> str:
         raise EditRefused(f"{run_dir}: not a run directory (no {layout.META})")
     kind = kind_of(relative)
     if kind is None:
+        if continued_kind(run_dir, relative) is not None:
+            raise EditRefused(f"{relative}: a run of AutoToS or PDDLego+ keeps no edits of its own; continue it from "
+                              f"your text in a new run: genplan fork {run_dir} --from {relative} --text FILE")
         kinds = ", ".join(f"{directory}/*{suffix}" for directory, suffix in EDIT_DIRS.values())
         raise EditRefused(f"{relative}: not a version a person edits ({kinds}, relative to the run)")
     if not (run_dir / relative).is_file():
         raise EditRefused(f"{run_dir.name}: has no version {relative}")
     return kind
+
+
+def continued_kind(run_dir: Path, relative: str) -> str | None:
+    """``relative``'s kind when it is a version a run continues from without keeping the edit as a version of its
+    own (an AutoToS function, a PDDLego+ trial's PDDL file: the edit is the answer of a new run); else None.
+    EditRefused when the run has no such file."""
+    parts = Path(relative).parts
+    for kind in CONTINUED_ONLY:
+        directory, suffix = VERSION_DIRS[kind]
+        if len(parts) == 2 and parts[0] == directory and parts[1].endswith(suffix):
+            if not (Path(run_dir) / relative).is_file():
+                raise EditRefused(f"{Path(run_dir).name}: has no version {relative}")
+            return kind
+    return None
 
 
 def save_edit(run_dir: Path, relative: str, text: str, *, origin: str = "tui") -> EditRecord | None:

@@ -323,9 +323,10 @@ class RunsController:
         self.progress_lines = []
         self.views.reset_run(note)
 
-    def continue_trial(self, run_dir: Path, relative: str, text: str) -> None:
-        """A new PDDLego+ trial that continues ``run_dir`` from an edit of its file ``relative`` (the same game,
-        the calls before it kept; api.fork and api.resume do the rest)."""
+    def continue_trial(self, run_dir: Path, relative: str, text: str, kind: str) -> None:
+        """A new run that continues ``run_dir`` from an edit of its file ``relative`` of ``kind`` (a PDDLego+
+        trial's PDDL file: the same game; an AutoToS function), the calls before it kept; api.fork and api.resume
+        do the rest."""
         if self.session is not None:
             self.host.notify("A run is already going on.", severity="warning")
             return
@@ -338,7 +339,7 @@ class RunsController:
                              "(manual provider). Press s to set a model.", title="Manual provider", timeout=8)
         ctx = self.ctx
         self.session = RunSession(ctx.domain_dir, ctx.settings, self.host.post_message, self.engine_event,
-                                  self.stepping, fork=Fork(run_dir, relative, "pddl", text),
+                                  self.stepping, fork=Fork(run_dir, relative, kind, text),
                                   no_cache=ctx.options.no_cache, label=run_dir.name)
         self.show_new_run(None, f"continuing {run_dir.name} from the edited {Path(relative).name}")
         self.run_session(self.session)

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from genplan.tui.widgets.versions_tree import NodeRef
 
 # versions kept for reading and comparing only: what the warning calls them
-NOT_EDITED = {"function": "AutoToS's functions"}
 # versions that are not rerun here (x is not offered on them): AutoToS's functions, PDDLego+'s files
 NOT_RERUN = ("function", "pddl")
 OVERVIEW_DELAY_S = 0.3  # results files come in bursts: read a run's overview once they settle
@@ -232,12 +231,8 @@ class VersionsController:
             self.cannot_edit("Select a strategy, reflection, program or NL description version first (5 Versions, or "
                              "an artefact's row in the timeline).")
             return
-        if version.kind in NOT_EDITED:
-            self.cannot_edit(f"{NOT_EDITED[version.kind]} are not edited here: c compares two of them, h shows "
-                             "their history.")
-            return
-        if version.kind == "pddl":
-            self.edit_trial_file(version)
+        if version.kind in ("pddl", "function"):
+            self.edit_to_continue(version)
             return
         next_step = {"reflection": "the revision request", "strategy": "validation", "program": "debugging",
                      "description": "the requests after it"}[version.kind]
@@ -306,24 +301,30 @@ class VersionsController:
         self.host.open_screen(PickScreen(title, [("stop", f"Stop the run and continue from {relative}"),
                                                  ("keep", "Keep the run going; continue later")]), chosen)
 
-    def edit_trial_file(self, version: Version) -> None:
-        """A PDDLego+ domain or problem file: the edit becomes the answer of the call that wrote it, in a new
-        trial that keeps the calls before it (engine.pddlego.fork); nothing is saved in the trial itself."""
-        from genplan.engine.api.versions import CannotContinue, check_continuable
+    def edit_to_continue(self, version: Version) -> None:
+        """A PDDLego+ domain or problem file, an AutoToS successor function or goal test: the edit becomes the
+        answer of the call that wrote it, in a new run that keeps the calls before it (engine api.fork); nothing
+        is saved in the run itself, which keeps no edits of its own."""
+        from genplan.engine import api
+        from genplan.engine.api.versions import check_continuable
         from genplan.tui.screens.editor import EditorScreen, EditResult
 
         run_dir = self.ctx.runs_dir / version.run_id
         relative = str(version.path.relative_to(run_dir))
         try:
-            check_continuable(run_dir, relative)
-        except CannotContinue as exc:
+            if version.kind == "pddl":
+                check_continuable(run_dir, relative)
+            else:
+                api.check_fork(run_dir, relative, version.kind)
+        except (api.GenplanError, OSError) as exc:
             self.cannot_edit(f"{exc}. c compares the files, h shows their history.")
             return
-        hint = "ctrl+r continues the trial from this file in a new run (earlier calls kept)"  # fits 80 columns
+        what = "trial" if version.kind == "pddl" else "run"
+        hint = f"ctrl+r continues the {what} from this file in a new run (earlier calls kept)"  # fits 80 columns
 
         def done(result: EditResult | None) -> None:
             if result is not None and result.action == "continue" and self.runs is not None:
-                self.runs.continue_trial(run_dir, relative, result.text)
+                self.runs.continue_trial(run_dir, relative, result.text, version.kind)
 
         self.host.open_screen(EditorScreen(f"Edit {version.label}", version.read(), version.syntax,
                                            can_continue=True, can_save=False, hint=hint, path=version.path), done)
