@@ -168,6 +168,12 @@ async def test_an_edit_shows_in_the_open_runs_timeline(tmp_path: Path, isolated:
             shown = [timeline.render_line(y).text for y in range(timeline.size.height)]
             # the timeline is narrow here: the edit's row in short (the ✎ marks the edit, it keeps version and file)
             assert any(line.strip().startswith("✎ strategy v01 → v02.md ") for line in shown), "\n".join(shown)
+            # ... and only the edit: a file the run wrote has a row of another mark
+            timeline.move_cursor(row=0)
+            await pilot.pause()
+            top = [timeline.render_line(y).text.strip() for y in range(timeline.size.height)]
+            written = [line for line in top if line.startswith("+ ")]  # the NL descriptions, the strategy
+            assert written and not any(line.startswith("✎") for line in top), "\n".join(top)
 
 
 async def test_history_follows_the_edit_lineage(tmp_path: Path, isolated: Path) -> None:  # noqa: F811

@@ -42,7 +42,7 @@ KIND_ICONS = {
     "phase": "▸",
     "request": "⇄",
     "check": "?",  # replaced by the outcome's glyph (outcomes.py)
-    "artifact": "✎",
+    "artifact": "+",  # a file the run wrote (a person's edit is ✎)
     "selection": "★",
     "notice": "!",
     "edit": "✎",
