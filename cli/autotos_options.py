@@ -8,8 +8,8 @@ import json
 from typing import Any
 
 from genplan.cli.common import BadInput, require_seconds
+from genplan.engine.api.programs import MIN_MEMORY_GIB  # 64 MiB, the sandbox's floor
 
-MIN_MEMORY_GIB = 0.0625  # 64 MiB, the sandbox's floor
 # what --json prints; expanded/generated are the evaluation's search totals (None without an evaluation); a run
 # started or resumed (not an import) adds its status, as every approach's report has it (engine/api.report)
 SUMMARY_KEYS = ("run_dir", "calls", "success", "failure", "categories", "expanded", "generated")

@@ -59,5 +59,5 @@ def run(args: argparse.Namespace) -> int:
     # the fork goes on as `genplan run --resume` would go on with it: the same progress, summary and --json keys
     resumed = argparse.Namespace(**vars(args), resume=str(fork_dir), domain_dir=None, list_presets=False,
                                  pipeline_config=None, prompts=None, eval=False, seed=None, max_concurrency=None,
-                                 faithful=False, faithful_except=None, preset="F5-3")
+                                 faithful=False, faithful_except=None, preset="F5-3", memory=None)
     return cmd_run.run(resumed)

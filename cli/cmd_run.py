@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from genplan.cli.autotos_options import MIN_MEMORY_GIB
 from genplan.cli.cmd_autotos import finish_report
 from genplan.cli.common import (
     EXIT_OK,
@@ -28,6 +29,7 @@ from genplan.cli.common import (
 from genplan.engine.api.presets import (
     Capability,
     ConfigError,
+    RunOptions,
     evaluates_itself,
     get_approach,
     load_config_file,
@@ -42,6 +44,8 @@ if TYPE_CHECKING:
     from genplan.engine.api import RunReport
     from genplan.engine.api.domains import DomainDir
     from genplan.engine.api.presets import Approach
+
+OPTION_FLAGS = {"memory_gib": "--memory"}  # run options whose flag is not their name
 
 # The model client (openai) and the pipeline are imported when a run starts, not when `genplan` parses
 # its arguments: every other command would otherwise pay for them.
@@ -68,6 +72,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_model_options(p)
     p.add_argument("--seed", type=int, choices=[1, 2, 3], help="which pair of debug tasks are the prompt tasks (1-3)")
     p.add_argument("--max-concurrency", type=int, help="parallel model requests (default 6: one per debug task)")
+    p.add_argument("--memory", type=float, metavar="GIB",
+                   help="an AutoToS preset: address-space limit of each sandboxed search in GiB (default 2); with "
+                   "--resume, the limit the run goes on with (one that ran out of memory)")
     p.add_argument("--prompts", metavar="DIR", help="a directory with your own prompt templates")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
     p.add_argument("--out", metavar="DIR", help="put the run directory under DIR (default DOMAIN_DIR/.genplan/runs/, "
@@ -179,6 +186,8 @@ def run(args: argparse.Namespace) -> int:
         require_output_dir("--out", args.out)
     if args.prompts:
         require_input_dir("--prompts", args.prompts)
+    if args.memory is not None and not args.memory >= MIN_MEMORY_GIB:
+        raise BadInput(f"--memory must be at least {MIN_MEMORY_GIB} GiB (64 MiB); got {args.memory:g}")
     given_domain = Path(args.domain_dir).resolve() if args.resume and args.domain_dir else None
     request: api.StartRequest | None = None
     try:
@@ -189,6 +198,8 @@ def run(args: argparse.Namespace) -> int:
             if meta.status == api.RunStatus.FINISHED and evaluates_itself(approach.name):
                 raise BadInput(f"{args.resume}: finished; nothing to resume")
             target = api.resume_target(Path(args.resume), given_domain)
+            _warn_unused(api.unused_options(approach.name, RunOptions(memory_gib=args.memory)), approach.name,
+                         str(meta.extra.get("preset") or approach.name))
             recorded = {k: v for k, v in meta.model.items() if k not in ("prices",)}
             cli_model = {**recorded, **{k: v for k, v in _model_flags(args).items() if v is not None}}
         else:
@@ -216,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if request is None:
             outcome = api.resume(Path(args.resume), settings, watch, no_cache=args.no_cache, prompts=prompts,
-                                 domain_dir=given_domain)
+                                 domain_dir=given_domain, memory_gib=args.memory)
         else:
             outcome = api.start(request, settings, watch, no_cache=args.no_cache, prompts=prompts)
     except ModelAccessError as exc:
@@ -244,7 +255,7 @@ def _start_request(args: argparse.Namespace) -> tuple[api.StartRequest, Approach
     """The new run the options ask for: a configuration file's, or the preset's with the run options its approach
     takes (the others are named in a warning); BadInput for a preset whose approach runs elsewhere."""
     from genplan.engine import api
-    from genplan.engine.api.presets import EvaluationSettings, RunOptions
+    from genplan.engine.api.presets import EvaluationSettings
 
     if args.pipeline_config:
         config = load_config_file(args.pipeline_config).with_changes(
@@ -256,12 +267,11 @@ def _start_request(args: argparse.Namespace) -> tuple[api.StartRequest, Approach
             approach, preset = api.approach_of(args.preset)
         except api.UnknownPreset as exc:
             raise BadInput(str(exc)) from None
-        options = RunOptions(seed=args.seed, max_concurrency=args.max_concurrency, faithful=faithful_spec(args))
+        options = RunOptions(seed=args.seed, max_concurrency=args.max_concurrency, faithful=faithful_spec(args),
+                             memory_gib=args.memory)
         request, unused = api.start_request(preset, "", Path(), options,
                                             evaluation=EvaluationSettings(enabled=bool(args.eval)))
-        if unused:
-            flags = ", ".join("--" + name.replace("_", "-") for name in unused)
-            warn(f"{flags}: not used by {approach.name} (preset {preset})")
+        _warn_unused(unused, approach.name, preset)
     if not approach.can(Capability.DOMAIN_DIR):
         raise BadInput(f"preset {request.preset} belongs to {approach.name}, which has its own command: "
                        f"{approach.command} --preset {request.preset}")
@@ -270,6 +280,13 @@ def _start_request(args: argparse.Namespace) -> tuple[api.StartRequest, Approach
     domain_dir = _domain_dir(args.domain_dir)
     root = Path(args.out) if args.out else default_runs_dir(domain_dir.path)
     return replace(request, target=str(domain_dir.path), runs_dir=root), approach
+
+
+def _warn_unused(unused: list[str], approach: str, preset: str) -> None:
+    """A warning naming the options given that the run's approach has no use for (their flags, as typed)."""
+    if unused:
+        flags = ", ".join(OPTION_FLAGS.get(name, "--" + name.replace("_", "-")) for name in unused)
+        warn(f"{flags}: not used by {approach} (preset {preset})")
 
 
 def _domain_dir(path: str) -> DomainDir:

@@ -129,8 +129,43 @@ def test_an_import_whose_search_runs_out_of_the_sandboxs_memory_says_so_and_name
                            "--memory", "0.0625", "--eval-limit", "5", "--runs", str(tmp_path / "runs")],
                           capture_output=True, text=True, timeout=300, env=env)
     message = ("the sandboxed search ran out of memory (its limit: 0.0625 GiB); give it more: --memory GIB (genplan "
-               "autotos, genplan import autotos), memory_mb in a batch experiment's [evaluation]")
+               "autotos, genplan import autotos, genplan run, genplan-tui; genplan run --resume RUN --memory GIB continues "
+               "a run that ended here), memory_mb in a batch experiment's [evaluation]")
     assert done.returncode == 2 and f"genplan: {message}" in done.stderr, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     run_json = json.loads(next((tmp_path / "runs").glob("*/run.json")).read_text())
     assert run_json["status"] == "failed" and run_json["error"] == f"SandboxOutOfMemory: {message}"
+
+
+def test_a_run_out_of_memory_goes_on_with_resume_and_more_memory(tmp_path: Path) -> None:
+    """genplan run --preset AutoToS --memory 0.0625: genplan's own search runs out of the sandbox's 64 MiB and the
+    run fails, saying how to give it more; genplan run --resume RUN --memory 2 goes on with it (the answers on disk
+    are not asked again) and run.json records the new limit. A pipeline run is told --memory is of no use to it."""
+    from support.cli_process import genplan
+    from support.scripted_server import ScriptedServer
+    from support.small_ferry import small_ferry_copy
+    from test_autotos_pddl import FERRY, FERRY_BOARD_KEEPS_EMPTY, GOAL
+
+    domain = small_ferry_copy(tmp_path)
+    with ScriptedServer() as server:
+        server.on_step("autotos.succ", [FERRY_BOARD_KEEPS_EMPTY, FERRY])
+        server.on_step("autotos.goal", [GOAL])
+        model = ["--model", server.model, "--base-url", server.base_url]
+        first = genplan("run", str(domain), "--preset", "AutoToS", "--memory", "0.0625", "--out", str(tmp_path / "runs"),
+                        *model, "--quiet", home=tmp_path)
+        assert first.returncode == 2 and "ran out of memory (its limit: 0.0625 GiB)" in first.stderr, first.stderr
+        assert "genplan run --resume RUN --memory GIB continues a run that ended here" in first.stderr
+        (run_dir,) = (tmp_path / "runs").iterdir()
+        assert json.loads((run_dir / "run.json").read_text())["status"] == "failed"
+        asked = server.steps()
+
+        resumed = genplan("run", "--resume", str(run_dir), "--memory", "2", *model, "--json", "--quiet", home=tmp_path)
+        assert resumed.returncode == 0, resumed.stderr
+        assert "not used" not in resumed.stderr
+        assert json.loads(resumed.stdout)["status"] == "finished"
+        assert server.steps() == [*asked, "autotos.succ"]  # only what came after the answers on disk
+        info = json.loads((run_dir / "run.json").read_text())
+        assert info["parameters"]["memory_gib"] == 2.0 and info["result"]["resumed"] == len(asked)
+
+        too_little = genplan("run", "--resume", str(run_dir), "--memory", "0.01", home=tmp_path)
+        assert too_little.returncode == 2 and "--memory must be at least 0.0625 GiB" in too_little.stderr

@@ -199,12 +199,13 @@ def test_an_approach_of_its_own_runs_resumes_and_evaluates_itself_through_genpla
     stopped = api.start(api.StartRequest("Guess", str(FERRY), tmp_path / "more"), settings_for(scripted_server),
                         api.Watch(stop_requested=lambda: True), no_cache=True)
     assert stopped.status == "stopped" and len(scripted_server.requests) == 1
-    code, out, _ = cli(capsys, "run", "--resume", str(stopped.run_dir), "--json", *model)
+    code, out, err = cli(capsys, "run", "--resume", str(stopped.run_dir), "--json", "--memory", "4", *model)
     assert code == 0 and json.loads(out)["status"] == "finished" and len(scripted_server.requests) == 2
+    assert "--memory: not used by guess" in err  # an option the run has no use for is named on a resume too
     # options it has no use for are named, not silently dropped
-    code, _, err = cli(capsys, "run", str(FERRY), "--preset", "Guess", "--seed", "2", "--out", str(tmp_path / "x"),
-                       *model)
-    assert code == 0 and "--seed: not used by guess (preset Guess)" in err
+    code, _, err = cli(capsys, "run", str(FERRY), "--preset", "Guess", "--seed", "2", "--memory", "4", "--out",
+                       str(tmp_path / "x"), *model)
+    assert code == 0 and "--seed, --memory: not used by guess (preset Guess)" in err
 
 
 def test_an_approach_of_its_own_steps_replays_and_forks(guess: Approach, scripted_server: ScriptedServer,

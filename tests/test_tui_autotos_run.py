@@ -247,3 +247,39 @@ async def test_the_settings_offer_the_autotos_presets_without_the_pipeline_limit
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: not isinstance(app.screen, SettingsScreen), what="the settings saved")
         assert app.ctx.prefs.preset == "AutoToS" and 'preset = "AutoToS"' in config.read_text()
+
+
+async def test_a_run_out_of_memory_goes_on_with_more_memory_given_at_launch(
+        scripted_server: ScriptedServer, isolated: Path) -> None:  # noqa: F811
+    """genplan-tui --memory GIB: an AutoToS run started with 64 MiB ends as out of memory (the message says how
+    to give it more); the app launched with 2 GiB goes on with it with c, its answers on disk not asked again."""
+    scripted_server.on_step("autotos.succ", [FERRY_BOARD_KEEPS_EMPTY, FERRY])
+    scripted_server.on_step("autotos.goal", [GOAL])
+    domain = small_ferry_copy(isolated)
+    config = config_for(isolated, scripted_server)
+    app = make_app(domain, config, preset="AutoToS", eval_limit=0, memory_gib=0.0625)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: app.runner.run_dir is not None and app.runner.session is None
+                       and app.runner.state is not None and app.runner.state.status == "failed",
+                       timeout=90, what="the run to fail")
+        run_dir = app.runner.run_dir
+        assert any("ran out of memory (its limit: 0.0625 GiB)" in n and "--memory GIB" in n for n in _notes(app))
+    info = json.loads((run_dir / "run.json").read_text())
+    assert info["status"] == "failed" and info["parameters"]["memory_gib"] == 0.0625
+    asked = scripted_server.steps()
+    assert asked == ["autotos.succ", "autotos.goal"]
+
+    app = make_app(domain, config, preset="AutoToS", eval_limit=0, memory_gib=2.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("3")
+        await wait_for(pilot, lambda: app.query_one(RunsPanel).selected() == run_dir.name, what="the run in 3 Runs")
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.runner.session is None and app.runner.state is not None
+                       and app.runner.state.status == "done", timeout=90, what="the resumed run to finish")
+    assert scripted_server.steps() == [*asked, "autotos.succ"]  # the two answers on disk were not asked again
+    info = json.loads((run_dir / "run.json").read_text())
+    assert (info["status"], info["result"]["calls"], info["result"]["resumed"]) == ("finished", 3, 2)
+    assert info["parameters"]["memory_gib"] == 2.0  # what a later resume goes on with

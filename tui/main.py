@@ -37,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default: the settings file's, else F5-3)")
     parser.add_argument("--eval-limit", type=int, metavar="N",
                         help="AutoToS presets: evaluate on the first N eval tasks only (0: no evaluation; default all)")
+    parser.add_argument("--memory", type=float, metavar="GIB",
+                        help="AutoToS presets: address-space limit of each sandboxed search in GiB (default 2), for "
+                        "runs started here and runs resumed with c (one that ran out of memory goes on with more)")
     parser.add_argument("--game-seed", type=int, metavar="N",
                         help="PDDLego+ and PlanGen presets: the CoinCollector game's seed (default 0)")
     parser.add_argument("--game-rooms", type=int, metavar="N",
@@ -135,6 +138,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.eval_limit is not None and args.eval_limit < 0:
         print("genplan-tui: --eval-limit must not be negative", file=sys.stderr)
         return 2
+    from genplan.engine.api.programs import MIN_MEMORY_GIB
+
+    if args.memory is not None and not args.memory >= MIN_MEMORY_GIB:
+        print(f"genplan-tui: --memory must be at least {MIN_MEMORY_GIB} GiB (64 MiB)", file=sys.stderr)
+        return 2
     if args.game_rooms is not None and not 1 <= args.game_rooms <= 11:
         print("genplan-tui: --game-rooms: CoinCollector has 1 to 11 rooms", file=sys.stderr)
         return 2
@@ -174,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
                           if value is not None},
         no_cache=args.no_cache,
         eval_limit=args.eval_limit,
+        memory_gib=args.memory,
         game={name: value for name, value in (("seed", args.game_seed), ("locations", args.game_rooms))
               if value is not None},
         config_file=args.config_file,

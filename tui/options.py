@@ -24,6 +24,8 @@ class LaunchOptions:
     no_cache: bool = False  # do not use the on-disk response cache
     # an own-loop preset's evaluation (AutoToS): only the first N eval tasks (0: none); None: all of them
     eval_limit: int | None = None
+    # an AutoToS run's sandboxed searches, started or resumed here: their address space in GiB (None: the default)
+    memory_gib: float | None = None
     # a PDDLego+ or PlanGen trial's game: {"seed": N, "locations": N} as given; the rest as the approach's defaults
     game: dict[str, int] = field(default_factory=dict)
     config_file: Path | None = None

@@ -255,15 +255,38 @@ def _open_resumable(run_dir: Path) -> tuple[RunStore, Approach[Any], RunMeta]:
 
 def resume(run_dir: Path, settings: ModelSettings, watch: Watch | None = None, *, no_cache: bool = False,
            prompts: PromptLibrary | None = None, domain_dir: Path | None = None,
-           cache_dir: str | Path | None = None) -> RunOutcome:
+           cache_dir: str | Path | None = None, memory_gib: float | None = None) -> RunOutcome:
     """Go on with an unfinished (killed, stopped, failed) run, or a fork: every answer on disk is taken from
     there, the rest is asked. ``domain_dir``: the front end's domain directory, which a run on a domain directory
-    goes on with instead of the one its run.json names (a run copied with its domain)."""
+    goes on with instead of the one its run.json names (a run copied with its domain). ``memory_gib``: the
+    address space of its sandboxed searches from now on, for an approach that takes it (AutoToS: a run that ran
+    out of memory goes on with more; recorded in run.json); ignored by the others (:func:`unused_options`)."""
     watch = watch or Watch()
     store, approach, _ = _open_resumable(run_dir)
     target, parameters = _resume_target(store, approach, domain_dir)  # refused before anything is marked
+    if memory_gib is not None:
+        from genplan.engine.approaches import RunOptions
+
+        parameters = _with_options(store, approach, target, parameters, RunOptions(memory_gib=memory_gib))
     provider = provider_for(settings, no_cache=no_cache, watch=watch, cache_dir=cache_dir)
     return _carry_out(store, approach, target, parameters, provider, settings, watch, prompts)
+
+
+def _with_options(store: RunStore, approach: Approach[Any], target: str, parameters: ApproachParameters,
+                  options: RunOptions) -> ApproachParameters:
+    """The parameters with what ``options`` set of them (those the approach takes), recorded in run.json as a new
+    run records them, so that a later resume goes on with them too."""
+    taken, _unused = approach.take_options(options)
+    if not taken:
+        return parameters
+    changed: ApproachParameters = approach.parameters({**parameters.to_dict(), **taken})
+    store.update_meta(**approach.new_run(target, changed).meta)
+    return changed
+
+
+def unused_options(approach_name: str, options: RunOptions) -> list[str]:
+    """The names of the run options given that an approach has no use for (a front end warns about them)."""
+    return get_approach(approach_name).take_options(options)[1]
 
 
 def resume_target(run_dir: Path, domain_dir: Path | None = None) -> str:

@@ -33,13 +33,14 @@ from genplan.engine.generalize import (
     size_ladders,
 )
 from genplan.engine.sandbox import Limits, Program, ProgramError, Sandbox, SandboxError
-from genplan.engine.sandbox.limits import DEFAULT_TIME_LIMIT, MIB
+from genplan.engine.sandbox.limits import DEFAULT_TIME_LIMIT, MIB, MIN_MEMORY_GIB
 from genplan.engine.sandbox.outcome import SYNTAX_ERROR
 from genplan.engine.sandbox.runner import format_layers
 
 __all__ = [
     "COUNTEREXAMPLE_TASK_SETS", "CounterexampleError", "DEFAULT_ORDERINGS", "DEFAULT_SCALE", "DEFAULT_SEED",
     "DEFAULT_TASKS_PER_SIZE", "DEFAULT_TIME_LIMIT", "Evaluation", "Evaluator", "FeedbackStyle", "GeneralizeError", "Limits", "MIB",
+    "MIN_MEMORY_GIB",
     "OrderingResult", "PlannerComparison", "Program", "ProgramError", "SYNTAX_ERROR", "Sandbox", "SandboxError",
     "SearchBudget", "StepResult", "TaskResult", "counterexample_pddl", "evaluate_program", "find_counterexample",
     "format_layers", "generalization_tables", "generalize", "load_tasks", "parse_fixed", "parse_scale",

@@ -78,6 +78,7 @@ class RunOptions:
     seed: int | None = None  # which pair of debug tasks are the prompt tasks
     max_concurrency: int | None = None  # parallel model requests
     faithful: str | None = None  # the reference-faithful toggles (engine/pipeline/faithful.py)
+    memory_gib: float | None = None  # the address space of a run's sandboxed searches (AutoToS's unit tests)
 
     def given(self) -> dict[str, Any]:
         return {name: value for name, value in vars(self).items() if value is not None}

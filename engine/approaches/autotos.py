@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from genplan.engine.approaches import Approach, Capability, EvaluationSettings, register
+from genplan.engine.approaches import Approach, Capability, EvaluationSettings, RunOptions, register
 from genplan.engine.errors import GenplanError
 from genplan.engine.feedback import FeedbackStyle
 
@@ -73,6 +73,13 @@ def self_evaluation(asked: EvaluationSettings) -> dict[str, Any]:
     return parameters
 
 
+def take_options(options: RunOptions) -> tuple[dict[str, Any], list[str]]:
+    """Of the run options, the memory of the sandboxed searches (its unit tests and its evaluation)."""
+    given = options.given()
+    taken = {"memory_gib": given["memory_gib"]} if "memory_gib" in given else {}
+    return taken, [name for name in given if name != "memory_gib"]
+
+
 APPROACH = register(Approach(
     name="autotos",
     title="AutoToS: successor function and goal test checked by unit tests, then plain search",
@@ -88,6 +95,7 @@ APPROACH = register(Approach(
     capabilities=frozenset({Capability.RESUME, Capability.STEP, Capability.FORK, Capability.DOMAIN_DIR}),
     command="genplan autotos",
     self_evaluation=self_evaluation,
+    take_options=take_options,
     # "+PST" in the paper: the partial soundness test checks every successor the unit-test searches see
     presets={"AutoToS": {"partial_soundness": False}, "AutoToS+PST": {"partial_soundness": True}},
 ))

@@ -145,9 +145,11 @@ def pipeline_fields(name: str, function_name: str, loop: Callable[[PipelineConte
 
 
 def _take_options(options: RunOptions) -> tuple[dict[str, Any], list[str]]:
-    """Every run option is a pipeline setting: the seed picks the prompt tasks (split_seed)."""
+    """The run options that are pipeline settings (the seed picks the prompt tasks: split_seed); the memory of
+    sandboxed searches is not one (a program's limits are the evaluation's)."""
     names = {"seed": "split_seed", "max_concurrency": "max_concurrency", "faithful": "faithful"}
-    return {names[key]: value for key, value in options.given().items()}, []
+    given = options.given()
+    return {names[key]: value for key, value in given.items() if key in names}, [k for k in given if k not in names]
 
 
 def _new_run(target: str, config: PipelineConfig) -> NewRun:

@@ -18,6 +18,10 @@ MIB = 1024**2
 DEFAULT_TIME_LIMIT = 45.0
 
 
+MIN_MEMORY_BYTES = 64 * MIB  # less than this, and the Python child cannot even start its harness
+MIN_MEMORY_GIB = MIN_MEMORY_BYTES / GIB  # the same, as the --memory GIB options give it
+
+
 @dataclass(frozen=True)
 class Limits:
     """Everything a run may use. Soft and hard rlimits are set to the same value, so the program
@@ -36,7 +40,7 @@ class Limits:
     def __post_init__(self) -> None:
         if not (self.time_limit > 0 and math.isfinite(self.time_limit)):
             raise ValueError(f"time limit must be a positive number of seconds, got {self.time_limit!r}")
-        if self.memory_bytes < 64 * MIB:
+        if self.memory_bytes < MIN_MEMORY_BYTES:
             raise ValueError(f"memory limit must be at least 64 MiB, got {self.memory_bytes} bytes")
         for name in ("max_output_bytes", "kept_output_bytes", "max_result_chars", "file_size_bytes", "open_files"):
             if getattr(self, name) <= 0:

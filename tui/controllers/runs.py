@@ -265,7 +265,7 @@ class RunsController:
         if not ctx.settings.is_configured:
             self.host.notify(MANUAL_NOTE, title="Manual provider", timeout=8)
         session = partial(RunSession, ctx.domain_dir, ctx.settings, self.host.post_message, self.engine_event,
-                          self.stepping, no_cache=ctx.options.no_cache)
+                          self.stepping, no_cache=ctx.options.no_cache, memory_gib=ctx.options.memory_gib)
         if strategy_check is not None:
             self.session = session(strategy_check=strategy_check, label="strategy check")
         elif run_dir is not None and start_from is not None:  # "continue from here" with an edited version
@@ -301,7 +301,7 @@ class RunsController:
             if target is None:
                 raise api.GenplanError(f"preset {preset}: not an approach the TUI can start here")
             options = RunOptions(seed=changes.get("split_seed"), max_concurrency=changes.get("max_concurrency"),
-                                 faithful=changes.get("faithful"))
+                                 faithful=changes.get("faithful"), memory_gib=ctx.options.memory_gib)
             game = dict(ctx.options.game) if approach.can(Capability.GAME) else {}  # which game a trial plays
             # every eval task unless --eval-limit says otherwise (0: none)
             evaluation = EvaluationSettings(enabled=limit is None or limit > 0, limit=limit)
