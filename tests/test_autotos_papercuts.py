@@ -129,8 +129,9 @@ def test_an_import_whose_search_runs_out_of_the_sandboxs_memory_says_so_and_name
                            "--memory", "0.0625", "--eval-limit", "5", "--runs", str(tmp_path / "runs")],
                           capture_output=True, text=True, timeout=300, env=env)
     message = ("the sandboxed search ran out of memory (its limit: 0.0625 GiB); give it more: --memory GIB (genplan "
-               "autotos, genplan import autotos, genplan run, genplan-tui; genplan run --resume RUN --memory GIB continues "
-               "a run that ended here), memory_mb in a batch experiment's [evaluation]")
+               "autotos, genplan import autotos, genplan run, genplan-tui; a run that ended here goes on with more: genplan "
+               "run --resume RUN --memory GIB, or c on it in genplan-tui --memory GIB), memory_mb in a batch experiment's "
+               "[evaluation]")
     assert done.returncode == 2 and f"genplan: {message}" in done.stderr, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     run_json = json.loads(next((tmp_path / "runs").glob("*/run.json")).read_text())
@@ -154,7 +155,7 @@ def test_a_run_out_of_memory_goes_on_with_resume_and_more_memory(tmp_path: Path)
         first = genplan("run", str(domain), "--preset", "AutoToS", "--memory", "0.0625", "--out", str(tmp_path / "runs"),
                         *model, "--quiet", home=tmp_path)
         assert first.returncode == 2 and "ran out of memory (its limit: 0.0625 GiB)" in first.stderr, first.stderr
-        assert "genplan run --resume RUN --memory GIB continues a run that ended here" in first.stderr
+        assert "a run that ended here goes on with more: genplan run --resume RUN --memory GIB" in first.stderr
         (run_dir,) = (tmp_path / "runs").iterdir()
         assert json.loads((run_dir / "run.json").read_text())["status"] == "failed"
         asked = server.steps()

@@ -265,7 +265,9 @@ async def test_a_run_out_of_memory_goes_on_with_more_memory_given_at_launch(
                        and app.runner.state is not None and app.runner.state.status == "failed",
                        timeout=90, what="the run to fail")
         run_dir = app.runner.run_dir
-        assert any("ran out of memory (its limit: 0.0625 GiB)" in n and "--memory GIB" in n for n in _notes(app))
+        # said in the person's words (no exception's class name), with the TUI's way on
+        assert any(n.startswith("The run failed: the sandboxed search ran out of memory (its limit: 0.0625 GiB)")
+                   and "c on it in genplan-tui --memory GIB" in n for n in _notes(app)), _notes(app)
     info = json.loads((run_dir / "run.json").read_text())
     assert info["status"] == "failed" and info["parameters"]["memory_gib"] == 0.0625
     asked = scripted_server.steps()

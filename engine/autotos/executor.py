@@ -27,7 +27,8 @@ class SandboxOutOfMemory(GenplanError):
     def __init__(self, memory_bytes: int) -> None:
         super().__init__(f"the sandboxed search ran out of memory (its limit: {memory_bytes / GIB:g} GiB); "
                          "give it more: --memory GIB (genplan autotos, genplan import autotos, genplan run, "
-                         "genplan-tui; genplan run --resume RUN --memory GIB continues a run that ended here), "
+                         "genplan-tui; a run that ended here goes on with more: genplan run --resume RUN --memory GIB, "
+                         "or c on it in genplan-tui --memory GIB), "
                          "memory_mb in a batch experiment's [evaluation]")
         self.memory_bytes = memory_bytes
 

@@ -349,7 +349,11 @@ class RunsController:
             try:
                 result = session.run()
             except Exception as exc:  # noqa: BLE001 - shown as one line
-                self.host.post_message(msg.PipelineEnded(None, f"{type(exc).__name__}: {exc}"))
+                # genplan's own errors are written for the person; anything else is named by its type
+                from genplan.engine.api import GenplanError
+
+                said = str(exc) if isinstance(exc, GenplanError) else f"{type(exc).__name__}: {exc}"
+                self.host.post_message(msg.PipelineEnded(None, said))
                 return
             self.host.post_message(msg.PipelineEnded(result, None))
 
@@ -398,7 +402,7 @@ class RunsController:
             then()
             return
         if message.error:
-            self.host.notify(f"The run stopped: {message.error}", severity="error", timeout=10)
+            self.host.notify(f"The run failed: {message.error}", severity="error", timeout=10)
         elif message.result is not None:  # the run's report (engine/api.report), of any approach
             self.host.notify(run_note(message.result, self.state.standing() if self.state is not None else ""),
                              severity="error" if message.result.error else "information", timeout=10)
