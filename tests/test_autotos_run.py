@@ -194,3 +194,28 @@ def test_a_target_the_user_must_fix_is_said_before_a_run_directory_is_made(tmp_p
             (str(FERRY_DIR), {"generate": 3}, "a domain directory brings its own tasks")):
         with pytest.raises(DataError, match=words):
             new_run(target, parameters(given))
+
+
+# a successor function that needs more memory than the sandbox gives on states with more than four cars (the
+# evaluation's larger tasks; the unit tests' have at most four): its MemoryError is the sandbox's limit
+FERRY_OUT_OF_MEMORY = FERRY.replace(
+    "    out = []\n", "    out = []\n    if len(cars) > 4:\n        bytearray(8 * 1024 ** 3)\n", 1)
+
+
+def test_an_evaluation_search_out_of_the_sandboxs_memory_is_counted_and_named_so(
+        scripted_server: ScriptedServer, tmp_path: Path) -> None:
+    from genplan.engine.autotos.session import outcome_text
+
+    scripted_server.on_step("autotos.succ", [FERRY_OUT_OF_MEMORY])
+    scripted_server.on_step("autotos.goal", [GOAL])
+    outcome = execute(_start(scripted_server, tmp_path / "runs", evaluate=True, eval_limit=5), run)
+    evaluation = outcome.value.evaluation
+    assert outcome.status == "finished" and outcome.value.calls == 2  # the unit tests passed: no feedback round
+    # eval tasks 000 and 001 (3 and 4 cars) solved; 002-004 (5-7 cars) out of memory, errors by their count
+    assert (evaluation.solved, evaluation.failed, evaluation.errors, evaluation.out_of_memory) == (2, 3, 3, 3)
+    assert set(evaluation.reasons.values()) == {
+        "out of the sandbox's memory (succ raised MemoryError); --memory GIB gives it more"}
+    assert outcome_text(outcome.value).endswith(
+        "2/5 solved; 3 failed out of the sandbox's memory (--memory GIB gives it more)")
+    recorded = json.loads((outcome.run_dir / "run.json").read_text())["result"]["evaluation"]
+    assert recorded["out_of_memory"] == 3

@@ -468,8 +468,12 @@ def _searches(f: Functions, request: dict[str, Any], checks: bool) -> dict[str, 
         except Failure as failure:
             if checks:
                 return {"failure": failure.category, "instance": index, **failure.data}
+            # a model function that raised MemoryError: the sandbox's limit, most likely (the search's states fill
+            # it), which the release did not have; the parent says so instead of blaming the function alone
+            out_of_memory = "\nMemoryError" in str(failure.data.get("error", ""))
             results.append({"instance": index, "error": failure.category, "expanded": search.expanded,
-                            "generated": search.generated, "seconds": time.monotonic() - started})
+                            "generated": search.generated, "seconds": time.monotonic() - started,
+                            **({"out_of_memory": True} if out_of_memory else {})})
             continue
         except RecursionError:
             if checks:

@@ -97,6 +97,9 @@ class Evaluation:
     generated: int = 0
     # solved only by the release's validation (release_validation): genplan's own rejects these solutions
     release_only: int = 0
+    # of the errors: the search ran out of the sandbox's memory (itself, or in a model function that raised
+    # MemoryError), a limit of genplan's that the release did not have (--memory gives more)
+    out_of_memory: int = 0
     reasons: dict[str, str] = field(default_factory=dict)  # failed instance -> why (first 50)
 
 
@@ -389,7 +392,9 @@ class AutoToS:
         answer = self.executor.run(request, self._wall_limit(self.settings.eval_timeout * len(part) + 30.0))
         if "failure" in answer:
             if len(part) == 1:
-                kind = "timeout" if answer["failure"] == "search-timeout" else "error"
+                failure = answer["failure"]
+                kind = "timeout" if failure == "search-timeout" else "out-of-memory" if failure == "out-of-memory" \
+                    else "error"
                 return [{"error": kind, "detail": answer.get("error", "")}]
             return None
         results = answer.get("results")
@@ -402,11 +407,17 @@ class AutoToS:
         result.generated += int(answer.get("generated", 0) or 0)
         error = answer.get("error")
         if error:
-            reason = "search timeout" if error in ("search-timeout", "timeout") else f"error: {error}"
             if error in ("search-timeout", "timeout"):
                 result.timeouts += 1
+                reason = "search timeout"
+            elif error == "out-of-memory" or answer.get("out_of_memory"):
+                result.errors += 1
+                result.out_of_memory += 1
+                where = f" ({error.removesuffix('-exception')} raised MemoryError)" if error != "out-of-memory" else ""
+                reason = f"out of the sandbox's memory{where}; --memory GIB gives it more"
             else:
                 result.errors += 1
+                reason = f"error: {error}"
         else:
             path = answer.get("path")
             try:

@@ -162,6 +162,9 @@ def outcome_text(outcome: Outcome) -> str:
         text += f"; {evaluation.solved}/{evaluation.solved + evaluation.failed} solved"
         if evaluation.release_only:  # an import validating as the release did: what genplan's own rejects
             text += f" ({evaluation.release_only} of them by the release's validation only)"
+        if evaluation.out_of_memory:  # genplan's limit, not the release's: say how to lift it
+            text += (f"; {evaluation.out_of_memory} failed out of the sandbox's memory "
+                     "(--memory GIB gives it more)")
     return text
 
 
