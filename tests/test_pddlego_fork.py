@@ -91,3 +91,29 @@ def test_what_cannot_be_continued_says_why(scripted_server: ScriptedServer, tmp_
     store.update_meta(approach="plangen")
     with pytest.raises(api.NotResumable, match="a run of plangen does not continue from an edited file"):
         fork_trial(run, "pddl/s01-a0-r0-problem.pddl", "x")
+
+
+def test_genplan_fork_continues_a_trial_from_a_text_given_for_one_of_its_files(
+        scripted_server: ScriptedServer, tmp_path: Path) -> None:
+    """The command line's way to the same: `genplan fork RUN --from pddl/FILE --text FILE` (a trial keeps no edits
+    of its own, so the text goes with the fork); api.check_fork says beforehand what cannot go on."""
+    from support.cli_process import genplan
+
+    scripted_server.enqueue(TO_PANTRY, WRONG_TO_BACKYARD, TO_BACKYARD)
+    run = Path(play(scripted_server, tmp_path)["run_dir"])
+    right = tmp_path / "right-problem.pddl"
+    right.write_text(json.loads(TO_BACKYARD)["pf"])
+    api.check_fork(run, "pddl/s01-a0-r0-problem.pddl", "pddl")  # nothing in the way
+    sent = len(scripted_server.requests)
+    done = genplan("fork", str(run), "--from", "pddl/s01-a0-r0-problem.pddl", "--text", str(right), "--model",
+                   scripted_server.model, "--base-url", scripted_server.base_url, "--json", "--quiet", home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert len(scripted_server.requests) == sent  # call 1 replayed from disk, call 2 was the person's text
+    report = json.loads(done.stdout)
+    assert (report["outcome"], report["calls"], report["simulation_errors"]) == ("success", 2, 0)
+    forked = Path(report["run_dir"])
+    assert (forked / "pddl" / "s01-a0-r0-problem.pddl").read_text() == right.read_text()
+    store = RunStore.open(run)
+    store.update_meta(environment={**store.meta()["environment"], "kind": "logged"})
+    with pytest.raises(CannotContinue, match="played in a logged environment"):
+        api.check_fork(run, "pddl/s01-a0-r0-problem.pddl", "pddl")
