@@ -143,6 +143,7 @@ def test_a_run_out_of_memory_goes_on_with_resume_and_more_memory(tmp_path: Path)
     run fails, saying how to give it more; genplan run --resume RUN --memory 2 goes on with it (the answers on disk
     are not asked again) and run.json records the new limit. A pipeline run is told --memory is of no use to it."""
     from support.cli_process import genplan
+    from support.held_lock import lock_held_elsewhere
     from support.scripted_server import ScriptedServer
     from support.small_ferry import small_ferry_copy
     from test_autotos_pddl import FERRY, FERRY_BOARD_KEEPS_EMPTY, GOAL
@@ -159,6 +160,11 @@ def test_a_run_out_of_memory_goes_on_with_resume_and_more_memory(tmp_path: Path)
         (run_dir,) = (tmp_path / "runs").iterdir()
         assert json.loads((run_dir / "run.json").read_text())["status"] == "failed"
         asked = server.steps()
+        # while another process runs it, a resume is refused and changes nothing of its record
+        with lock_held_elsewhere(run_dir):
+            refused = genplan("run", "--resume", str(run_dir), "--memory", "2", *model, "--quiet", home=tmp_path)
+        assert refused.returncode == 2 and "already running" in refused.stderr, refused.stderr
+        assert json.loads((run_dir / "run.json").read_text())["parameters"]["memory_gib"] == 0.0625
 
         resumed = genplan("run", "--resume", str(run_dir), "--memory", "2", *model, "--json", "--quiet", home=tmp_path)
         assert resumed.returncode == 0, resumed.stderr

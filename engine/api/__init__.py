@@ -267,20 +267,18 @@ def resume(run_dir: Path, settings: ModelSettings, watch: Watch | None = None, *
     if memory_gib is not None:
         from genplan.engine.approaches import RunOptions
 
-        parameters = _with_options(store, approach, target, parameters, RunOptions(memory_gib=memory_gib))
+        parameters = _with_options(approach, parameters, RunOptions(memory_gib=memory_gib))
     provider = provider_for(settings, no_cache=no_cache, watch=watch, cache_dir=cache_dir)
     return _carry_out(store, approach, target, parameters, provider, settings, watch, prompts)
 
 
-def _with_options(store: RunStore, approach: Approach[Any], target: str, parameters: ApproachParameters,
-                  options: RunOptions) -> ApproachParameters:
-    """The parameters with what ``options`` set of them (those the approach takes), recorded in run.json as a new
-    run records them, so that a later resume goes on with them too."""
+def _with_options(approach: Approach[Any], parameters: ApproachParameters, options: RunOptions) -> ApproachParameters:
+    """The parameters with what ``options`` set of them (those the approach takes); the approach records what it
+    runs with in run.json once it holds the run (so that a later resume goes on with them too)."""
     taken, _unused = approach.take_options(options)
     if not taken:
         return parameters
     changed: ApproachParameters = approach.parameters({**parameters.to_dict(), **taken})
-    store.update_meta(**approach.new_run(target, changed).meta)
     return changed
 
 

@@ -141,8 +141,9 @@ def run(run: Run) -> RunOutcome:
     say(f"run directory {run.path}")
 
     preset = params.preset or preset_of(settings)
-    # what is run, as it is run now (a resume: with the model given now)
-    run.update_meta(**run_meta(domain.name, settings, preset), **({"model": dict(run.setup.model)} if run.setup.model else {}))
+    # what is run, as it is run now (a resume: with the model and the memory given now; what a later resume runs)
+    run.update_meta(**run_meta(domain.name, settings, preset), parameters=params.to_dict(),
+                    **({"model": dict(run.setup.model)} if run.setup.model else {}))
     executor = SandboxExecutor(hash_seed=params.hash_seed,
                                memory_bytes=int(params.memory_gib * GIB) if params.memory_gib else None)
     try:
