@@ -73,8 +73,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, choices=[1, 2, 3], help="which pair of debug tasks are the prompt tasks (1-3)")
     p.add_argument("--max-concurrency", type=int, help="parallel model requests (default 6: one per debug task)")
     p.add_argument("--memory", type=float, metavar="GIB",
-                   help="an AutoToS preset: address-space limit of each sandboxed search in GiB (default 2); with "
-                   "--resume, the limit the run goes on with (one that ran out of memory)")
+                   help="AutoToS presets: address-space limit of each sandboxed search in GiB (default 2), also for a "
+                   "run that goes on (one that ran out of memory goes on with more)")
     p.add_argument("--prompts", metavar="DIR", help="a directory with your own prompt templates")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
     p.add_argument("--out", metavar="DIR", help="put the run directory under DIR (default DOMAIN_DIR/.genplan/runs/, "

@@ -38,8 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--eval-limit", type=int, metavar="N",
                         help="AutoToS presets: evaluate on the first N eval tasks only (0: no evaluation; default all)")
     parser.add_argument("--memory", type=float, metavar="GIB",
-                        help="AutoToS presets: address-space limit of each sandboxed search in GiB (default 2), for "
-                        "runs started here and runs resumed with c (one that ran out of memory goes on with more)")
+                        help="AutoToS presets: address-space limit of each sandboxed search in GiB (default 2), also for a "
+                        "run that goes on (one that ran out of memory goes on with more)")
     parser.add_argument("--game-seed", type=int, metavar="N",
                         help="PDDLego+ and PlanGen presets: the CoinCollector game's seed (default 0)")
     parser.add_argument("--game-rooms", type=int, metavar="N",
