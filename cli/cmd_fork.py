@@ -37,6 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the edited text of an AutoToS function or a PDDLego+ file (- reads stdin); a strategy, "
                    "reflection, program or NL description is saved with `genplan edit` first")
     add_model_options(p)
+    p.add_argument("--memory", type=float, metavar="GIB",
+                   help="AutoToS presets: address-space limit of each sandboxed search in GiB (default 2), also for a "
+                   "run that goes on (one that ran out of memory goes on with more)")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
     p.add_argument("--out", metavar="DIR", help="put the new run directory under DIR (default: beside RUN_DIR)")
     p.add_argument("--json", action="store_true", help="print one JSON summary object on stdout (as genplan run --json)")
@@ -59,5 +62,5 @@ def run(args: argparse.Namespace) -> int:
     # the fork goes on as `genplan run --resume` would go on with it: the same progress, summary and --json keys
     resumed = argparse.Namespace(**vars(args), resume=str(fork_dir), domain_dir=None, list_presets=False,
                                  pipeline_config=None, prompts=None, eval=False, seed=None, max_concurrency=None,
-                                 faithful=False, faithful_except=None, preset="F5-3", memory=None)
+                                 faithful=False, faithful_except=None, preset="F5-3")
     return cmd_run.run(resumed)

@@ -136,7 +136,7 @@ def test_an_autotos_run_is_forked_from_an_edited_function_given_with_text(tmp_pa
         server.clear()
         server.on_step("autotos.goal", [GOAL])
         forked = genplan("fork", str(run_dir), "--from", "versions/succ-1.py", "--text", str(tmp_path / "succ.py"),
-                         *model, "--json", home=tmp_path)
+                         "--memory", "3", *model, "--json", home=tmp_path)
         assert forked.returncode == 0, forked.stderr
         # the edit answered call 1 (nothing sent for it); the goal test after it was asked anew, with the edit
         assert server.steps() == ["autotos.goal"]
@@ -148,6 +148,7 @@ def test_an_autotos_run_is_forked_from_an_edited_function_given_with_text(tmp_pa
         assert not (fork_dir / "versions/succ-2.py").exists()  # sound at once: no second successor function
         info = json.loads((fork_dir / "run.json").read_text())
         assert (info["forked_from"], info["edited_version"]) == (str(run_dir), "versions/succ-1.py")
+        assert info["parameters"]["memory_gib"] == 3.0  # --memory: the fork's searches, not its source's 2 GiB
         assert sorted(p.name for p in (run_dir / "versions").glob("*.py")) == ["goal-1.py", "succ-1.py", "succ-2.py"]
 
 
