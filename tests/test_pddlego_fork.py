@@ -117,3 +117,36 @@ def test_genplan_fork_continues_a_trial_from_a_text_given_for_one_of_its_files(
     store.update_meta(environment={**store.meta()["environment"], "kind": "logged"})
     with pytest.raises(CannotContinue, match="played in a logged environment"):
         api.check_fork(run, "pddl/s01-a0-r0-problem.pddl", "pddl")
+
+
+SHARED_TRIAL = (Path(__file__).resolve().parents[2] / "shared" / "pddlego-plus" / "output" / "CoinCollector"
+                / "CC_PDDLego+_4o" / "2025-04-30_gpt-4o-2024-05-13_PDDL_detailed_11_88.txt")
+
+
+@pytest.mark.skipif(not SHARED_TRIAL.is_file(), reason="needs ../shared/pddlego-plus (the PDDLego+ release's trials)")
+def test_an_imported_trial_continues_from_an_edit_of_its_last_file(
+        scripted_server: ScriptedServer, tmp_path: Path) -> None:
+    """A published trial imported into the real game continues from a person's text for one of its files (the
+    docs' "what if the model had written this"): the calls before it replay from disk, the fork is a run of its
+    own (no import), and going on with the import itself is still refused."""
+    from support.cli_process import genplan
+
+    imported = genplan("import", "pddlego", str(SHARED_TRIAL), "--env", "real", "--out", str(tmp_path / "out"),
+                       "--json", home=tmp_path)
+    assert imported.returncode == 0, imported.stderr
+    source = json.loads(imported.stdout)
+    run = Path(source["run_dir"])
+    assert (source["outcome"], source["calls"]) == ("failure", 7)
+    last = "pddl/s01-a0-r5-problem.pddl"  # the file the seventh and last call wrote
+    text = tmp_path / "same.pddl"
+    text.write_text((run / last).read_text())
+    with pytest.raises(api.NotResumable, match="an imported run; it opens and replays"):
+        api.resume_target(run)
+    done = genplan("fork", str(run), "--from", last, "--text", str(text), "--model", scripted_server.model,
+                   "--base-url", scripted_server.base_url, "--json", "--quiet", home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    fork = json.loads(done.stdout)
+    # six calls replayed in the same game, the seventh the person's: nothing asked, the trial ends as logged
+    assert scripted_server.requests == [] and (fork["outcome"], fork["calls"]) == ("failure", 7)
+    meta = json.loads((Path(fork["run_dir"]) / "run.json").read_text())
+    assert meta["forked_from"] == str(run) and "imported_from" not in meta and meta["edited_version"] == last

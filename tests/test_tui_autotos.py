@@ -147,7 +147,8 @@ async def test_the_run_is_listed_opens_and_its_versions_compare(imported, isolat
         assert len(app.screen_stack) == 2 and not any(isinstance(s, EditorScreen) for s in app.screen_stack)
         assert str(app.screen.query_one("#notice-title").render()) == "No editor opened"
         notice = str(app.screen.query_one("#notice-text").render())
-        assert "an imported run; it opens and replays, but no model made it here" in notice
+        assert "an imported run that cannot be continued from an edit: a run of autotos that records no parameters" \
+            in notice
         assert notice.endswith("c compares the files, h shows their history.")
         await pilot.press("escape")
         await wait_for(pilot, lambda: len(app.screen_stack) == 1, what="the notice to close")

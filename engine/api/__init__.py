@@ -233,7 +233,11 @@ def resumable(run_dir: Path) -> tuple[Approach[Any], RunMeta]:
     return approach, meta
 
 
-def _open_resumable(run_dir: Path) -> tuple[RunStore, Approach[Any], RunMeta]:
+def _open_resumable(run_dir: Path, *, forking: bool = False) -> tuple[RunStore, Approach[Any], RunMeta]:
+    """The run, its approach and record, when it can go on (NotResumable, one line, otherwise). ``forking``: a new
+    run continues it from an edit, which an imported run allows when its approach can tell from its record what
+    it ran (a PDDLego+ trial replayed in the real game: the fork replays the kept calls there and asks the model
+    after the edit); going on with an import itself would only replay its log again."""
     try:
         store = RunStore.open(Path(run_dir))
     except FileNotFoundError:
@@ -244,7 +248,12 @@ def _open_resumable(run_dir: Path) -> tuple[RunStore, Approach[Any], RunMeta]:
     except _unknown_approach() as exc:
         raise NotResumable(f"{store.path}: {exc}") from None
     if meta.extra.get("imported_from") or meta.extra.get("import"):
-        raise NotResumable(f"{store.path}: an imported run; it opens and replays, but no model made it here")
+        if not forking:
+            raise NotResumable(f"{store.path}: an imported run; it opens and replays, but no model made it here")
+        try:
+            approach.reopen(store.meta())
+        except GenplanError as exc:
+            raise NotResumable(f"{store.path}: an imported run that cannot be continued from an edit: {exc}") from None
     if not approach.can(_capability("RESUME")):
         raise NotResumable(f"{store.path}: a run of {approach.name}, which cannot be continued")
     refused = approach.refuse_resume(store.meta()) if approach.refuse_resume is not None else None
@@ -342,7 +351,7 @@ def _fork_point(run_dir: Path, relative: str, kind: str, text: str) -> tuple[Run
     """The run a fork continues, its approach, the request whose answer the edit replaces, and that answer."""
     from genplan.engine.runs.edits import answer_version
 
-    source, approach, _ = _open_resumable(run_dir)
+    source, approach, _ = _open_resumable(run_dir, forking=True)
     if not approach.can(_capability("FORK")) or approach.edited_answer is None:
         raise NotResumable(f"{run_dir}: a run of {approach.name} does not continue from an edited file")
     answered = answer_version(source.path, relative)

@@ -212,7 +212,8 @@ def fork_run(source: RunStore, root: Path, request_id: int, answer: str,
     """
     from genplan.engine.runs import create_named
 
-    meta = {k: v for k, v in source.meta().items() if k not in ("run_id", "status", "created")}
+    # a fork of an imported run is not an import: a model answers what follows the edit
+    meta = {k: v for k, v in source.meta().items() if k not in ("run_id", "status", "created", "imported_from", "import")}
     fork_meta = {**meta, "forked_from": str(source.path), "forked_at": request_id, **(extra_meta or {})}
     fork = create_named(Path(root), stem, fork_meta) if stem else RunStore.create(Path(root), fork_meta)
     # the requests up to the edited one as sent, the answers before it as received
