@@ -62,6 +62,8 @@ def test_start_run_writes_what_open_reads(tmp_path: Path) -> None:
     assert (approach.name, parameters) == ("stein", config)
     assert (meta.status, meta.source, meta.extra["note"], meta.model_name) == ("running", "test", 1, "m")
     assert PipelineConfig.of_run(meta) == config and meta.domain_dir == str(FERRY.resolve())
+    with pytest.raises(ValueError, match="a complete config, or parameters over the preset's, not both"):
+        api.StartRequest(config.preset, str(FERRY), tmp_path, config=config, parameters={"code_rounds": 2})
 
 
 def test_a_legacy_bas_run_cannot_be_continued_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

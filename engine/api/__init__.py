@@ -122,6 +122,10 @@ class StartRequest:
     source: str | None = None  # the front end, for run.json (e.g. "genplan-tui")
     extra_meta: Mapping[str, Any] = field(default_factory=dict)  # more run.json fields (a batch's key)
 
+    def __post_init__(self) -> None:
+        if self.config is not None and self.parameters:  # they would be dropped without a word
+            raise ValueError("StartRequest: a complete config, or parameters over the preset's, not both")
+
 
 def provider_for(settings: ModelSettings, *, no_cache: bool = False, watch: Watch | None = None,
                  cache_dir: str | Path | None = None) -> Provider:

@@ -259,7 +259,9 @@ def execute_run(job: RunJob) -> Outcome:
     started = time.monotonic()
     try:
         if status is None:
-            request = api.StartRequest(job.preset, job.target, run_dir.parent, parameters=job.parameters or {},
+            # a pipeline job's parameters are its config
+            parameters = {} if job.config is not None else job.parameters
+            request = api.StartRequest(job.preset, job.target, run_dir.parent, parameters=parameters or {},
                                        config=job.config, run_name=run_dir.name, extra_meta={"batch": job.batch})
             outcome = api.start(request, job.settings, no_cache=job.no_cache, cache_dir=job.cache_dir)
         else:
