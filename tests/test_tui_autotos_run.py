@@ -285,3 +285,54 @@ async def test_a_run_out_of_memory_goes_on_with_more_memory_given_at_launch(
     info = json.loads((run_dir / "run.json").read_text())
     assert (info["status"], info["result"]["calls"], info["result"]["resumed"]) == ("finished", 3, 2)
     assert info["parameters"]["memory_gib"] == 2.0  # what a later resume goes on with
+
+
+async def test_continuing_a_function_while_another_run_goes_on_asks_and_keeps_the_text(
+        scripted_server: ScriptedServer, isolated: Path) -> None:  # noqa: F811
+    """ctrl+r on an edited AutoToS function while another run is going on: a question, not a lost text. escape
+    (keep the run going) gives the editor back with the text; enter stops that run and continues from it."""
+    from genplan.tui.screens.pick import PickScreen
+    from genplan.tui.screens.step import RequestScreen
+
+    scripted_server.on_step("autotos.succ", [FERRY_BOARD_KEEPS_EMPTY, FERRY])
+    scripted_server.on_step("autotos.goal", [GOAL, GOAL, GOAL])
+    domain = small_ferry_copy(isolated)
+    app = make_app(domain, config_for(isolated, scripted_server), preset="AutoToS", eval_limit=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("r")  # the first run: succ-1 unsound, succ-2 right
+        await wait_for(pilot, lambda: app.runner.session is None and app.runner.state is not None
+                       and app.runner.state.status == "done", timeout=90, what="the first run")
+        first = app.runner.run_dir
+        right = (first / "versions/succ-2.py").read_text()
+        await pilot.press("t")  # step mode: the second run holds its first request for the person
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, RequestScreen), timeout=60, what="the held request")
+        await pilot.press("escape")  # put off: the run waits for the person
+        await wait_for(pilot, lambda: app.runner.waits_for_person(), what="the second run, waiting")
+        await pilot.press("5")
+        panel = app.query_one(VersionsPanel)
+        await wait_for(pilot, lambda: panel.select(f"{first.name}/function/succ-1"), what="succ-1 of the first run")
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen), what="the editor")
+        app.screen.editor.load_text(right)
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: isinstance(app.screen, PickScreen), what="the question")
+        assert "is going on" in app.screen.title_text and "succ-1.py" in app.screen.title_text
+        await pilot.press("escape")  # keep the run going: back to the editor, the text as it was
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen), what="the editor again")
+        assert app.screen.editor.text == right
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: isinstance(app.screen, PickScreen), what="the question again")
+        await pilot.press("enter")  # stop that run and continue
+        # still in step mode: the continued run holds its first request (the goal test); w sends it and watches
+        await wait_for(pilot, lambda: isinstance(app.screen, RequestScreen), timeout=60, what="the fork's request")
+        await pilot.press("w")
+        await wait_for(pilot, lambda: app.runner.session is None and app.runner.run_dir not in (None, first)
+                       and app.runner.state is not None and app.runner.state.status == "done"
+                       and "forked_from" in json.loads((app.runner.run_dir / "run.json").read_text()),
+                       timeout=120, what="the continued run to end")
+        fork = app.runner.run_dir
+        assert (fork / "versions/succ-1.py").read_text().strip() == right.strip()
+    runs = sorted(p for p in first.parent.iterdir() if p != first and p != fork)
+    assert len(runs) == 1 and json.loads((runs[0] / "run.json").read_text())["status"] == "stopped"

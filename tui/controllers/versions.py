@@ -322,12 +322,43 @@ class VersionsController:
         what = "trial" if version.kind == "pddl" else "run"
         hint = f"ctrl+r continues the {what} from this file in a new run (earlier calls kept)"  # fits 80 columns
 
+        def open_editor(text: str) -> None:
+            self.host.open_screen(EditorScreen(f"Edit {version.label}", text, version.syntax, can_continue=True,
+                                               can_save=False, hint=hint, path=version.path), done)
+
         def done(result: EditResult | None) -> None:
             if result is not None and result.action == "continue" and self.runs is not None:
-                self.runs.continue_trial(run_dir, relative, result.text, version.kind)
+                self.continue_with_text(run_dir, relative, result.text, version.kind, open_editor)
 
-        self.host.open_screen(EditorScreen(f"Edit {version.label}", version.read(), version.syntax,
-                                           can_continue=True, can_save=False, hint=hint, path=version.path), done)
+        open_editor(version.read())
+
+    def continue_with_text(self, run_dir: Path, relative: str, text: str, kind: str,
+                           reopen: Callable[[str], object]) -> None:
+        """A new run from the person's text for a file of a run that keeps no edits (continue_trial); with another
+        run going on, the person chooses: stop it and continue, or back to the editor with the text (nothing
+        else keeps it)."""
+        runs = self.runs
+        if runs is None:
+            return
+        going_on = runs.going_on()
+        if going_on is None:
+            runs.continue_trial(run_dir, relative, text, kind)
+            return
+        from genplan.tui.screens.pick import PickScreen
+
+        waiting = " and waits for your answer" if runs.waits_for_person() else ""
+
+        def chosen(choice: str | None) -> None:
+            if choice == "stop" and self.runs is not None:
+                self.runs.stop_then(lambda: self.runs.continue_trial(run_dir, relative, text, kind)
+                                    if self.runs is not None else None)
+            else:
+                reopen(text)
+
+        self.host.open_screen(PickScreen(f"The run {going_on} is going on{waiting}. Stop it and continue "
+                                         f"{run_dir.name} from your {Path(relative).name}?",
+                                         [("stop", f"Stop the run and continue from {Path(relative).name}"),
+                                          ("keep", "Keep the run going; back to the editor")]), chosen)
 
     def save_new_version(self, version: Version, text: str, then: Callable[[Version], object] | None = None,
                          refused: Callable[[], object] | None = None) -> Path | None:
