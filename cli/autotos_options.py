@@ -59,8 +59,20 @@ def check_limits(args: argparse.Namespace) -> None:
         raise BadInput("--eval-limit must not be negative")
     require_seconds("--eval-timeout", args.eval_timeout)
     require_seconds("--search-timeout", args.search_timeout)
-    if not args.memory >= MIN_MEMORY_GIB:
-        raise BadInput(f"--memory must be at least {MIN_MEMORY_GIB} GiB (64 MiB); got {args.memory:g}")
+    require_memory(args.memory)
+
+
+def require_memory(gib: float | None) -> None:
+    """BadInput (one line) for a --memory the sandbox cannot run with (None: not given)."""
+    if gib is not None and not gib >= MIN_MEMORY_GIB:
+        raise BadInput(f"--memory must be at least {MIN_MEMORY_GIB} GiB (64 MiB); got {gib:g}")
+
+
+def add_run_memory_argument(parser: argparse.ArgumentParser) -> None:
+    """--memory of `genplan run` and `genplan fork` (genplan-tui's says the same, tests/test_tui_views.py)."""
+    parser.add_argument("--memory", type=float, metavar="GIB",
+                        help="AutoToS presets: address-space limit of each sandboxed search in GiB (default 2), also "
+                        "for a run that goes on (one that ran out of memory goes on with more)")
 
 
 def print_summary(summary: dict[str, Any], as_json: bool, logged_calls: int | None = None) -> None:

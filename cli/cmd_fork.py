@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from genplan.cli.autotos_options import add_run_memory_argument
 from genplan.cli.cmd_edit import read_text
 from genplan.cli.cmd_run import add_model_options
 from genplan.cli.common import BadInput, require_output_dir, run_guarded
@@ -37,9 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the edited text of an AutoToS function or a PDDLego+ file (- reads stdin); a strategy, "
                    "reflection, program or NL description is saved with `genplan edit` first")
     add_model_options(p)
-    p.add_argument("--memory", type=float, metavar="GIB",
-                   help="AutoToS presets: address-space limit of each sandboxed search in GiB (default 2), also for a "
-                   "run that goes on (one that ran out of memory goes on with more)")
+    add_run_memory_argument(p)
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
     p.add_argument("--out", metavar="DIR", help="put the new run directory under DIR (default: beside RUN_DIR)")
     p.add_argument("--json", action="store_true", help="print one JSON summary object on stdout (as genplan run --json)")

@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from genplan.cli.autotos_options import MIN_MEMORY_GIB
+from genplan.cli.autotos_options import add_run_memory_argument, require_memory
 from genplan.cli.cmd_autotos import finish_report
 from genplan.cli.common import (
     EXIT_OK,
@@ -72,9 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_model_options(p)
     p.add_argument("--seed", type=int, choices=[1, 2, 3], help="which pair of debug tasks are the prompt tasks (1-3)")
     p.add_argument("--max-concurrency", type=int, help="parallel model requests (default 6: one per debug task)")
-    p.add_argument("--memory", type=float, metavar="GIB",
-                   help="AutoToS presets: address-space limit of each sandboxed search in GiB (default 2), also for a "
-                   "run that goes on (one that ran out of memory goes on with more)")
+    add_run_memory_argument(p)
     p.add_argument("--prompts", metavar="DIR", help="a directory with your own prompt templates")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
     p.add_argument("--out", metavar="DIR", help="put the run directory under DIR (default DOMAIN_DIR/.genplan/runs/, "
@@ -186,8 +184,7 @@ def run(args: argparse.Namespace) -> int:
         require_output_dir("--out", args.out)
     if args.prompts:
         require_input_dir("--prompts", args.prompts)
-    if args.memory is not None and not args.memory >= MIN_MEMORY_GIB:
-        raise BadInput(f"--memory must be at least {MIN_MEMORY_GIB} GiB (64 MiB); got {args.memory:g}")
+    require_memory(args.memory)
     given_domain = Path(args.domain_dir).resolve() if args.resume and args.domain_dir else None
     request: api.StartRequest | None = None
     try:

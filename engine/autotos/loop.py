@@ -392,9 +392,7 @@ class AutoToS:
         answer = self.executor.run(request, self._wall_limit(self.settings.eval_timeout * len(part) + 30.0))
         if "failure" in answer:
             if len(part) == 1:
-                failure = answer["failure"]
-                kind = "timeout" if failure == "search-timeout" else "out-of-memory" if failure == "out-of-memory" \
-                    else "error"
+                kind = {"search-timeout": "timeout", "out-of-memory": "out-of-memory"}.get(answer["failure"], "error")
                 return [{"error": kind, "detail": answer.get("error", "")}]
             return None
         results = answer.get("results")

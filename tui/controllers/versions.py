@@ -275,31 +275,39 @@ class VersionsController:
     def continue_from(self, version: Version) -> None:
         """A new run that continues ``version``'s run from it (engine api.fork: an edit of an edit is continued
         from the answer its lineage began with). With a run going on, the person is asked to stop it first."""
+        run_dir = self.ctx.runs_dir / version.run_id
+        start_from = (version.kind, version.path, version.read())
+        relative = str(version.path.relative_to(run_dir))
+        self.start_unless_a_run_goes_on(
+            lambda runs: runs.start_run(run_dir=run_dir, start_from=start_from),
+            question=f"continue {version.run_id} from {relative}? (Your edit is saved either way.)",
+            source=relative, keep="Keep the run going; continue later",
+            kept=lambda: self.host.notify(f"Saved as {relative}; ctrl+r on it in 5 Versions continues from it later."))
+
+    def start_unless_a_run_goes_on(self, start: Callable[[Runs], object], *, question: str, source: str, keep: str,
+                                   kept: Callable[[], object]) -> None:
+        """``start`` a run that continues from ``source``; with another run going on, the person is asked first:
+        stop it and continue (``Stop it and {question}``), or ``keep`` it going (then ``kept()``)."""
         runs = self.runs
         if runs is None:
             return
-        run_dir = self.ctx.runs_dir / version.run_id
-        start_from = (version.kind, version.path, version.read())
         going_on = runs.going_on()
         if going_on is None:
-            runs.start_run(run_dir=run_dir, start_from=start_from)
+            start(runs)
             return
         from genplan.tui.screens.pick import PickScreen
 
-        relative = str(version.path.relative_to(run_dir))
         waiting = " and waits for your answer" if runs.waits_for_person() else ""
-        title = (f"The run {going_on} is going on{waiting}. Stop it and continue {version.run_id} from "
-                 f"{relative}? (Your edit is saved either way.)")
 
         def chosen(choice: str | None) -> None:
             if choice == "stop" and self.runs is not None:
-                self.runs.stop_then(lambda: self.runs.start_run(run_dir=run_dir, start_from=start_from)
-                                    if self.runs is not None else None)
+                self.runs.stop_then(lambda: start(self.runs) if self.runs is not None else None)
             else:
-                self.host.notify(f"Saved as {relative}; ctrl+r on it in 5 Versions continues from it later.")
+                kept()
 
-        self.host.open_screen(PickScreen(title, [("stop", f"Stop the run and continue from {relative}"),
-                                                 ("keep", "Keep the run going; continue later")]), chosen)
+        self.host.open_screen(PickScreen(f"The run {going_on} is going on{waiting}. Stop it and {question}",
+                                         [("stop", f"Stop the run and continue from {source}"),
+                                          ("keep", keep)]), chosen)
 
     def edit_to_continue(self, version: Version) -> None:
         """A PDDLego+ domain or problem file, an AutoToS successor function or goal test: the edit becomes the
@@ -327,38 +335,16 @@ class VersionsController:
                                                can_save=False, hint=hint, path=version.path), done)
 
         def done(result: EditResult | None) -> None:
-            if result is not None and result.action == "continue" and self.runs is not None:
-                self.continue_with_text(run_dir, relative, result.text, version.kind, open_editor)
+            if result is None or result.action != "continue":
+                return
+            text, name = result.text, Path(relative).name
+            # this run keeps no edit: when the other run is kept going, the editor comes back with the text
+            self.start_unless_a_run_goes_on(
+                lambda runs: runs.continue_trial(run_dir, relative, text, version.kind),
+                question=f"continue {run_dir.name} from your {name}?", source=name,
+                keep="Keep the run going; back to the editor", kept=lambda: open_editor(text))
 
         open_editor(version.read())
-
-    def continue_with_text(self, run_dir: Path, relative: str, text: str, kind: str,
-                           reopen: Callable[[str], object]) -> None:
-        """A new run from the person's text for a file of a run that keeps no edits (continue_trial); with another
-        run going on, the person chooses: stop it and continue, or back to the editor with the text (nothing
-        else keeps it)."""
-        runs = self.runs
-        if runs is None:
-            return
-        going_on = runs.going_on()
-        if going_on is None:
-            runs.continue_trial(run_dir, relative, text, kind)
-            return
-        from genplan.tui.screens.pick import PickScreen
-
-        waiting = " and waits for your answer" if runs.waits_for_person() else ""
-
-        def chosen(choice: str | None) -> None:
-            if choice == "stop" and self.runs is not None:
-                self.runs.stop_then(lambda: self.runs.continue_trial(run_dir, relative, text, kind)
-                                    if self.runs is not None else None)
-            else:
-                reopen(text)
-
-        self.host.open_screen(PickScreen(f"The run {going_on} is going on{waiting}. Stop it and continue "
-                                         f"{run_dir.name} from your {Path(relative).name}?",
-                                         [("stop", f"Stop the run and continue from {Path(relative).name}"),
-                                          ("keep", "Keep the run going; back to the editor")]), chosen)
 
     def save_new_version(self, version: Version, text: str, then: Callable[[Version], object] | None = None,
                          refused: Callable[[], object] | None = None) -> Path | None:
