@@ -5,7 +5,9 @@ panel and the timeline show it as an imported run. Real openai client against th
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from pathlib import Path
 
 from support.scripted_server import Reply, ScriptedServer
@@ -319,6 +321,10 @@ async def test_continuing_a_function_while_another_run_goes_on_asks_and_keeps_th
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: isinstance(app.screen, PickScreen), what="the question")
         assert "is going on" in app.screen.title_text and "succ-1.py" in app.screen.title_text
+        # the whole question on the screen, wrapped inside the dialog (its end ran off the dialog's edge)
+        await pilot.pause()
+        shown = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", app.export_screenshot())).split())
+        assert "from your succ-1.py?" in shown and first.name in shown
         await pilot.press("escape")  # keep the run going: back to the editor, the text as it was
         await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen), what="the editor again")
         assert app.screen.editor.text == right

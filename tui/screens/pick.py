@@ -23,6 +23,7 @@ class PickScreen(ModalScreen[str | None]):
     PickScreen > Vertical { width: 80%; max-width: 100; height: auto; max-height: 80%;
                             border: thick $accent; background: $surface; padding: 0 1; }
     PickScreen OptionList { height: auto; max-height: 20; }
+    PickScreen Label { width: 100%; }  /* a long question wraps instead of running off the dialog's edge */
     """
 
     def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
