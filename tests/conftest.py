@@ -13,6 +13,8 @@
   long replay (the waits cost 22 s of idle workers when they fell anywhere). Then the modules with tests marked
   ``slow``, the longest of them before the rest, so no worker starts a long test when the others are about to
   finish.
+- A module that leaves a process or a listening port behind fails, and so does a session that leaves a file in
+  the checkout or in the user's own directories (tests/support/leak_guard.py).
 - Bytecode is cached as a default Python does, even where the environment says not to (see ``_cache_bytecode``).
 """
 
@@ -25,12 +27,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.leak_guard import LeakGuard
 from support.machine_share import MachineTurns
 from support.scripted_server import ScriptedServer
 
 
 def pytest_configure(config: pytest.Config) -> None:
     _cache_bytecode()
+    if not config.pluginmanager.has_plugin("leak_guard"):  # a test may run an inner session (pytester)
+        config.pluginmanager.register(LeakGuard(Path(__file__).resolve().parent.parent), "leak_guard")
     config.addinivalue_line("markers", "slow: takes more than a few seconds; left out of the inner loop (-m 'not slow')")
     config.addinivalue_line("markers", "exclusive: cannot share the machine with another test; runs alone")
 
@@ -136,6 +141,7 @@ SLOW_MODULES = frozenset({
     # Fast Downward at its 20 s limit per task (it timed out at 80 s beside other work); headless chromium
     "test_planner_conformance", "test_share", "test_share_own_loops", "test_tui_share",
     "test_planner_deadlines", "test_fast_downward_reasons",
+    "test_leak_guard",  # a pytest of its own per test
 })
 # Single tests of quick modules over about 2 CPU s (per-test CPU in the whole suite, 2026-11-28): planners and VAL
 # on generated and shared tasks, counterexample shrinking, whole runs in the TUI and the Table 8 budget.
