@@ -121,14 +121,29 @@ async def test_user_keymap_from_the_settings_file(isolated: Path) -> None:  # no
         assert "| `E` | **Edit**: Edit the version; saving makes a new version | `versions.edit` |" in app.screen.keys_markdown
 
 
-async def test_unknown_keymap_id_is_one_clear_error(isolated: Path) -> None:  # noqa: F811
+async def test_unknown_keymap_id_is_one_clear_error_and_the_other_bindings_still_apply(isolated: Path) -> None:  # noqa: F811
     config = config_for(isolated, None)
-    config.write_text(config.read_text() + '\n[keymap]\n"version.edit" = "E"\n')
+    config.write_text(config.read_text() + '\n[keymap]\n"version.edit" = "E"\n"versions.rerun" = "R"\n')
     app = make_app(ferry_copy(isolated), config)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot, app)
-        assert app.ctx.settings_error is not None and "unknown binding id 'version.edit'" in app.ctx.settings_error
-        assert "versions.edit" in app.ctx.settings_error  # did you mean
+        error = app.ctx.settings_error
+        assert error is not None and "unknown binding id 'version.edit'" in error
+        assert "did you mean versions.edit?" in error
+        assert "the other 1 bindings apply" in error
+        assert app.ctx.keymap == {"versions.rerun": "R"}  # the known binding is not dropped with the unknown one
+
+
+def test_a_misspelt_keymap_id_names_the_closest_id() -> None:
+    from genplan.tui.actions import check_keymap
+
+    kept, error = check_keymap({"versions.edti": "E", "app.quit": "ctrl+q", "versions.rerun": " "}, "cfg.toml")
+    assert kept == {"app.quit": "ctrl+q"}
+    assert error == ("cfg.toml: [keymap] unknown binding id 'versions.edti' (did you mean versions.edit?); "
+                     "'versions.rerun' must be keys such as \"ctrl+e\"; the other 1 bindings apply")
+    assert check_keymap({"zzz": "x"}, "cfg.toml")[1] == (
+        "cfg.toml: [keymap] unknown binding id 'zzz' (see the ids on the help screen, ?)")
+    assert check_keymap({"app.quit": "ctrl+q"}, "cfg.toml") == ({"app.quit": "ctrl+q"}, None)
 
 
 def test_the_help_names_every_panel_and_its_key() -> None:

@@ -7,6 +7,7 @@ HTTP client does it) gives an id other keys: ``"versions.edit" = "E"`` or ``"app
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 from textual.binding import Binding, BindingType
@@ -207,21 +208,32 @@ def bindings(place: str) -> list[BindingType]:
             for a in ACTIONS if a.place == place and a.bind]
 
 
-def check_keymap(keymap: object, where: str) -> dict[str, str]:
-    """A ``[keymap]`` table from the settings file: binding id -> keys. Unknown ids are an error (a typo would
-    silently do nothing)."""
+def check_keymap(keymap: object, where: str) -> tuple[dict[str, str], str | None]:
+    """A ``[keymap]`` table from the settings file: (binding id -> keys, one line naming what was left out).
+    An unknown id or empty keys leave out that binding alone, with the id most like it (a typo would silently do
+    nothing); the others still apply."""
     if not isinstance(keymap, dict):
-        raise ValueError(f"{where}: [keymap] must be a table of binding id = \"keys\"")
+        return {}, f"{where}: [keymap] must be a table of binding id = \"keys\""
     checked: dict[str, str] = {}
+    problems: list[str] = []
     for binding_id, keys in keymap.items():
         if binding_id not in BY_ID:
-            close = [i for i in BY_ID if i.split(".")[-1] == str(binding_id).split(".")[-1]]
-            hint = f" (did you mean {', '.join(close)}?)" if close else " (see the ids on the help screen, ?)"
-            raise ValueError(f"{where}: [keymap] unknown binding id '{binding_id}'{hint}")
-        if not isinstance(keys, str) or not keys.strip():
-            raise ValueError(f"{where}: [keymap] '{binding_id}' must be keys such as \"ctrl+e\"")
-        checked[binding_id] = keys.strip()
-    return checked
+            problems.append(f"unknown binding id '{binding_id}' ({_closest_id(str(binding_id))})")
+        elif not isinstance(keys, str) or not keys.strip():
+            problems.append(f"'{binding_id}' must be keys such as \"ctrl+e\"")
+        else:
+            checked[binding_id] = keys.strip()
+    if not problems:
+        return checked, None
+    kept = f"; the other {len(checked)} bindings apply" if checked else ""
+    return checked, f"{where}: [keymap] " + "; ".join(problems) + kept
+
+
+def _closest_id(binding_id: str) -> str:
+    """'did you mean ...' with the id nearest in spelling (or sharing its last part), else where the ids are."""
+    close = difflib.get_close_matches(binding_id, list(BY_ID), n=1, cutoff=0.6) or [
+        i for i in BY_ID if i.split(".")[-1] == binding_id.split(".")[-1]]
+    return f"did you mean {', '.join(close)}?" if close else "see the ids on the help screen, ?"
 
 
 def help_markdown(keymap: dict[str, str], key_name: object) -> str:

@@ -127,7 +127,8 @@ def load_tui_settings(
         if "keymap" in data:
             from genplan.tui.actions import check_keymap
 
-            prefs.keymap = check_keymap(data["keymap"], str(path))
+            prefs.keymap, keymap_error = check_keymap(data["keymap"], str(path))
+            error = error or keymap_error
     except (OSError, tomllib.TOMLDecodeError) as exc:
         error = error or f"{path}: cannot read ({exc})"
     except ValueError as exc:
