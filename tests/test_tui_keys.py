@@ -155,3 +155,13 @@ def test_the_help_names_every_panel_and_its_key() -> None:
     assert f"(keys 1-{len(tabs)})" in INTRO
     for tab in tabs:
         assert f"*{tab.description}*" in INTRO, tab.description
+
+
+def test_the_read_only_palette_offers_only_what_looks() -> None:
+    from genplan.tui.actions import palette_actions
+
+    everything = {a.id for a in palette_actions()}
+    looking = {a.id for a in palette_actions(read_only=True)}
+    assert "versions.edit" in everything and "app.run" in everything
+    assert looking < everything
+    assert not looking & {"versions.edit", "app.run", "app.settings", "versions.rerun", "app.export", "runs.resume"}

@@ -3,12 +3,16 @@ starts, edits or saves; --serve gives the app to a browser (textual-serve), chec
 
 from __future__ import annotations
 
+import http.client
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -18,6 +22,7 @@ from support.scripted_server import ScriptedServer
 from test_tui_support import config_for, ferry_copy, isolated, make_app, ready, record_run, wait_for  # noqa: F401
 
 from genplan.tui.main import SERVE_HOST, main, served_command
+from genplan.tui.screens.help import HelpScreen
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +79,16 @@ async def test_read_only_starts_edits_and_saves_nothing(recorded, isolated: Path
         assert any(n.startswith("Read-only:") for n in _notes(app))
         assert "read-only: watch and replay" in app.runner.source_label()
         assert await app.run_action("replay_selected_run") is not False  # watching and replaying stay
+        await pilot.press("escape")
+        await pilot.press("question_mark")  # help lists only the keys read-only allows
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
+        keys = app.screen.keys_markdown
+        for forbidden in ("`app.run`", "`app.settings`", "`app.step`", "`runs.resume`", "`versions.edit`",
+                          "`versions.rerun`", "`versions.counterexample`", "`app.export`", "## Editor", "## Request"):
+            assert forbidden not in keys, forbidden
+        for allowed in ("`runs.replay`", "`versions.compare`", "`stepper.failure`", "`app.replay-pause`"):
+            assert allowed in keys, allowed
+        assert "**Read-only**" in app.screen.intro and "*step* pauses" not in app.screen.intro
     assert sorted(p.name for p in run.parent.iterdir()) == before
     assert not (isolated / "xdg-config" / "genplan" / "config.toml").exists()
 
@@ -95,19 +110,17 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@needs_chromium
-def test_the_served_app_opens_in_chromium_read_only(recorded, tmp_path: Path) -> None:
-    domain, run = recorded
-    runs_before = sorted(p.name for p in run.parent.iterdir())
+@contextmanager
+def served(domain: Path, tmp_path: Path, *options: str) -> Iterator[tuple[int, str]]:
+    """``genplan-tui DOMAIN --serve`` on a free port with OPTIONS: (port, the line it printed first), once it listens."""
     port = _free_port()
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     server = subprocess.Popen([sys.executable, "-m", "genplan.tui.main", str(domain), "--serve", "--port", str(port),
-                               "--read-only"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                               *options], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                               start_new_session=True)
     try:
         assert server.stdout is not None
         first = server.stdout.readline()
-        assert first.startswith(f"genplan-tui: serving at http://127.0.0.1:{port} (read-only: watch and replay)")
         deadline = time.monotonic() + 60
         while True:  # the address answers once the server is up
             try:
@@ -116,6 +129,42 @@ def test_the_served_app_opens_in_chromium_read_only(recorded, tmp_path: Path) ->
             except OSError:
                 assert time.monotonic() < deadline, "the server never listened"
                 time.sleep(0.2)
+        yield port, first
+    finally:
+        os.killpg(server.pid, signal.SIGINT)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=10)
+        if server.stdout is not None:
+            server.stdout.close()
+
+
+def test_served_on_every_address_the_page_points_where_the_browser_came_from(recorded, tmp_path: Path) -> None:
+    """--host 0.0.0.0 (a classroom): the page's script, style sheet and websocket are on the address the browser
+    used (its Host header), never on 0.0.0.0, which a student's browser refuses; the command lists the addresses."""
+    domain, _ = recorded
+    with served(domain, tmp_path, "--host", "0.0.0.0", "--read-only") as (port, first):
+        assert first.startswith(f"genplan-tui: serving at http://0.0.0.0:{port}: open http://")
+        assert f"http://127.0.0.1:{port} (read-only: watch and replay)" in first
+        for host in (f"classroom.test:{port}", f"127.0.0.1:{port}"):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.request("GET", "/", headers={"Host": host})
+            page = connection.getresponse().read().decode()
+            connection.close()
+            urls = re.findall(r'(?:href|src|data-session-websocket-url)="([^"]+)"', page)
+            assert f'data-session-websocket-url="ws://{host}/ws"' in page, urls
+            assert f"http://{host}/static/js/textual.js" in urls and f"http://{host}/static/css/xterm.css" in urls
+            assert "0.0.0.0" not in page
+
+
+@needs_chromium
+def test_the_served_app_opens_in_chromium_read_only(recorded, tmp_path: Path) -> None:
+    domain, run = recorded
+    runs_before = sorted(p.name for p in run.parent.iterdir())
+    with served(domain, tmp_path, "--host", "0.0.0.0", "--read-only") as (port, first):
+        assert f"http://127.0.0.1:{port} (read-only: watch and replay)" in first
         with browser_page(1100, 700) as (page, errors):
             requested: list[str] = []
             page.on("request", lambda request: requested.append(request.url))
@@ -150,11 +199,4 @@ def test_the_served_app_opens_in_chromium_read_only(recorded, tmp_path: Path) ->
             assert requested and {url.split("/")[2] for url in requested} == {f"127.0.0.1:{port}"}, requested
             assert errors == []
             assert page.title() == "genplan"
-    finally:
-        os.killpg(server.pid, signal.SIGINT)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(timeout=10)
     assert sorted(p.name for p in run.parent.iterdir()) == runs_before

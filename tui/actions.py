@@ -236,11 +236,23 @@ def _closest_id(binding_id: str) -> str:
     return f"did you mean {', '.join(close)}?" if close else "see the ids on the help screen, ?"
 
 
-def help_markdown(keymap: dict[str, str], key_name: object) -> str:
-    """Every place's keys as Markdown tables, with the keys the keymap gives them."""
+# what --read-only refuses (a classroom's served app): every action that starts a run or a program, or writes a file
+WRITING_ACTIONS = frozenset({"settings", "start_run", "toggle_step", "resume_run", "answer_pending", "stop_run",
+                             "edit_selected", "rerun_selected", "counterexample_selected", "export_html"})
+# the places only those actions open (a read-only app never shows them)
+WRITING_PLACES = frozenset({"request", "editor", "settings", "counterexample", "rerun"})
+
+
+def allowed_read_only(action: Action) -> bool:
+    """Whether a read-only app offers this action (in its help, footer and palette)."""
+    return action.place not in WRITING_PLACES and action.action.removeprefix("app.") not in WRITING_ACTIONS
+
+
+def help_markdown(keymap: dict[str, str], key_name: object, *, read_only: bool = False) -> str:
+    """Every place's keys as Markdown tables, with the keys the keymap gives them (read-only: those it allows)."""
     lines: list[str] = []
     for place, title in PLACES.items():
-        rows = [a for a in ACTIONS if a.place == place]
+        rows = [a for a in ACTIONS if a.place == place and (allowed_read_only(a) or not read_only)]
         if not rows:
             continue
         lines += [f"## {title}", "", "| key | action | id |", "|---|---|---|"]
@@ -254,8 +266,8 @@ def help_markdown(keymap: dict[str, str], key_name: object) -> str:
     return "\n".join(lines)
 
 
-def palette_actions() -> list[Action]:
-    return [a for a in ACTIONS if a.palette]
+def palette_actions(*, read_only: bool = False) -> list[Action]:
+    return [a for a in ACTIONS if a.palette and (allowed_read_only(a) or not read_only)]
 
 
 def palette_title(action: Action) -> str:

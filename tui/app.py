@@ -25,7 +25,7 @@ from textual.notifications import Notification, SeverityLevel
 from textual.screen import Screen
 
 from genplan.tui import messages as msg
-from genplan.tui.actions import bindings
+from genplan.tui.actions import WRITING_ACTIONS, bindings
 from genplan.tui.controllers.base import Context
 from genplan.tui.controllers.counterexample import CounterexampleController
 from genplan.tui.controllers.plans import PlansController
@@ -57,10 +57,6 @@ def message_text(message: str, markup: bool) -> Text:
     except (ConsoleError, StyleError):
         return Text(message)
     return text
-
-# what --read-only refuses (a classroom's served app): every action that starts a run or a program, or writes a file
-WRITING_ACTIONS = frozenset({"settings", "start_run", "resume_run", "answer_pending", "stop_run", "edit_selected",
-                             "rerun_selected", "counterexample_selected", "export_html"})
 
 
 class GenplanApp(App[None]):
@@ -256,7 +252,9 @@ class GenplanApp(App[None]):
         from genplan.tui.actions import help_markdown
         from genplan.tui.screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(help_markdown(self.ctx.keymap, self.get_key_display_for)))
+        read_only = self.options.read_only
+        self.push_screen(HelpScreen(help_markdown(self.ctx.keymap, self.get_key_display_for, read_only=read_only),
+                                    read_only=read_only))
 
     def get_key_display_for(self, key: str) -> str:
         return self.get_key_display(Binding(key, ""))
@@ -266,7 +264,7 @@ class GenplanApp(App[None]):
 
         yield from super().get_system_commands(screen)
         seen: set[str] = set()
-        for entry in palette_actions():  # the action table: the same actions as the keys and the help
+        for entry in palette_actions(read_only=self.options.read_only):  # the action table: the same actions as the keys and the help
             action = entry.action.removeprefix("app.")
             if action in seen or not self.check_action(action.split("(")[0], ()):
                 continue

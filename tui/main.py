@@ -214,15 +214,17 @@ def served_command(argv: list[str]) -> str:
 
 def serve(argv: list[str], host: str, port: int, *, read_only: bool) -> int:
     """Serve the app to browsers at http://host:port until interrupted (textual-serve)."""
-    from textual_serve.server import Server
+    from genplan.tui.serving import addresses_to_open, serve_forever, url_of
 
     mode = " (read-only: watch and replay)" if read_only else ""
-    print(f"genplan-tui: serving at http://{host}:{port}{mode}; open it in a browser, ctrl+c stops", flush=True)
+    urls = addresses_to_open(host, port)
+    where = urls[0] if len(urls) == 1 else f"{url_of(host, port)}: open " + ", ".join(urls)
+    print(f"genplan-tui: serving at {where}{mode}; open it in a browser, ctrl+c stops", flush=True)
     if host not in ("127.0.0.1", "localhost", "::1") and not read_only:
         print("genplan-tui: note: anyone who reaches this address can start runs with your model settings and key; "
               "add --read-only for a classroom", file=sys.stderr, flush=True)
     try:
-        Server(served_command(argv), host=host, port=port, title="genplan", templates_path=WEB_TEMPLATES).serve()
+        serve_forever(served_command(argv), host, port, WEB_TEMPLATES)
     except KeyboardInterrupt:
         pass
     except OSError as exc:

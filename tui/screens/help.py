@@ -22,7 +22,9 @@ description once a run wrote one, and its Python encoding), *Runs* (the runs of 
 (timeline, the model's answer as it arrives, the debug results), *Versions* (every strategy,
 reflection and program of all runs, as a tree per run: edit, compare, history, rerun), *Results* (the
 matrix of versions × debug tasks; enter on a cell opens that plan or that feedback).
+"""
 
+WRITING_INTRO = """\
 **Modes**: *watch* sends every request as the pipeline makes it; *step* pauses before each request so
 you can send it, edit the prompt, answer it yourself or stop. With no model configured, you answer
 every request (the manual provider). `ctrl+p` opens the command palette: every action is there.
@@ -36,6 +38,12 @@ every request (the manual provider). `ctrl+p` opens the command palette: every a
 ```
 """
 
+READ_ONLY_INTRO = """\
+**Read-only**: this app is served for watching and replaying the runs of this domain. You can open, replay
+and browse runs, versions, results and plans; nothing is started, edited or saved here, so the keys below are
+only those that look.
+"""
+
 
 class HelpScreen(ModalScreen[None]):
     BINDINGS = bindings("help")
@@ -45,9 +53,10 @@ class HelpScreen(ModalScreen[None]):
                                 background: $surface; }
     """
 
-    def __init__(self, keys_markdown: str) -> None:
+    def __init__(self, keys_markdown: str, *, read_only: bool = False) -> None:
         super().__init__()
         self.keys_markdown = keys_markdown  # actions.help_markdown(...): every key, from the action table
+        self.intro = INTRO + "\n" + (READ_ONLY_INTRO if read_only else WRITING_INTRO)
 
     def compose(self) -> ComposeResult:
         yield MarkdownView(id="help-text")
@@ -55,7 +64,7 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         view = self.query_one(MarkdownView)
-        view.update(INTRO + "\n" + self.keys_markdown, follow=False)
+        view.update(self.intro + "\n" + self.keys_markdown, follow=False)
         view.focus()
 
     def action_close(self) -> None:
