@@ -17,7 +17,7 @@ from textual.widgets import OptionList, Static, TabbedContent, TabPane
 
 from genplan.tui.artifacts import Version
 from genplan.tui.domain_info import DomainInfo, TaskInfo
-from genplan.tui.run_state import CheckResult, RunState, TimelineEntry, Update
+from genplan.tui.run_state import RUNNING, CheckResult, RunState, TimelineEntry, Update
 from genplan.tui.widgets.key_bar import KeyBar
 from genplan.tui.widgets.panels import (
     DomainPanel,
@@ -218,7 +218,7 @@ class MainScreen(Screen[None]):
             return
         entry = self.timeline_entry()
         if self.runs.replay.classroom:
-            self.run_panel.show_caption(entry)
+            self.show_caption(entry)
         if entry is None:
             return
         if self.run_panel.following() and entry.kind != "request":
@@ -235,13 +235,20 @@ class MainScreen(Screen[None]):
             self.run_panel.show_entry(self.ctl.state, entry)
 
     # ================================================================== classroom mode
+    def show_caption(self, entry: TimelineEntry | None, shown: bool = True) -> None:
+        """The chosen row's caption, read with the rows after it (was its feedback sent?) and whether the run goes
+        on (a live run may still send it; a replay's rows so far are what the room has seen)."""
+        state = self.ctl.state
+        live = self.ctl.live or self.ctl.replay.replaying or (state is not None and state.status == RUNNING)
+        self.run_panel.show_caption(entry, shown, timeline=state.entries if state is not None else (), live=live)
+
     def show_replay_note(self, note: str) -> None:
         self.run_panel.show_replay_note(note)
 
     def toggle_classroom(self) -> None:
         on = not self.ctl.replay.classroom
         self.app.set_class(on, "classroom")  # app.tcss: the calmer layout (larger content, fewer panels)
-        self.run_panel.show_caption(self.timeline_entry(), shown=on)
+        self.show_caption(self.timeline_entry(), shown=on)
         self.ctl.replay.stop_at_stages(on)
         self.notify("Classroom mode: the caption under the timeline explains the chosen row." if on
                     else "Classroom mode off.", timeout=3)

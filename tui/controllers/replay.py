@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from genplan.engine.events import Event, StepStarted
-from genplan.tui.classroom import PHASES, STEPS
+from genplan.engine.events import Event
+from genplan.tui.classroom import PHASES, STEPS, stage_starts
 from genplan.tui.controllers.base import Host, Views
 from genplan.tui.replay import Replayer
 
@@ -132,14 +132,12 @@ class ReplayController:
         replayer = self.replayer
         if replayer is None:
             return
-        replayer.stops_before = (lambda event: isinstance(event, StepStarted)) if on else None
-        replayer.on_stop = self.stage_reached if on else None
+        starts = {id(replayer.events[index]): note for index, note in stage_starts(replayer.events).items()}
+        replayer.stops_before = (lambda event: id(event) in starts) if on else None
+        replayer.on_stop = (lambda event: self.stage_reached(starts[id(event)])) if on else None
 
-    def stage_reached(self, event: Event) -> None:
-        phase = ""
-        if isinstance(event, StepStarted):
-            phase = event.phase or (str(event.step) if event.step is not None else "")
-        self.views.show_replay_note(f"Next: {PHASES.get(phase, phase)}. space goes on.")
+    def stage_reached(self, note: str) -> None:
+        self.views.show_replay_note(f"Next: {note.rstrip('.')}. space goes on.")
         self.views.refresh_totals()
 
 

@@ -4,7 +4,7 @@ live in the controllers (``app.*`` bindings, run by the app's action table)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rich.text import Text
@@ -282,15 +282,16 @@ class RunPanel(Vertical):
         if self.stream.request_id is None:
             self.stream.show(None, title, text)
 
-    def show_caption(self, entry: TimelineEntry | None, shown: bool = True) -> None:
+    def show_caption(self, entry: TimelineEntry | None, shown: bool = True, *, timeline: Sequence[TimelineEntry] = (),
+                     live: bool = False) -> None:
         from genplan.tui.classroom import stage_caption
 
         caption = self.query_one("#classroom-caption", Static)
         caption.display = shown
         self.query_one("#replay-note", Static).display = shown and bool(self.replay_note)
-        # it wraps (up to three lines, app.tcss): the reason for a feedback is the point of the caption
+        # it wraps (app.tcss): the reason for a feedback is the point of the caption
         if shown:
-            caption.update(Text(stage_caption(entry)))
+            caption.update(Text(stage_caption(entry, timeline, live=live)))
 
     def show_replay_note(self, note: str) -> None:
         """Classroom mode: the replay's position or next stage, above the caption (empty: none)."""
