@@ -23,6 +23,12 @@ async def test_replay_plays_pauses_and_ends_like_the_run(recorded, isolated: Pat
 
     logged = list(RunStore.open(run).events())
     app = make_app(domain, config_for(isolated, None), replay=run.name, speed=4.0)
+
+    def footer_word(key: str) -> str:
+        """The word the footer shows beside KEY ('' when it does not show it)."""
+        words = str(app.screen.query_one("KeyBar").render()).split()
+        return words[words.index(key) + 1] if key in words else ""
+
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot, app)
         await wait_for(pilot, lambda: app.replay.replayer is not None and app.replay.replayer.position > 3, what="the replay")
@@ -37,12 +43,21 @@ async def test_replay_plays_pauses_and_ends_like_the_run(recorded, isolated: Pat
             return bool(shown) and any(shown[:40] in answer for answer in recorded_answers)
 
         await wait_for(pilot, shows_a_recorded_answer, what="recorded text in the answer view")
+        assert footer_word("space") == "Pause"
         await pilot.press("space")
-        assert app.replay.replayer.paused and app.runner.mode == "replay (paused)"
         held = app.replay.replayer.position
+        # paused: where the replay stands stays in the totals bar (the position's message goes after a moment),
+        # and the footer's space says what it does now
+        assert app.replay.replayer.paused
+        assert app.runner.mode == f"replay (paused) event {held}/{len(app.replay.replayer.events)}"
         await pilot.pause(0.6)
         assert app.replay.replayer.position == held  # nothing moves while paused
+        assert footer_word("space") == "Play"
+        await pilot.press("full_stop")
+        await pilot.pause(3.5)
+        assert f"event {held + 1}/" in str(app.query_one("#totals").render())
         await pilot.press("space")
+        assert footer_word("space") == "Pause"
         app.replay.replayer.clock.speed = 1000.0  # play the rest quickly
         await wait_for(pilot, lambda: app.replay.replayer.finished, timeout=60, what="the end of the replay")
         assert app.runner.mode == "replay (finished)"
@@ -69,3 +84,33 @@ async def test_reopening_a_run_shows_it_whole(recorded, isolated: Path) -> None:
         await wait_for(pilot, lambda: app.runner.state is not None and app.runner.state.status == "done", what="the run")
         assert app.replay.replayer is None and app.runner.run_dir == run
         assert "6/6 debug tasks solved by c1-v01" in app.runner.state.entries[-1].detail
+
+
+async def test_the_editor_opened_during_a_replay_offers_no_replay_keys(recorded, isolated: Path) -> None:  # noqa: F811
+    """space, + and - type into the editor: its footer shows its own keys, not Pause, Fast and Slow; back on the
+    main screen the replay's keys lead the footer again."""
+    from genplan.tui.screens.editor import EditorScreen
+    from genplan.tui.widgets.panels import VersionsPanel
+
+    domain, run = recorded
+    app = make_app(domain, config_for(isolated, None), replay=run.name, speed=0.05)
+
+    def footer() -> str:
+        return str(app.screen.query_one("KeyBar").render())
+
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot, app)
+        await wait_for(pilot, lambda: app.replay.replaying, what="the replay")
+        await wait_for(pilot, lambda: " Fast " in footer() and " Pause " in footer(), what="the replay's keys")
+        await pilot.press("5")
+        await wait_for(pilot, lambda: app.query_one(VersionsPanel).versions, what="the versions")
+        version = next(v for v in app.query_one(VersionsPanel).versions if "/program/" in v.key)
+        assert app.query_one(VersionsPanel).select(version.key)
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen), what="the editor")
+        await pilot.pause(0.3)
+        assert app.replay.replaying
+        assert " Fast " not in footer() and " Slow " not in footer() and " Pause " not in footer(), footer()
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, EditorScreen), what="back")
+        await wait_for(pilot, lambda: " Fast " in footer(), what="the replay's keys again")

@@ -13,7 +13,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import OptionList, Static, TabbedContent, TabPane
+from textual.widgets import Input, OptionList, Static, TabbedContent, TabPane, TextArea
 
 from genplan.tui.artifacts import Version
 from genplan.tui.domain_info import DomainInfo, TaskInfo
@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from genplan.tui.controllers.runs import RunsController
 
 UNPRICED_TOAST_S = 4
+# the replay's keys (space . , n + -)
+REPLAY_ACTIONS = frozenset({"pause_replay", "replay_speed", "replay_step", "replay_back", "replay_next_answer"})
 FOCUS_TARGETS: dict[str, type[Widget]] = {"tasks": TaskList, "runs": RunsTable, "run": RunTimeline,
                                           "versions": VersionsTree, "results": MatrixTable}
 
@@ -105,6 +107,8 @@ class MainScreen(Screen[None]):
     def applies(self, action: str) -> bool:
         """Whether a key makes sense now: False hides it (keeps the footer short at 80 columns)."""
         runs = self.ctl
+        if action in REPLAY_ACTIONS and self.typing():
+            return False  # space, +, -, . and , are the text's characters there
         if action in ("pause_replay", "replay_speed"):
             return runs.replay.replaying
         if action in ("replay_step", "replay_back", "replay_next_answer"):
@@ -116,6 +120,10 @@ class MainScreen(Screen[None]):
         if action == "rerun_selected":
             return self.rerun_applies()
         return True
+
+    def typing(self) -> bool:
+        """Whether the focus is in a text a person types (the editor, an answer, a search)."""
+        return isinstance(self.app.focused, (TextArea, Input)) and not getattr(self.app.focused, "read_only", False)
 
     def rerun_applies(self) -> bool:
         """x (rerun) is offered for programs and strategies: not for a PDDLego+ trial's or an AutoToS run's rows
@@ -129,8 +137,9 @@ class MainScreen(Screen[None]):
     def update_applicable(self) -> None:
         """Which keys apply changed? Only then redraw the footer (it rebuilds all its keys)."""
         runs = self.ctl
-        applicable = (runs.replay.replaying, runs.replay.replayer is not None, bool(runs.pending),
-                      runs.session is not None, self.rerun_applies())
+        replayer = runs.replay.replayer
+        applicable = (runs.replay.replaying, replayer is not None, replayer is not None and replayer.paused,
+                      bool(runs.pending), runs.session is not None, self.rerun_applies())
         if applicable != self.applicable:
             self.applicable = applicable
             self.app.refresh_bindings()

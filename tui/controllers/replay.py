@@ -33,7 +33,9 @@ class ReplayController:
             return None
         if self.replayer.finished:
             return "replay (finished)"
-        return "replay (paused)" if self.replayer.paused else f"replay ×{self.replayer.clock.speed:g}"
+        if self.replayer.paused:  # where it stands stays in view (the position's note on the message line goes)
+            return f"replay (paused) event {self.replayer.position}/{len(self.replayer.events)}"
+        return f"replay ×{self.replayer.clock.speed:g}"
 
     def start(self, run_dir: Path, events: list[Event]) -> None:
         self.replayer = Replayer(run_dir, events, self.sink, self.speed)

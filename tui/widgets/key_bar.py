@@ -115,7 +115,9 @@ class KeyBar(Static):
                 continue
             seen.add(binding.action)
             general = node is self.app and binding.action not in SITUATION_ACTIONS
-            item = (self.app.get_key_display(binding), binding.description, enabled, general)
+            describe = getattr(self.app, "key_description", None)  # a key whose word follows the situation
+            description = describe(binding) if describe is not None else binding.description
+            item = (self.app.get_key_display(binding), description, enabled, general)
             if binding.action in ("help", "app.help"):
                 help_item = item
             else:
