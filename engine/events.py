@@ -185,10 +185,12 @@ class RequestSent(_RequestContext):
 
 @dataclass(kw_only=True)
 class RequestPaused(_RequestContext):
-    """The controller holds the request for a person (step mode)."""
+    """The controller holds the request for a person (step mode); ``held`` False: it only looks at it on the way
+    out (a person watching), so the request is being sent, not waiting."""
 
     TYPE = "request.paused"
     LIVE_ONLY = True
+    held: bool = True
 
 
 @dataclass(kw_only=True)

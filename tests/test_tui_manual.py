@@ -60,3 +60,37 @@ async def test_you_are_the_model_reads_the_prompt_as_rendered_markdown(isolated:
         assert view.display and not raw.display
         await pilot.press("ctrl+b")
         await wait_for(pilot, lambda: app.runner.session is None, timeout=30, what="the run to end")
+
+
+async def test_you_are_the_model_is_asked_in_the_pipelines_order_with_the_stage_named(isolated: Path) -> None:  # noqa: F811
+    """The six task descriptions are asked at once (one thread per task); the person gets them in the pipeline's
+    order (call 2, 3, 4, ...), each screen saying which stage of the method the question belongs to."""
+    domain = ferry_copy(isolated)
+    app = make_app(domain, config_for(isolated, None))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: request_screen(app) is not None, what="the answer screen")
+        title = str(request_screen(app).query_one("#request-title").render())
+        assert "NL description: the model describes the domain in words." in title
+        asked: list[int] = []
+        screen = request_screen(app)
+        for _ in range(7):
+            asked.append(screen.request_id)
+            screen.query_one("#answer-text", CodeArea).load_text(f"SYNTHETIC: a description ({screen.request.step}).")
+            await pilot.press("ctrl+s")
+            previous = screen
+            await wait_for(pilot, lambda: request_screen(app) not in (None, previous)
+                           and request_screen(app).query("#request-title"), timeout=60, what="the next question")
+            screen = request_screen(app)
+            answered = f"req:{asked[-1]}"  # the answered request's row says so while the next one is asked
+            await wait_for(pilot, lambda: app.runner.state.entry(answered) is not None
+                           and app.runner.state.entry(answered).status == "answered", what=f"{answered} answered")
+            if screen.request.step != "nl.task":
+                break
+            # every task question waits before the person answers the first: the order is the screen's choice
+            assert "NL description: the model describes one task in words." in str(
+                screen.query_one("#request-title").render())
+        assert asked == sorted(asked) and len(asked) == 7, asked
+        await pilot.press("ctrl+b")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=30, what="the run to end")

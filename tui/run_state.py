@@ -233,6 +233,15 @@ class RunState:
         update.entries.append(index)
         return self.entries[index]
 
+    def decided(self, request_id: str, status: str) -> Update:
+        """A person decided on a request held for them: its row says so at once (a concurrent request's logged
+        events come in the pipeline's order, once the requests before it are answered too)."""
+        update = Update()
+        entry = self._changed(f"req:{request_id}", update)
+        if entry is not None and entry.status == PAUSED:
+            entry.status = status
+        return update
+
     def stream_text(self, request_id: str) -> str:
         return "".join(self.streams.get(request_id, []))
 
@@ -448,6 +457,9 @@ class RunState:
             step = _text(event.step)
             entry = self._add(TimelineEntry(f"req:{rid}", "request", step or "request", request_context(event),
                                             request_id=rid, step=step, started=event.time, event=event), update)
+        if event.held is False:  # watched, not held: it is on its way to the model (its announcement may follow later)
+            entry.status = RUNNING
+            return
         entry.status = PAUSED
         update.paused_request = rid
 

@@ -190,7 +190,8 @@ class RunSession:
         watch = api.Watch(subscriber=self.sink, controller=self.controller, run_created=self._created,
                           progress=lambda line: self.post(RunProgress(line)),
                           stop_requested=self.controller.stopped.is_set,
-                          manual_answer=manual_answerer(self.post, self.pending, self.controller))
+                          manual_answer=manual_answerer(self.post, self.pending, self.controller),
+                          manual_queues=True)  # the runs controller asks them in the pipeline's order
         if self.strategy_check is not None:
             source_run, relative, text = self.strategy_check
             return api.check_strategy(source_run, relative, text, self.domain_path, self.settings, watch,

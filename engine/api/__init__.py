@@ -106,6 +106,9 @@ class Watch:
     stop_requested: Callable[[], bool] | None = None  # True: the run ends before its next model call
     controller: Controller | None = None  # step mode: decides on every request before it is sent
     manual_answer: Answerer | None = None  # no model configured: a person answers each request
+    # manual_answer takes concurrent requests' questions at once and asks them in its own order (else one by one,
+    # in whatever order the requests' threads come)
+    manual_queues: bool = False
 
 
 @dataclass(frozen=True)
@@ -136,7 +139,8 @@ def provider_for(settings: ModelSettings, *, no_cache: bool = False, watch: Watc
     from genplan.engine.sandbox.redact import register_secret
 
     provider = make_provider(settings, cache_dir=cache_dir, no_cache=no_cache,
-                             manual_answer=watch.manual_answer if watch else None)
+                             manual_answer=watch.manual_answer if watch else None,
+                             manual_one_at_a_time=not (watch is not None and watch.manual_queues))
     register_secret(settings.resolve_api_key())
     return provider
 

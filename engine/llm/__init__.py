@@ -70,6 +70,7 @@ def make_provider(
     cache_dir: str | os.PathLike[str] | None = None,
     no_cache: bool = False,
     manual_answer: Answerer | None = None,
+    manual_one_at_a_time: bool = True,
 ) -> Provider:
     """The provider for ``settings``: the configured model behind the response cache, or — when
     no model is configured — a person answering through ``manual_answer``.
@@ -85,7 +86,7 @@ def make_provider(
                 "([llm] model in the config file, GENPLAN_MODEL or --model)",
                 kind="no-model",
             )
-        return ManualProvider(manual_answer)
+        return ManualProvider(manual_answer, one_at_a_time=manual_one_at_a_time)
     from genplan.engine.llm.client import OpenAIProvider
 
     provider: Provider = OpenAIProvider(settings)

@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import TextIO
 
 from genplan.engine.errors import RunStopped
@@ -32,9 +33,11 @@ class AnswerCancelled(RunStopped):
 class ManualProvider:
     """A Provider whose answers come from ``answer(request)``; returning None cancels."""
 
-    def __init__(self, answer: Answerer) -> None:
+    def __init__(self, answer: Answerer, *, one_at_a_time: bool = True) -> None:
+        """``one_at_a_time`` False: the answerer takes several questions at once (concurrent requests, one per
+        task) and asks them in its own order (the TUI asks in the pipeline's); True: one waits for another."""
         self._answer = answer
-        self._one_at_a_time = threading.Lock()
+        self._one_at_a_time: AbstractContextManager[object] = threading.Lock() if one_at_a_time else nullcontext()
 
     def complete(
         self,

@@ -139,7 +139,9 @@ class ModelGateway:
                                    resumed=True)
             return stored
         if self.controller is not None:
-            publish(RequestPaused(request_id=request_id, step=request.step, **context))  # context: which task
+            wants_to_pause = getattr(self.controller, "wants_to_pause", None)  # optional (see Controller)
+            held = wants_to_pause() if wants_to_pause is not None else True
+            publish(RequestPaused(request_id=request_id, step=request.step, held=held, **context))  # which task
             decision = self.controller.before_request(request_id, request)
             if decision.action is DecisionAction.STOP:
                 raise RunStopped(f"stopped before request {request_id} ({request.step})")

@@ -6,7 +6,9 @@ The engine is reached through tui/session.py (the sessions) and the events; the 
 
 from __future__ import annotations
 
+import asyncio
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -19,9 +21,11 @@ from genplan.tui import messages as msg
 from genplan.tui.controllers.base import Context, Host, Views
 from genplan.tui.controllers.replay import ReplayController
 from genplan.tui.controllers.versions import VersionsController
-from genplan.tui.run_state import RunState, Update
+from genplan.tui.run_state import PAUSED, RUNNING, RunState, Update
 from genplan.tui.session import EventQueue, Fork, RunSession
 from genplan.tui.widgets.totals_bar import Source
+
+ORDER_WAIT_S = 1.5  # at most this long a question waits for an earlier one still on its way to the person
 
 if TYPE_CHECKING:
     from genplan.engine.api import RunReport
@@ -59,6 +63,8 @@ class RunsController:
         if ctx.options.step:
             self.stepping.set()
         self.pending: list[msg.StepRequested | msg.AnswerRequested] = []  # not yet decided
+        self.asked: set[int] = set()  # the ids of the run's requests that reached the person
+        self.order_wait_until: float | None = None  # waiting for an earlier request's question, until then
         self.request_screen_open = False
         # Set by "later": questions that arrive afterwards wait in the list until a is pressed, instead of opening
         # over whatever the person turned to (a run asks several at once: nl.task for every task).
@@ -486,6 +492,8 @@ class RunsController:
         self.views.refresh_totals()
 
     def on_question(self, message: msg.StepRequested | msg.AnswerRequested) -> None:
+        if message.request_id is not None:
+            self.asked.add(message.request_id)
         self.pending.append(message)
         self.views.refresh_totals()
         self.open_next_question()
@@ -507,7 +515,20 @@ class RunsController:
         if self.put_off or self.request_screen_open or not self.pending:
             return
         self.drain()  # the request's own announcement may still be queued
-        question = self.pending[0]
+        # in the pipeline's order: concurrent requests (one per task) reach the person in whatever order their
+        # threads came; the ids follow the pipeline's order, and an earlier one on its way is waited for a moment
+        question = min(self.pending, key=lambda q: (q.request_id is None, q.request_id or 0))
+        if self._earlier_on_its_way(question.request_id):
+            if self.order_wait_until is None:
+                self.order_wait_until = time.monotonic() + ORDER_WAIT_S
+            if time.monotonic() < self.order_wait_until:
+                async def again() -> None:
+                    await asyncio.sleep(0.05)
+                    self.open_next_question()
+
+                self.host.in_task(again, "question-order")
+                return
+        self.order_wait_until = None
         manual = isinstance(question, msg.AnswerRequested)
         request_id = question.request_id
         self.request_screen_open = True
@@ -537,6 +558,10 @@ class RunsController:
 
         if question in self.pending:
             self.pending.remove(question)
+        if self.state is not None and question.request_id is not None and action != "stop":
+            answered = isinstance(question, msg.AnswerRequested) or action == "answer"
+            update = self.state.decided(str(question.request_id), "answered" if answered else RUNNING)
+            self.views.show_run_events(self.state, update, [], {})
         if isinstance(question, msg.AnswerRequested):
             if not question.future.done():
                 question.future.set_result(choice.answer if action == "answer" and choice is not None else None)
@@ -567,7 +592,17 @@ class RunsController:
     def forget_questions(self) -> None:
         """The run ended or was stopped: its waiting questions are answered (by the stop) and none is asked."""
         self.pending.clear()
+        self.asked.clear()
         self.put_off = False
+
+    def _earlier_on_its_way(self, request_id: int | None) -> bool:
+        """Whether a request before ``request_id`` was announced (held for a decision) and has not reached the
+        person yet: its thread is on its way to ask."""
+        if request_id is None or self.state is None:
+            return False
+        return any(entry.kind == "request" and entry.status in (PAUSED, RUNNING) and entry.request_id is not None
+                   and entry.request_id.isdigit() and int(entry.request_id) < request_id
+                   and int(entry.request_id) not in self.asked for entry in self.state.entries)
 
     def shutdown(self) -> None:
         if self.session is not None:

@@ -12,6 +12,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from genplan.tui.actions import bindings
+from genplan.tui.classroom import STEPS
 from genplan.tui.screens.editor import EditorScreen, EditResult
 from genplan.tui.widgets.code_area import CodeArea
 from genplan.tui.widgets.key_bar import KeyBar
@@ -75,6 +76,9 @@ class RequestScreen(Screen[StepChoice]):
             title = f"{number}{step} — no model is configured: you answer (paste or type it below)"
         else:
             title = f"{number}{step} — paused before sending (step mode)"
+        stage = STEPS.get(self.request.step)
+        if stage is not None:  # where in the method this question is, as classroom mode names it
+            title += f"\n{stage[0]}: {stage[1]}."
         if self.note:
             title += f"\n{self.note}"
         with Vertical():
