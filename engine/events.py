@@ -194,6 +194,15 @@ class RequestPaused(_RequestContext):
 
 
 @dataclass(kw_only=True)
+class PromptEdited(_AboutRequest):
+    """A person edited a request's prompt before it was sent (step mode): the request file holds the prompt as
+    sent; ``messages`` are the changed messages' places (from 1)."""
+
+    TYPE = "request.edited"
+    messages: list[int] | None = None
+
+
+@dataclass(kw_only=True)
 class TextDelta(_AboutRequest):
     TYPE = "text.delta"
     LIVE_ONLY = True
@@ -356,7 +365,7 @@ class UnknownEvent(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.TYPE: cls for cls in (
     RunStarted, RunFinished, RunFailed, StepStarted, StepFinished, AttemptStarted, CommandExecuted,
-    RequestSent, RequestPaused, TextDelta, RequestRetry, ResponseReceived,
+    RequestSent, RequestPaused, PromptEdited, TextDelta, RequestRetry, ResponseReceived,
     ValidationResult, ArtifactCreated, ArtifactEdited, SelectionMade, Notice,
     FeedbackRound, ChecksPassed, FeedbackLimit, EvaluationProgress,
 )}

@@ -80,11 +80,11 @@ async def test_you_are_the_model_is_asked_in_the_pipelines_order_with_the_stage_
             screen.query_one("#answer-text", CodeArea).load_text(f"SYNTHETIC: a description ({screen.request.step}).")
             await pilot.press("ctrl+s")
             previous = screen
-            await wait_for(pilot, lambda: request_screen(app) not in (None, previous)
+            await wait_for(pilot, lambda previous=previous: request_screen(app) not in (None, previous)
                            and request_screen(app).query("#request-title"), timeout=60, what="the next question")
             screen = request_screen(app)
             answered = f"req:{asked[-1]}"  # the answered request's row says so while the next one is asked
-            await wait_for(pilot, lambda: app.runner.state.entry(answered) is not None
+            await wait_for(pilot, lambda answered=answered: app.runner.state.entry(answered) is not None
                            and app.runner.state.entry(answered).status == "answered", what=f"{answered} answered")
             if screen.request.step != "nl.task":
                 break

@@ -43,6 +43,20 @@ async def test_step_mode_send_edit_answer_watch_and_stop(scripted_server: Script
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: len(scripted_server.requests) == 2, what="the edited request")
         assert scripted_server.requests[1].messages[-1]["content"] == "SYNTHETIC EDITED PROMPT (problem ferry-l2-c1-s1)"
+        # the edit is on the record (the log and a ✎ row of the timeline), naming the call and the message
+        await wait_for(pilot, lambda: any(e.kind == "edit" and e.title == "edited prompt nl.task"
+                                          for e in app.runner.state.entries), what="the prompt edit's row")
+        row = next(e for e in app.runner.state.entries if e.title == "edited prompt nl.task")
+        count = len(scripted_server.requests[1].messages)
+        assert row.detail == f"message {count} of call 2 edited before it was sent", row.detail
+        logged = [json.loads(line) for line in (app.runner.run_dir / "events.jsonl").read_text().splitlines()]
+        (edit,) = [e for e in logged if e["type"] == "request.edited"]
+        assert edit["data"]["messages"] == [count] and edit["data"]["step"] == "nl.task"
+        from genplan.engine.api.share import export_run  # ... and on the run's page
+
+        page = export_run(app.runner.run_dir, isolated / "page.html")
+        html = Path(page.path).read_text()
+        assert f"message {count} edited by a person before it was sent" in html and "✎ prompt of request" in html
 
         # 3) answer the next one instead of the model: the server never sees it
         await wait_for(pilot, lambda: request_screen(app) is not None, what="the third paused request")

@@ -13,6 +13,7 @@ from genplan.engine.events import (
     CommandExecuted,
     Event,
     FeedbackRound,
+    PromptEdited,
     RequestSent,
     SelectionMade,
     StepStarted,
@@ -114,6 +115,8 @@ def stage_caption(entry: TimelineEntry | None, timeline: Sequence[TimelineEntry]
         return "PDDLego+ simulator loop: the planned command ran in the game; its observation is kept."
     if entry.kind == "reset":
         return "PDDLego+ outer loop: the game starts over and replays the commands that worked."
+    if entry.kind == "edit" and isinstance(event, PromptEdited):
+        return "A person edited the prompt before it was sent: the model answers the edited prompt (on the run's record)."
     if entry.kind in ("artifact", "edit"):
         kind = str(event.kind or "" if isinstance(event, (ArtifactCreated, ArtifactEdited)) else "").replace("_", " ")
         return f"A new version of the {kind or 'artefact'} is on the run's record (e edits it, 5 compares)."

@@ -23,6 +23,7 @@ from genplan.engine.events import (
     FeedbackLimit,
     FeedbackRound,
     Notice,
+    PromptEdited,
     RequestPaused,
     RequestRetry,
     RequestSent,
@@ -506,6 +507,16 @@ class RunState:
         self._add(TimelineEntry(f"edit:{event.seq}", "edit", title, detail, DONE, started=event.time, file=file,
                                 event=event), update)
 
+    def _prompt_edited(self, event: PromptEdited, update: Update) -> None:
+        rid = _text(event.request_id)
+        places = ", ".join(str(place) for place in event.messages or [])
+        which = f"message {places}" if len(event.messages or []) == 1 else f"messages {places}" if places else "prompt"
+        call = self.call_number(rid)
+        title = f"edited prompt {event.step or ''}".strip()
+        detail = f"{which} of {'call ' + str(call) if call else 'request ' + rid} edited before it was sent"
+        self._add(TimelineEntry(f"prompt-edit:{event.seq}:{rid}", "edit", title, detail, DONE, started=event.time,
+                                request_id=rid, step=event.step, event=event), update)
+
     def _attempt(self, event: AttemptStarted, update: Update) -> None:
         attempt = event.attempt
         if isinstance(attempt, int) and attempt > 0:  # the first attempt of a step needs no row
@@ -610,6 +621,7 @@ _HANDLERS: dict[type[Event], Any] = {
     CommandExecuted: RunState._command,
     Notice: RunState._notice,
     ArtifactEdited: RunState._edited,
+    PromptEdited: RunState._prompt_edited,
     FeedbackRound: RunState._feedback_round,
     ChecksPassed: RunState._checks_passed,
     FeedbackLimit: RunState._feedback_limit,

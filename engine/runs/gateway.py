@@ -15,7 +15,16 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from genplan.engine.errors import RunStopped
-from genplan.engine.events import EventBus, Publish, RequestPaused, RequestRetry, RequestSent, ResponseReceived, TextDelta
+from genplan.engine.events import (
+    EventBus,
+    PromptEdited,
+    Publish,
+    RequestPaused,
+    RequestRetry,
+    RequestSent,
+    ResponseReceived,
+    TextDelta,
+)
 from genplan.engine.llm import ChatMessage, ChatRequest, ChatResponse, Provider, RetryNotice
 from genplan.engine.llm.manual import MANUAL_MODEL
 from genplan.engine.runs import layout
@@ -146,7 +155,13 @@ class ModelGateway:
             if decision.action is DecisionAction.STOP:
                 raise RunStopped(f"stopped before request {request_id} ({request.step})")
             if decision.action is DecisionAction.EDIT and decision.messages is not None:
-                request = ChatRequest(request.step, list(decision.messages), dict(request.params))
+                edited = ChatRequest(request.step, list(decision.messages), dict(request.params))
+                changed = [place for place, (old, new) in enumerate(
+                    zip(request.messages, edited.messages, strict=False), start=1) if old != new]
+                changed += list(range(len(request.messages) + 1, len(edited.messages) + 1))  # messages added
+                if changed or len(edited.messages) != len(request.messages):  # on the record: the file holds the
+                    publish(PromptEdited(request_id=request_id, step=request.step, messages=changed))  # edit only
+                request = edited
             if decision.action is DecisionAction.ANSWER:
                 answer = _human_answer(decision.answer or "")
                 return self._record(request_id, request, answer, original_hash, True, publish)

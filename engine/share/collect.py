@@ -24,6 +24,7 @@ from genplan.engine.events import (
     FeedbackLimit,
     FeedbackRound,
     Notice,
+    PromptEdited,
     RequestRetry,
     RequestSent,
     ResponseReceived,
@@ -246,6 +247,11 @@ def _row(run_dir: Path, event: Event, texts: Texts, anchors: dict[str, str],  # 
     if isinstance(event, ArtifactEdited):
         return Row(seq, "edit", f"✎ {event.kind} edited ({event.origin or 'by hand'})",
                    f"{event.edited} → {event.file}", "info", anchor=anchors.get(str(event.file), ""))
+    if isinstance(event, PromptEdited):
+        places = ", ".join(str(place) for place in event.messages or [])
+        return Row(seq, "edit", f"✎ prompt of request {event.request_id} · {event.step} edited",
+                   f"message {places} edited by a person before it was sent" if places else "edited before it was sent",
+                   "info")
     if isinstance(event, SelectionMade):
         figures = f"{event.solved}/{event.total} debug tasks" if event.total is not None else ""
         return Row(seq, "selection", f"selected {event.kind} {event.version}", figures, "ok")

@@ -175,6 +175,7 @@ PLAIN_WORDS = {
     "request.sent": "a question goes to the model {about}: {doing}",
     "request.paused": "a question waits before it is sent {about}: {doing}",
     "request.retry": "the question is sent again (the model's service failed)",
+    "request.edited": "a person edited the question before it was sent",
     "text.delta": "the model's answer streams in",
     "response.received": "the model's answer is complete",
     "validation.result": "{what} check of {version} on {task}: the plan {outcome}",
