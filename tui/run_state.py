@@ -239,7 +239,7 @@ class RunState:
         events come in the pipeline's order, once the requests before it are answered too)."""
         update = Update()
         entry = self._changed(f"req:{request_id}", update)
-        if entry is not None and entry.status == PAUSED:
+        if entry is not None and entry.status in (PAUSED, RUNNING):  # held, or watched on its way to a person
             entry.status = status
         return update
 
