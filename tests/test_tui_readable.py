@@ -303,8 +303,10 @@ async def test_the_totals_bar_keeps_state_run_preset_and_model_at_80_columns(tmp
                        what="the run")
         await pilot.pause(0.2)
         text = totals_text(app)
-        for part in ("done", run.name, "F3-6", "you answer"):
+        # the model is the run's, as recorded (the session has none configured: it said "you answer")
+        for part in ("done", run.name, "F3-6", "deepseek-reasoner-long-name"):
             assert part in text, text
+        assert "you answer" not in text
         assert "…" not in text  # whole parts only
         app.runner.pending.append(object())  # a request waits for the person
         app.main.refresh_totals()

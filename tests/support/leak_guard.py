@@ -9,9 +9,9 @@ the session. What is looked for:
   was not there when the module began;
 - **ports**: TCP sockets of this worker in the LISTEN state that were not open when the module began (a server
   thread that was never shut down);
-- **files**: what ``git status`` shows in the checkout that it did not show at the start (a test wrote beside the
-  sources instead of in its own temporary directory), and new files under the user's real genplan directories
-  (every test has its own XDG directories, so nothing may arrive there).
+- **files**: the new or deleted files ``git status`` shows in the checkout that it did not show at the start (a test
+  wrote beside the sources instead of in its own temporary directory), and new files under the user's real
+  genplan directories (every test has its own XDG directories, so nothing may arrive there).
 
 A leak is reported as an error of the test whose teardown found it, naming each leaked thing; the files at the
 end of the session fail the run with a section of their own. ``tests/test_leak_guard.py`` runs the guard on tests
@@ -115,13 +115,17 @@ def listening_ports(pid: int | None = None) -> dict[str, str]:
 
 # ------------------------------------------------------------------------------ files
 def checkout_changes(root: Path) -> set[str] | None:
-    """``git status`` of the checkout as a set of lines; None outside a git checkout (an sdist, an archive)."""
+    """The files ``git status`` shows as new or deleted in the checkout, as its lines; None outside a git checkout
+    (an sdist, an archive). A tracked file changed meanwhile is left out: that is a person editing while the suite
+    runs far more often than a test writing over a source."""
     try:
         done = subprocess.run(["git", "status", "--porcelain=v1", "--untracked-files=all"], cwd=root,
                               capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return set(done.stdout.splitlines()) if done.returncode == 0 else None
+    if done.returncode != 0:
+        return None
+    return {line for line in done.stdout.splitlines() if line.startswith("??") or "D" in line[:2]}
 
 
 def real_user_files() -> set[str]:

@@ -111,10 +111,15 @@ class RunsController:
         return self.ctx.prefs.preset if self.ctx.prefs is not None else ""
 
     def source(self) -> Source:
-        """Which domain, run, preset and model the totals bar names."""
+        """Which domain, run, preset and model the totals bar names: a run opened or replayed names the model
+        recorded in it (another model's run is not "you answer"); a run going on here, and no run, the session's."""
         settings = self.ctx.settings
         model = "no model: you answer" if settings is not None and not settings.is_configured else (
             (settings.model or "") if settings is not None else "…")
+        if self.run_dir is not None and self.session is None:
+            listed = next((r for r in self.ctx.runs if r.run_id == self.run_dir.name), None)
+            if listed is not None:  # "" in run.json: no model was configured, a person answered
+                model = listed.model or ("answered by hand" if listed.model == "" else "model not recorded")
         run = f"run {self.run_dir.name}" if self.run_dir is not None else "no run open"
         if self.ctx.options.read_only:  # served to a classroom: no model is asked here
             return Source(self.ctx.domain_dir.name, run, "", "read-only: watch and replay")

@@ -62,7 +62,8 @@ class VersionsController:
         else:
             self.views.show_preview(self.node_summary(self.views.selected_node()), "markdown", line_numbers=False)
         run_id = self.views.selected_tree_run()
-        if run_id is not None and run_id != self.matrix_run_id():
+        # a person choosing a run in the tree; the tree's cursor placed while the tree is not shown chooses nothing
+        if run_id is not None and run_id != self.matrix_run_id() and self.views.active_tab() == "versions":
             self.show_matrix(run_id)
 
     def node_summary(self, ref: NodeRef | None) -> str:
@@ -173,7 +174,10 @@ class VersionsController:
         overview = message.overview
         self.ctx.overviews[overview.run_id] = overview
         self.views.update_run(overview.run_id, overview=overview)
-        if self.matrix_run_id() in (None, overview.run_id):
+        # the run the matrix is for: the one chosen while the Results tab was hidden, else the one laid out (an
+        # overview of another run, read later, does not take the matrix from the open run)
+        target = self.matrix_wanted if self.matrix_wanted else self.matrix_run_id()
+        if target in (None, overview.run_id):
             self.show_matrix(overview.run_id)
         if self.open_run_dir is not None and self.open_run_dir.name == overview.run_id:
             self.views.show_run_header()

@@ -105,7 +105,8 @@ class WorkspaceController:
         ctx.overviews = {o.run_id: o for o in message.overviews}
         self.views.show_versions(message.versions, message.overviews, message.arranged)
         self.views.show_run_header()
-        self.versions.show_matrix()
+        # the open run's matrix (the tree's cursor sits on the newest run until a person moves it)
+        self.versions.show_matrix(runs.run_dir.name if runs.run_dir is not None else None)
         self.views.update_task_view()
         if first and runs.state is None:
             if ctx.options.replay:

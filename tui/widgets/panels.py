@@ -227,6 +227,8 @@ class RunPanel(Vertical):
         self.timeline_synced = 0.0  # the new run's first rows appear at once
         self.timeline.reset()
         self.query_one(RunResults).show([])
+        self.query_one("#results-title", Static).update("debug results", layout=False)  # the run before's count
+        self.show_replay_note("")  # and its replay's position, if it was replayed
         self.stream.show(None, note, "")
 
     def show_header(self, run_id: str | None, overview: object) -> None:
