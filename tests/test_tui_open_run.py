@@ -56,3 +56,56 @@ async def test_a_run_started_after_another_was_open_shows_nothing_of_it(two_runs
             assert app.runner.state is not None and not app.runner.state.results
             await pilot.press("ctrl+b")
             await wait_for(pilot, lambda: app.runner.session is None, timeout=60, what="the run to stop")
+
+
+async def test_a_run_that_finishes_in_another_terminal_is_shown_finished_in_the_runs_panel(
+        two_runs, tmp_path: Path, isolated: Path) -> None:  # noqa: F811
+    """A run going on in another process (genplan fork in another terminal), then finished there: the Runs panel
+    says so within a few seconds, as the Versions panel does (it stayed "running")."""
+    import json
+    import os
+    import shutil
+
+    from genplan.tui.widgets.panels import RunsTable
+
+    domain, older, _ = two_runs
+    domain = Path(shutil.copytree(domain, tmp_path / "ferry"))
+    run = domain / older.relative_to(two_runs[0])
+    meta_file, summary = run / "run.json", run / "summary.json"
+    finished_meta, finished_summary = meta_file.read_text(), summary.read_text()
+    meta = json.loads(finished_meta)
+    meta.update(status="running", pid=os.getpid())  # going on in a process that is alive
+    meta_file.write_text(json.dumps(meta))
+    summary.unlink()
+    app = make_app(domain, config_for(isolated, None), watch_files=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot, app)
+        table = app.query_one(RunsTable)
+
+        def status() -> str:
+            return str(table.get_cell(run.name, "status")) if run.name in table.rows else ""
+
+        await wait_for(pilot, lambda: status().startswith("running"), what="the run listed as running")
+        summary.write_text(finished_summary)  # the other process finishes it
+        meta_file.write_text(finished_meta)
+        await wait_for(pilot, lambda: status().startswith("finished"), timeout=30, what="the run shown finished")
+
+
+def test_short_run_ids_keep_what_tells_runs_apart() -> None:
+    from genplan.tui.run_labels import short_run_id
+    from genplan.tui.widgets.panels import fork_text
+    from genplan.tui.widgets.versions_tree import run_label
+
+    assert short_run_id("20261207-021311-2226") == "021311-2226"
+    assert short_run_id("autotos-pddl-briefcase-20261202-071530") == "autotos-pddl-briefcase 071530"
+    assert short_run_id("autotos-pddl-briefcase-20261202-071530-1") == "autotos-pddl-briefcase 071530-1"
+    assert short_run_id("a-batch-key") == "a-batch-key"
+
+    class Fork:
+        forked_from = "20261206-231501-ab12"
+        edited_version = "strategies/v03.md"
+        status, debug_total, debug_solved, outcome = "finished", 6, 6, None
+
+    assert fork_text(Fork(), short=True).plain == "⑂ 231501-ab12 v03.md"  # every fork read "⑂ 20261206" at 80 columns
+    label = run_label("autotos-pddl-briefcase-20261202-071530", Fork(), current=False).plain
+    assert label.startswith("autotos-pddl-briefcase 071530 ") and "⑂ 231501-ab12 v03.md" in label

@@ -297,6 +297,8 @@ class MainScreen(Screen[None]):
         self.query_one(VersionsPanel).read_preview(key, read)
 
     def update_run(self, run_id: str, versions: list[Version] | None = None, overview: VersionsOverview | None = None) -> None:
+        if overview is not None:
+            self.query_one(RunsPanel).update_run(run_id, overview)
         self.query_one(VersionsPanel).update_run(run_id, versions=versions, overview=overview)
 
     def show_versions(self, versions: list[Version], overviews: list[VersionsOverview],

@@ -21,6 +21,7 @@ from genplan.tui.actions import bindings
 from genplan.tui.artifacts import Version
 from genplan.tui.domain_info import DomainInfo, TaskInfo, nl_description
 from genplan.tui.messages import TextLoaded
+from genplan.tui.run_labels import short_run_id
 from genplan.tui.run_state import RunState, TimelineEntry, Update, round_text
 from genplan.tui.widgets.code_area import CodeArea
 from genplan.tui.widgets.markdown_view import MarkdownView, keep_lines
@@ -121,13 +122,33 @@ class RunsTable(DataTable):
     BINDINGS = bindings("runs")
 
 
-def fork_text(overview: object) -> Text:
-    """``parent, edited strategies/v02.md`` for a fork (engine.versions.VersionsOverview), else nothing."""
+def fork_text(overview: object, *, short: bool = False) -> Text:
+    """``parent, edited strategies/v02.md`` for a fork (engine.versions.VersionsOverview), else nothing. ``short``:
+    for a narrow column, the parent's time and suffix (``⑂ 021311-2226 v02.md``): every run id begins with the same
+    date, so its start told no two forks apart."""
     parent = getattr(overview, "forked_from", None)
     if not parent:
         return Text("")
     edited = getattr(overview, "edited_version", None)
+    if short:
+        return Text(f"⑂ {short_run_id(parent)}" + (f" {Path(edited).name}" if edited else ""), style="italic cyan")
     return Text(f"⑂ {parent}" + (f", edited {edited}" if edited else ""), style="italic cyan")
+
+
+RUN_STATUS_STYLES = {"finished": "green", "failed": "red", "running": "yellow", "stopped": "magenta"}
+
+
+def run_status(listed: str, overview: object) -> Text:
+    """A run's status as its overview has it (read again as the run changes), else as it was listed; with an
+    own-loop run's result (a trial's, an evaluation's)."""
+    status = str(getattr(overview, "status", "") or listed) if overview is not None else listed
+    if status == "?":
+        status = listed
+    text = Text(status, style=RUN_STATUS_STYLES.get(status, ""))
+    outcome = getattr(overview, "outcome", None)
+    if outcome:
+        text.append(f" · {outcome}")
+    return text
 
 
 def run_header(run_id: str | None, overview: object) -> Text:
@@ -158,13 +179,17 @@ class RunsPanel(Vertical):
         table = self.query_one(RunsTable)
         table.clear()
         for run in reversed(runs):  # newest first
-            style = {"finished": "green", "failed": "red", "running": "yellow", "stopped": "magenta"}.get(run.status, "")
             overview = (overviews or {}).get(run.run_id)
-            status = Text(run.status, style=style)
-            if overview is not None and overview.outcome:  # an own-loop run's result: a trial's, an evaluation's
-                status.append(f" · {overview.outcome}")
-            table.add_row(run.run_id, status, run.preset, run.model or "manual",
-                          run.created, fork_text(overview), key=run.run_id)
+            table.add_row(run.run_id, run_status(run.status, overview), run.preset, run.model or "manual",
+                          run.created, fork_text(overview, short=True), key=run.run_id)
+
+    def update_run(self, run_id: str, overview: object) -> None:
+        """A run's overview was read again (it finished in another terminal, say): its row says how it stands."""
+        table = self.query_one(RunsTable)
+        if run_id not in table.rows:
+            return
+        table.update_cell(run_id, "status", run_status(str(getattr(overview, "status", "?")), overview))
+        table.update_cell(run_id, "fork of", fork_text(overview, short=True))
 
     def selected(self) -> str | None:
         table = self.query_one(RunsTable)

@@ -8,6 +8,7 @@ only arranges and labels them. Runs are newest first; the open run is expanded, 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from rich.text import Text
@@ -17,6 +18,7 @@ from textual.widgets.tree import TreeNode
 from genplan.tui.actions import bindings
 from genplan.tui.artifacts import Version
 from genplan.tui.outcomes import count_text
+from genplan.tui.run_labels import short_run_id
 
 PHASE_TITLES = {"description": "descriptions", "strategy": "strategy", "code": "code", "other": "other",
                 "succ": "successor function", "goal": "goal test",  # AutoToS's functions
@@ -75,7 +77,10 @@ STATUS_GLYPHS = {"finished": ("✓", "green"), "failed": ("✗", "red"), "runnin
 
 
 def run_label(run_id: str, overview: Any, current: bool) -> Text:
-    text = Text(run_id, style="bold" + (" underline" if current else ""))
+    # a run named by its approach (autotos-pddl-ferry-20261202-071530-ab12) keeps its time: the tree's column cut
+    # such ids before it, so a domain's runs read alike; a plain id is short enough whole
+    shown = short_run_id(run_id) if not run_id[:1].isdigit() else run_id
+    text = Text(shown, style="bold" + (" underline" if current else ""))
     if overview is None:
         return text
     glyph, style = STATUS_GLYPHS.get(overview.status, ("?", "dim"))
@@ -86,8 +91,8 @@ def run_label(run_id: str, overview: Any, current: bool) -> Text:
     if overview.outcome:  # an own-loop run: the trial's outcome, the evaluation's count
         text.append(f" {overview.outcome}", style=OUTCOME_STYLES.get(overview.outcome.split()[0], ""))
     if overview.forked_from:
-        edited = f", edited {overview.edited_version}" if overview.edited_version else ""
-        text.append(f"  ⑂ fork of {overview.forked_from}{edited}", style="italic cyan")
+        edited = f" {Path(overview.edited_version).name}" if overview.edited_version else ""
+        text.append(f"  ⑂ {short_run_id(overview.forked_from)}{edited}", style="italic cyan")
     return text
 
 
