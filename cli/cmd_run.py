@@ -134,10 +134,10 @@ class Progress:
 
 def _stopped(args: argparse.Namespace, run_dir: Path, message: str) -> int:
     """A run that had to stop: one line (or, with --json, one object) naming the cause and how to resume."""
-    from genplan.engine.api.runs import mark_failed
+    from genplan.engine.api.runs import RunBusy, mark_failed
 
     resume = f"genplan run --resume {run_dir}"
-    with contextlib.suppress(OSError):  # the disk may be the problem
+    with contextlib.suppress(OSError, RunBusy):  # the disk may be the problem; another process may have taken it up
         mark_failed(run_dir)
     if args.json:
         print(json.dumps({"status": "failed", "message": message, "resume": resume}))
@@ -190,10 +190,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.resume:
             approach, meta = api.resumable(Path(args.resume))
-            # a finished run replays its answers and reports again, but one that evaluated itself is not searched
-            # (AutoToS) or played (a trial) a second time
-            if meta.status == api.RunStatus.FINISHED and evaluates_itself(approach.name):
-                raise BadInput(f"{args.resume}: finished; nothing to resume")
+            # refused, before anything is written, for a finished run and for a domain not the run's own
             target = api.resume_target(Path(args.resume), given_domain)
             _warn_unused(api.unused_options(approach.name, RunOptions(memory_gib=args.memory)), approach.name,
                          str(meta.extra.get("preset") or approach.name))

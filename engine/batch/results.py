@@ -94,7 +94,7 @@ def plan_work(
         if not evaluates_itself(entry.approach):  # the batch evaluates the program the run selects
             assert entry.config is not None and isinstance(entry.domain, DomainDir)
             needs_eval = experiment.evaluation.enabled and not has_evaluation(run_dir)
-            if needs_run:
+            if needs_run and not _resume_refused(run_dir, entry.target):
                 drop_evaluation(run_dir)  # a stale one from before a resume
             if needs_eval or (needs_run and experiment.evaluation.enabled):
                 eval_job = EvalJob(
@@ -110,6 +110,20 @@ def plan_work(
         if run_job is not None or eval_job is not None:
             work.append(Work(entry, run_job, eval_job))
     return work
+
+
+def _resume_refused(run_dir: Path, target: str) -> bool:
+    """Whether going on with the entry's earlier run would be refused (its domain changed since, or is another):
+    its record, its evaluation included, stays as it is, and the run job says why."""
+    from genplan.engine import api
+
+    if run_status(run_dir) is None:
+        return False
+    try:
+        api.resume_target(run_dir, Path(target))
+    except api.NotResumable:
+        return True
+    return False
 
 
 def entry_states(experiment: Experiment, batch_dir: Path, messages: dict[str, str] | None = None) -> list[EntryState]:
