@@ -16,7 +16,6 @@ from genplan.cli.common import (
 )
 from genplan.engine.api.pddl import Task, plan_cost, solve
 
-
 MIN_PLANNER_MB, MAX_PLANNER_MB = 64, 1_048_576  # the sandbox's floor; a TiB: beyond it, a typo
 
 

@@ -52,7 +52,8 @@ if TYPE_CHECKING:
     from genplan.engine.versions import VersionsOverview
 
 __all__ = [
-    "RUN_MODULES", "AlreadyFinished", "Decision", "EditRefused", "GenplanError", "NotResumable", "RunOutcome", "RunReport", "RunStatus", "StartRequest",
+    "RUN_MODULES", "AlreadyFinished", "Decision", "EditRefused", "GenplanError", "NotResumable", "RunOutcome",
+    "RunReport", "RunStatus", "StartRequest",
     "UnknownPreset", "Watch", "approach_of", "approach_of_request", "approach_of_run", "check_strategy", "edit", "fork",
     "fork_from", "fork_with_task", "list_runs", "message", "new_run", "overview", "pipeline", "prepare", "provider_for",
     "record_edit", "report", "rerun_program", "resumable", "resume", "resume_target", "start",
