@@ -196,3 +196,6 @@ def test_no_cache_is_recorded_and_kept_on_resume(toy: Approach, server: Scripted
     # a run started with the cache and resumed with --no-cache records it from then on
     other = finished_run(server, FERRY, tmp_path / "runs2", no_cache=False)
     assert "no_cache" not in json.loads((other / "run.json").read_text())
+    as_stopped(other)
+    assert api.resume(other, settings, no_cache=True, cache_dir=cache).status == api.RunStatus.FINISHED
+    assert json.loads((other / "run.json").read_text())["no_cache"] is True

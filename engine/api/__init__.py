@@ -288,7 +288,7 @@ def resume(run_dir: Path, settings: ModelSettings, watch: Watch | None = None, *
     goes on with instead of the one its run.json names (a run copied with its domain); refused (NotResumable,
     naming both) when it is another domain, or the run's own changed since (``api.fingerprint``). A finished run
     is refused (AlreadyFinished). Nothing in the run directory is written before these checks. ``no_cache``: the
-    response cache is skipped, as it is anyway for a run started without it (run.json ``no_cache``).
+    response cache is skipped, as it is anyway for a run started with it (run.json ``no_cache``, recorded).
     ``memory_gib``: the address space of its sandboxed searches from now on, for an approach that takes it
     (AutoToS: a run that ran out of memory goes on with more; recorded in run.json); ignored by the others
     (:func:`unused_options`)."""
