@@ -4,6 +4,7 @@ nothing overwritten without --force. Each test failed on the code before the iss
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -107,3 +108,26 @@ def test_plan_refuses_a_memory_limit_that_makes_no_sense(memory: str, capsys: py
     assert main(["plan", str(FERRY), LAST_DEBUG_TASK, "--memory", memory]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"--memory must be between 64 and 1048576; got {memory}" in err
+
+
+# ------------------------------------------------------------------ the README's exit codes are --help's
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _codes(text: str) -> list[int]:
+    """The exit codes a list like "0 finished, 1 failed, 2 bad input (a, b), 130 interrupted" names."""
+    return sorted(int(code) for code in re.findall(r"(?:^|: |, )(\d+)\b", text))
+
+
+@pytest.mark.parametrize("command", ["run", "eval", "batch", "export", "report", "plan"])
+def test_the_readme_states_the_exit_codes_the_help_states(command: str) -> None:
+    from genplan.cli.main import build_parser
+
+    cells = [line.rsplit("|", 2)[1] for line in README.read_text(encoding="utf-8").splitlines()
+             if line.startswith(f"| `genplan {command} ")]
+    assert len(cells) == 1, f"README's Commands table has no single row for {command}"
+    sub = build_parser(command)._subparsers._group_actions[0].choices[command]  # type: ignore[union-attr]
+    description = " ".join((sub.description or "").split())
+    stated = re.search(r"Exit codes?:? (.*?)\.(?: |$)", description)
+    assert stated is not None, f"genplan {command} --help states no exit codes"
+    assert _codes(cells[0].strip()) == _codes(stated.group(1)) and _codes(stated.group(1))
