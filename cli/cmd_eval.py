@@ -55,7 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "of DOMAIN_DIR in the sandbox, under several random orderings of objects, init and goal, and validate "
         "every plan. A task counts as solved only if the plan is valid under all orderings. Prints one line per "
         "task, the coverage and the error table. Exit codes: 0 all tasks solved, 1 some task failed, 2 bad "
-        "input, 130 interrupted.",
+        "input (a PROGRAM that does not parse as Python included: refused before any task runs), 130 interrupted.",
     )
     p.add_argument("program", help="the Python program (a .py file)")
     p.add_argument(
@@ -251,9 +251,12 @@ def print_report(evaluation: Evaluation, out=None) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         _check_options(args)
-        # a program that does not parse is evaluated like any other (a model wrote it): every run reports the
-        # syntax error with its line, and nothing is solved; only unreadable or binary files are refused
+        # a file that does not parse is refused before any task runs (one line with the error and its line): run
+        # on every task it would only report that line once per run; a batch's evaluation records it as a result
         program = Program.from_file(args.program)
+        problem = program.syntax_problem()
+        if problem is not None:
+            raise _BadInput(f"{args.program}: {problem}; nothing was run")
         explicit = [Path(t) for t in args.tasks if t not in TASK_SETS and Path(t).is_file()]
         bare_file = Path(args.domain_dir).is_file()
         domain_dir = DomainDir.open(args.domain_dir, tasks=explicit if bare_file and explicit else None)

@@ -5,8 +5,18 @@ from __future__ import annotations
 import argparse
 import sys
 
-from genplan.cli.common import EXIT_NEGATIVE, EXIT_OK, load_task, print_json, require_seconds, run_guarded
+from genplan.cli.common import (
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    load_task,
+    print_json,
+    require_between,
+    require_seconds,
+    run_guarded,
+)
 from genplan.engine.api.pddl import Task, plan_cost, solve
+
+MIN_PLANNER_MB, MAX_PLANNER_MB = 64, 1_048_576  # the sandbox's floor; a TiB: beyond it, a typo
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,7 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     mode.add_argument("--optimal", dest="optimal", action="store_true", default=True, help="optimal plan (default)")
     mode.add_argument("--satisficing", dest="optimal", action="store_false", help="any plan, found fast")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="time limit in seconds (default 60)")
-    p.add_argument("--memory", type=int, default=4096, metavar="MB", help="memory limit in MB (default 4096)")
+    p.add_argument("--memory", type=int, default=4096, metavar="MB",
+                   help=f"memory limit in MB (default 4096; {MIN_PLANNER_MB} to {MAX_PLANNER_MB})")
     p.add_argument(
         "--planner",
         choices=["auto", "fast-downward", "builtin"],
@@ -57,6 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     require_seconds("--timeout", args.timeout)
+    require_between("--memory", args.memory, MIN_PLANNER_MB, MAX_PLANNER_MB)
     domain, problem = load_task(args.domain, args.problem)
     if args.faithful:  # the paper's planners as the reference runs them
         result = solve(domain, problem, args.optimal, args.timeout, args.memory, args.planner, lm_search="lmcut",

@@ -58,11 +58,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Run the strategy-refinement pipeline (or a baseline) on DOMAIN_DIR's debug tasks and "
         "select the best program. Every prompt, answer, strategy and program is written to the run directory "
         "(default DOMAIN_DIR/.genplan/runs/<id>/). Model settings come from the config file, then GENPLAN_* "
-        "environment variables, then these flags. Exit code 0 when the run finished, whatever its coverage. "
+        "environment variables, then these flags. Exit codes: 0 the run finished (whatever its coverage) or was stopped, "
+        "1 it failed, 2 bad input (a --resume refused included: a finished run, another domain than the run's, its "
+        "own changed since) or a run that had to stop (the model could not be used, the disk is full; the line names "
+        "the resume command), 130 interrupted. "
         "With --preset AutoToS or AutoToS+PST, AutoToS runs on DOMAIN_DIR instead (as `genplan autotos DOMAIN_DIR`; "
         "see docs/autotos.md).",
     )
-    p.add_argument("domain_dir", nargs="?", help="a domain directory, e.g. domains/ferry")
+    p.add_argument("domain_dir", nargs="?", help="a domain directory, e.g. domains/ferry (or its domain.pddl)")
     p.add_argument("--preset", default="F5-3",
                    help=f"one of {', '.join(preset_names())} (default F5-3), or a preset of an approach with its own "
                    "loop (AutoToS, AutoToS+PST: AutoToS runs on DOMAIN_DIR); see --list-presets")
@@ -77,9 +80,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
     p.add_argument("--out", metavar="DIR", help="put the run directory under DIR (default DOMAIN_DIR/.genplan/runs/, "
                    "for every preset)")
-    p.add_argument("--resume", metavar="RUN", help="continue the run in this directory (never repeats a completed request); "
-                   "a DOMAIN_DIR given with it is the domain the run goes on with instead of the one its run.json names "
-                   "(a run copied, or a domain moved)")
+    p.add_argument("--resume", metavar="RUN", help="continue the run in this directory (never repeats a completed request; "
+                   "--no-cache is kept from its start); a DOMAIN_DIR given with it is the domain the run goes on with "
+                   "instead of the one its run.json names (a run copied, or a domain moved), and must be the same "
+                   "domain with the same domain file and debug tasks; a finished run is left as it is")
     p.add_argument("--eval", action="store_true", help="evaluate the selected program on the eval tasks afterwards "
                    "(an AutoToS preset: search every eval task with the final functions)")
     p.add_argument("--json", action="store_true", help="print one JSON summary object on stdout")
@@ -134,10 +138,10 @@ class Progress:
 
 def _stopped(args: argparse.Namespace, run_dir: Path, message: str) -> int:
     """A run that had to stop: one line (or, with --json, one object) naming the cause and how to resume."""
-    from genplan.engine.api.runs import mark_failed
+    from genplan.engine.api.runs import RunBusy, mark_failed
 
     resume = f"genplan run --resume {run_dir}"
-    with contextlib.suppress(OSError):  # the disk may be the problem
+    with contextlib.suppress(OSError, RunBusy):  # the disk may be the problem; another process may have taken it up
         mark_failed(run_dir)
     if args.json:
         print(json.dumps({"status": "failed", "message": message, "resume": resume}))
@@ -190,10 +194,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.resume:
             approach, meta = api.resumable(Path(args.resume))
-            # a finished run replays its answers and reports again, but one that evaluated itself is not searched
-            # (AutoToS) or played (a trial) a second time
-            if meta.status == api.RunStatus.FINISHED and evaluates_itself(approach.name):
-                raise BadInput(f"{args.resume}: finished; nothing to resume")
+            # refused, before anything is written, for a finished run and for a domain not the run's own
             target = api.resume_target(Path(args.resume), given_domain)
             _warn_unused(api.unused_options(approach.name, RunOptions(memory_gib=args.memory)), approach.name,
                          str(meta.extra.get("preset") or approach.name))

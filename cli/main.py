@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 
 from genplan.engine.errors import GenplanError
+
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a tool its reader stopped reading
 
 # Each module defines register(sub) adding a parser whose defaults include func(args) -> int.
 _COMMAND_MODULES = [
@@ -48,6 +52,20 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command, its output read to the end or not: a reader that stops early (``genplan ... | head``) ends it
+    quietly with 141, as SIGPIPE ends other tools, never with a traceback."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # here, not at exit, where a closed pipe is an "Exception ignored" message
+        return code
+    except BrokenPipeError:
+        # what is still buffered for stdout is never to be written: point it at /dev/null for the exit's flush
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+
+
+def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     command = argv[0] if argv and argv[0] in _COMMAND_MODULES else None
     parser = build_parser(command)

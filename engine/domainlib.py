@@ -59,6 +59,11 @@ def natural_key(path: Path) -> list[Any]:
     return [int(part) if part.isdigit() else part for part in parts]
 
 
+def _is_layout(directory: Path) -> bool:
+    """Whether ``directory`` holds its tasks in genplan's layout (debug/, eval/) or the paper's (problems_pddl/)."""
+    return any((directory / sub).is_dir() for sub in ("debug", "eval", "problems_pddl"))
+
+
 def _pddl_files(directory: Path) -> list[Path]:
     if not directory.is_dir():
         return []
@@ -119,9 +124,12 @@ class DomainDir:
     @classmethod
     def open(cls, path: Path | str, tasks: Sequence[Path | str] | None = None) -> DomainDir:
         """Open a domain directory of any layout, or a domain file (``tasks``: its problem files; default:
-        the problem files beside it or in ``problems/``). One-line :class:`DomainDirError` otherwise."""
+        the problem files beside it or in ``problems/``; the ``domain.pddl`` of a directory in genplan's or the
+        paper's layout, with no ``tasks``, opens that directory). One-line :class:`DomainDirError` otherwise."""
         root = Path(path)
         if root.is_file():
+            if not tasks and root.name == "domain.pddl" and _is_layout(root.parent):
+                return cls.open(root.parent)  # the domain file of a domain directory: that directory
             return cls._open_bare(root.parent, root, tasks)
         if not root.is_dir():
             raise DomainDirError(root, "not a directory" if not root.exists() else "not a directory or file")

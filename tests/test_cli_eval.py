@@ -214,12 +214,20 @@ def _programs_running(marker: Path) -> bool:
     "def generate_solution(objects, init, goal):\n    return [\n",  # a model's program that breaks off
     "Here is my plan: first sail, then board.\n",  # prose where code was expected
 ])
-def test_a_program_that_does_not_parse_is_a_result_not_bad_input(text: str, tmp_path: Path, capsys) -> None:
+def test_a_program_that_does_not_parse_is_refused_before_any_task_runs(text: str, tmp_path: Path, capsys) -> None:
     program = tmp_path / "answer.py"
     program.write_text(text)
-    code = main(["eval", str(program), str(FERRY), "--tasks", "debug", "--quiet"])
-    out = capsys.readouterr().out
-    assert code == 1  # a negative result, not a user error
-    assert "coverage: 0/6 tasks" in out
-    assert out.count("syntax-error: SyntaxError: ") == 6 and "(line " in out
+    code = main(["eval", str(program), str(FERRY), "--tasks", "eval", "--json", str(tmp_path / "report.json")])
+    captured = capsys.readouterr()
+    assert code == 2  # bad input (issue #51: it ran all 30 tasks and exited 1)
+    assert captured.out == "" and captured.err.count("\n") == 1 and "Traceback" not in captured.err
+    assert f"{program}: not a Python program: " in captured.err and "(line " in captured.err
+    assert "nothing was run" in captured.err and "sandbox" not in captured.err  # refused before the sandbox started
+    assert not (tmp_path / "report.json").exists()
+
+
+def test_a_pddl_file_given_as_the_program_is_refused_in_one_line(tmp_path: Path, capsys) -> None:
+    code = main(["eval", str(FERRY / "domain.pddl"), str(FERRY), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "domain.pddl: not a Python program" in err
 

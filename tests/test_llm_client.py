@@ -334,3 +334,42 @@ def test_a_long_retry_after_is_capped_and_the_notice_says_so(scripted_server):
     notices: list[RetryNotice] = []
     OpenAIProvider(settings_for(scripted_server, retry_max_delay_s=0.05)).complete(ask(), on_retry=notices.append)
     assert "the server asked to wait 3600 s, genplan waits at most retry_max_delay_s = 0.05 s" in notices[0].reason
+
+
+def test_an_unset_key_variable_is_named_as_unset_not_as_a_wrong_key():
+    with ScriptedServer(api_key="sk-right") as server:
+        # a local server is asked without a key when the variable is unset; it says 401
+        settings = settings_for(server, api_key_env="GENPLAN_UNSET_KEY_VARIABLE")
+        with pytest.raises(ModelAccessError) as caught:
+            OpenAIProvider(settings, environ={}).complete(ask())
+        message = str(caught.value)
+        assert caught.value.kind == "auth" and len(server.requests) == 1
+        assert "environment variable GENPLAN_UNSET_KEY_VARIABLE is not set" in message
+        assert "check the key" not in message and "\n" not in message
+
+
+# --- an answer that is no chat completion -------------------------------------------------------
+
+WEB_PAGE = ("<!DOCTYPE html>\n<html><head><title>Open WebUI</title></head>\n<body><h1>Sign in</h1>"
+            + "<p>" + "x" * 2000 + "</p></body></html>")
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["streamed", "whole"])
+def test_a_web_page_instead_of_an_answer_fails_at_once_naming_what_came_back(scripted_server, stream):
+    scripted_server.respond_with(lambda request: Reply.web_page(WEB_PAGE))
+    retries: list[RetryNotice] = []
+    with pytest.raises(ModelAccessError) as caught:
+        OpenAIProvider(settings_for(scripted_server, stream=stream, max_retries=6)).complete(
+            ask(), on_retry=retries.append)
+    message = str(caught.value)
+    assert caught.value.kind == "invalid-response" and "\n" not in message
+    assert "an HTML page titled 'Open WebUI'" in message and "not a chat completion" in message
+    assert "base URL" in message and "stream ended" not in message
+    assert len(scripted_server.requests) == 1 and retries == []  # not retried: it would bring the same page
+
+
+def test_a_plain_text_body_instead_of_a_stream_is_named(scripted_server):
+    scripted_server.respond_with(lambda request: Reply.web_page("Bad gateway", content_type="text/plain"))
+    with pytest.raises(ModelAccessError) as caught:
+        OpenAIProvider(settings_for(scripted_server, stream=False)).complete(ask())
+    assert "a text/plain answer: 'Bad gateway'" in str(caught.value) and len(scripted_server.requests) == 1

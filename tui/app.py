@@ -229,6 +229,8 @@ class GenplanApp(App[None]):
     async def run_action(self, action: str | actions.ActionParseResult, default_namespace: DOMNode | None = None,
                          namespaces: Mapping[str, DOMNode] | None = None) -> bool:
         """The app's actions of the table run their controller's method; the rest as Textual runs them."""
+        if self._exiting:  # a key typed right after q (q then ?): nothing opens on an app that is closing
+            return False
         target, name, parameters = actions.parse(action) if isinstance(action, str) else action
         on_app = target == "app" or (not target and default_namespace in (None, self))
         if on_app and name in self.handlers and not (namespaces and target in namespaces):
@@ -280,6 +282,7 @@ class GenplanApp(App[None]):
 
     # ================================================================== shutdown
     async def action_quit(self) -> None:
+        self._exiting = True  # from now on no action runs (run_action): the screens are being taken down
         self.shutdown()
         self.exit()
 

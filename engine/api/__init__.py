@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -52,13 +52,16 @@ if TYPE_CHECKING:
     from genplan.engine.versions import VersionsOverview
 
 __all__ = [
-    "RUN_MODULES", "Decision", "EditRefused", "GenplanError", "NotResumable", "RunOutcome", "RunReport", "RunStatus", "StartRequest",
+    "RUN_MODULES", "AlreadyFinished", "Decision", "EditRefused", "GenplanError", "NotResumable", "RunOutcome",
+    "RunReport", "RunStatus", "StartRequest",
     "UnknownPreset", "Watch", "approach_of", "approach_of_request", "approach_of_run", "check_strategy", "edit", "fork",
     "fork_from", "fork_with_task", "list_runs", "message", "new_run", "overview", "pipeline", "prepare", "provider_for",
     "record_edit", "report", "rerun_program", "resumable", "resume", "resume_target", "start",
     "start_request",
 ]
 
+
+NO_CACHE = "no_cache"  # run.json: the run skips the response cache (kept on resume)
 
 _ENGINE = __name__.rsplit(".", 1)[0]
 # What a run loads on its first use (the pipeline, the model client, the evaluation, the sandbox): a front end may
@@ -94,6 +97,10 @@ def _unknown_approach() -> type[Exception]:
 
 class UnknownPreset(GenplanError):
     """No registered approach has a preset of that name."""
+
+
+class AlreadyFinished(NotResumable):
+    """The run finished: there is nothing to go on with, and its record stays as it is."""
 
 
 @dataclass
@@ -194,6 +201,11 @@ def new_run(request: StartRequest, settings: ModelSettings,
     """The new run's directory (with its run.json), its approach and its typed parameters."""
     approach, parameters, record = prepared or prepare(request)
     meta = {**record.meta, "model": settings.to_dict(), **request.extra_meta}
+    if approach.can(_capability("DOMAIN_DIR")) and request.target and Path(request.target).is_dir():
+        from genplan.engine.api.fingerprint import KEY, fingerprint_of
+
+        # what the run is on, so that no other domain (or this one changed) can continue it
+        meta.setdefault(KEY, fingerprint_of(request.target))
     if request.source and "source" not in meta:  # an AutoToS run's "source" says where its instances come from
         meta["source"] = request.source
     if request.run_name is not None or record.stem is None:
@@ -209,6 +221,8 @@ def start(request: StartRequest, settings: ModelSettings, watch: Watch | None = 
     the run directory says so)."""
     watch = watch or Watch()
     prepared = prepare(request)
+    if no_cache:  # recorded, so that a resume skips the cache too
+        request = replace(request, extra_meta={**request.extra_meta, NO_CACHE: True})
     provider = provider_for(settings, no_cache=no_cache, watch=watch, cache_dir=cache_dir)
     store, approach, parameters = new_run(request, settings, prepared)
     return _carry_out(store, approach, request.target, parameters, provider, settings, watch, prompts)
@@ -275,9 +289,13 @@ def resume(run_dir: Path, settings: ModelSettings, watch: Watch | None = None, *
            cache_dir: str | Path | None = None, memory_gib: float | None = None) -> RunOutcome:
     """Go on with an unfinished (killed, stopped, failed) run, or a fork: every answer on disk is taken from
     there, the rest is asked. ``domain_dir``: the front end's domain directory, which a run on a domain directory
-    goes on with instead of the one its run.json names (a run copied with its domain). ``memory_gib``: the
-    address space of its sandboxed searches from now on, for an approach that takes it (AutoToS: a run that ran
-    out of memory goes on with more; recorded in run.json); ignored by the others (:func:`unused_options`)."""
+    goes on with instead of the one its run.json names (a run copied with its domain); refused (NotResumable,
+    naming both) when it is another domain, or the run's own changed since (``api.fingerprint``). A finished run
+    is refused (AlreadyFinished). Nothing in the run directory is written before these checks. ``no_cache``: the
+    response cache is skipped, as it is anyway for a run started with it (run.json ``no_cache``, recorded).
+    ``memory_gib``: the address space of its sandboxed searches from now on, for an approach that takes it
+    (AutoToS: a run that ran out of memory goes on with more; recorded in run.json); ignored by the others
+    (:func:`unused_options`)."""
     watch = watch or Watch()
     store, approach, _ = _open_resumable(run_dir)
     target, parameters = _resume_target(store, approach, domain_dir)  # refused before anything is marked
@@ -285,8 +303,10 @@ def resume(run_dir: Path, settings: ModelSettings, watch: Watch | None = None, *
         from genplan.engine.approaches import RunOptions
 
         parameters = _with_options(approach, parameters, RunOptions(memory_gib=memory_gib))
-    provider = provider_for(settings, no_cache=no_cache, watch=watch, cache_dir=cache_dir)
-    return _carry_out(store, approach, target, parameters, provider, settings, watch, prompts)
+    recorded_no_cache = bool(store.meta().get(NO_CACHE))
+    provider = provider_for(settings, no_cache=no_cache or recorded_no_cache, watch=watch, cache_dir=cache_dir)
+    changes = {NO_CACHE: True} if no_cache and not recorded_no_cache else {}
+    return _carry_out(store, approach, target, parameters, provider, settings, watch, prompts, meta_changes=changes)
 
 
 def _with_options(approach: Approach[Any], parameters: ApproachParameters, options: RunOptions) -> ApproachParameters:
@@ -306,7 +326,8 @@ def unused_options(approach_name: str, options: RunOptions) -> list[str]:
 
 def resume_target(run_dir: Path, domain_dir: Path | None = None) -> str:
     """What :func:`resume` would go on with (a domain directory, an AutoToS domain, a game), checked as it checks
-    it: NotResumable (one line) when the run cannot go on, or its domain directory no longer exists."""
+    it: NotResumable (one line) when the run cannot go on (finished: AlreadyFinished), its domain directory no
+    longer exists, or ``domain_dir`` is another domain than the run's (or its own, changed). Writes nothing."""
     store, approach, _ = _open_resumable(run_dir)
     return _resume_target(store, approach, domain_dir)[0]
 
@@ -322,6 +343,17 @@ def _resume_target(store: RunStore, approach: Approach[Any], domain_dir: Path | 
         raise NotResumable(f"{store.path}: {given} {target} does not exist; resume the run on a domain directory "
                            "that does (resume(domain_dir=...); `genplan run DOMAIN_DIR --resume RUN`; in the TUI, "
                            "`genplan-tui DOMAIN_DIR --run RUN`)")
+    meta = store.meta()
+    if approach.can(_capability("DOMAIN_DIR")) and Path(target).is_dir():
+        from genplan.engine.api.fingerprint import mismatch
+
+        why = mismatch(meta, store.path, Path(target))
+        if why is not None:
+            raise NotResumable(f"{store.path}: not resumed: {why}; nothing was changed (resume it on its own domain, "
+                               "or start a new run)")
+    if RunStatus.parse(meta.get("status")) == RunStatus.FINISHED:
+        raise AlreadyFinished(f"{store.path}: finished; nothing to resume, nothing was changed (its summary: "
+                              "summary.json; look at it with `genplan export` or `genplan-tui --run`)")
     return target, parameters
 
 
@@ -504,7 +536,8 @@ def rerun_program(source: str, domain_dir: Path, task_set: str, run_dir: Path | 
 
 # ---------------------------------------------------------------------------------------------------- helpers
 def _carry_out(store: RunStore, approach: Approach[Any], target: str, parameters: ApproachParameters, provider: Provider,
-               settings: ModelSettings, watch: Watch, prompts: PromptLibrary | None) -> RunOutcome:
+               settings: ModelSettings, watch: Watch, prompts: PromptLibrary | None,
+               meta_changes: Mapping[str, Any] | None = None) -> RunOutcome:
     setup = RunSetup(
         provider, model=settings.to_dict(), controller=watch.controller,
         subscribers=(watch.subscriber,) if watch.subscriber is not None else (),
@@ -514,7 +547,13 @@ def _carry_out(store: RunStore, approach: Approach[Any], target: str, parameters
     if watch.progress is not None:
         setup.progress = watch.progress
     run = Run(store, setup, approach=approach, target=target, parameters=parameters)
-    outcome = execute(run, approach.run)
+
+    def body(run: Run) -> RunOutcome:
+        if meta_changes:  # recorded once the run is held (its lock), before the approach goes on
+            run.update_meta(**meta_changes)
+        return approach.run(run)
+
+    outcome = execute(run, body)
     if isinstance(outcome.value, BaseException):  # recorded in the run directory; the front end is told too
         raise outcome.value
     return outcome

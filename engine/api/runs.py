@@ -28,6 +28,7 @@ from genplan.engine.runs.layout import (
     trial_call_file,
 )
 from genplan.engine.runs.layout import default_runs_dir as runs_dir_of
+from genplan.engine.runs.lock import RunBusy, RunLock
 from genplan.engine.runs.outcome import (
     drop_evaluation,
     has_evaluation,
@@ -42,8 +43,8 @@ from genplan.engine.runs.status import RunStatus
 from genplan.engine.runs.store import RunInfo, RunStore
 
 __all__ = [
-    "META", "OutsideRun", "RESULTS", "RUNS_SUBDIR", "RunInfo", "RunStatus", "RunStore", "SUMMARY", "TRIAL",
-    "answer_text", "default_runs_dir", "drop_evaluation", "has_evaluation", "has_trial", "holds_runs", "in_run",
+    "META", "OutsideRun", "RESULTS", "RUNS_SUBDIR", "RunBusy", "RunInfo", "RunStatus", "RunStore", "SUMMARY", "TRIAL",
+    "answer_text", "default_runs_dir", "drop_evaluation", "has_evaluation", "has_trial", "holding", "holds_runs", "in_run",
     "is_run_dir", "mark_failed", "nl_files", "observations_file", "open_run", "programs_dir", "read_evaluation",
     "read_meta", "read_meta_or_none", "read_summary", "record_game_run", "recorded_answer", "run_events", "self_evaluation",
     "trial_call_file", "write_evaluation", "write_json_atomic", "write_summary",
@@ -65,11 +66,21 @@ def default_runs_dir(domain_dir: Path) -> Path:
     return runs_dir_of(Path(domain_dir))
 
 
+def holding(run_dir: Path) -> RunLock:
+    """The run's lock, for a writer into its directory outside the run itself (``with holding(run_dir): ...``):
+    RunBusy (one line naming the process) while another process works on the run."""
+    return RunLock(Path(run_dir))
+
+
 def mark_failed(run_dir: Path) -> None:
-    """Record in run.json that the run failed (a front end that had to give up on it: the model or the disk)."""
-    RunStore.open(Path(run_dir)).update_meta(status=RunStatus.FAILED)
+    """Record in run.json that the run failed (a front end that had to give up on it: the model or the disk);
+    under the run's lock (RunBusy when another process has taken the run up meanwhile)."""
+    with holding(run_dir):
+        RunStore.open(Path(run_dir)).update_meta(status=RunStatus.FAILED)
 
 
 def write_summary(run_dir: Path, summary: Mapping[str, Any]) -> Path:
-    """Write the run's summary.json again with what a front end added to it (``genplan run --eval``'s coverage)."""
-    return write_outcome(Path(run_dir), summary)
+    """Write the run's summary.json again with what a front end added to it (``genplan run --eval``'s coverage),
+    under the run's lock."""
+    with holding(run_dir):
+        return write_outcome(Path(run_dir), summary)

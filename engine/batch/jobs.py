@@ -267,6 +267,8 @@ def execute_run(job: RunJob) -> Outcome:
         else:
             outcome = api.resume(run_dir, job.settings, no_cache=job.no_cache, cache_dir=job.cache_dir,
                                  domain_dir=Path(job.target))
+    except api.NotResumable as exc:  # refused before anything was written (another domain, a changed one): kept so
+        return Outcome(JobKind.RUN, JobStatus.FAILED, job.run_dir, str(exc))
     except Exception as exc:  # noqa: BLE001 - one failing run must not stop the batch; rerunning resumes it
         message = f"{type(exc).__name__}: {exc}" if not isinstance(exc, ModelAccessError) else str(exc)
         if runs.is_run_dir(run_dir):
@@ -280,8 +282,9 @@ def execute_run(job: RunJob) -> Outcome:
 
 def _add_session(store: RunStore, seconds: float, **changes: Any) -> None:
     """Generation time adds up over the sessions of a resumed run."""
-    meta = store.meta()
-    store.update_meta(batch_seconds=round(float(meta.get("batch_seconds", 0.0)) + seconds, 3), **changes)
+    with runs.holding(store.path):  # the run has ended: nothing else may write it meanwhile
+        meta = store.meta()
+        store.update_meta(batch_seconds=round(float(meta.get("batch_seconds", 0.0)) + seconds, 3), **changes)
 
 
 # --------------------------------------------------------------------------- evaluation
@@ -329,7 +332,8 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
         program_file = selected_program(run_dir)
         if program_file is None:
             record: dict[str, Any] = {"program": None, "tasks": len(tasks), "solved": 0, "coverage": 0.0, "results": []}
-            write_evaluation(run_dir, {**record, "status": JobStatus.NO_PROGRAM, "task_set": job.spec.task_set})
+            with runs.holding(run_dir):
+                write_evaluation(run_dir, {**record, "status": JobStatus.NO_PROGRAM, "task_set": job.spec.task_set})
             return Outcome(JobKind.EVALUATION, JobStatus.NO_PROGRAM, job.run_dir, data=record)
         program = Program.from_file(program_file, functions=(job.function, *job.also_accepted))
         limits = Limits(time_limit=job.time_limit, memory_bytes=job.spec.memory_mb * MIB)
@@ -362,7 +366,11 @@ def execute_evaluation(job: EvalJob, sandbox: Sandbox | None = None) -> Outcome:
     data = _compact(evaluation.to_dict())
     if job.faithful:
         data["faithful"] = job.faithful
-    write_evaluation(run_dir, {**data, "status": JobStatus.EVALUATED, "task_set": job.spec.task_set})
+    try:
+        with runs.holding(run_dir):  # another process took the run up meanwhile: its evaluation is not this one
+            write_evaluation(run_dir, {**data, "status": JobStatus.EVALUATED, "task_set": job.spec.task_set})
+    except runs.RunBusy as exc:
+        return Outcome(JobKind.EVALUATION, JobStatus.FAILED, job.run_dir, str(exc))
     return Outcome(JobKind.EVALUATION, JobStatus.EVALUATED, job.run_dir, data={"coverage": evaluation.coverage})
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import time
 from collections.abc import Callable
@@ -12,9 +13,12 @@ from typing import Any
 from genplan.engine.api.domains import DomainDir
 from genplan.engine.api.presets import evaluates_itself
 from genplan.engine.api.runs import (
+    RunBusy,
     RunStatus,
     drop_evaluation,
     has_evaluation,
+    holding,
+    is_run_dir,
     read_evaluation,
     self_evaluation,
     write_json_atomic,
@@ -94,8 +98,8 @@ def plan_work(
         if not evaluates_itself(entry.approach):  # the batch evaluates the program the run selects
             assert entry.config is not None and isinstance(entry.domain, DomainDir)
             needs_eval = experiment.evaluation.enabled and not has_evaluation(run_dir)
-            if needs_run:
-                drop_evaluation(run_dir)  # a stale one from before a resume
+            if needs_run and not _resume_refused(run_dir, entry.target):
+                _drop_stale_evaluation(run_dir)
             if needs_eval or (needs_run and experiment.evaluation.enabled):
                 eval_job = EvalJob(
                     run_dir=str(run_dir.resolve()),
@@ -110,6 +114,30 @@ def plan_work(
         if run_job is not None or eval_job is not None:
             work.append(Work(entry, run_job, eval_job))
     return work
+
+
+def _drop_stale_evaluation(run_dir: Path) -> None:
+    """The evaluation of a run about to be resumed goes: it was made before the run's end (under the run's lock;
+    a run another process works on keeps it: its resume there is refused as busy)."""
+    if not is_run_dir(run_dir):
+        drop_evaluation(run_dir)
+        return
+    with contextlib.suppress(RunBusy), holding(run_dir):
+        drop_evaluation(run_dir)
+
+
+def _resume_refused(run_dir: Path, target: str) -> bool:
+    """Whether going on with the entry's earlier run would be refused (its domain changed since, or is another):
+    its record, its evaluation included, stays as it is, and the run job says why."""
+    from genplan.engine import api
+
+    if run_status(run_dir) is None:
+        return False
+    try:
+        api.resume_target(run_dir, Path(target))
+    except api.NotResumable:
+        return True
+    return False
 
 
 def entry_states(experiment: Experiment, batch_dir: Path, messages: dict[str, str] | None = None) -> list[EntryState]:

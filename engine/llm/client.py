@@ -12,6 +12,7 @@ import email.utils
 import json
 import logging
 import random
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -104,6 +105,18 @@ def _retry_after(err: openai.APIStatusError) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+def _what_came_back(content_type: str, body: bytes) -> str:
+    """A body that is no chat completion, named for a person: "an HTML page titled 'Open WebUI'", "a text/plain
+    answer: 'Bad gateway'"."""
+    text = body[:4096].decode("utf-8", "replace")
+    if "html" in content_type.lower() or text.lstrip().lower().startswith(("<!doctype html", "<html")):
+        title = re.search(r"<title[^>]*>(.*?)</title>", text, re.IGNORECASE | re.DOTALL)
+        named = " ".join(title.group(1).split())[:60] if title else ""
+        return f"an HTML page{f' titled {named!r}' if named else ''}"
+    shown = " ".join(text.split())[:60]
+    return f"a {content_type or 'body with no content type'}" + (f" answer: {shown!r}" if shown else "")
+
+
 def _usage_of(raw: Any) -> Usage | None:
     if raw is None:
         return None
@@ -137,6 +150,7 @@ class OpenAIProvider:
         self.settings = settings
         self.base_url = settings.base_url or OPENAI_BASE_URL
         self._rng = rng
+        self._key_given = bool(settings.resolve_api_key(environ))  # False: a local server asked with no key
         self._client = openai.OpenAI(
             api_key=resolve_key(settings, environ),
             base_url=self.base_url,
@@ -261,8 +275,14 @@ class OpenAIProvider:
         stream = self._client.chat.completions.create(
             **arguments, stream=True, stream_options={"include_usage": True}
         )
+        content_type = stream.response.headers.get("content-type", "")
+        if "html" in content_type.lower():  # a web page, not an API: asking again brings the same page
+            with stream:
+                self._not_an_answer(content_type, stream.response.read())
+        chunks = 0
         with stream:
             for chunk in stream:
+                chunks += 1
                 if not hasattr(chunk, "choices"):  # the SDK hands on a data line of JSON that is no object as is
                     raise _Transient(f"the answer stream was broken (a chunk that is no JSON object: {chunk!r:.60})")
                 if chunk.model:
@@ -285,13 +305,18 @@ class OpenAIProvider:
                             on_delta(choice.delta.content)
                     if choice.finish_reason:
                         finish_reason = choice.finish_reason
+        if finish_reason is None and not chunks and "event-stream" not in content_type.lower():
+            self._not_an_answer(content_type, b"")  # no stream at all: something else came back
         if finish_reason is None:
             raise _Transient("the answer stream ended before the answer was complete")
         return _Answer("".join(text), "".join(reasoning) or None, usage, finish_reason, model)
 
     def _whole(self, arguments: dict[str, Any], on_delta: DeltaCallback | None,
                on_reasoning: DeltaCallback | None) -> _Answer:
-        completion = self._client.chat.completions.create(**arguments)
+        raw = self._client.chat.completions.with_raw_response.create(**arguments)
+        completion = raw.parse()
+        if not hasattr(completion, "choices"):  # the SDK hands on a body that is no JSON as its text
+            self._not_an_answer(raw.headers.get("content-type", ""), raw.content)
         if not completion.choices:
             raise ModelAccessError(f"{self.base_url}: the server answered without any choice",
                                    kind="invalid-response")
@@ -306,6 +331,14 @@ class OpenAIProvider:
                        completion.model or self.settings.model or "")
 
     # --- failures ------------------------------------------------------------------------------
+
+    def _not_an_answer(self, content_type: str, body: bytes) -> None:
+        """A server that answered with something that is no chat completion (a web page at the base URL): one
+        line naming what came back, at once (no retry would bring anything else)."""
+        raise ModelAccessError(
+            f"{self.settings.model} at {self.base_url}: the server answered with {_what_came_back(content_type, body)}, "
+            "not a chat completion; check the base URL (an OpenAI-compatible API's usually ends in /v1)",
+            kind="invalid-response")
 
     def _raise_for(self, err: openai.OpenAIError) -> None:
         """Turn an openai error into _Transient (retry) or ModelAccessError (stop)."""
@@ -329,10 +362,12 @@ class OpenAIProvider:
                 label = "rate limited" if status == 429 else "server error"
                 raise _Transient(f"{label} (HTTP {status}): {message}", _retry_after(err)) from None
             if status in (401, 403):
-                raise ModelAccessError(
-                    f"{where}: authentication failed (HTTP {status}): {message}; "
-                    f"check the key in environment variable {self.settings.api_key_env}",
-                    kind="auth", status=status) from None
+                variable = self.settings.api_key_env
+                advice = (f"check the key in environment variable {variable}" if self._key_given
+                          else f"environment variable {variable} is not set, so no key was sent: set it, or name "
+                          "the variable that holds the key with --api-key-env (api_key_env)")
+                raise ModelAccessError(f"{where}: authentication failed (HTTP {status}): {message}; {advice}",
+                                       kind="auth", status=status) from None
             if status == 404:
                 raise ModelAccessError(
                     f"{where}: not found (HTTP 404): {message}; check the model name and the base URL",

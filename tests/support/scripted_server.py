@@ -60,11 +60,18 @@ class Reply:
     chunk_chars: int = 8  # stream the text in pieces of this many characters
     chunk_delay_s: float = 0.0  # pause between stream chunks
     raw_lines: dict[int, bytes] = field(default_factory=dict)  # stream index -> raw bytes sent before that event
+    page: bytes | None = None  # sent as the whole body instead of an answer (a web page, a proxy's notice)
+    content_type: str = "text/html; charset=utf-8"  # the page's
 
     @classmethod
     def answer(cls, text: str, *, reasoning: str | None = None, **options: Any) -> Reply:
         """A normal answer; ``reasoning`` is sent as ``reasoning_content``."""
         return cls(text=text, reasoning=reasoning, **options)
+
+    @classmethod
+    def web_page(cls, body: str, *, status: int = 200, content_type: str = "text/html; charset=utf-8") -> Reply:
+        """Not an API's answer at all: ``body`` as it is (a web page: a base URL that names a site, not its API)."""
+        return cls(status=status, page=body.encode("utf-8"), content_type=content_type)
 
     @classmethod
     def truncated(cls, text: str, **options: Any) -> Reply:
@@ -402,7 +409,14 @@ class _Handler(BaseHTTPRequestHandler):
             return
         reply = script._choose(request)
         script._sleep(script.fixed_delay_s + reply.delay_s)
-        if reply.status != 200:
+        if reply.page is not None:
+            self.send_response(reply.status)
+            self.send_header("Content-Type", reply.content_type)
+            self.send_header("Content-Length", str(len(reply.page)))
+            self.end_headers()
+            self.wfile.write(reply.page)
+            self.wfile.flush()
+        elif reply.status != 200:
             self._send_error(reply)
         elif reply.drop_after_chunks == 0:
             self._drop()

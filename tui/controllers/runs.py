@@ -249,6 +249,13 @@ class RunsController:
         if run_dir is None:
             self.host.notify("Open a run first (3 Runs, enter).", severity="warning")
             return
+        from genplan.engine import api
+
+        try:  # checked as the resume checks it, before anything is shown or written: a finished run, another domain
+            api.resume_target(run_dir, self.ctx.domain_dir)
+        except api.NotResumable as refused:
+            self.host.notify(str(refused), title="Not resumed", severity="warning", timeout=12, markup=False)
+            return
         self.start_run(run_dir=run_dir)
 
     def start_run(self, run_dir: Path | None = None, start_from: tuple[str, Path, str] | None = None,
