@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from genplan.engine.api.budget import Budget, Spend
     from genplan.engine.api.domains import DomainDir
     from genplan.engine.api.presets import Approach
+    from genplan.engine.api.settings import ModelSettings
 
 OPTION_FLAGS = {"memory_gib": "--memory"}  # run options whose flag is not their name
 
@@ -272,6 +273,35 @@ def run(args: argparse.Namespace) -> int:
         write_summary(report.run_dir, report.to_json())
     _say_budget(report.run_dir, args)
     return _print_report(report, args)
+
+
+def _forecast(args: argparse.Namespace, request: api.StartRequest | None, approach: Approach,
+              settings: ModelSettings) -> int:
+    """--dry-run: what the run would cost (from genplan's earlier runs of the preset on the domain, else the paper's
+    published figures), printed as a table or, with --json, one object; nothing is created or asked."""
+    from genplan.engine.api.budget import Planned, forecast_runs, spend_of
+    from genplan.engine.api.runs import read_meta
+
+    if request is None:  # --resume RUN: the run's own domain, preset and model; what it spent so far beside
+        run_dir = Path(args.resume)
+        meta = read_meta(run_dir)
+        target = meta.domain_dir or str(meta.extra.get("domain") or "")
+        preset = str(meta.config.get("preset") or meta.extra.get("preset") or approach.name)
+        history, spent = [run_dir.parent], spend_of(run_dir)
+    else:
+        target, preset = request.target, request.config.preset if request.config is not None else request.preset
+        history, spent = [request.runs_dir, Path(target)], None
+    model = settings.model or ""
+    planned = [Planned(Path(target).name, preset, model)]
+    result = forecast_runs(planned, history, settings.prices)
+    if args.json:
+        print(json.dumps({**result.to_dict(), **({"spent": spent.to_dict()} if spent is not None else {})}, indent=2))
+        return EXIT_OK
+    print(f"forecast of one run of {preset} on {Path(target).name} with {model or '(no model: you answer)'}:")
+    print("\n".join(result.lines()))
+    if spent is not None:
+        print(f"spent so far by {Path(args.resume).name}: {spent.describe()}")
+    return EXIT_OK
 
 
 def _say_budget(run_dir: Path, args: argparse.Namespace) -> None:

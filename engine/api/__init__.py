@@ -32,12 +32,12 @@ from genplan.engine.errors import GenplanError
 from genplan.engine.llm.budget import Budget, BudgetMeter, Spend
 from genplan.engine.pipeline.config import PipelineConfig
 from genplan.engine.runs import NotResumable, RunMeta, create, create_named, layout, read_meta_or_none
+from genplan.engine.runs.answers import spend_on_disk
 from genplan.engine.runs.edits import EditRefused
 from genplan.engine.runs.gateway import Decision
 from genplan.engine.runs.outcome import RunReport
 from genplan.engine.runs.run import ApproachParameters, NewRun, Run, RunOutcome, RunSetup, execute
 from genplan.engine.runs.status import RunStatus
-from genplan.engine.runs.answers import spend_on_disk
 from genplan.engine.runs.store import RunInfo, RunStore, artifact_request_id, fork_run
 
 if TYPE_CHECKING:

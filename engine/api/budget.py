@@ -22,11 +22,13 @@ from genplan.engine.llm.budget import (
 )
 from genplan.engine.llm.pricing import Price, price_for
 from genplan.engine.llm.settings import ModelSettings, default_config_path
+from genplan.engine.report.forecast import EarlierRun, Figure, Forecast, Planned, Span, earlier_runs, forecast
 from genplan.engine.runs.answers import spend_on_disk
 
 __all__ = [
-    "BUDGET_KEYS", "BUDGET_REASON", "Budget", "BudgetError", "BudgetMeter", "BudgetReached", "Price", "Spend",
-    "budget_from_flags", "check_budget", "load_budget", "price_of", "spend_of",
+    "BUDGET_KEYS", "BUDGET_REASON", "Budget", "BudgetError", "BudgetMeter", "BudgetReached", "EarlierRun", "Figure",
+    "Forecast", "Planned", "Price", "Span", "Spend", "budget_from_flags", "check_budget", "earlier_runs", "forecast",
+    "forecast_runs", "load_budget", "price_of", "spend_of",
 ]
 
 
@@ -72,3 +74,10 @@ def load_budget(config_file: str | Path | None = None, *, table: Mapping[str, An
     if table is not None:
         budget = Budget.from_table(table, table_where or "the experiment file").over(budget)
     return (flags or Budget()).over(budget)
+
+
+def forecast_runs(planned: list[Planned], history: list[Path], prices: Mapping[str, Price] | None = None) -> Forecast:
+    """The forecast of ``planned`` runs from genplan's finished runs found in ``history`` (run directories, folders
+    of runs, batch directories, domain directories' own runs), else the paper's published figures
+    (engine/report/forecast.py); ``prices``: the config's over genplan's list."""
+    return forecast(planned, earlier_runs(history), prices)

@@ -57,7 +57,8 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "AnswerCancelled", "Answerer", "Budget", "BudgetMeter", "BudgetReached", "BudgetedProvider", "CachingProvider", "ChatMessage", "ChatRequest", "ChatResponse",
+    "AnswerCancelled", "Answerer", "Budget", "BudgetMeter", "BudgetReached", "BudgetedProvider", "CachingProvider",
+    "ChatMessage", "ChatRequest", "ChatResponse",
     "DEFAULT_PRICES", "ManualProvider", "ModelAccessError", "ModelSettings", "OpenAIProvider", "Price",
     "Provider", "ResponseCache", "RetryNotice", "STEPS", "STEP_HEADER", "SettingsError", "Spend", "Usage",
     "cache_key", "default_cache_dir", "default_config_path", "env_var_name", "estimate_cost",

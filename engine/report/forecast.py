@@ -112,7 +112,8 @@ class Forecast:
 
         def summed(name: str) -> tuple[Span | None, int]:
             spans = [getattr(f, name) for f in counted if getattr(f, name) is not None]
-            missing = sum(1 for f in counted if getattr(f, name) is None)
+            # lines with no forecast at all are counted apart (calls_missing); the others lack this quantity
+            missing = sum(1 for f in counted if getattr(f, name) is None and (name == "calls" or f.calls is not None))
             total = None
             for value in spans:
                 total = value if total is None else total + value
@@ -136,20 +137,23 @@ class Forecast:
 
     def lines(self) -> list[str]:
         """The forecast as a table: one line per domain and preset, then the total."""
-        header = f"{'domain':<14} {'preset':<8} {'model':<14} {'runs':>4}  {'calls':>9}  {'tokens in':>17}  " \
-                 f"{'tokens out':>17}  {'tokens':>19}  {'cost':>15}  source"
+        models = len({f.model for f in self.figures}) > 1  # a column of its own only when there are several
+        header = f"{'domain':<14} {'preset':<8} " + (f"{'model':<14} " if models else "") + \
+            f"{'runs':>4}  {'calls':>9}  {'tokens in':>17}  {'tokens out':>17}  {'tokens':>19}  {'cost':>15}  source"
         lines = [header]
         for f in self.figures:
             left = f.runs - f.done
             runs = f"{left}" if not f.done else f"{left}+{f.done}✓"
-            lines.append(f"{f.domain[:14]:<14} {f.preset[:8]:<8} {f.model[:14]:<14} {runs:>4}  {_text(f.calls):>9}  "
+            model = f"{f.model[:14]:<14} " if models else ""
+            lines.append(f"{f.domain[:14]:<14} {f.preset[:8]:<8} {model}{runs:>4}  {_text(f.calls):>9}  "
                          f"{_text(f.tokens_in):>17}  {_text(f.tokens_out):>17}  {_text(f.tokens):>19}  "
                          f"{_cost(f, self.prices.get(f.model)):>15}  {f.basis}")
         total = self.total()
-        cost = total["cost"].text(money=True) if total["cost"] is not None else "no price known"
-        if total["cost"] is not None and total["cost_missing"]:
-            cost += " +?"
-        lines.append(f"{'total':<14} {'':<8} {'':<14} {total['runs']:>4}  {_text(total['calls']):>9}  "
+        if total["cost"] is not None:
+            cost = total["cost"].text(money=True) + (" +?" if total["cost_missing"] else "")  # +?: a price unknown
+        else:
+            cost = "no price known" if total["calls"] is not None and total["runs"] else "-"
+        lines.append(f"{'total':<14} {'':<8} " + (f"{'':<14} " if models else "") + f"{total['runs']:>4}  {_text(total['calls']):>9}  "
                      f"{_text(total['tokens_in']):>17}  {_text(total['tokens_out']):>17}  {_text(total['tokens']):>19}  "
                      f"{cost:>15}")
         unforecast = total["calls_missing"]
