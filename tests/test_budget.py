@@ -198,3 +198,43 @@ def test_cached_answers_cost_nothing_against_a_cap(scripted_server: ScriptedServ
     second = api.start(request, settings, cache_dir=cache, budget=Budget(max_calls=0))
     assert second.status == "finished" and len(scripted_server.requests) == asked
     assert spend_of(second.run_dir) == Spend()
+
+
+# ------------------------------------------------------------------------------------------------ a batch
+def test_a_batch_capped_mid_way_stops_and_resumes_to_the_end(tmp_path: Path) -> None:
+    """Two domains x two presets, one run at a time, capped at 10 model calls: the batch stops mid-way (the run at
+    the cap stopped with the reason "budget", the later ones not started), says how far it got, and run again with
+    a higher cap ends with the same answers as an uncapped batch, nothing asked twice."""
+    from support.multi_domain_model import DomainRouter, ferry_models
+    from test_batch import write_experiment
+
+    from genplan.engine.batch import load_experiment, run_batch
+
+    with ScriptedServer() as server:
+        server.respond_with(DomainRouter(ferry_models()))
+        path = write_experiment(tmp_path, server, extra="eval = false\nmax_concurrent_runs = 1")
+        free = run_batch(load_experiment(path), tmp_path / "free", no_cache=True)
+        assert free.complete
+        free_calls = len(server.requests)
+        assert free_calls > 12
+
+        server.clear()
+        server.respond_with(DomainRouter(ferry_models()))
+        capped = run_batch(load_experiment(path), tmp_path / "capped", no_cache=True, budget=Budget(max_calls=10))
+        assert not capped.complete and len(server.requests) == 10  # a calls cap is never passed
+        assert capped.budget is not None and capped.budget["spent"]["calls"] == 10 and capped.budget["reached"]
+        assert capped.stopped_at_budget == 1 and capped.not_started >= 1
+        statuses = [state.run_status for state in capped.states]
+        assert "stopped" in statuses and None in statuses
+        batch = json.loads((tmp_path / "capped" / "batch.json").read_text())
+        assert batch["budget"]["caps"] == {"max_calls": 10}
+
+        done = run_batch(load_experiment(path), tmp_path / "capped", no_cache=True, budget=Budget(max_calls=1000))
+        assert done.complete and done.budget is not None and "reached" not in done.budget
+        assert len(server.requests) == free_calls  # the batch went on where it stopped
+        assert done.budget["spent"]["calls"] == free_calls
+        for ours, theirs in zip(done.states, free.states, strict=True):
+            assert ours.entry.key == theirs.entry.key and ours.run_status == theirs.run_status == "finished"
+            program = (tmp_path / "capped" / ours.entry.run_dir / "summary.json")
+            reference = (tmp_path / "free" / theirs.entry.run_dir / "summary.json")
+            assert json.loads(program.read_text())["debug_solved"] == json.loads(reference.read_text())["debug_solved"]
