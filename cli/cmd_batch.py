@@ -173,7 +173,13 @@ def _dry_run(experiment, batch_dir: Path, args: argparse.Namespace) -> int:
         entries.append({"state": state, "entry": entry.key, "run_dir": str(batch_dir / entry.run_dir)})
         planned.append(Planned(entry.domain.name, entry.preset, entry.model.settings.model or "",
                                done=work is None or work.run is None))
-    prices = {name: price for model in experiment.models for name, price in model.settings.prices.items()}
+    from genplan.engine.api.settings import SettingsError, load_settings
+
+    try:  # the config file's [prices], under those the experiment's models set
+        prices = dict(load_settings(None, environ={}).prices)
+    except SettingsError:
+        prices = {}
+    prices.update({name: price for model in experiment.models for name, price in model.settings.prices.items()})
     history = [batch_dir, *(domain.path for domain in experiment.domains)]
     forecast = forecast_runs(planned, history, prices)
     if args.json:

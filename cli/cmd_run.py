@@ -271,7 +271,9 @@ def run(args: argparse.Namespace) -> int:
         coverage = _evaluate(Path(selected), domain_dir, report.run_dir)
         report = replace(report, details={**report.details, "eval_coverage": coverage})
         write_summary(report.run_dir, report.to_json())
-    _say_budget(report.run_dir, args)
+    budget = _say_budget(report.run_dir, args)
+    if budget and "selected_program" in report.details:  # --json: the caps, the spend and the stop's reason
+        report = replace(report, details={**report.details, **budget})
     return _print_report(report, args)
 
 
@@ -304,16 +306,20 @@ def _forecast(args: argparse.Namespace, request: api.StartRequest | None, approa
     return EXIT_OK
 
 
-def _say_budget(run_dir: Path, args: argparse.Namespace) -> None:
-    """A run stopped at its budget: one line on stderr saying so and how to go on (a higher cap)."""
+def _say_budget(run_dir: Path, args: argparse.Namespace) -> dict:
+    """A run stopped at its budget: one line on stderr saying so and how to go on (a higher cap). Returns what
+    run.json keeps of the run's budget (``budget``, ``stop_reason``), {} for a run without caps."""
     from genplan.engine.api.runs import read_meta_or_none
 
     meta = read_meta_or_none(run_dir)
-    if meta is None or meta.extra.get("stop_reason") != "budget":
-        return
-    reached = (meta.extra.get("budget") or {}).get("reached", "")
-    warn(f"stopped at the budget ({reached}); go on with a higher cap: genplan run --resume {run_dir} "
-         "--max-cost/--max-calls/--max-total-tokens ...")
+    if meta is None or "budget" not in meta.extra:
+        return {}
+    kept = {key: meta.extra[key] for key in ("budget", "stop_reason") if key in meta.extra}
+    if meta.extra.get("stop_reason") == "budget":
+        reached = (meta.extra.get("budget") or {}).get("reached", "")
+        warn(f"stopped at the budget ({reached}); go on with a higher cap: genplan run --resume {run_dir} "
+             "--max-cost/--max-calls/--max-total-tokens ...")
+    return kept
 
 
 def _start_request(args: argparse.Namespace) -> tuple[api.StartRequest, Approach]:

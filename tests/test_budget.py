@@ -39,8 +39,8 @@ def settings_for(server: ScriptedServer) -> ModelSettings:
                          prices={server.model: PRICE})
 
 
-def start(server: ScriptedServer, root: Path, budget: Budget | None) -> api.RunOutcome:
-    request, _ = api.start_request("F5-3", str(FERRY), root)
+def start(server: ScriptedServer, root: Path, budget: Budget | None, domain: Path = FERRY) -> api.RunOutcome:
+    request, _ = api.start_request("F5-3", str(domain), root)
     return api.start(request, settings_for(server), no_cache=True, budget=budget)
 
 
@@ -238,3 +238,124 @@ def test_a_batch_capped_mid_way_stops_and_resumes_to_the_end(tmp_path: Path) -> 
             program = (tmp_path / "capped" / ours.entry.run_dir / "summary.json")
             reference = (tmp_path / "free" / theirs.entry.run_dir / "summary.json")
             assert json.loads(program.read_text())["debug_solved"] == json.loads(reference.read_text())["debug_solved"]
+
+
+# ------------------------------------------------------------------------------------------------ the command line
+def test_genplan_run_capped_by_calls_stops_says_so_and_resumes_with_a_higher_cap(
+        scripted_server: ScriptedServer, tmp_path: Path) -> None:
+    from support.cli_process import genplan
+
+    scripted_server.respond_with(CountedFerry())
+    model = ["--model", scripted_server.model, "--base-url", scripted_server.base_url]
+    capped = genplan("run", str(FERRY), *model, "--out", str(tmp_path / "runs"), "--json", "--max-calls", "4",
+                     home=tmp_path)
+    assert capped.returncode == 0, capped.stderr
+    summary = json.loads(capped.stdout)
+    assert summary["status"] == "stopped" and summary["stop_reason"] == "budget"
+    assert summary["budget"]["caps"] == {"max_calls": 4} and summary["budget"]["spent"]["calls"] == 4
+    assert len(scripted_server.requests) == 4
+    assert "stopped at the budget (4 of --max-calls 4 model calls made)" in capped.stderr
+    # the progress line: the spend beside the cap (the scripted model has no price: said, not guessed)
+    assert "spent $0.0000 (+1 call(s) of no known price), 1 of 4 calls, 1,200 tokens" in capped.stderr
+    resumed = genplan("run", "--resume", summary["run_dir"], "--json", "--max-calls", "100", home=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    done = json.loads(resumed.stdout)
+    assert done["status"] == "finished" and done["stop_reason"] is None and done["debug_solved"] == 6
+    # the four answers were not asked again: every request went out once (the final strategy check's two plans come
+    # from the response cache, as in any run of genplan run), and the run's spend over both sessions is theirs
+    asked = [json.dumps(r.body["messages"], sort_keys=True) for r in scripted_server.requests]
+    assert len(asked) == len(set(asked)) == done["budget"]["spent"]["calls"] == CLEAN_RUN_CALLS - 2
+    bad = genplan("run", str(FERRY), *model, "--max-cost", "1", home=tmp_path)
+    assert bad.returncode == 2 and f"no price known for model {scripted_server.model}" in bad.stderr
+    assert bad.stderr.count("\n") == 1
+
+
+def test_a_forecast_is_the_sum_of_its_parts(scripted_server: ScriptedServer, tmp_path: Path) -> None:
+    """Two finished runs of F5-3 on ferry (one with the cheaper scripted answers): `genplan run --dry-run` forecasts
+    the range between them at the model's price, and a batch's dry run adds its lines up to its total."""
+    from support.cli_process import genplan
+
+    import shutil
+
+    config = tmp_path / "config" / "genplan" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(f'[prices."{scripted_server.model}"]\ninput = 2.0\noutput = 10.0\n', encoding="utf-8")
+    domain = Path(shutil.copytree(FERRY, tmp_path / "ferry", ignore=shutil.ignore_patterns(".genplan")))
+    runs = domain / ".genplan" / "runs"  # where genplan run puts a domain's runs, and a forecast finds them
+    scripted_server.respond_with(CountedFerry())
+    assert start(scripted_server, runs, None, domain).status == "finished"
+    scripted_server.clear()
+    scripted_server.respond_with(FerryModel())  # words counted: fewer tokens
+    assert start(scripted_server, runs, None, domain).status == "finished"
+    spends = sorted((spend_of(run) for run in runs.iterdir()), key=lambda s: s.tokens)
+    assert spends[0].tokens < spends[1].tokens
+
+    model = ["--model", scripted_server.model, "--base-url", scripted_server.base_url]
+    shown = genplan("run", str(domain), *model, "--dry-run", "--json", home=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    forecast = json.loads(shown.stdout)
+    [figure] = forecast["figures"]
+    assert figure["source"] == "genplan" and figure["basis"] == "genplan's 2 earlier run(s)"
+    assert figure["calls"] == {"low": CLEAN_RUN_CALLS, "high": CLEAN_RUN_CALLS}
+    assert figure["tokens"] == {"low": spends[0].tokens, "high": spends[1].tokens}
+    low = (spends[0].tokens_in * 2.0 + spends[0].tokens_out * 10.0) / 1e6
+    high = (spends[1].tokens_in * 2.0 + spends[1].tokens_out * 10.0) / 1e6
+    assert figure["cost_usd"] == {"low": pytest.approx(low), "high": pytest.approx(high)}
+    assert forecast["total"]["cost"] == figure["cost_usd"]
+    assert len(list(runs.iterdir())) == 2  # a dry run makes no run
+    text = genplan("run", str(domain), *model, "--dry-run", home=tmp_path)
+    assert "genplan's 2 earlier run(s)" in text.stdout and "total" in text.stdout
+
+    # a batch: ferry (genplan's runs) and ferry-costumed (none: the paper's figures, not for this model: all of its)
+    experiment = tmp_path / "experiment.toml"
+    experiment.write_text(
+        "[experiment]\nname = \"forecast\"\n"
+        f"domains = [\"{domain}\", \"{FERRY.parent / 'ferry-costumed'}\"]\npresets = [\"F5-3\", \"Sil\"]\n"
+        "seeds = [1, 2]\n\n[[models]]\nname = \"m\"\n"
+        f"model = \"{scripted_server.model}\"\nbase_url = \"{scripted_server.base_url}\"\n", encoding="utf-8")
+    listed = genplan("batch", str(experiment), "--out", str(tmp_path / "batch"), "--dry-run", "--json", home=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    result = json.loads(listed.stdout)["forecast"]
+    figures, total = result["figures"], result["total"]
+    assert [(f["domain"], f["preset"], f["runs"]) for f in figures] == [
+        ("ferry", "F5-3", 2), ("ferry", "Sil", 2), ("ferry-costumed", "F5-3", 2), ("ferry-costumed", "Sil", 2)]
+    assert figures[1]["source"] == "published" and "other models" in figures[1]["basis"]
+    for name in ("calls", "tokens"):
+        assert total[name]["low"] == pytest.approx(sum(f[name]["low"] for f in figures))
+        assert total[name]["high"] == pytest.approx(sum(f[name]["high"] for f in figures))
+    assert total["cost"]["high"] == pytest.approx(sum(f["cost_usd"]["high"] for f in figures))
+    # ferry F5-3: two runs, each the range of genplan's own
+    assert figures[0]["source"] == "genplan" and figures[0]["calls"]["low"] == 2 * CLEAN_RUN_CALLS
+    assert figures[0]["tokens"] == {"low": 2 * spends[0].tokens, "high": 2 * spends[1].tokens}
+
+
+def test_a_reproduce_dry_run_for_gpt_4o_forecasts_the_papers_grid_from_the_published_tables(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from test_reproduce_paper_grid import paper_tree
+
+    from genplan.cli.main import main
+    from genplan.engine.report.paper import load_paper_numbers
+
+    data = paper_tree(tmp_path)
+    assert main(["reproduce", str(data), "--model", "gpt-4o", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    ferry_f53 = next(line for line in lines if line.split()[:2] == ["ferry", "F5-3"])
+    assert "published (gpt-4o, mean per run over the paper's domains)" in ferry_f53
+    f3_6 = next(line for line in lines if line.split()[:2] == ["ferry", "F3-6"])
+    assert "no earlier run, no published figure" in f3_6  # Table 9 has no F3-6 row: not guessed
+    total = next(line for line in lines if line.split()[:1] == ["total"])
+    assert "$" in total and "204" in total.split()  # 17 domains x 4 presets x 3 seeds
+    assert "price of gpt-4o: $2.5 in / $10 out per million tokens" in out
+    # the same as JSON: each domain's figure is the paper's per-run mean times its 3 seeds; the total their sum
+    assert main(["reproduce", str(data), "--model", "gpt-4o", "--dry-run", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    paper = load_paper_numbers()
+    calls, tokens, _time = paper.budget[("gpt-4o", "F5-3")]
+    ferry = next(f for f in result["figures"] if f["domain"] == "ferry" and f["preset"] == "F5-3")
+    assert ferry["calls"]["low"] == pytest.approx(3 * calls) and ferry["tokens"]["high"] == pytest.approx(3 * tokens)
+    assert ferry["cost_usd"] == {"low": pytest.approx(3 * tokens * 2.5 / 1e6), "high": pytest.approx(3 * tokens * 10 / 1e6)}
+    forecast_lines = [f for f in result["figures"] if f["calls"] is not None]
+    assert len({f["domain"] for f in result["figures"]}) == 17 and len(forecast_lines) == 17 * 3
+    assert result["total"]["calls"]["low"] == pytest.approx(sum(f["calls"]["low"] for f in forecast_lines))
+    assert result["total"]["calls_missing"] == 17  # the F3-6 lines

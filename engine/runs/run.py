@@ -221,11 +221,12 @@ class Run:
         """What run.json keeps of the run's budget: its caps and spend (``budget``), and ``stop_reason: "budget"``
         when a request was refused at a cap and the run stopped there."""
         meter = self.setup.budget
-        if meter is None:
-            return {}
-        record: dict[str, Any] = {"budget": meter.record()}
-        if status == RunStatus.STOPPED and meter.reached:
+        at_cap = meter is not None and status == RunStatus.STOPPED and bool(meter.reached)
+        record: dict[str, Any] = {"budget": meter.record()} if meter is not None else {}
+        if at_cap:
             record["stop_reason"] = BUDGET_REASON
+        elif self.store.meta().get("stop_reason") == BUDGET_REASON:  # an earlier session's stop, now gone on
+            record["stop_reason"] = None
         return record
 
     def fail(self, error: BaseException, **meta: Any) -> None:
