@@ -271,9 +271,9 @@ def run(args: argparse.Namespace) -> int:
         coverage = _evaluate(Path(selected), domain_dir, report.run_dir)
         report = replace(report, details={**report.details, "eval_coverage": coverage})
         write_summary(report.run_dir, report.to_json())
-    budget = _say_budget(report.run_dir, args)
-    if budget and "selected_program" in report.details:  # --json: the caps, the spend and the stop's reason
-        report = replace(report, details={**report.details, **budget})
+    kept = _say_budget(report.run_dir, args)
+    if kept and "selected_program" in report.details:  # --json: the caps, the spend and the stop's reason
+        report = replace(report, details={**report.details, **kept})
     return _print_report(report, args)
 
 

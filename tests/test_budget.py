@@ -273,9 +273,9 @@ def test_genplan_run_capped_by_calls_stops_says_so_and_resumes_with_a_higher_cap
 def test_a_forecast_is_the_sum_of_its_parts(scripted_server: ScriptedServer, tmp_path: Path) -> None:
     """Two finished runs of F5-3 on ferry (one with the cheaper scripted answers): `genplan run --dry-run` forecasts
     the range between them at the model's price, and a batch's dry run adds its lines up to its total."""
-    from support.cli_process import genplan
-
     import shutil
+
+    from support.cli_process import genplan
 
     config = tmp_path / "config" / "genplan" / "config.toml"
     config.parent.mkdir(parents=True)

@@ -18,7 +18,7 @@ from genplan.engine.llm.budget import (
     BudgetMeter,
     BudgetReached,
     Spend,
-    checked,
+    budget_of_values,
 )
 from genplan.engine.llm.pricing import Price, price_for
 from genplan.engine.llm.settings import ModelSettings, default_config_path
@@ -54,7 +54,7 @@ def check_budget(budget: Budget | None, settings: ModelSettings) -> None:
 def budget_from_flags(max_cost: Any = None, max_calls: Any = None, max_total_tokens: Any = None) -> Budget:
     """The caps given as options (None: not given), checked as a [budget] table's are."""
     values = {"max_cost": max_cost, "max_calls": max_calls, "max_total_tokens": max_total_tokens}
-    return Budget(*(checked(key, value, BUDGET_KEYS[key]) for key, value in values.items()))
+    return budget_of_values(values, lambda key: BUDGET_KEYS[key])
 
 
 def load_budget(config_file: str | Path | None = None, *, table: Mapping[str, Any] | None = None,

@@ -15,7 +15,7 @@ is counted in both.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,8 +47,9 @@ class Budget:
 
     def over(self, other: Budget) -> Budget:
         """This budget's caps where set, ``other``'s elsewhere (flags over a file)."""
-        return Budget(*(mine if mine is not None else theirs for mine, theirs in
-                        zip(self.to_tuple(), other.to_tuple(), strict=True)))
+        return Budget(self.max_cost if self.max_cost is not None else other.max_cost,
+                      self.max_calls if self.max_calls is not None else other.max_calls,
+                      self.max_total_tokens if self.max_total_tokens is not None else other.max_total_tokens)
 
     def to_tuple(self) -> tuple[float | None, int | None, int | None]:
         return self.max_cost, self.max_calls, self.max_total_tokens
@@ -64,7 +65,7 @@ class Budget:
         unknown = sorted(set(table) - set(BUDGET_KEYS))
         if unknown:
             raise BudgetError(f"{where}: [budget] unknown key(s) {', '.join(unknown)}; known: {', '.join(BUDGET_KEYS)}")
-        return cls(*(checked(key, table.get(key), f"{where}: [budget] {key}") for key in BUDGET_KEYS))
+        return budget_of_values({key: table.get(key) for key in BUDGET_KEYS}, lambda key: f"{where}: [budget] {key}")
 
     def describe(self) -> str:
         """The caps in words: "$5.00, 200 calls, 1,000,000 tokens" ("no cap" when none is set)."""
@@ -76,6 +77,15 @@ class Budget:
         if self.max_total_tokens is not None:
             parts.append(f"{self.max_total_tokens:,} tokens")
         return ", ".join(parts) or "no cap"
+
+
+def budget_of_values(values: Mapping[str, Any], where: Callable[[str], str]) -> Budget:
+    """A budget of ``max_cost``, ``max_calls`` and ``max_total_tokens`` (None: no cap), each value checked."""
+    cost = checked("max_cost", values.get("max_cost"), where("max_cost"))
+    calls = checked("max_calls", values.get("max_calls"), where("max_calls"))
+    tokens = checked("max_total_tokens", values.get("max_total_tokens"), where("max_total_tokens"))
+    return Budget(float(cost) if cost is not None else None, int(calls) if calls is not None else None,
+                  int(tokens) if tokens is not None else None)
 
 
 def checked(key: str, value: Any, where: str) -> float | int | None:
