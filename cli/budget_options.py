@@ -29,14 +29,16 @@ def add_budget_arguments(parser: argparse.ArgumentParser, scope: str = "run") ->
                        help=f"tokens (input + output) {what} may spend (--max-tokens is one answer's length limit)")
 
 
-def budget_of(args: argparse.Namespace, table: Mapping[str, Any] | None = None, table_where: str = "") -> Budget:
-    """The caps in force: the config file's [budget], an experiment file's ``table``, the flags; BadInput (one line)
-    for a bad value."""
+def budget_of(args: argparse.Namespace, table: Mapping[str, Any] | None = None, table_where: str = "", *,
+              read_config: bool = True) -> Budget:
+    """The caps in force: the config file's [budget] (``read_config``; a batch reads none: its experiment file is
+    self-contained), an experiment file's ``table``, the flags; BadInput (one line) for a bad value."""
     from genplan.engine.api.budget import BudgetError, budget_from_flags, load_budget
 
     try:
         flags = budget_from_flags(getattr(args, "max_cost", None), getattr(args, "max_calls", None),
                                   getattr(args, "max_total_tokens", None))
-        return load_budget(getattr(args, "config_file", None), table=table, table_where=table_where, flags=flags)
+        return load_budget(getattr(args, "config_file", None), table=table, table_where=table_where, flags=flags,
+                           read_config=read_config)
     except BudgetError as exc:
         raise BadInput(str(exc)) from None

@@ -83,7 +83,9 @@ def run(args: argparse.Namespace) -> int:
         return error(str(exc))
     batch_dir = require_output_dir("--out", args.out) if args.out else default_batch_dir(experiment)
     try:
-        budget = budget_of(args, experiment.budget.to_dict() if experiment.budget.is_set else None, str(experiment.path))
+        # the experiment is self-contained: its [budget] and the flags, not the config file's
+        budget = budget_of(args, experiment.budget.to_dict() if experiment.budget.is_set else None, str(experiment.path),
+                           read_config=False)
     except BadInput as exc:
         return error(str(exc))
     if args.dry_run:
@@ -173,13 +175,8 @@ def _dry_run(experiment, batch_dir: Path, args: argparse.Namespace) -> int:
         entries.append({"state": state, "entry": entry.key, "run_dir": str(batch_dir / entry.run_dir)})
         planned.append(Planned(entry.domain.name, entry.preset, entry.model.settings.model or "",
                                done=work is None or work.run is None))
-    from genplan.engine.api.settings import SettingsError, load_settings
-
-    try:  # the config file's [prices], under those the experiment's models set
-        prices = dict(load_settings(None, environ={}).prices)
-    except SettingsError:
-        prices = {}
-    prices.update({name: price for model in experiment.models for name, price in model.settings.prices.items()})
+    # the prices the batch's runs are priced at: the experiment is self-contained (no config file is read)
+    prices = {name: price for model in experiment.models for name, price in model.settings.prices.items()}
     history = [batch_dir, *(domain.path for domain in experiment.domains)]
     forecast = forecast_runs(planned, history, prices)
     if args.json:

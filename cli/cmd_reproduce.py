@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from genplan.cli.budget_options import add_budget_arguments
-from genplan.cli.common import EXIT_BAD_INPUT, EXIT_OK, BadInput, add_faithful_options, error, faithful_spec
+from genplan.cli.common import EXIT_BAD_INPUT, EXIT_OK, add_faithful_options, error, faithful_spec
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -80,17 +80,14 @@ def _toggles_line(spec: str | None) -> str:
 
 def _forecast(args: argparse.Namespace, domains: list[Any], presets: list[str], seeds: list[int], out: Path) -> Any:
     """The grid's forecast: every domain x preset x seed with the model, from genplan's finished runs in the batch
-    directory and the domains' own runs, else the paper's published figures (engine/report/forecast.py)."""
+    directory and the domains' own runs, else the paper's published figures (engine/report/forecast.py), at the
+    model's price in genplan's list."""
     from genplan.engine.api.budget import Planned, forecast_runs
-    from genplan.engine.api.settings import SettingsError, load_settings
 
-    try:
-        settings = load_settings(None, cli={"model": args.model, "base_url": args.base_url})
-    except SettingsError as exc:
-        raise BadInput(str(exc)) from None
     planned = [Planned(domain.path.name, preset, args.model) for domain in domains for preset in presets
                for _seed in seeds]
-    return forecast_runs(planned, [out, *(domain.path for domain in domains)], settings.prices)
+    # priced as the batch's runs will be: by genplan's list (a batch reads no config file)
+    return forecast_runs(planned, [out, *(domain.path for domain in domains)])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -128,10 +125,7 @@ def run(args: argparse.Namespace) -> int:
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
     if args.dry_run:
         out = Path(args.out) if args.out else Path(f"reproduce-{data_dir.resolve().name}")
-        try:
-            forecast = _forecast(args, domains, presets, seeds, out)
-        except BadInput as exc:
-            return error(str(exc))
+        forecast = _forecast(args, domains, presets, seeds, out)
         if args.json:
             print(json.dumps(forecast.to_dict(), indent=2))
             return EXIT_OK

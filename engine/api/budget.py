@@ -58,13 +58,13 @@ def budget_from_flags(max_cost: Any = None, max_calls: Any = None, max_total_tok
 
 
 def load_budget(config_file: str | Path | None = None, *, table: Mapping[str, Any] | None = None,
-                table_where: str = "", flags: Budget | None = None) -> Budget:
+                table_where: str = "", flags: Budget | None = None, read_config: bool = True) -> Budget:
     """The caps in force: the config file's ``[budget]`` (``config_file``, else the default one where it exists),
     then ``table`` (an experiment file's ``[budget]``), then ``flags``; each set cap over the one before.
     BudgetError (one line) for a bad value."""
     budget = Budget()
     path = Path(config_file) if config_file is not None else default_config_path()
-    if path.is_file():
+    if read_config and path.is_file():
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
