@@ -361,3 +361,26 @@ def test_a_reproduce_dry_run_for_gpt_4o_forecasts_the_papers_grid_from_the_publi
     assert len({f["domain"] for f in result["figures"]}) == 17 and len(forecast_lines) == 17 * 3
     assert result["total"]["calls"]["low"] == pytest.approx(sum(f["calls"]["low"] for f in forecast_lines))
     assert result["total"]["calls_missing"] == 17  # the F3-6 lines
+
+
+# ------------------------------------------------------------------------------------------------ the app
+async def test_the_apps_totals_bar_shows_the_spend_beside_the_caps_and_the_run_stops_at_them(
+        scripted_server: ScriptedServer, tmp_path: Path) -> None:
+    from test_tui_support import config_for, ferry_copy, make_app, ready, wait_for
+
+    from genplan.tui.widgets.totals_bar import TotalsBar
+
+    scripted_server.respond_with(CountedFerry())
+    domain = ferry_copy(tmp_path)
+    app = make_app(domain, config_for(tmp_path, scripted_server), budget=Budget(max_calls=3))
+    runs = domain / ".genplan" / "runs"
+    async with app.run_test(size=(160, 30)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: runs.is_dir() and any(runs.iterdir()), what="the run")
+        await wait_for(pilot, lambda: app.runner.session is None, timeout=60, what="the run to stop at its cap")
+        await wait_for(pilot, lambda: "calls 3 of 3" in app.query_one(TotalsBar).full_text, what="the totals bar")
+    assert len(scripted_server.requests) == 3
+    [run_dir] = list(runs.iterdir())
+    record = meta(run_dir)
+    assert record["status"] == "stopped" and record["stop_reason"] == "budget"
