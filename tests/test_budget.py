@@ -384,3 +384,39 @@ async def test_the_apps_totals_bar_shows_the_spend_beside_the_caps_and_the_run_s
     [run_dir] = list(runs.iterdir())
     record = meta(run_dir)
     assert record["status"] == "stopped" and record["stop_reason"] == "budget"
+
+
+# ------------------------------------------------------------------------------------------------ the report
+def test_the_report_shows_each_runs_cost_beside_the_forecast(tmp_path: Path) -> None:
+    """Two seeds of F5-3 on one domain with gpt-4o, each of 3 answers at $0.004 (one more from the cache, free):
+    the report's cost table sums them per domain and in all, beside the forecast from the paper's Table 9."""
+    from genplan.engine.report.data import load_batch
+    from genplan.engine.report.paper import load_paper_numbers
+    from genplan.engine.report.paper_tables import all_tables, cost_table
+
+    batch = tmp_path / "batch"
+    entries = []
+    for seed in (1, 2):
+        relative = Path("runs") / "ferry" / "F5-3" / "gpt" / f"seed-{seed}" / "run-x"
+        folder = batch / relative
+        (folder / "responses").mkdir(parents=True)
+        (folder / "run.json").write_text(json.dumps({"status": "finished", "model": {"model": "gpt-4o"},
+                                                     "config": {"preset": "F5-3"}}))
+        for index in range(4):
+            answer = response(cached=index == 3, cost=0.0 if index == 3 else CALL_COST).to_dict()
+            (folder / "responses" / f"{index + 1:04d}-nl.task.json").write_text(json.dumps({"response": answer}))
+        entries.append({"domain": "ferry", "preset": "F5-3", "model": "gpt", "seed": seed, "run_dir": str(relative)})
+    experiment = {"name": "priced", "domains": [{"name": "ferry"}], "presets": [{"label": "F5-3"}],
+                  "models": [{"label": "gpt"}], "seeds": [1, 2]}
+    (batch / "batch.json").write_text(json.dumps({"experiment": experiment, "entries": entries}))
+    data = load_batch(batch)
+    table = cost_table(data)
+    assert table is not None and "cost" in [t.name for t in all_tables(data)]
+    row = table.row("ferry", "gpt", "F5-3")
+    # calls and tokens as the report's other tables count them (every answer, the cached one too); the cost is the
+    # model's calls' alone
+    assert row[3:7] == [2, 8, 8 * (TOKENS_IN + TOKENS_OUT), pytest.approx(6 * CALL_COST)]
+    calls, tokens, _seconds = load_paper_numbers().budget[("gpt-4o", "F5-3")]
+    assert row[7:9] == [pytest.approx(2 * calls), pytest.approx(2 * calls)]
+    assert row[9:] == [pytest.approx(2 * tokens * 2.5 / 1e6), pytest.approx(2 * tokens * 10 / 1e6)]
+    assert table.row("all", "gpt", "F5-3")[6] == pytest.approx(6 * CALL_COST)
