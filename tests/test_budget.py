@@ -420,3 +420,35 @@ def test_the_report_shows_each_runs_cost_beside_the_forecast(tmp_path: Path) -> 
     assert row[7:9] == [pytest.approx(2 * calls), pytest.approx(2 * calls)]
     assert row[9:] == [pytest.approx(2 * tokens * 2.5 / 1e6), pytest.approx(2 * tokens * 10 / 1e6)]
     assert table.row("all", "gpt", "F5-3")[6] == pytest.approx(6 * CALL_COST)
+
+
+# ------------------------------------------------------------------------------------------------ AutoToS
+def test_an_autotos_run_stops_at_its_cap_and_goes_on_with_a_higher_one(
+        scripted_server: ScriptedServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """AutoToS on a small ferry: a successor function with a bug, the goal test, the fixed function. Capped at two
+    calls it stops before the feedback round's call (the reason "budget" in run.json and its message); resumed
+    with a higher cap it asks only that call and passes, as it would have without a cap."""
+    from support.small_ferry import small_ferry
+    from test_autotos_pddl import FERRY as FERRY_SUCC
+    from test_autotos_pddl import FERRY_BOARD_KEEPS_EMPTY, GOAL
+
+    from genplan.cli.main import main
+
+    scripted_server.on_step("autotos.succ", [FERRY_BOARD_KEEPS_EMPTY, FERRY_SUCC])
+    scripted_server.on_step("autotos.goal", [GOAL])
+    model = ["--model", scripted_server.model, "--base-url", scripted_server.base_url]
+    code = main(["autotos", str(small_ferry()), "--no-eval", *model, "--runs", str(tmp_path / "runs"), "--json",
+                 "--quiet", "--no-cache", "--max-calls", "2"])
+    summary = json.loads(capsys.readouterr().out)
+    assert code == 0 and summary["status"] == "stopped" and summary["calls"] == 2
+    assert scripted_server.steps() == ["autotos.succ", "autotos.goal"]
+    run_dir = Path(summary["run_dir"])
+    record = meta(run_dir)
+    assert record["stop_reason"] == "budget" and record["budget"]["spent"]["calls"] == 2
+    last = [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines()][-1]
+    assert last["data"]["status"] == "stopped" and "budget is spent" in last["data"]["message"]
+    code = main(["run", "--resume", str(run_dir), "--json", "--quiet", "--no-cache", "--max-calls", "5"])
+    done = json.loads(capsys.readouterr().out)
+    assert code == 0 and done["status"] == "finished" and done["calls"] == 3
+    assert scripted_server.steps() == ["autotos.succ", "autotos.goal", "autotos.succ"]  # nothing asked twice
+    assert meta(run_dir).get("stop_reason") is None

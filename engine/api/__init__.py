@@ -55,7 +55,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RUN_MODULES", "Decision", "EditRefused", "GenplanError", "NotResumable", "RunOutcome", "RunReport", "RunStatus", "StartRequest",
-    "UnknownPreset", "Watch", "approach_of", "approach_of_request", "approach_of_run", "check_strategy", "edit", "fork",
+    "UnknownPreset", "Watch", "approach_of", "approach_of_request", "approach_of_run", "budget_meter", "check_strategy", "edit",
+    "fork",
     "fork_from", "fork_with_task", "list_runs", "message", "new_run", "overview", "pipeline", "prepare", "provider_for",
     "record_edit", "report", "rerun_program", "resumable", "resume", "resume_target", "start",
     "start_request",
