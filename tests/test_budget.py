@@ -452,3 +452,28 @@ def test_an_autotos_run_stops_at_its_cap_and_goes_on_with_a_higher_one(
     assert code == 0 and done["status"] == "finished" and done["calls"] == 3
     assert scripted_server.steps() == ["autotos.succ", "autotos.goal", "autotos.succ"]  # nothing asked twice
     assert meta(run_dir).get("stop_reason") is None
+
+
+# ------------------------------------------------------------------------------------------------ a PDDLego+ trial
+def test_a_trial_stops_at_its_cap_and_goes_on_with_a_higher_one(
+        scripted_server: ScriptedServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from test_pddlego_loop import TO_BACKYARD, TO_PANTRY
+
+    from genplan.cli.main import main
+    from genplan.engine.pddlego.environment import java_available
+
+    if not java_available():
+        pytest.skip("CoinCollector needs a Java runtime (java not on PATH)")
+    scripted_server.enqueue(TO_PANTRY, TO_BACKYARD)
+    model = ["--model", scripted_server.model, "--base-url", scripted_server.base_url]
+    code = main(["pddlego", "--locations", "5", "--seeds", "1", *model, "--out", str(tmp_path / "out"), "--json",
+                 "--no-cache", "--max-calls", "1"])
+    [trial] = json.loads(capsys.readouterr().out)
+    assert code == 0 and trial["reason"] == "budget" and trial["calls"] == 1
+    run_dir = Path(trial["run_dir"])
+    assert meta(run_dir)["status"] == "stopped" and meta(run_dir)["stop_reason"] == "budget"
+    assert len(scripted_server.requests) == 1
+    code = main(["run", "--resume", str(run_dir), "--json", "--quiet", "--no-cache", "--max-calls", "5"])
+    done = json.loads(capsys.readouterr().out)
+    assert code == 0 and done["outcome"] == "success" and done["calls"] == 2
+    assert len(scripted_server.requests) == 2  # the first answer came from disk
