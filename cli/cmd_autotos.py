@@ -16,6 +16,7 @@ from genplan.cli.autotos_options import (
     print_summary,
     rule_parameters,
 )
+from genplan.cli.budget_options import add_budget_arguments, budget_of
 from genplan.cli.common import EXIT_OK, BadInput, error, open_source, require_output_dir, require_seconds, run_guarded
 from genplan.engine.api.presets import AUTOTOS_DOMAINS as PAPER_DOMAINS
 from genplan.engine.api.presets import autotos_generates
@@ -60,6 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-tokens", type=int, help="answer length limit")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
     p.add_argument("--runs", metavar="DIR", default="runs", help="where the run directory is made (default runs/)")
+    add_budget_arguments(p)
     p.add_argument("--json", action="store_true",
                    help="print run_dir, calls, success, failure, categories, expanded, generated, status as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress output")
@@ -150,6 +152,7 @@ def finish_report(report: RunReport, args: argparse.Namespace) -> int:
 def start_command(preset: str, target: str, args: argparse.Namespace, parameters: dict[str, Any], runs_dir: Path) -> int:
     """Start a run of an AutoToS preset on ``target`` through the front-end API and print its summary."""
     from genplan.engine import api
+    from genplan.engine.api.budget import BudgetError
     from genplan.engine.api.settings import ModelAccessError
 
     if target not in PAPER_DOMAINS:
@@ -158,10 +161,12 @@ def start_command(preset: str, target: str, args: argparse.Namespace, parameters
         open_source(target)  # a directory that is no domain directory: one line now, not after the first progress
     require_output_dir("--runs" if hasattr(args, "runs") else "--out", runs_dir)
     settings = _settings(args, model_flags(args))
+    budget = budget_of(args)
     request = api.StartRequest(preset, target, runs_dir, parameters=parameters)
     try:
-        outcome = api.start(request, settings, api.Watch(progress=_progress(args)), no_cache=args.no_cache)
-    except ModelAccessError as exc:
+        outcome = api.start(request, settings, api.Watch(progress=_progress(args)), no_cache=args.no_cache,
+                            budget=budget)
+    except (ModelAccessError, BudgetError) as exc:
         raise BadInput(str(exc)) from None
     return finish_report(api.report(outcome), args)
 

@@ -9,10 +9,12 @@ import sys
 import time
 from pathlib import Path
 
+from genplan.cli.budget_options import add_budget_arguments, budget_of
 from genplan.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_NEGATIVE,
     EXIT_OK,
+    BadInput,
     add_faithful_options,
     error,
     faithful_spec,
@@ -55,9 +57,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ray", metavar="ADDRESS", help="run on this Ray cluster (e.g. 10.0.0.5:6379 or 'auto'; needs genplan[ray])")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
     add_faithful_options(p)
-    p.add_argument("--dry-run", action="store_true", help="check the file and show what would run, run nothing")
-    p.add_argument("--json", action="store_true", help="print one JSON summary object on stdout")
+    p.add_argument("--dry-run", action="store_true", help="check the file and show what would run and the forecast of "
+                   "its model calls, tokens and cost per domain and preset (from genplan's earlier runs, else the "
+                   "paper's published figures); run nothing")
+    p.add_argument("--json", action="store_true", help="print one JSON summary object on stdout (with --dry-run: the "
+                   "entries and the forecast)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    add_budget_arguments(p, "batch")
     p.set_defaults(func=run)
 
 
@@ -76,8 +82,14 @@ def run(args: argparse.Namespace) -> int:
     except GenplanError as exc:
         return error(str(exc))
     batch_dir = require_output_dir("--out", args.out) if args.out else default_batch_dir(experiment)
+    try:
+        # the experiment is self-contained: its [budget] and the flags, not the config file's
+        budget = budget_of(args, experiment.budget.to_dict() if experiment.budget.is_set else None, str(experiment.path),
+                           read_config=False)
+    except BadInput as exc:
+        return error(str(exc))
     if args.dry_run:
-        return _dry_run(experiment, batch_dir)
+        return _dry_run(experiment, batch_dir, args)
     executor: Executor
     if args.ray:
         executor = RayExecutor(args.ray, experiment.max_concurrent_runs, env_vars=api_key_environment(experiment))
@@ -94,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
             progress=None if args.quiet else ProgressLines(),
             no_cache=args.no_cache,
             planner_report=None if args.quiet else lambda line: print(f"genplan: {line}", file=sys.stderr, flush=True),
+            budget=budget,
         )
     except BatchError as exc:
         return error(str(exc))
@@ -111,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
         "complete": result.complete,
         "failed": [s.describe() for s in result.failed],
         "seconds": round(result.seconds, 3),
+        **({"budget": {**result.budget, "stopped_at_budget": result.stopped_at_budget,
+                       "not_started": result.not_started}} if result.budget is not None else {}),
     }
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -121,14 +136,33 @@ def run(args: argparse.Namespace) -> int:
         )
         for state in result.failed:
             print(f"  not complete: {state.entry.key}: run {state.run_status or 'missing'} {state.message}".rstrip())
+        if result.budget is not None:
+            print(_budget_line(result))
         print(f"tables: genplan report {result.batch_dir}")
     return EXIT_OK if result.complete else EXIT_NEGATIVE
 
 
-def _dry_run(experiment, batch_dir: Path) -> int:
+def _budget_line(result) -> str:
+    """How far a capped batch got: its spend beside the caps, and what the caps left undone."""
+    from genplan.engine.api.budget import Budget, Spend
+
+    caps = Budget(**result.budget["caps"])
+    spent = Spend.from_dict(result.budget["spent"])
+    line = f"budget: spent {spent.describe(caps)}"
+    if result.budget.get("reached"):
+        done = sum(1 for state in result.states if state.run_status == "finished")
+        line += (f"; reached ({result.budget['reached']}): {done} of {len(result.states)} runs finished, "
+                 f"{result.stopped_at_budget} stopped at the cap, {result.not_started} not started; run the same "
+                 "command with a higher cap to go on (nothing is asked twice)")
+    return line
+
+
+def _dry_run(experiment, batch_dir: Path, args: argparse.Namespace) -> int:
+    from genplan.engine.api.budget import Planned, forecast_runs
     from genplan.engine.api.runs import is_run_dir
 
     todo = {w.entry.key: w for w in plan_work(experiment, batch_dir)}
+    entries, planned = [], []
     for entry in grid(experiment):
         work = todo.get(entry.key)
         if work is None:
@@ -138,7 +172,21 @@ def _dry_run(experiment, batch_dir: Path) -> int:
             state = "resume" if started else "run"
         else:
             state = "evaluate"
-        print(f"{state:<8} {entry.key}  {batch_dir / entry.run_dir}")
+        entries.append({"state": state, "entry": entry.key, "run_dir": str(batch_dir / entry.run_dir)})
+        planned.append(Planned(entry.domain.name, entry.preset, entry.model.settings.model or "",
+                               done=work is None or work.run is None))
+    # the prices the batch's runs are priced at: the experiment is self-contained (no config file is read)
+    prices = {name: price for model in experiment.models for name, price in model.settings.prices.items()}
+    history = [batch_dir, *(domain.path for domain in experiment.domains)]
+    forecast = forecast_runs(planned, history, prices)
+    if args.json:
+        print(json.dumps({"entries": entries, "forecast": forecast.to_dict()}, indent=2))
+        return EXIT_OK
+    for item in entries:
+        print(f"{item['state']:<8} {item['entry']}  {item['run_dir']}")
+    print("forecast (per domain and preset; the source of each line at its end):")
+    for line in forecast.lines():
+        print(f"  {line}")
     return EXIT_OK
 
 
@@ -151,8 +199,17 @@ class ProgressLines:
     def __call__(self, event: Progress) -> None:
         line = self.describe(event)
         if line:
+            if event.budget is not None:
+                line += "; " + self.spend(event.budget)
             clock = f"[{time.monotonic() - self.start:7.1f}s {event.done:>3}/{event.total}]"
             print(f"{clock} {event.entry.key}: {line}", file=sys.stderr, flush=True)
+
+    @staticmethod
+    def spend(record: dict) -> str:
+        """The batch's spend so far beside its caps."""
+        from genplan.engine.api.budget import Budget, Spend
+
+        return "batch spent " + Spend.from_dict(record["spent"]).describe(Budget(**record["caps"]))
 
     @staticmethod
     def describe(event: Progress) -> str | None:
@@ -165,6 +222,8 @@ class ProgressLines:
             data = outcome.data
             if outcome.status == JobStatus.FAILED:
                 return f"run FAILED: {outcome.message}"
+            if outcome.status == JobStatus.STOPPED and (not data or "budget" in outcome.message):
+                return f"run stopped: {outcome.message}"  # at the batch's budget, or not started because of it
             if "llm_calls" not in data:  # a run that evaluates itself (AutoToS): its calls and evaluation
                 solved = data.get("success")
                 evaluated = "no evaluation" if solved is None else f"{solved}/{solved + data.get('failure', 0)} solved"

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from genplan.cli.autotos_options import add_run_memory_argument
+from genplan.cli.budget_options import add_budget_arguments
 from genplan.cli.cmd_edit import read_text
 from genplan.cli.cmd_run import add_model_options
 from genplan.cli.common import BadInput, require_output_dir, run_guarded
@@ -39,6 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "reflection, program or NL description is saved with `genplan edit` first")
     add_model_options(p)
     add_run_memory_argument(p)
+    add_budget_arguments(p)
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
     p.add_argument("--out", metavar="DIR", help="put the new run directory under DIR (default: beside RUN_DIR)")
     p.add_argument("--json", action="store_true", help="print one JSON summary object on stdout (as genplan run --json)")
@@ -61,5 +63,5 @@ def run(args: argparse.Namespace) -> int:
     # the fork goes on as `genplan run --resume` would go on with it: the same progress, summary and --json keys
     resumed = argparse.Namespace(**vars(args), resume=str(fork_dir), domain_dir=None, list_presets=False,
                                  pipeline_config=None, prompts=None, eval=False, seed=None, max_concurrency=None,
-                                 faithful=False, faithful_except=None, preset="F5-3")
+                                 faithful=False, faithful_except=None, preset="F5-3", dry_run=False)
     return cmd_run.run(resumed)

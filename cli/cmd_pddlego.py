@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from genplan.cli.budget_options import add_budget_arguments, budget_of
 from genplan.cli.common import EXIT_OK, BadInput, run_guarded
 
 COMMAND = "genplan pddlego"
@@ -48,6 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--prompts", metavar="DIR", help="a directory with your own prompt templates")
     p.add_argument("--out", metavar="DIR", default="pddlego-runs", help="where the runs go (default ./pddlego-runs)")
     p.add_argument("--json", action="store_true", help="print one JSON object per trial (a list) on stdout")
+    add_budget_arguments(p, "trials")
     p.set_defaults(func=lambda args: run_guarded(run, args))
 
 
@@ -84,18 +86,30 @@ def run(args: argparse.Namespace) -> int:
             PromptLibrary(args.prompts)  # a bad --prompts directory is an error before the first game
     except (SettingsError, ModelAccessError, PromptError) as exc:
         raise BadInput(str(exc)) from None
+    budget = budget_of(args)
+    try:  # the caps hold for all the trials together: one meter, each trial's requests counted against it
+        meter = api.budget_meter(budget, settings) if budget.is_set else None
+    except api.GenplanError as exc:
+        raise BadInput(str(exc)) from None
+    if meter is not None:
+        meter.scope = "command"
     owner = preset_owner(args.preset)
     assert owner is not None  # argparse's choices are the registered presets
     approach, preset = owner
     out = Path(args.out)
     results: list[dict[str, Any]] = []
     for seed in seeds:
+        reached = meter.at_cap() if meter is not None else None
+        if reached is not None:  # no new trial once the caps are reached
+            print(f"budget spent ({reached}): trials of seed(s) {', '.join(str(s) for s in seeds[seeds.index(seed):])} "
+                  "not started", file=sys.stderr)
+            break
         parameters = {"seed": seed, "locations": args.locations, "max_steps": args.max_steps, "prompts": args.prompts,
                       **({"fixed_domain": fixed} if fixed is not None else {})}
         request = api.StartRequest(preset, "coincollector", out / "runs", parameters=parameters)
         started = time.monotonic()
         try:
-            outcome = api.start(request, settings, no_cache=args.no_cache)
+            outcome = api.start(request, settings, no_cache=args.no_cache, budget_parent=meter)
         except (ModelAccessError, api.GenplanError) as exc:
             raise BadInput(str(exc)) from None
         summary = {**api.report(outcome).to_json(), "seed": seed}  # the trial's report (as a resume's): its seed, no bulky record

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from genplan.cli.budget_options import add_budget_arguments
 from genplan.cli.common import EXIT_BAD_INPUT, EXIT_OK, add_faithful_options, error, faithful_spec
 
 
@@ -40,8 +42,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "run the planners for coverage)")
     p.add_argument("--dry-run", action="store_true",
                    help="list the domains found (key, PDDL name, tasks) with the published figures the grid will be "
-                   "compared to (coverage per preset shown and model, the planners'), the grid's size and the "
-                   "--faithful toggles in force; run nothing")
+                   "compared to (coverage per preset shown and model, the planners'), the forecast of its model calls, "
+                   "tokens and cost per domain and preset (from genplan's earlier runs, else the paper's published "
+                   "figures), the grid's size and the --faithful toggles in force; run nothing")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="a [pipeline] override for every preset, e.g. code_rounds=1 (repeatable)")
     add_faithful_options(p)
@@ -51,6 +54,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ray", metavar="ADDRESS", help="run on this Ray cluster (needs genplan[ray])")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--json", action="store_true", help="with --dry-run: the forecast of the grid's calls, tokens and "
+                   "cost as one JSON object")
+    add_budget_arguments(p, "batch")
     p.set_defaults(func=run)
 
 
@@ -70,6 +76,18 @@ def _toggles_line(spec: str | None) -> str:
     if spec is None:
         return "faithful toggles: none (genplan's own behaviour; --faithful for the reference code's)"
     return f"faithful toggles in force: {', '.join(parse_spec(spec)) or 'none'}"
+
+
+def _forecast(args: argparse.Namespace, domains: list[Any], presets: list[str], seeds: list[int], out: Path) -> Any:
+    """The grid's forecast: every domain x preset x seed with the model, from genplan's finished runs in the batch
+    directory and the domains' own runs, else the paper's published figures (engine/report/forecast.py), at the
+    model's price in genplan's list."""
+    from genplan.engine.api.budget import Planned, forecast_runs
+
+    planned = [Planned(domain.path.name, preset, args.model) for domain in domains for preset in presets
+               for _seed in seeds]
+    # priced as the batch's runs will be: by genplan's list (a batch reads no config file)
+    return forecast_runs(planned, [out, *(domain.path for domain in domains)])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -106,8 +124,17 @@ def run(args: argparse.Namespace) -> int:
         return error(f"--planner-limits must be comma-separated seconds, got {args.planner_limits!r}")
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
     if args.dry_run:
+        out = Path(args.out) if args.out else Path(f"reproduce-{data_dir.resolve().name}")
+        forecast = _forecast(args, domains, presets, seeds, out)
+        if args.json:
+            print(json.dumps(forecast.to_dict(), indent=2))
+            return EXIT_OK
         for line in domain_listing(data_dir, domains, set(paper.domains), paper, presets):
             print(line)
+        print(f"forecast for {args.model} (per domain and preset, {len(seeds)} seed(s) each; the source of each line "
+              "at its end):")
+        for line in forecast.lines():
+            print(f"  {line}")
         print(f"{len(domains)} domains x {len(presets)} presets x {len(seeds)} seeds = "
               f"{len(domains) * len(presets) * len(seeds)} runs; published presets among them: "
               f"{', '.join(p for p in presets if p in paper.presets) or 'none'}")
@@ -136,7 +163,9 @@ def run(args: argparse.Namespace) -> int:
         experiment_text(data_dir.resolve().name, domains, presets, seeds, model, experiment, pipeline), encoding="utf-8"
     )
     batch_args = argparse.Namespace(experiment=str(experiment_file), out=str(out), max_concurrent_runs=None,
-                                    ray=args.ray, no_cache=args.no_cache, dry_run=False, json=False, quiet=args.quiet)
+                                    ray=args.ray, no_cache=args.no_cache, dry_run=False, json=False, quiet=args.quiet,
+                                    max_cost=args.max_cost, max_calls=args.max_calls,
+                                    max_total_tokens=args.max_total_tokens)
     code = cmd_batch.run(batch_args)
     if code == EXIT_BAD_INPUT:
         return code

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from genplan.cli.autotos_options import add_run_memory_argument, require_memory
+from genplan.cli.budget_options import add_budget_arguments, budget_of
 from genplan.cli.cmd_autotos import finish_report
 from genplan.cli.common import (
     EXIT_OK,
@@ -42,8 +43,10 @@ from genplan.engine.events import Event, Notice, RequestRetry, ResponseReceived,
 if TYPE_CHECKING:
     from genplan.engine import api
     from genplan.engine.api import RunReport
+    from genplan.engine.api.budget import Budget, Spend
     from genplan.engine.api.domains import DomainDir
     from genplan.engine.api.presets import Approach
+    from genplan.engine.api.settings import ModelSettings
 
 OPTION_FLAGS = {"memory_gib": "--memory"}  # run options whose flag is not their name
 
@@ -88,6 +91,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "(an AutoToS preset: search every eval task with the final functions)")
     p.add_argument("--json", action="store_true", help="print one JSON summary object on stdout")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--dry-run", action="store_true",
+                   help="run nothing: print the forecast of the run's model calls, tokens and cost (from genplan's "
+                   "earlier runs of the preset on the domain, else the paper's published figures); --json as JSON")
+    add_budget_arguments(p)
     p.set_defaults(func=lambda args: run_guarded(run, args))
 
 
@@ -103,13 +110,25 @@ def add_model_options(p: argparse.ArgumentParser) -> None:
 
 
 class Progress:
-    """Plain progress lines on stderr: what the pipeline is doing, as it happens."""
+    """Plain progress lines on stderr: what the pipeline is doing, as it happens; a model's answer with the spend
+    so far beside the caps (``spent``: what the run spent before, a resumed run's)."""
 
-    def __init__(self) -> None:
+    def __init__(self, budget: Budget | None = None, spent: Spend | None = None) -> None:
+        from genplan.engine.api.budget import Budget, Spend
+
         self.start = time.monotonic()
+        self.budget = budget or Budget()
+        self.spent = spent or Spend()
 
     def __call__(self, event: Event) -> None:
         line = self.describe(event)
+        if line and isinstance(event, ResponseReceived) and not event.resumed and not event.cached and not event.human:
+            self.spent.calls += 1
+            self.spent.tokens_in += event.tokens_in or 0
+            self.spent.tokens_out += event.tokens_out or 0
+            self.spent.cost_usd += event.cost_usd or 0.0
+            self.spent.unpriced += event.cost_usd is None
+            line += f"; spent {self.spent.describe(self.budget)}"
         if line:
             print(f"[{time.monotonic() - self.start:7.1f}s] {line}", file=sys.stderr, flush=True)
 
@@ -181,6 +200,7 @@ def run(args: argparse.Namespace) -> int:
         print(list_presets())
         return EXIT_OK
     from genplan.engine import api
+    from genplan.engine.api.budget import BudgetError, check_budget, spend_of
     from genplan.engine.api.settings import ModelAccessError, PromptLibrary, SettingsError, load_settings, stdin_answerer
 
     # everything the user gave is checked before anything is created or asked
@@ -189,6 +209,7 @@ def run(args: argparse.Namespace) -> int:
     if args.prompts:
         require_input_dir("--prompts", args.prompts)
     require_memory(args.memory)
+    budget = budget_of(args)
     given_domain = Path(args.domain_dir).resolve() if args.resume and args.domain_dir else None
     request: api.StartRequest | None = None
     try:
@@ -206,7 +227,10 @@ def run(args: argparse.Namespace) -> int:
         domain_dir = _domain_dir(target) if approach.can(Capability.DOMAIN_DIR) and Path(target).is_dir() else None
         settings = load_settings(args.config_file, cli=cli_model)
         prompts = PromptLibrary(args.prompts) if args.prompts else PromptLibrary()
-    except (ConfigError, SettingsError, ModelAccessError, FileNotFoundError, api.NotResumable) as exc:
+        if args.dry_run:
+            return _forecast(args, request, approach, settings)
+        check_budget(budget, settings)
+    except (ConfigError, SettingsError, ModelAccessError, FileNotFoundError, api.NotResumable, BudgetError) as exc:
         raise BadInput(str(exc)) from None
     created: list[Path] = []
 
@@ -216,8 +240,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"genplan: run directory {run_dir}", file=sys.stderr)
             print(f"genplan: {_sandbox_layers()}", file=sys.stderr)
 
+    spent_before = spend_of(Path(args.resume)) if args.resume else None
     watch = api.Watch(
-        subscriber=None if args.quiet else Progress(), progress=None if args.quiet else _progress_lines(),
+        subscriber=None if args.quiet else Progress(budget, spent_before),
+        progress=None if args.quiet else _progress_lines(),
         run_created=announce,
         manual_answer=stdin_answerer() if not settings.is_configured and sys.stdin.isatty() else None)
     if not settings.is_configured and not args.quiet:
@@ -225,9 +251,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         if request is None:
             outcome = api.resume(Path(args.resume), settings, watch, no_cache=args.no_cache, prompts=prompts,
-                                 domain_dir=given_domain, memory_gib=args.memory)
+                                 domain_dir=given_domain, memory_gib=args.memory, budget=budget)
         else:
-            outcome = api.start(request, settings, watch, no_cache=args.no_cache, prompts=prompts)
+            outcome = api.start(request, settings, watch, no_cache=args.no_cache, prompts=prompts, budget=budget)
     except ModelAccessError as exc:
         if not created:
             raise BadInput(str(exc)) from None
@@ -246,7 +272,55 @@ def run(args: argparse.Namespace) -> int:
         coverage = _evaluate(Path(selected), domain_dir, report.run_dir)
         report = replace(report, details={**report.details, "eval_coverage": coverage})
         write_summary(report.run_dir, report.to_json())
+    kept = _say_budget(report.run_dir, args)
+    if kept and "selected_program" in report.details:  # --json: the caps, the spend and the stop's reason
+        report = replace(report, details={**report.details, **kept})
     return _print_report(report, args)
+
+
+def _forecast(args: argparse.Namespace, request: api.StartRequest | None, approach: Approach,
+              settings: ModelSettings) -> int:
+    """--dry-run: what the run would cost (from genplan's earlier runs of the preset on the domain, else the paper's
+    published figures), printed as a table or, with --json, one object; nothing is created or asked."""
+    from genplan.engine.api.budget import Planned, forecast_runs, spend_of
+    from genplan.engine.api.runs import read_meta
+
+    if request is None:  # --resume RUN: the run's own domain, preset and model; what it spent so far beside
+        run_dir = Path(args.resume)
+        meta = read_meta(run_dir)
+        target = meta.domain_dir or str(meta.extra.get("domain") or "")
+        preset = str(meta.config.get("preset") or meta.extra.get("preset") or approach.name)
+        history, spent = [run_dir.parent], spend_of(run_dir)
+    else:
+        target, preset = request.target, request.config.preset if request.config is not None else request.preset
+        history, spent = [request.runs_dir, Path(target)], None
+    model = settings.model or ""
+    planned = [Planned(Path(target).name, preset, model)]
+    result = forecast_runs(planned, history, settings.prices)
+    if args.json:
+        print(json.dumps({**result.to_dict(), **({"spent": spent.to_dict()} if spent is not None else {})}, indent=2))
+        return EXIT_OK
+    print(f"forecast of one run of {preset} on {Path(target).name} with {model or '(no model: you answer)'}:")
+    print("\n".join(result.lines()))
+    if spent is not None:
+        print(f"spent so far by {Path(args.resume).name}: {spent.describe()}")
+    return EXIT_OK
+
+
+def _say_budget(run_dir: Path, args: argparse.Namespace) -> dict:
+    """A run stopped at its budget: one line on stderr saying so and how to go on (a higher cap). Returns what
+    run.json keeps of the run's budget (``budget``, ``stop_reason``), {} for a run without caps."""
+    from genplan.engine.api.runs import read_meta_or_none
+
+    meta = read_meta_or_none(run_dir)
+    if meta is None or "budget" not in meta.extra:
+        return {}
+    kept = {key: meta.extra[key] for key in ("budget", "stop_reason") if key in meta.extra}
+    if meta.extra.get("stop_reason") == "budget":
+        reached = (meta.extra.get("budget") or {}).get("reached", "")
+        warn(f"stopped at the budget ({reached}); go on with a higher cap: genplan run --resume {run_dir} "
+             "--max-cost/--max-calls/--max-total-tokens ...")
+    return kept
 
 
 def _start_request(args: argparse.Namespace) -> tuple[api.StartRequest, Approach]:

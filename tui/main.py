@@ -72,6 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="which pair of debug tasks are the prompt tasks (1-3)")
     parser.add_argument("--max-concurrency", type=int, help="parallel model requests (default 6: one per debug task)")
     parser.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
+    # caps on a run's spend, as `genplan run`'s (the totals bar shows the spend beside them)
+    parser.add_argument("--max-cost", type=float, metavar="USD", help="US dollars the run may spend, at the model's price")
+    parser.add_argument("--max-calls", type=int, metavar="N", help="model calls the run may make")
+    parser.add_argument("--max-total-tokens", type=int, metavar="N",
+                        help="tokens (input + output) the run may spend (--max-tokens is one answer's length limit)")
     # over the settings' Reference-faithful field, for this session
     from genplan.engine.api.presets import FAITHFUL_HELP, faithful_except_help
 
@@ -143,6 +148,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.memory is not None and not args.memory >= MIN_MEMORY_GIB:
         print(f"genplan-tui: --memory must be at least {MIN_MEMORY_GIB} GiB (64 MiB)", file=sys.stderr)
         return 2
+    from genplan.engine.api.budget import BudgetError, budget_from_flags, load_budget
+
+    try:
+        budget = load_budget(args.config_file, flags=budget_from_flags(args.max_cost, args.max_calls,
+                                                                       args.max_total_tokens))
+    except BudgetError as exc:
+        print(f"genplan-tui: {exc}", file=sys.stderr)
+        return 2
     if args.game_rooms is not None and not 1 <= args.game_rooms <= 11:
         print("genplan-tui: --game-rooms: CoinCollector has 1 to 11 rooms", file=sys.stderr)
         return 2
@@ -183,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         no_cache=args.no_cache,
         eval_limit=args.eval_limit,
         memory_gib=args.memory,
+        budget=budget,
         game={name: value for name, value in (("seed", args.game_seed), ("locations", args.game_rooms))
               if value is not None},
         config_file=args.config_file,

@@ -143,7 +143,7 @@ class RunSession:
     def __init__(self, domain_path: Path, settings: Any, post: Post, sink: Callable[[Any], None],
                  stepping: threading.Event, *, start: Any = None, resume: Path | None = None, fork: Fork | None = None,
                  strategy_check: tuple[Path, str, str] | None = None, no_cache: bool = False,
-                 label: str = "the run", memory_gib: float | None = None) -> None:
+                 label: str = "the run", memory_gib: float | None = None, budget: Any = None) -> None:
         if sum(x is not None for x in (start, resume, fork, strategy_check)) != 1:
             raise ValueError("a session starts, resumes, forks or checks a strategy: exactly one of them")
         self.domain_path = domain_path
@@ -156,6 +156,7 @@ class RunSession:
         self.strategy_check = strategy_check
         self.no_cache = no_cache
         self.memory_gib = memory_gib  # for a run that goes on: its sandboxed searches' memory (AutoToS)
+        self.budget = budget  # caps on the run's model spend (engine/api/budget.Budget), or None
         self.label = label  # what the run is, for the person (its preset)
         self.approach = self._approach()  # the registry's record: what the TUI may offer for this run
         self.pending = PendingQuestions()
@@ -197,13 +198,13 @@ class RunSession:
             return api.check_strategy(source_run, relative, text, self.domain_path, self.settings, watch,
                                       no_cache=self.no_cache)
         if self.start is not None:
-            return api.report(api.start(self.start, self.settings, watch, no_cache=self.no_cache))
+            return api.report(api.start(self.start, self.settings, watch, no_cache=self.no_cache, budget=self.budget))
         run_dir = self.resume
         if self.fork is not None:
             run_dir = api.fork(self.fork.run_dir, self.fork.relative, self.fork.kind, self.fork.text)
         assert run_dir is not None  # __init__ checked that one of them is given
         return api.report(api.resume(run_dir, self.settings, watch, no_cache=self.no_cache,
-                                     domain_dir=self.domain_path, memory_gib=self.memory_gib))
+                                     domain_dir=self.domain_path, memory_gib=self.memory_gib, budget=self.budget))
 
     def _created(self, run_dir: Path) -> None:
         from genplan.engine.api.runs import open_run

@@ -29,8 +29,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from genplan.engine.errors import GenplanError
+from genplan.engine.llm.budget import Budget, BudgetMeter, Spend
 from genplan.engine.pipeline.config import PipelineConfig
 from genplan.engine.runs import NotResumable, RunMeta, create, create_named, layout, read_meta_or_none
+from genplan.engine.runs.answers import spend_on_disk
 from genplan.engine.runs.edits import EditRefused
 from genplan.engine.runs.gateway import Decision
 from genplan.engine.runs.outcome import RunReport
@@ -54,7 +56,8 @@ if TYPE_CHECKING:
 __all__ = [
     "RUN_MODULES", "AlreadyFinished", "Decision", "EditRefused", "GenplanError", "NotResumable", "RunOutcome",
     "RunReport", "RunStatus", "StartRequest",
-    "UnknownPreset", "Watch", "approach_of", "approach_of_request", "approach_of_run", "check_strategy", "edit", "fork",
+    "UnknownPreset", "Watch", "approach_of", "approach_of_request", "approach_of_run", "budget_meter", "check_strategy",
+    "edit", "fork",
     "fork_from", "fork_with_task", "list_runs", "message", "new_run", "overview", "pipeline", "prepare", "provider_for",
     "record_edit", "report", "rerun_program", "resumable", "resume", "resume_target", "start",
     "start_request",
@@ -138,15 +141,15 @@ class StartRequest:
 
 
 def provider_for(settings: ModelSettings, *, no_cache: bool = False, watch: Watch | None = None,
-                 cache_dir: str | Path | None = None) -> Provider:
+                 cache_dir: str | Path | None = None, meter: BudgetMeter | None = None) -> Provider:
     """The model, with the provider stack's retries and cache; with no model configured, the person answering
     through ``watch.manual_answer``. The API key is registered as a secret, so no program's output carries it
-    back to the model or into a file."""
+    back to the model or into a file. ``meter``: the run's budget, checked before every request to the model."""
     from genplan.engine.llm import make_provider
     from genplan.engine.sandbox.redact import register_secret
 
     provider = make_provider(settings, cache_dir=cache_dir, no_cache=no_cache,
-                             manual_answer=watch.manual_answer if watch else None,
+                             manual_answer=watch.manual_answer if watch else None, meter=meter,
                              manual_one_at_a_time=not (watch is not None and watch.manual_queues))
     register_secret(settings.resolve_api_key())
     return provider
@@ -216,16 +219,31 @@ def new_run(request: StartRequest, settings: ModelSettings,
 
 
 def start(request: StartRequest, settings: ModelSettings, watch: Watch | None = None, *, no_cache: bool = False,
-          prompts: PromptLibrary | None = None, cache_dir: str | Path | None = None) -> RunOutcome:
+          prompts: PromptLibrary | None = None, cache_dir: str | Path | None = None, budget: Budget | None = None,
+          budget_parent: BudgetMeter | None = None) -> RunOutcome:
     """A new run of the request's preset, carried out to its end (a stop is an end; an error is raised after
-    the run directory says so)."""
+    the run directory says so). ``budget``: the run's caps (a request that would pass one is not sent, and the run
+    stops with the reason "budget"); ``budget_parent``: a batch's meter the run's requests count against too."""
     watch = watch or Watch()
     prepared = prepare(request)
     if no_cache:  # recorded, so that a resume skips the cache too
         request = replace(request, extra_meta={**request.extra_meta, NO_CACHE: True})
-    provider = provider_for(settings, no_cache=no_cache, watch=watch, cache_dir=cache_dir)
+    meter = budget_meter(budget, settings, parent=budget_parent)
+    provider = provider_for(settings, no_cache=no_cache, watch=watch, cache_dir=cache_dir, meter=meter)
     store, approach, parameters = new_run(request, settings, prepared)
-    return _carry_out(store, approach, request.target, parameters, provider, settings, watch, prompts)
+    return _carry_out(store, approach, request.target, parameters, provider, settings, watch, prompts, meter)
+
+
+def budget_meter(budget: Budget | None, settings: ModelSettings, *, spent: Spend | None = None,
+                 parent: BudgetMeter | None = None) -> BudgetMeter | None:
+    """The meter a run's requests are checked against (None: no cap, here or in a batch). A cost cap needs the
+    model's price: BudgetRefused (one line) when none is known, never a guess."""
+    from genplan.engine.api.budget import check_budget
+
+    if (budget is None or not budget.is_set) and parent is None:
+        return None
+    check_budget(budget, settings)
+    return BudgetMeter(budget or Budget(), spent or Spend(), parent=parent)
 
 
 def approach_of_request(request: StartRequest) -> Approach[Any]:
@@ -286,16 +304,18 @@ def _open_resumable(run_dir: Path, *, forking: bool = False) -> tuple[RunStore, 
 
 def resume(run_dir: Path, settings: ModelSettings, watch: Watch | None = None, *, no_cache: bool = False,
            prompts: PromptLibrary | None = None, domain_dir: Path | None = None,
-           cache_dir: str | Path | None = None, memory_gib: float | None = None) -> RunOutcome:
+           cache_dir: str | Path | None = None, memory_gib: float | None = None, budget: Budget | None = None,
+           budget_parent: BudgetMeter | None = None) -> RunOutcome:
     """Go on with an unfinished (killed, stopped, failed) run, or a fork: every answer on disk is taken from
-    there, the rest is asked. ``domain_dir``: the front end's domain directory, which a run on a domain directory
-    goes on with instead of the one its run.json names (a run copied with its domain); refused (NotResumable,
-    naming both) when it is another domain, or the run's own changed since (``api.fingerprint``). A finished run
-    is refused (AlreadyFinished). Nothing in the run directory is written before these checks. ``no_cache``: the
-    response cache is skipped, as it is anyway for a run started with it (run.json ``no_cache``, recorded).
-    ``memory_gib``: the address space of its sandboxed searches from now on, for an approach that takes it
-    (AutoToS: a run that ran out of memory goes on with more; recorded in run.json); ignored by the others
-    (:func:`unused_options`)."""
+    there, the rest is asked (``budget``, ``budget_parent``: as for :func:`start`; what the run spent before
+    counts against its caps, so a run stopped at its budget goes on with a higher one). ``domain_dir``: the front
+    end's domain directory, which a run on a domain directory goes on with instead of the one its run.json names (a
+    run copied with its domain); refused (NotResumable, naming both) when it is another domain, or the run's own
+    changed since (``api.fingerprint``). A finished run is refused (AlreadyFinished). Nothing in the run directory
+    is written before these checks. ``no_cache``: the response cache is skipped, as it is anyway for a run started
+    with it (run.json ``no_cache``, recorded). ``memory_gib``: the address space of its sandboxed searches from now
+    on, for an approach that takes it (AutoToS: a run that ran out of memory goes on with more; recorded in
+    run.json); ignored by the others (:func:`unused_options`)."""
     watch = watch or Watch()
     store, approach, _ = _open_resumable(run_dir)
     target, parameters = _resume_target(store, approach, domain_dir)  # refused before anything is marked
@@ -304,9 +324,13 @@ def resume(run_dir: Path, settings: ModelSettings, watch: Watch | None = None, *
 
         parameters = _with_options(approach, parameters, RunOptions(memory_gib=memory_gib))
     recorded_no_cache = bool(store.meta().get(NO_CACHE))
-    provider = provider_for(settings, no_cache=no_cache or recorded_no_cache, watch=watch, cache_dir=cache_dir)
+    # the budget counts what the run spent in its earlier sessions too (its answers on disk)
+    meter = budget_meter(budget, settings, spent=spend_on_disk(store.path), parent=budget_parent)
+    provider = provider_for(settings, no_cache=no_cache or recorded_no_cache, watch=watch, cache_dir=cache_dir,
+                            meter=meter)
     changes = {NO_CACHE: True} if no_cache and not recorded_no_cache else {}
-    return _carry_out(store, approach, target, parameters, provider, settings, watch, prompts, meta_changes=changes)
+    return _carry_out(store, approach, target, parameters, provider, settings, watch, prompts, meter,
+                      meta_changes=changes)
 
 
 def _with_options(approach: Approach[Any], parameters: ApproachParameters, options: RunOptions) -> ApproachParameters:
@@ -537,12 +561,12 @@ def rerun_program(source: str, domain_dir: Path, task_set: str, run_dir: Path | 
 # ---------------------------------------------------------------------------------------------------- helpers
 def _carry_out(store: RunStore, approach: Approach[Any], target: str, parameters: ApproachParameters, provider: Provider,
                settings: ModelSettings, watch: Watch, prompts: PromptLibrary | None,
-               meta_changes: Mapping[str, Any] | None = None) -> RunOutcome:
+               meter: BudgetMeter | None = None, meta_changes: Mapping[str, Any] | None = None) -> RunOutcome:
     setup = RunSetup(
         provider, model=settings.to_dict(), controller=watch.controller,
         subscribers=(watch.subscriber,) if watch.subscriber is not None else (),
         stop_requested=watch.stop_requested, run_created=watch.run_created, prompts=prompts,
-        reasoning=bool(getattr(settings, "reasoning", False)),
+        reasoning=bool(getattr(settings, "reasoning", False)), budget=meter,
     )
     if watch.progress is not None:
         setup.progress = watch.progress

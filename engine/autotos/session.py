@@ -36,6 +36,7 @@ from genplan.engine.events import (
     RunFinished,
     RunStarted,
 )
+from genplan.engine.llm.budget import BUDGET_REASON
 from genplan.engine.llm.types import ChatMessage, ChatResponse, ModelAccessError
 from genplan.engine.runs import create_named, layout
 from genplan.engine.runs.outcome import self_evaluation_record, write_import_record
@@ -214,6 +215,7 @@ def run_loop(run: Run, domain: SearchDomain, executor: Executor, settings: Setti
     loop = AutoToS(domain, conversation.ask, executor, settings, observer=events, stop_requested=run.stop_requested)
     error = None
     stopped_where = ""
+    stopped_by = "stopped by the person"
     started = time.monotonic()
     try:
         outcome = loop.run()
@@ -221,9 +223,10 @@ def run_loop(run: Run, domain: SearchDomain, executor: Executor, settings: Setti
         outcome = loop.outcome
         outcome.halted = True
         stopped_where = f" ({stop})"
-    except RunStopped:  # stopped before a call, in step mode, or instead of an answer
+    except RunStopped as stop:  # stopped before a call, in step mode, instead of an answer, or at the budget's cap
         outcome = loop.outcome
         outcome.halted = True
+        stopped_by = str(stop) if stop.reason == BUDGET_REASON else stopped_by
     except ModelAccessError as exc:
         outcome, error = loop.outcome, str(exc)
         outcome.error = error
@@ -238,7 +241,7 @@ def run_loop(run: Run, domain: SearchDomain, executor: Executor, settings: Setti
     elif outcome.halted:
         status = RunStatus.STOPPED
         event = RunFinished(status=RunStatus.STOPPED,
-                            message=f"stopped by the person after {_calls(outcome.calls)}{stopped_where}",
+                            message=f"{stopped_by} after {_calls(outcome.calls)}{stopped_where}",
                             calls=outcome.calls, wall_seconds=wall)
     else:
         status = RunStatus.FINISHED

@@ -29,6 +29,7 @@ class Progress:
     outcome: Outcome | None = None
     done: int = 0
     total: int = 0
+    budget: dict[str, Any] | None = None  # the batch's caps and spend so far (BudgetMeter.record), when capped
 
 
 ProgressCallback = Callable[[Progress], None]

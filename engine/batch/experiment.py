@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from genplan.engine.api.budget import Budget, BudgetError
 from genplan.engine.api.domains import DomainDir, DomainDirError, keyed_by_directory
 from genplan.engine.api.presets import (
     PROMPT_TASKS_BY_SEED,
@@ -148,11 +149,13 @@ class Experiment:
     max_concurrent_runs: int = 4
     out: Path | None = None
     games: GamesSpec | None = None  # the [games] grid (PDDLego+, PlanGen trials)
+    budget: Budget = field(default_factory=Budget)  # [budget]: caps on the whole batch's model spend
 
     def describe(self) -> dict[str, Any]:
         """What the batch directory records about the experiment (never an API key)."""
         games = {"games": self.games.describe()} if self.games is not None else {}
-        return {**games,
+        budget = {"budget": self.budget.to_dict()} if self.budget.is_set else {}
+        return {**games, **budget,
             "name": self.name,
             "file": str(self.path),
             "domains": [{"name": d.name, "path": str(d.path.resolve())} for d in self.domains],
@@ -217,8 +220,15 @@ class _Checker:
         self.problems.append(text)
 
     def experiment(self) -> Experiment:
-        for key in sorted(set(self.data) - {"experiment", "pipeline", "models", "games"}):
-            self.problem(f"unknown table or key '{key}' (known: [experiment], [pipeline], [[models]], [games])")
+        for key in sorted(set(self.data) - {"experiment", "pipeline", "models", "games", "budget"}):
+            self.problem(f"unknown table or key '{key}' (known: [experiment], [pipeline], [[models]], [games], "
+                         "[budget])")
+        budget = Budget()
+        if "budget" in self.data:
+            try:
+                budget = Budget.from_table(self.data["budget"], "caps")
+            except BudgetError as exc:
+                self.problem(str(exc).removeprefix("caps: "))
         table = self.data.get("experiment")
         if not isinstance(table, dict):
             self.problem("missing the [experiment] table")
@@ -250,6 +260,7 @@ class _Checker:
             max_concurrent_runs=max_runs,
             out=self.resolve(out) if out else None,
             games=games,
+            budget=budget,
         )
 
     def typed_values(self, table: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from genplan.engine.api import runs
+from genplan.engine.api.budget import BudgetMeter
 from genplan.engine.api.domains import DomainDir
 from genplan.engine.api.pddl import SOLVED, PlannerResult, check_plan, load_domain, load_plan, solve
 from genplan.engine.api.presets import EvaluationSettings, PipelineConfig, self_evaluation_parameters
@@ -166,6 +167,14 @@ class RunJob:
     parameters: dict[str, Any] | None = None  # any other approach: its parameters (the preset's, with the grid's)
     no_cache: bool = False
     cache_dir: str | None = None
+    # the batch's budget: the key of its meter in this process (BATCH_METERS); None: no cap
+    batch_budget: str | None = None
+
+
+# The meters of the batches running in this process, by batch directory: a run job names its batch's (a job is
+# plain data, pickled for worker processes; the meter, with its lock, stays here)
+BATCH_METERS: dict[str, BudgetMeter] = {}
+NOT_STARTED = "not started: the batch's budget is spent"
 
 
 @dataclass(frozen=True)
@@ -254,6 +263,10 @@ def execute_run(job: RunJob) -> Outcome:
     status = run_status(run_dir)
     if status == runs.RunStatus.FINISHED:
         return Outcome(JobKind.RUN, JobStatus.SKIPPED, job.run_dir, "finished before")
+    meter = BATCH_METERS.get(job.batch_budget) if job.batch_budget is not None else None
+    reached = meter.at_cap() if meter is not None else None
+    if reached is not None:  # no new run, no new request: the runs under way finish what they asked
+        return Outcome(JobKind.RUN, JobStatus.STOPPED, job.run_dir, f"{NOT_STARTED} ({reached})")
     if run_dir.exists() and status is None:  # a crash before run.json was written: nothing to keep
         shutil.rmtree(run_dir)
     started = time.monotonic()
@@ -263,10 +276,11 @@ def execute_run(job: RunJob) -> Outcome:
             parameters = {} if job.config is not None else job.parameters
             request = api.StartRequest(job.preset, job.target, run_dir.parent, parameters=parameters or {},
                                        config=job.config, run_name=run_dir.name, extra_meta={"batch": job.batch})
-            outcome = api.start(request, job.settings, no_cache=job.no_cache, cache_dir=job.cache_dir)
+            outcome = api.start(request, job.settings, no_cache=job.no_cache, cache_dir=job.cache_dir,
+                                budget_parent=meter)
         else:
             outcome = api.resume(run_dir, job.settings, no_cache=job.no_cache, cache_dir=job.cache_dir,
-                                 domain_dir=Path(job.target))
+                                 domain_dir=Path(job.target), budget_parent=meter)
     except api.NotResumable as exc:  # refused before anything was written (another domain, a changed one): kept so
         return Outcome(JobKind.RUN, JobStatus.FAILED, job.run_dir, str(exc))
     except Exception as exc:  # noqa: BLE001 - one failing run must not stop the batch; rerunning resumes it

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from genplan.engine.api.budget import BUDGET_REASON, Budget, BudgetError, BudgetMeter, Spend, check_budget, spend_of
 from genplan.engine.api.domains import DomainDir
 from genplan.engine.api.presets import evaluates_itself
 from genplan.engine.api.runs import (
@@ -20,12 +21,24 @@ from genplan.engine.api.runs import (
     holding,
     is_run_dir,
     read_evaluation,
+    read_meta,
     self_evaluation,
     write_json_atomic,
 )
-from genplan.engine.batch.executors import Executor, LocalExecutor, ProgressCallback, Work
+from genplan.engine.batch.executors import BatchError, Executor, LocalExecutor, Progress, ProgressCallback, Work
 from genplan.engine.batch.experiment import Experiment
-from genplan.engine.batch.jobs import Entry, EvalJob, JobKind, JobStatus, RunJob, eval_job_toggles, grid, run_status
+from genplan.engine.batch.jobs import (
+    BATCH_METERS,
+    NOT_STARTED,
+    Entry,
+    EvalJob,
+    JobKind,
+    JobStatus,
+    RunJob,
+    eval_job_toggles,
+    grid,
+    run_status,
+)
 from genplan.engine.batch.planner_coverage import run_planner_coverage
 
 BATCH_FILE = "batch.json"
@@ -61,6 +74,9 @@ class BatchResult:
     evaluated: int  # evaluations done in this invocation
     seconds: float
     evaluation_enabled: bool = True
+    budget: dict[str, Any] | None = None  # the batch's caps and spend (BudgetMeter.record), when it has caps
+    stopped_at_budget: int = 0  # runs that stopped at the cap (resumable with a higher one)
+    not_started: int = 0  # runs not started: the cap was reached before
 
     @property
     def failed(self) -> list[EntryState]:
@@ -81,7 +97,8 @@ def default_batch_dir(experiment: Experiment) -> Path:
 
 
 def plan_work(
-    experiment: Experiment, batch_dir: Path, *, no_cache: bool = False, cache_dir: str | None = None, eval_jobs: int = 1
+    experiment: Experiment, batch_dir: Path, *, no_cache: bool = False, cache_dir: str | None = None, eval_jobs: int = 1,
+    batch_budget: str | None = None,
 ) -> list[Work]:
     """What each entry still needs: a run (fresh or resumed) and/or an evaluation."""
     work: list[Work] = []
@@ -93,7 +110,7 @@ def plan_work(
             run_job = RunJob(run_dir=str(run_dir.resolve()), target=entry.target, preset=entry.preset,
                              settings=entry.model.settings, batch=entry.describe(), config=entry.config,
                              parameters=entry.mapping if entry.config is None else None,
-                             no_cache=no_cache, cache_dir=cache_dir)
+                             no_cache=no_cache, cache_dir=cache_dir, batch_budget=batch_budget)
         eval_job = None
         if not evaluates_itself(entry.approach):  # the batch evaluates the program the run selects
             assert entry.config is not None and isinstance(entry.domain, DomainDir)
@@ -161,16 +178,44 @@ def coverage_of(run_dir: Path) -> tuple[bool, float | None]:
     return has_evaluation(run_dir), evaluation.get("coverage") if evaluation is not None else None
 
 
-def write_batch_file(experiment: Experiment, batch_dir: Path, states: list[EntryState]) -> None:
+def write_batch_file(experiment: Experiment, batch_dir: Path, states: list[EntryState],
+                     budget: dict[str, Any] | None = None) -> None:
     write_json_atomic(
         batch_dir / BATCH_FILE,
         {
             "format": 1,
             "experiment": experiment.describe(),
             "entries": [state.describe() for state in states],
+            **({"budget": budget} if budget is not None else {}),
             "updated": time.strftime("%Y-%m-%dT%H:%M:%S"),
         },
     )
+
+
+def batch_spend(experiment: Experiment, batch_dir: Path) -> Spend:
+    """What the batch's runs have paid the model for so far (their answers on disk)."""
+    spent = Spend()
+    for entry in grid(experiment):
+        run_dir = batch_dir / entry.run_dir
+        if run_dir.is_dir():
+            spent = spent.plus(spend_of(run_dir))
+    return spent
+
+
+def _batch_meter(experiment: Experiment, batch_dir: Path, budget: Budget | None, executor: Executor) -> BudgetMeter | None:
+    """The meter of the batch's caps, charged with what its runs spent before (None: no cap); BatchError (one line)
+    for caps genplan cannot keep (a cost cap for a model of no known price, caps across a Ray cluster)."""
+    if budget is None or not budget.is_set:
+        return None
+    if not isinstance(executor, LocalExecutor):
+        raise BatchError("a batch's budget (--max-cost, --max-calls, --max-total-tokens, [budget]) is kept in this "
+                         "process: it cannot be kept across a Ray cluster yet; run without --ray, or without caps")
+    for model in experiment.models:
+        try:
+            check_budget(budget, model.settings)
+        except BudgetError as exc:
+            raise BatchError(f"model {model.label}: {exc}") from None
+    return BudgetMeter(budget, batch_spend(experiment, batch_dir), scope="batch")
 
 
 def run_batch(
@@ -182,10 +227,13 @@ def run_batch(
     no_cache: bool = False,
     cache_dir: str | None = None,
     planner_report: Callable[[str], None] | None = None,
+    budget: Budget | None = None,
 ) -> BatchResult:
     """Run every entry of the experiment that is not done yet, then evaluate, then measure the planners'
     coverage when the experiment asks for it (``planner_report`` hears one line before that starts); see the
-    module docstring."""
+    module docstring. ``budget``: caps on the whole batch's model spend (what its runs spent before counts): once
+    one is reached no new run and no new request starts, the requests under way finish, and the runs stopped there
+    go on when the batch runs again with a higher cap."""
     started = time.monotonic()
     batch_dir = Path(batch_dir or default_batch_dir(experiment))
     batch_dir.mkdir(parents=True, exist_ok=True)
@@ -194,16 +242,38 @@ def run_batch(
     except (OSError, shutil.SameFileError):
         pass
     executor = executor or LocalExecutor(experiment.max_concurrent_runs, experiment.evaluation.jobs)
-    work = plan_work(experiment, batch_dir, no_cache=no_cache, cache_dir=cache_dir, eval_jobs=EVAL_TASK_JOBS)
-    write_batch_file(experiment, batch_dir, entry_states(experiment, batch_dir))
-    outcomes = executor.execute(work, progress or (lambda _p: None))
+    meter = _batch_meter(experiment, batch_dir, budget, executor)
+    key = str(batch_dir.resolve()) if meter is not None else None
+    work = plan_work(experiment, batch_dir, no_cache=no_cache, cache_dir=cache_dir, eval_jobs=EVAL_TASK_JOBS,
+                     batch_budget=key)
+    write_batch_file(experiment, batch_dir, entry_states(experiment, batch_dir),
+                     meter.record() if meter is not None else None)
+    told = progress or (lambda _p: None)
+
+    def tell(event: Progress) -> None:  # every progress report carries the spend so far beside the caps
+        if meter is not None:
+            event.budget = meter.record()
+        told(event)
+
+    if key is not None and meter is not None:
+        BATCH_METERS[key] = meter
+    try:
+        outcomes = executor.execute(work, tell)
+    finally:
+        if key is not None:
+            BATCH_METERS.pop(key, None)
     run_planner_coverage(experiment, batch_dir, experiment.evaluation.jobs, report=planner_report)
     messages = {
         key: "; ".join(f"{o.kind} {o.status}: {o.message}" for o in items if o.status == JobStatus.FAILED)
         for key, items in outcomes.items()
     }
     states = entry_states(experiment, batch_dir, messages)
-    write_batch_file(experiment, batch_dir, states)
+    record = meter.record() if meter is not None else None
+    write_batch_file(experiment, batch_dir, states, record)
+    run_outcomes = [o for items in outcomes.values() for o in items if o.kind == JobKind.RUN]
+    not_started = sum(1 for o in run_outcomes if o.message.startswith(NOT_STARTED))
+    at_budget = sum(1 for o in run_outcomes if o.status == JobStatus.STOPPED and not o.message.startswith(NOT_STARTED)
+                    and _stopped_at_budget(Path(o.run_dir)))
     ran = sum(1 for items in outcomes.values() for o in items if o.kind == JobKind.RUN and o.status != JobStatus.SKIPPED)
     evaluated = sum(1 for items in outcomes.values() for o in items if o.kind == JobKind.EVALUATION and o.status != JobStatus.KEPT)
     return BatchResult(
@@ -214,4 +284,14 @@ def run_batch(
         evaluated=evaluated,
         seconds=time.monotonic() - started,
         evaluation_enabled=experiment.evaluation.enabled,
+        budget=record,
+        stopped_at_budget=at_budget,
+        not_started=not_started,
     )
+
+
+def _stopped_at_budget(run_dir: Path) -> bool:
+    try:
+        return read_meta(run_dir).extra.get("stop_reason") == BUDGET_REASON
+    except (OSError, ValueError):
+        return False

@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from genplan.engine.llm.budget import Budget, BudgetedProvider, BudgetMeter, BudgetReached, Spend
 from genplan.engine.llm.cache import CachingProvider, ResponseCache, cache_key, is_deterministic
 from genplan.engine.llm.keys import is_local_url
 from genplan.engine.llm.manual import AnswerCancelled, Answerer, ManualProvider, format_prompt, stdin_answerer
@@ -56,9 +57,10 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "AnswerCancelled", "Answerer", "CachingProvider", "ChatMessage", "ChatRequest", "ChatResponse",
+    "AnswerCancelled", "Answerer", "Budget", "BudgetMeter", "BudgetReached", "BudgetedProvider", "CachingProvider",
+    "ChatMessage", "ChatRequest", "ChatResponse",
     "DEFAULT_PRICES", "ManualProvider", "ModelAccessError", "ModelSettings", "OpenAIProvider", "Price",
-    "Provider", "ResponseCache", "RetryNotice", "STEPS", "STEP_HEADER", "SettingsError", "Usage",
+    "Provider", "ResponseCache", "RetryNotice", "STEPS", "STEP_HEADER", "SettingsError", "Spend", "Usage",
     "cache_key", "default_cache_dir", "default_config_path", "env_var_name", "estimate_cost",
     "format_prompt", "is_deterministic", "is_local_url", "load_settings", "make_provider", "price_for",
     "save_settings", "stdin_answerer",
@@ -71,11 +73,14 @@ def make_provider(
     no_cache: bool = False,
     manual_answer: Answerer | None = None,
     manual_one_at_a_time: bool = True,
+    meter: BudgetMeter | None = None,
 ) -> Provider:
     """The provider for ``settings``: the configured model behind the response cache, or — when
     no model is configured — a person answering through ``manual_answer``.
 
     ``cache_dir`` defaults to the platform cache directory; ``no_cache`` turns caching off.
+    ``meter``: every request that reaches the model (not a cached answer, not a person's) is checked against its
+    budget first (BudgetReached at a cap) and counted after.
     Raises ModelAccessError (one line) when neither a model nor an answerer is available, or
     when the API key is missing for a remote endpoint.
     """
@@ -90,6 +95,8 @@ def make_provider(
     from genplan.engine.llm.client import OpenAIProvider
 
     provider: Provider = OpenAIProvider(settings)
+    if meter is not None:  # under the cache: a cached answer is never checked against the budget
+        provider = BudgetedProvider(provider, meter)
     if not no_cache:
         directory = Path(cache_dir) if cache_dir is not None else default_cache_dir()
         provider = CachingProvider(provider, ResponseCache(directory), settings)

@@ -24,7 +24,10 @@ class Price:
     output_per_mtok: float
 
     def cost(self, usage: Usage) -> float:
-        return (usage.input_tokens * self.input_per_mtok + usage.output_tokens * self.output_per_mtok) / 1e6
+        return self.cost_of(usage.input_tokens, usage.output_tokens)
+
+    def cost_of(self, input_tokens: float, output_tokens: float) -> float:
+        return (input_tokens * self.input_per_mtok + output_tokens * self.output_per_mtok) / 1e6
 
     def to_dict(self) -> dict[str, float]:
         return {"input": self.input_per_mtok, "output": self.output_per_mtok}

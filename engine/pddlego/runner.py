@@ -28,6 +28,7 @@ from genplan.engine.events import (
     ValidationResult,
 )
 from genplan.engine.llm import ChatMessage, ModelAccessError
+from genplan.engine.llm.budget import BUDGET_REASON
 from genplan.engine.llm.replay import OUT_OF_ANSWERS, RecordedAnswers
 from genplan.engine.pddlego.environment import StepResult, TextEnvironment
 from genplan.engine.pddlego.loop import (
@@ -155,7 +156,8 @@ def play(run: Run, env: TextEnvironment, spec: TrialSpec, solver: PddlSolver | N
         return RunOutcome(RunStatus.FAILED, RunFailed(error=str(err)), meta={"error": str(err)}, value=err)
     summary = {**result.to_dict(), "wall_seconds": round(time.monotonic() - started, 3),
                "totals": run.totals.to_dict(), "resumed_responses": run.totals.resumed}
-    status = RunStatus.STOPPED if result.reason == STOPPED else RunStatus.FINISHED
+    # a stop, the person's or at the budget's cap: the trial goes on when resumed
+    status = RunStatus.STOPPED if result.reason in (STOPPED, BUDGET_REASON) else RunStatus.FINISHED
     # what a front end prints (the same for a new trial and a resumed one): the summary but for the bulky record
     # and commands (the trial's files hold them), and the game's seed
     report = {**{k: v for k, v in summary.items() if k not in REPORT_OMITS}, "seed": spec.environment.get("seed")}

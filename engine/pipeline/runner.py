@@ -293,11 +293,15 @@ class Pipeline:
                 results.append(job(pub))
                 pub.flush()
             return results
-        with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
-            futures = [pool.submit(job, pub) for job, pub in zip(jobs, publishers)]
-            results = [f.result() for f in futures]
-        for pub in publishers:
-            pub.flush()
+        try:
+            with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+                futures = [pool.submit(job, pub) for job, pub in zip(jobs, publishers)]
+                results = [f.result() for f in futures]
+        finally:
+            # also when a job ended the run (a stop, the budget's cap, a model that failed): the answers the others
+            # got are on the log, as on disk, once every job is done
+            for pub in publishers:
+                pub.flush()
         return results
 
     @property

@@ -10,6 +10,7 @@ from typing import Any
 from genplan.engine.errors import GenplanError
 from genplan.engine.events import ResponseReceived
 from genplan.engine.runs import RunMeta, RunStatus, layout, read_meta_or_none
+from genplan.engine.runs.answers import spend_on_disk
 from genplan.engine.runs.outcome import read_evaluation, read_summary, read_trial, self_evaluation
 from genplan.engine.runs.overview import usage
 from genplan.engine.runs.store import read_events
@@ -40,6 +41,9 @@ class RunRecord:
     status: str | None  # run.json status; None: never started
     calls: int = 0
     tokens: int = 0  # input + output (output includes reasoning tokens)
+    # US dollars its own model calls cost at the price of their time (None: a call had no known price)
+    cost: float | None = 0.0
+    model_name: str = ""  # the model as its endpoint knows it (``model`` is the grid's label)
     seconds: float | None = None  # generation time, summed over the sessions of a resumed run
     evaluation: dict[str, Any] | None = None
     trial: dict[str, Any] | None = None  # PDDLego+ / PlanGen runs: trial.json (outcome, steps, error counts)
@@ -177,6 +181,9 @@ def _run_record(root: Path, entry: dict[str, Any]) -> RunRecord:
     )
     # Calls and tokens from the answers on disk: complete even when the run was resumed.
     record.calls, record.tokens = usage(run_dir)
+    spent = spend_on_disk(run_dir)
+    record.cost = spent.cost_usd if not spent.unpriced else None
+    record.model_name = str(meta.model.get("model") or "") if meta is not None else ""
     if meta is not None and "batch_seconds" in meta.extra:
         record.seconds = float(meta.extra["batch_seconds"])
     else:

@@ -134,6 +134,50 @@ def budget_by_domain_table(data: BatchData) -> Table:
     )
 
 
+def cost_table(data: BatchData) -> Table | None:
+    """What the runs cost per domain, model and preset (the sum over the seeds), and in total per model and preset,
+    beside the forecast made from the paper's published figures (the forecast a grid gets before genplan has runs of
+    its own, engine/report/forecast.py); None when no run has a known cost."""
+    from genplan.engine.report.forecast import Planned, forecast
+
+    started = [r for r in data.runs if r.status is not None]
+    if not any(r.cost for r in started):
+        return None
+    rows: list[list[Any]] = []
+
+    def row(domain: str, model: str, preset: str, runs: list[RunRecord]) -> list[Any]:
+        costs = [r.cost for r in runs]
+        cost = None if any(c is None for c in costs) else sum(c for c in costs if c is not None)
+        names = [r.model_name for r in runs if r.model_name]
+        expected = forecast([Planned(r.domain, preset, names[0]) for r in runs], [], None).total() if names else {}
+        calls, spend = expected.get("calls"), expected.get("cost")
+        return [domain, model, preset, len(runs), sum(r.calls for r in runs), sum(r.tokens for r in runs), cost,
+                calls.low if calls is not None else None, calls.high if calls is not None else None,
+                spend.low if spend is not None else None, spend.high if spend is not None else None]
+
+    for model, preset in data.combinations():
+        for domain in data.domains:
+            runs = [r for r in started if r.domain == domain and r.model == model and r.preset == preset]
+            if runs:
+                rows.append(row(domain, model, preset, runs))
+        runs = [r for r in started if r.model == model and r.preset == preset]
+        if runs:
+            rows.append(row("all", model, preset, runs))
+    return Table(
+        "cost",
+        "What the runs cost (sum over the seeds; 'all': over the domains) beside the forecast from the paper's "
+        "published figures",
+        ["domain", "model", "preset", "runs", "calls", "tokens", "cost ($)", "forecast calls low", "forecast calls high",
+         "forecast cost low ($)", "forecast cost high ($)"],
+        [TEXT, TEXT, TEXT, COUNT, COUNT, COUNT, NUMBER, NUMBER, NUMBER, NUMBER, NUMBER],
+        rows,
+        ["calls and tokens: every answer, as the budget tables count them; cost: the runs' own model calls at their "
+         "price (cached answers cost nothing; '-': a call of no known price); forecast: the paper's Table 9 calls "
+         "and tokens per run for the preset and model (its four models' range for another model), tokens all at "
+         "the input to all at the output price; '-': no published figure"],
+    )
+
+
 @dataclass(frozen=True)
 class CommonTask:
     """A task solved by both the program (of the best run) and the planner."""
@@ -250,4 +294,6 @@ def all_tables(data: BatchData) -> list[Table]:
         tables.append(planner_table(data, optimal=True))
     searched = counterexample_table(data)  # only a batch with a +CE preset has this table
     tables = tables + [searched] if searched is not None else tables
+    cost = cost_table(data)  # only a batch whose runs have a known cost
+    tables = tables + [cost] if cost is not None else tables
     return tables + [pddlego_table(data)] if trials else tables

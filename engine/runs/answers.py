@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from genplan.engine.llm.budget import Spend
+from genplan.engine.llm.types import ChatResponse
 from genplan.engine.runs import layout
 from genplan.engine.runs.files import read_json_or_none
 
@@ -144,3 +146,33 @@ def recorded_answer(run_dir: Path, which: int | str | Path | None) -> str:
         except OSError:
             continue
     return ""
+
+
+def spend_on_disk(run_dir: Path, *, cached: bool = False) -> Spend:
+    """What the run itself paid the model for, from its answer records: every answer neither cached nor a
+    person's, with its tokens and cost (a fork's answers kept from its source, before ``forked_at``, were paid
+    by the source and are left out). A resumed run's budget starts from this. ``cached``: count the cached answers
+    too, with the tokens of the call that made them and their cost at that call's (what a forecast reckons a new
+    run by, which may not find them in the cache)."""
+    meta = read_json_or_none(layout.meta_file(Path(run_dir)))
+    forked_at = meta.get("forked_at") if isinstance(meta, dict) else None
+    spent = Spend()
+    for answer in answers(run_dir):
+        if answer.human or (isinstance(forked_at, int) and answer.request_id < forked_at):
+            continue
+        response = answer.record.get("response")
+        if not isinstance(response, dict) or (response.get("cached") and not cached):
+            continue
+        try:
+            spent.add(_as_asked(ChatResponse.from_dict(response)))
+        except (KeyError, TypeError, ValueError):  # a record of an older writer without text or model
+            continue
+    return spent
+
+
+def _as_asked(response: ChatResponse) -> ChatResponse:
+    """A cached answer as the call that made it: its cost is not recorded, so it is left unknown (None) unless the
+    answer says it cost nothing."""
+    if not response.cached:
+        return response
+    return ChatResponse(text=response.text, model=response.model, usage=response.usage, cached=False, cost_usd=None)

@@ -26,6 +26,7 @@ from genplan.engine.errors import RunStopped
 from genplan.engine.events import ArtifactCreated, Event, EventBus, Publish, RunFailed, RunFinished
 from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.llm import ChatMessage, ChatRequest, ChatResponse, Provider
+from genplan.engine.llm.budget import BUDGET_REASON, BudgetMeter
 from genplan.engine.runs.edits import VersionNames
 from genplan.engine.runs.gateway import Controller, ModelGateway, Totals
 from genplan.engine.runs.lock import LiveRun, RunLock, running_here
@@ -81,6 +82,8 @@ class RunSetup:
     run_created: Callable[[Path], None] | None = None  # the run directory, before the run's first event
     prompts: PromptLibrary | None = None  # None: the prompts shipped with genplan
     reasoning: bool = False  # a reasoning model: the approach's "-reasoning" prompt variant
+    # the run's caps and what it spent (its provider checks every model request against it); None: no cap
+    budget: BudgetMeter | None = None
 
 
 @dataclass(frozen=True)
@@ -211,8 +214,20 @@ class Run:
         ``run.json``, then the watchers are told (after the files, so a watcher reading them finds them)."""
         if outcome.summary is not None:
             write_outcome(self.path, outcome.summary, trial=outcome.trial)
-        self.store.update_meta(status=outcome.status, **outcome.meta)
+        self.store.update_meta(status=outcome.status, **outcome.meta, **self.budget_record(outcome.status))
         self.bus.publish(outcome.event)
+
+    def budget_record(self, status: RunStatus) -> dict[str, Any]:
+        """What run.json keeps of the run's budget: its caps and spend (``budget``), and ``stop_reason: "budget"``
+        when a request was refused at a cap and the run stopped there."""
+        meter = self.setup.budget
+        at_cap = meter is not None and status == RunStatus.STOPPED and bool(meter.reached)
+        record: dict[str, Any] = {"budget": meter.record()} if meter is not None else {}
+        if at_cap:
+            record["stop_reason"] = BUDGET_REASON
+        elif self.store.meta().get("stop_reason") == BUDGET_REASON:  # an earlier session's stop, now gone on
+            record["stop_reason"] = None
+        return record
 
     def fail(self, error: BaseException, **meta: Any) -> None:
         """Record a run that ended with an error no approach expected (a broken sandbox, ctrl+c)."""

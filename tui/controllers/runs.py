@@ -283,7 +283,8 @@ class RunsController:
         if not ctx.settings.is_configured:
             self.host.notify(MANUAL_NOTE, title="Manual provider", timeout=8)
         session = partial(RunSession, ctx.domain_dir, ctx.settings, self.host.post_message, self.engine_event,
-                          self.stepping, no_cache=ctx.options.no_cache, memory_gib=ctx.options.memory_gib)
+                          self.stepping, no_cache=ctx.options.no_cache, memory_gib=ctx.options.memory_gib,
+                          budget=ctx.options.budget)
         if strategy_check is not None:
             self.session = session(strategy_check=strategy_check, label="strategy check")
         elif run_dir is not None and start_from is not None:  # "continue from here" with an edited version
@@ -358,7 +359,7 @@ class RunsController:
         ctx = self.ctx
         self.session = RunSession(ctx.domain_dir, ctx.settings, self.host.post_message, self.engine_event,
                                   self.stepping, fork=Fork(run_dir, relative, kind, text),
-                                  no_cache=ctx.options.no_cache, label=run_dir.name)
+                                  no_cache=ctx.options.no_cache, label=run_dir.name, budget=ctx.options.budget)
         self.show_new_run(None, f"continuing {run_dir.name} from the edited {Path(relative).name}")
         self.run_session(self.session)
 

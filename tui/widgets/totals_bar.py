@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rich.markup import escape
 from rich.text import Text
@@ -65,6 +65,16 @@ UNCOUNTED_NOTE = ("Tokens: some answers came without token counts (the recorded 
 UNPRICED_NOTE_MARKUP = escape(UNPRICED_NOTE)
 
 
+def cap_texts(caps: Any) -> tuple[str, str, str]:
+    """" of N" beside the calls, the tokens and the cost for each cap the run has ("" where it has none)."""
+    if caps is None:
+        return "", "", ""
+    calls = f" of {caps.max_calls}" if caps.max_calls is not None else ""
+    tokens = f" of {format_tokens(caps.max_total_tokens)}" if caps.max_total_tokens is not None else ""
+    cost = f" of ${caps.max_cost:.2f}" if caps.max_cost is not None else ""
+    return calls, tokens, cost
+
+
 class Source(NamedTuple):
     """What the bar names besides the totals."""
 
@@ -102,7 +112,9 @@ class TotalsBar(Static):
     TotalsBar { height: 1; background: $panel; color: $foreground; padding: 0 1; }
     """
 
-    def show(self, state: RunState | None, *, mode: str, source: Source, live: bool, status: str | None = None) -> None:
+    def show(self, state: RunState | None, *, mode: str, source: Source, live: bool, status: str | None = None,
+             caps: Any = None) -> None:
+        """``caps``: the run's budget (engine/api/budget.Budget, or None): each total shown beside its cap."""
         parts: list[Part] = [(f" {mode} ", f" {mode} ", "bold reverse", 0)]
         shown = status or (state.status if state is not None else None)
         if shown:
@@ -116,9 +128,12 @@ class TotalsBar(Static):
         totals: list[Part] = []
         if state is not None:
             cost = format_cost(state)
-            totals = [(format_calls(state), format_calls(state, short=True), "", 4),
-                      (f"tokens {format_total_tokens(state)}", f"{format_total_tokens(state)} tok", "", 5),
-                      (f"cost {cost}", cost.removeprefix("$0.0000 ") if cost.startswith("$0.0000 +") else cost, "", 6),
+            calls_cap, tokens_cap, cost_cap = cap_texts(caps)
+            totals = [(format_calls(state) + calls_cap, format_calls(state, short=True) + calls_cap, "", 4),
+                      (f"tokens {format_total_tokens(state)}{tokens_cap}", f"{format_total_tokens(state)} tok{tokens_cap}",
+                       "", 5),
+                      (f"cost {cost}{cost_cap}",
+                       (cost.removeprefix("$0.0000 ") if cost.startswith("$0.0000 +") else cost) + cost_cap, "", 6),
                       (f"time {format_seconds(state.elapsed(live))}", format_seconds(state.elapsed(live)), "", 7)]
         groups = [parts, totals, [(source.domain, source.domain, "dim", 8)]]
         self.full_text = self.laid_out(groups, set(), set()).plain
