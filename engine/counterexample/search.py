@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -157,10 +158,38 @@ class Shrunk:
     seconds: float = 0.0
     minimal: bool = True  # False: the budget ran out before no single removal kept the failure
     refused: int = 0  # changes refused because the candidate broke an invariant or failed differently
+    # per accepted step: its stage (STAGES) and the objects before and after it, in order
+    step_stages: list[tuple[str, int, int]] = field(default_factory=list)
+    larger_tried: bool = False  # the larger steps were tried (single removals stopped within the budget)
+
+    def stages(self) -> list[dict[str, Any]]:
+        """How far each stage took the task, consecutive steps of one stage together: ``[{"stage": "single
+        removals", "from": 14, "to": 9, "steps": 5}, {"stage": "pairs", "from": 9, "to": 7, "steps": 1}, ...]``."""
+        merged: list[dict[str, Any]] = []
+        for stage, before, after in self.step_stages:
+            if merged and merged[-1]["stage"] == stage:
+                merged[-1]["to"], merged[-1]["steps"] = after, merged[-1]["steps"] + 1
+            else:
+                merged.append({"stage": stage, "from": before, "to": after, "steps": 1})
+        return merged
+
+    def stages_text(self) -> str:
+        """``single removals 14→9 objects, pairs 9→7, generator 7→5`` (and what the larger steps did not find)."""
+        parts = [f"{s['stage']} {s['from']}→{s['to']}" for s in self.stages()]
+        if parts:
+            parts[0] += " objects"
+        used = {stage for stage, _before, _after in self.step_stages}
+        if self.larger_tried and self.minimal:
+            idle = [stage for stage in LARGER_STAGES if stage not in used]
+            if idle:
+                parts.append(f"no smaller task from {', '.join(idle)}")
+        return ", ".join(parts) or "no step kept the failure"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "size": TaskSize.of(self.problem).to_dict(),
+            "stages": self.stages(),
+            "stages_text": self.stages_text(),
             "refused": self.refused,
             "failure": self.failure.to_dict(),
             "steps": len(self.steps),
@@ -246,6 +275,7 @@ class Counterexample:
                          f"({_count(len(self.shrunk.steps), 'step')}, {self.shrunk.tries} tries, {self.shrunk.seconds:.1f} s, {state})")
             final = self.shrunk.failure
             lines.append(f"  still fails:   {final.category} ({final.kind}), ordering {final.ordering}")
+            lines.append(f"  stages:        {self.shrunk.stages_text()}")
             lines.extend(f"  step {number}: {step}" for number, step in enumerate(self.shrunk.steps, 1))
         if self.failure.signature:
             lines.append(f"  the same failure throughout: {self.final_failure_signature()}")
@@ -354,24 +384,41 @@ def _removed_objects(problem: Problem, names: list[str], invariants: Invariants)
     return description, candidate
 
 
+def _static_relations(problem: Problem, static: frozenset[str]) -> dict[str, set[Fact]]:
+    relations: dict[str, set[Fact]] = {}
+    for fact in problem.init:
+        if fact[0] in static and len(fact) >= 3:
+            relations.setdefault(fact[0], set()).add(fact)
+    return relations
+
+
+def _complete_relations(relations: dict[str, set[Fact]]) -> set[str]:
+    """The binary static relations that relate every two of their objects (``not-eq``, miconic's ``above``):
+    definitions, not maps."""
+    complete = set()
+    for predicate, facts in relations.items():
+        pairs = {fact[1:] for fact in facts}
+        members = {name for pair in pairs for name in pair}
+        if all(len(pair) == 2 for pair in pairs) and len(members) > 1 and all(
+                (a, b) in pairs or (b, a) in pairs for a in members for b in members if a != b):
+            complete.add(predicate)
+    return complete
+
+
 def _removable_static(problem: Problem, static: frozenset[str]) -> list[list[Fact]]:
     """The static facts that may go one at a time: those relating objects (a road, ``next``), a symmetric
     relation's two directions together. A relation that holds between every two of its objects, in both
     directions (``not-eq``) or in one (``above`` as an order of all floors), is a definition, not a map: removing
     one of its facts makes a task no generator writes (two floors neither above nor below each other), so it goes
     only with its objects, and so do unary facts (an object's type)."""
-    relations: dict[str, set[Fact]] = {}
-    for fact in problem.init:
-        if fact[0] in static and len(fact) >= 3:
-            relations.setdefault(fact[0], set()).add(fact)
+    relations = _static_relations(problem, static)
+    complete = _complete_relations(relations)
     removable: list[list[Fact]] = []
     for predicate, facts in relations.items():
+        if predicate in complete:
+            continue
         pairs = {fact[1:] for fact in facts}
         binary = all(len(pair) == 2 for pair in pairs)
-        members = {name for pair in pairs for name in pair}
-        if binary and len(members) > 1 and all((a, b) in pairs or (b, a) in pairs
-                                               for a in members for b in members if a != b):
-            continue
         symmetric = binary and all((b, a) in pairs for a, b in pairs)
         done: set[Fact] = set()
         for fact in (f for f in problem.init if f in facts):
@@ -428,6 +475,139 @@ def _changes(problem: Problem, static: frozenset[str] = frozenset(),
                                   f"{' '.join(group[1:])}", change[1]))
 
 
+SINGLE_STAGE = "single removals"  # today's one-at-a-time changes (_changes), chunks of objects among them
+LARGER_STAGES = ("goal subsets", "pairs", "chains", "generator")  # tried, in this order, where single removals stop
+MAX_CHAIN = 6  # objects in a chain (a pair is a chain of two: the pairs stage tries those)
+GENERATOR_SEEDS = 3  # seeds per size when the generator makes smaller tasks afresh
+GENERATOR_SIZES = 300  # size vectors the generator is asked for at most (many are refused: a size of 0)
+GENERATOR_SEED_OFFSET = 99_000  # the generator stage's seeds, apart from the search's rounds
+
+
+def _object_graph(problem: Problem, static: frozenset[str]) -> dict[str, list[str]]:
+    """Objects linked by an initial fact naming both (a car and its location, two linked cells), in the order
+    the task lists them; a relation between every two of its objects (``not-eq``) links nothing."""
+    complete = _complete_relations(_static_relations(problem, static))
+    order = {name: index for index, (name, _type) in enumerate(problem.objects)}
+    links: dict[str, set[str]] = {name: set() for name in order}
+    for fact in problem.init:
+        if fact[0] in complete:
+            continue
+        named = [arg for arg in fact[1:] if arg in order]
+        for a in named:
+            links[a].update(b for b in named if b != a)
+    return {name: sorted(links[name], key=order.__getitem__) for name in order}
+
+
+def _chains(problem: Problem, static: frozenset[str], longest: int = MAX_CHAIN) -> list[list[str]]:
+    """Connected sets of three objects or more: from each object, the first k objects a breadth-first walk
+    over the object graph reaches (k = 3 .. ``longest``, never every object), each set once."""
+    graph = _object_graph(problem, static)
+    found: list[list[str]] = []
+    seen: set[frozenset[str]] = set()
+    limit = min(longest, len(graph) - 1)
+    for start in graph:
+        walk, todo = [start], [start]
+        while todo and len(walk) < limit:
+            for neighbour in graph[todo.pop(0)]:
+                if neighbour not in walk and len(walk) < limit:
+                    walk.append(neighbour)
+                    todo.append(neighbour)
+        for size in range(3, len(walk) + 1):
+            key = frozenset(walk[:size])
+            if key not in seen:
+                seen.add(key)
+                found.append(walk[:size])
+    return found
+
+
+def _larger_changes(problem: Problem, static: frozenset[str] = frozenset(),
+                    invariants: Invariants | None = None) -> Iterator[tuple[str, str, Problem]]:
+    """The steps tried where no single removal keeps the failure, as (stage, description, candidate): goal
+    subsets (one goal kept, two goals removed), pairs of objects, chains of connected objects; each object with
+    every fact naming it, mended by ``invariants``; a candidate that breaks an invariant is left out."""
+    invariants = invariants or Invariants([])
+    goals = problem.goal_pos
+    if len(goals) >= 3:
+        for fact in goals:
+            yield "goal subsets", f"kept only the goal {_fact_text(fact)}", replace(problem, goal_pos=[fact],
+                                                                                     goal_neg=[])
+        for first, second in itertools.combinations(range(len(goals)), 2):
+            kept = [g for k, g in enumerate(goals) if k not in (first, second)]
+            yield ("goal subsets", f"removed goals {_fact_text(goals[first])} {_fact_text(goals[second])}",
+                   replace(problem, goal_pos=kept))
+    names = [name for name, _type in problem.objects]
+    groups = [("pairs", list(pair)) for pair in itertools.combinations(names, 2)]
+    groups += [("chains", chain) for chain in _chains(problem, static)]
+    for stage, group in groups:
+        change = _removed_objects(problem, group, invariants)
+        if change is not None and not invariants.violations(change[1]):
+            description = change[0] if stage == "pairs" else change[0].replace("removed objects",
+                                                                               "removed the chain", 1)
+            yield stage, description, change[1]
+
+
+class Regenerator:
+    """The generator's smaller sizes: tasks made afresh (``GENERATOR_SEEDS`` seeds a size) with fewer objects
+    than the task being shrunk, smallest first; each candidate offered once (the program's verdict on a task
+    does not change)."""
+
+    def __init__(self, domain_dir: DomainDir, domain: Domain, seed: int, invariants: Invariants,
+                 bounds: dict[str, int] | None = None) -> None:
+        self.domain_dir, self.domain, self.invariants = domain_dir, domain, invariants
+        self.seeds = [SEED_BASE + 100_000 * seed + GENERATOR_SEED_OFFSET + k for k in range(GENERATOR_SEEDS)]
+        self.bounds = bounds
+        self.made: list[tuple[int, int, str, Problem]] | None = None
+        self.offered: set[str] = set()
+
+    def _size_vectors(self) -> list[dict[str, int]]:
+        """Size vectors up to the bounds (the failing task's sizes where known, else the generator's smallest
+        size), each parameter at 0..3 or its bound, fewest in sum first."""
+        plan = size_plan(self.domain_dir)
+        bounds = self.bounds or plan[0]
+        names = sorted(bounds)
+        values = [sorted({v for v in (0, 1, 2, 3, bounds[n]) if v <= max(bounds[n], 0)}) for n in names]
+        vectors = [dict(zip(names, combo)) for combo in itertools.islice(itertools.product(*values), 20_000)]
+        vectors.sort(key=lambda v: (sum(v.values()), sorted(v.items())))
+        return vectors[:GENERATOR_SIZES]
+
+    def _make(self) -> list[tuple[int, int, str, Problem]]:
+        made = []
+        for sizes in self._size_vectors():
+            label = " ".join(f"{name}={value}" for name, value in sizes.items())
+            for task_seed in self.seeds:
+                try:
+                    problem = parse_problem_text(self.domain_dir.generate(task_seed, **sizes), self.domain)
+                except (DomainDirError, PddlError):
+                    break  # a size the generator refuses: the other seeds too
+                if self.invariants.violations(problem) or not _goal_open(problem):
+                    continue
+                size = TaskSize.of(problem)
+                made.append((size.objects, size.init + size.goal, f"seed {task_seed}, {label}", problem))
+        made.sort(key=lambda item: (item[0], item[1], item[2]))
+        return made
+
+    def __call__(self, current: Problem) -> Iterator[tuple[str, str, Problem]]:
+        if self.made is None:
+            self.made = self._make()
+        objects = len(current.objects)
+        for count, _facts, label, problem in self.made:
+            if count >= objects:
+                break
+            if label in self.offered:
+                continue
+            self.offered.add(label)
+            yield "generator", f"generated afresh with {label} ({count} objects) in place of the task", problem
+
+
+def generated_sizes(source: str) -> dict[str, int] | None:
+    """The sizes of a task the search generated, from its source (``generated with seed 70013, locations=2
+    cars=2``); None for any other source."""
+    if not source.startswith("generated with seed"):
+        return None
+    pairs = re.findall(r"(\w+)=(-?\d+)", source)
+    return {name: int(value) for name, value in pairs} or None
+
+
 def _reordered(problem: Problem, ordering: int, typed: bool, domain: Domain) -> Problem:
     """The problem with its objects, init and goal written in the order ordering ``ordering`` gives them."""
     shuffled = shuffled_task(encode_task(problem, typed, domain), seed=ordering)
@@ -446,34 +626,58 @@ def _reordered(problem: Problem, ordering: int, typed: bool, domain: Domain) -> 
 def shrink_problem(problem: Problem, failure: Failure, fails: Callable[[Problem], Failure | None],
                    solvable: Callable[[Problem], bool | None], deadline: float,
                    reorder: Callable[[Problem, Failure], tuple[Problem, Failure, str] | None] | None = None,
-                   static: frozenset[str] = frozenset(), invariants: Invariants | None = None) -> Shrunk:
-    """Greedy one-step shrinking: take the first removal under which the task still fails the same way (the
-    same exception on the same line, the same precondition of the same action, goals of the same kind unmet),
-    satisfies the invariants and stays solvable; repeat until none does (or ``deadline``, a time.monotonic()
-    value, passes). Last, ``reorder`` writes the task in the order it failed in."""
+                   static: frozenset[str] = frozenset(), invariants: Invariants | None = None,
+                   regenerate: Callable[[Problem], Iterator[tuple[str, str, Problem]]] | None = None) -> Shrunk:
+    """Greedy shrinking: take the first single removal under which the task still fails the same way (the same
+    exception on the same line, the same precondition of the same action, goals of the same kind unmet),
+    satisfies the invariants and stays solvable; repeat until none does. Then the larger steps
+    (:func:`_larger_changes`: goal subsets, pairs, chains; then ``regenerate``'s smaller tasks made afresh by the
+    generator): the first that keeps the failure is taken and single removals start again. All within
+    ``deadline`` (a time.monotonic() value). Last, ``reorder`` writes the task in the order it failed in."""
     started = time.monotonic()
     result = Shrunk(problem, failure)
-    changed = True
-    while changed:
-        changed = False
-        for description, candidate in _changes(result.problem, static, invariants):
-            if time.monotonic() > deadline:
-                result.minimal = False
-                break
-            if not _goal_open(candidate):
-                continue
-            result.tries += 1
-            found = fails(candidate)
-            if found is None:
-                continue
-            if not failure.same_as(found):
-                result.refused += 1
-                continue
-            if solvable(candidate) is not True:
-                continue
-            result.problem, result.failure = candidate, found
-            result.steps.append(description)
-            changed = True
+
+    def accept(stage: str, description: str, candidate: Problem) -> bool | None:
+        """Take ``candidate`` if it keeps the failure; None once the deadline has passed."""
+        if time.monotonic() > deadline:
+            return None
+        if not _goal_open(candidate):
+            return False
+        result.tries += 1
+        found = fails(candidate)
+        if found is None:
+            return False
+        if not failure.same_as(found):
+            result.refused += 1
+            return False
+        if solvable(candidate) is not True:
+            return False
+        result.step_stages.append((stage, len(result.problem.objects), len(candidate.objects)))
+        result.problem, result.failure = candidate, found
+        result.steps.append(description)
+        return True
+
+    def first_kept(changes: Iterator[tuple[str, str, Problem]]) -> bool | None:
+        for stage, description, candidate in changes:
+            taken = accept(stage, description, candidate)
+            if taken is not False:
+                return taken
+        return False
+
+    while True:
+        taken = first_kept((SINGLE_STAGE, d, c) for d, c in _changes(result.problem, static, invariants))
+        if taken:
+            continue
+        if taken is None:
+            result.minimal = False
+            break
+        result.larger_tried = True
+        taken = first_kept(_larger_changes(result.problem, static, invariants))
+        if not taken and taken is not None and regenerate is not None:
+            taken = first_kept(regenerate(result.problem))
+        if taken is None:
+            result.minimal = False
+        if not taken:
             break
     if reorder is not None and result.failure.ordering != 0 and time.monotonic() <= deadline:
         result.tries += 1
@@ -648,8 +852,10 @@ def find_counterexample(
             # the found task's own groups join the debug tasks' (it may have objects of kinds they lack)
             invariants = domain_invariants(domain_dir, domain, [report.original])
             report.invariants = invariants.describe()
+            regenerate = (Regenerator(domain_dir, domain, seed, invariants, generated_sizes(report.source))
+                          if domain_dir.has_generator else None)
             report.shrunk = shrink_found(report.original, report.failure, runner, solvable, budget.shrink_seconds,
-                                         invariants)
+                                         invariants, regenerate)
     finally:
         if own:
             box.close()
@@ -657,7 +863,7 @@ def find_counterexample(
 
 
 def shrink_found(problem: Problem, failure: Failure, runner: _Runner, solvable: _Solvability,
-                 seconds: float, invariants: Invariants) -> Shrunk:
+                 seconds: float, invariants: Invariants, regenerate: Regenerator | None = None) -> Shrunk:
     def reorder(current: Problem, failed: Failure) -> tuple[Problem, Failure, str] | None:
         """The task written in the order it failed in, when it fails so in file order: under PYTHONHASHSEED 0
         if it can, else under the failing run's seed (recorded in the file's comment)."""
@@ -671,7 +877,7 @@ def shrink_found(problem: Problem, failure: Failure, runner: _Runner, solvable: 
         return None
 
     return shrink_problem(problem, failure, runner.failure, solvable, time.monotonic() + seconds, reorder,
-                          runner.domain.static_predicates, invariants)
+                          runner.domain.static_predicates, invariants, regenerate)
 
 
 def domain_invariants(domain_dir: DomainDir, domain: Domain, extra: Sequence[Problem] = ()) -> Invariants:
@@ -705,8 +911,9 @@ def shrink(program: Program, domain_dir: DomainDir, problem: Problem, *, budget:
         if failure is None:
             raise CounterexampleError(f"the program solves {problem.name} under {budget.orderings} orderings: nothing to shrink")
         invariants = domain_invariants(domain_dir, domain, [problem])
+        regenerate = Regenerator(domain_dir, domain, 0, invariants) if domain_dir.has_generator else None
         return shrink_found(problem, failure, runner, _Solvability(domain, budget.planner_timeout), budget.shrink_seconds,
-                            invariants)
+                            invariants, regenerate)
 
 
 def counterexample_pddl(report: Counterexample, typed: bool) -> str:
@@ -723,6 +930,7 @@ def counterexample_pddl(report: Counterexample, typed: bool) -> str:
     if report.shrunk is not None:
         lines.append(f"; shrunk size: {TaskSize.of(report.shrunk.problem).text()}, in {_count(len(report.shrunk.steps), 'step')} "
                      f"({report.shrunk.tries} tries, {report.shrunk.seconds:.1f} s)")
+        lines.append(f"; stages: {report.shrunk.stages_text()}")
         lines.extend(f";   step {number}: {step}" for number, step in enumerate(report.shrunk.steps, 1))
     message = next((line.strip() for line in failure.message.splitlines() if line.strip()), "")
     lines.append(f"; the program fails with: {failure.category} ({failure.kind}) under ordering {failure.ordering}"
