@@ -20,6 +20,7 @@ from genplan.engine.counterexample.search import (
     Shrunk,
     TaskSize,
     find_counterexample,
+    person_budget,
     shrink,
     write_counterexample,
 )
@@ -31,6 +32,7 @@ __all__ = [
     "Shrunk",
     "TaskSize",
     "find_counterexample",
+    "person_budget",
     "shrink",
     "write_counterexample",
 ]

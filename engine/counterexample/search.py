@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import re
 import time
@@ -63,6 +64,28 @@ class SearchBudget:
             raise CounterexampleError("the budget's seconds and time limit must be positive")
         if self.max_tasks < 1 or self.tasks_per_size < 1 or self.orderings < 1:
             raise CounterexampleError("the budget's task count, tasks per size and orderings must be at least 1")
+
+    def describe(self) -> str:
+        """``up to 5 s per program run, 120 s in all (60 s to search, 60 s to shrink)``."""
+        return (f"up to {self.time_limit:g} s per program run, {self.seconds + self.shrink_seconds:g} s in all "
+                f"({self.seconds:g} s to search, {self.shrink_seconds:g} s to shrink, at most {self.max_tasks} tasks)")
+
+
+def person_budget(*, seconds: float | None = None, max_tasks: int | None = None, tasks_per_size: int | None = None,
+                  orderings: int | None = None, time_limit: float | None = None,
+                  shrink_seconds: float | None = None) -> SearchBudget:
+    """The budget of a search a person starts: ``genplan counterexample`` (with its flags) and the app's ``k``
+    (with none) both take it from here, so the same program gets the same search in both. What is not given is
+    :class:`SearchBudget`'s default. (The F5-3+CE loop has its own: the run's settings.)"""
+    defaults = SearchBudget()
+    return SearchBudget(
+        seconds=defaults.seconds if seconds is None else seconds,
+        max_tasks=defaults.max_tasks if max_tasks is None else max_tasks,
+        tasks_per_size=defaults.tasks_per_size if tasks_per_size is None else tasks_per_size,
+        orderings=defaults.orderings if orderings is None else orderings,
+        time_limit=defaults.time_limit if time_limit is None else time_limit,
+        shrink_seconds=defaults.shrink_seconds if shrink_seconds is None else shrink_seconds,
+    )
 
 
 @dataclass
@@ -478,6 +501,7 @@ def _changes(problem: Problem, static: frozenset[str] = frozenset(),
 SINGLE_STAGE = "single removals"  # today's one-at-a-time changes (_changes), chunks of objects among them
 LARGER_STAGES = ("goal subsets", "pairs", "chains", "generator")  # tried, in this order, where single removals stop
 MAX_CHAIN = 6  # objects in a chain (a pair is a chain of two: the pairs stage tries those)
+FULL_RANGE = 12  # a size parameter's bound up to which the generator stage tries every value below it
 GENERATOR_SEEDS = 3  # seeds per size when the generator makes smaller tasks afresh
 GENERATOR_SIZES = 300  # size vectors the generator is asked for at most (many are refused: a size of 0)
 GENERATOR_SEED_OFFSET = 99_000  # the generator stage's seeds, apart from the search's rounds
@@ -561,18 +585,19 @@ class Regenerator:
 
     def _size_vectors(self) -> list[dict[str, int]]:
         """Size vectors up to the bounds (the failing task's sizes where known, else the generator's smallest
-        size), each parameter at 0..3 or its bound, fewest in sum first."""
-        plan = size_plan(self.domain_dir)
-        bounds = self.bounds or plan[0]
+        size), fewest in sum first: each parameter at every value up to its bound when that is at most
+        ``FULL_RANGE``, else at 0..3, half the bound and the bound."""
+        bounds = self.bounds or size_plan(self.domain_dir)[0]
         names = sorted(bounds)
-        values = [sorted({v for v in (0, 1, 2, 3, bounds[n]) if v <= max(bounds[n], 0)}) for n in names]
-        vectors = [dict(zip(names, combo)) for combo in itertools.islice(itertools.product(*values), 20_000)]
-        vectors.sort(key=lambda v: (sum(v.values()), sorted(v.items())))
-        return vectors[:GENERATOR_SIZES]
+        values = [list(range(bounds[n] + 1)) if bounds[n] <= FULL_RANGE
+                  else sorted({0, 1, 2, 3, bounds[n] // 2, bounds[n]}) for n in names]
+        return [dict(zip(names, vector)) for vector in _fewest_first(values, GENERATOR_SIZES)]
 
-    def _make(self) -> list[tuple[int, int, str, Problem]]:
+    def _make(self, deadline: float) -> list[tuple[int, int, str, Problem]]:
         made = []
         for sizes in self._size_vectors():
+            if time.monotonic() > deadline:
+                break
             label = " ".join(f"{name}={value}" for name, value in sizes.items())
             for task_seed in self.seeds:
                 try:
@@ -586,9 +611,9 @@ class Regenerator:
         made.sort(key=lambda item: (item[0], item[1], item[2]))
         return made
 
-    def __call__(self, current: Problem) -> Iterator[tuple[str, str, Problem]]:
+    def __call__(self, current: Problem, deadline: float = float("inf")) -> Iterator[tuple[str, str, Problem]]:
         if self.made is None:
-            self.made = self._make()
+            self.made = self._make(deadline)
         objects = len(current.objects)
         for count, _facts, label, problem in self.made:
             if count >= objects:
@@ -597,6 +622,25 @@ class Regenerator:
                 continue
             self.offered.add(label)
             yield "generator", f"generated afresh with {label} ({count} objects) in place of the task", problem
+
+
+def _fewest_first(values: list[list[int]], limit: int) -> list[tuple[int, ...]]:
+    """Up to ``limit`` vectors, one value from each list (each ascending), smallest sum first (best-first over
+    the grid: a generator with eight size parameters has too many vectors to list them all)."""
+    start = (0,) * len(values)
+    heap = [(sum(v[0] for v in values), start)]
+    seen = {start}
+    found: list[tuple[int, ...]] = []
+    while heap and len(found) < limit:
+        total, index = heapq.heappop(heap)
+        found.append(tuple(v[i] for v, i in zip(values, index)))
+        for k, i in enumerate(index):
+            if i + 1 < len(values[k]):
+                step = (*index[:k], i + 1, *index[k + 1:])
+                if step not in seen:
+                    seen.add(step)
+                    heapq.heappush(heap, (total - values[k][i] + values[k][i + 1], step))
+    return found
 
 
 def generated_sizes(source: str) -> dict[str, int] | None:
@@ -627,7 +671,7 @@ def shrink_problem(problem: Problem, failure: Failure, fails: Callable[[Problem]
                    solvable: Callable[[Problem], bool | None], deadline: float,
                    reorder: Callable[[Problem, Failure], tuple[Problem, Failure, str] | None] | None = None,
                    static: frozenset[str] = frozenset(), invariants: Invariants | None = None,
-                   regenerate: Callable[[Problem], Iterator[tuple[str, str, Problem]]] | None = None) -> Shrunk:
+                   regenerate: Callable[[Problem, float], Iterator[tuple[str, str, Problem]]] | None = None) -> Shrunk:
     """Greedy shrinking: take the first single removal under which the task still fails the same way (the same
     exception on the same line, the same precondition of the same action, goals of the same kind unmet),
     satisfies the invariants and stays solvable; repeat until none does. Then the larger steps
@@ -674,7 +718,7 @@ def shrink_problem(problem: Problem, failure: Failure, fails: Callable[[Problem]
         result.larger_tried = True
         taken = first_kept(_larger_changes(result.problem, static, invariants))
         if not taken and taken is not None and regenerate is not None:
-            taken = first_kept(regenerate(result.problem))
+            taken = first_kept(regenerate(result.problem, deadline))
         if taken is None:
             result.minimal = False
         if not taken:
