@@ -76,7 +76,7 @@ def generate_solution(objects, init, goal):
             plan.append(f"(move {robot} {room[robot]} {start})")
             room[robot] = start  #ROOM
         plan.append(f"(pick {robot} {ball} {start} {gripper})")
-        plan.append(f"(move {robot} {start} {target})")
+        plan.append(f"(move {robot} {room[robot]} {target})")
         room[robot] = target
         plan.append(f"(drop {robot} {ball} {target} {gripper})")
         ball_at[ball] = target
@@ -129,9 +129,10 @@ def generate_solution(objects, init, goal):
 '''
 
 DELIVERY = _DELIVERY
-# the locations are visited in name order: an unsafe one before another is a dead end
-DELIVERY_UNSAFE_FIRST = _DELIVERY.replace(
-    "    order = sorted(wanting, key=lambda loc: (loc not in safe, loc))  #ORDER", "    order = sorted(wanting)")
+# the home base is taken to be the first location by name: papers are picked up where there are none
+DELIVERY_HOME_FIRST = _DELIVERY.replace(
+    '    home = next(f[1] for f in init if f[0].lower() == "ishomebase")',
+    '    home = sorted(o[0] for o in objects if o[1] == "loc")[0]')
 # with three locations or more to serve, one paper too few is picked up
 DELIVERY_ONE_SHORT = _DELIVERY.replace(
     "        for paper in papers[:need]:  #PICK", "        for paper in papers[:need - (need >= 3)]:")
@@ -206,7 +207,7 @@ PROGRAMS: dict[str, tuple[str, str]] = {
     "grippers-wrong-hand": ("grippers", GRIPPERS_WRONG_HAND),
     "grippers-stale-room": ("grippers", GRIPPERS_STALE_ROOM),
     "grippers-crowded-room": ("grippers", GRIPPERS_CROWDED),
-    "delivery-unsafe-first": ("delivery", DELIVERY_UNSAFE_FIRST),
+    "delivery-home-first": ("delivery", DELIVERY_HOME_FIRST),
     "delivery-one-short": ("delivery", DELIVERY_ONE_SHORT),
     "delivery-spare-paper": ("delivery", DELIVERY_SPARE),
     "logistics-stale-plane": ("logistics", LOGISTICS_STALE_PLANE),

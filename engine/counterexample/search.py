@@ -184,6 +184,7 @@ class Shrunk:
     # per accepted step: its stage (STAGES) and the objects before and after it, in order
     step_stages: list[tuple[str, int, int]] = field(default_factory=list)
     larger_tried: bool = False  # the larger steps were tried (single removals stopped within the budget)
+    stage_tries: dict[str, int] = field(default_factory=dict)  # program runs per stage
 
     def stages(self) -> list[dict[str, Any]]:
         """How far each stage took the task, consecutive steps of one stage together: ``[{"stage": "single
@@ -213,6 +214,7 @@ class Shrunk:
             "size": TaskSize.of(self.problem).to_dict(),
             "stages": self.stages(),
             "stages_text": self.stages_text(),
+            "stage_tries": self.stage_tries,
             "refused": self.refused,
             "failure": self.failure.to_dict(),
             "steps": len(self.steps),
@@ -504,6 +506,7 @@ MAX_CHAIN = 6  # objects in a chain (a pair is a chain of two: the pairs stage t
 FULL_RANGE = 12  # a size parameter's bound up to which the generator stage tries every value below it
 GENERATOR_SEEDS = 3  # seeds per size when the generator makes smaller tasks afresh
 GENERATOR_SIZES = 300  # size vectors the generator is asked for at most (many are refused: a size of 0)
+GENERATOR_RUNS = 100  # generated tasks the program is run on at most, in all (a bound on this stage's time)
 GENERATOR_SEED_OFFSET = 99_000  # the generator stage's seeds, apart from the search's rounds
 
 
@@ -586,15 +589,18 @@ class Regenerator:
     def _size_vectors(self) -> list[dict[str, int]]:
         """Size vectors up to the bounds (the failing task's sizes where known, else the generator's smallest
         size), fewest in sum first: each parameter at every value up to its bound when that is at most
-        ``FULL_RANGE``, else at 0..3, half the bound and the bound."""
+        ``FULL_RANGE``, else at 0, half the bound and the bound (a percentage, mostly)."""
         bounds = self.bounds or size_plan(self.domain_dir)[0]
         names = sorted(bounds)
         values = [list(range(bounds[n] + 1)) if bounds[n] <= FULL_RANGE
-                  else sorted({0, 1, 2, 3, bounds[n] // 2, bounds[n]}) for n in names]
+                  else sorted({0, bounds[n] // 2, bounds[n]}) for n in names]
         return [dict(zip(names, vector)) for vector in _fewest_first(values, GENERATOR_SIZES)]
 
-    def _make(self, deadline: float) -> list[tuple[int, int, str, Problem]]:
+    def _make(self, objects: int, deadline: float) -> list[tuple[int, int, str, Problem]]:
+        """The generated tasks with fewer than ``objects`` objects (a size whose first task has as many or more
+        is not tried with the other seeds)."""
         made = []
+        known: set[Any] = set()  # a small grid at 0 % and at 2 % water is often the same task
         for sizes in self._size_vectors():
             if time.monotonic() > deadline:
                 break
@@ -604,19 +610,24 @@ class Regenerator:
                     problem = parse_problem_text(self.domain_dir.generate(task_seed, **sizes), self.domain)
                 except (DomainDirError, PddlError):
                     break  # a size the generator refuses: the other seeds too
-                if self.invariants.violations(problem) or not _goal_open(problem):
+                key = (frozenset(problem.objects), frozenset(problem.init), frozenset(problem.goal_pos),
+                       frozenset(problem.goal_neg))
+                if len(problem.objects) >= objects:
+                    break
+                if key in known or self.invariants.violations(problem) or not _goal_open(problem):
                     continue
+                known.add(key)
                 size = TaskSize.of(problem)
                 made.append((size.objects, size.init + size.goal, f"seed {task_seed}, {label}", problem))
         made.sort(key=lambda item: (item[0], item[1], item[2]))
         return made
 
     def __call__(self, current: Problem, deadline: float = float("inf")) -> Iterator[tuple[str, str, Problem]]:
-        if self.made is None:
-            self.made = self._make(deadline)
         objects = len(current.objects)
+        if self.made is None:  # made once: the task only gets smaller
+            self.made = self._make(objects, deadline)
         for count, _facts, label, problem in self.made:
-            if count >= objects:
+            if count >= objects or len(self.offered) >= GENERATOR_RUNS:
                 break
             if label in self.offered:
                 continue
@@ -688,6 +699,7 @@ def shrink_problem(problem: Problem, failure: Failure, fails: Callable[[Problem]
         if not _goal_open(candidate):
             return False
         result.tries += 1
+        result.stage_tries[stage] = result.stage_tries.get(stage, 0) + 1
         found = fails(candidate)
         if found is None:
             return False
