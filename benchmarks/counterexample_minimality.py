@@ -18,7 +18,7 @@ with all goals or one), when it has at most ``--subset-objects`` objects. The sm
 figure the shrunk task is compared with: the goal of issue 53 is every shrunk task within one object of it.
 
 Run: nice -n 10 .venv/bin/python benchmarks/counterexample_minimality.py [--set heldout|development]
-     [--seconds 30] [--only NAME] [--markdown]
+     [--tasks auto|debug] [--seconds 30] [--only NAME] [--markdown]
 """
 
 from __future__ import annotations
@@ -258,6 +258,10 @@ def main() -> None:
     parser.add_argument("--max-runs", type=int, default=600, help="tasks the exhaustive search runs at most")
     parser.add_argument("--subset-objects", type=int, default=10,
                         help="subsets of the found task are tried when it has at most this many objects")
+    parser.add_argument("--tasks", choices=("auto", "debug"), default="auto",
+                        help="the search's task set for the held-out cases: auto (generated tasks of growing size, "
+                        "so the first failure is small already) or debug (tasks derived from the debug tasks: "
+                        "larger, so the shrinking has more to do)")
     parser.add_argument("--only", help="the cases whose name contains this")
     parser.add_argument("--markdown", action="store_true", help="also print the table as Markdown")
     args = parser.parse_args()
@@ -266,6 +270,7 @@ def main() -> None:
     rows = []
     print(f"{'case':28} {'found':>5} {'shrunk':>6} {'least':>5} {'gen':>4} {'sub':>4}  shrink-s  stages")
     for name, domain_name, source, tasks in cases(args.set):
+        tasks = args.tasks if args.set == "heldout" else tasks
         if args.only and args.only not in name:
             continue
         directory = DomainDir.open(ROOT / "domains" / domain_name)
