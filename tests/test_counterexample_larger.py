@@ -174,8 +174,8 @@ def cli_budget(*flags: str) -> Any:
 def test_the_cli_without_flags_searches_with_the_shared_budget() -> None:
     assert cli_budget() == person_budget()
     assert cli_budget("--seconds", "7", "--timeout", "2") == person_budget(seconds=7, time_limit=2)
-    assert person_budget().describe() == ("up to 5 s per program run, 120 s in all (60 s to search, 60 s to "
-                                          "shrink, at most 200 tasks)")
+    assert person_budget().describe() == ("up to 5 s per program run, 120 s in all: 60 s to search, 60 s to "
+                                          "shrink, at most 200 tasks")
 
 
 def test_the_apps_k_searches_with_the_clis_budget_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -66,9 +66,9 @@ class SearchBudget:
             raise CounterexampleError("the budget's task count, tasks per size and orderings must be at least 1")
 
     def describe(self) -> str:
-        """``up to 5 s per program run, 120 s in all (60 s to search, 60 s to shrink)``."""
-        return (f"up to {self.time_limit:g} s per program run, {self.seconds + self.shrink_seconds:g} s in all "
-                f"({self.seconds:g} s to search, {self.shrink_seconds:g} s to shrink, at most {self.max_tasks} tasks)")
+        """``up to 5 s per program run, 120 s in all: 60 s to search, 60 s to shrink, at most 200 tasks``."""
+        return (f"up to {self.time_limit:g} s per program run, {self.seconds + self.shrink_seconds:g} s in all: "
+                f"{self.seconds:g} s to search, {self.shrink_seconds:g} s to shrink, at most {self.max_tasks} tasks")
 
 
 def person_budget(*, seconds: float | None = None, max_tasks: int | None = None, tasks_per_size: int | None = None,

@@ -29,8 +29,8 @@ class CounterexampleController:
 
         run_dir = self.ctx.runs_dir / version.run_id
         budget = person_budget()  # the budget of `genplan counterexample` without flags
-        self.host.notify(f"Searching a counterexample for {version.name}, {budget.describe()}, as genplan "
-                         "counterexample does (a recorded one is shown at once)…")
+        self.host.notify(f"Searching a counterexample for {version.name} as genplan counterexample does: "
+                         f"{budget.describe()} (a recorded one is shown at once)…")
         self.host.in_thread(lambda: self.search(version, run_dir, budget), "counterexample")
 
     def search(self, version: Version, run_dir: Path, budget: SearchBudget) -> None:
