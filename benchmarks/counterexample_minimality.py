@@ -50,9 +50,9 @@ from genplan.engine.counterexample.search import (  # noqa: E402
     _removed_objects,
     _Runner,
     _Solvability,
+    debug_bounds,
     domain_invariants,
     generated_sizes,
-    size_plan,
 )
 from genplan.engine.domainlib import DomainDir, DomainDirError  # noqa: E402
 from genplan.engine.pddl import Domain, PddlError, Problem, load_domain, parse_problem_text  # noqa: E402
@@ -249,15 +249,6 @@ def smallest_generated(directory: DomainDir, domain: Domain, bounds: dict[str, i
         if found is not None and failure.same_as(found) and solvable(problem) is True:
             return objects, len(made), runs
     return None, len(made), runs
-
-
-def debug_bounds(directory: DomainDir) -> dict[str, int]:
-    """Each size parameter's largest value among the debug tasks' sizes (a task derived from them is no larger)."""
-    bounds: dict[str, int] = {}
-    for _seed, spec in directory.task_specs("debug"):
-        for name, value in directory.check_sizes(spec).items():
-            bounds[name] = max(bounds.get(name, value), value)
-    return bounds or size_plan(directory)[0]
 
 
 def main() -> None:

@@ -587,13 +587,18 @@ class Regenerator:
         self.offered: set[str] = set()
 
     def _size_vectors(self) -> list[dict[str, int]]:
-        """Size vectors up to the bounds (the failing task's sizes where known, else the generator's smallest
-        size), fewest in sum first: each parameter at every value up to its bound when that is at most
+        """Size vectors up to the bounds (the failing task's sizes where known, else the debug tasks' largest
+        sizes), fewest in sum first: each parameter at every value up to its bound when that is at most
         ``FULL_RANGE``, else at 0, half the bound and the bound (a percentage, mostly)."""
-        bounds = self.bounds or size_plan(self.domain_dir)[0]
+        bounds = self.bounds or debug_bounds(self.domain_dir)
+        # from the debug tasks' smallest sizes: below them a generator mostly refuses (no rover, one waypoint)
+        lows = debug_bounds(self.domain_dir, smallest=True)
         names = sorted(bounds)
-        values = [list(range(bounds[n] + 1)) if bounds[n] <= FULL_RANGE
-                  else sorted({0, bounds[n] // 2, bounds[n]}) for n in names]
+        values = []
+        for name in names:
+            low = min(lows.get(name, 0), bounds[name])
+            values.append(list(range(low, bounds[name] + 1)) if bounds[name] - low <= FULL_RANGE
+                          else sorted({low, (low + bounds[name]) // 2, bounds[name]}))
         return [dict(zip(names, vector)) for vector in _fewest_first(values, GENERATOR_SIZES)]
 
     def _make(self, objects: int, deadline: float) -> list[tuple[int, int, str, Problem]]:
@@ -607,7 +612,11 @@ class Regenerator:
             label = " ".join(f"{name}={value}" for name, value in sizes.items())
             for task_seed in self.seeds:
                 try:
-                    problem = parse_problem_text(self.domain_dir.generate(task_seed, **sizes), self.domain)
+                    text = self.domain_dir.generate(task_seed, **sizes)
+                    count = object_count(text)
+                    if count is not None and count >= objects:
+                        break  # not smaller: neither are the other seeds' (parsing is the slow part)
+                    problem = parse_problem_text(text, self.domain)
                 except (DomainDirError, PddlError):
                     break  # a size the generator refuses: the other seeds too
                 key = (frozenset(problem.objects), frozenset(problem.init), frozenset(problem.goal_pos),
@@ -652,6 +661,31 @@ def _fewest_first(values: list[list[int]], limit: int) -> list[tuple[int, ...]]:
                     seen.add(step)
                     heapq.heappush(heap, (total - values[k][i] + values[k][i + 1], step))
     return found
+
+
+def debug_bounds(domain_dir: DomainDir, smallest: bool = False) -> dict[str, int]:
+    """Each size parameter's largest value (``smallest``: its smallest) among the generator's debug sizes (a
+    probe, or a task derived from the debug tasks, is about as large); the search's smallest size where there
+    are none."""
+    bounds: dict[str, int] = {}
+    try:
+        specs = domain_dir.task_specs("debug")
+    except (DomainDirError, ValueError):
+        specs = []
+    pick = min if smallest else max
+    for _seed, spec in specs:
+        for name, value in domain_dir.check_sizes(spec).items():
+            bounds[name] = pick(bounds.get(name, value), value)
+    return bounds or size_plan(domain_dir)[0]
+
+
+def object_count(text: str) -> int | None:
+    """The objects a problem's text declares, without parsing it (None when there is no :objects section)."""
+    match = re.search(r"\(:objects\b([^)]*)\)", text, re.IGNORECASE)
+    if match is None:
+        return None
+    words = re.sub(r";[^\n]*", " ", match.group(1)).split()
+    return sum(1 for k, word in enumerate(words) if word != "-" and (k == 0 or words[k - 1] != "-"))
 
 
 def generated_sizes(source: str) -> dict[str, int] | None:
