@@ -501,7 +501,7 @@ def _changes(problem: Problem, static: frozenset[str] = frozenset(),
 
 
 SINGLE_STAGE = "single removals"  # today's one-at-a-time changes (_changes), chunks of objects among them
-LARGER_STAGES = ("goal subsets", "pairs", "chains", "generator")  # tried, in this order, where single removals stop
+LARGER_STAGES = ("goal subsets", "pairs", "chains", "moves", "generator")  # tried, in this order, where single removals stop
 MAX_CHAIN = 6  # objects in a chain (a pair is a chain of two: the pairs stage tries those)
 FULL_RANGE = 12  # a size parameter's bound up to which the generator stage tries every value below it
 GENERATOR_SEEDS = 3  # seeds per size when the generator makes smaller tasks afresh
@@ -547,11 +547,12 @@ def _chains(problem: Problem, static: frozenset[str], longest: int = MAX_CHAIN) 
     return found
 
 
-def _larger_changes(problem: Problem, static: frozenset[str] = frozenset(),
-                    invariants: Invariants | None = None) -> Iterator[tuple[str, str, Problem]]:
+def _larger_changes(problem: Problem, static: frozenset[str] = frozenset(), invariants: Invariants | None = None,
+                    parents: dict[str, str | None] | None = None) -> Iterator[tuple[str, str, Problem]]:
     """The steps tried where no single removal keeps the failure, as (stage, description, candidate): goal
-    subsets (one goal kept, two goals removed), pairs of objects, chains of connected objects; each object with
-    every fact naming it, mended by ``invariants``; a candidate that breaks an invariant is left out."""
+    subsets (one goal kept, two goals removed), pairs of objects, chains of connected objects, each object with
+    every fact naming it, mended by ``invariants``; then an object removed with what stands on it moved (the
+    types' ``parents`` say which objects are of one kind); a candidate that breaks an invariant is left out."""
     invariants = invariants or Invariants([])
     goals = problem.goal_pos
     if len(goals) >= 3:
@@ -571,6 +572,32 @@ def _larger_changes(problem: Problem, static: frozenset[str] = frozenset(),
             description = change[0] if stage == "pairs" else change[0].replace("removed objects",
                                                                                "removed the chain", 1)
             yield stage, description, change[1]
+    yield from _moves(problem, invariants, parents or {})
+
+
+def _moves(problem: Problem, invariants: Invariants,
+           parents: dict[str, str | None]) -> Iterator[tuple[str, str, Problem]]:
+    """An object removed with what stands on it, and the goals naming it, moved to another object of its kind (the
+    truck at a removed location, and a package's goal there, go to an airport: another kind of place): a removal
+    that the mending cannot do alone (every atom of a truck's place names a place) and that the removal with
+    dependents overdoes."""
+    for name, kind in problem.objects:
+        dependents = invariants.dependents(problem, name)
+        goals = [fact for fact in problem.goal_pos if name in fact[1:]]
+        if not dependents and not goals:
+            continue
+        for other, other_kind in problem.objects:
+            if other == name or other in dependents or not (
+                    other_kind == kind or (parents.get(kind) is not None and parents.get(kind) == parents.get(other_kind))):
+                continue
+            moved = [tuple(other if arg == name else arg for arg in fact) if fact[1] in dependents else fact
+                     for fact in problem.init]
+            aimed = [tuple(other if arg == name else arg for arg in fact) for fact in problem.goal_pos]
+            candidate = _without_objects(replace(problem, init=list(dict.fromkeys(moved)),
+                                                 goal_pos=list(dict.fromkeys(aimed))), {name})
+            if not invariants.violations(candidate):
+                what = " and ".join(filter(None, [" ".join(sorted(dependents)), "its goals" if goals else ""]))
+                yield "moves", f"removed object {name}, moving {what} to {other}", candidate
 
 
 class Regenerator:
@@ -591,12 +618,13 @@ class Regenerator:
         sizes), fewest in sum first: each parameter at every value up to its bound when that is at most
         ``FULL_RANGE``, else at 0, half the bound and the bound (a percentage, mostly)."""
         bounds = self.bounds or debug_bounds(self.domain_dir)
-        # from the debug tasks' smallest sizes: below them a generator mostly refuses (no rover, one waypoint)
+        # from 1, or 0 where a debug task has 0: most generators refuse a size of 0 (no rover), and with eight
+        # parameters the vectors of zeros would fill the stage
         lows = debug_bounds(self.domain_dir, smallest=True)
         names = sorted(bounds)
         values = []
         for name in names:
-            low = min(lows.get(name, 0), bounds[name])
+            low = min(lows.get(name, 0), bounds[name], 1)
             values.append(list(range(low, bounds[name] + 1)) if bounds[name] - low <= FULL_RANGE
                           else sorted({low, (low + bounds[name]) // 2, bounds[name]}))
         return [dict(zip(names, vector)) for vector in _fewest_first(values, GENERATOR_SIZES)]
@@ -716,7 +744,8 @@ def shrink_problem(problem: Problem, failure: Failure, fails: Callable[[Problem]
                    solvable: Callable[[Problem], bool | None], deadline: float,
                    reorder: Callable[[Problem, Failure], tuple[Problem, Failure, str] | None] | None = None,
                    static: frozenset[str] = frozenset(), invariants: Invariants | None = None,
-                   regenerate: Callable[[Problem, float], Iterator[tuple[str, str, Problem]]] | None = None) -> Shrunk:
+                   regenerate: Callable[[Problem, float], Iterator[tuple[str, str, Problem]]] | None = None,
+                   parents: dict[str, str | None] | None = None) -> Shrunk:
     """Greedy shrinking: take the first single removal under which the task still fails the same way (the same
     exception on the same line, the same precondition of the same action, goals of the same kind unmet),
     satisfies the invariants and stays solvable; repeat until none does. Then the larger steps
@@ -762,7 +791,7 @@ def shrink_problem(problem: Problem, failure: Failure, fails: Callable[[Problem]
             result.minimal = False
             break
         result.larger_tried = True
-        taken = first_kept(_larger_changes(result.problem, static, invariants))
+        taken = first_kept(_larger_changes(result.problem, static, invariants, parents))
         if not taken and taken is not None and regenerate is not None:
             taken = first_kept(regenerate(result.problem, deadline))
         if taken is None:
@@ -967,7 +996,7 @@ def shrink_found(problem: Problem, failure: Failure, runner: _Runner, solvable: 
         return None
 
     return shrink_problem(problem, failure, runner.failure, solvable, time.monotonic() + seconds, reorder,
-                          runner.domain.static_predicates, invariants, regenerate)
+                          runner.domain.static_predicates, invariants, regenerate, dict(runner.domain.type_parents))
 
 
 def domain_invariants(domain_dir: DomainDir, domain: Domain, extra: Sequence[Problem] = ()) -> Invariants:
