@@ -590,7 +590,7 @@ def _moves(problem: Problem, invariants: Invariants,
             if other == name or other in dependents or not (
                     other_kind == kind or (parents.get(kind) is not None and parents.get(kind) == parents.get(other_kind))):
                 continue
-            moved = [tuple(other if arg == name else arg for arg in fact) if fact[1] in dependents else fact
+            moved = [tuple(other if arg == name else arg for arg in fact) if fact[1:2] and fact[1] in dependents else fact
                      for fact in problem.init]
             aimed = [tuple(other if arg == name else arg for arg in fact) for fact in problem.goal_pos]
             candidate = _without_objects(replace(problem, init=list(dict.fromkeys(moved)),
