@@ -19,12 +19,13 @@ from genplan.engine.api.programs import (
     SearchBudget,
     counterexample_pddl,
     find_counterexample,
+    person_budget,
     write_counterexample,
 )
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    defaults = SearchBudget()
+    defaults = person_budget()  # the app's k searches with the same budget
     p = sub.add_parser(
         "counterexample",
         help="find a task PROGRAM fails on and shrink it to a smallest failing task",
@@ -36,7 +37,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "task is shrunk: objects (with every fact naming them, mended where a fact depended on them), goal "
         "facts, initial facts and static facts are removed one at a time while the program fails the same way "
         "(the same exception on the same line, the same precondition of the same action, or goals of the same "
-        "kind unmet) and the task stays solvable. The result is written as a PDDL problem file whose comment "
+        "kind unmet) and the task stays solvable; where no single removal keeps the failure, larger steps "
+        "(goal subsets, pairs of objects, chains of linked objects, an object removed with what stood on it moved, "
+        "smaller tasks made afresh by the generator) "
+        "are tried within the same budget, and the output says how far each took it. The app's k searches "
+        "with the same default budget. The result is written as a PDDL problem file whose comment "
         "lists every removal. Exit codes: 0 no counterexample within the budget, 1 counterexample found, "
         "2 bad input.",
     )
@@ -72,13 +77,18 @@ def _progress(number: int, source: str, failed: bool) -> None:
     print(f"  task {number}: {source}{' - FAILS' if failed else ''}", file=sys.stderr, flush=True)
 
 
+def budget_of(args: argparse.Namespace) -> SearchBudget:
+    """The search's budget from the flags, by the rules the app's ``k`` uses too (person_budget)."""
+    return person_budget(seconds=args.seconds, max_tasks=args.max_tasks, tasks_per_size=args.tasks_per_size,
+                         orderings=args.orderings, time_limit=args.timeout, shrink_seconds=args.shrink_seconds)
+
+
 def run(args: argparse.Namespace) -> int:
     require_seconds("--seconds", args.seconds)
     require_seconds("--timeout", args.timeout)
     require_between("--orderings", args.orderings, 1, MAX_ORDERINGS)
     try:
-        budget = SearchBudget(seconds=args.seconds, max_tasks=args.max_tasks, tasks_per_size=args.tasks_per_size,
-                              orderings=args.orderings, time_limit=args.timeout, shrink_seconds=args.shrink_seconds)
+        budget = budget_of(args)
         program = Program.from_file(args.program)
         problem = program.syntax_problem()
         if problem:
@@ -89,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         return error(str(exc))
     if not args.quiet:
         print(f"genplan: searching a counterexample for {args.program} on {domain_dir.name} "
-              f"(seed {args.seed}, {args.seconds:g} s, at most {args.max_tasks} tasks)", file=sys.stderr)
+              f"(seed {args.seed}, {budget.describe()})", file=sys.stderr)
         if args.tasks == "eval":
             print("genplan: searching the EVALUATION tasks, as asked (--tasks eval)", file=sys.stderr)
     try:

@@ -132,8 +132,10 @@ def test_cli_writes_the_shrunk_task_with_a_comment(tmp_path: Path, capsys: pytes
     text = out.read_text(encoding="utf-8")
     assert text.startswith("; counterexample found by genplan")
     assert "; original size:" in text and "; shrunk size:" in text and "goal not satisfied" in text
+    assert "; stages: " in text  # how far each shrinking stage took the task
     shown = capsys.readouterr().out
     assert "original size:" in shown and "shrunk size:" in shown and "objects = {" in shown
+    assert "  stages:        " in shown and "pairs" in shown
     domain = load_domain(DOMAINS / "ferry" / "domain.pddl")
     assert len(load_problem(out, domain).objects) <= 4
 

@@ -50,6 +50,7 @@ async def test_counterexample_key_plan_stepper_and_continue_with_this_task(tmp_p
             await wait_for(pilot, lambda: screen.query(TextView), what="the counterexample's text")
             shown = screen.query_one(TextView).text
             assert "Original size:" in shown and "Shrunk size:" in shown
+            assert "Stages:" in shown  # how far each shrinking stage took the task
             assert "(define (problem" in shown and "objects = {" in shown and "Feedback" in shown
             record = json.loads((first / "counterexamples" / "c1-v00.json").read_text())
             assert record["found"] and (first / record["task"]).read_text().startswith("; counterexample found")

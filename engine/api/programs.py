@@ -4,7 +4,13 @@ counterexample search. The CLI's ``eval``, ``generalize`` and ``counterexample``
 
 from __future__ import annotations
 
-from genplan.engine.counterexample import CounterexampleError, SearchBudget, find_counterexample, write_counterexample
+from genplan.engine.counterexample import (
+    CounterexampleError,
+    SearchBudget,
+    find_counterexample,
+    person_budget,
+    write_counterexample,
+)
 from genplan.engine.counterexample.search import TASK_SETS as COUNTEREXAMPLE_TASK_SETS
 from genplan.engine.counterexample.search import counterexample_pddl
 from genplan.engine.evaluation import (
@@ -44,5 +50,5 @@ __all__ = [
     "OrderingResult", "PlannerComparison", "Program", "ProgramError", "SYNTAX_ERROR", "Sandbox", "SandboxError",
     "SearchBudget", "StepResult", "TaskResult", "counterexample_pddl", "evaluate_program", "find_counterexample",
     "format_layers", "generalization_tables", "generalize", "load_tasks", "parse_fixed", "parse_scale",
-    "parse_sizes", "scale_ladder", "size_ladders", "write_counterexample",
+    "parse_sizes", "person_budget", "scale_ladder", "size_ladders", "write_counterexample",
 ]

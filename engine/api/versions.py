@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from genplan.engine.pddlego.fork import CannotContinue, check_continuable
 from genplan.engine.python_text import compile_quietly
@@ -33,6 +33,9 @@ from genplan.engine.versions import (
     version_place,
 )
 
+if TYPE_CHECKING:
+    from genplan.engine.counterexample import SearchBudget
+
 __all__ = [
     "KIND_DIRS", "VERSION_DIRS", "CannotContinue", "EditRecord", "Place", "TaskOutcome", "VersionResults",
     "VersionsOverview", "adopt_outside_edit", "check_category", "check_continuable", "compile_quietly", "counterexample_for",
@@ -50,13 +53,13 @@ def strategy_check_requests(domain_dir: Path) -> int:
 
 
 def counterexample_for(run_dir: Path, label: str, relative: str, source: str, domain_dir: Path, *,
-                       seconds: float, max_time_limit: float = 10.0) -> tuple[dict[str, Any], str]:
+                       budget: SearchBudget | None = None, seconds: float | None = None) -> tuple[dict[str, Any], str]:
     """The counterexample record of program version ``label`` (the run's file ``relative``, text ``source``):
-    the recorded one, else a new search of ``seconds`` (and as long to shrink what it finds), each program run
-    limited to the run's time limit but at most ``max_time_limit``. Returns the record and the task's PDDL
-    ("" when none was found)."""
+    the recorded one, else a new search within ``budget`` (default: :func:`person_budget`, the budget of
+    ``genplan counterexample`` without flags; ``seconds``: that budget with as many seconds to search and again
+    to shrink). Returns the record and the task's PDDL ("" when none was found)."""
     from genplan.engine.api.presets import run_config
-    from genplan.engine.counterexample import SearchBudget
+    from genplan.engine.counterexample import person_budget
     from genplan.engine.counterexample.record import search_for_version
     from genplan.engine.domainlib import DomainDir
     from genplan.engine.pddl import load_domain
@@ -65,8 +68,7 @@ def counterexample_for(run_dir: Path, label: str, relative: str, source: str, do
     run_dir = Path(run_dir)
     config = run_config(run_dir)
     directory = DomainDir.open(Path(domain_dir))
-    budget = SearchBudget(seconds=seconds, shrink_seconds=seconds, time_limit=min(config.program_timeout_s,
-                                                                                  max_time_limit))
+    budget = budget or person_budget(seconds=seconds, shrink_seconds=seconds)
     record, _searched = search_for_version(RunStore.open(run_dir), label, relative, source, config.function_name,
                                            directory, load_domain(directory.domain_file), seed=0, budget=budget)
     pddl = layout.in_run(run_dir, record["task"]).read_text(encoding="utf-8") if record.get("task") else ""

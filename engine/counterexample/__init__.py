@@ -8,7 +8,10 @@ every task under several input orderings, until the program fails one or the tim
 initial facts and static facts one at a time, keeping a change only if the program still fails the same way
 (the same exception on the same line, the same precondition of the same action, goals of the same kind
 unmet), the task stays solvable, and it satisfies the domain's invariants (:mod:`.invariants`: the mutex groups
-Fast Downward's translator proves, lifted); a last step writes the failing input order as the file order.
+Fast Downward's translator proves, lifted). Where no single removal keeps the failure, larger steps are tried
+(goal subsets, pairs and chains of objects, moves, smaller tasks made afresh by the generator), and how far each
+stage took the task is recorded. A last step writes the failing input order as the file order.
+``person_budget`` is the budget of a search a person starts (the CLI and the app's ``k``).
 Everything is deterministic for a seed. ``record`` keeps the searches of a run's program versions in its
 directory.
 """
@@ -20,6 +23,7 @@ from genplan.engine.counterexample.search import (
     Shrunk,
     TaskSize,
     find_counterexample,
+    person_budget,
     shrink,
     write_counterexample,
 )
@@ -31,6 +35,7 @@ __all__ = [
     "Shrunk",
     "TaskSize",
     "find_counterexample",
+    "person_budget",
     "shrink",
     "write_counterexample",
 ]

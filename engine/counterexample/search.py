@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -62,6 +64,28 @@ class SearchBudget:
             raise CounterexampleError("the budget's seconds and time limit must be positive")
         if self.max_tasks < 1 or self.tasks_per_size < 1 or self.orderings < 1:
             raise CounterexampleError("the budget's task count, tasks per size and orderings must be at least 1")
+
+    def describe(self) -> str:
+        """``up to 5 s per program run, 120 s in all: 60 s to search, 60 s to shrink, at most 200 tasks``."""
+        return (f"up to {self.time_limit:g} s per program run, {self.seconds + self.shrink_seconds:g} s in all: "
+                f"{self.seconds:g} s to search, {self.shrink_seconds:g} s to shrink, at most {self.max_tasks} tasks")
+
+
+def person_budget(*, seconds: float | None = None, max_tasks: int | None = None, tasks_per_size: int | None = None,
+                  orderings: int | None = None, time_limit: float | None = None,
+                  shrink_seconds: float | None = None) -> SearchBudget:
+    """The budget of a search a person starts: ``genplan counterexample`` (with its flags) and the app's ``k``
+    (with none) both take it from here, so the same program gets the same search in both. What is not given is
+    :class:`SearchBudget`'s default. (The F5-3+CE loop has its own: the run's settings.)"""
+    defaults = SearchBudget()
+    return SearchBudget(
+        seconds=defaults.seconds if seconds is None else seconds,
+        max_tasks=defaults.max_tasks if max_tasks is None else max_tasks,
+        tasks_per_size=defaults.tasks_per_size if tasks_per_size is None else tasks_per_size,
+        orderings=defaults.orderings if orderings is None else orderings,
+        time_limit=defaults.time_limit if time_limit is None else time_limit,
+        shrink_seconds=defaults.shrink_seconds if shrink_seconds is None else shrink_seconds,
+    )
 
 
 @dataclass
@@ -157,10 +181,40 @@ class Shrunk:
     seconds: float = 0.0
     minimal: bool = True  # False: the budget ran out before no single removal kept the failure
     refused: int = 0  # changes refused because the candidate broke an invariant or failed differently
+    # per accepted step: its stage (STAGES) and the objects before and after it, in order
+    step_stages: list[tuple[str, int, int]] = field(default_factory=list)
+    larger_tried: bool = False  # the larger steps were tried (single removals stopped within the budget)
+    stage_tries: dict[str, int] = field(default_factory=dict)  # program runs per stage
+
+    def stages(self) -> list[dict[str, Any]]:
+        """How far each stage took the task, consecutive steps of one stage together: ``[{"stage": "single
+        removals", "from": 14, "to": 9, "steps": 5}, {"stage": "pairs", "from": 9, "to": 7, "steps": 1}, ...]``."""
+        merged: list[dict[str, Any]] = []
+        for stage, before, after in self.step_stages:
+            if merged and merged[-1]["stage"] == stage:
+                merged[-1]["to"], merged[-1]["steps"] = after, merged[-1]["steps"] + 1
+            else:
+                merged.append({"stage": stage, "from": before, "to": after, "steps": 1})
+        return merged
+
+    def stages_text(self) -> str:
+        """``single removals 14→9 objects, pairs 9→7, generator 7→5`` (and what the larger steps did not find)."""
+        parts = [f"{s['stage']} {s['from']}→{s['to']}" for s in self.stages()]
+        if parts:
+            parts[0] += " objects"
+        used = {stage for stage, _before, _after in self.step_stages}
+        if self.larger_tried and self.minimal:
+            idle = [stage for stage in LARGER_STAGES if stage not in used]
+            if idle:
+                parts.append(f"no smaller task from {', '.join(idle)}")
+        return ", ".join(parts) or "no step kept the failure"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "size": TaskSize.of(self.problem).to_dict(),
+            "stages": self.stages(),
+            "stages_text": self.stages_text(),
+            "stage_tries": self.stage_tries,
             "refused": self.refused,
             "failure": self.failure.to_dict(),
             "steps": len(self.steps),
@@ -246,6 +300,7 @@ class Counterexample:
                          f"({_count(len(self.shrunk.steps), 'step')}, {self.shrunk.tries} tries, {self.shrunk.seconds:.1f} s, {state})")
             final = self.shrunk.failure
             lines.append(f"  still fails:   {final.category} ({final.kind}), ordering {final.ordering}")
+            lines.append(f"  stages:        {self.shrunk.stages_text()}")
             lines.extend(f"  step {number}: {step}" for number, step in enumerate(self.shrunk.steps, 1))
         if self.failure.signature:
             lines.append(f"  the same failure throughout: {self.final_failure_signature()}")
@@ -354,24 +409,41 @@ def _removed_objects(problem: Problem, names: list[str], invariants: Invariants)
     return description, candidate
 
 
+def _static_relations(problem: Problem, static: frozenset[str]) -> dict[str, set[Fact]]:
+    relations: dict[str, set[Fact]] = {}
+    for fact in problem.init:
+        if fact[0] in static and len(fact) >= 3:
+            relations.setdefault(fact[0], set()).add(fact)
+    return relations
+
+
+def _complete_relations(relations: dict[str, set[Fact]]) -> set[str]:
+    """The binary static relations that relate every two of their objects (``not-eq``, miconic's ``above``):
+    definitions, not maps."""
+    complete = set()
+    for predicate, facts in relations.items():
+        pairs = {fact[1:] for fact in facts}
+        members = {name for pair in pairs for name in pair}
+        if all(len(pair) == 2 for pair in pairs) and len(members) > 1 and all(
+                (a, b) in pairs or (b, a) in pairs for a in members for b in members if a != b):
+            complete.add(predicate)
+    return complete
+
+
 def _removable_static(problem: Problem, static: frozenset[str]) -> list[list[Fact]]:
     """The static facts that may go one at a time: those relating objects (a road, ``next``), a symmetric
     relation's two directions together. A relation that holds between every two of its objects, in both
     directions (``not-eq``) or in one (``above`` as an order of all floors), is a definition, not a map: removing
     one of its facts makes a task no generator writes (two floors neither above nor below each other), so it goes
     only with its objects, and so do unary facts (an object's type)."""
-    relations: dict[str, set[Fact]] = {}
-    for fact in problem.init:
-        if fact[0] in static and len(fact) >= 3:
-            relations.setdefault(fact[0], set()).add(fact)
+    relations = _static_relations(problem, static)
+    complete = _complete_relations(relations)
     removable: list[list[Fact]] = []
     for predicate, facts in relations.items():
+        if predicate in complete:
+            continue
         pairs = {fact[1:] for fact in facts}
         binary = all(len(pair) == 2 for pair in pairs)
-        members = {name for pair in pairs for name in pair}
-        if binary and len(members) > 1 and all((a, b) in pairs or (b, a) in pairs
-                                               for a in members for b in members if a != b):
-            continue
         symmetric = binary and all((b, a) in pairs for a, b in pairs)
         done: set[Fact] = set()
         for fact in (f for f in problem.init if f in facts):
@@ -428,6 +500,231 @@ def _changes(problem: Problem, static: frozenset[str] = frozenset(),
                                   f"{' '.join(group[1:])}", change[1]))
 
 
+SINGLE_STAGE = "single removals"  # today's one-at-a-time changes (_changes), chunks of objects among them
+LARGER_STAGES = ("goal subsets", "pairs", "chains", "moves", "generator")  # tried, in this order, where single removals stop
+MAX_CHAIN = 6  # objects in a chain (a pair is a chain of two: the pairs stage tries those)
+FULL_RANGE = 12  # a size parameter's bound up to which the generator stage tries every value below it
+GENERATOR_SEEDS = 3  # seeds per size when the generator makes smaller tasks afresh
+GENERATOR_SIZES = 300  # size vectors the generator is asked for at most (many are refused: a size of 0)
+GENERATOR_RUNS = 100  # generated tasks the program is run on at most, in all (a bound on this stage's time)
+GENERATOR_SEED_OFFSET = 99_000  # the generator stage's seeds, apart from the search's rounds
+
+
+def _object_graph(problem: Problem, static: frozenset[str]) -> dict[str, list[str]]:
+    """Objects linked by an initial fact naming both (a car and its location, two linked cells), in the order
+    the task lists them; a relation between every two of its objects (``not-eq``) links nothing."""
+    complete = _complete_relations(_static_relations(problem, static))
+    order = {name: index for index, (name, _type) in enumerate(problem.objects)}
+    links: dict[str, set[str]] = {name: set() for name in order}
+    for fact in problem.init:
+        if fact[0] in complete:
+            continue
+        named = [arg for arg in fact[1:] if arg in order]
+        for a in named:
+            links[a].update(b for b in named if b != a)
+    return {name: sorted(links[name], key=order.__getitem__) for name in order}
+
+
+def _chains(problem: Problem, static: frozenset[str], longest: int = MAX_CHAIN) -> list[list[str]]:
+    """Connected sets of three objects or more: from each object, the first k objects a breadth-first walk
+    over the object graph reaches (k = 3 .. ``longest``, never every object), each set once."""
+    graph = _object_graph(problem, static)
+    found: list[list[str]] = []
+    seen: set[frozenset[str]] = set()
+    limit = min(longest, len(graph) - 1)
+    for start in graph:
+        walk, todo = [start], [start]
+        while todo and len(walk) < limit:
+            for neighbour in graph[todo.pop(0)]:
+                if neighbour not in walk and len(walk) < limit:
+                    walk.append(neighbour)
+                    todo.append(neighbour)
+        for size in range(3, len(walk) + 1):
+            key = frozenset(walk[:size])
+            if key not in seen:
+                seen.add(key)
+                found.append(walk[:size])
+    return found
+
+
+def _larger_changes(problem: Problem, static: frozenset[str] = frozenset(), invariants: Invariants | None = None,
+                    parents: dict[str, str | None] | None = None) -> Iterator[tuple[str, str, Problem]]:
+    """The steps tried where no single removal keeps the failure, as (stage, description, candidate): goal
+    subsets (one goal kept, two goals removed), pairs of objects, chains of connected objects, each object with
+    every fact naming it, mended by ``invariants``; then an object removed with what stands on it moved (the
+    types' ``parents`` say which objects are of one kind); a candidate that breaks an invariant is left out."""
+    invariants = invariants or Invariants([])
+    goals = problem.goal_pos
+    if len(goals) >= 3:
+        for fact in goals:
+            yield "goal subsets", f"kept only the goal {_fact_text(fact)}", replace(problem, goal_pos=[fact],
+                                                                                     goal_neg=[])
+        for first, second in itertools.combinations(range(len(goals)), 2):
+            kept = [g for k, g in enumerate(goals) if k not in (first, second)]
+            yield ("goal subsets", f"removed goals {_fact_text(goals[first])} {_fact_text(goals[second])}",
+                   replace(problem, goal_pos=kept))
+    names = [name for name, _type in problem.objects]
+    groups = [("pairs", list(pair)) for pair in itertools.combinations(names, 2)]
+    groups += [("chains", chain) for chain in _chains(problem, static)]
+    for stage, group in groups:
+        change = _removed_objects(problem, group, invariants)
+        if change is not None and not invariants.violations(change[1]):
+            description = change[0] if stage == "pairs" else change[0].replace("removed objects",
+                                                                               "removed the chain", 1)
+            yield stage, description, change[1]
+    yield from _moves(problem, invariants, parents or {})
+
+
+def _moves(problem: Problem, invariants: Invariants,
+           parents: dict[str, str | None]) -> Iterator[tuple[str, str, Problem]]:
+    """An object removed with what stands on it, and the goals naming it, moved to another object of its kind (the
+    truck at a removed location, and a package's goal there, go to an airport: another kind of place): a removal
+    that the mending cannot do alone (every atom of a truck's place names a place) and that the removal with
+    dependents overdoes."""
+    for name, kind in problem.objects:
+        dependents = invariants.dependents(problem, name)
+        goals = [fact for fact in problem.goal_pos if name in fact[1:]]
+        if not dependents and not goals:
+            continue
+        for other, other_kind in problem.objects:
+            if other == name or other in dependents or not (
+                    other_kind == kind or (parents.get(kind) is not None and parents.get(kind) == parents.get(other_kind))):
+                continue
+            moved = [tuple(other if arg == name else arg for arg in fact) if fact[1:2] and fact[1] in dependents else fact
+                     for fact in problem.init]
+            aimed = [tuple(other if arg == name else arg for arg in fact) for fact in problem.goal_pos]
+            candidate = _without_objects(replace(problem, init=list(dict.fromkeys(moved)),
+                                                 goal_pos=list(dict.fromkeys(aimed))), {name})
+            if not invariants.violations(candidate):
+                what = " and ".join(filter(None, [" ".join(sorted(dependents)), "its goals" if goals else ""]))
+                yield "moves", f"removed object {name}, moving {what} to {other}", candidate
+
+
+class Regenerator:
+    """The generator's smaller sizes: tasks made afresh (``GENERATOR_SEEDS`` seeds a size) with fewer objects
+    than the task being shrunk, smallest first; each candidate offered once (the program's verdict on a task
+    does not change)."""
+
+    def __init__(self, domain_dir: DomainDir, domain: Domain, seed: int, invariants: Invariants,
+                 bounds: dict[str, int] | None = None) -> None:
+        self.domain_dir, self.domain, self.invariants = domain_dir, domain, invariants
+        self.seeds = [SEED_BASE + 100_000 * seed + GENERATOR_SEED_OFFSET + k for k in range(GENERATOR_SEEDS)]
+        self.bounds = bounds
+        self.made: list[tuple[int, int, str, Problem]] | None = None
+        self.offered: set[str] = set()
+
+    def _size_vectors(self) -> list[dict[str, int]]:
+        """Size vectors up to the bounds (the failing task's sizes where known, else the debug tasks' largest
+        sizes), fewest in sum first: each parameter at every value up to its bound when that is at most
+        ``FULL_RANGE``, else at 0, half the bound and the bound (a percentage, mostly)."""
+        bounds = self.bounds or debug_bounds(self.domain_dir)
+        # from 1, or 0 where a debug task has 0: most generators refuse a size of 0 (no rover), and with eight
+        # parameters the vectors of zeros would fill the stage
+        lows = debug_bounds(self.domain_dir, smallest=True)
+        names = sorted(bounds)
+        values = []
+        for name in names:
+            low = min(lows.get(name, 0), bounds[name], 1)
+            values.append(list(range(low, bounds[name] + 1)) if bounds[name] - low <= FULL_RANGE
+                          else sorted({low, (low + bounds[name]) // 2, bounds[name]}))
+        return [dict(zip(names, vector)) for vector in _fewest_first(values, GENERATOR_SIZES)]
+
+    def _make(self, objects: int, deadline: float) -> list[tuple[int, int, str, Problem]]:
+        """The generated tasks with fewer than ``objects`` objects (a size whose first task has as many or more
+        is not tried with the other seeds)."""
+        made = []
+        known: set[Any] = set()  # a small grid at 0 % and at 2 % water is often the same task
+        for sizes in self._size_vectors():
+            if time.monotonic() > deadline:
+                break
+            label = " ".join(f"{name}={value}" for name, value in sizes.items())
+            for task_seed in self.seeds:
+                try:
+                    text = self.domain_dir.generate(task_seed, **sizes)
+                    count = object_count(text)
+                    if count is not None and count >= objects:
+                        break  # not smaller: neither are the other seeds' (parsing is the slow part)
+                    problem = parse_problem_text(text, self.domain)
+                except (DomainDirError, PddlError):
+                    break  # a size the generator refuses: the other seeds too
+                key = (frozenset(problem.objects), frozenset(problem.init), frozenset(problem.goal_pos),
+                       frozenset(problem.goal_neg))
+                if len(problem.objects) >= objects:
+                    break
+                if key in known or self.invariants.violations(problem) or not _goal_open(problem):
+                    continue
+                known.add(key)
+                size = TaskSize.of(problem)
+                made.append((size.objects, size.init + size.goal, f"seed {task_seed}, {label}", problem))
+        made.sort(key=lambda item: (item[0], item[1], item[2]))
+        return made
+
+    def __call__(self, current: Problem, deadline: float = float("inf")) -> Iterator[tuple[str, str, Problem]]:
+        objects = len(current.objects)
+        if self.made is None:  # made once: the task only gets smaller
+            self.made = self._make(objects, deadline)
+        for count, _facts, label, problem in self.made:
+            if count >= objects or len(self.offered) >= GENERATOR_RUNS:
+                break
+            if label in self.offered:
+                continue
+            self.offered.add(label)
+            yield "generator", f"generated afresh with {label} ({count} objects) in place of the task", problem
+
+
+def _fewest_first(values: list[list[int]], limit: int) -> list[tuple[int, ...]]:
+    """Up to ``limit`` vectors, one value from each list (each ascending), smallest sum first (best-first over
+    the grid: a generator with eight size parameters has too many vectors to list them all)."""
+    start = (0,) * len(values)
+    heap = [(sum(v[0] for v in values), start)]
+    seen = {start}
+    found: list[tuple[int, ...]] = []
+    while heap and len(found) < limit:
+        total, index = heapq.heappop(heap)
+        found.append(tuple(v[i] for v, i in zip(values, index)))
+        for k, i in enumerate(index):
+            if i + 1 < len(values[k]):
+                step = (*index[:k], i + 1, *index[k + 1:])
+                if step not in seen:
+                    seen.add(step)
+                    heapq.heappush(heap, (total - values[k][i] + values[k][i + 1], step))
+    return found
+
+
+def debug_bounds(domain_dir: DomainDir, smallest: bool = False) -> dict[str, int]:
+    """Each size parameter's largest value (``smallest``: its smallest) among the generator's debug sizes (a
+    probe, or a task derived from the debug tasks, is about as large); the search's smallest size where there
+    are none."""
+    bounds: dict[str, int] = {}
+    try:
+        specs = domain_dir.task_specs("debug")
+    except (DomainDirError, ValueError):
+        specs = []
+    pick = min if smallest else max
+    for _seed, spec in specs:
+        for name, value in domain_dir.check_sizes(spec).items():
+            bounds[name] = pick(bounds.get(name, value), value)
+    return bounds or size_plan(domain_dir)[0]
+
+
+def object_count(text: str) -> int | None:
+    """The objects a problem's text declares, without parsing it (None when there is no :objects section)."""
+    match = re.search(r"\(:objects\b([^)]*)\)", text, re.IGNORECASE)
+    if match is None:
+        return None
+    words = re.sub(r";[^\n]*", " ", match.group(1)).split()
+    return sum(1 for k, word in enumerate(words) if word != "-" and (k == 0 or words[k - 1] != "-"))
+
+
+def generated_sizes(source: str) -> dict[str, int] | None:
+    """The sizes of a task the search generated, from its source (``generated with seed 70013, locations=2
+    cars=2``); None for any other source."""
+    if not source.startswith("generated with seed"):
+        return None
+    pairs = re.findall(r"(\w+)=(-?\d+)", source)
+    return {name: int(value) for name, value in pairs} or None
+
+
 def _reordered(problem: Problem, ordering: int, typed: bool, domain: Domain) -> Problem:
     """The problem with its objects, init and goal written in the order ordering ``ordering`` gives them."""
     shuffled = shuffled_task(encode_task(problem, typed, domain), seed=ordering)
@@ -446,34 +743,60 @@ def _reordered(problem: Problem, ordering: int, typed: bool, domain: Domain) -> 
 def shrink_problem(problem: Problem, failure: Failure, fails: Callable[[Problem], Failure | None],
                    solvable: Callable[[Problem], bool | None], deadline: float,
                    reorder: Callable[[Problem, Failure], tuple[Problem, Failure, str] | None] | None = None,
-                   static: frozenset[str] = frozenset(), invariants: Invariants | None = None) -> Shrunk:
-    """Greedy one-step shrinking: take the first removal under which the task still fails the same way (the
-    same exception on the same line, the same precondition of the same action, goals of the same kind unmet),
-    satisfies the invariants and stays solvable; repeat until none does (or ``deadline``, a time.monotonic()
-    value, passes). Last, ``reorder`` writes the task in the order it failed in."""
+                   static: frozenset[str] = frozenset(), invariants: Invariants | None = None,
+                   regenerate: Callable[[Problem, float], Iterator[tuple[str, str, Problem]]] | None = None,
+                   parents: dict[str, str | None] | None = None) -> Shrunk:
+    """Greedy shrinking: take the first single removal under which the task still fails the same way (the same
+    exception on the same line, the same precondition of the same action, goals of the same kind unmet),
+    satisfies the invariants and stays solvable; repeat until none does. Then the larger steps
+    (:func:`_larger_changes`: goal subsets, pairs, chains; then ``regenerate``'s smaller tasks made afresh by the
+    generator): the first that keeps the failure is taken and single removals start again. All within
+    ``deadline`` (a time.monotonic() value). Last, ``reorder`` writes the task in the order it failed in."""
     started = time.monotonic()
     result = Shrunk(problem, failure)
-    changed = True
-    while changed:
-        changed = False
-        for description, candidate in _changes(result.problem, static, invariants):
-            if time.monotonic() > deadline:
-                result.minimal = False
-                break
-            if not _goal_open(candidate):
-                continue
-            result.tries += 1
-            found = fails(candidate)
-            if found is None:
-                continue
-            if not failure.same_as(found):
-                result.refused += 1
-                continue
-            if solvable(candidate) is not True:
-                continue
-            result.problem, result.failure = candidate, found
-            result.steps.append(description)
-            changed = True
+
+    def accept(stage: str, description: str, candidate: Problem) -> bool | None:
+        """Take ``candidate`` if it keeps the failure; None once the deadline has passed."""
+        if time.monotonic() > deadline:
+            return None
+        if not _goal_open(candidate):
+            return False
+        result.tries += 1
+        result.stage_tries[stage] = result.stage_tries.get(stage, 0) + 1
+        found = fails(candidate)
+        if found is None:
+            return False
+        if not failure.same_as(found):
+            result.refused += 1
+            return False
+        if solvable(candidate) is not True:
+            return False
+        result.step_stages.append((stage, len(result.problem.objects), len(candidate.objects)))
+        result.problem, result.failure = candidate, found
+        result.steps.append(description)
+        return True
+
+    def first_kept(changes: Iterator[tuple[str, str, Problem]]) -> bool | None:
+        for stage, description, candidate in changes:
+            taken = accept(stage, description, candidate)
+            if taken is not False:
+                return taken
+        return False
+
+    while True:
+        taken = first_kept((SINGLE_STAGE, d, c) for d, c in _changes(result.problem, static, invariants))
+        if taken:
+            continue
+        if taken is None:
+            result.minimal = False
+            break
+        result.larger_tried = True
+        taken = first_kept(_larger_changes(result.problem, static, invariants, parents))
+        if not taken and taken is not None and regenerate is not None:
+            taken = first_kept(regenerate(result.problem, deadline))
+        if taken is None:
+            result.minimal = False
+        if not taken:
             break
     if reorder is not None and result.failure.ordering != 0 and time.monotonic() <= deadline:
         result.tries += 1
@@ -648,8 +971,10 @@ def find_counterexample(
             # the found task's own groups join the debug tasks' (it may have objects of kinds they lack)
             invariants = domain_invariants(domain_dir, domain, [report.original])
             report.invariants = invariants.describe()
+            regenerate = (Regenerator(domain_dir, domain, seed, invariants, generated_sizes(report.source))
+                          if domain_dir.has_generator else None)
             report.shrunk = shrink_found(report.original, report.failure, runner, solvable, budget.shrink_seconds,
-                                         invariants)
+                                         invariants, regenerate)
     finally:
         if own:
             box.close()
@@ -657,7 +982,7 @@ def find_counterexample(
 
 
 def shrink_found(problem: Problem, failure: Failure, runner: _Runner, solvable: _Solvability,
-                 seconds: float, invariants: Invariants) -> Shrunk:
+                 seconds: float, invariants: Invariants, regenerate: Regenerator | None = None) -> Shrunk:
     def reorder(current: Problem, failed: Failure) -> tuple[Problem, Failure, str] | None:
         """The task written in the order it failed in, when it fails so in file order: under PYTHONHASHSEED 0
         if it can, else under the failing run's seed (recorded in the file's comment)."""
@@ -671,7 +996,7 @@ def shrink_found(problem: Problem, failure: Failure, runner: _Runner, solvable: 
         return None
 
     return shrink_problem(problem, failure, runner.failure, solvable, time.monotonic() + seconds, reorder,
-                          runner.domain.static_predicates, invariants)
+                          runner.domain.static_predicates, invariants, regenerate, dict(runner.domain.type_parents))
 
 
 def domain_invariants(domain_dir: DomainDir, domain: Domain, extra: Sequence[Problem] = ()) -> Invariants:
@@ -705,8 +1030,9 @@ def shrink(program: Program, domain_dir: DomainDir, problem: Problem, *, budget:
         if failure is None:
             raise CounterexampleError(f"the program solves {problem.name} under {budget.orderings} orderings: nothing to shrink")
         invariants = domain_invariants(domain_dir, domain, [problem])
+        regenerate = Regenerator(domain_dir, domain, 0, invariants) if domain_dir.has_generator else None
         return shrink_found(problem, failure, runner, _Solvability(domain, budget.planner_timeout), budget.shrink_seconds,
-                            invariants)
+                            invariants, regenerate)
 
 
 def counterexample_pddl(report: Counterexample, typed: bool) -> str:
@@ -723,6 +1049,7 @@ def counterexample_pddl(report: Counterexample, typed: bool) -> str:
     if report.shrunk is not None:
         lines.append(f"; shrunk size: {TaskSize.of(report.shrunk.problem).text()}, in {_count(len(report.shrunk.steps), 'step')} "
                      f"({report.shrunk.tries} tries, {report.shrunk.seconds:.1f} s)")
+        lines.append(f"; stages: {report.shrunk.stages_text()}")
         lines.extend(f";   step {number}: {step}" for number, step in enumerate(report.shrunk.steps, 1))
     message = next((line.strip() for line in failure.message.splitlines() if line.strip()), "")
     lines.append(f"; the program fails with: {failure.category} ({failure.kind}) under ordering {failure.ordering}"

@@ -4,14 +4,15 @@ it, step through the program's output on it, and continue the run with it as a d
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from genplan.tui.artifacts import Version
 from genplan.tui.controllers.base import Context, Host, Runs
 from genplan.tui.controllers.plans import PlansController
 from genplan.tui.controllers.versions import VersionsController
 
-SEARCH_SECONDS = 20.0  # the TUI's budget for the search, and again for the shrinking
+if TYPE_CHECKING:
+    from genplan.engine.api.programs import SearchBudget
 
 
 class CounterexampleController:
@@ -24,17 +25,21 @@ class CounterexampleController:
         if version is None or version.kind != "program" or version.snapshot is not None:
             self.host.notify("Select a program version of a run (5 Versions) first.", severity="warning")
             return
-        run_dir = self.ctx.runs_dir / version.run_id
-        self.host.notify(f"Searching a counterexample for {version.name} (a recorded one is shown at once)…")
-        self.host.in_thread(lambda: self.search(version, run_dir), "counterexample")
+        from genplan.engine.api.programs import person_budget
 
-    def search(self, version: Version, run_dir: Path) -> None:
-        """In a worker thread: the recorded counterexample of this version, else a new search."""
+        run_dir = self.ctx.runs_dir / version.run_id
+        budget = person_budget()  # the budget of `genplan counterexample` without flags
+        self.host.notify(f"Searching a counterexample for {version.name} as genplan counterexample does: "
+                         f"{budget.describe()} (a recorded one is shown at once)…")
+        self.host.in_thread(lambda: self.search(version, run_dir, budget), "counterexample")
+
+    def search(self, version: Version, run_dir: Path, budget: SearchBudget) -> None:
+        """In a worker thread: the recorded counterexample of this version, else a new search within ``budget``."""
         from genplan.engine.api.versions import counterexample_for
 
         try:
             record, pddl = counterexample_for(run_dir, version.name, str(version.path.relative_to(run_dir)),
-                                              version.read(), self.ctx.domain_dir, seconds=SEARCH_SECONDS)
+                                              version.read(), self.ctx.domain_dir, budget=budget)
         except Exception as exc:  # noqa: BLE001 - a bad program, an unreadable domain: one line
             error = f"{version.name}: the counterexample search failed ({exc})"
             self.host.from_thread(lambda: self.host.notify(error, severity="error"))

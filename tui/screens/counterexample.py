@@ -37,6 +37,7 @@ def counterexample_text(record: dict[str, Any], pddl: str) -> str:
         f"Shrunk size:   {_size(record.get('shrunk_size'))} ({shrunk.get('steps', 0)} steps, "
         f"{shrunk.get('tries', 0)} tries, {shrunk.get('seconds', 0.0):.1f} s)",
         f"Fails with:    {failure.get('category')} ({failure.get('kind')}) under ordering {failure.get('ordering')}",
+        *([f"Stages:        {shrunk['stages_text']}"] if shrunk.get("stages_text") else []),
         "", "── The task (PDDL) ──", "", pddl.rstrip(),
         "", "── As the program receives it ──", "", str(failure.get("python_input", "")).rstrip(),
         "", "── The program's output ──", "", output,
