@@ -63,6 +63,10 @@ async def test_ctrl_r_while_a_run_waits_offers_to_stop_it_and_continue(tmp_path:
             await wait_for(pilot, lambda: _forks(domain), what="the continued run")
             fork = _forks(domain)[0]
             assert waiting_run is not None and _status(waiting_run) == "stopped"
+            # the stop is over: the message line says so, not "Stopping at the next request…" while the fork runs
+            messages = [n.message for n in app.messages]
+            stopping = messages.index("Stopping at the next request…")
+            assert any(m.endswith("stopped; the new run continues from your edit.") for m in messages[stopping + 1:])
             # the fork runs in step mode as well: send everything
             await wait_for(pilot, lambda: isinstance(app.screen, RequestScreen), what="the fork's first request")
             await pilot.press("w")

@@ -418,6 +418,9 @@ class RunsController:
         then, self.after_stop = self.after_stop, None
         if then is not None:  # the person stopped this run to continue another from an edit
             self.host.load_runs()
+            # in place of "Stopping at the next request…", which would stay while the new run goes on
+            self.host.notify(f"{message.result.run_dir.name if message.result is not None else 'The run'} stopped; "
+                             "the new run continues from your edit.", timeout=4)
             then()
             return
         if message.error:
