@@ -77,6 +77,16 @@ def test_an_edit_made_while_the_run_waits_keeps_its_name_and_the_run_writes_the_
     # the next edit takes a name neither has
     assert next_version_name(store.path, "strategies/v01.md") == "strategies/v04.md"
 
+    # a fork from the run's program names the versions before it as the source does: the run's revision is v03
+    # there too (it was "v02", which in the source is the person's different text), and v02 is no name of its own
+    settings = ModelSettings(model=scripted_server.model, base_url=scripted_server.base_url, retry_base_delay_s=0.01)
+    fork = api.fork(store.path, "programs/c1-v00.py", "program", CORRECT_PROGRAM)
+    api.resume(fork, settings, no_cache=True, domain_dir=FERRY)
+    forked = RunStore(fork)
+    assert _created(forked, "strategies/") == ["strategies/v01.md", "strategies/v03.md"]
+    assert (fork / "strategies/v03.md").read_text() == (store.path / "strategies/v03.md").read_text()
+    assert not (fork / "strategies/v02.md").exists()
+
 
 def test_a_stopped_run_edited_then_resumed_writes_past_the_edit_and_again_on_a_second_resume(
         scripted_server: ScriptedServer, tmp_path: Path) -> None:

@@ -286,6 +286,7 @@ def save_edit(run_dir: Path, relative: str, text: str, *, origin: str = "tui") -
 FORK_LINEAGE = "edit_lineage"  # run.json of a fork from an edit: the edited version's lineage in its source
 FORK_REPLACES = "edit_replaces"  # ... the file the pipeline's own count gives the version whose answer is replaced
 FORK_EDIT = "edit_record"  # ... and the source's record of the last edit (for the fork's own ✎ mark)
+FORK_PASSED_OVER = "edit_names_passed_over"  # a fork's run.json: names its source's edits hold (not the fork's own)
 
 
 def fork_meta(source_dir: Path, relative: str) -> dict[str, Any]:
@@ -293,13 +294,19 @@ def fork_meta(source_dir: Path, relative: str) -> dict[str, Any]:
     version as its source does and marks it as the same edit (:class:`ForkNames`). A source that is itself a fork
     from an edit named its edited version so too: the name its count gives that version carries over."""
     chain = answered_lineage(source_dir, relative)
-    inherited = ForkNames(RunStore(Path(source_dir)).meta())
+    source_meta = RunStore(Path(source_dir)).meta()
+    inherited = ForkNames(source_meta)
     replaces = inherited.answer_of if inherited.answer_of and inherited.name == chain[0] else chain[0]
+    edits = edits_of(source_dir)
+    # the source's count passed over the names its edits hold (VersionNames): the fork, which replays its answers
+    # without those edits, passes over them too, so that its versions are called as the source calls them
+    passed_over = sorted({str(name) for name in source_meta.get(FORK_PASSED_OVER) or []}
+                         | {record.file for record in edits} - set(lineage(source_dir, relative)))
     if replaces == relative:  # named as the count names it: nothing to carry (nor the source's keys)
-        return {FORK_LINEAGE: None, FORK_REPLACES: None, FORK_EDIT: None}
-    last = next((r for r in reversed(edits_of(source_dir)) if r.file == relative), None)
+        return {FORK_LINEAGE: None, FORK_REPLACES: None, FORK_EDIT: None, FORK_PASSED_OVER: passed_over or None}
+    last = next((r for r in reversed(edits) if r.file == relative), None)
     return {FORK_LINEAGE: lineage(source_dir, relative), FORK_REPLACES: replaces,
-            FORK_EDIT: _on_record(last) if last is not None else None}
+            FORK_EDIT: _on_record(last) if last is not None else None, FORK_PASSED_OVER: passed_over or None}
 
 
 class ForkNames:
@@ -361,7 +368,8 @@ class VersionNames:
         self.fork = ForkNames(meta)
         self._lock = threading.Lock()
         self._own: set[str] = set()  # chosen or written by the run
-        self._edits: set[str] = set()  # written by a person's edit
+        self._edits: set[str] = set()  # written by a person's edit (of this run, or of the run a fork continues)
+        self._edits.update(str(name) for name in meta.get(FORK_PASSED_OVER) or [])
         for event in logged:
             if isinstance(event, ArtifactCreated) and event.file:
                 self._own.add(event.file)
