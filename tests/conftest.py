@@ -142,6 +142,7 @@ SLOW_MODULES = frozenset({
     "test_planner_conformance", "test_share", "test_share_own_loops", "test_tui_share",
     "test_planner_deadlines", "test_fast_downward_reasons",
     "test_leak_guard",  # a pytest of its own per test
+    "test_tui_open_run", "test_tui_tmux_open_run",
 })
 # Single tests of quick modules over about 2 CPU s (per-test CPU in the whole suite, 2026-11-28): planners and VAL
 # on generated and shared tasks, counterexample shrinking, whole runs in the TUI and the Table 8 budget.
