@@ -244,7 +244,8 @@ def run(args: argparse.Namespace) -> int:
 
         coverage = _evaluate(Path(selected), domain_dir, report.run_dir)
         report = replace(report, details={**report.details, "eval_coverage": coverage})
-        write_summary(report.run_dir, report.to_json())
+        write_summary(report.run_dir, report.to_json(account=False))
+        report = replace(report, account=api.account(report.run_dir))
     return _print_report(report, args)
 
 
