@@ -28,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from genplan.cli.account_view import account_lines, with_account
+    from genplan.engine import api
     from genplan.engine.api.imports import ImportFailed, import_silver, open_silver
 
     try:
@@ -42,10 +44,9 @@ def run(args: argparse.Namespace) -> int:
     imported = import_silver(source, Path(args.runs), split_seed=args.split_seed)
     summary = imported.summary
     if args.json:
-        print(json.dumps(summary))
+        print(json.dumps(with_account(summary, summary["run_dir"])))
     else:
-        print(f"run: {summary['run_dir']} ({imported.status})")
-        print(f"calls: {summary['llm_calls']} of {imported.answers} recorded answers")
-        print(f"debug tasks solved: {summary['debug_solved']}/{summary['debug_total']}")
-        print(f"selected program: {summary['selected_program']}")
+        print(f"run directory: {summary['run_dir']}")
+        print(f"the conversation holds {imported.answers} recorded answers")
+        print("\n".join(account_lines(api.account(Path(summary["run_dir"])))))
     return EXIT_OK

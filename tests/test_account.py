@@ -112,9 +112,14 @@ def test_the_plugin_example_shows_its_own_evaluation_one_of_one(scripted_server:
         scripted_server.respond_with(lambda request: Reply.answer(ferry_plan()))
         settings = ModelSettings(model=scripted_server.model, base_url=scripted_server.base_url)
         outcome = api.start(api.StartRequest("Guess", str(FERRY), tmp_path / "runs"), settings, no_cache=True)
-        account = api.report(outcome).account
+        report = api.report(outcome)
+        account = report.account
     finally:
         unregister_guess()
+    from genplan.tui.controllers.runs import run_note
+
+    # the app's note: its own evaluation, 1/1, not "no evaluation"
+    assert run_note(report) == "Run finished after 1 call: 1/1 tasks of its own evaluation solved."
     assert account is not None and account.who.approach == "guess"
     assert account.outcome.facts.result is not None and account.outcome.facts.result.words.startswith("1/1")
     assert account.counts.model == 1

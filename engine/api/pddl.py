@@ -15,7 +15,8 @@ from genplan.engine.planner import ERROR, SOLVED, PlannerResult, check_plan, pla
 
 __all__ = [
     "DOMAIN_FILE", "Domain", "ERROR", "FAILED", "GOAL_NOT_REACHED", "NOT_RUN", "OK", "PROBLEM_FILE", "PddlError",
-    "PlanTrace", "PlannerResult", "Problem", "SOLVED", "StepView", "first_step_number", "trace_plan", "Task", "ValidationResult", "check_plan", "encode_task", "fact_text", "load_domain", "load_plan",
+    "PlanTrace", "PlannerResult", "Problem", "SOLVED", "StepView", "Task", "ValidationResult", "check_plan",
+    "encode_task", "fact_text", "first_step_number", "load_domain", "load_plan", "trace_plan",
     "load_problem", "parse_error", "plan_cost", "plan_feedback", "planned_task", "program_input", "render_task",
     "render_task_abbreviated", "shuffled_task", "solve", "validate_plan",
 ]

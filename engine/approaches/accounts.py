@@ -40,8 +40,9 @@ def describe_autotos(source: OutcomeInput) -> OutcomeFacts:
     categories = data.get("categories")
     if isinstance(categories, dict):
         details += [(f"feedback: {name}", str(count)) for name, count in sorted(categories.items())]
-    for key, name in (("expanded", "states expanded"), ("generated", "states generated")):
-        if _int(data.get(key)) is not None:
+    for key, name in (("expanded", "states expanded"), ("generated", "states generated"),
+                      ("release_only", "solved by the release's validation only (genplan's own rejects them)")):
+        if _int(data.get(key)):
             details.append((name, str(data[key])))
     findings = tuple(str(f) for f in data.get("findings") or [] if f)
     log_result = None
@@ -51,6 +52,11 @@ def describe_autotos(source: OutcomeInput) -> OutcomeFacts:
         log_result = f"{logged_success}/{logged_success + (logged_failure or 0)} solved"
     elif imported and (imported.get("log_calls") is not None):
         log_result = "no evaluation in the log"
+    if imported.get("wanted_more"):
+        details.append(("the replay", "asked for more answers than the log holds (genplan's checks failed where "
+                        "the original run's passed)"))
+    if imported.get("divergences"):
+        details.append(("the replay", "left the log's path (import.json lists where)"))
     return OutcomeFacts(headline, figure, details=tuple(details), feedback_limit=limit, findings=findings,
                         log_result=log_result)
 

@@ -93,6 +93,7 @@ class Version:
     anchor: str
     edited: bool = False  # a person's edit (✎)
     note: str = ""  # what made it: the request, the edit's origin, the task it is about
+    artefact: str = ""  # which artefact it is a version of (compare sets versions of one artefact side by side)
 
 
 @dataclass
@@ -362,9 +363,24 @@ _CALL_WORDS = {CallSource.MODEL: "answered by the model", CallSource.CACHE: "fro
 
 
 # ----------------------------------------------------------------------------------------------- the versions
+def artefact_of(kind: str, file: str, task: str | None = None) -> str:
+    """Which artefact a version belongs to: a task's description is its task's, a program its candidate's
+    (c1-v00, c1-v01: c1), an AutoToS function its function's (succ-1, succ-2: succ), a strategy the run's one, a
+    PDDL file its kind's; so that compare never sets a goal test beside a successor function, nor two tasks."""
+    if task:
+        return f"{kind}:{task}"
+    if kind.startswith("pddl"):
+        return kind
+    stem = re.sub(r"-edit\d+$", "", Path(file).stem)  # an edit is a version of what it edits
+    # the version's number (a description's name is its task's: nl/task-03.md is task-03's, not a version 3)
+    name = stem if kind.startswith("nl") else re.sub(r"(^|-)v?\d+$", "", stem)
+    return f"{kind}:{name}"
+
+
 def _versions(run_dir: Path, events: list[Event], texts: Texts) -> list[Version]:
     found: list[Version] = []
     seen: set[str] = set()
+    artefacts: dict[str, str] = {}
     for event in events:
         if not isinstance(event, ArtifactCreated | ArtifactEdited) or not event.file or event.file in seen:
             continue
@@ -378,8 +394,13 @@ def _versions(run_dir: Path, events: list[Event], texts: Texts) -> list[Version]
             note = " ".join(f"{k} {v}" for k, v in (("request", event.request_id), ("task", event.task),
                                                     ("about", event.about), ("time step", event.step))
                             if v is not None)
-        found.append(Version(str(event.kind or "file"), Path(event.file).stem, event.file, texts.add(text),
-                             _anchor("v", event.file), isinstance(event, ArtifactEdited), note))
+        kind = str(event.kind or "file")
+        task = event.task if isinstance(event, ArtifactCreated) else None
+        edited_from = artefacts.get(str(event.edited)) if isinstance(event, ArtifactEdited) else None
+        artefact = edited_from or artefact_of(kind, event.file, task)
+        artefacts[event.file] = artefact
+        found.append(Version(kind, Path(event.file).stem, event.file, texts.add(text),
+                             _anchor("v", event.file), isinstance(event, ArtifactEdited), note, artefact))
     return found
 
 

@@ -74,7 +74,8 @@ def run_page(data: RunData, *, back_link: str | None = None) -> str:
     """The run's page as one HTML text, secrets scrubbed."""
     payload = {
         "texts": data.texts.items,
-        "versions": [{"kind": v.kind, "name": v.name, "text": v.text, "file": v.file} for v in data.versions],
+        "versions": [{"kind": v.kind, "name": v.name, "text": v.text, "file": v.file, "artefact": v.artefact}
+                     for v in data.versions],
         "plans": data.plans,
     }
     kinds: dict[str, list[Any]] = {}

@@ -163,7 +163,9 @@ class VersionsController:
             self.overview_due.pop(run_id, None)
             run_dir = self.ctx.runs_dir / run_id
             if run_files.is_run_dir(run_dir):
-                self.host.post_message(msg.OverviewLoaded(run_overview(run_dir)))
+                from genplan.engine.api import account
+
+                self.host.post_message(msg.OverviewLoaded(run_overview(run_dir), account(run_dir)))
 
         self.host.in_thread(load, "overview")
 
@@ -172,6 +174,8 @@ class VersionsController:
             return
         overview = message.overview
         self.ctx.overviews[overview.run_id] = overview
+        if message.account is not None:
+            self.ctx.accounts[overview.run_id] = message.account
         self.views.update_run(overview.run_id, overview=overview)
         if self.matrix_run_id() in (None, overview.run_id):
             self.show_matrix(overview.run_id)

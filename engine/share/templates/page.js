@@ -61,7 +61,7 @@
     var right = data.versions[Number(document.getElementById("diff-right").value)];
     var out = document.getElementById("diff");
     out.textContent = "";
-    if (!left || !right) { out.appendChild(el("p", "note", "This run has fewer than two versions of one kind.")); return; }
+    if (!left || !right) { out.appendChild(el("p", "note", "This run has fewer than two versions of one artefact.")); return; }
     var ops = diffLines(texts[left.text].split("\n"), texts[right.text].split("\n"));
     var table = el("table", "diff");
     var head = el("tr");
@@ -86,7 +86,8 @@
         changed++;
       }
     }
-    out.appendChild(el("p", "detail", changed ? changed + " lines differ" : "the two versions are the same"));
+    out.appendChild(el("p", "detail", changed ? changed + " lines differ" :
+      "the two versions are the same: " + left.file + " and " + right.file + " hold identical texts"));
     out.appendChild(table);
   }
   function fillPickers() {
@@ -97,26 +98,34 @@
       option.value = index;
       left.appendChild(option);
     });
-    function rightChoices() {
-      var kind = data.versions[Number(left.value)] ? data.versions[Number(left.value)].kind : null;
+    function rightChoices() {  // versions of the same artefact as the left one: never two different things
+      var artefact = data.versions[Number(left.value)] ? data.versions[Number(left.value)].artefact : null;
       var keep = right.value;
       right.textContent = "";
       data.versions.forEach(function (version, index) {
-        if (version.kind !== kind) return;
+        if (version.artefact !== artefact) return;
         var option = el("option", "", version.kind + ": " + version.file);
         option.value = index;
         right.appendChild(option);
       });
       if (keep && right.querySelector('option[value="' + keep + '"]')) right.value = keep;
     }
-    // start with the two latest versions of the kind with the most versions after the first (programs, usually)
-    var counts = {}, best = null;
-    data.versions.forEach(function (version) { counts[version.kind] = (counts[version.kind] || 0) + 1; });
-    ["program", "function", "strategy", "problem", "pddl_problem"].concat(Object.keys(counts)).forEach(function (kind) {
-      if (best === null && counts[kind] >= 2) best = kind;
+    // start with the latest version of an artefact and the one before it: of the kind a reader most likely
+    // changed (programs first), the artefact whose latest version is the run's latest
+    var byArtefact = {}, order = ["program", "function", "strategy", "pddl_problem", "pddl_domain", "problem"];
+    data.versions.forEach(function (version, index) {
+      (byArtefact[version.artefact] = byArtefact[version.artefact] || []).push(index);
     });
-    var ofKind = [];
-    data.versions.forEach(function (version, index) { if (version.kind === best) ofKind.push(index); });
+    var best = null;
+    Object.keys(byArtefact).forEach(function (artefact) {
+      var indexes = byArtefact[artefact];
+      if (indexes.length < 2) return;
+      var rank = order.indexOf(data.versions[indexes[0]].kind);
+      rank = rank < 0 ? order.length : rank;
+      var last = indexes[indexes.length - 1];
+      if (best === null || rank < best.rank || (rank === best.rank && last > best.last)) best = {rank: rank, last: last, artefact: artefact};
+    });
+    var ofKind = best === null ? [] : byArtefact[best.artefact];
     if (ofKind.length >= 2) left.value = ofKind[ofKind.length - 2];
     rightChoices();
     if (ofKind.length >= 2) right.value = ofKind[ofKind.length - 1];
