@@ -60,7 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk response cache")
     p.add_argument("--runs", metavar="DIR", default="runs", help="where the run directory is made (default runs/)")
     p.add_argument("--json", action="store_true",
-                   help="print run_dir, calls, success, failure, categories, expanded, generated, status as JSON")
+                   help="print run_dir, calls, success, failure, categories, expanded, generated, status and the run's account as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     p.set_defaults(func=lambda args: run_guarded(run, args))
 

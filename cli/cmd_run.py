@@ -240,9 +240,9 @@ def run(args: argparse.Namespace) -> int:
     report = api.report(outcome)
     selected = report.account.outcome.facts.selected if report.account is not None else None
     if args.eval and not evaluates_itself(approach.name) and domain_dir is not None and selected:
-        from genplan.engine.api.runs import write_summary
+        from genplan.engine.api.runs import in_run, write_summary
 
-        coverage = _evaluate(report.run_dir / selected, domain_dir, report.run_dir)
+        coverage = _evaluate(in_run(report.run_dir, selected), domain_dir, report.run_dir)
         report = replace(report, details={**report.details, "eval_coverage": coverage})
         write_summary(report.run_dir, report.to_json(account=False))
         report = replace(report, account=api.account(report.run_dir))

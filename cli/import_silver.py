@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="which debug tasks are the prompt tasks (default 1)")
     parser.add_argument("--runs", metavar="DIR", default="runs", help="where the run directory is made (default runs/)")
     parser.add_argument("--json", action="store_true",
-                        help="print run_dir, selected_program, llm_calls, debug_solved, debug_total as JSON")
+                        help="print run_dir, selected_program, llm_calls, debug_solved, debug_total and the run's account as JSON")
 
 
 def run(args: argparse.Namespace) -> int:

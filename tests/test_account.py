@@ -140,6 +140,16 @@ def test_a_notice_keeps_its_message(scripted_server: ScriptedServer, tmp_path: P
     assert [(n.level, n.message) for n in account.notices] == [(e.level, e.message) for e in logged]
     assert any("nothing usable in the answer" in n.message for n in account.notices)
     assert account.outcome.facts.selected is None and account.outcome.facts.headline.startswith("no program selected")
+    # the page says why the run has no program: each notice with its message, in its head and its timeline
+    from markupsafe import escape
+
+    from genplan.engine.api.share import export_run
+
+    page = export_run(run, tmp_path / "page.html").path.read_text()
+    notices = page[page.index('<ul class="notices" id="notices">'):]
+    for event in logged:
+        assert str(escape(event.message)) in notices.split("</ul>")[0]
+        assert page.count(str(escape(event.message))) >= 2  # the head's list and the timeline's row
 
 
 def test_a_fork_names_its_source_version_and_the_call_it_continues_from(ferry_runs: tuple[Path, Path],
@@ -174,6 +184,9 @@ def test_status_feedback_limit_and_a_trials_end_are_distinct_words() -> None:
     limit = autotos(_input(RunStatus.FINISHED, status="finished", stopped="goal", calls=9))
     assert limit.feedback_limit == "goal" and "feedback rounds for goal spent" in limit.headline
     assert "stopped" not in limit.headline
+    # summary.json names it apart from the run's status now; a run of before says "stopped"
+    assert autotos(_input(RunStatus.FINISHED, status="finished", feedback_limit="succ", stopped="succ")).feedback_limit \
+        == "succ"
     trial = pddlego(_input(RunStatus.FINISHED, outcome="failure", reason="step-limit", steps=20))
     assert trial.trial_end == "step-limit" and trial.headline == "trial failed (step-limit) after 20 steps"
     from genplan.engine.runs.account import status_words

@@ -23,7 +23,9 @@ def describe_autotos(source: OutcomeInput) -> OutcomeFacts:
     success, failure = _int(data.get("success")), _int(data.get("failure"))
     if success is None and isinstance(data.get("evaluation"), dict):  # run.json's result of an older run
         success, failure = _int(data["evaluation"].get("solved")), _int(data["evaluation"].get("failed"))
-    limit = str(data["stopped"]) if data.get("stopped") else None
+    # summary.json names the feedback limit "feedback_limit"; runs made before it, "stopped"
+    limited = data.get("feedback_limit") or data.get("stopped")
+    limit = str(limited) if limited else None
     figure = Figure("evaluation tasks", success, success + (failure or 0)) if success is not None else None
     tests = f"feedback rounds for {limit} spent" if limit else "unit tests passed"
     if not data:
