@@ -81,8 +81,7 @@ def _provenance(meta: RunMeta, run_dir: Path) -> Provenance:
                           import_source=str(record.get("source") or "") or None)
     logged = meta.extra.get("imported_from")
     if logged:  # an AutoToS log, a PDDLego+/PlanGen trial log
-        kind = "autotos" if meta.approach == "autotos" else meta.approach
-        return Provenance(ProvenanceKind.IMPORT, import_kind=kind, import_source=str(logged))
+        return Provenance(ProvenanceKind.IMPORT, import_kind=meta.approach, import_source=str(logged))
     if meta.forked_from:
         edited = meta.extra.get("edited_version")
         return Provenance(ProvenanceKind.FORK, forked_from=Path(meta.forked_from).name,

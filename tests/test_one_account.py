@@ -318,6 +318,9 @@ async def test_the_json_the_page_and_the_app_say_the_same_of_a_run_as_its_log(
     assert json_facts.provenance.startswith(provenance), json_facts.provenance
     if kind.endswith("-import"):  # an import's log has no token figures: "not logged", never 0
         assert "log" in json_facts.calls and "model" not in json_facts.calls
+    if kind in ("autotos-import", "trial-import"):  # the log's own result beside genplan's, in the page's head
+        logged = made.shown["account"]["outcome"]["facts"]["log_result"]
+        assert logged and f'<dd data-fact="log-result">{logged}</dd>' in (tmp_path / "page.html").read_text()
 
 
 def _compare_default(page_file: Path) -> tuple[str, str, str]:
@@ -326,7 +329,7 @@ def _compare_default(page_file: Path) -> tuple[str, str, str]:
         page.goto(page_file.as_uri())
         left = page.eval_on_selector("#diff-left", "s => s.selectedOptions.length ? s.selectedOptions[0].text : ''")
         right = page.eval_on_selector("#diff-right", "s => s.selectedOptions.length ? s.selectedOptions[0].text : ''")
-        said = str(page.inner_text("#diff"))
+        said = str(page.eval_on_selector("#diff", "e => e.textContent"))  # laid out or not
         assert errors == []
     return left, right, said
 

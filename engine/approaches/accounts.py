@@ -9,6 +9,7 @@ from typing import Any
 
 from genplan.engine.runs.account import Figure, OutcomeFacts
 from genplan.engine.runs.outcome import OutcomeInput
+from genplan.engine.runs.status import RunStatus
 
 
 def _int(value: Any) -> int | None:
@@ -30,6 +31,8 @@ def describe_autotos(source: OutcomeInput) -> OutcomeFacts:
     tests = f"feedback rounds for {limit} spent" if limit else "unit tests passed"
     if not data:
         headline = "no outcome recorded"
+    elif source.status is RunStatus.STOPPED and figure is None:
+        headline = "no result: the run was stopped before its end"
     elif figure is not None:
         headline = f"{tests}; {figure.words} solved"
     elif limit:
@@ -73,6 +76,9 @@ def describe_trial(source: OutcomeInput) -> OutcomeFacts:
     reason = str(data.get("reason") or "") or None
     steps = _int(data.get("steps"))
     after = f" after {steps} step" + ("" if steps == 1 else "s") if steps is not None else ""
+    if source.status is RunStatus.STOPPED:  # a person's stop is the run's status, not the trial's end
+        return OutcomeFacts(f"no result: the trial was stopped before its end{after}",
+                            details=(("steps", str(steps)),) if steps is not None else ())
     headline = f"trial succeeded{after}" if outcome == "success" else f"trial failed ({reason or 'no reason'}){after}"
     details = [("steps", str(steps))] if steps is not None else []
     for key, name in (("solver_errors", "solver errors"), ("simulation_errors", "simulation errors")):

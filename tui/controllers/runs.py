@@ -600,6 +600,7 @@ def run_note(report: RunReport, standing: str = "") -> str:
         return f"The run ended early after {calls}: {report.error}"
     outcome = account.outcome
     headline = outcome.facts.headline
-    if standing and outcome.status == RunStatus.STOPPED and outcome.facts.selected is None:
+    if standing and outcome.status == RunStatus.STOPPED and outcome.facts.selected is None \
+            and outcome.facts.result is not None:  # a result in numbers it does not have yet
         headline = f"nothing selected yet; {standing}"
     return f"Run {outcome.status_words} after {calls}: {headline}."

@@ -57,8 +57,9 @@
     return ops;
   }
   function showDiff() {
-    var left = data.versions[Number(document.getElementById("diff-left").value)];
-    var right = data.versions[Number(document.getElementById("diff-right").value)];
+    var leftValue = document.getElementById("diff-left").value, rightValue = document.getElementById("diff-right").value;
+    var left = leftValue === "" ? null : data.versions[Number(leftValue)];
+    var right = rightValue === "" ? null : data.versions[Number(rightValue)];
     var out = document.getElementById("diff");
     out.textContent = "";
     if (!left || !right) { out.appendChild(el("p", "note", "This run has fewer than two versions of one artefact.")); return; }
@@ -103,7 +104,7 @@
       var keep = right.value;
       right.textContent = "";
       data.versions.forEach(function (version, index) {
-        if (version.artefact !== artefact) return;
+        if (version.artefact !== artefact || String(index) === left.value) return;  // another version of it
         var option = el("option", "", version.kind + ": " + version.file);
         option.value = index;
         right.appendChild(option);
