@@ -146,6 +146,10 @@ def model_flags(server: ScriptedServer) -> list[str]:
     return ["--model", server.model, "--base-url", server.base_url, "--quiet"]
 
 
+def buggy_then_fixed() -> FerryModel:
+    return FerryModel(strategy_plan_mistakes=1, programs=[BUGGY_PROGRAM, CORRECT_PROGRAM])
+
+
 def no_code(request: RecordedRequest) -> str | None:
     return "I would rather not write a program." if "code" in (request.step or "") else None
 
@@ -164,11 +168,11 @@ def _domain(root: Path) -> Path:
     return domain
 
 
-def pipeline_run(preset: str, model: FerryModel) -> Callable[[Path, pytest.CaptureFixture[str]], Made]:
+def pipeline_run(preset: str, model: Callable[[], FerryModel]) -> Callable[[Path, pytest.CaptureFixture[str]], Made]:
     def make(root: Path, capsys: pytest.CaptureFixture[str]) -> Made:
         domain = _domain(root)
         with ScriptedServer() as server:
-            server.respond_with(model)
+            server.respond_with(model())  # a new one each time: it counts the answers it gave
             shown = cli(capsys, "run", str(domain), "--preset", preset, "--out", str(root / "runs"), "--json",
                         *model_flags(server))
         return Made(Path(shown["run_dir"]), shown, domain)
@@ -176,8 +180,7 @@ def pipeline_run(preset: str, model: FerryModel) -> Callable[[Path, pytest.Captu
 
 
 def fork_of_an_edit(root: Path, capsys: pytest.CaptureFixture[str]) -> Made:
-    source = pipeline_run("F5-3", FerryModel(strategy_plan_mistakes=1, programs=[BUGGY_PROGRAM, CORRECT_PROGRAM]))(
-        root, capsys)
+    source = pipeline_run("F5-3", buggy_then_fixed)(root, capsys)
     edited = root / "edited.py"
     edited.write_text((source.run_dir / "programs" / "c1-v00.py").read_text() + "\n# checked by a person\n")
     capsys.readouterr()
@@ -257,9 +260,9 @@ def silver_import(root: Path, capsys: pytest.CaptureFixture[str]) -> Made:
 
 
 RUNS: dict[str, Callable[[Path, pytest.CaptureFixture[str]], Made]] = {
-    "stein-F5-3": pipeline_run("F5-3", FerryModel(strategy_plan_mistakes=1, programs=[BUGGY_PROGRAM, CORRECT_PROGRAM])),
-    "bas-without-a-program": pipeline_run("Bas", FerryModel(extra=no_code)),
-    "sil": pipeline_run("Sil", FerryModel(programs=[BUGGY_PROGRAM, CORRECT_PROGRAM])),
+    "stein-F5-3": pipeline_run("F5-3", buggy_then_fixed),
+    "bas-without-a-program": pipeline_run("Bas", lambda: FerryModel(extra=no_code)),
+    "sil": pipeline_run("Sil", lambda: FerryModel(programs=[BUGGY_PROGRAM, CORRECT_PROGRAM])),
     "fork-of-an-edit": fork_of_an_edit,
     "plugin-guess": plugin,
     "autotos-live": autotos_live,

@@ -211,6 +211,11 @@ def test_a_batch_report_page_links_a_page_of_each_run(stein_run: Path, tmp_path:
     report = batch / "report" / "report.html"
     page = report.read_text()
     assert 'href="runs/ferry-F5-3-1.html"' in page and "<svg" in page and CANARY not in page
+    # each run's row says what its page's head says: the run's account
+    from genplan.engine.api import account
+
+    told = account(batch / "runs" / "ferry-F5-3-1")
+    assert f"<td>{told.outcome.status_words}</td><td>{told.outcome.facts.headline}</td>" in page
     run_page = (batch / "report" / "runs" / "ferry-F5-3-1.html").read_text()
     assert 'href="../report.html"' in run_page and CANARY not in run_page
     assert export_batch(batch, tmp_path / "elsewhere" / "r.html").pages == 2
@@ -220,7 +225,7 @@ def test_a_batch_report_page_links_a_page_of_each_run(stein_run: Path, tmp_path:
 def test_the_baselines_pages_show_their_programs_and_checks(preset: str, tmp_path: Path) -> None:
     run = _run_with_canary(tmp_path, preset, FerryModel(programs=[BUGGY_PROGRAM, CORRECT_PROGRAM]))
     page = export_run(run, tmp_path / "page.html").path.read_text()
-    assert f"<dt>approach</dt><dd id=\"approach\">{preset.lower()}</dd>" in page
+    assert f"<dt>approach</dt><dd data-fact=\"approach\">{preset.lower()}</dd>" in page
     assert all(version in page for version in _versions_of(run)) and "programs/" in page
     assert 'class="matrix"' in page and CANARY not in page
 
