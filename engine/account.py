@@ -164,10 +164,7 @@ def describe_generic(source: OutcomeInput) -> OutcomeFacts:
 def _in_run(path: Path) -> str:
     """A selected program's file as the run names it (relative to the run), from the absolute path it wrote."""
     parts = path.parts
-    for folder in ("programs",):
-        if folder in parts:
-            return "/".join(parts[parts.index(folder):])
-    return path.name
+    return "/".join(parts[parts.index(layout.PROGRAMS):]) if layout.PROGRAMS in parts else path.name
 
 
 # -------------------------------------------------------------------------------------------------- the calls
