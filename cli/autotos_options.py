@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 from genplan.cli.common import BadInput, require_seconds
@@ -76,35 +77,18 @@ def add_run_memory_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def print_summary(summary: dict[str, Any], as_json: bool, logged_calls: int | None = None) -> None:
-    """The run's summary on stdout: SUMMARY_KEYS as JSON, or a few lines for a person."""
+    """An import's run on stdout: SUMMARY_KEYS and the run's account as JSON, or the account's lines for a
+    person (with how many answers the log holds)."""
+    from genplan.cli.account_view import account_lines, with_account
+    from genplan.engine import api
+
     result = {key: summary[key] for key in SUMMARY_KEYS}
     if "status" in summary:
         result["status"] = summary["status"]
     if as_json:
-        print(json.dumps(result))
+        print(json.dumps(with_account(result, result["run_dir"])))
         return
-    print(f"run: {result['run_dir']}")
-    print(f"calls: {result['calls']}" + (f" (log: {logged_calls})" if logged_calls is not None else ""))
-    if result["success"] is None:
-        print(f"no evaluation ({_why_no_evaluation(summary)})")
-    else:
-        print(f"success: {result['success']}, failure: {result['failure']}")
-        logged = f" (log: {summary['log_expanded']}, {summary['log_generated']})" if summary.get("log_expanded") else ""
-        print(f"expanded: {result['expanded']}, generated: {result['generated']}{logged}")
-        if summary.get("release_only"):
-            print(f"  of the solved, {summary['release_only']} pass the release's validation only "
-                  "(genplan's own rejects them; --strict uses it alone)")
-    for name, count in sorted(result["categories"].items()):
-        print(f"  {name}: {count}")
-    for finding in summary.get("findings") or []:
-        print(f"finding: {finding}")
-
-
-def _why_no_evaluation(summary: dict[str, Any]) -> str:
-    if summary.get("stopped"):
-        return f"{summary['stopped']} feedback rounds spent"
-    if summary.get("wanted_more"):
-        return "log exhausted"
-    if summary.get("error"):
-        return "the run ended early"
-    return "evaluation off"
+    print(f"run directory: {result['run_dir']}")
+    if logged_calls is not None:
+        print(f"the log holds {logged_calls} answers")
+    print("\n".join(account_lines(api.account(Path(str(result["run_dir"]))))))

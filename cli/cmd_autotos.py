@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from genplan.cli.account_view import print_report
 from genplan.cli.autotos_options import (
     add_limit_arguments,
     add_rule_arguments,
     check_limits,
-    print_summary,
     rule_parameters,
 )
 from genplan.cli.budget_options import add_budget_arguments, budget_of
-from genplan.cli.common import EXIT_OK, BadInput, error, open_source, require_output_dir, require_seconds, run_guarded
+from genplan.cli.common import BadInput, open_source, require_output_dir, require_seconds, run_guarded
 from genplan.engine.api.presets import AUTOTOS_DOMAINS as PAPER_DOMAINS
 from genplan.engine.api.presets import autotos_generates
 
@@ -63,7 +62,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--runs", metavar="DIR", default="runs", help="where the run directory is made (default runs/)")
     add_budget_arguments(p)
     p.add_argument("--json", action="store_true",
-                   help="print run_dir, calls, success, failure, categories, expanded, generated, status as JSON")
+                   help="print run_dir, calls, success, failure, categories, expanded, generated, status and the run's account as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     p.set_defaults(func=lambda args: run_guarded(run, args))
 
@@ -135,18 +134,8 @@ def _progress(args: argparse.Namespace) -> Any:
 
 
 def finish_report(report: RunReport, args: argparse.Namespace) -> int:
-    """Print a run's report as its content says (AutoToS's calls and evaluation; a trial's line) and say whether
-    the model could be used."""
-    if "success" in report.details:  # an evaluation by search: AutoToS's summary
-        print_summary(report.to_json(), args.json)
-    elif args.json:
-        print(json.dumps(report.to_json()))
-    else:
-        print(f"run: {report.run_dir}: {report.details.get('outcome')} in {report.details.get('steps')} steps, "
-              f"{report.calls} calls")
-    if report.error:
-        return error(f"the model could not be used: {report.error} (run directory {report.run_dir})")
-    return EXIT_OK
+    """Print a run's report (its account, as every run's) and say whether the model could be used."""
+    return print_report(report, args)
 
 
 def start_command(preset: str, target: str, args: argparse.Namespace, parameters: dict[str, Any], runs_dir: Path) -> int:

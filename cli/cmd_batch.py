@@ -219,20 +219,18 @@ class ProgressLines:
         if event.kind == "run-done":
             if outcome.status == JobStatus.SKIPPED:
                 return "run finished before"
-            data = outcome.data
             if outcome.status == JobStatus.FAILED:
                 return f"run FAILED: {outcome.message}"
-            if outcome.status == JobStatus.STOPPED and (not data or "budget" in outcome.message):
+            if outcome.status == JobStatus.STOPPED and (not outcome.data or "budget" in outcome.message):
                 return f"run stopped: {outcome.message}"  # at the batch's budget, or not started because of it
-            if "llm_calls" not in data:  # a run that evaluates itself (AutoToS): its calls and evaluation
-                solved = data.get("success")
-                evaluated = "no evaluation" if solved is None else f"{solved}/{solved + data.get('failure', 0)} solved"
-                stopped = f", feedback rounds of {data['stopped']} spent" if data.get("stopped") else ""
-                return f"run {outcome.status}: {data.get('calls')} model calls{stopped}, {evaluated}"
-            return (
-                f"run {outcome.status}: {data.get('debug_solved')}/{data.get('debug_total')} debug tasks, "
-                f"{data.get('llm_calls')} model calls, {data.get('wall_seconds')} s"
-            )
+            # the run's account, as every front end says it: its outcome, its calls by kind (model, cache, ...)
+            from genplan.engine import api
+            from genplan.engine.api.runs import count_words
+
+            account = api.account(Path(outcome.run_dir))
+            seconds = f", {account.wall_seconds} s" if account.wall_seconds is not None else ""
+            return (f"run {account.outcome.status_words}: {account.outcome.facts.headline}, calls: "
+                    f"{count_words(account.counts)}{seconds}")
         if outcome.status == JobStatus.FAILED:
             return f"evaluation FAILED: {outcome.message}"
         if outcome.status == JobStatus.NO_PROGRAM:

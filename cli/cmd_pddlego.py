@@ -67,6 +67,7 @@ def parse_seeds(text: str) -> list[int]:
 def run(args: argparse.Namespace) -> int:
     from genplan.engine import api
     from genplan.engine.api.presets import preset_owner
+    from genplan.engine.api.runs import RunAccount, count_words
     from genplan.engine.api.runs import record_game_run as record_run
     from genplan.engine.api.settings import ModelAccessError, PromptError, PromptLibrary, SettingsError, load_settings
 
@@ -98,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
     approach, preset = owner
     out = Path(args.out)
     results: list[dict[str, Any]] = []
+    accounts: list[RunAccount] = []
     for seed in seeds:
         reached = meter.at_cap() if meter is not None else None
         if reached is not None:  # no new trial once the caps are reached
@@ -112,16 +114,19 @@ def run(args: argparse.Namespace) -> int:
             outcome = api.start(request, settings, no_cache=args.no_cache, budget_parent=meter)
         except (ModelAccessError, api.GenplanError) as exc:
             raise BadInput(str(exc)) from None
-        summary = {**api.report(outcome).to_json(), "seed": seed}  # the trial's report (as a resume's): its seed, no bulky record
+        report = api.report(outcome)
+        summary = {**report.to_json(), "seed": seed}  # the trial's report (as a resume's): its seed, no bulky record
         record_run(out, Path(summary["run_dir"]))
         results.append(summary)
-        if not args.json:
-            reason = f" ({summary['reason']})" if summary.get("reason") else ""
-            print(f"seed {seed}: {summary['outcome']}{reason} in {summary['steps']} steps, {summary['calls']} calls, "
+        account = report.account
+        if account is not None:
+            accounts.append(account)
+        if not args.json and account is not None:
+            print(f"seed {seed}: {account.outcome.facts.headline}, calls: {count_words(account.counts)}, "
                   f"{time.monotonic() - started:.1f} s -> {summary['run_dir']}", file=sys.stderr)
     if args.json:
         print(json.dumps(results, indent=2))
     else:
-        wins = sum(r["outcome"] == "success" for r in results)
+        wins = sum(a.outcome.facts.result.solved for a in accounts if a.outcome.facts.result is not None)
         print(f"{wins} of {len(results)} trials succeeded; `genplan report {out}` for the table")
     return EXIT_OK

@@ -13,9 +13,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from genplan.cli.account_view import print_report
 from genplan.cli.autotos_options import add_run_memory_argument, require_memory
 from genplan.cli.budget_options import add_budget_arguments, budget_of
-from genplan.cli.cmd_autotos import finish_report
 from genplan.cli.common import (
     EXIT_OK,
     BadInput,
@@ -265,15 +265,16 @@ def run(args: argparse.Namespace) -> int:
         return _stopped(args, created[0], f"no space left on the device of the run directory{where}; "
                         "free some space")
     report = api.report(outcome)
-    selected = report.details.get("selected_program")
+    selected = report.account.outcome.facts.selected if report.account is not None else None
     if args.eval and not evaluates_itself(approach.name) and domain_dir is not None and selected:
-        from genplan.engine.api.runs import write_summary
+        from genplan.engine.api.runs import in_run, write_summary
 
-        coverage = _evaluate(Path(selected), domain_dir, report.run_dir)
+        coverage = _evaluate(in_run(report.run_dir, selected), domain_dir, report.run_dir)
         report = replace(report, details={**report.details, "eval_coverage": coverage})
-        write_summary(report.run_dir, report.to_json())
+        write_summary(report.run_dir, report.to_json(account=False))
+        report = replace(report, account=api.account(report.run_dir))
     kept = _say_budget(report.run_dir, args)
-    if kept and "selected_program" in report.details:  # --json: the caps, the spend and the stop's reason
+    if kept:  # --json: the caps, the spend and the stop's reason
         report = replace(report, details={**report.details, **kept})
     return _print_report(report, args)
 
@@ -381,13 +382,9 @@ def _progress_lines() -> Callable[[str], None]:
 
 
 def _print_report(report: RunReport, args: argparse.Namespace) -> int:
-    """The run's report, as its content says: a selected program and its debug tasks, AutoToS's calls and
-    evaluation, a trial's outcome; one JSON object with --json. Exit 0 when the run finished or was stopped."""
-    if "selected_program" in report.details:
-        shown = report.to_json()
-        print(json.dumps(shown, indent=2) if args.json else _human_summary(shown))
-        return EXIT_OK if report.status in ("finished", "stopped") else 1
-    return finish_report(report, args)
+    """The run's report, the same way for every approach: its account (one JSON object with --json: the
+    approach's keys of before and ``account``). Exit 0 when the run finished or was stopped."""
+    return print_report(report, args)
 
 
 def _sandbox_layers() -> str:
@@ -437,16 +434,3 @@ def _evaluate(program: Path, domain_dir: DomainDir, run_dir: Path | None) -> flo
         ordered_sets=toggles["ordered_sets"],
     )
     return evaluation.coverage
-
-
-def _human_summary(s: dict) -> str:
-    lines = [
-        f"run {s['status']}: {s['run_dir']}",
-        f"selected program: {s['selected_program'] or 'none'} ({s['debug_solved']}/{s['debug_total']} debug tasks)",
-        f"strategies: {s['strategy_versions']}, programs: {s['programs_generated']}",
-        f"model calls: {s['llm_calls']} (cache hits {s['cache_hits']}, resumed {s['resumed_responses']}), "
-        f"tokens {s['tokens_in']} in / {s['tokens_out']} out, cost ${s['cost_usd']:.4f}, {s['wall_seconds']:.1f} s",
-    ]
-    if "eval_coverage" in s:
-        lines.append(f"eval coverage: {s['eval_coverage']}")
-    return "\n".join(lines)

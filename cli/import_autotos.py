@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_rule_arguments(parser, release_default=True)
     add_limit_arguments(parser)
     parser.add_argument("--json", action="store_true",
-                        help="print run_dir, calls, success, failure, categories, expanded, generated as JSON")
+                        help="print run_dir, calls, success, failure, categories, expanded, generated and the run's account as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
 
 

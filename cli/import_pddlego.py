@@ -51,7 +51,9 @@ def _logs(paths: list[str]) -> list[Path]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from genplan.engine import api
     from genplan.engine.api.imports import ImportFailed, import_pddlego
+    from genplan.engine.api.runs import count_words
 
     try:
         logs = _logs(args.logs)
@@ -71,11 +73,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"genplan: {log.name}: {result.seed_note}", file=sys.stderr)
         entry = {**result.to_dict(), "log": {"outcome": result.log_outcome, "calls": result.log_calls,
                                              "steps": result.log_steps}}
+        account = api.account(Path(result.run_dir))
+        entry["account"] = account.to_dict()
         results.append(entry)
         if not args.json:
             same = "same" if (result.outcome, result.calls) == (result.log_outcome, result.log_calls) else "DIFFERS"
-            print(f"[{index}/{len(logs)}] {log.name}: {result.outcome} in {result.calls} calls, {result.steps} steps "
-                  f"(log: {result.log_outcome} in {result.log_calls} calls) {same}")
+            print(f"[{index}/{len(logs)}] {log.name}: {account.outcome.facts.headline}, calls: "
+                  f"{count_words(account.counts)} (the log's own: {account.outcome.facts.log_result}, "
+                  f"{result.log_calls} calls) {same}")
     if args.json:
         if len(results) == 1:
             results[0].pop("log")

@@ -24,10 +24,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="which debug tasks are the prompt tasks (default 1)")
     parser.add_argument("--runs", metavar="DIR", default="runs", help="where the run directory is made (default runs/)")
     parser.add_argument("--json", action="store_true",
-                        help="print run_dir, selected_program, llm_calls, debug_solved, debug_total as JSON")
+                        help="print run_dir, selected_program, llm_calls, debug_solved, debug_total and the run's account as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
+    from genplan.cli.account_view import account_lines, with_account
+    from genplan.engine import api
     from genplan.engine.api.imports import ImportFailed, import_silver, open_silver
 
     try:
@@ -42,10 +44,9 @@ def run(args: argparse.Namespace) -> int:
     imported = import_silver(source, Path(args.runs), split_seed=args.split_seed)
     summary = imported.summary
     if args.json:
-        print(json.dumps(summary))
+        print(json.dumps(with_account(summary, summary["run_dir"])))
     else:
-        print(f"run: {summary['run_dir']} ({imported.status})")
-        print(f"calls: {summary['llm_calls']} of {imported.answers} recorded answers")
-        print(f"debug tasks solved: {summary['debug_solved']}/{summary['debug_total']}")
-        print(f"selected program: {summary['selected_program']}")
+        print(f"run directory: {summary['run_dir']}")
+        print(f"the conversation holds {imported.answers} recorded answers")
+        print("\n".join(account_lines(api.account(Path(summary["run_dir"])))))
     return EXIT_OK

@@ -134,7 +134,7 @@ def test_import_with_evaluation_gives_the_logs_success_and_failure(tmp_path, cap
     path = LOGS / "prontoqa" / "gpt4-val_logs" / "script_log_20240804_001235.txt"
     log = parse_log(path)
     result = _import(tmp_path, path, capsys=capsys)
-    assert set(result) == {"run_dir", "calls", "success", "failure", "categories", "expanded", "generated"}
+    assert set(result) == {"run_dir", "calls", "success", "failure", "categories", "expanded", "generated", "account"}
     assert (result["calls"], result["success"], result["failure"]) == (log.calls, log.success, log.failure)
 
 

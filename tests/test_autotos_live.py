@@ -93,7 +93,7 @@ def test_genplan_run_with_an_autotos_preset_runs_the_pddl_family_end_to_end(
     assert code == 0, captured.err
     assert scripted_server.steps() == ["autotos.succ", "autotos.goal"]
     assert "succ(state, objects)" in scripted_server.requests[0].messages[-1]["content"]
-    assert "calls: 2" in captured.out and "no evaluation (evaluation off)" in captured.out
+    assert "calls: 2 (2 by the model)" in captured.out and "outcome: unit tests passed; no evaluation" in captured.out
     assert "0 evaluation instances" in captured.err  # without --eval no eval task is planned for
     (run_dir,) = (isolated / "runs").iterdir()
     assert run_dir.name.startswith("autotos-pddl-ferry-")

@@ -349,7 +349,8 @@ def test_an_autotos_preset_runs_its_own_loop_beside_a_pipeline_preset(tmp_path: 
         assert done.returncode == 0, done.stderr[-3000:]
         summary = json.loads(done.stdout)
         assert summary["complete"] and summary["ran"] == 2 and summary["evaluated"] == 1  # AutoToS evaluates itself
-        assert "ferry AutoToS synthetic seed 1: run finished: 2 model calls, 3/3 solved" in done.stderr
+        assert ("ferry AutoToS synthetic seed 1: run finished: unit tests passed; 3/3 evaluation tasks solved, "
+                "calls: 2 by the model") in done.stderr
         assert server.steps().count("autotos.succ") == 1 and server.steps().count("autotos.goal") == 1
 
         batch = json.loads((batch_dir / "batch.json").read_text())

@@ -95,7 +95,7 @@ def test_import_replays_a_trial_as_logged(condition: str, suffix: str, tmp_path:
     log = parse_trial_log(path)
     assert main(["import", "pddlego", str(path), "--json", "--out", str(tmp_path)]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert set(result) == {"run_dir", "outcome", "calls", "steps", "solver_errors", "simulation_errors"}
+    assert set(result) == {"run_dir", "outcome", "calls", "steps", "solver_errors", "simulation_errors", "account"}
     assert (result["outcome"], result["calls"], result["steps"]) == (
         "success" if log.success else "failure", len(log.calls), log.steps)
     run_dir = Path(result["run_dir"])

@@ -19,9 +19,12 @@ def test_a_pipeline_report_is_typed_and_its_json_has_the_keys_of_before(tmp_path
     report = api.report(outcome)
     assert isinstance(report, RunReport)
     assert (report.run_dir, report.status, report.error, report.calls) == (tmp_path / "r1", RunStatus.FINISHED, None, None)
-    # the dict engine.api.report returned before: run directory first, the summary, the status last
-    assert list(report.to_json()) == ["run_dir", "selected_program", "debug_solved", "debug_total", "wall_seconds", "status"]
-    assert json.loads(json.dumps(report.to_json())) == {"run_dir": str(tmp_path / "r1"), **summary, "status": "finished"}
+    # the dict engine.api.report returned before: run directory first, the summary, the status; then the account
+    assert list(report.to_json()) == ["run_dir", "selected_program", "debug_solved", "debug_total", "wall_seconds", "status",
+                                      "account"]
+    assert json.loads(json.dumps(report.to_json(account=False))) == {"run_dir": str(tmp_path / "r1"), **summary,
+                                                                     "status": "finished"}
+    assert report.account is not None and report.to_json()["account"] == report.account.to_dict()
 
 
 def test_a_report_prefers_what_the_approach_prints_and_names_the_error(tmp_path: Path) -> None:
@@ -29,5 +32,5 @@ def test_a_report_prefers_what_the_approach_prints_and_names_the_error(tmp_path:
                          report={"calls": 2, "error": "no key", "outcome": "failure"}, run_dir=tmp_path)
     report = api.report(outcome)
     assert (report.error, report.calls, report.details["outcome"]) == ("no key", 2, "failure")
-    assert report.to_json() == {"run_dir": str(tmp_path), "calls": 2, "error": "no key", "outcome": "failure",
-                                "status": "failed"}
+    assert report.to_json(account=False) == {"run_dir": str(tmp_path), "calls": 2, "error": "no key",
+                                             "outcome": "failure", "status": "failed"}

@@ -189,8 +189,13 @@ def test_a_fork_names_its_parent_and_the_version_it_continues_from(stein_run: Pa
     text = (stein_run / "strategies" / "v01.md").read_text() + "\nBoard before sailing.\n"
     forked = fork(stein_run, "strategies/v01.md", "strategy", text, root=tmp_path)
     page = export_run(forked, tmp_path / "fork.html").path.read_text()
-    assert f'<dd class="lineage">{stein_run.name}</dd>' in page
-    assert '<dd class="lineage">strategies/v01.md</dd>' in page
+    # the call numbered as every screen numbers it (its place among the source's calls), not its request id
+    meta = json.loads((forked / "run.json").read_text())
+    calls = [json.loads(line) for line in (stein_run / "events.jsonl").read_text().splitlines()]
+    asked = [e["data"]["request_id"] for e in calls if e["type"] == "request.sent"]
+    number = asked.index(meta["forked_at"]) + 1
+    made_by = f"fork of {stein_run.name} from strategies/v01.md, call {number} on"
+    assert f'<dd data-fact="provenance">{made_by}</dd>' in page
 
 
 def test_a_batch_report_page_links_a_page_of_each_run(stein_run: Path, tmp_path: Path) -> None:
@@ -206,6 +211,11 @@ def test_a_batch_report_page_links_a_page_of_each_run(stein_run: Path, tmp_path:
     report = batch / "report" / "report.html"
     page = report.read_text()
     assert 'href="runs/ferry-F5-3-1.html"' in page and "<svg" in page and CANARY not in page
+    # each run's row says what its page's head says: the run's account
+    from genplan.engine.api import account
+
+    told = account(batch / "runs" / "ferry-F5-3-1")
+    assert f"<td>{told.outcome.status_words}</td><td>{told.outcome.facts.headline}</td>" in page
     run_page = (batch / "report" / "runs" / "ferry-F5-3-1.html").read_text()
     assert 'href="../report.html"' in run_page and CANARY not in run_page
     assert export_batch(batch, tmp_path / "elsewhere" / "r.html").pages == 2
@@ -215,7 +225,7 @@ def test_a_batch_report_page_links_a_page_of_each_run(stein_run: Path, tmp_path:
 def test_the_baselines_pages_show_their_programs_and_checks(preset: str, tmp_path: Path) -> None:
     run = _run_with_canary(tmp_path, preset, FerryModel(programs=[BUGGY_PROGRAM, CORRECT_PROGRAM]))
     page = export_run(run, tmp_path / "page.html").path.read_text()
-    assert f"<dt>approach</dt><dd id=\"approach\">{preset.lower()}</dd>" in page
+    assert f"<dt>approach</dt><dd data-fact=\"approach\">{preset.lower()}</dd>" in page
     assert all(version in page for version in _versions_of(run)) and "programs/" in page
     assert 'class="matrix"' in page and CANARY not in page
 
@@ -232,3 +242,52 @@ def test_every_screenshot_of_the_sharing_guide_is_made_by_its_script() -> None:
     assert linked == {name for name, _ in script.SHOTS}
     for name in linked:
         assert (root / "docs" / "screenshots" / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@needs_chromium
+def test_the_page_stepper_stops_at_a_failing_step_and_says_which_steps_never_ran(stein_run: Path,
+                                                                                tmp_path: Path) -> None:
+    """The page shows the engine's trace: ▶ never walks past the action that failed (nothing after it ran), the end
+    does not claim every step ran, and steps are numbered as the feedback beside them numbers them."""
+    results = json.loads((stein_run / "results" / "program-c1-v00.json").read_text())
+    failed = next(r for r in results if not r["solved"] and " at step " in r["message"])
+    number = int(re.search(r" at step (\d+) ", failed["message"]).group(1))  # the feedback's own numbering
+    out = export_run(stein_run, tmp_path / "run.html").path
+    with browser_page() as (page, errors):
+        page.goto(out.as_uri())
+        section_text(page, "#results")
+        page.locator(f'button.cell[data-title="program c1-v00 on {failed["task"]}"]').click()
+        label = page.inner_text("#step-label")
+        assert f"the next step, {number}, fails" in label, label
+        failing = page.locator("#step-actions li.st-failed")
+        assert failing.count() == 1 and failing.get_attribute("value") == str(number)
+        steps = page.locator("#step-actions li").count()
+        not_run = page.locator("#step-actions li.st-not-run").count()
+        assert not_run == steps - (number + 1) and not_run > 0  # ferry's buggy plans fail before their end
+        assert "were not run" in label or "was not run" in label
+        state = page.locator("#step-state li").all_inner_texts()
+        for _ in range(3):  # ▶ past the failure: nothing ran there, the stepper stays where the plan stopped
+            page.click("#step-next")
+            assert page.inner_text("#step-label") == label
+            assert page.locator("#step-state li").all_inner_texts() == state
+        assert "every step ran" not in page.inner_text("#step-label")
+        page.click("#step-first")
+        page.click("#step-fail")  # the failing step: the state it failed in, not the state after it
+        assert page.inner_text("#step-label") == label
+        assert errors == []
+
+
+@needs_chromium
+def test_the_page_says_when_and_by_which_genplan_it_was_exported_and_that_a_live_run_was_taken_mid_run(
+        stein_run: Path, tmp_path: Path) -> None:
+    import genplan
+
+    run = Path(shutil.copytree(stein_run, tmp_path / stein_run.name))
+    finished = export_run(run, tmp_path / "done.html").path.read_text()
+    exported = re.search(r'<dd data-fact="exported">([^<]*)</dd>', finished)
+    assert exported is not None and f"by genplan {genplan.__version__}" in exported.group(1)
+    assert "taken mid-run" not in exported.group(1)
+    meta = json.loads((run / "run.json").read_text())
+    (run / "run.json").write_text(json.dumps({**meta, "status": "running", "pid": os.getpid()}))
+    live = export_run(run, tmp_path / "live.html").path.read_text()
+    assert "taken mid-run" in re.search(r'<dd data-fact="exported">([^<]*)</dd>', live).group(1)

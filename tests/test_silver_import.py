@@ -44,7 +44,7 @@ def test_replay_follows_genplans_checks_and_prints_json(cache: Path, tmp_path: P
     code = main(["import", "silver", str(folder), "--domain", str(BENCHMARKS / "delivery"), "--runs", str(tmp_path), "--json"])
     assert code == 0
     summary = json.loads(capsys.readouterr().out)
-    assert set(summary) == {"run_dir", "selected_program", "llm_calls", "debug_solved", "debug_total"}
+    assert set(summary) == {"run_dir", "selected_program", "llm_calls", "debug_solved", "debug_total", "account"}
     assert summary["debug_total"] == 6 and 3 <= summary["llm_calls"] <= answers
     run = Path(summary["run_dir"])
     requests = sorted((run / "requests").glob("*.json"))

@@ -62,7 +62,7 @@ async def test_an_autotos_run_started_with_r_fills_the_timeline_live_and_is_show
         await wait_for(pilot, lambda: not app.runner.events and app.query_one(RunTimeline).row_count == len(state.entries),
                        what="the last events shown")
         assert state.status == "done" and state.entries[-1].title == "run finished"
-        assert any(n.startswith("Run finished after 3 calls: 2/2 evaluation tasks solved") for n in _notes(app))
+        assert any(n.startswith("Run finished after 3 calls: unit tests passed; 2/2 evaluation tasks solved") for n in _notes(app))
         assert scripted_server.steps() == ["autotos.succ", "autotos.goal", "autotos.succ"]
         stream = app.query_one(StreamView)  # the answer of the last call, streamed in
         assert stream.request_id == "3" and "def succ(state, objects)" in stream.text
@@ -129,7 +129,7 @@ async def test_ctrl_b_stops_an_autotos_run_that_waits_on_the_model(
         await wait_for(pilot, lambda: not app.runner.events and state.status == "stopped", what="the stop shown")
         assert state.entries[-1].title == "run stopped"
         assert scripted_server.steps() == ["autotos.succ"]  # the answer came; the goal test was never asked for
-        assert any(n == "Run stopped after 1 call." for n in _notes(app))
+        assert "Run stopped by a person after 1 call: no result: the run was stopped before its end." in _notes(app)
         # no row for the request that was not sent
         assert [e.title for e in state.entries if e.kind == "request"] == ["autotos.succ"]
         assert state.entries[-1].detail.startswith("stopped by the person after 1 call")

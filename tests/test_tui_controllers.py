@@ -16,8 +16,10 @@ import pytest
 from support.ferry_model import CORRECT_PROGRAM
 from test_tui_support import ferry_copy, isolated, recorded_ferry  # noqa: F401
 
+from genplan.engine.api.runs import Counts, RunAccount
 from genplan.engine.events import StepStarted, TextDelta
 from genplan.engine.llm.types import ChatMessage, ChatRequest
+from genplan.engine.runs.account import Figure, Outcome, OutcomeFacts, Who, status_words
 from genplan.engine.runs.gateway import Decision
 from genplan.engine.runs.outcome import RunReport
 from genplan.engine.runs.status import RunStatus
@@ -470,9 +472,12 @@ def test_stop_on_the_answer_screen_opens_none_of_the_questions_it_released(recor
     assert app.runs.status() != "waiting for you (a)"
 
 
-def report(details: dict[str, object], status: RunStatus = RunStatus.FINISHED) -> RunReport:
-    """A run's report as engine/api.report makes it."""
-    return RunReport(Path("runs/r1"), status, details)
+def report(details: dict[str, object], status: RunStatus = RunStatus.FINISHED, *, facts: OutcomeFacts | None = None,
+           counts: Counts | None = None) -> RunReport:
+    """A run's report as engine/api.report makes it: its account says what a front end shows."""
+    account = RunAccount("r1", Who("x", "X", "m"), Outcome(status, status_words(status), facts or OutcomeFacts("—")),
+                         counts or Counts())
+    return RunReport(Path("runs/r1"), status, details, account)
 
 
 def test_streamed_fragments_of_one_request_are_merged_and_every_runs_ending_reads_well() -> None:
@@ -480,13 +485,21 @@ def test_streamed_fragments_of_one_request_are_merged_and_every_runs_ending_read
               TextDelta(request_id=2, text="c", seq=3), TextDelta(request_id=1, text="d", seq=4)]
     merged = coalesce_deltas(events)
     assert [(e.request_id, e.text, e.seq) for e in merged] == [(1, "ab", 2), (2, "c", 3), (1, "d", 4)]
-    assert run_note(report({"calls": 1, "outcome": "success", "steps": 4})) == \
-        "Trial succeeded: the game's goal was reached after 1 call and 4 time steps."
-    assert run_note(report({"calls": 3, "success": 5, "failure": 1})) == "Run finished after 3 calls: 5/6 evaluation tasks solved."
-    assert run_note(report({"calls": 2, "error": "no key"})) == "The run ended early after 2 calls: no key"
-    # a pipeline run's report (or a strategy check's) speaks of the debug tasks
-    assert run_note(report({"debug_solved": 5, "debug_total": 6})) == \
-        "Run finished: 5/6 debug tasks solved."
+    # the note is the account's, whatever the report's keys (the approach's own words reach it typed)
+    trial = OutcomeFacts("trial succeeded after 4 steps", Figure("trial", 1, 1), trial_end=None)
+    assert run_note(report({"calls": 1, "outcome": "success", "steps": 4}, facts=trial, counts=Counts(model=1))) == \
+        "Run finished after 1 call: trial succeeded after 4 steps."
+    assert run_note(report({"calls": 2, "error": "no key"}, counts=Counts(model=2))) == \
+        "The run ended early after 2 calls: no key"
+    # calls of several kinds are named apart: 25 by the model and 2 from the cache are not 27 paid calls
+    selected = OutcomeFacts("program c1-v01 selected: 5/6 debug tasks solved", Figure("debug tasks", 5, 6),
+                            "programs/c1-v01.py")
+    assert run_note(report({}, facts=selected, counts=Counts(model=25, cache=2))) == \
+        "Run finished after 27 calls (25 by the model, 2 from the cache): program c1-v01 selected: 5/6 debug tasks solved."
+    # a plug-in's own evaluation (its keys are no front end's business): 1/1, not "no evaluation"
+    own = OutcomeFacts("1/1 tasks of its own evaluation solved", Figure("tasks of its own evaluation", 1, 1))
+    assert run_note(report({"calls": 1, "self_evaluation": {"solved": 1, "tasks": 1}}, facts=own,
+                           counts=Counts(model=1))) == "Run finished after 1 call: 1/1 tasks of its own evaluation solved."
 
 
 # ---------------------------------------------------------------------------------------------- replay

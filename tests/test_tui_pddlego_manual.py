@@ -47,7 +47,7 @@ async def test_a_pddlego_trial_answered_by_hand_reaches_the_goal(isolated: Path)
         await wait_for(pilot, lambda: app.runner.session is None, timeout=120, what="the trial to end")
         state = app.runner.state
         await wait_for(pilot, lambda: not app.runner.events and state.status == "done", what="the last events shown")
-        assert any("Trial succeeded" in n.message for n in app.messages)
+        assert any("trial succeeded" in n.message for n in app.messages)
         requests = [e for e in state.entries if e.kind == "request"]
         assert len(requests) == 2
         assert [e.status for e in state.entries if e.kind == "check"] == ["pass", "pass"]

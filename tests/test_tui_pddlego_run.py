@@ -57,7 +57,7 @@ async def test_a_pddlego_trial_started_with_r_plays_the_game_live(
         await wait_for(pilot, lambda: app.runner.session is None, timeout=120, what="the trial to end")
         state = app.runner.state
         await wait_for(pilot, lambda: not app.runner.events and state.status == "done", what="the last events shown")
-        assert "Trial succeeded: the game's goal was reached after 2 calls and 2 time steps." in _notes(app)
+        assert "Run finished after 2 calls: trial succeeded after 2 steps." in _notes(app)
         assert scripted_server.steps() == ["pddlego.pddl", "pddlego.pddl"]
         assert [e.detail for e in state.entries if e.kind == "phase" and e.title == "time-step"] == ["step 0", "step 1"]
         commands = [e.title for e in state.entries if e.kind == "command"]
@@ -108,7 +108,9 @@ async def test_ctrl_b_stops_a_pddlego_trial_that_waits_on_the_model(
         await wait_for(pilot, lambda: app.runner.session is None, timeout=60, what="the trial to stop")
         state = app.runner.state
         await wait_for(pilot, lambda: not app.runner.events and state.status == "stopped", what="the stop shown")
-        assert "Run stopped after 2 calls." in _notes(app)
+        # the person's stop is the run's status; the trial has no end of its own to report
+        assert any(n.startswith("Run stopped by a person after 2 calls: no result: the trial was stopped before its end")
+                   for n in _notes(app)), _notes(app)
         assert scripted_server.steps() == ["pddlego.pddl", "pddlego.pddl"]  # no third call
         assert state.entries[-1].title == "run stopped"
         info = json.loads((app.runner.run_dir / "run.json").read_text())
@@ -182,7 +184,9 @@ async def test_an_edited_problem_file_continues_the_trial_in_a_new_run(
         await wait_for(pilot, lambda: app.runner.run_dir not in (None, source), timeout=60, what="the new run")
         await wait_for(pilot, lambda: app.runner.session is None and not app.runner.events, timeout=120, what="the trial to end")
         assert len(scripted_server.requests) == 3  # the kept call replayed, the edited one was the person's
-        assert "Trial succeeded: the game's goal was reached after 2 calls and 2 time steps." in _notes(app)
+        # the fork's calls apart: the one kept from its source and the one the person answered
+        assert "Run finished after 2 calls (1 kept from before, 1 by a person): trial succeeded after 2 steps." \
+            in _notes(app)
         forked = app.runner.run_dir
         info = json.loads((forked / "run.json").read_text())
         assert (info["forked_from"], info["edited_version"], info["status"]) == (

@@ -352,11 +352,18 @@ def test_a_stop_says_where_the_run_stood() -> None:
     assert state.standing() == "strategy v02 at 2/3"
     assert "no program yet; strategy v02 at 2/3" in state.entries[-1].detail
     assert "0/6" not in state.entries[-1].detail
-    note = run_note(RunReport(Path("r"), RunStatus.STOPPED, {"debug_solved": 0, "debug_total": 6, "selected_program": None}),
-                    state.standing())
-    assert note == "Run stopped: no program yet; strategy v02 at 2/3 debug tasks."
-    assert run_note(RunReport(Path("r"), RunStatus.FINISHED, {"debug_solved": 6, "debug_total": 6, "selected_program": "p"})) == \
-        "Run finished: 6/6 debug tasks solved."
+    from genplan.engine.runs.account import Counts, Figure, Outcome, OutcomeFacts, RunAccount, Who, status_words
+
+    def ended(status: RunStatus, facts: OutcomeFacts) -> RunReport:
+        account = RunAccount("r", Who("stein", "F5-3", "m"), Outcome(status, status_words(status), facts),
+                             Counts(model=9))
+        return RunReport(Path("r"), status, {}, account)
+
+    stopped = OutcomeFacts("no program selected (0/6 debug tasks solved)", Figure("debug tasks", 0, 6))
+    note = run_note(ended(RunStatus.STOPPED, stopped), state.standing())
+    assert note == "Run stopped by a person after 9 calls: nothing selected yet; strategy v02 at 2/3."
+    done = OutcomeFacts("program p selected: 6/6 debug tasks solved", Figure("debug tasks", 6, 6), "programs/p.py")
+    assert run_note(ended(RunStatus.FINISHED, done)) == "Run finished after 9 calls: program p selected: 6/6 debug tasks solved."
 
 
 # ------------------------------------------------------------------ 8. editors

@@ -75,8 +75,13 @@ async def test_correct_a_wrong_strategy_and_continue_to_a_run_that_solves_every_
             assert [(r.edited, r.file) for r in edits_of(first)] == [("strategies/v01.md", "strategies/v03.md")]
             assert json.loads((fork / "run.json").read_text())["edited_version"] == "strategies/v03.md"
             header = app.query_one("#run-header")
+            await wait_for(pilot, lambda: "(from call" in " ".join(_shown_lines(header)), what="the fork's account")
             shown = " ".join(_shown_lines(header))
-            assert f"run {fork.name}" in shown and "edited strategies/v03.md (from request" in shown
+            # the call numbered as every screen numbers calls (its place among the run's calls), not its request id
+            at = json.loads((fork / "run.json").read_text())["forked_at"]
+            asked = [e["data"]["request_id"] for e in map(json.loads, (first / "events.jsonl").read_text().splitlines())
+                     if e["type"] == "request.sent"]
+            assert f"run {fork.name}" in shown and f"edited strategies/v03.md (from call {asked.index(at) + 1} on)" in shown
             assert f"fork of {first.name}" in shown
 
             # a message covers neither the debug results nor the totals bar nor the header: it has a line of its own
@@ -126,7 +131,9 @@ async def test_edit_a_reflection_and_continue(tmp_path: Path, isolated: Path) ->
             saved = relative.removesuffix(".md") + "-edit1.md"
             assert [(r.edited, r.file) for r in edits_of(first)] == [(relative, saved)]
             assert json.loads((fork / "run.json").read_text())["edited_version"] == saved
+            await wait_for(pilot, lambda: "(from call" in str(app.query_one("#run-header").render()),
+                           what="the fork's account")
             header = str(app.query_one("#run-header").render())
-            assert f"run {fork.name}" in header and f"edited {saved} (from request" in header
+            assert f"run {fork.name}" in header and f"edited {saved} (from call" in header
             summary = json.loads((fork / "summary.json").read_text())
             assert summary["debug_solved"] == summary["debug_total"] == 6

@@ -207,7 +207,8 @@ class MainScreen(Screen[None]):
     def show_run_header(self) -> None:
         run_dir = self.ctl.run_dir
         run_id = run_dir.name if run_dir is not None else None
-        self.run_panel.show_header(run_id, self.ctl.ctx.overviews.get(run_id or ""))
+        self.run_panel.show_header(run_id, self.ctl.ctx.overviews.get(run_id or ""),
+                                   self.ctl.ctx.accounts.get(run_id or ""))
 
     def timeline_entry(self) -> TimelineEntry | None:
         state = self.ctl.state

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 if TYPE_CHECKING:  # only for the checker: the messages module loads before the engine does
-    from genplan.engine.api import RunReport
+    from genplan.engine.api import RunAccount, RunReport
     from genplan.engine.api.runs import RunInfo
     from genplan.engine.api.settings import ChatRequest, ModelSettings
     from genplan.engine.api.versions import VersionsOverview
@@ -147,3 +147,4 @@ class OverviewLoaded(WorkDone):
     """A run's versions and results were read again (engine.versions.VersionsOverview)."""
 
     overview: VersionsOverview
+    account: RunAccount | None = None  # the run's account (engine/runs/account.py): what the app shows of it

@@ -32,6 +32,7 @@ from genplan.engine.errors import GenplanError
 from genplan.engine.llm.budget import Budget, BudgetMeter, Spend
 from genplan.engine.pipeline.config import PipelineConfig
 from genplan.engine.runs import NotResumable, RunMeta, create, create_named, layout, read_meta_or_none
+from genplan.engine.runs.account import RunAccount
 from genplan.engine.runs.answers import spend_on_disk
 from genplan.engine.runs.edits import EditRefused
 from genplan.engine.runs.gateway import Decision
@@ -54,8 +55,8 @@ if TYPE_CHECKING:
     from genplan.engine.versions import VersionsOverview
 
 __all__ = [
-    "RUN_MODULES", "AlreadyFinished", "Decision", "EditRefused", "GenplanError", "NotResumable", "RunOutcome",
-    "RunReport", "RunStatus", "StartRequest",
+    "RUN_MODULES", "AlreadyFinished", "Decision", "RunAccount", "account",
+    "EditRefused", "GenplanError", "NotResumable", "RunOutcome", "RunReport", "RunStatus", "StartRequest",
     "UnknownPreset", "Watch", "approach_of", "approach_of_request", "approach_of_run", "budget_meter", "check_strategy",
     "edit", "fork",
     "fork_from", "fork_with_task", "list_runs", "message", "new_run", "overview", "pipeline", "prepare", "provider_for",
@@ -529,7 +530,7 @@ def check_strategy(source_run: Path, strategy_file: str, text: str, domain_dir: 
     check = strategy_check.run_check(store, text, provider, controller=watch.controller, subscriber=watch.subscriber,
                                      reasoning=bool(getattr(settings, "reasoning", False)))
     return RunReport(Path(check.run_dir), RunStatus.parse(check.status),
-                     {"debug_solved": check.solved, "debug_total": check.total})
+                     {"debug_solved": check.solved, "debug_total": check.total}, account(Path(check.run_dir)))
 
 
 RERUN_DEBUG_ORDERINGS = 1  # a rerun on the debug tasks tries the file's order, as the first debugging check
@@ -584,10 +585,20 @@ def _carry_out(store: RunStore, approach: Approach[Any], target: str, parameters
 
 
 def report(outcome: RunOutcome) -> RunReport:
-    """What a front end prints of a run's end: its directory and status, and the approach's summary (the
-    pipeline's selected program and debug tasks, AutoToS's calls and evaluation, a trial's outcome)."""
+    """What a front end prints of a run's end: its directory and status, the approach's summary (the keys
+    ``--json`` has always printed) and the run's account, which is what a front end shows."""
     shown = outcome.report if outcome.report is not None else outcome.summary or {}
-    return RunReport(Path(str(outcome.run_dir)), outcome.status, dict(shown))
+    run_dir = Path(str(outcome.run_dir))
+    return RunReport(run_dir, outcome.status, dict(shown), account(run_dir))
+
+
+def account(run_dir: Path) -> RunAccount:
+    """The run's account (engine/account.py): who made it, how it ended in words and numbers, its calls by where
+    their answers came from, its notices and versions; derived from the run directory, so a run of any age has
+    one. Every front end shows this and decides nothing by itself."""
+    from genplan.engine.account import account_of
+
+    return account_of(Path(run_dir))
 
 
 def message(outcome: RunOutcome) -> str:

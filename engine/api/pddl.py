@@ -1,6 +1,6 @@
 """What a front end needs of PDDL: loading a domain and its problems, a task as programs receive it, checking
 that an edited file still parses (the code editor), validating a plan step by step with the feedback a model
-would read (the plan stepper)."""
+would read (the plan stepper: the engine's trace, engine/plan_trace.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,13 @@ from genplan.engine.pddl.encoding import encode_task, render_task, render_task_a
 from genplan.engine.pddl.model import Task
 from genplan.engine.pddl.plans import load_plan
 from genplan.engine.pddl.validate import GOAL_NOT_REACHED, ValidationResult, fact_text, validate_plan
+from genplan.engine.plan_trace import FAILED, NOT_RUN, OK, PlanTrace, StepView, first_step_number, trace_plan
 from genplan.engine.planner import ERROR, SOLVED, PlannerResult, check_plan, plan_cost, solve
 
 __all__ = [
-    "DOMAIN_FILE", "Domain", "ERROR", "GOAL_NOT_REACHED", "PROBLEM_FILE", "PddlError", "PlannerResult", "Problem",
-    "SOLVED", "Task", "ValidationResult", "check_plan", "encode_task", "fact_text", "load_domain", "load_plan",
+    "DOMAIN_FILE", "Domain", "ERROR", "FAILED", "GOAL_NOT_REACHED", "NOT_RUN", "OK", "PROBLEM_FILE", "PddlError",
+    "PlanTrace", "PlannerResult", "Problem", "SOLVED", "StepView", "Task", "ValidationResult", "check_plan",
+    "encode_task", "fact_text", "first_step_number", "load_domain", "load_plan", "trace_plan",
     "load_problem", "parse_error", "plan_cost", "plan_feedback", "planned_task", "program_input", "render_task",
     "render_task_abbreviated", "shuffled_task", "solve", "validate_plan",
 ]

@@ -10,6 +10,7 @@ from typing import Any
 from genplan.engine.events import Event
 from genplan.engine.pddlego.batch import record_run as record_game_run
 from genplan.engine.runs import read_meta, read_meta_or_none
+from genplan.engine.runs.account import CallSource, Counts, ProvenanceKind, RunAccount, Tokens, count_words
 from genplan.engine.runs.answers import answer_text, recorded_answer
 from genplan.engine.runs.files import write_json_atomic
 from genplan.engine.runs.layout import (
@@ -43,7 +44,8 @@ from genplan.engine.runs.status import RunStatus
 from genplan.engine.runs.store import RunInfo, RunStore
 
 __all__ = [
-    "META", "OutsideRun", "RESULTS", "RUNS_SUBDIR", "RunBusy", "RunInfo", "RunStatus", "RunStore", "SUMMARY", "TRIAL",
+    "CallSource", "Counts", "META", "OutsideRun", "ProvenanceKind", "RunAccount", "Tokens", "count_words",
+    "RESULTS", "RUNS_SUBDIR", "RunBusy", "RunInfo", "RunStatus", "RunStore", "SUMMARY", "TRIAL",
     "answer_text", "default_runs_dir", "drop_evaluation", "has_evaluation", "has_trial", "holding", "holds_runs", "in_run",
     "is_run_dir", "mark_failed", "nl_files", "observations_file", "open_run", "programs_dir", "read_evaluation",
     "read_meta", "read_meta_or_none", "read_summary", "record_game_run", "recorded_answer", "run_events", "self_evaluation",

@@ -92,7 +92,14 @@ def export_batch(batch_dir: Path, out: Path | None = None, *, force: bool = Fals
         row = {"domain": record.domain, "preset": record.preset, "model": record.model, "seed": record.seed,
                "status": record.status or "not started", "calls": record.calls, "run": record.run_dir.name,
                "link": None}
-        if is_run_dir(record.run_dir):
+        row["outcome"] = ""
+        if is_run_dir(record.run_dir):  # what the run's own page says of it: its account
+            from genplan.engine.account import account_of
+            from genplan.engine.runs.account import count_words
+
+            account = account_of(record.run_dir)
+            row.update(status=account.outcome.status_words, outcome=account.outcome.facts.headline,
+                       calls=count_words(account.counts))
             link = f"runs/{run_page_name(record.run_dir)}"
             export_run(record.run_dir, out.parent / link, back_link=f"../{out.name}", force=force)
             row["link"] = link

@@ -35,6 +35,7 @@ from genplan.engine.errors import GenplanError
 from genplan.engine.feedback import FeedbackStyle
 
 if TYPE_CHECKING:
+    from genplan.engine.runs.outcome import Describe
     from genplan.engine.runs.run import ApproachParameters, NewRun, Run, RunOutcome
 
 # an approach's run: its loop on the one Run context every approach gets (engine/runs/run.py)
@@ -126,6 +127,9 @@ class Approach(Generic[P]):
     # why a run made by an earlier genplan cannot go on (from run.json's fields), None when it can; a resume or
     # fork refuses it with that line (Bas's runs from before it followed the paper)
     refuse_resume: Callable[[Mapping[str, Any]], str | None] | None = None
+    # its part of a run's account (engine/runs/account.py): the outcome in words and numbers from its records;
+    # None: the generic reading of the outcome record's typed fields (engine/account.describe_generic)
+    describe: Describe | None = None
 
     def __post_init__(self) -> None:
         # a style given as its word ("stein") is the enum's member; an unknown word is refused here, not mid-run

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from genplan.engine.approaches import Approach, Capability, EvaluationSettings, RunOptions, register
+from genplan.engine.approaches.accounts import describe_autotos
 from genplan.engine.errors import GenplanError
 from genplan.engine.feedback import FeedbackStyle
 
@@ -96,6 +97,7 @@ APPROACH = register(Approach(
     command="genplan autotos",
     self_evaluation=self_evaluation,
     take_options=take_options,
+    describe=describe_autotos,
     # "+PST" in the paper: the partial soundness test checks every successor the unit-test searches see
     presets={"AutoToS": {"partial_soundness": False}, "AutoToS+PST": {"partial_soundness": True}},
 ))

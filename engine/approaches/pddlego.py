@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from genplan.engine.approaches import Approach, Capability, EvaluationSettings, register
+from genplan.engine.approaches.accounts import describe_trial
 from genplan.engine.errors import GenplanError
 from genplan.engine.feedback import FeedbackStyle
 
@@ -241,6 +242,7 @@ PDDLEGO = register(Approach(
     command="genplan pddlego",
     default_target="coincollector",
     self_evaluation=trial_evaluation,
+    describe=describe_trial,
     presets={"pddlego-detailed": {"style": "detailed"}, "pddlego-simple": {"style": "simple"},
              # the paper's ablation: the domain file is given (genplan's; `genplan pddlego --fixed-domain FILE`
              # gives another), the model writes the problem file only
@@ -261,5 +263,6 @@ PLANGEN = register(Approach(
     command="genplan pddlego",
     default_target="coincollector",
     self_evaluation=trial_evaluation,
+    describe=describe_trial,
     presets={"plangen": {}},
 ))

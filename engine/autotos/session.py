@@ -251,6 +251,8 @@ def run_loop(run: Run, domain: SearchDomain, executor: Executor, settings: Setti
     # the outcome record every approach writes (summary.json): what the front end prints, the status, the time,
     # and how the run evaluated itself, in the words every reader takes (engine/runs/outcome.py)
     record = {**{k: v for k, v in report.items() if k != "run_dir"}, "status": status, "wall_seconds": wall}
+    # the feedback limit named once, apart from the run's status ("stopped" is the key of before, kept for readers)
+    record["feedback_limit"] = outcome.stopped
     if status == RunStatus.FINISHED and outcome.evaluation is not None:
         evaluation = outcome.evaluation
         record["self_evaluation"] = self_evaluation_record(evaluation.solved, evaluation.solved + evaluation.failed)

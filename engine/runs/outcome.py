@@ -11,12 +11,13 @@ reader asks which approach made the run.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from genplan.engine.runs import RunMeta, layout, read_meta_or_none
+from genplan.engine.runs.account import OutcomeFacts, RunAccount
 from genplan.engine.runs.files import read_json_or_none, write_json_atomic
 from genplan.engine.runs.status import RunStatus
 
@@ -189,6 +190,8 @@ class RunReport:
     run_dir: Path
     status: RunStatus
     details: Mapping[str, Any] = field(default_factory=dict)
+    # the run's account (engine/account.py): what a front end shows of it, the same for every approach
+    account: RunAccount | None = None
 
     @property
     def error(self) -> str | None:
@@ -201,6 +204,25 @@ class RunReport:
         calls = self.details.get("calls")
         return calls if isinstance(calls, int) and not isinstance(calls, bool) else None
 
-    def to_json(self) -> dict[str, Any]:
-        # the keys (and their order) every report had when it was a plain dict
-        return {"run_dir": str(self.run_dir), **self.details, "status": self.status}
+    def to_json(self, *, account: bool = True) -> dict[str, Any]:
+        # the keys (and their order) every report had when it was a plain dict, then the account
+        shown = {"run_dir": str(self.run_dir), **self.details, "status": self.status}
+        if account and self.account is not None:
+            shown["account"] = self.account.to_dict()
+        return shown
+
+
+@dataclass(frozen=True)
+class OutcomeInput:
+    """What an approach's ``describe`` hook reads of a run to say its outcome: the typed records, whose untyped
+    parts (``summary.data``, ``imported``) belong to the approach that wrote them."""
+
+    status: RunStatus
+    meta: RunMeta
+    summary: RunSummary | None
+    imported: Mapping[str, Any] | None  # import.json, for an import that wrote one
+    message: str = ""
+
+
+# an approach's part of the account: its run's outcome in words and numbers
+Describe = Callable[[OutcomeInput], OutcomeFacts]

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from genplan.engine.account import account_of
 from genplan.engine.events import (
     ArtifactCreated,
     ArtifactEdited,
@@ -35,7 +37,9 @@ from genplan.engine.events import (
     StepStarted,
     ValidationResult,
 )
+from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.runs import layout
+from genplan.engine.runs.account import CallSource, RunAccount
 from genplan.engine.runs.outcome import read_evaluation
 from genplan.engine.runs.store import RunStore
 from genplan.engine.share.plans import PlanSteps, TaskFiles, plan_steps, steps_on, task_files
@@ -90,6 +94,7 @@ class Version:
     anchor: str
     edited: bool = False  # a person's edit (✎)
     note: str = ""  # what made it: the request, the edit's origin, the task it is about
+    artefact: str = ""  # which artefact it is a version of (compare sets versions of one artefact side by side)
 
 
 @dataclass
@@ -148,8 +153,6 @@ class RunData:
     domain: str
     model: str
     meta: dict[str, Any]
-    lineage: list[tuple[str, str]]  # (what, value): forked from, at request, continuing from version
-    figures: list[tuple[str, str]]  # calls, tokens, time
     texts: Texts
     rows: list[Row]
     versions: list[Version]
@@ -161,6 +164,17 @@ class RunData:
     commands: list[Command]
     records: dict[str, Any]
     notes: list[str]  # what the page could not show and why
+    account: RunAccount  # what the page's head says of the run: the same account every front end shows
+    exported: str = ""  # when the page was made (UTC)
+    version: str = ""  # by which genplan
+
+
+def _style(approach: str) -> FeedbackStyle:
+    """The feedback style of the run's checks (its approach's), which numbers the steps of its plans."""
+    from genplan.engine.approaches import APPROACHES
+
+    known = APPROACHES.get(approach)
+    return known.feedback_style if known is not None else FeedbackStyle.STEIN
 
 
 def collect(run_dir: Path) -> RunData:
@@ -174,9 +188,10 @@ def collect(run_dir: Path) -> RunData:
     notes: list[str] = []
     versions = _versions(run_dir, events, texts)
     anchors = {v.file: v.anchor for v in versions}
-    rows = _timeline(run_dir, events, texts, anchors)
+    account = account_of(run_dir, events)
+    rows = _timeline(run_dir, events, texts, anchors, account)
     plans: list[PlanSteps] = []
-    files = task_files(meta.get("domain_dir"), notes) if overview.results else None
+    files = task_files(meta.get("domain_dir"), notes, _style(account.who.approach)) if overview.results else None
     tasks, matrix = _matrix(overview, files, texts, plans)
     matrix += _evaluation(run_dir, texts)
     config, model = overview.meta.config, overview.meta.model
@@ -186,19 +201,28 @@ def collect(run_dir: Path) -> RunData:
         run_id=overview.run_id, approach=approach, preset=overview.preset, status=overview.status,
         created=overview.created, domain=str(meta.get("domain_dir") or meta.get("domain") or
                                              (started.domain if started else "") or ""),
-        model=str(model.get("model") or ""), meta=meta, lineage=_lineage(overview), figures=_figures(rows, events),
+        model=str(model.get("model") or ""), meta=meta,
         texts=texts, rows=rows, versions=versions, tasks=tasks, matrix=matrix, plans=plans,
         counterexamples=_counterexamples(run_dir, files, texts, plans), rounds=_rounds(events), commands=_commands(events),
         records={name: _read_json(layout.in_run(run_dir, name)) for name in RECORDS if layout.in_run(run_dir, name).is_file()}, notes=notes,
+        account=account, exported=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), version=_version(),
     )
 
 
+def _version() -> str:
+    from genplan import __version__
+
+    return str(__version__)
+
+
 # ------------------------------------------------------------------------------------------------ the timeline
-def _timeline(run_dir: Path, events: list[Event], texts: Texts, anchors: dict[str, str]) -> list[Row]:
+def _timeline(run_dir: Path, events: list[Event], texts: Texts, anchors: dict[str, str],
+              account: RunAccount) -> list[Row]:
     rows: list[Row] = []
     requests: dict[int, Row] = {}
+    numbers = {call.request_id: call.number for call in account.calls}
     for event in events:
-        row = _row(run_dir, event, texts, anchors, requests)
+        row = _row(run_dir, event, texts, anchors, requests, numbers)
         if row is not None:
             rows.append(row)
     # the evaluation's progress is one row at its last count, not one per task
@@ -206,8 +230,14 @@ def _timeline(run_dir: Path, events: list[Event], texts: Texts, anchors: dict[st
     return [r for i, r in enumerate(rows) if r.kind != "evaluation" or i == last_progress]
 
 
+def _call_title(numbers: dict[int, int], request_id: int | None, step: str | None) -> str:
+    """A call as every screen names it: its number among the run's calls (a request id may skip)."""
+    number = numbers.get(request_id) if request_id is not None else None
+    return f"call {number} · {step}" if number is not None else f"call (request {request_id}) · {step}"
+
+
 def _row(run_dir: Path, event: Event, texts: Texts, anchors: dict[str, str],  # noqa: C901 - one branch per event
-         requests: dict[int, Row]) -> Row | None:
+         requests: dict[int, Row], numbers: dict[int, int]) -> Row | None:
     seq = event.seq
     if isinstance(event, RunStarted):
         what = " · ".join(str(x) for x in (event.approach, event.preset, event.purpose) if x)
@@ -218,7 +248,7 @@ def _row(run_dir: Path, event: Event, texts: Texts, anchors: dict[str, str],  # 
                                                  ("time step", event.step)) if v is not None)
         return Row(seq, "phase", f"== {event.phase}", where, "info")
     if isinstance(event, RequestSent):
-        row = Row(seq, "request", f"request {event.request_id} · {event.step}", _context(event), "running",
+        row = Row(seq, "request", _call_title(numbers, event.request_id, event.step), _context(event), "running",
                   step=str(event.step or ""))
         row.messages = _messages(run_dir, event.file, texts)
         if event.request_id is not None:
@@ -227,7 +257,8 @@ def _row(run_dir: Path, event: Event, texts: Texts, anchors: dict[str, str],  # 
     if isinstance(event, ResponseReceived):
         known = requests.get(event.request_id) if event.request_id is not None else None
         # an answer kept from before (a fork, a resume) whose request another run logged: a row of its own
-        row = known or Row(seq, "request", f"request {event.request_id} · {event.step}", "", step=str(event.step or ""))
+        row = known or Row(seq, "request", _call_title(numbers, event.request_id, event.step), "",
+                           step=str(event.step or ""))
         row.status = ("human" if event.human else "cached" if event.cached else "resumed" if event.resumed
                       else "ok")
         row.tokens_in, row.tokens_out, row.seconds = event.tokens_in, event.tokens_out, event.latency_s
@@ -236,7 +267,8 @@ def _row(run_dir: Path, event: Event, texts: Texts, anchors: dict[str, str],  # 
             row.answer = texts.add(answer)
         return None if known else row
     if isinstance(event, RequestRetry):
-        return Row(seq, "notice", f"retry of request {event.request_id}", str(event.reason or ""), "info")
+        return Row(seq, "notice", f"retry of {_call_title(numbers, event.request_id, event.step)}",
+                   str(event.reason or ""), "info")
     if isinstance(event, ValidationResult):
         about = " ".join(str(x) for x in (event.what, event.version) if x)
         title = ("✓ " if event.valid else "✗ ") + (f"check {about} on {event.task}" if event.task else f"check {about}")
@@ -256,7 +288,9 @@ def _row(run_dir: Path, event: Event, texts: Texts, anchors: dict[str, str],  # 
         figures = f"{event.solved}/{event.total} debug tasks" if event.total is not None else ""
         return Row(seq, "selection", f"selected {event.kind} {event.version}", figures, "ok")
     if isinstance(event, Notice):
-        return Row(seq, "notice", "notice", str(event.extra.get("message") or event.extra.get("text") or ""), "info")
+        # the message says why (a warning that explains a run without a program): never dropped
+        return Row(seq, "notice", event.level if event.level != "info" else "notice",
+                   str(event.message or event.extra.get("text") or ""), "fail" if event.level != "info" else "info")
     if isinstance(event, FeedbackRound):
         return Row(seq, "round", f"feedback round {event.number}: {event.target} ({event.category or event.check})",
                    str(event.feedback or ""), "fail")
@@ -296,22 +330,63 @@ def _messages(run_dir: Path, file: str | None, texts: Texts) -> list[tuple[str, 
     return [(str(m.get("role", "?")), texts.add(str(m.get("content") or ""))) for m in messages if isinstance(m, dict)]
 
 
-def _figures(rows: list[Row], events: list[Event]) -> list[tuple[str, str]]:
-    requests = [r for r in rows if r.kind == "request"]
-    tokens_in = sum(r.tokens_in or 0 for r in requests)
-    tokens_out = sum(r.tokens_out or 0 for r in requests)
-    seconds = sum(r.seconds or 0.0 for r in requests)
-    figures = [("model calls", str(len(requests))), ("tokens in / out", f"{tokens_in} / {tokens_out}"),
-               ("model time", f"{seconds:.1f} s")]
-    if len(events) > 1 and events[-1].time and events[0].time:
-        figures.append(("wall time", f"{events[-1].time - events[0].time:.1f} s"))
-    return figures
+def head_facts(account: RunAccount) -> list[tuple[str, str, str]]:
+    """What the page's head says of the run, from its account alone: (key, name, value), the key marking the
+    fact for a reader's tools (``data-fact``). Every call kind and token kind apart; "not logged" where the run has
+    no figure."""
+    who, outcome, counts, facts = account.who, account.outcome, account.counts, account.outcome.facts
+    head = [("approach", "approach", who.approach), ("preset", "preset", who.preset),
+            ("model", "model", who.model or "none recorded"), ("provenance", "made by", who.provenance.words),
+            ("status", "status", outcome.status_words), ("outcome", "outcome", facts.headline)]
+    if facts.result is not None:
+        head.append(("result", "result", facts.result.words))
+    if facts.selected:
+        head.append(("selected", "selected", facts.selected))
+    if facts.feedback_limit:
+        head.append(("feedback-limit", "feedback limit", f"the rounds for {facts.feedback_limit} were spent"))
+    if facts.trial_end:
+        head.append(("trial-end", "trial ended by", facts.trial_end))
+    if facts.log_result:
+        head.append(("log-result", "the log's own result", facts.log_result))
+    head += [(f"finding-{i}", "genplan's finding", finding) for i, finding in enumerate(facts.findings, 1)]
+    head += [(f"detail-{i}", name, value) for i, (name, value) in enumerate(facts.details, 1)]
+    for source, number in counts.by_source().items():
+        head.append((f"calls-{source}", f"calls: {_CALL_WORDS[source]}", str(number)))
+    head += [("tokens-billed", "tokens billed", counts.tokens_billed.words),
+             ("tokens-cached", "tokens from the cache", counts.tokens_cached.words)]
+    if counts.log:
+        head.append(("tokens-logged", "tokens in the log", counts.tokens_logged.words))
+    seconds = counts.model_seconds
+    head.append(("model-time", "model time", "not logged" if seconds is None else f"{seconds:.1f} s"))
+    if account.wall_seconds is not None:
+        head.append(("wall-time", "wall time", f"{account.wall_seconds:.1f} s"))
+    return head
+
+
+_CALL_WORDS = {CallSource.MODEL: "answered by the model", CallSource.CACHE: "from the cache",
+               CallSource.LOG: "replayed from the log", CallSource.RESUMED: "kept from before",
+               CallSource.PERSON: "answered by a person"}
 
 
 # ----------------------------------------------------------------------------------------------- the versions
+def artefact_of(kind: str, file: str, task: str | None = None) -> str:
+    """Which artefact a version belongs to: a task's description is its task's, a program its candidate's
+    (c1-v00, c1-v01: c1), an AutoToS function its function's (succ-1, succ-2: succ), a strategy the run's one, a
+    PDDL file its kind's; so that compare never sets a goal test beside a successor function, nor two tasks."""
+    if task:
+        return f"{kind}:{task}"
+    if kind.startswith("pddl"):
+        return kind
+    stem = re.sub(r"-edit\d+$", "", Path(file).stem)  # an edit is a version of what it edits
+    # the version's number (a description's name is its task's: nl/task-03.md is task-03's, not a version 3)
+    name = stem if kind.startswith("nl") else re.sub(r"(^|-)v?\d+$", "", stem)
+    return f"{kind}:{name}"
+
+
 def _versions(run_dir: Path, events: list[Event], texts: Texts) -> list[Version]:
     found: list[Version] = []
     seen: set[str] = set()
+    artefacts: dict[str, str] = {}
     for event in events:
         if not isinstance(event, ArtifactCreated | ArtifactEdited) or not event.file or event.file in seen:
             continue
@@ -325,8 +400,13 @@ def _versions(run_dir: Path, events: list[Event], texts: Texts) -> list[Version]
             note = " ".join(f"{k} {v}" for k, v in (("request", event.request_id), ("task", event.task),
                                                     ("about", event.about), ("time step", event.step))
                             if v is not None)
-        found.append(Version(str(event.kind or "file"), Path(event.file).stem, event.file, texts.add(text),
-                             _anchor("v", event.file), isinstance(event, ArtifactEdited), note))
+        kind = str(event.kind or "file")
+        task = event.task if isinstance(event, ArtifactCreated) else None
+        edited_from = artefacts.get(str(event.edited)) if isinstance(event, ArtifactEdited) else None
+        artefact = edited_from or artefact_of(kind, event.file, task)
+        artefacts[event.file] = artefact
+        found.append(Version(kind, Path(event.file).stem, event.file, texts.add(text),
+                             _anchor("v", event.file), isinstance(event, ArtifactEdited), note, artefact))
     return found
 
 
@@ -408,17 +488,6 @@ def _rounds(events: list[Event]) -> list[Round]:
 def _commands(events: list[Event]) -> list[Command]:
     return [Command(e.step, e.attempt, str(e.command or ""), str(e.observation or ""), str(e.error or ""),
                     bool(e.goal_reached)) for e in events if isinstance(e, CommandExecuted)]
-
-
-def _lineage(overview: VersionsOverview) -> list[tuple[str, str]]:
-    lineage = []
-    if overview.forked_from:
-        lineage.append(("forked from run", overview.forked_from))
-    if overview.forked_at is not None:
-        lineage.append(("at request", str(overview.forked_at)))
-    if overview.edited_version:
-        lineage.append(("continuing from the edited version", overview.edited_version))
-    return lineage
 
 
 def _file(run_dir: Path, relative: str) -> Path | None:

@@ -1,56 +1,38 @@
-"""A recorded plan as the page's plan stepper shows it: the initial state, then each step's action with the facts
-it adds and deletes (the page's script rebuilds the state after any step from these), the failing step and the
-preconditions that did not hold, and the feedback a model read for it. Validation is the engine's own
-(``validate_plan(..., trace=True)``)."""
+"""A recorded plan as the page's plan stepper shows it: the engine's trace (engine/plan_trace.py), the same the
+app's stepper shows: the state before each step, the failing step and the preconditions that did not hold, the
+steps not run, the goal's facts in every state, each step numbered as the run's feedback numbers steps. The page's
+script displays it and computes nothing."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from genplan.engine.domainlib import DomainDir, DomainDirError
 from genplan.engine.errors import GenplanError
-from genplan.engine.feedback.plans import plan_feedback
+from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.pddl import Domain, PddlError, load_domain, load_problem
-from genplan.engine.pddl.model import Task
-from genplan.engine.pddl.validate import fact_text, validate_plan
+from genplan.engine.plan_trace import trace_plan
 
-
-@dataclass
-class PlanStep:
-    action: str
-    status: str  # ok, failed, not run
-    added: list[str] = field(default_factory=list)
-    deleted: list[str] = field(default_factory=list)
-    unsatisfied: list[str] = field(default_factory=list)
-
-
-@dataclass
-class PlanSteps:
-    task: str
-    initial: list[str]
-    static: list[str]  # facts no action changes (the page can hide them)
-    goal: list[str]
-    steps: list[PlanStep]
-    valid: bool
-    failing_step: int | None  # len(steps): every action ran but the goal does not hold
-    message: str
+PlanSteps = dict[str, Any]  # PlanTrace.to_page(): what the page's JSON block holds of one plan
 
 
 @dataclass
 class TaskFiles:
     domain: Domain
     source: DomainDir
+    style: FeedbackStyle = FeedbackStyle.STEIN  # whose feedback (and so whose step numbers) the run's checks used
 
 
-def task_files(domain_dir: object, notes: list[str]) -> TaskFiles | None:
+def task_files(domain_dir: object, notes: list[str], style: FeedbackStyle = FeedbackStyle.STEIN) -> TaskFiles | None:
     """The run's domain, for stepping through its plans (None, with a note saying why, when it cannot be read)."""
     if not isinstance(domain_dir, str) or not domain_dir:
         notes.append("the run names no domain directory: its plans are shown without the states they lead to")
         return None
     try:
         source = DomainDir.open(Path(domain_dir))
-        return TaskFiles(load_domain(source.domain_file), source)
+        return TaskFiles(load_domain(source.domain_file), source, style)
     except (DomainDirError, PddlError, OSError) as exc:
         notes.append(f"the run's domain directory cannot be read ({exc}): its plans are shown without their states")
         return None
@@ -66,16 +48,6 @@ def steps_on(files: TaskFiles, path: Path, plan: list[str], task: str) -> PlanSt
     """The steps of ``plan`` on the problem file ``path`` (None when it does not parse)."""
     try:
         problem = load_problem(path, files.domain)
-        result = validate_plan(files.domain, problem, plan, trace=True)
+        return trace_plan(files.domain, problem, plan, files.style).to_page(task)
     except GenplanError:
         return None
-    steps = [PlanStep(plan[e.step].strip(), "ok", list(e.added), list(e.deleted)) for e in result.trace or []]
-    for index in range(len(steps), len(plan)):
-        failed = not result.valid and result.step == index
-        unsatisfied = [*result.unsatisfied_static, *result.unsatisfied,
-                       *(f"{condition}: {why}" for condition, why in result.unsatisfied_conditions)] if failed else []
-        steps.append(PlanStep(plan[index].strip(), "failed" if failed else "not run", unsatisfied=unsatisfied))
-    static = sorted(fact_text(f) for f in Task(files.domain, problem).static_facts)
-    return PlanSteps(task, sorted(fact_text(f) for f in problem.init), static, problem.goal_text(), steps,
-                     result.valid, None if result.valid else result.step,
-                     "" if result.valid else plan_feedback(result, files.domain))

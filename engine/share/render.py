@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -23,7 +22,7 @@ from pygments.lexer import Lexer
 from pygments.lexers import MarkdownLexer, PythonLexer, SchemeLexer, TextLexer
 
 from genplan.engine.sandbox.redact import REDACTED, known_secrets
-from genplan.engine.share.collect import RunData
+from genplan.engine.share.collect import RunData, head_facts
 
 _TEMPLATES = resources.files(__package__) / "templates"
 _LEXERS: dict[str, type[Lexer]] = {".py": PythonLexer, ".pddl": SchemeLexer, ".md": MarkdownLexer}
@@ -75,14 +74,15 @@ def run_page(data: RunData, *, back_link: str | None = None) -> str:
     """The run's page as one HTML text, secrets scrubbed."""
     payload = {
         "texts": data.texts.items,
-        "versions": [{"kind": v.kind, "name": v.name, "text": v.text, "file": v.file} for v in data.versions],
-        "plans": [asdict(p) for p in data.plans],
+        "versions": [{"kind": v.kind, "name": v.name, "text": v.text, "file": v.file, "artefact": v.artefact}
+                     for v in data.versions],
+        "plans": data.plans,
     }
     kinds: dict[str, list[Any]] = {}
     for version in data.versions:
         kinds.setdefault(version.kind, []).append(version)
     page = _environment().get_template("run.html.j2").render(
-        run=data, kinds=kinds, payload=payload, back_link=back_link, texts=data.texts.items,
+        run=data, head=head_facts(data.account), kinds=kinds, payload=payload, back_link=back_link, texts=data.texts.items,
         records={name: json.dumps(record, indent=2, ensure_ascii=False, default=str)
                  for name, record in data.records.items()}, **_common())
     return scrub(page, secrets(_key_values(data.meta)))

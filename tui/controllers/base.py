@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
     from textual.screen import Screen
 
-    from genplan.engine.api.runs import RunInfo
+    from genplan.engine.api.runs import RunAccount, RunInfo
     from genplan.engine.api.settings import ModelSettings
     from genplan.engine.api.versions import TaskOutcome, VersionResults, VersionsOverview
     from genplan.engine.events import Event
@@ -40,6 +40,7 @@ class Context:
         self.version_index = VersionIndex(self.domain_dir, self.runs_dir, read_only=options.read_only)
         self.runs: list[RunInfo] = []
         self.overviews: dict[str, VersionsOverview] = {}  # run id -> its overview (results, status, fork)
+        self.accounts: dict[str, RunAccount] = {}  # run id -> its account: what the app says of the run
         # the settings file, read in a worker after the first frame (None until then)
         self.settings: ModelSettings | None = None
         self.prefs: RunPrefs | None = None

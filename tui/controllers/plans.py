@@ -121,7 +121,7 @@ class PlansController:
                 plans.append((f"{run.run_id} · {check} · {'valid' if solved else 'fails'}", plan))
         return plans[:40]
 
-    def open_plan_stepper(self, task_path: Path, plan: list[str], title: str) -> None:
+    def open_plan_stepper(self, task_path: Path, plan: list[str], title: str, style: str | None = None) -> None:
         from genplan.engine.api.pddl import PddlError, load_problem
         from genplan.tui.plan_trace import trace_plan
         from genplan.tui.screens.plan_stepper import PlanStepperScreen
@@ -135,7 +135,7 @@ class PlansController:
         except PddlError as exc:
             self.host.notify(str(exc), severity="error")
             return
-        self.host.open_screen(PlanStepperScreen(title, trace_plan(info.domain, problem, plan)))
+        self.host.open_screen(PlanStepperScreen(title, trace_plan(info.domain, problem, plan, style or "stein")))
 
     # ------------------------------------------------------------------ the results matrix's cells
     def open_matrix_cell(self) -> None:
@@ -147,7 +147,13 @@ class PlansController:
         results, outcome = chosen
         task = self.ctx.task_named(outcome.task)
         if outcome.plan and task is not None:
-            self.open_plan_stepper(task.path, list(outcome.plan), f"{results.what} {results.label} on {outcome.task}")
+            # numbered as the feedback in the cell numbers steps (the run's approach's style: Silver et al.'s from 1)
+            from genplan.engine.api import approach_of_run
+
+            run_dir = self.runs.run_dir if self.runs is not None else None
+            approach = approach_of_run(run_dir) if run_dir is not None else None
+            self.open_plan_stepper(task.path, list(outcome.plan), f"{results.what} {results.label} on {outcome.task}",
+                                   str(approach.feedback_style) if approach is not None else None)
             return
         self.matrix_feedback()
 

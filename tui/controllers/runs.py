@@ -634,29 +634,24 @@ def approaches_loaded() -> bool:
 
 
 def run_note(report: RunReport, standing: str = "") -> str:
-    """One line on how a run ended, from its report: a pipeline run's debug tasks, an AutoToS run's evaluation, a
-    trial's outcome. ``standing``: where the run stood on the debug tasks (RunState.standing), said when no
-    program was selected (a stop before any program, a strategy check)."""
+    """One line on how a run ended, from its account (the same facts the page and the CLI show, whatever the
+    approach). ``standing``: where a run stood on its checks when it was stopped before selecting anything
+    (RunState.standing), said instead of a result it does not have."""
     from genplan.engine.api import RunStatus  # the engine is loaded once a run has ended
+    from genplan.engine.api.runs import count_words
 
-    details = report.details
-    if "debug_total" in details:  # an approach that writes programs, or a strategy check
-        if not details.get("selected_program") and standing:
-            return f"Run {report.status}: no program yet; {standing} debug tasks."
-        return f"Run {report.status}: {details.get('debug_solved')}/{details['debug_total']} debug tasks solved."
-    calls = f"{report.calls} call" + ("" if report.calls == 1 else "s")
+    account = report.account
+    if account is None:  # a report made without one (nothing in genplan makes one): its status alone
+        return f"Run {report.status}."
+    counts = account.counts
+    calls = f"{counts.calls} call" + ("" if counts.calls == 1 else "s")
+    if counts.calls and counts.model != counts.calls:
+        calls += f" ({count_words(counts)})"
     if report.error:
         return f"The run ended early after {calls}: {report.error}"
-    if report.status == RunStatus.STOPPED:
-        return f"Run stopped after {calls}."
-    if details.get("outcome") is not None:  # a trial in a game
-        steps = f"{details.get('steps')} time step" + ("" if details.get("steps") == 1 else "s")
-        if details["outcome"] == "success":
-            return f"Trial succeeded: the game's goal was reached after {calls} and {steps}."
-        return f"Trial failed ({details.get('reason')}) after {calls} and {steps}."
-    if details.get("stopped"):
-        return f"Run finished: the feedback rounds for {details['stopped']} were spent after {calls}."
-    if details.get("success") is not None:
-        total = int(details["success"]) + int(details.get("failure") or 0)
-        return f"Run finished after {calls}: {details['success']}/{total} evaluation tasks solved."
-    return f"Run finished after {calls} (no evaluation)."
+    outcome = account.outcome
+    headline = outcome.facts.headline
+    if standing and outcome.status == RunStatus.STOPPED and outcome.facts.selected is None \
+            and outcome.facts.result is not None:  # a result in numbers it does not have yet
+        headline = f"nothing selected yet; {standing}"
+    return f"Run {outcome.status_words} after {calls}: {headline}."

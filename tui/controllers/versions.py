@@ -164,7 +164,9 @@ class VersionsController:
             self.overview_due.pop(run_id, None)
             run_dir = self.ctx.runs_dir / run_id
             if run_files.is_run_dir(run_dir):
-                self.host.post_message(msg.OverviewLoaded(run_overview(run_dir)))
+                from genplan.engine.api import account
+
+                self.host.post_message(msg.OverviewLoaded(run_overview(run_dir), account(run_dir)))
 
         self.host.in_thread(load, "overview")
 
@@ -173,6 +175,8 @@ class VersionsController:
             return
         overview = message.overview
         self.ctx.overviews[overview.run_id] = overview
+        if message.account is not None:
+            self.ctx.accounts[overview.run_id] = message.account
         self.views.update_run(overview.run_id, overview=overview)
         # the run the matrix is for: the one chosen while the Results tab was hidden, else the one laid out (an
         # overview of another run, read later, does not take the matrix from the open run)

@@ -53,7 +53,7 @@ class PlanStepperScreen(Screen[None]):
         table.add_column("", key="status")
         table.add_row("", Text("(initial state)", style="dim"), "", key="initial")
         for step in self.trace.steps:
-            table.add_row(str(step.index), Text(step.action, style=STATUS_STYLE.get(step.status, "")),
+            table.add_row(str(step.number), Text(step.action, style=STATUS_STYLE.get(step.status, "")),
                           Text(step.status, style=STATUS_STYLE.get(step.status, "")), key=str(step.index))
         table.add_row("", Text("(goal)", style="dim"), "", key="goal")
         table.focus()
@@ -77,7 +77,7 @@ class PlanStepperScreen(Screen[None]):
                 detail.append(f"  {fact}\n")
         elif row <= len(trace.steps):
             step = trace.steps[row - 1]
-            detail.append(f"Step {step.index}: {step.action}", style="bold")
+            detail.append(f"Step {step.number}: {step.action}", style="bold")
             detail.append(f"   [{step.status}]\n", style=STATUS_STYLE.get(step.status, ""))
             if step.status == FAILED:
                 detail.append("\nNot executable — unsatisfied preconditions:\n", style="bold red")

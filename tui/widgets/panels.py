@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -25,6 +26,9 @@ from genplan.tui.run_labels import short_run_id
 from genplan.tui.run_state import RunState, TimelineEntry, Update, round_text
 from genplan.tui.widgets.code_area import CodeArea
 from genplan.tui.widgets.markdown_view import MarkdownView, keep_lines
+
+if TYPE_CHECKING:
+    from genplan.engine.api.runs import RunAccount
 from genplan.tui.widgets.results_table import ResultsTable
 from genplan.tui.widgets.stream_view import StreamView
 from genplan.tui.widgets.timeline import Timeline
@@ -151,17 +155,35 @@ def run_status(listed: str, overview: object) -> Text:
     return text
 
 
-def run_header(run_id: str | None, overview: object) -> Text:
-    """The line above the timeline: which run, and for a fork its parent and the edited version."""
+def run_header(run_id: str | None, overview: object, account: RunAccount | None = None) -> Text:
+    """The lines above the timeline: which run, and for a fork its parent, the edited version and the call it
+    continues from (numbered as every screen numbers calls); then the run's account: the recorded model, how it
+    was made, its status and outcome, its calls and tokens by kind (the same facts the page and the CLI show)."""
     if run_id is None:
         return Text("no run open", style="dim")
     text = Text(f"run {run_id}", style="bold")
     fork = fork_text(overview)
     if fork.plain:
-        at = getattr(overview, "forked_at", None)
+        at = account.who.provenance.forked_at_call if account is not None else None
         text.append("  fork of ", style="italic cyan")
-        text.append_text(Text(fork.plain[2:] + (f" (from request {at} on)" if at else ""), style="italic cyan"))
+        text.append_text(Text(fork.plain[2:] + (f" (from call {at} on)" if at else ""), style="italic cyan"))
+    if account is not None:
+        text.append("\n" + account_line(account), style="dim")
     return text
+
+
+def account_line(account: RunAccount) -> str:
+    """The run's account in one line (it wraps on a narrow screen)."""
+    from genplan.engine.api.runs import count_words
+
+    who, counts, outcome = account.who, account.counts, account.outcome
+    made = [f"model {who.model or 'none recorded'}", who.provenance.words]
+    seconds = "not logged" if counts.model_seconds is None else f"{counts.model_seconds:.1f} s"
+    tokens = f"tokens billed {counts.tokens_billed.words}, from the cache {counts.tokens_cached.words}"
+    if counts.log:
+        tokens += f", in the log {counts.tokens_logged.words}"
+    return " · ".join([*made, outcome.status_words, outcome.facts.headline,
+                       f"calls: {count_words(counts)}", tokens, f"model time {seconds}"])
 
 
 class RunsPanel(Vertical):
@@ -212,7 +234,7 @@ class RunPanel(Vertical):
     files for the answer view in its own worker."""
 
     DEFAULT_CSS = """
-    RunPanel #run-header { height: auto; max-height: 2; padding: 0 1; background: $boost; }
+    RunPanel #run-header { height: auto; max-height: 4; padding: 0 1; background: $boost; }
     RunPanel #run-top { height: 1fr; }
     RunPanel #run-timeline { width: 55%; }
     RunPanel #results-title { height: 1; background: $boost; padding: 0 1; }
@@ -256,8 +278,8 @@ class RunPanel(Vertical):
         self.show_replay_note("")  # and its replay's position, if it was replayed
         self.stream.show(None, note, "")
 
-    def show_header(self, run_id: str | None, overview: object) -> None:
-        self.query_one("#run-header", Static).update(run_header(run_id, overview))
+    def show_header(self, run_id: str | None, overview: object, account: RunAccount | None = None) -> None:
+        self.query_one("#run-header", Static).update(run_header(run_id, overview, account))
 
     def show_events(self, state: RunState, update: Update, started: list[str], streamed: dict[str, list[str]]) -> None:
         """What the events just applied to ``state`` changed: rows, the answer being written, the results."""

@@ -57,11 +57,12 @@
     return ops;
   }
   function showDiff() {
-    var left = data.versions[Number(document.getElementById("diff-left").value)];
-    var right = data.versions[Number(document.getElementById("diff-right").value)];
+    var leftValue = document.getElementById("diff-left").value, rightValue = document.getElementById("diff-right").value;
+    var left = leftValue === "" ? null : data.versions[Number(leftValue)];
+    var right = rightValue === "" ? null : data.versions[Number(rightValue)];
     var out = document.getElementById("diff");
     out.textContent = "";
-    if (!left || !right) { out.appendChild(el("p", "note", "This run has fewer than two versions of one kind.")); return; }
+    if (!left || !right) { out.appendChild(el("p", "note", "This run has fewer than two versions of one artefact.")); return; }
     var ops = diffLines(texts[left.text].split("\n"), texts[right.text].split("\n"));
     var table = el("table", "diff");
     var head = el("tr");
@@ -86,7 +87,8 @@
         changed++;
       }
     }
-    out.appendChild(el("p", "detail", changed ? changed + " lines differ" : "the two versions are the same"));
+    out.appendChild(el("p", "detail", changed ? changed + " lines differ" :
+      "the two versions are the same: " + left.file + " and " + right.file + " hold identical texts"));
     out.appendChild(table);
   }
   function fillPickers() {
@@ -97,26 +99,34 @@
       option.value = index;
       left.appendChild(option);
     });
-    function rightChoices() {
-      var kind = data.versions[Number(left.value)] ? data.versions[Number(left.value)].kind : null;
+    function rightChoices() {  // versions of the same artefact as the left one: never two different things
+      var artefact = data.versions[Number(left.value)] ? data.versions[Number(left.value)].artefact : null;
       var keep = right.value;
       right.textContent = "";
       data.versions.forEach(function (version, index) {
-        if (version.kind !== kind) return;
+        if (version.artefact !== artefact || String(index) === left.value) return;  // another version of it
         var option = el("option", "", version.kind + ": " + version.file);
         option.value = index;
         right.appendChild(option);
       });
       if (keep && right.querySelector('option[value="' + keep + '"]')) right.value = keep;
     }
-    // start with the two latest versions of the kind with the most versions after the first (programs, usually)
-    var counts = {}, best = null;
-    data.versions.forEach(function (version) { counts[version.kind] = (counts[version.kind] || 0) + 1; });
-    ["program", "function", "strategy", "problem", "pddl_problem"].concat(Object.keys(counts)).forEach(function (kind) {
-      if (best === null && counts[kind] >= 2) best = kind;
+    // start with the latest version of an artefact and the one before it: of the kind a reader most likely
+    // changed (programs first), the artefact whose latest version is the run's latest
+    var byArtefact = {}, order = ["program", "function", "strategy", "pddl_problem", "pddl_domain", "problem"];
+    data.versions.forEach(function (version, index) {
+      (byArtefact[version.artefact] = byArtefact[version.artefact] || []).push(index);
     });
-    var ofKind = [];
-    data.versions.forEach(function (version, index) { if (version.kind === best) ofKind.push(index); });
+    var best = null;
+    Object.keys(byArtefact).forEach(function (artefact) {
+      var indexes = byArtefact[artefact];
+      if (indexes.length < 2) return;
+      var rank = order.indexOf(data.versions[indexes[0]].kind);
+      rank = rank < 0 ? order.length : rank;
+      var last = indexes[indexes.length - 1];
+      if (best === null || rank < best.rank || (rank === best.rank && last > best.last)) best = {rank: rank, last: last, artefact: artefact};
+    });
+    var ofKind = best === null ? [] : byArtefact[best.artefact];
     if (ofKind.length >= 2) left.value = ofKind[ofKind.length - 2];
     rightChoices();
     if (ofKind.length >= 2) right.value = ofKind[ofKind.length - 1];
@@ -126,53 +136,57 @@
   }
   fillPickers();
 
-  // ---- the results matrix: a cell's feedback and its plan in the stepper
+  // ---- the results matrix: a cell's feedback and its plan in the stepper. The plan is the engine's trace
+  // (engine/plan_trace.py, the app's stepper shows the same): states[p] is the state before step p, the last one
+  // the state after the last step that ran; goal_holds[p] says which goal facts hold there. Nothing is computed
+  // here: past a failing step nothing ran, and the stepper does not walk on.
   var plan = null, at = 0;
-  function stateAfter(index) {  // index -1: the initial state
-    var state = new Set(plan.initial);
-    for (var k = 0; k <= index && k < plan.steps.length; k++) {
-      var step = plan.steps[k];
-      if (step.status !== "ok") break;
-      step.deleted.forEach(function (f) { state.delete(f); });
-      step.added.forEach(function (f) { state.add(f); });
+  function ran() { return plan.states.length - 1; }
+  function notRun() { return plan.steps.filter(function (step) { return step.status === "not run"; }); }
+  function endNote() {
+    if (plan.failing !== null) {
+      var failed = plan.steps[plan.failing], rest = notRun(), note = " · the next step, " + failed.number + ", fails: " +
+        (failed.unsatisfied.join(", ") || "see the feedback");
+      if (rest.length === 1) note += "; step " + rest[0].number + " was not run";
+      else if (rest.length > 1) note += "; steps " + rest[0].number + "–" + rest[rest.length - 1].number + " were not run";
+      return note;
     }
-    return state;
+    return plan.valid ? " · the goal holds" : " · every step ran; the goal does not hold";
   }
   function showStep() {
-    var index = at - 1, steps = plan.steps;
-    var label = at === 0 ? "initial state" : "after step " + index + " of " + steps.length + ": " + steps[index].action;
-    var next = steps[at];
-    if (next && next.status === "failed") label += " · the next step, " + at + ", fails";
-    else if (at === steps.length && !plan.valid) label += " · every step ran; the goal does not hold";
-    else if (at === steps.length) label += " · the goal holds";
+    var steps = plan.steps, step = at > 0 ? steps[at - 1] : null;
+    var label = at === 0 ? "initial state" : "after step " + step.number + " of " + steps.length + ": " + step.action;
+    if (at === ran()) label += endNote();
     document.getElementById("step-label").textContent = label;
     var list = document.getElementById("step-actions");
     list.textContent = "";
-    steps.forEach(function (step, k) {
-      var item = el("li", "st-" + step.status.replace(" ", "-") + (k === index ? " current" : ""), step.action);
-      item.value = k;
-      if (step.status === "failed") {
-        item.appendChild(el("span", "why", " ✗ fails: " + (step.unsatisfied.join(", ") || "see the feedback")));
+    steps.forEach(function (item, k) {
+      var current = k === at - 1 || (at === ran() && k === plan.failing);
+      var node = el("li", "st-" + item.status.replace(" ", "-") + (current ? " current" : ""), item.action);
+      node.value = item.number;
+      if (item.status === "failed") {
+        node.appendChild(el("span", "why", " ✗ fails: " + (item.unsatisfied.join(", ") || "see the feedback")));
+      } else if (item.status === "not run") {
+        node.appendChild(el("span", "why", " not run"));
       }
-      item.addEventListener("click", function () { at = k + 1; showStep(); });
-      list.appendChild(item);
+      // a step that ran shows the state after it; the failing step and those after it, the state it failed in
+      node.addEventListener("click", function () { at = Math.min(k + 1, ran()); showStep(); });
+      list.appendChild(node);
     });
-    var state = stateAfter(index), statics = new Set(plan.static);
+    var state = new Set(plan.states[at]), statics = new Set(plan.static);
     var shown = document.getElementById("step-state"), withStatic = document.getElementById("step-static").checked;
     shown.textContent = "";
-    var step = index >= 0 ? steps[index] : null;
-    Array.from(state).sort().forEach(function (fact) {
+    plan.states[at].forEach(function (fact) {
       if (!withStatic && statics.has(fact)) return;
-      var added = step && step.status === "ok" && step.added.indexOf(fact) >= 0;
-      shown.appendChild(el("li", added ? "added" : "", fact));
+      shown.appendChild(el("li", step && step.added.indexOf(fact) >= 0 ? "added" : "", fact));
     });
-    if (step && step.status === "ok") step.deleted.forEach(function (fact) {
+    if (step) step.deleted.forEach(function (fact) {
       if (!state.has(fact)) shown.appendChild(el("li", "deleted", fact));
     });
     var goal = document.getElementById("step-goal");
     goal.textContent = "";
-    plan.goal.forEach(function (fact) {
-      var holds = fact.indexOf("(not ") === 0 ? !state.has(fact.slice(5, -1)) : state.has(fact);
+    plan.goal.forEach(function (fact, k) {
+      var holds = plan.goal_holds[at][k];
       goal.appendChild(el("li", holds ? "pass" : "fail", (holds ? "✓ " : "✗ ") + fact));
     });
   }
@@ -186,7 +200,7 @@
     plan = button.dataset.plan === "" ? null : data.plans[Number(button.dataset.plan)];
     stepper.hidden = !plan;
     if (plan) {
-      at = plan.failing_step === null ? plan.steps.length : Math.min(plan.failing_step, plan.steps.length);
+      at = ran();  // where the plan ended: before its failing step, or after its last
       showStep();
     }
     // the page gets room below its end for the panel, and the chosen cell stays in sight above it
@@ -204,11 +218,11 @@
   document.querySelectorAll("button.cell").forEach(function (button) {
     button.addEventListener("click", function () { openCell(button); });
   });
-  function move(to) { if (plan) { at = Math.max(0, Math.min(plan.steps.length, to)); showStep(); } }
+  function move(to) { if (plan) { at = Math.max(0, Math.min(ran(), to)); showStep(); } }
   var controls = {
     "step-first": function () { move(0); }, "step-prev": function () { move(at - 1); },
     "step-next": function () { move(at + 1); },
-    "step-fail": function () { if (plan && plan.failing_step !== null) move(plan.failing_step + 1); }
+    "step-fail": function () { if (plan && plan.failing !== null) move(plan.failing); }
   };
   Object.keys(controls).forEach(function (id) {
     var button = document.getElementById(id);
