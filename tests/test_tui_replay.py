@@ -26,7 +26,7 @@ async def test_replay_plays_pauses_and_ends_like_the_run(recorded, isolated: Pat
 
     def footer_word(key: str) -> str:
         """The word the footer shows beside KEY ('' when it does not show it)."""
-        words = str(app.screen.query_one("KeyBar").render()).split()
+        words = str(app.screen.query_one("KeyBar").render()).split("\n")[-1].split()  # the keys, not a message
         return words[words.index(key) + 1] if key in words else ""
 
     async with app.run_test(size=(100, 30)) as pilot:
