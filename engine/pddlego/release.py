@@ -8,11 +8,12 @@ release's lines (``interactive_Alfworld.py`` and ``interactive_CoinCollector.py`
 - **The planner** was ``dual-bfws-ffparser`` on solver.planning.domains: a satisficing planner (its plans need
   not be shortest) behind FF's PDDL parser. An import takes the plan the log records whenever genplan's own
   check finds it a valid plan of the same files, however long (genplan plans only when the log has none).
-- **What FF's parser refused** beyond what genplan refuses: an action whose variable fills a predicate
+- **What FF's parser refused** beyond what genplan refuses: a domain with an action without an ``:effect`` (the
+  planner crashed), and an action whose variable fills a predicate
   argument of a type the variable's type is not a subtype of ("type of var ?R does not match type of arg 0 of
   predicate AT"). FF skips an action first when one of its parameters' types has no object ("unknown or empty
-  type ... skipping op"), and a variable of type ``object`` passes where the file does not declare ``object``
-  among its types.
+  type ... skipping op"); a variable of type ``object`` passes where the file does not list ``object`` among its
+  types, and where it does, ``object`` is a type of its own that the types listed without a parent are not in.
 - **ALFWorld's command mapping** (``map_actions``): the action is recognised by a substring of the plan line
   (``gotolocation``, ``openobject``, ...), names are split before their number wherever a digit follows a
   non-digit (``cabinet_16`` -> ``cabinet_ 16``), ``CloseObject`` is not a game command, ``SliceObject`` takes its
@@ -31,7 +32,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from genplan.engine.pddl.model import OBJECT, Domain, Problem
+from genplan.engine.pddl.errors import PddlError
+from genplan.engine.pddl.lenient import DECLARED_PREDICATE, Repair
+from genplan.engine.pddl.model import OBJECT, Action, Condition, Domain, Implication, Junction, Literal, Negation, Problem, Quantified
 from genplan.engine.pddl.sexpr import Atom, SList, read_sexpr
 from genplan.engine.pddlego.solver import CommandMapper, alfworld_command, coin_command
 from genplan.engine.pddlego.tiebreak import TieBreakingSolver, realize_task
@@ -117,51 +120,130 @@ _RELEASE_TEMPLATES: dict[str, tuple[int, Callable[[list[str]], str]]] = {
 # ------------------------------------------------------------------ what FF's parser refused
 
 
-def _declares_object_type(domain: Domain) -> bool:
-    """Whether the file lists ``object`` itself among its types (not only as a parent after '-')."""
+def _ff_types(domain: Domain) -> tuple[dict[str, str], bool]:
+    """The type tree as FF's parser read the file: each type listed in ``:types`` -> the parent written after its
+    '-' (none written: the root), and whether the file lists ``object`` itself among its types. Where it does, FF
+    took ``object`` for a type of its own, with only the objects declared of it (or of a type written ``- object``),
+    not for the root every object belongs to. Types the file never lists have no parent but the root."""
+    parents: dict[str, str] = {}
+    declares_object = False
     try:
         tree = read_sexpr(domain.source)
-    except Exception:  # the loader read it; a failure here only means the answer is no
-        return False
+    except PddlError:  # the loader read it; nothing to add then
+        return parents, declares_object
     for section in tree.items:
-        if isinstance(section, SList) and section.head() == ":types":
-            previous = ""
-            for item in section.items[1:]:
-                text = item.text.lower() if isinstance(item, Atom) else ""
-                if text == OBJECT and previous != "-":
-                    return True
-                previous = text
-    return False
+        if not (isinstance(section, SList) and section.head() == ":types"):
+            continue
+        pending: list[str] = []
+        items = section.items[1:]
+        index = 0
+        while index < len(items):
+            item = items[index]
+            if isinstance(item, Atom) and item.text == "-" and index + 1 < len(items):
+                parent = items[index + 1]
+                for name in pending:
+                    if isinstance(parent, Atom) and parent.text.lower() != name:
+                        parents.setdefault(name, parent.text.lower())
+                pending = []
+                index += 2
+                continue
+            if isinstance(item, Atom):
+                pending.append(item.text.lower())
+                declares_object = declares_object or item.text.lower() == OBJECT
+            index += 1
+    return parents, declares_object
+
+
+def ff_crash(domain: Domain) -> str | None:
+    """The release's planner crashed ("Segmentation fault") on a domain with an action that has no ``:effect``."""
+    try:
+        tree = read_sexpr(domain.source)
+    except PddlError:
+        return None
+    for item in tree.items:
+        if isinstance(item, SList) and item.head() == ":action":
+            keys = {a.text.lower() for a in item.items if isinstance(a, Atom) and a.text.startswith(":")}
+            if ":effect" not in keys:
+                name = item.items[1].text if len(item.items) > 1 and isinstance(item.items[1], Atom) else "?"
+                return f"The planner crashed on the domain file (Segmentation fault): action '{name}' has no :effect."
+    return None
+
+
+class _FFTypes:
+    """Types, objects and the actions FF kept, as FF's parser saw the files (``_ff_types``)."""
+
+    def __init__(self, domain: Domain, problem: Problem) -> None:
+        self.parents, self.declares_object = _ff_types(domain)
+        self.objects = [*problem.objects, *domain.constants]
+
+    def chain(self, type_name: str) -> set[str]:
+        found: set[str] = set()
+        while type_name not in found:
+            found.add(type_name)
+            parent = self.parents.get(type_name)
+            if parent is None:
+                break
+            type_name = parent
+        return found
+
+    def within(self, type_name: str, wanted: tuple[str, ...]) -> bool:
+        if OBJECT in wanted and not self.declares_object:
+            return True  # the root: every type is within it
+        return any(w in self.chain(type_name) for w in wanted)
+
+    def fits(self, var_types: tuple[str, ...], wanted: tuple[str, ...]) -> bool:
+        if var_types == (OBJECT,) and not self.declares_object:
+            return True  # a variable of the root type passed FF's check
+        return all(self.within(t, wanted) for t in var_types)
+
+    def skipped(self, action: Action) -> bool:
+        """FF: "parameter ... has unknown or empty type ... skipping op" (a parameter type without an object)."""
+        return any(not any(self.within(t, p.types) for _, t in self.objects) for p in action.parameters)
+
+
+def ff_skipped_actions(domain: Domain, problem: Problem) -> set[str]:
+    """The actions (as the file names them) FF left out because a parameter's type has no object."""
+    view = _FFTypes(domain, problem)
+    return {domain.original_action(a.name).lower() for a in domain.actions.values() if view.skipped(a)}
 
 
 def ff_type_refusal(domain: Domain, problem: Problem) -> str | None:
     """FF's message for the first action variable that fills a predicate argument of a type its own type is not a
     subtype of, in an action FF keeps (every parameter type has an object); None when there is none."""
-    objects = [*problem.objects, *domain.constants]
-    object_is_root = not _declares_object_type(domain)
-
-    def empty(types: tuple[str, ...]) -> bool:
-        return not any(domain.is_subtype(t, types) for _, t in objects)
-
-    def fits(var_types: tuple[str, ...], wanted: tuple[str, ...]) -> bool:
-        if object_is_root and var_types == (OBJECT,):
-            return True
-        return all(domain.is_subtype(t, wanted) for t in var_types)
-
+    view = _FFTypes(domain, problem)
     for action in domain.actions.values():
-        if any(empty(p.types) for p in action.parameters):
-            continue  # FF: "parameter ... has unknown or empty type ... skipping op"
-        types = {p.name: p.types for p in action.parameters}
-        for literal in (*action.preconditions, *action.add_effects, *action.del_effects):
+        if view.skipped(action):
+            continue
+        parameters = {p.name: p.types for p in action.parameters}
+        literals = [(lit, parameters) for lit in (*action.preconditions, *action.add_effects, *action.del_effects)]
+        for condition in action.conditions:
+            literals += _literals_of(condition, parameters)
+        for literal, types in literals:
             predicate = domain.predicates.get(literal.predicate)
             if predicate is None:
                 continue
             for position, (arg, parameter) in enumerate(zip(literal.args, predicate.parameters)):
-                if arg in types and not fits(types[arg], parameter.types):
+                if arg in types and not view.fits(types[arg], parameter.types):
                     return (f"The planner refused the domain file: in action '{domain.original_action(action.name)}',"
                             f" the type of {arg} ({' or '.join(types[arg])}) does not match the type of argument "
                             f"{position + 1} of predicate '{literal.predicate}' ({' or '.join(parameter.types)}).")
     return None
+
+
+def _literals_of(condition: Condition, types: dict[str, tuple[str, ...]]) -> list[tuple[Literal, dict[str, tuple[str, ...]]]]:
+    """The literals of an ADL condition, each with the variable types in force there (quantified ones added)."""
+    if isinstance(condition, Literal):
+        return [(condition, types)]
+    if isinstance(condition, Junction):
+        return [pair for part in condition.parts for pair in _literals_of(part, types)]
+    if isinstance(condition, Negation):
+        return _literals_of(condition.part, types)
+    if isinstance(condition, Implication):
+        return [*_literals_of(condition.antecedent, types), *_literals_of(condition.consequent, types)]
+    if isinstance(condition, Quantified):
+        inner = {**types, **{v.name: v.types for v in condition.variables}}
+        return _literals_of(condition.body, inner)
+    return []
 
 
 class ReleaseSolver(TieBreakingSolver):
@@ -173,7 +255,20 @@ class ReleaseSolver(TieBreakingSolver):
         super().__init__(mapper, log, answered, **options)
 
     def refusal(self, domain: Domain, problem: Problem) -> str | None:
-        return ff_type_refusal(domain, problem)
+        return ff_crash(domain) or ff_type_refusal(domain, problem)
+
+    def accepts(self, repair: Repair, domain: Domain, problem: Problem) -> bool:
+        """A predicate used but not declared only in actions FF left out never reached FF's check."""
+        if repair.kind != DECLARED_PREDICATE:
+            return False
+        match = re.search(r"in action '([^']+)'", repair.message)
+        name = re.search(r"predicate '([^']+)'", repair.message)
+        if match is None or name is None:
+            return False
+        skipped = ff_skipped_actions(domain, problem)
+        users = {domain.original_action(a.name).lower() for a in domain.actions.values()
+                 if any(lit.predicate == name.group(1) for lit in (*a.preconditions, *a.add_effects, *a.del_effects))}
+        return bool(users) and users <= skipped
 
     def _plan(self, domain: Domain, problem: Problem, rewrites: tuple[str, ...] = ()) -> PlannerResult:
         index = self.answered() - 1

@@ -192,7 +192,7 @@ class PddlSolver:
             if repair.kind == DECLARED_CONSTANT:
                 match = _NAME.search(repair.message)
                 return match is not None and match.group(1) in declared
-            return repair.kind in self.accepted_repairs
+            return repair.kind in self.accepted_repairs or self.accepts(repair, domain, problem)
 
         warnings = tuple([*domain.warnings, *problem.warnings])  # recorded in the run with the verdict
         refused = [r for r in (*domain.repairs, *problem.repairs) if not accepted(r)]
@@ -212,6 +212,10 @@ class PddlSolver:
         outcome = self._finish(result.plan if result.status == SOLVED else None, message, result.planner,
                                result.seconds, domain.action_origins, repairs)
         return dataclasses.replace(outcome, warnings=warnings)
+
+    def accepts(self, repair: Repair, domain: Domain, problem: Problem) -> bool:
+        """Whether a repair genplan would refuse is accepted all the same (an import under the release's rules)."""
+        return False
 
     def refusal(self, domain: Domain, problem: Problem) -> str | None:
         """Why files genplan reads are refused all the same (None: they are not). genplan refuses nothing more; an
