@@ -238,3 +238,69 @@ def replay(condition: str, suffix: str, tmp_path: Path, **options: object) -> tu
 def events(run_dir: Path, kind: str) -> list[dict[str, object]]:
     rows = [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines()]
     return [r["data"] for r in rows if r["type"] == kind]
+
+
+def as_logged(result: object, log: object) -> tuple[tuple[str, int, int], tuple[str, int, int]]:
+    ours = (result.outcome, result.calls, result.steps)  # type: ignore[attr-defined]
+    logged = ("success" if log.success else "failure", len(log.calls), log.steps)  # type: ignore[attr-defined]
+    return ours, logged
+
+
+@needs_logs
+def test_held_out_trial_with_own_parent_types_replays_as_logged(tmp_path: Path) -> None:
+    """slice+_82: from call 6 on the model lists receptacle among its own subtypes; the release planned those files
+    (genplan stopped there: 'its own supertype', the trial aborted after 6 of its 18 calls)."""
+    result, log = replay("AlfW_PDDLego+_4o", "_PDDL_detailed_slice+_82.txt", tmp_path)
+    ours, logged = as_logged(result, log)
+    assert ours == logged == ("failure", 18, 8)
+    checks = events(result.run_dir, "validation.result")  # type: ignore[attr-defined]
+    assert checks[5]["valid"] and any("is listed as its own parent" in w for w in checks[5]["warnings"])  # type: ignore[operator]
+
+
+@needs_logs
+@pytest.mark.parametrize(("suffix", "call", "action"), [("_PDDL_detailed_clean_74.txt", 3, "heatobject"),
+                                                         ("_PDDL_detailed_cool_32.txt", 4, "coolobject")])
+def test_held_out_trial_where_the_release_found_no_plan_replays_as_logged(tmp_path: Path, suffix: str, call: int,
+                                                                          action: str) -> None:
+    """genplan's own planner plans these files (go to a cabinet); FF refused them (a receptacle of a type that is
+    not a receptacle in a fact of 'at'), so the game never saw that command: the replay used to end 'unrecorded'."""
+    result, log = replay("AlfW_PDDLego+_4o", suffix, tmp_path)
+    ours, logged = as_logged(result, log)
+    assert ours == logged
+    check = events(result.run_dir, "validation.result")[call - 1]  # type: ignore[attr-defined]
+    assert not check["valid"] and f"in action '{action}'" in str(check["message"])
+    assert log.calls[call - 1].solver_plan is None  # type: ignore[attr-defined]
+    # under genplan's own rules the same files are planned and the logged game has no answer for the command
+    own, _ = replay("AlfW_PDDLego+_4o", suffix, tmp_path / "genplan", rules=GENPLAN)
+    assert own.reason == "unrecorded" and own.calls == call  # type: ignore[attr-defined]
+
+
+@needs_logs
+def test_held_out_trial_where_the_release_crashed_replays_as_logged(tmp_path: Path) -> None:
+    """clean_80: an action without :effect from call 4 on; the release's planner crashed (Segmentation fault)."""
+    result, log = replay("AlfW_PDDLego+_4o", "_PDDL_detailed_clean_80.txt", tmp_path)
+    assert as_logged(result, log)[0] == as_logged(result, log)[1]
+    assert "has no :effect" in str(events(result.run_dir, "validation.result")[3]["message"])  # type: ignore[attr-defined]
+
+
+@needs_logs
+def test_held_out_trial_longer_than_twenty_steps_replays_as_logged(tmp_path: Path) -> None:
+    """basic&use_4 ran 21 time steps (ALFWorld's PDDLego+ limit was 50); a limit of 20 ended it early."""
+    result, log = replay("AlfW_PDDLego+_4o", "_PDDL_detailed_basic&use_4.txt", tmp_path)
+    ours, logged = as_logged(result, log)
+    assert ours == logged == ("failure", 28, 21)
+    meta = json.loads((result.run_dir / "run.json").read_text())  # type: ignore[attr-defined]
+    assert meta["config"]["max_steps"] == 50 and meta["rules"] == "release"
+
+
+@needs_logs
+def test_held_out_plangen_trial_replays_as_logged_restarting_the_game(tmp_path: Path) -> None:
+    """The ALFWorld PlanGen logs have a format of their own; after a failed command the release's PlanGen started
+    the game again with nothing replayed (the cloth the agent held is gone)."""
+    result, log = replay("AlfW_PlanGen_4o", "_baseline_basic&use_12.txt", tmp_path)
+    ours, logged = as_logged(result, log)
+    assert ours == logged
+    restarts = [e for e in events(result.run_dir, "attempt.started") if e["attempt"]]  # type: ignore[attr-defined]
+    assert restarts and all(e["replayed"] == 0 for e in restarts)
+    env = logged_environment(log, RELEASE)  # type: ignore[arg-type]
+    assert env.reset() == log.first_observation  # type: ignore[attr-defined]
