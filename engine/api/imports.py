@@ -198,11 +198,10 @@ def import_pddlego(log_path: Path, out: Path, *, environment: str = "auto", seed
     "logged"; ``planner``: "auto", "fast-downward" or "builtin"; ``ties``: "logged" or "genplan";
     ``release_rules``: the release's rules where its code differed from genplan's loop (else genplan's own)
     (engine/pddlego/importer.import_trial and release.py say what they do)."""
-    from genplan.engine.pddlego.release import GENPLAN, RELEASE
-
     from genplan.engine.pddlego.batch import record_import
     from genplan.engine.pddlego.environment import EnvironmentUnavailable
     from genplan.engine.pddlego.importer import ImportError_, import_trial
+    from genplan.engine.pddlego.release import GENPLAN, RELEASE
     from genplan.engine.pddlego.trial_log import TrialLogError
 
     try:

@@ -22,8 +22,8 @@ from genplan.engine.pddlego.environment import (
     TextEnvironment,
 )
 from genplan.engine.pddlego.loop import PddlegoConfig, TrialResult
-from genplan.engine.pddlego.runner import ReplayProvider, TrialSpec, play
 from genplan.engine.pddlego.release import GENPLAN, RELEASE, ReleaseSolver, Rules
+from genplan.engine.pddlego.runner import ReplayProvider, TrialSpec, play
 from genplan.engine.pddlego.solver import PddlSolver
 from genplan.engine.pddlego.tiebreak import TieBreakingSolver
 from genplan.engine.pddlego.trial_log import TrialLog, parse_trial_log
