@@ -285,10 +285,11 @@ def test_held_out_trial_where_the_release_crashed_replays_as_logged(tmp_path: Pa
 
 @needs_logs
 def test_held_out_trial_longer_than_twenty_steps_replays_as_logged(tmp_path: Path) -> None:
-    """basic&use_4 ran 21 time steps (ALFWorld's PDDLego+ limit was 50); a limit of 20 ended it early."""
-    result, log = replay("AlfW_PDDLego+_4o", "_PDDL_detailed_basic&use_4.txt", tmp_path)
+    """heat_44 ran 28 time steps (ALFWorld's PDDLego+ limit was 50); a limit of 20 ended it after 22 of its 35
+    calls."""
+    result, log = replay("AlfW_PDDLego+_4o", "_PDDL_detailed_heat_44.txt", tmp_path)
     ours, logged = as_logged(result, log)
-    assert ours == logged == ("failure", 28, 21)
+    assert ours == logged == ("failure", 35, 28)
     meta = json.loads((result.run_dir / "run.json").read_text())  # type: ignore[attr-defined]
     assert meta["config"]["max_steps"] == 50 and meta["rules"] == "release"
 
