@@ -305,3 +305,12 @@ def test_held_out_plangen_trial_replays_as_logged_restarting_the_game(tmp_path: 
     assert restarts and all(e["replayed"] == 0 for e in restarts)
     env = logged_environment(log, RELEASE)  # type: ignore[arg-type]
     assert env.reset() == log.first_observation  # type: ignore[attr-defined]
+
+
+def test_import_takes_the_release_rules_unless_told(tmp_path: Path) -> None:
+    from genplan.cli.main import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["import", "pddlego", "x.txt"]).release_rules
+    assert not parser.parse_args(["import", "pddlego", "x.txt", "--genplan-rules"]).release_rules
+    assert parser.parse_args(["pddlego", "--model", "m"]).max_steps is None  # the game's limit
