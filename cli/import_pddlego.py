@@ -32,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "Fast Downward when that takes over 2 s; or always one of them")
     parser.add_argument("--ties", choices=["logged", "genplan"], default="logged",
                         help="equally short plans of the same files: execute the one the log records, after genplan "
-                        "has checked it against the files (default), or always genplan's own")
+                        "has checked it against the files (default), or always genplan's own (ALFWorld under the "
+                        "release's rules: the logged plan whenever it is valid, of any length)")
     parser.add_argument("--genplan-rules", dest="release_rules", action="store_false",
                         help="genplan's own loop and planner steer the replay (default: the release's rules where its "
                         "code differed: in ALFWorld its planner's refusals, its logged plan taken when genplan finds it "
