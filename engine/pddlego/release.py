@@ -9,11 +9,12 @@ release's lines (``interactive_Alfworld.py`` and ``interactive_CoinCollector.py`
   not be shortest) behind FF's PDDL parser. An import takes the plan the log records whenever genplan's own
   check finds it a valid plan of the same files, however long (genplan plans only when the log has none).
 - **What FF's parser refused** beyond what genplan refuses: a domain with an action without an ``:effect`` (the
-  planner crashed), and an action whose variable fills a predicate
-  argument of a type the variable's type is not a subtype of ("type of var ?R does not match type of arg 0 of
-  predicate AT"). FF skips an action first when one of its parameters' types has no object ("unknown or empty
-  type ... skipping op"); a variable of type ``object`` passes where the file does not list ``object`` among its
-  types, and where it does, ``object`` is a type of its own that the types listed without a parent are not in.
+  planner crashed), and an action whose variable fills a predicate argument of a type the variable's type is not
+  a subtype of ("type of var ?R does not match type of arg 0 of predicate AT"). FF skips an action first when one
+  of its parameters' types has no object ("unknown or empty type ... skipping op"), and a predicate used but not
+  declared only in such actions never reached its checks (accepted); a variable of type ``object`` passes where
+  the file does not list ``object`` among its types, and where it does, ``object`` is a type of its own that the
+  types listed without a parent are not in.
 - **ALFWorld's command mapping** (``map_actions``): the action is recognised by a substring of the plan line
   (``gotolocation``, ``openobject``, ...), names are split before their number wherever a digit follows a
   non-digit (``cabinet_16`` -> ``cabinet_ 16``), ``CloseObject`` is not a game command, ``SliceObject`` takes its
@@ -38,7 +39,6 @@ from genplan.engine.pddl.model import OBJECT, Action, Condition, Domain, Implica
 from genplan.engine.pddl.sexpr import Atom, SList, read_sexpr
 from genplan.engine.pddlego.solver import CommandMapper, alfworld_command, coin_command
 from genplan.engine.pddlego.tiebreak import TieBreakingSolver, realize_task
-from genplan.engine.pddlego.trial_log import TrialLog
 from genplan.engine.planner import SOLVED, PlannerResult
 
 # (game, approach) -> time steps per trial, as the release set them (MAX_STEPS)
@@ -250,9 +250,6 @@ class ReleaseSolver(TieBreakingSolver):
     """The solver of an import under the release's rules: genplan's checks, then what FF's parser refused, then the
     logged plan wherever genplan finds it a valid plan of the files (the release's planner was satisficing), else
     genplan's own planner."""
-
-    def __init__(self, mapper: CommandMapper, log: TrialLog, answered: Callable[[], int], **options: Any) -> None:
-        super().__init__(mapper, log, answered, **options)
 
     def refusal(self, domain: Domain, problem: Problem) -> str | None:
         return ff_crash(domain) or ff_type_refusal(domain, problem)
