@@ -1,10 +1,11 @@
-"""How faithfully `genplan import pddlego` replays the PDDLego+ release's CoinCollector trials.
+"""How faithfully `genplan import pddlego` replays the PDDLego+ release's CoinCollector and ALFWorld trials.
 
-Not a speed benchmark: imports every trial of the given conditions (default: all six CoinCollector
-conditions of ../shared/pddlego-plus/output) into OUT (a batch directory `genplan report OUT` reads), and
-prints Markdown: per condition how many trials end with the logged outcome and number of calls, the success
-rate against output/CoinCollector.csv for the imported trials, and one row per differing trial with the
-first call where genplan and the release's planner disagree. The trials the CSV lists are also recorded in
+Not a speed benchmark: imports every trial of the given conditions (default: the six CoinCollector conditions
+and the two ALFWorld conditions of ../shared/pddlego-plus/output; ALFWorld in the logged game) into OUT (a batch
+directory `genplan report OUT` reads), and prints Markdown: per condition how many trials end with the logged
+outcome and number of calls, the success rate against output/CoinCollector.csv or output/Alfworld.csv for the
+imported trials, and one row per differing trial with the first call where genplan and the release's planner
+disagree. The trials the CSV lists are also recorded in
 OUT/in-csv (a batch directory of the same runs), and the last column is `genplan report`'s success rate on it.
 
     .venv/bin/python benchmarks/pddlego_fidelity.py [--out DIR] [--conditions CC_PDDLego+_4o,...] [--limit N]
@@ -27,13 +28,20 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "pddlego-plus" / "output"
 
 CONDITIONS = ["CC_PDDLego+_4o", "CC_PDDLego+_4.1", "CC_PDDLego+_deepseek", "CC_PlanGen_4o", "CC_PlanGen_4.1",
-              "CC_PlanGen_deepseek"]
+              "CC_PlanGen_deepseek", "AlfW_PDDLego+_4o", "AlfW_PlanGen_4o"]
 
 
-def csv_success() -> dict[tuple[str, str, str, str, int], bool]:
+def game_of(condition: str) -> str:
+    """The folder (and CSV) of a condition's game."""
+    return "Alfworld" if condition.startswith("AlfW") else "CoinCollector"
+
+
+def csv_success(game: str = "CoinCollector") -> dict[tuple[str, str, str, str, int], bool]:
     table = {}
-    with open(SHARED / "CoinCollector.csv", newline="") as handle:
+    with open(SHARED / f"{game}.csv", newline="") as handle:
         for row in csv.reader(handle):
+            if len(row) < 7 or not row[5].isdigit():
+                continue
             goal = row[4] if row[2] == "PDDL" else "detailed"
             table[(row[1], row[2], row[3], goal, int(row[5]))] = row[6] == "True"
     return table
@@ -62,15 +70,15 @@ def first_disagreement(log: TrialLog, run_dir: Path) -> str:
     return "no planner disagreement; the game path differs"
 
 
-def report_rates(batch_dir: Path) -> dict[tuple[str, str], float]:
-    """(model, condition) -> the success rate `genplan report` gives for the runs recorded in ``batch_dir``."""
+def report_rates(batch_dir: Path) -> dict[tuple[str, str, str], float]:
+    """(environment, model, condition) -> the success rate `genplan report` gives for the runs in ``batch_dir``."""
     from genplan.engine.report.data import load_batch
     from genplan.engine.report.paper_tables import pddlego_table
 
     if not (batch_dir / "batch.json").is_file():
         return {}
     table = pddlego_table(load_batch(batch_dir))
-    keys = zip(table.column("model"), table.column("condition"))
+    keys = zip(table.column("environment"), table.column("model"), table.column("condition"))
     return dict(zip(keys, table.column("success rate")))
 
 
@@ -84,10 +92,11 @@ def main() -> int:
         print(f"{SHARED} not found (the PDDLego+ logs live in ../shared)", file=sys.stderr)
         return 2
     out = Path(args.out)
-    success = csv_success()
+    tables = {game: csv_success(game) for game in ("CoinCollector", "Alfworld")}
     summary, differing = [], []
     for condition in args.conditions.split(","):
-        files = sorted((SHARED / "CoinCollector" / condition).glob("*.txt"))[: args.limit or None]
+        success = tables[game_of(condition)]
+        files = sorted((SHARED / game_of(condition) / condition).glob("*.txt"))[: args.limit or None]
         same = 0
         csv_ok = csv_ours = csv_n = 0
         started = time.monotonic()
@@ -112,12 +121,12 @@ def main() -> int:
         summary.append((condition, model if files else "", len(files), same, csv_n, csv_ok, csv_ours, seconds))
         print(f"{condition}: {same}/{len(files)} as logged", file=sys.stderr)
     reported = report_rates(out / "in-csv")
-    print("| condition | trials | as logged (outcome and calls) | in CoinCollector.csv | success rate (csv) "
+    print("| condition | trials | as logged (outcome and calls) | in the release's CSV | success rate (csv) "
           "| success rate (genplan) | genplan report | s/trial |")
     print("|---|---|---|---|---|---|---|---|")
     for condition, model, n, same, csv_n, csv_ok, csv_ours, seconds in summary:
         kind = "PlanGen" if "PlanGen" in condition else "PDDLego+"
-        rate = reported.get((model, kind))
+        rate = reported.get(("alfworld" if game_of(condition) == "Alfworld" else "coincollector", model, kind))
         print(f"| {condition} | {n} | {same} ({100 * same / max(1, n):.0f} %) | {csv_n} | "
               f"{100 * csv_ok / max(1, csv_n):.0f} % | {100 * csv_ours / max(1, csv_n):.0f} % | "
               f"{'–' if rate is None else f'{rate:.0f} %'} | {seconds:.1f} |")

@@ -39,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "problem only); overrides the one pddlego-fixed-domain gives")
     p.add_argument("--locations", type=int, default=11, help="rooms in the house (default 11; the paper uses 3-11)")
     p.add_argument("--seeds", default="0", help="game seeds, e.g. 0 or 0-9 or 1,4,7 (default 0)")
-    p.add_argument("--max-steps", type=int, default=20, help="time steps per trial (default 20)")
+    p.add_argument("--max-steps", type=int, help="time steps per trial (default: the game's, as the PDDLego+ release "
+                   "set it: 20 in CoinCollector)")
     p.add_argument("--model", help="model name, e.g. gpt-4o")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint")
     p.add_argument("--api-key-env", help="environment variable holding the API key (default OPENAI_API_KEY)")

@@ -2,7 +2,8 @@
 
 Each LOG (a trial's .txt file, or a directory of them) is replayed with its logged model answers in order,
 in the real CoinCollector game (or, for ALFWorld, a game that answers from the log's own observations);
-genplan's parser, planner and game decide the path. Every trial becomes a run under OUT/runs/, and
+genplan's parser, planner and game decide the path, under the release's rules where its code differed from
+genplan's loop (--genplan-rules: genplan's own). Every trial becomes a run under OUT/runs/, and
 OUT/batch.json lists them, so `genplan report OUT` shows success rates and error counts per condition.
 With one LOG and --json, prints {"run_dir", "outcome", "calls", "steps", "solver_errors",
 "simulation_errors"}.
@@ -31,7 +32,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "Fast Downward when that takes over 2 s; or always one of them")
     parser.add_argument("--ties", choices=["logged", "genplan"], default="logged",
                         help="equally short plans of the same files: execute the one the log records, after genplan "
-                        "has checked it against the files (default), or always genplan's own")
+                        "has checked it against the files (default), or always genplan's own (ALFWorld under the "
+                        "release's rules: the logged plan whenever it is valid, of any length)")
+    parser.add_argument("--genplan-rules", dest="release_rules", action="store_false",
+                        help="genplan's own loop and planner steer the replay (default: the release's rules where its "
+                        "code differed: in ALFWorld its planner's refusals, its logged plan taken when genplan finds it "
+                        "valid, its command mapping, a refused 'go to' not ending the attempt, PlanGen's restarts; "
+                        "docs/pddlego.md)")
     parser.add_argument("--seed", type=int, help="the CoinCollector seed (default: the seed whose game gives every "
                         "observation the log holds; a note on stderr when several do)")
     parser.add_argument("--json", action="store_true", help="print the result(s) as JSON")
@@ -66,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     for index, log in enumerate(logs, 1):
         try:
             result = import_pddlego(log, out, environment=args.env, seed=args.seed, planner=args.planner,
-                                    ties=args.ties)
+                                    ties=args.ties, release_rules=args.release_rules)
         except ImportFailed as exc:
             return error(str(exc))
         if result.seed_note:

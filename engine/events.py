@@ -251,6 +251,7 @@ class ValidationResult(Event):
     attempt: int | None = None
     retry: int | None = None
     planner: str | None = None
+    warnings: list[str] | None = None  # PDDLego+: what the reader accepted but warned about (a type its own parent)
 
 
 @dataclass(kw_only=True)

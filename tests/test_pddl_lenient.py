@@ -159,12 +159,16 @@ def test_duplicate_predicates_and_type_cycles() -> None:
     text = """(define (domain d) (:types receptacle object fridge - receptacle)
       (:predicates (at ?r - receptacle) (at ?r - receptacle ?s - receptacle))
       (:action a :parameters (?f - fridge) :precondition (at ?f) :effect (not (at ?f))))"""
-    with pytest.raises(PddlError, match="'receptacle' is its own supertype"):
-        parse_domain_text(text, "d.pddl")
+    # receptacle listed as its own parent is no cycle: read as Fast Downward reads it, with a warning (issue 55)
     domain = parse_domain_text(text, "d.pddl", lenient=True)
-    assert kinds(domain.repairs) == [BROKE_TYPE_CYCLE, DROPPED_DUPLICATE]
+    assert kinds(domain.repairs) == [DROPPED_DUPLICATE]
+    assert any("'receptacle' is listed as its own parent" in w for w in domain.warnings)
     assert domain.type_parents["receptacle"] == "object" and domain.type_parents["fridge"] == "receptacle"
     assert domain.predicates["at"].arity == 1
+    cycle = text.replace("(:types receptacle object fridge - receptacle)", "(:types receptacle - fridge fridge - receptacle)")
+    with pytest.raises(PddlError, match="is its own supertype"):
+        parse_domain_text(cycle, "d.pddl")
+    assert kinds(parse_domain_text(cycle, "d.pddl", lenient=True).repairs)[0] == BROKE_TYPE_CYCLE
 
 
 def test_a_declaration_section_written_twice_is_merged() -> None:

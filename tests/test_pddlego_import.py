@@ -46,12 +46,15 @@ def test_every_log_parses_and_agrees_with_the_release_table(condition: str, tria
             assert all(c.domain and c.problem and c.problem.lstrip().startswith("(define") for c in log.calls)
 
 
-@needs_logs
 def test_a_log_of_another_format_is_a_one_line_error(tmp_path: Path) -> None:
-    alfworld_plangen = next((SHARED / "Alfworld" / "AlfW_PlanGen_4o").glob("*.txt"))
+    other = tmp_path / "2025-05-04_gpt-4o-2024-05-13_baseline_basic&use_1.txt"  # a trial log's name, not its text
+    other.write_text("Trial 1 - gpt-4o-2024-05-13\nsomething else\n")
+    with pytest.raises(TrialLogError, match="Initial Observation:"):
+        parse_trial_log(other)
+    other.write_text("something else\n")
     with pytest.raises(TrialLogError, match="Observations:"):
-        parse_trial_log(alfworld_plangen)
-    assert main(["import", "pddlego", str(alfworld_plangen), "--out", str(tmp_path)]) == 2
+        parse_trial_log(other)
+    assert main(["import", "pddlego", str(other), "--out", str(tmp_path / "out")]) == 2
     assert main(["import", "pddlego", str(tmp_path / "missing.txt")]) == 2
 
 

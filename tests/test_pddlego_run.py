@@ -35,7 +35,7 @@ needs_java = pytest.mark.skipif(not java_available(), reason="CoinCollector need
 # ----------------------------------------------------------------------------------------- typed parameters
 def test_parameters_are_typed_with_the_defaults_of_a_trial() -> None:
     assert parameters({}) == TrialParameters(approach="pddlego", preset="pddlego", style="detailed", fixed_domain=None,
-                                             max_steps=20, locations=11, seed=0, prompts=None)
+                                             max_steps=None, locations=11, seed=0, prompts=None)
     given = parameters({"style": "simple", "preset": "pddlego-simple", "seed": 4, "locations": 5, "max_steps": 7,
                         "prompts": Path("my-prompts")})
     assert (given.style, given.preset, given.seed, given.locations, given.max_steps, given.prompts) == (

@@ -192,19 +192,21 @@ def import_autotos(source: AutoToSSource, runs_dir: Path, *, evaluate: bool = Tr
 
 # ------------------------------------------------------------------------------------------------ PDDLego+ / PlanGen
 def import_pddlego(log_path: Path, out: Path, *, environment: str = "auto", seed: int | None = None,
-                   planner: str = "auto", ties: str = "logged") -> ImportResult:
+                   planner: str = "auto", ties: str = "logged", release_rules: bool = True) -> ImportResult:
     """One trial log replayed into a new run under ``out/runs/``, listed in ``out/batch.json`` (an entry of the
     same condition and trial replaced), so that a report of ``out`` counts it. ``environment``: "auto", "real" or
-    "logged"; ``planner``: "auto", "fast-downward" or "builtin"; ``ties``: "logged" or "genplan"
-    (engine/pddlego/importer.import_trial says what they do)."""
+    "logged"; ``planner``: "auto", "fast-downward" or "builtin"; ``ties``: "logged" or "genplan";
+    ``release_rules``: the release's rules where its code differed from genplan's loop (else genplan's own)
+    (engine/pddlego/importer.import_trial and release.py say what they do)."""
     from genplan.engine.pddlego.batch import record_import
     from genplan.engine.pddlego.environment import EnvironmentUnavailable
     from genplan.engine.pddlego.importer import ImportError_, import_trial
+    from genplan.engine.pddlego.release import GENPLAN, RELEASE
     from genplan.engine.pddlego.trial_log import TrialLogError
 
     try:
         result = import_trial(log_path, Path(out) / "runs", environment=environment, seed=seed, planner=planner,
-                              ties=ties)
+                              ties=ties, rules=RELEASE if release_rules else GENPLAN)
     except (TrialLogError, ImportError_, EnvironmentUnavailable) as exc:
         raise ImportFailed(str(exc)) from None
     record_import(Path(out), result)

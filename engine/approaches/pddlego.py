@@ -51,7 +51,7 @@ class TrialParameters:
     preset: str = ""  # the preset's name ("-fixed-domain" added when a domain file is given to another preset)
     style: str = "detailed"  # the goal prompt: "detailed" (goal template and hints) | "simple"
     fixed_domain: str | None = None  # a domain file the model may not change, or "genplan" (genplan's own)
-    max_steps: int = 20  # time steps per trial
+    max_steps: int | None = None  # time steps per trial (None: the game's, as the release set it: release.py)
     locations: int = 11  # rooms in the house
     seed: int = 0  # the game's seed
     prompts: str | None = None  # a directory with the person's own prompt templates
@@ -136,7 +136,10 @@ def _loop_config(target: str, params: TrialParameters, prompts: PromptLibrary) -
     fixed = params.fixed_domain
     if fixed == GENPLAN_DOMAIN:  # the ablation's preset: genplan's own domain file of the game
         fixed = prompts.read_file(f"pddlego/{target}_domain.pddl")
-    return replace(PddlegoConfig(), style=params.style, fixed_domain=fixed, max_steps=params.max_steps)
+    from genplan.engine.pddlego.release import step_limit
+
+    steps = params.max_steps if params.max_steps is not None else step_limit(target, params.approach)
+    return replace(PddlegoConfig(), style=params.style, fixed_domain=fixed, max_steps=steps)
 
 
 def _spec(target: str, params: TrialParameters, prompts: PromptLibrary) -> Any:

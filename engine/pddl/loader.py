@@ -243,6 +243,7 @@ def _parse_domain_tree(
 ) -> Domain:
     name = _expect_define(tree, "domain", path)
     _refuse_unknown_action_fields(tree, path)
+    own_parent_warnings = _drop_own_parents(tree, path)
     repaired = None
     if lenient:
         extra_types, extra_predicates = problem_uses or ({}, {})
@@ -269,7 +270,7 @@ def _parse_domain_tree(
         predicates=predicates,
         actions=actions,
         source=text,
-        warnings=[*warnings, *type_warnings],
+        warnings=[*own_parent_warnings, *warnings, *type_warnings],
         repairs=repaired.repairs if repaired else [],
         action_origins=repaired.action_origins if repaired else {},
         functions=functions,
@@ -295,6 +296,36 @@ def _domain_functions(tree: SList, path: str | Path | None, types: dict[str, str
             params.append(Parameter(pname, _either(ptype)))
         result[node.items[0].text] = Predicate(node.items[0].text, tuple(params))
     return result
+
+
+def _drop_own_parents(tree: SList, path: str | Path | None) -> list[str]:
+    """A type listed as its own parent (``(:types receptacle fridgeReceptacle - receptacle)``, a slip models make) is
+    harmless: Fast Downward's translator and VAL read it as a subtype of what it is listed under otherwise, or of
+    object. The ``:types`` section is rewritten so (each entry as ``name - parent``), and a warning says so. A
+    genuine cycle (``a - b b - a``) is not touched here: it stays an error (``_domain_types``)."""
+    section = _section(tree, ":types")
+    if section is None:
+        return []
+    entries = _typed_names(section.items[1:], path)
+    own = [(t, line) for t, parent, line in entries if parent == t and t != OBJECT]
+    if not own:
+        return []
+    elsewhere = {t for t, parent, _ in entries if parent != t}
+    warnings = []
+    for type_name, line in own:
+        read_as = "of the parent it is listed under elsewhere" if type_name in elsewhere else "of object"
+        warnings.append(f"line {line}: type '{type_name}' is listed as its own parent; read as a subtype {read_as}, "
+                        "as Fast Downward and VAL do")
+    items: list[Any] = [section.items[0]]
+    for type_name, parent, line in entries:
+        if parent == type_name and type_name != OBJECT:
+            if type_name in elsewhere:
+                continue
+            parent = OBJECT
+        parent_node = read_sexpr(parent, path) if parent.startswith("(") else Atom(parent, line)
+        items += [Atom(type_name, line), Atom("-", line), parent_node]
+    section.items[:] = items
+    return warnings
 
 
 def _domain_types(tree: SList, path: str | Path | None) -> tuple[dict[str, str | None], dict[str, tuple[str, ...]], list[str]]:

@@ -22,8 +22,9 @@ from genplan.engine.pddlego.environment import (
     TextEnvironment,
 )
 from genplan.engine.pddlego.loop import PddlegoConfig, TrialResult
+from genplan.engine.pddlego.release import GENPLAN, RELEASE, ReleaseSolver, Rules
 from genplan.engine.pddlego.runner import ReplayProvider, TrialSpec, play
-from genplan.engine.pddlego.solver import PddlSolver, alfworld_command, coin_command
+from genplan.engine.pddlego.solver import PddlSolver
 from genplan.engine.pddlego.tiebreak import TieBreakingSolver
 from genplan.engine.pddlego.trial_log import TrialLog, parse_trial_log
 from genplan.engine.runs import create
@@ -136,9 +137,12 @@ def coin_game(log: TrialLog, seed: int | None = None) -> tuple[CoinCollector, in
     return env, chosen, note
 
 
-def logged_environment(log: TrialLog) -> LoggedEnvironment:
-    """A game that answers with the trial's own observations, keyed by the commands since the start."""
+def logged_environment(log: TrialLog, rules: Rules = GENPLAN) -> LoggedEnvironment:
+    """A game that answers with the trial's own observations, keyed by the commands since the game's (re)start, in
+    the order the loop under ``rules`` sends them: the kept commands of the finished steps, then the attempt's."""
     feedback = FEEDBACK.get(log.environment, FEEDBACK["coincollector"])
+    goto_continues = rules.goto_failure_continues(log.environment)
+    replays = rules.replay_after_reset(log.environment, log.approach)
     transitions: dict[tuple[str, ...], StepResult] = {}
     kept: list[str] = []
     groups: dict[tuple[int, int], list[Any]] = {}
@@ -146,15 +150,20 @@ def logged_environment(log: TrialLog) -> LoggedEnvironment:
         groups.setdefault((record.step, record.outer), []).append(record)
     keys = list(groups)
     for index, key in enumerate(keys):
+        if key[1] > 0 and not replays:
+            kept = []  # the release's ALFWorld PlanGen started the game again with nothing replayed
         history = list(kept)
-        failed = False
-        for record in groups[key]:
+        passed = True
+        group = groups[key]
+        for position, record in enumerate(group):
             history.append(record.command)
             error = None if record.found_coin else feedback(record.command, record.observation)
             transitions[tuple(history)] = StepResult(record.command, record.observation, error, record.found_coin)
-            failed = failed or error is not None
+            if error is not None:
+                last = position + 1 == len(group)
+                passed = passed and not (last or not (goto_continues and record.command.startswith("go to")))
         last_of_step = index + 1 == len(keys) or keys[index + 1][0] != key[0]
-        if last_of_step and not failed:
+        if last_of_step and passed:
             kept = history
     return LoggedEnvironment(log.environment, log.first_observation, transitions, log.valid_actions, log.task)
 
@@ -180,13 +189,16 @@ class ImportResult:
 
 
 def import_trial(path: str | Path, root: Path, *, environment: str = "auto", seed: int | None = None,
-                 solver: PddlSolver | None = None, planner: str = "auto", ties: str = "logged") -> ImportResult:
+                 solver: PddlSolver | None = None, planner: str = "auto", ties: str = "logged",
+                 rules: Rules = RELEASE) -> ImportResult:
     """Replay the trial log at ``path`` into a new run under ``root``.
 
     ``environment``: "auto" (the real game where it runs here, else the logged one), "real" or "logged";
     ``planner``: "auto" (genplan's own search, Fast Downward for what it cannot finish quickly),
     "fast-downward" or "builtin"; ``ties``: "logged" (where genplan's plan and the logged one are equally good
-    plans of the same files, execute the logged one; see tiebreak.py) or "genplan" (always genplan's own plan).
+    plans of the same files, execute the logged one; see tiebreak.py) or "genplan" (always genplan's own plan);
+    ``rules``: the release's rules where its code differed from genplan's loop (release.py; its step limits
+    apply either way), or genplan's own. In CoinCollector both are genplan's (measured as faithful as they are).
     """
     log = parse_trial_log(path)
     env: TextEnvironment
@@ -198,22 +210,26 @@ def import_trial(path: str | Path, root: Path, *, environment: str = "auto", see
             raise ImportError_(f"{log.path.name}: only CoinCollector runs here; use the logged environment")
         env, used_seed, seed_note = coin_game(log, seed)
     else:
-        env = logged_environment(log)
-    mapper = coin_command if log.environment == "coincollector" else alfworld_command
+        env = logged_environment(log, rules)
+    mapper = rules.mapper(log.environment)
     style = "simple" if log.goal_type == "subgoal" else "detailed"
     spec = TrialSpec(
         approach=log.approach,
-        config=PddlegoConfig(style=style),
+        config=PddlegoConfig(style=style, max_steps=rules.step_limit(log.environment, log.approach),
+                             goto_failure_continues=rules.goto_failure_continues(log.environment),
+                             replay_after_reset=rules.replay_after_reset(log.environment, log.approach)),
         environment={"name": log.environment, "kind": "real" if wants_real else "logged", "seed": used_seed,
                      "num_locations": log.num_locations if log.environment == "coincollector" else None,
                      "group": log.group},
         preset=f"{'PDDLego+' if log.approach == 'pddlego' else 'PlanGen'}",
-        extra={"imported_from": str(log.path), "condition": log.condition, "trial": log.trial,
+        extra={"imported_from": str(log.path), "condition": log.condition, "trial": log.trial, **rules.to_dict(),
                "log": {"outcome": "success" if log.success else "failure", "calls": len(log.calls),
                        "steps": log.steps}},
     )
     provider = ReplayProvider(log.answers(), model=log.model)
-    if solver is None:
+    if solver is None and rules.release and log.environment == "alfworld":
+        solver = ReleaseSolver(mapper, log, lambda: provider.used, planner=planner)
+    elif solver is None:
         solver = (TieBreakingSolver(mapper, log, lambda: provider.used, planner=planner) if ties == "logged"
                   else PddlSolver(mapper, planner=planner))
     # the replay is a run like any other: the recorded answers come through the run's gateway

@@ -40,6 +40,10 @@ class PddlegoConfig:
     max_attempts: int = 5  # outer loop: executions of a plan per step (the first one and 4 after errors)
     max_solver_retries: int = 5  # inner loop: calls after a planner error, per attempt
     repeat_threshold: int = 3  # warn when the same command sequence ends the history this many times
+    # the release's ALFWorld rules (engine/pddlego/release.py), for imports: a 'go to' the game refuses does not end
+    # the attempt unless it was the last command; PlanGen did not replay the finished steps after a reset
+    goto_failure_continues: bool = False
+    replay_after_reset: bool = True
 
 
 @dataclass
@@ -154,9 +158,10 @@ def _text_field(answer: dict[str, Any] | None, key: str) -> str | None:
 class _Trial:
     """State shared by both loops: the game, the history the model is shown, the kept commands."""
 
-    def __init__(self, env: TextEnvironment, listener: Listener) -> None:
+    def __init__(self, env: TextEnvironment, listener: Listener, config: PddlegoConfig = PddlegoConfig()) -> None:
         self.env = env
         self.listener = listener
+        self.config = config
         first = env.reset()
         self.latest = "Action: look around\n" + summarize(first) + "\n"
         self.history = self.latest
@@ -166,8 +171,11 @@ class _Trial:
         self.calls = 0
 
     def restore(self) -> None:
-        """Back to the state at the start of this step: reset and replay the kept commands."""
+        """Back to the state at the start of this step: reset and replay the kept commands (under the release's
+        PlanGen rule for ALFWorld: back to the game's start, the kept commands forgotten)."""
         self.env.reset()
+        if not self.config.replay_after_reset:
+            self.kept = []
         for command in self.kept:
             self.env.step(command)
 
@@ -191,7 +199,10 @@ class _Trial:
             brief = f"Action: {command}\n{summarize(result.observation)}\n"
             self.pending_observations.append(brief)
             if result.error:
-                return "error", result.error
+                last = index + 1 == len(commands)
+                if last or not (self.config.goto_failure_continues and command.startswith("go to")):
+                    return "error", result.error
+                continue  # the release went on with the next planned command (its memory skips this one)
             memory += brief
         self.kept.extend(commands)
         self.history += memory
@@ -202,7 +213,7 @@ def run_pddlego(env: TextEnvironment, ask: Ask, solver: PddlSolver, prompts: Pro
                 config: PddlegoConfig = PddlegoConfig(), listener: Listener | None = None) -> TrialResult:
     """One PDDLego+ trial in ``env``."""
     record: list[list[list[int]]] = []
-    trial = _Trial(env, listener or SilentListener())
+    trial = _Trial(env, listener or SilentListener(), config)
     try:
         return _pddlego(trial, ask, solver, prompts, config, record)
     except RunStopped as stop:  # a stop, or no answer to be had: the trial ends as a failure with its reason
@@ -278,7 +289,7 @@ def run_plangen(env: TextEnvironment, ask: Ask, prompts: PromptLibrary, config: 
                 listener: Listener | None = None) -> TrialResult:
     """One PlanGen trial: the model names the next command; failures go back to it (outer loop only)."""
     record: list[list[list[int]]] = []
-    trial = _Trial(env, listener or SilentListener())
+    trial = _Trial(env, listener or SilentListener(), config)
     try:
         return _plangen(trial, ask, prompts, config, record)
     except RunStopped as stop:  # a stop, or no answer to be had: the trial ends as a failure with its reason

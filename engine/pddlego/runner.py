@@ -81,7 +81,8 @@ class TrialEvents:
         self.run.publish(ValidationResult(what="pddl", step=where.step, attempt=where.attempt, retry=where.retry,
                          valid=outcome.ok, kind="plan" if outcome.ok else "solver-error",
                          message=outcome.error or " ; ".join(outcome.commands or []), planner=outcome.planner,
-                         plan=list(outcome.plan) if outcome.ok and outcome.plan else None))
+                         plan=list(outcome.plan) if outcome.ok and outcome.plan else None,
+                         warnings=list(outcome.warnings) or None))
 
     def command_executed(self, step: int, attempt: int, result: StepResult) -> None:
         self.run.publish(CommandExecuted(step=step, attempt=attempt, command=result.command,

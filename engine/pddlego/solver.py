@@ -78,6 +78,7 @@ class SolverOutcome:
     planner: str = ""
     seconds: float = 0.0
     repairs: tuple[str, ...] = ()  # what lenient reading repaired (one line each)
+    warnings: tuple[str, ...] = ()  # what the reader accepted with a warning (a type listed as its own parent)
 
     @property
     def ok(self) -> bool:
@@ -191,11 +192,15 @@ class PddlSolver:
             if repair.kind == DECLARED_CONSTANT:
                 match = _NAME.search(repair.message)
                 return match is not None and match.group(1) in declared
-            return repair.kind in self.accepted_repairs
+            return repair.kind in self.accepted_repairs or self.accepts(repair, domain, problem)
 
+        warnings = tuple([*domain.warnings, *problem.warnings])  # recorded in the run with the verdict
         refused = [r for r in (*domain.repairs, *problem.repairs) if not accepted(r)]
         if refused:
-            return SolverOutcome(None, feedback.refused_repairs(refused[:5]))
+            return SolverOutcome(None, feedback.refused_repairs(refused[:5]), warnings=warnings)
+        refusal = self.refusal(domain, problem)
+        if refusal is not None:
+            return SolverOutcome(None, refusal, warnings=warnings)
         repairs = tuple(str(r) for r in (*domain.repairs, *problem.repairs))
         constants = {name for name, _ in domain.constants}
         dropped = tuple(f"object '{name}' left out: the domain declares it as a constant"
@@ -204,8 +209,18 @@ class PddlSolver:
             problem = dataclasses.replace(problem, objects=[o for o in problem.objects if o[0] not in constants])
         result = self._plan(domain, problem, dropped)
         message = None if result.status == SOLVED else feedback.planner_failed(result.status, result.message)
-        return self._finish(result.plan if result.status == SOLVED else None, message, result.planner,
-                            result.seconds, domain.action_origins, repairs)
+        outcome = self._finish(result.plan if result.status == SOLVED else None, message, result.planner,
+                               result.seconds, domain.action_origins, repairs)
+        return dataclasses.replace(outcome, warnings=warnings)
+
+    def accepts(self, repair: Repair, domain: Domain, problem: Problem) -> bool:
+        """Whether a repair genplan would refuse is accepted all the same (an import under the release's rules)."""
+        return False
+
+    def refusal(self, domain: Domain, problem: Problem) -> str | None:
+        """Why files genplan reads are refused all the same (None: they are not). genplan refuses nothing more; an
+        import under the release's rules refuses what the release's planner refused (release.py)."""
+        return None
 
     def _solve_alternatives(self, domain_text: str, problem_text: str, alternatives: list[str]) -> SolverOutcome:
         """A goal ``(or g1 g2 ...)``: plan for each alternative, keep the shortest plan (the first listed

@@ -17,7 +17,7 @@ from typing import Any
 from genplan.engine.pddl.budget import Budget, BudgetExceeded
 from genplan.engine.pddl.errors import PddlError
 from genplan.engine.pddl.loader import parse_task_text
-from genplan.engine.pddl.model import Fact, Task
+from genplan.engine.pddl.model import Domain, Fact, Problem, Task
 from genplan.engine.pddlego.solver import DOMAIN_NAME, PROBLEM_NAME, CommandMapper, PddlSolver, SolverOutcome, _goal_alternatives
 from genplan.engine.pddlego.trial_log import TrialLog
 from genplan.engine.planner import Successors
@@ -35,6 +35,11 @@ def realize(domain_text: str, problem_text: str, commands: list[str], mapper: Co
         domain, problem = parse_task_text(domain_text, problem_text, DOMAIN_NAME, PROBLEM_NAME, lenient=lenient)
     except PddlError:
         return None
+    return realize_task(domain, problem, commands, mapper)
+
+
+def realize_task(domain: Domain, problem: Problem, commands: list[str], mapper: CommandMapper) -> list[str] | None:
+    """A valid plan of the task whose game commands are ``commands`` (one action each, in order), or None."""
     task = Task(domain, problem, budget=Budget(REALIZE_SECONDS))
     successors = Successors(task)
     origins = domain.action_origins

@@ -139,11 +139,12 @@ def parse_trial_log(path: str | Path) -> TrialLog:
     name = _NAME.match(path.name)
     if name is None:
         raise TrialLogError(f"{path}: not a PDDLego+ trial log name (<date>_<model>_PDDL|baseline_..._<trial>.txt)")
+    if name.group("kind") == "baseline" and text.startswith("Trial "):
+        return _parse_plangen_alfworld(path, text, name)
     header = re.search(r"Observations: (?P<obs>.*?) \n(?:Gold path: (?P<gold>\[.*?\]) \n)?"
                        r"Valid Actions: (?P<valid>\[.*?\]) \ntaskDescription: (?P<task>.*?) \n", text, re.DOTALL)
     if header is None:
-        raise TrialLogError(f"{path}: no 'Observations:' / 'Valid Actions:' header (only the CoinCollector logs "
-                            "and the ALFWorld PDDLego+ logs of the release are in this format)")
+        raise TrialLogError(f"{path}: no 'Observations:' / 'Valid Actions:' header (not a trial log of the release)")
     game = re.match(r"Playing \d+: (.*?) ?\n", text)
     rest = name.group("rest")
     approach = "pddlego" if name.group("kind") == "PDDL" else "plangen"
@@ -196,3 +197,51 @@ def _read_body(log: TrialLog, body: str) -> None:
         elif kind == "coin":
             log.success = True
             log.executed.append(Executed(step, outer, queue[0] if queue else "", "", found_coin=True))
+
+
+# The ALFWorld PlanGen logs: "Trial N - model", "Initial Observation:", "Goal:", "Valid Actions:", then per step
+# "==== Step N ====", per attempt "---- Larger Loop No. K ----", the prompt, "Generated Actions: [...]", and per
+# command "> cmd", "Action: cmd", the game's answer, "After action 'cmd', valid actions: [...]"; a won game ends
+# with "Success! Task completed."
+_PLANGEN_MARKER = re.compile(
+    r"^(?:==== Step (?P<step>\d+) ====$"
+    r"|---- Larger Loop No\. (?P<outer>\d+) ----$"
+    r"|Generated Actions: (?P<actions>.*)$"
+    r"|> (?P<command>.*)$"
+    r"|(?P<won>Success! Task completed\.)$)",
+    re.MULTILINE,
+)
+
+
+def _parse_plangen_alfworld(path: Path, text: str, name: re.Match[str]) -> TrialLog:
+    header = re.search(r"\ATrial \d+ - .*\nInitial Observation: (?P<obs>.*)\nGoal: (?P<task>.*)\n"
+                       r"Valid Actions: (?P<valid>\[.*\])\n", text)
+    if header is None:
+        raise TrialLogError(f"{path}: no 'Initial Observation:' / 'Goal:' / 'Valid Actions:' header")
+    log = TrialLog(
+        path=path, approach="plangen", model=name.group("model"), goal_type="", group=name.group("rest"),
+        trial=int(name.group("trial")), environment="alfworld", first_observation=header.group("obs"),
+        gold_path=[], valid_actions=_literal_list(header.group("valid")) or [], task=header.group("task").strip(),
+    )
+    step = outer = 0
+    matches = list(_PLANGEN_MARKER.finditer(text, header.end()))
+    for index, match in enumerate(matches):
+        following = text[match.end(): matches[index + 1].start() if index + 1 < len(matches) else len(text)]
+        kind = match.lastgroup
+        if kind == "step":
+            step, outer = int(match.group("step")), 0
+            log.steps = step + 1
+        elif kind == "outer":
+            outer = int(match.group("outer"))
+        elif kind == "actions":
+            log.calls.append(LoggedCall(step, outer, 0, actions=_literal_list(match.group("actions")) or []))
+        elif kind == "command":
+            command = match.group("command").strip()
+            # "\nAction: cmd\n<answer>\n\nAfter action 'cmd', ...": the answer is what lies between
+            answer = following.removeprefix("\n").removeprefix(f"Action: {command}\n")
+            answer = answer.split("\nAfter action '", 1)[0].rstrip("\n")
+            log.executed.append(Executed(step, outer, command, answer))
+        elif kind == "won" and log.executed:
+            log.success = True
+            log.executed[-1].found_coin = True
+    return log
