@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from genplan.cli.autotos_options import add_run_memory_argument, require_memory
 from genplan.cli.cmd_autotos import finish_report
 from genplan.cli.common import (
+    EXIT_NEGATIVE,
     EXIT_OK,
     BadInput,
     add_faithful_options,
@@ -37,7 +38,16 @@ from genplan.engine.api.presets import (
     preset_names,
 )
 from genplan.engine.api.runs import default_runs_dir
-from genplan.engine.events import Event, Notice, RequestRetry, ResponseReceived, SelectionMade, StepStarted, ValidationResult
+from genplan.engine.events import (
+    Event,
+    Notice,
+    RequestRetry,
+    ResponseReceived,
+    RunResumed,
+    SelectionMade,
+    StepStarted,
+    ValidationResult,
+)
 
 if TYPE_CHECKING:
     from genplan.engine import api
@@ -58,7 +68,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Run the strategy-refinement pipeline (or a baseline) on DOMAIN_DIR's debug tasks and "
         "select the best program. Every prompt, answer, strategy and program is written to the run directory "
         "(default DOMAIN_DIR/.genplan/runs/<id>/). Model settings come from the config file, then GENPLAN_* "
-        "environment variables, then these flags. Exit code 0 when the run finished, whatever its coverage. "
+        "environment variables, then these flags. Exit code 0 when the run finished, whatever its coverage; 1 when "
+        "it failed from an internal error (its traceback in the run's failures/); 2 for bad input; 130 on ctrl+c, "
+        "which stops the run (resume it with --resume RUN). "
         "With --preset AutoToS or AutoToS+PST, AutoToS runs on DOMAIN_DIR instead (as `genplan autotos DOMAIN_DIR`; "
         "see docs/autotos.md).",
     )
@@ -129,6 +141,8 @@ class Progress:
             return f"-> selected {event.kind} {event.version}: {event.solved}/{event.total} debug tasks"
         if isinstance(event, Notice):
             return f"   note: {event.message}"
+        if isinstance(event, RunResumed):
+            return f"== resumed: the run goes on from where it ended ({event.previous_status or 'unknown'})"
         return None
 
 
@@ -142,6 +156,38 @@ def _stopped(args: argparse.Namespace, run_dir: Path, message: str) -> int:
     if args.json:
         print(json.dumps({"status": "failed", "message": message, "resume": resume}))
     return error(f"{message} (resume with: {resume})")
+
+
+def _interrupted(args: argparse.Namespace, run_dir: Path) -> None:
+    """ctrl+c during a run: the run recorded its stop; the line main prints names the resume command (raised as
+    the KeyboardInterrupt's text). With --json, the same as one object on stdout."""
+    from genplan.engine.api.runs import open_run
+
+    resume = f"genplan run --resume {run_dir}"
+    status = str(open_run(run_dir).meta().get("status"))
+    message = (f"interrupted; the run is stopped: {run_dir} (resume with: {resume})" if status == "stopped"
+               else f"interrupted; the run is {status}: {run_dir}")
+    if args.json:
+        print(json.dumps({"status": status, "message": message, "resume": resume}), flush=True)
+    raise KeyboardInterrupt(message)
+
+
+def _internal_failure(run_dir: Path) -> str | None:
+    """What the run recorded of an internal error it ended with (engine/runs/run.py, Run.fail), else None."""
+    from genplan.engine.api.runs import open_run
+
+    meta = open_run(run_dir).meta()
+    error = meta.get("error")
+    return str(error) if meta.get("status") == "failed" and meta.get("traceback") and error else None
+
+
+def _failed(args: argparse.Namespace, run_dir: Path, message: str) -> int:
+    """A run that ended with an internal error: one line naming it, where its traceback is, and how to resume."""
+    resume = f"genplan run --resume {run_dir}"
+    if args.json:
+        print(json.dumps({"status": "failed", "message": message, "resume": resume}))
+    print(f"genplan: {run_dir.name}: {message} (resume with: {resume})", file=sys.stderr)
+    return EXIT_NEGATIVE
 
 
 def list_presets() -> str:
@@ -227,6 +273,10 @@ def run(args: argparse.Namespace) -> int:
                                  domain_dir=given_domain, memory_gib=args.memory)
         else:
             outcome = api.start(request, settings, watch, no_cache=args.no_cache, prompts=prompts)
+    except KeyboardInterrupt:
+        if created:
+            _interrupted(args, created[0])
+        raise
     except ModelAccessError as exc:
         if not created:
             raise BadInput(str(exc)) from None
@@ -237,6 +287,11 @@ def run(args: argparse.Namespace) -> int:
         where = f" ({exc.filename})" if exc.filename else ""
         return _stopped(args, created[0], f"no space left on the device of the run directory{where}; "
                         "free some space")
+    except Exception:
+        failure = _internal_failure(created[0]) if created else None
+        if failure is None:
+            raise
+        return _failed(args, created[0], failure)
     report = api.report(outcome)
     selected = report.details.get("selected_program")
     if args.eval and not evaluates_itself(approach.name) and domain_dir is not None and selected:

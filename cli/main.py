@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
-
-from genplan.engine.errors import GenplanError
+from types import FrameType
 
 # Each module defines register(sub) adding a parser whose defaults include func(args) -> int.
 _COMMAND_MODULES = [
@@ -47,7 +47,39 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _interrupt(_signum: int, _frame: FrameType | None) -> None:
+    """ctrl+c: a KeyboardInterrupt where the program is; a second one waits (ignored) while the first is handled,
+    so that a run records its stop undisturbed."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
+    """The command's exit code. ctrl+c at any moment (importing the command's modules included) ends it with one
+    line on stderr and exit code 130: ``genplan: interrupted``, or what the command says (genplan run: the run is
+    stopped, and how to resume it)."""
+    try:
+        previous = signal.signal(signal.SIGINT, _interrupt)
+    except ValueError:  # not the main thread (a test calling main): Python's own handling stays
+        previous = None
+    try:
+        return _main(argv)
+    except KeyboardInterrupt as interrupt:
+        print(f"genplan: {interrupt.args[0] if interrupt.args else 'interrupted'}", file=sys.stderr, flush=True)
+        previous = signal.SIG_DFL  # another ctrl+c while the process ends ends it at once, silently
+        # CPython marks a KeyboardInterrupt that left an exec of a string (dataclasses and namedtuples make their
+        # methods so while modules load) as unhandled, however it was caught, and ends the process by SIGINT
+        # instead of the exit code; the next exec of a string clears the mark
+        exec("pass")  # noqa: S102 - a constant
+        return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _main(argv: list[str] | None) -> int:
+    from genplan.engine.errors import GenplanError
+
     argv = sys.argv[1:] if argv is None else list(argv)
     command = argv[0] if argv and argv[0] in _COMMAND_MODULES else None
     parser = build_parser(command)
@@ -60,9 +92,6 @@ def main(argv: list[str] | None = None) -> int:
     except GenplanError as exc:  # a problem with what the user gave: one line, never a traceback
         print(f"genplan: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("genplan: interrupted", file=sys.stderr)
-        return 130
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ LEGACY = Path(__file__).parent / "data" / "runs" / "legacy-bas" / "events.jsonl"
 
 
 def test_every_kind_has_its_own_class_and_type_name() -> None:
-    assert len(EVENT_TYPES) == len(set(EVENT_TYPES.values())) == 21
+    assert len(EVENT_TYPES) == len(set(EVENT_TYPES.values())) == 22
     for name, cls in EVENT_TYPES.items():
         assert cls.TYPE == name and cls().type == name
         assert not {"type", "data", "schema"} & set(payload_fields(cls))  # would clash with the line's keys
