@@ -38,6 +38,7 @@ from genplan.engine.api.presets import (
     preset_names,
 )
 from genplan.engine.api.runs import default_runs_dir
+from genplan.engine.errors import is_internal
 from genplan.engine.events import (
     Event,
     Notice,
@@ -287,8 +288,8 @@ def run(args: argparse.Namespace) -> int:
         where = f" ({exc.filename})" if exc.filename else ""
         return _stopped(args, created[0], f"no space left on the device of the run directory{where}; "
                         "free some space")
-    except Exception:
-        failure = _internal_failure(created[0]) if created else None
+    except Exception as exc:
+        failure = _internal_failure(created[0]) if created and is_internal(exc) else None
         if failure is None:
             raise
         return _failed(args, created[0], failure)

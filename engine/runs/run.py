@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from genplan.engine.errors import GenplanError, RunStopped
+from genplan.engine.errors import RunStopped, is_internal
 from genplan.engine.events import ArtifactCreated, Event, EventBus, Publish, RunFailed, RunFinished, RunResumed
 from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.llm import ChatMessage, ChatRequest, ChatResponse, Provider
@@ -222,12 +222,12 @@ class Run:
     def fail(self, error: BaseException, **meta: Any) -> None:
         """Record a run that ended with an error no approach expected. A problem of what the person gave or of
         the machine (a GenplanError: the model cannot be used; an OSError: the disk is full) is said as it is;
-        anything else is a fault in genplan, an internal error, and its traceback is kept in the run
-        (``failures/failure-N.txt``). Either way the run can be resumed."""
+        anything else is a fault in genplan, an internal error (``is_internal``), and its traceback is kept in
+        the run (``failures/failure-N.txt``). Either way the run can be resumed."""
         text = f"{type(error).__name__}: {error}"
-        if isinstance(error, (GenplanError, OSError)):
+        if not is_internal(error):
             self.bus.publish(RunFailed(error=text, message=text))
-            self.store.update_meta(status=RunStatus.FAILED, error=text, **meta)
+            self.store.update_meta(status=RunStatus.FAILED, error=text, traceback=None, **meta)
             return
         relative = layout.failure_file(self.path)
         self.store.write_text(relative, "".join(traceback.format_exception(error)))
