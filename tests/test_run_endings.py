@@ -31,6 +31,9 @@ from genplan.engine.approaches import Approach, register, unregister
 from genplan.engine.approaches.context import PipelineContext, pipeline_fields
 from genplan.engine.pipeline.checks import ProgramChecker
 from genplan.engine.pipeline.conversation import code_extractor, user
+from genplan.engine.runs.store import read_events
+from genplan.engine.share.collect import collect
+from genplan.tui.run_state import RunState, TimelineEntry
 
 WAIT = 60.0  # seconds a held answer waits: far longer than any test here may take to see the process end
 
@@ -69,6 +72,14 @@ def _wait_for(condition: object, what: str, seconds: float = 120.0) -> None:
 
 def _log(run_dir: Path) -> list[dict]:
     return [json.loads(line) for line in (run_dir / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def _timeline(run_dir: Path) -> list[TimelineEntry]:
+    """The TUI's timeline of a run, from its log (as the app shows a run it opens)."""
+    state = RunState(run_dir)
+    for event in read_events(run_dir):
+        state.apply(event)
+    return state.entries
 
 
 def _numbered_once_in_order(log: list[dict]) -> None:
@@ -159,6 +170,15 @@ def test_ctrl_c_mid_run_stops_it_and_names_the_resume_command_then_it_resumes(
     assert kinds.count("run.resumed") == 1 and kinds.count("run.started") == 1
     assert [e["data"]["status"] for e in log if e["type"] == "run.finished"] == ["stopped", "finished"]
 
+    # the app's timeline and the export page show the stop, the edit and where the run went on, in order
+    seq = mark + 1
+    ends = [(entry.title, entry.detail) for entry in _timeline(run_dir) if entry.kind == "run"]
+    assert [title for title, _ in ends] == ["run started", "run stopped", "run resumed", "run finished"]
+    assert "interrupted" in ends[1][1] and ends[2][1] == "after it was stopped"
+    page = {row.seq: row for row in collect(run_dir).rows}
+    assert (page[seq].title, page[seq].detail) == ("run resumed", "after it was stopped")
+    assert page[stopped_at].title == "run stopped" and "interrupted" in page[stopped_at].detail
+
 
 # ------------------------------------------------------------------------------------------ an internal error
 FAULTS = {"left": 1}  # how many more times the flawed step fails
@@ -226,3 +246,8 @@ def test_an_internal_error_ends_the_run_failed_with_its_traceback_kept_and_it_re
     assert kinds[failed_at + 1] == "run.resumed" and log[failed_at + 1]["data"] == {"previous_status": "failed"}
     assert kinds[-1] == "run.finished"
     assert (run_dir / "failures" / "failure-1.txt").read_text(encoding="utf-8") == trace  # kept as it was
+    # the app's timeline and the export page say it was an internal error
+    failed_row = next(entry for entry in _timeline(run_dir) if entry.title == "run failed")
+    assert failed_row.detail.startswith("internal error") and "failures/failure-1.txt" in failed_row.detail
+    page = {row.seq: row for row in collect(run_dir).rows}
+    assert page[failed_at + 1].title == "run failed" and page[failed_at + 1].detail.startswith("internal error")
