@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import argparse
-import importlib
+# Only what start-up has loaded already is imported here (not even typing), so that main catches ctrl+c before
+# any import that takes time
 import signal
 import sys
 from types import FrameType
@@ -33,9 +33,12 @@ _COMMAND_MODULES = [
 ]
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None):  # noqa: ANN201 - an argparse.ArgumentParser (imported here, not above)
     """All commands (for --help), or just `only`: a command's module may import heavy parts of the
     engine (the model client, the sandbox), which the other commands should not pay for."""
+    import argparse
+    import importlib
+
     parser = argparse.ArgumentParser(
         prog="genplan",
         description="Develop generalized plans for PDDL domains with LLMs (headless commands).",
