@@ -126,7 +126,7 @@ def test_ctrl_c_mid_run_stops_it_and_names_the_resume_command_then_it_resumes(
     server, hold = held_server
     runs = tmp_path / "runs"
     process = _start("run", str(FERRY), "--model", server.model, "--base-url", server.base_url, "--no-cache",
-                     "--out", str(runs), home=tmp_path)
+                     "--out", str(runs), "--json", home=tmp_path)
     _wait_for(lambda: server.requests_for("nl.task") or process.poll() is not None, "the task descriptions asked")
     run_dir = next(runs.iterdir())
 
@@ -139,9 +139,10 @@ def test_ctrl_c_mid_run_stops_it_and_names_the_resume_command_then_it_resumes(
 
     code, out, err = _ctrl_c(process)  # the answers are a minute away: the process does not wait for them
     resume = f"genplan run --resume {run_dir}"
-    assert code == 130 and out == ""
-    assert "Traceback" not in err and "KeyboardInterrupt" not in err
-    assert err.splitlines()[-1] == f"genplan: interrupted; the run is stopped: {run_dir} (resume with: {resume})"
+    message = f"interrupted; the run is stopped: {run_dir} (resume with: {resume})"
+    assert code == 130 and "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert err.splitlines()[-1] == f"genplan: {message}"
+    assert json.loads(out) == {"status": "stopped", "message": message, "resume": resume}  # --json: the same
     meta = json.loads((run_dir / "run.json").read_text())
     assert meta["status"] == "stopped"
     log = _log(run_dir)
