@@ -11,6 +11,7 @@ Layout (all paths relative to the run directory):
     programs/cN-vNN.py          every program version (candidate N, version NN)
     results/<name>.json         validation / debug results
     summary.json                written when the run finishes
+    failures/failure-N.txt      the traceback of an internal error the run ended with (each kept)
 """
 
 from __future__ import annotations
