@@ -476,10 +476,13 @@ class EventBus:
                 if write and self._resumed is not None:  # the new part begins: the mark of the resume first
                     mark, self._resumed = self._resumed, None
                     self.publish(mark)
-                self._seq = max(self._seq, self._last_logged) + 1 if logged_seq is None else logged_seq
-            event.seq, event.time = self._seq, time.time()
+                seq = max(self._seq, self._last_logged) + 1 if logged_seq is None else logged_seq
+            else:
+                seq = self._seq
+            event.seq, event.time = seq, time.time()
             if self._log_writer is not None and write:
-                self._log_writer(event)
+                self._log_writer(event)  # a write refused (the run has ended) uses up no number
+            self._seq = seq
             for subscriber in list(self._subscribers):
                 subscriber(event)
             return event
