@@ -17,6 +17,7 @@ from genplan.cli.account_view import print_report
 from genplan.cli.autotos_options import add_run_memory_argument, require_memory
 from genplan.cli.budget_options import add_budget_arguments, budget_of
 from genplan.cli.common import (
+    EXIT_NEGATIVE,
     EXIT_OK,
     BadInput,
     add_faithful_options,
@@ -38,7 +39,17 @@ from genplan.engine.api.presets import (
     preset_names,
 )
 from genplan.engine.api.runs import default_runs_dir
-from genplan.engine.events import Event, Notice, RequestRetry, ResponseReceived, SelectionMade, StepStarted, ValidationResult
+from genplan.engine.errors import is_internal
+from genplan.engine.events import (
+    Event,
+    Notice,
+    RequestRetry,
+    ResponseReceived,
+    RunResumed,
+    SelectionMade,
+    StepStarted,
+    ValidationResult,
+)
 
 if TYPE_CHECKING:
     from genplan.engine import api
@@ -62,9 +73,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "select the best program. Every prompt, answer, strategy and program is written to the run directory "
         "(default DOMAIN_DIR/.genplan/runs/<id>/). Model settings come from the config file, then GENPLAN_* "
         "environment variables, then these flags. Exit codes: 0 the run finished (whatever its coverage) or was stopped, "
-        "1 it failed, 2 bad input (a --resume refused included: a finished run, another domain than the run's, its "
-        "own changed since) or a run that had to stop (the model could not be used, the disk is full; the line names "
-        "the resume command), 130 interrupted. "
+        "1 it failed (an internal error: its traceback in the run's failures/), 2 bad input (a --resume refused "
+        "included: a finished run, another domain than the run's, its own changed since) or a run that had to stop "
+        "(the model could not be used, the disk is full; the line names the resume command), 130 ctrl+c, which stops "
+        "the run (resume it with --resume RUN). "
         "With --preset AutoToS or AutoToS+PST, AutoToS runs on DOMAIN_DIR instead (as `genplan autotos DOMAIN_DIR`; "
         "see docs/autotos.md).",
     )
@@ -152,6 +164,8 @@ class Progress:
             return f"-> selected {event.kind} {event.version}: {event.solved}/{event.total} debug tasks"
         if isinstance(event, Notice):
             return f"   note: {event.message}"
+        if isinstance(event, RunResumed):
+            return f"== resumed: the run goes on from where it ended ({event.previous_status or 'unknown'})"
         return None
 
 
@@ -165,6 +179,38 @@ def _stopped(args: argparse.Namespace, run_dir: Path, message: str) -> int:
     if args.json:
         print(json.dumps({"status": "failed", "message": message, "resume": resume}))
     return error(f"{message} (resume with: {resume})")
+
+
+def _interrupted(args: argparse.Namespace, run_dir: Path) -> None:
+    """ctrl+c during a run: the run recorded its stop; the line main prints names the resume command (raised as
+    the KeyboardInterrupt's text). With --json, the same as one object on stdout."""
+    from genplan.engine.api.runs import open_run
+
+    resume = f"genplan run --resume {run_dir}"
+    status = str(open_run(run_dir).meta().get("status"))
+    message = (f"interrupted; the run is stopped: {run_dir} (resume with: {resume})" if status == "stopped"
+               else f"interrupted; the run is {status}: {run_dir}")
+    if args.json:
+        print(json.dumps({"status": status, "message": message, "resume": resume}), flush=True)
+    raise KeyboardInterrupt(message)
+
+
+def _internal_failure(run_dir: Path) -> str | None:
+    """What the run recorded of an internal error it ended with (engine/runs/run.py, Run.fail), else None."""
+    from genplan.engine.api.runs import open_run
+
+    meta = open_run(run_dir).meta()
+    error = meta.get("error")
+    return str(error) if meta.get("status") == "failed" and meta.get("traceback") and error else None
+
+
+def _failed(args: argparse.Namespace, run_dir: Path, message: str) -> int:
+    """A run that ended with an internal error: one line naming it, where its traceback is, and how to resume."""
+    resume = f"genplan run --resume {run_dir}"
+    if args.json:
+        print(json.dumps({"status": "failed", "message": message, "resume": resume}))
+    print(f"genplan: {run_dir.name}: {message} (resume with: {resume})", file=sys.stderr)
+    return EXIT_NEGATIVE
 
 
 def list_presets() -> str:
@@ -254,6 +300,10 @@ def run(args: argparse.Namespace) -> int:
                                  domain_dir=given_domain, memory_gib=args.memory, budget=budget)
         else:
             outcome = api.start(request, settings, watch, no_cache=args.no_cache, prompts=prompts, budget=budget)
+    except KeyboardInterrupt:
+        if created:
+            _interrupted(args, created[0])
+        raise
     except ModelAccessError as exc:
         if not created:
             raise BadInput(str(exc)) from None
@@ -264,6 +314,11 @@ def run(args: argparse.Namespace) -> int:
         where = f" ({exc.filename})" if exc.filename else ""
         return _stopped(args, created[0], f"no space left on the device of the run directory{where}; "
                         "free some space")
+    except Exception as exc:
+        failure = _internal_failure(created[0]) if created and is_internal(exc) else None
+        if failure is None:
+            raise
+        return _failed(args, created[0], failure)
     report = api.report(outcome)
     selected = report.account.outcome.facts.selected if report.account is not None else None
     if args.eval and not evaluates_itself(approach.name) and domain_dir is not None and selected:

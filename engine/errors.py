@@ -22,3 +22,10 @@ class RunStopped(Exception):  # noqa: N818 - the name says what happened, as Run
     def __init__(self, message: str = "stopped by the person", *, reason: str = "stopped") -> None:
         super().__init__(message)
         self.reason = reason  # the word a trial record keeps for it ("stopped", "out-of-answers")
+
+
+def is_internal(error: BaseException) -> bool:
+    """Whether an error that ended a run is a fault in genplan itself (a bug: an IndexError, CPython's AST race's
+    SystemError), not a problem of what the person gave (GenplanError), of the machine (OSError: the disk is full),
+    a stop, or ctrl+c. A run records an internal error with its traceback."""
+    return not isinstance(error, (GenplanError, RunStopped, OSError, KeyboardInterrupt))

@@ -111,6 +111,16 @@ class RunFailed(Event):
     TYPE = "run.failed"
     message: str | None = None
     error: str | None = None
+    traceback: str | None = None  # an internal error's: the file (relative to the run) that holds its traceback
+
+
+@dataclass(kw_only=True)
+class RunResumed(Event):
+    """A resumed run goes on from here: logged before its first new event, right after where it had ended (a
+    stop's or an earlier end's ``run.finished``, a ``run.failed``, the last line of a killed run)."""
+
+    TYPE = "run.resumed"
+    previous_status: str | None = None  # what run.json said before: stopped, failed, interrupted, finished
 
 
 # --------------------------------------------------------------------------------------------- the steps
@@ -365,7 +375,7 @@ class UnknownEvent(Event):
 
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.TYPE: cls for cls in (
-    RunStarted, RunFinished, RunFailed, StepStarted, StepFinished, AttemptStarted, CommandExecuted,
+    RunStarted, RunFinished, RunFailed, RunResumed, StepStarted, StepFinished, AttemptStarted, CommandExecuted,
     RequestSent, RequestPaused, PromptEdited, TextDelta, RequestRetry, ResponseReceived,
     ValidationResult, ArtifactCreated, ArtifactEdited, SelectionMade, Notice,
     FeedbackRound, ChecksPassed, FeedbackLimit, EvaluationProgress,
@@ -438,16 +448,19 @@ class EventBus:
     Publishing is serialised with a lock so that events from concurrent requests keep one total order.
     """
 
-    def __init__(self, log_writer: Callable[[Event], None] | None = None, logged: Sequence[Event] = ()) -> None:
+    def __init__(self, log_writer: Callable[[Event], None] | None = None, logged: Sequence[Event] = (),
+                 resumed: RunResumed | None = None) -> None:
         """`logged`: the events a resumed run's log holds already. A resumed run publishes its deterministic
         sequence again: while each event is of the kind the log has next, it goes to the subscribers only, with
         the number it has in the log. The first one that differs starts the new part, logged and numbered after
-        the log's last event. A stop's or a failure's `RunFinished` is no part of that sequence (the resumed run
-        publishes the event that came after it instead), so it is passed over, however often the run was
+        the log's last event; `resumed` (a resumed run's mark) is logged just before it. A stop's or a
+        failure's `RunFinished` and the marks of earlier resumes are no part of that sequence (the resumed run
+        publishes the event that came after them instead), so they are passed over, however often the run was
         stopped and resumed before."""
         self._subscribers: list[Subscriber] = []
         self._log_writer = log_writer
-        self._replay = [(type(event), event.seq) for event in logged if not isinstance(event, RunFinished)]
+        self._replay = [(type(event), event.seq) for event in logged if not isinstance(event, (RunFinished, RunResumed))]
+        self._resumed = resumed if logged else None
         self._replayed = 0  # how many of them were published again
         self._last_logged = max((event.seq for event in logged), default=0)
         self._seq = 0
@@ -472,10 +485,16 @@ class EventBus:
             if not event.LIVE_ONLY:
                 logged_seq = self._logged_seq(event)
                 write = logged_seq is None
-                self._seq = max(self._seq, self._last_logged) + 1 if logged_seq is None else logged_seq
-            event.seq, event.time = self._seq, time.time()
+                if write and self._resumed is not None:  # the new part begins: the mark of the resume first
+                    mark, self._resumed = self._resumed, None
+                    self.publish(mark)
+                seq = max(self._seq, self._last_logged) + 1 if logged_seq is None else logged_seq
+            else:
+                seq = self._seq
+            event.seq, event.time = seq, time.time()
             if self._log_writer is not None and write:
-                self._log_writer(event)
+                self._log_writer(event)  # a write refused (the run has ended) uses up no number
+            self._seq = seq
             for subscriber in list(self._subscribers):
                 subscriber(event)
             return event

@@ -138,6 +138,8 @@ SLOW_MODULES = frozenset({
     "test_tui_keys", "test_tui_papercuts", "test_tui_pddlego_run", "test_tui_responsiveness", "test_tui_stories",
     "test_tui_tmux", "test_tui_versions", "test_tui_versions_tree", "test_tui_views", "test_variants",
     "test_cli_edit_fork", "test_edit_lineage", "test_tui_lineage", "test_tui_tmux_lineage",
+    # ctrl+c sent to `genplan run` processes, an internal error and resumes; host-side parses in threads under stress
+    "test_run_endings", "test_parse_threads",
     # Fast Downward at its 20 s limit per task (it timed out at 80 s beside other work); headless chromium
     "test_planner_conformance", "test_share", "test_share_own_loops", "test_tui_share",
     "test_planner_deadlines", "test_fast_downward_reasons",

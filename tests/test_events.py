@@ -35,7 +35,7 @@ LEGACY = Path(__file__).parent / "data" / "runs" / "legacy-bas" / "events.jsonl"
 
 
 def test_every_kind_has_its_own_class_and_type_name() -> None:
-    assert len(EVENT_TYPES) == len(set(EVENT_TYPES.values())) == 21
+    assert len(EVENT_TYPES) == len(set(EVENT_TYPES.values())) == 23
     for name, cls in EVENT_TYPES.items():
         assert cls.TYPE == name and cls().type == name
         assert not {"type", "data", "schema"} & set(payload_fields(cls))  # would clash with the line's keys
@@ -138,3 +138,35 @@ def test_the_bus_numbers_logs_and_hands_out_in_order(tmp_path: Path) -> None:
     logged = list(store.events())
     assert [(type(e), e.seq) for e in logged] == [(ArtifactCreated, 1), (RunFinished, 2)]  # no streamed text
     assert logged[0] == seen[1]
+
+
+def test_a_run_closed_to_other_threads_logs_nothing_of_theirs_and_skips_no_number(tmp_path: Path) -> None:
+    """A run that ended early (ctrl+c, an error) while a request was still out: the late thread's event is refused
+    and uses up no number, and what the ending thread records next follows the log without a gap."""
+    import threading
+
+    from genplan.engine.errors import RunStopped
+    from genplan.engine.events import EventBus, Notice, RunFinished
+
+    store = RunStore.create(tmp_path, {"approach": "stein"})
+    bus = EventBus(store.append_event)
+    bus.publish(Notice(message="before the end"))
+    store.close()
+    refused: list[BaseException] = []
+
+    def late() -> None:
+        try:
+            bus.publish(Notice(message="an answer that came after the end"))
+        except RunStopped as exc:
+            refused.append(exc)
+        try:
+            store.write_text("responses/0002-nl.task.md", "late")
+        except RunStopped as exc:
+            refused.append(exc)
+
+    thread = threading.Thread(target=late)
+    thread.start()
+    thread.join()
+    bus.publish(RunFinished(status="stopped"))
+    assert len(refused) == 2 and not (store.path / "responses").exists()
+    assert [(event.seq, event.type) for event in store.events()] == [(1, "notice"), (2, "run.finished")]

@@ -82,9 +82,10 @@ def test_a_resumed_run_replays_on_past_an_edit_made_during_its_replay(tmp_path: 
             lambda run: run.publish(Notice(message="new")),
         ))
     logged = _logged(store.path)
-    # the two events published again are not logged again; the edit and what is new follow the log's end
+    # the two events published again are not logged again; the edit and what is new follow the log's end, the
+    # new part after the mark of the resume
     assert logged == [(1, "step.started"), (2, "notice"), (3, "run.finished"), (4, "artifact.edited"),
-                      (5, "notice"), (6, "run.finished")]
+                      (5, "run.resumed"), (6, "notice"), (7, "run.finished")]
     assert [(type(event).__name__, event.seq) for event in seen][:3] == [
         ("StepStarted", 1), ("ArtifactEdited", 4), ("Notice", 2)]
 

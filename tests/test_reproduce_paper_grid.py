@@ -287,3 +287,42 @@ def test_a_dry_run_shows_the_published_figures_and_the_faithful_toggles(tmp_path
     assert faithful[-1] == "faithful toggles in force: " + ", ".join(t for t in TOGGLES if t != "planner")
     assert faithful[:-1] == plain[:-1]
     assert main(["reproduce", str(data), "--model", "m", "--dry-run", "--faithful-except", "nope"]) == 2
+
+
+def refining(request: RecordedRequest) -> Reply:
+    """Every program fails every task, so that F5-3's code debugging runs: its candidates are checked, reflected on
+    and revised at once in the pipeline's threads, each answer parsed on the host (the place a reproduce grid once
+    lost gripper's run to CPython's AST race, tests/test_parse_threads.py)."""
+    if request.step and request.step.startswith("code.") and request.step != "code.reflect":
+        return Reply.answer(PROGRAM)
+    if request.step and request.step.endswith("reflect"):
+        return Reply.answer("The plan is empty: the program never looks at the goal.")
+    if request.step and request.step.startswith("strategy.") and request.step != "strategy.plan":
+        return Reply.answer("Reasoning.\n\nPseudocode:\n1. Look at the goal.\n2. Reach it one object at a time.")
+    return Reply.answer("1. Look at the goal.\n2. Reach it one object at a time.")
+
+
+def test_a_refining_grid_of_the_17_domains_ends_with_every_run_finished(tmp_path: Path) -> None:
+    """The pipeline's own concurrency fails no run: the 17 domains as one F5-3 grid (two candidates, a round of
+    code debugging each, run two at a time), every run finished, none failed, no internal error kept."""
+    data = paper_tree(tmp_path)
+    out = tmp_path / "grid"
+    with ScriptedServer() as server:
+        server.respond_with(refining)
+        done = genplan("reproduce", str(data), "--model", server.model, "--base-url", server.base_url,
+                       "--presets", "F5-3", "--seeds", "1", "--out", str(out), "--set", "initial_programs=2",
+                       "--set", "strategy_rounds=0", "--set", "code_rounds=1", "--eval-limit", "1",
+                       "--eval-timeout", "5", "--planner-limits", "5", "--max-concurrent-runs", "2", "--no-cache",
+                       "--quiet", home=tmp_path)
+        revisions = len(server.requests_for("code.revise"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    batch = json.loads((out / "batch.json").read_text())
+    assert len(batch["entries"]) == 17
+    assert [(e["domain"], e["run_status"]) for e in batch["entries"] if e["run_status"] != "finished"] == []
+    runs = [out / e["run_dir"] for e in batch["entries"]]
+    assert len(set(runs)) == 17
+    for run in runs:
+        meta = json.loads((run / "run.json").read_text())
+        assert meta["status"] == "finished" and not meta.get("error"), (run.name, meta.get("error"))
+        assert not (run / "failures").exists(), run.name
+    assert revisions == 17 * 2  # each run revised both of its candidates

@@ -104,8 +104,8 @@ def kinds(run_dir: Path) -> list[tuple[int, str]]:
 def test_a_resumed_run_logs_every_event_after_each_stop(toy: Approach, scripted_server: ScriptedServer,  # noqa: F811
                                                          tmp_path: Path) -> None:
     """The log of a run stopped twice and then carried to its end: the uninterrupted run's events, each stop's
-    RunFinished where it came, numbered 1, 2, 3, ... (the first event after a stop was once dropped: it took the
-    number the stop's RunFinished has in the log)."""
+    RunFinished where it came and each resume's RunResumed after it, numbered 1, 2, 3, ... (the first event after
+    a stop was once dropped: it took the number the stop's RunFinished has in the log)."""
     toy_server(scripted_server)
     whole = [kind for _, kind in kinds(start_toy(scripted_server, tmp_path / "whole").run_dir)]
     stopped = start_toy(scripted_server, tmp_path / "runs", api.Watch(stop_requested=lambda: True))
@@ -115,7 +115,7 @@ def test_a_resumed_run_logs_every_event_after_each_stop(toy: Approach, scripted_
     api.resume(stopped.run_dir, settings_for(scripted_server), no_cache=True)
     logged = kinds(stopped.run_dir)
     assert [seq for seq, _ in logged] == list(range(1, len(logged) + 1))
-    assert [kind for _, kind in logged] == whole[:1] + ["RunFinished", "RunFinished"] + whole[1:]
+    assert [kind for _, kind in logged] == whole[:1] + ["RunFinished", "RunResumed", "RunFinished", "RunResumed"] + whole[1:]
     assert whole[1] == "RequestSent"
 
 

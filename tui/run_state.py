@@ -30,6 +30,7 @@ from genplan.engine.events import (
     ResponseReceived,
     RunFailed,
     RunFinished,
+    RunResumed,
     RunStarted,
     SelectionMade,
     StepFinished,
@@ -285,6 +286,8 @@ class RunState:
         if stopped:
             self.status = STOPPED
         error = event.error if isinstance(event, RunFailed) else event.extra.get("error")
+        if isinstance(event, RunFailed) and event.traceback:  # an internal error: its message says so, and where
+            error = event.message
         self.error = _text(error or event.message) if failed or stopped else None
         title = "run failed" if failed else "run stopped" if stopped else "run finished"
         detail = self.error or ("" if failed else _text(event.message))  # e.g. how an AutoToS run ended
@@ -303,6 +306,16 @@ class RunState:
             if entry.status in (RUNNING, PAUSED):
                 entry.status = ended
                 update.entries.append(index)
+        update.status = update.totals = True
+
+    def _run_resumed(self, event: RunResumed, update: Update) -> None:
+        """A resumed run goes on from here: running again, its earlier end kept above as its row."""
+        self.totals.finished = None
+        self.status = RUNNING
+        self.error = None
+        before = _text(event.previous_status)
+        self._add(TimelineEntry(f"run:{event.seq}", "run", "run resumed", f"after it was {before}" if before else "",
+                                INFO, started=event.time), update)
         update.status = update.totals = True
 
     def standing(self) -> str:
@@ -607,6 +620,7 @@ _HANDLERS: dict[type[Event], Any] = {
     RunStarted: RunState._run_started,
     RunFinished: RunState._run_finished,
     RunFailed: RunState._run_finished,
+    RunResumed: RunState._run_resumed,
     StepStarted: RunState._step_started,
     StepFinished: RunState._step_finished,
     RequestSent: RunState._request_sent,

@@ -9,12 +9,12 @@ coin ends the log with ``Coin found!`` (the command that found it is the head of
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from genplan.engine.errors import GenplanError
+from genplan.engine.python_text import literal_quietly
 
 _MARKER = re.compile(
     r"^(?:====Step (?P<step>\d+)==== ?$"
@@ -106,7 +106,7 @@ def _literal_list(text: str) -> list[str] | None:
     if text in ("None", ""):
         return None
     try:
-        value = ast.literal_eval(text)
+        value = literal_quietly(text)
     except (ValueError, SyntaxError):
         return None
     return [str(v) for v in value] if isinstance(value, (list, tuple)) else None

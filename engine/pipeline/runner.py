@@ -9,11 +9,11 @@ approaches' own loops live in ``engine/approaches/``. It never knows who watches
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -128,6 +128,43 @@ class RunResult:
             "message": self.message,
         }
 
+
+
+def in_threads(calls: list[Callable[[], Any]], workers: int) -> list[Any]:
+    """Each call in one of ``workers`` threads; the results in order, the first error (in order) raised once all
+    have ended. The threads are daemons and take no further call once the caller has left (ctrl+c while it
+    waited): a run interrupted while requests are out ends at once, not when their answers come (the run's
+    store takes nothing more from them, ``RunStore.close``)."""
+    results: list[Any] = [None] * len(calls)
+    errors: list[BaseException | None] = [None] * len(calls)
+    pending = iter(range(len(calls)))
+    lock = threading.Lock()
+    left = threading.Event()
+
+    def work() -> None:
+        while not left.is_set():
+            with lock:
+                index = next(pending, None)
+            if index is None:
+                return
+            try:
+                results[index] = calls[index]()
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+                errors[index] = exc
+
+    threads = [threading.Thread(target=work, name=f"genplan-request-{n}", daemon=True)
+               for n in range(max(1, min(workers, len(calls))))]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        left.set()
+    for error in errors:
+        if error is not None:
+            raise error
+    return results
 
 class Pipeline:
     """A pipeline approach's context on its run: the Run's model, files and events, plus the domain, the debug
@@ -293,15 +330,19 @@ class Pipeline:
                 results.append(job(pub))
                 pub.flush()
             return results
+        calls: list[Callable[[], Any]] = [functools.partial(job, pub) for job, pub in zip(jobs, publishers)]
         try:
-            with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
-                futures = [pool.submit(job, pub) for job, pub in zip(jobs, publishers)]
-                results = [f.result() for f in futures]
-        finally:
-            # also when a job ended the run (a stop, the budget's cap, a model that failed): the answers the others
-            # got are on the log, as on disk, once every job is done
+            results = in_threads(calls, self.concurrency)
+        except KeyboardInterrupt:
+            raise  # ctrl+c while jobs may still be under way: nothing more of theirs goes on the log
+        except BaseException:
+            # a job ended the run (a stop, the budget's cap, a model that failed): every job has ended by now, and
+            # the answers the others got are on the log, as on disk
             for pub in publishers:
                 pub.flush()
+            raise
+        for pub in publishers:
+            pub.flush()
         return results
 
     @property

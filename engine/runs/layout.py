@@ -49,6 +49,7 @@ PDDL = "pddl"
 OBSERVATIONS = "observations.md"
 VERSIONS = "versions"
 COUNTEREXAMPLES = "counterexamples"
+FAILURES = "failures"  # the traceback of each internal error a run ended with (failure-N.txt)
 #: where runs on a domain directory go unless told otherwise: ``DOMAIN_DIR/.genplan/runs``
 RUNS_SUBDIR = ".genplan/runs"
 
@@ -68,6 +69,15 @@ def in_run(run_dir: Path, relative: str | Path) -> Path:
     if Path(relative).is_absolute() or ".." in Path(relative).parts:
         raise OutsideRun(f"{relative}: not a path inside the run directory {run_dir}")
     return path
+
+
+def failure_file(run_dir: Path) -> str:
+    """Where the traceback of an internal error that ends a run goes, relative to the run: the next free
+    ``failures/failure-N.txt`` (a run resumed and failing again keeps each)."""
+    number = 1
+    while (Path(run_dir) / FAILURES / f"failure-{number}.txt").exists():
+        number += 1
+    return f"{FAILURES}/failure-{number}.txt"
 
 
 def nl_dir(run_dir: Path) -> Path:

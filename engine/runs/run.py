@@ -17,16 +17,18 @@ approach's typed parameter class) come with it.
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from genplan.engine.errors import RunStopped
-from genplan.engine.events import ArtifactCreated, Event, EventBus, Publish, RunFailed, RunFinished
+from genplan.engine.errors import RunStopped, is_internal
+from genplan.engine.events import ArtifactCreated, Event, EventBus, Publish, RunFailed, RunFinished, RunResumed
 from genplan.engine.feedback import FeedbackStyle
 from genplan.engine.llm import ChatMessage, ChatRequest, ChatResponse, Provider
 from genplan.engine.llm.budget import BUDGET_REASON, BudgetMeter
+from genplan.engine.runs import layout
 from genplan.engine.runs.edits import VersionNames
 from genplan.engine.runs.gateway import Controller, ModelGateway, Totals
 from genplan.engine.runs.lock import LiveRun, RunLock, running_here
@@ -128,10 +130,13 @@ class Run:
         self.target = target  # a domain directory, an AutoToS domain's name, a game
         self.parameters = parameters  # the approach's typed parameters
         logged = list(store.events())
+        meta = store.meta()
         # the names of its versions: past a person's edits; in a fork from an edit, as its source names the edit
-        self.names = VersionNames(store.meta(), logged)
-        # a resumed run publishes its events again; those already in the log go to the watchers only
-        self.bus = EventBus(store.append_event, logged=logged)
+        self.names = VersionNames(meta, logged)
+        # a resumed run publishes its events again; those already in the log go to the watchers only, and the
+        # log marks where the run went on
+        resumed = RunResumed(previous_status=str(meta.get("status") or "") or None)
+        self.bus = EventBus(store.append_event, logged=logged, resumed=resumed)
         for subscriber in setup.subscribers:
             self.bus.subscribe(subscriber)
         self.gateway = ModelGateway(setup.provider, store, self.bus, setup.controller)
@@ -230,10 +235,24 @@ class Run:
         return record
 
     def fail(self, error: BaseException, **meta: Any) -> None:
-        """Record a run that ended with an error no approach expected (a broken sandbox, ctrl+c)."""
+        """Record a run that ended with an error no approach expected. A problem of what the person gave or of
+        the machine (a GenplanError: the model cannot be used; an OSError: the disk is full) is said as it is;
+        anything else is a fault in genplan, an internal error (``is_internal``), and its traceback is kept in
+        the run (``failures/failure-N.txt``). Either way the run can be resumed."""
         text = f"{type(error).__name__}: {error}"
-        self.bus.publish(RunFailed(error=text, message=text))
-        self.store.update_meta(status=RunStatus.FAILED, error=text, **meta)
+        if not is_internal(error):
+            self.bus.publish(RunFailed(error=text, message=text))
+            self.store.update_meta(status=RunStatus.FAILED, error=text, traceback=None, **meta)
+            return
+        relative = layout.failure_file(self.path)
+        self.store.write_text(relative, "".join(traceback.format_exception(error)))
+        message = f"internal error (a fault in genplan, not the model's): {text}; its traceback is in {relative}"
+        self.bus.publish(RunFailed(error=text, message=message, traceback=relative))
+        self.store.update_meta(status=RunStatus.FAILED, error=message, traceback=relative, **meta)
+
+    def interrupted(self) -> None:
+        """Record a run the person interrupted (ctrl+c in a terminal): stopped, as the app's stop key ends one."""
+        self.finish(stopped_outcome(INTERRUPTED))
 
 
 def execute(run: Run, body: Callable[[Run], RunOutcome]) -> RunOutcome:
@@ -241,15 +260,23 @@ def execute(run: Run, body: Callable[[Run], RunOutcome]) -> RunOutcome:
     owner, announced to the front end, ``body`` (the approach) run on it, and its end recorded."""
     with RunLock(run.path), running_here(run.path, LiveRun(run.bus.publish_aside, run.names)):
         run.store.claim()
-        if run.setup.run_created is not None:
-            run.setup.run_created(run.path)
         try:
+            if run.setup.run_created is not None:
+                run.setup.run_created(run.path)
             outcome = body(run)
+        except KeyboardInterrupt:
+            run.store.close()  # requests still out in other threads write nothing more into the run
+            run.interrupted()
+            raise
         except BaseException as exc:
+            run.store.close()
             run.fail(exc)
             raise
         run.finish(outcome)
         return replace(outcome, run_dir=run.path)
+
+
+INTERRUPTED = "stopped: interrupted (ctrl+c)"
 
 
 def stopped_outcome(message: str, **summary: Any) -> RunOutcome:

@@ -11,6 +11,7 @@ Layout (all paths relative to the run directory):
     programs/cN-vNN.py          every program version (candidate N, version NN)
     results/<name>.json         validation / debug results
     summary.json                written when the run finishes
+    failures/failure-N.txt      the traceback of an internal error the run ended with (each kept)
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from genplan.engine.errors import RunStopped
 from genplan.engine.events import ArtifactCreated, Event, read_log
 from genplan.engine.runs import RunMeta, layout
 from genplan.engine.runs.answers import copy_records, request_record, response_record
@@ -54,6 +56,17 @@ class RunStore:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._log_lock = threading.Lock()
+        self._closer: int | None = None  # the thread that closed the run (close), the only one still writing
+
+    def close(self) -> None:
+        """The run ends early (ctrl+c, an error) while other threads of it may still work (a request still out):
+        from now on only this thread writes into the run, to record how it ended; another's write raises
+        RunStopped, so nothing lands in the run after its end."""
+        self._closer = threading.get_ident()
+
+    def _writable(self) -> None:
+        if self._closer is not None and threading.get_ident() != self._closer:
+            raise RunStopped(f"{self.path.name}: the run has ended; nothing more is written into it")
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -141,11 +154,13 @@ class RunStore:
         return self.path / relative
 
     def write_text(self, relative: str, text: str) -> Path:
+        self._writable()
         target = self.path / relative
         write_text_atomic(target, text)
         return target
 
     def write_json(self, relative: str, data: Any) -> Path:
+        self._writable()
         target = self.path / relative
         write_json_atomic(target, data)
         return target
@@ -169,6 +184,7 @@ class RunStore:
     def append_event(self, event: Event) -> None:
         """Append and flush: once written, a killed process (even kill -9) loses nothing. No fsync per
         event: that guards only against power loss and costs milliseconds on a busy disk."""
+        self._writable()
         line = event.to_json() + "\n"
         with self._log_lock:
             with open(layout.events_file(self.path), "a", encoding="utf-8") as log:

@@ -32,6 +32,7 @@ from genplan.engine.events import (
     ResponseReceived,
     RunFailed,
     RunFinished,
+    RunResumed,
     RunStarted,
     SelectionMade,
     StepStarted,
@@ -312,7 +313,10 @@ def _row(run_dir: Path, event: Event, texts: Texts, anchors: dict[str, str],  # 
                    str(event.message or event.reason or ""), "ok" if (event.status or "finished") == "finished"
                    else "fail", seconds=event.wall_seconds)
     if isinstance(event, RunFailed):
-        return Row(seq, "run", "run failed", str(event.error or event.message or ""), "fail")
+        return Row(seq, "run", "run failed", str(event.message or event.error or ""), "fail")
+    if isinstance(event, RunResumed):
+        before = f"after it was {event.previous_status}" if event.previous_status else ""
+        return Row(seq, "run", "run resumed", before, "info")
     return None
 
 
