@@ -35,7 +35,8 @@ def account_lines(account: RunAccount) -> list[str]:
     if counts.log:
         tokens += f"; in the log: {counts.tokens_logged.words}"
     seconds = "not logged" if counts.model_seconds is None else f"{counts.model_seconds:.1f} s"
-    lines += [f"calls: {counts.calls} ({count_words(counts)})", tokens, f"model time: {seconds}"]
+    lines += [f"calls: {counts.calls} ({count_words(counts)})", tokens, f"model time: {seconds}",
+              f"cost: {counts.cost_words}"]
     return lines
 
 

@@ -62,7 +62,8 @@ def account_of(run_dir: Path, events: list[Event] | None = None) -> RunAccount:
         who=Who(approach or "?", str(meta.extra.get("preset") or meta.config.get("preset") or
                                      (started.preset if started is not None else None) or "?"),
                 str(model) if model else None, provenance),
-        outcome=Outcome(status, status_words(status, message), facts, message),
+        outcome=Outcome(status, status_words(status, message, str(meta.extra.get("stop_reason") or "") or None), facts,
+                        message),
         counts=_counts(calls),
         calls=tuple(calls),
         notices=tuple(_notices(logged, calls)),
@@ -189,8 +190,14 @@ def _calls(events: list[Event], imported: bool) -> list[Call]:
             continue
         tokens_in, tokens_out = _usage(response)
         calls.append(Call(len(calls) + 1, rid, steps[rid], _source(response, imported), tokens_in, tokens_out,
-                          response.latency_s))
+                          response.latency_s, _cost(response)))
     return calls
+
+
+def _cost(event: ResponseReceived) -> float | None:
+    if event.cached or event.human or event.resumed:
+        return 0.0  # nothing paid for it now (a kept answer was paid for by the session that asked it)
+    return float(event.cost_usd) if isinstance(event.cost_usd, (int, float)) else None
 
 
 def _usage(event: ResponseReceived) -> tuple[int | None, int | None]:
@@ -234,7 +241,13 @@ def _counts(calls: list[Call]) -> Counts:
         tokens_billed=tokens(model), tokens_cached=tokens(of(CallSource.CACHE)), tokens_logged=tokens(of(CallSource.LOG)),
         # no model call: 0 s, unless the answers came from a log, whose time is not logged
         model_seconds=round(sum(seconds), 3) if seconds else (None if model or of(CallSource.LOG) else 0.0),
+        cost_usd=_spent(model) if not of(CallSource.LOG) else None,  # a published log's answers: its bill unknown
     )
+
+
+def _spent(model: list[Call]) -> float | None:
+    costs = [c.cost_usd for c in model]
+    return None if any(cost is None for cost in costs) else round(sum(c for c in costs if c is not None), 6)
 
 
 # ------------------------------------------------------------------------------------------ notices, versions

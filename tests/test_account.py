@@ -65,6 +65,8 @@ def test_calls_are_numbered_once_and_counted_by_where_the_answer_came_from(ferry
     again = api.account(cached)
     assert again.counts.model == 0 and again.counts.cache == len(responses)
     assert again.counts.tokens_billed == Tokens(0, 0) and again.counts.model_seconds == 0.0
+    assert again.counts.cost_usd == 0.0 and again.counts.cost_words == "$0.0000"  # cached answers cost nothing
+    assert account.counts.cost_usd is None and account.counts.cost_words == "no price known"  # no price: no guess
     assert again.counts.tokens_cached == Tokens(sum(e.tokens_in or 0 for e in responses),
                                                 sum(e.tokens_out or 0 for e in responses))
 
@@ -88,6 +90,7 @@ def test_an_import_says_not_logged_never_zero_and_keeps_the_logs_own_result(tmp_
     assert account.counts.log == 2 and account.counts.model == 0
     assert account.counts.tokens_logged == Tokens(None, None) and account.counts.tokens_logged.words == "not logged"
     assert account.counts.model_seconds is None  # the log has no time, not "0.0 s"
+    assert account.counts.cost_usd is None and account.counts.cost_words == "not logged"  # nor its bill
     assert account.outcome.facts.log_result == "2/2 solved"
     assert account.outcome.facts.result is not None and account.outcome.facts.result.words == "2/2 evaluation tasks"
 
@@ -193,6 +196,7 @@ def test_status_feedback_limit_and_a_trials_end_are_distinct_words() -> None:
 
     words = {status_words(s) for s in (RunStatus.FINISHED, RunStatus.STOPPED, RunStatus.FAILED)}
     assert words == {"finished", "stopped by a person", "failed"}
+    assert status_words(RunStatus.STOPPED, reason="budget") == "stopped at a cap of its budget"
 
 
 @pytest.mark.parametrize(("style", "words", "first"), [("stein", "at step {n} ", 0), ("silver", "at time {n}\n", 1)])

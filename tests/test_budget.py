@@ -162,6 +162,8 @@ def test_a_capped_run_stops_at_the_cap_and_resumes_to_the_uncapped_result(
     assert capped.status == "stopped"
     record = meta(capped.run_dir)
     assert record["stop_reason"] == "budget" and record["status"] == "stopped"
+    account = api.account(Path(capped.run_dir))  # what every front end says of it: not a person's stop
+    assert account.outcome.status_words == "stopped at a cap of its budget"
     asked = len(scripted_server.requests)
     # the cap is 5 answers' worth; the requests of NL tasks go out concurrently, so it may be passed by one
     assert 5 <= asked <= 6
@@ -169,6 +171,9 @@ def test_a_capped_run_stops_at_the_cap_and_resumes_to_the_uncapped_result(
     assert spent.calls == asked and spent.tokens == asked * (TOKENS_IN + TOKENS_OUT)
     assert spent.tokens_out == asked * TOKENS_OUT  # reasoning is part of the output
     assert spent.cost_usd == pytest.approx(asked * CALL_COST)
+    # the run's account (the app, the page, --json) counts the same spend
+    assert account.counts.cost_usd == pytest.approx(asked * CALL_COST)
+    assert account.counts.cost_words == f"${asked * CALL_COST:.4f}"
     assert record["budget"]["spent"]["calls"] == asked and "reached" in record["budget"]
     assert "budget" in api.message(capped)
 

@@ -82,6 +82,7 @@ class Call:
     tokens_in: int | None = None  # None: not logged
     tokens_out: int | None = None
     seconds: float | None = None
+    cost_usd: float | None = None  # at the model's price; None: no price known (a cached answer costs 0)
 
 
 @dataclass(frozen=True)
@@ -112,10 +113,20 @@ class Counts:
     tokens_cached: Tokens = field(default_factory=Tokens)  # served from the cache, not billed
     tokens_logged: Tokens = field(default_factory=Tokens)  # as a published log records them
     model_seconds: float | None = None  # the model's answers' time; None: not logged
+    # what the model's answers cost at its price (the spend a budget counts; cached answers cost nothing); None:
+    # some answer's price is not known (no price for the model), or the log does not say
+    cost_usd: float | None = None
 
     @property
     def calls(self) -> int:
         return self.model + self.cache + self.log + self.resumed + self.person
+
+    @property
+    def cost_words(self) -> str:
+        """What the run's model calls cost, in words: "$0.0123", "no price known", "not logged" (a log's bill)."""
+        if self.cost_usd is not None:
+            return f"${self.cost_usd:.4f}"
+        return "not logged" if self.log else "no price known"
 
     def by_source(self) -> dict[CallSource, int]:
         return {CallSource.MODEL: self.model, CallSource.CACHE: self.cache, CallSource.LOG: self.log,
@@ -230,10 +241,13 @@ def _figure(value: int | None) -> str:
     return "not logged" if value is None else f"{value:,}"
 
 
-def status_words(status: RunStatus, message: str = "") -> str:
-    """The run's status in words, one meaning each: a person's stop is "stopped by a person"; a replay that ran
-    out of recorded answers says so; AutoToS's feedback limit and a trial's end reason are not statuses."""
+def status_words(status: RunStatus, message: str = "", reason: str | None = None) -> str:
+    """The run's status in words, one meaning each: a person's stop is "stopped by a person", a stop at a cap of
+    its budget (``reason`` "budget", run.json's ``stop_reason``) says so; a replay that ran out of recorded answers
+    says so; AutoToS's feedback limit and a trial's end reason are not statuses."""
     if status is RunStatus.STOPPED:
+        if reason == "budget":
+            return "stopped at a cap of its budget"
         if "out-of-answers" in message or "no answer left" in message:
             return "stopped: the recorded answers ran out"
         return "stopped by a person"

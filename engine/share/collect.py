@@ -362,6 +362,7 @@ def head_facts(account: RunAccount) -> list[tuple[str, str, str]]:
         head.append(("tokens-logged", "tokens in the log", counts.tokens_logged.words))
     seconds = counts.model_seconds
     head.append(("model-time", "model time", "not logged" if seconds is None else f"{seconds:.1f} s"))
+    head.append(("cost", "cost", counts.cost_words))
     if account.wall_seconds is not None:
         head.append(("wall-time", "wall time", f"{account.wall_seconds:.1f} s"))
     return head

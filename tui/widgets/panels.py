@@ -183,7 +183,7 @@ def account_line(account: RunAccount) -> str:
     if counts.log:
         tokens += f", in the log {counts.tokens_logged.words}"
     return " · ".join([*made, outcome.status_words, outcome.facts.headline,
-                       f"calls: {count_words(counts)}", tokens, f"model time {seconds}"])
+                       f"calls: {count_words(counts)}", tokens, f"model time {seconds}", f"cost {counts.cost_words}"])
 
 
 class RunsPanel(Vertical):
