@@ -528,8 +528,11 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="genplan-bench-tui-") as folder:
         work = Path(folder)
-        env = {**os.environ, "TERM": "xterm-256color", "XDG_CONFIG_HOME": str(work / "config"),
-               "XDG_CACHE_HOME": str(work / "cache")}
+        # bytecode is cached (in the temporary folder) even where PYTHONDONTWRITEBYTECODE is set, as on the
+        # development machine: else every start compiles every module again, which a user's second start never does
+        env = {**{name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"},
+               "PYTHONPYCACHEPREFIX": str(work / "pycache"), "TERM": "xterm-256color",
+               "XDG_CONFIG_HOME": str(work / "config"), "XDG_CACHE_HOME": str(work / "cache")}
         os.environ.update({"XDG_CONFIG_HOME": env["XDG_CONFIG_HOME"], "XDG_CACHE_HOME": env["XDG_CACHE_HOME"]})
         if args.only_many_runs:
             measure_many_runs(work, env, args.many_runs)
