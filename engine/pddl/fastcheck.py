@@ -7,9 +7,7 @@ untyped parameter's type test is left out where a static fact implies it), the f
 applies the
 effects (deletes, then adds). The state is kept per predicate, one set per predicate: a unary fact is its
 bare argument, a nullary fact the member ``0``, longer ones the tuple of their arguments, so most checks
-hash a name instead of building a tuple. A static predicate's facts of two or more arguments are kept as
-the facts themselves (a large task has hundreds of thousands, and binding a task then makes no tuple), and a
-step builds the fact it tests. Everything is inlined: a plan step costs no call. The source is
+hash a name instead of building a tuple. Everything is inlined: a plan step costs no call. The source is
 generated from names only through ``repr``, so no PDDL text can become code; it is compiled once per domain
 and bound to each task's facts.
 
@@ -61,15 +59,14 @@ def _union(parts: list[set[Hashable]]) -> set[Hashable]:
 
 
 def _static_keys(facts: list[Fact], declared: set[str]) -> set[Hashable]:
-    """The keys of a static predicate's facts whose arguments are all declared objects: as ``fact_key`` for
-    nullary and unary facts, and the fact itself for longer ones (the facts a large task has most of, as
-    heavy's 20,000 'heavier' pairs: no tuple is made, the check builds the fact of the few steps it tests).
-    Checked column by column in the facts' order, in C, for facts of one length."""
+    """The keys (``fact_key``) of a static predicate's facts whose arguments are all declared objects: checked
+    column by column in the facts' order and mapped in C for facts of one length (a large task has hundreds of
+    thousands, as heavy's 20,000 'heavier' pairs a task); fact by fact otherwise."""
     lengths = set(map(len, facts))
     size = lengths.pop() if len(lengths) == 1 else 0
     if size >= 2 and all(declared.issuperset(map(itemgetter(i), facts)) for i in range(1, size)):
-        return set(map(itemgetter(1), facts)) if size == 2 else set(facts)
-    return {f if len(f) > 2 else fact_key(f[1:]) for f in facts if all(a in declared for a in f[1:])}
+        return set(map(itemgetter(1), facts)) if size == 2 else set(map(_ARGUMENTS, facts))
+    return {fact_key(f[1:]) for f in facts if all(a in declared for a in f[1:])}
 
 
 def compiled_actions(domain: Domain) -> CompiledDomain:
@@ -164,9 +161,7 @@ class CompiledDomain:
                 left, right = (term(a) for a in lit.args)
                 once.append(f"    if {left} {'!=' if lit.positive else '=='} {right}: return False")
             elif lit.predicate in self.statics:
-                # a static fact of two or more arguments is its own key (see _static_keys)
-                static = key(lit.args) if len(lit.args) < 2 else f"({lit.predicate!r}, {', '.join(map(term, lit.args))})"
-                once.append(f"    if {static} {test} P{self.static_tests[lit.predicate]}: return False")
+                once.append(f"    if {key(lit.args)} {test} P{self.static_tests[lit.predicate]}: return False")
             else:
                 fluent.append(f"if {key(lit.args)} {test} {state(lit.predicate)}: return False")
         if len(once) >= CACHE_FROM:

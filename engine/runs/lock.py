@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-
 from genplan.engine.errors import GenplanError
 from genplan.engine.runs import layout
 from genplan.engine.runs.status import RunStatus
