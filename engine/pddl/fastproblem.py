@@ -72,7 +72,8 @@ class _Reader:
         sections: dict[str, list[Any]] = {}
         while t[pos] == "(":
             head = t[pos + 1]
-            if head not in _SECTIONS or head in sections:
+            # each section once, in the order the full loader's grammar asks for (it reports any other order)
+            if head not in _SECTIONS or any(_SECTIONS.index(seen) >= _SECTIONS.index(head) for seen in sections):
                 raise _Unusual
             if head == ":init":
                 sections[head] = []  # read as runs of atoms, below
