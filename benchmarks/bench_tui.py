@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the scripted server and the synthetic ferry model
 
 FIRST_SCREEN_GOAL_S = 1.5
+BARE_RATIO_GOAL = 2.0  # the first screen against a bare Textual app's
 BLOCK_GOAL_S = 0.100
 HEARTBEAT_S = 0.005
 
@@ -61,15 +62,16 @@ def cpu_seconds(pid: int) -> float:
 
 
 def drive_tui(domain: Path, env: dict[str, str], steps: list[tuple[bytes, bytes]],
-              cpu: list[float] | None = None) -> list[float]:
-    """The real `genplan-tui domain` in a 100x30 pseudo-terminal. Each step types its keys (none: b"") and
-    waits until its marker is in what the app wrote after them (after the start, without keys); returns the seconds since the start at
-    which each marker appeared (nan for a marker not seen within 60 s, and for the steps after it)."""
-    command = Path(sys.executable).parent / "genplan-tui"
+              cpu: list[float] | None = None, command: list[str] | None = None) -> list[float]:
+    """The real `genplan-tui domain` (or ``command``) in a 100x30 pseudo-terminal. Each step types its keys
+    (none: b"") and waits until its marker is in what the app wrote after them (after the start, without keys);
+    returns the seconds since the start at which each marker appeared (nan for a marker not seen within 60 s,
+    and for the steps after it)."""
+    argv = command or [str(Path(sys.executable).parent / "genplan-tui"), str(domain)]
     main_fd, child_fd = pty.openpty()
     fcntl.ioctl(child_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
     started = time.perf_counter()
-    process = subprocess.Popen([str(command), str(domain)], stdin=child_fd, stdout=child_fd, stderr=child_fd,
+    process = subprocess.Popen(argv, stdin=child_fd, stdout=child_fd, stderr=child_fd,
                                env=env, close_fds=True, start_new_session=True)
     os.close(child_fd)
     times: list[float] = []
@@ -441,6 +443,75 @@ def measure_many_runs(work: Path, env: dict[str, str], repeat: int) -> None:
           f"the Versions tree listed {statistics.median(t[3] for t in figures[MANY_RUNS]):.3f} s after the start")
 
 
+# ------------------------------------------------------------------ 5. against a bare Textual app
+# The least a Textual app shows: a header, a footer and a static text. Started the same way (a new Python process in
+# the same pseudo-terminal, 100x30), timed to the same point: the first frame with its text on screen.
+BARE_APP = """
+from textual.app import App, ComposeResult
+from textual.widgets import Footer, Header, Static
+
+
+class Bare(App[None]):
+    BINDINGS = [("q", "quit", "Quit")]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("BARE-APP-READY: a header, a footer and this text")
+        yield Footer()
+
+
+Bare().run()
+"""
+
+
+def measure_bare_ratio(work: Path, env: dict[str, str], repeat: int) -> None:
+    """The first screen of `genplan-tui` on ferry (with 1 run, and with 50 runs in its .genplan/runs) against
+    a bare Textual app's, measured alternately in this run: medians of ``repeat`` and their ratios."""
+    from support.ferry_model import FERRY
+
+    bare = work / "bare_app.py"
+    bare.write_text(BARE_APP)
+    bare_command = [sys.executable, str(bare)]
+    template = record_template(work)
+    domains = {}
+    for runs in (1, MANY_RUNS):
+        domain = work / f"ferry-{runs}-runs-bare"
+        shutil.copytree(FERRY, domain, ignore=shutil.ignore_patterns(".genplan"))
+        copy_runs(template, domain, runs)
+        domains[runs] = domain
+
+    def bare_first(cpu: list[float]) -> float:
+        return drive_tui(work, env, [(b"", b"BARE-APP-READY")], cpu, bare_command)[0]
+
+    def app_first(runs: int, cpu: list[float]) -> float:
+        return drive_tui(domains[runs], env, [(b"", b"Tasks")], cpu)[0]
+
+    bare_first([])  # warm the file cache and bytecode
+    for runs in domains:
+        app_first(runs, [])
+    wall: dict[str, list[float]] = {"bare": [], "1": [], str(MANY_RUNS): []}
+    cpu: dict[str, list[float]] = {key: [] for key in wall}
+    loads = [os.getloadavg()[0]]
+    for _ in range(repeat):
+        measured: list[float] = []
+        wall["bare"].append(bare_first(measured))
+        for runs in domains:
+            wall[str(runs)].append(app_first(runs, measured))
+        for key, seconds in zip(wall, measured):
+            cpu[key].append(seconds)
+        loads.append(os.getloadavg()[0])
+    median = {key: statistics.median(values) for key, values in wall.items()}
+    median_cpu = {key: statistics.median(values) for key, values in cpu.items()}
+    print(f"first screen against a bare Textual app (Header, Footer, Static), 100x30 pseudo-terminal, median of "
+          f"{repeat}, alternating; {os.cpu_count()} cores, load average {min(loads):.1f}-{max(loads):.1f}")
+    print(f"  bare Textual app: {median['bare']:.3f} s (its CPU time by then {median_cpu['bare']:.3f} s)")
+    for runs in domains:
+        key = str(runs)
+        print(f"  genplan-tui ferry, {runs} run{'s' if runs > 1 else ''}: {median[key]:.3f} s (CPU {median_cpu[key]:.3f} s)"
+              f"  ratio {median[key] / median['bare']:.2f} (CPU {median_cpu[key] / median_cpu['bare']:.2f}), "
+              f"goal {BARE_RATIO_GOAL:.0f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5, help="start-up measurements (median reported)")
@@ -452,14 +523,22 @@ def main() -> int:
                         help="measurements of the first screen and views with 50 runs and with 1 (median reported)")
     parser.add_argument("--only-many-runs", action="store_true", help="measure only the first screen and views "
                         "with many runs")
+    parser.add_argument("--only-bare-ratio", action="store_true", help="measure only the first screen against a "
+                        "bare Textual app's (with 1 run and with 50; --repeat measurements, median)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="genplan-bench-tui-") as folder:
         work = Path(folder)
-        env = {**os.environ, "TERM": "xterm-256color", "XDG_CONFIG_HOME": str(work / "config"),
-               "XDG_CACHE_HOME": str(work / "cache")}
+        # bytecode is cached (in the temporary folder) even where PYTHONDONTWRITEBYTECODE is set, as on the
+        # development machine: else every start compiles every module again, which a user's second start never does
+        env = {**{name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"},
+               "PYTHONPYCACHEPREFIX": str(work / "pycache"), "TERM": "xterm-256color",
+               "XDG_CONFIG_HOME": str(work / "config"), "XDG_CACHE_HOME": str(work / "cache")}
         os.environ.update({"XDG_CONFIG_HOME": env["XDG_CONFIG_HOME"], "XDG_CACHE_HOME": env["XDG_CACHE_HOME"]})
         if args.only_many_runs:
             measure_many_runs(work, env, args.many_runs)
+            return 0
+        if args.only_bare_ratio:
+            measure_bare_ratio(work, env, args.repeat)
             return 0
         tree = []
         if args.tree_runs:

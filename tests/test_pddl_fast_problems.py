@@ -59,3 +59,38 @@ def test_unusual_or_broken_files_fall_back_to_the_full_loader() -> None:
         plain[:-1],  # unbalanced
     ):
         assert parse_problem_fast(odd, domain) is None
+
+
+def test_runs_of_atoms_are_checked_atom_by_atom() -> None:
+    """The reader takes the atoms of one predicate that follow each other as one run (a stride through the
+    tokens): an atom with one argument too few or too many, a nested one, or one of another type in the middle
+    of a run sends the file to the full loader, which reports it; duplicates, runs of several predicates, a
+    negated goal and a single goal atom are read as the full loader reads them."""
+    domain = load_domain(ROOT / "domains" / "ferry" / "domain.pddl")
+    atoms = " ".join(f"(not-eq l{i} l{j})" for i in range(4) for j in range(4) if i != j)
+    plain = (f"(define (problem p) (:domain ferry) (:objects l0 l1 l2 l3 c0) (:init (location l0) (location l1) "
+             f"(location l2) (location l3) (car c0) {atoms} (at c0 l0) (at-ferry l1) (empty-ferry)) "
+             f"(:goal (and (at c0 l3) (at-ferry l2))))")
+    for good in (
+        plain,
+        plain.replace("(at c0 l0)", "(at c0 l0) (not-eq l0 l1) (at c0 l0)"),  # duplicates, a predicate's second run
+        plain.replace("(at-ferry l2))", "(not (at-ferry l0)))"),  # a negated goal
+        plain.replace("(:goal (and (at c0 l3) (at-ferry l2)))", "(:goal (at c0 l3))"),  # a single goal atom
+    ):
+        fast = parse_problem_fast(good, domain)
+        assert fast is not None, good
+        full = parse_problem_text(good, domain)
+        for field in ("objects", "init", "goal_pos", "goal_neg"):
+            assert getattr(fast, field) == getattr(full, field), (good, field)
+    for odd in (
+        plain.replace("(not-eq l1 l2)", "(not-eq l1)"),  # one argument too few, in the middle of a run
+        plain.replace("(not-eq l1 l2)", "(not-eq l1 l2 l3)"),  # one too many
+        plain.replace("(not-eq l1 l2)", "(not-eq l1 (l2))"),  # nested
+        plain.replace("(not-eq l1 l2)", "(not-eq l1 l9)"),  # an undeclared object
+        plain.replace("(location l3)", "(location l3) l3"),  # a bare symbol among the atoms
+        plain.replace("(at-ferry l2))", "(at-ferry l2 l3))"),  # a goal atom of the wrong arity
+        # sections out of the grammar's order (the full loader rejects the file)
+        plain.replace("(:domain ferry) (:objects l0 l1 l2 l3 c0)", "(:domain ferry)").replace(
+            "(:goal", "(:objects l0 l1 l2 l3 c0) (:goal"),
+    ):
+        assert parse_problem_fast(odd, domain) is None, odd

@@ -150,12 +150,13 @@ class GenplanApp(App[None]):
 
             self._gc_state = responsiveness.freeze_long_lived()
             self.heap_freezes += 1
-        self.workspace.load_domain()
         self.call_after_refresh(self._first_paint)
 
     def _first_paint(self) -> None:
         self.first_screen_at = time.perf_counter()
-        # These import the engine's pipeline and model client (seconds on a slow machine): after the first frame.
+        # These import the engine's PDDL reader, pipeline and model client (seconds on a slow machine), and a
+        # worker thread takes the interpreter from the first frame's drawing: after the first frame.
+        self.workspace.load_domain()
         self.workspace.load_runs()
         self.workspace.load_settings()
         if self.options.tune_gc:

@@ -118,8 +118,10 @@ def highlight_name(token_type: _TokenType) -> str | None:
 
 def token_spans(text: str, language: str | None) -> list[tuple[int, int, str]]:
     """(start, end, highlight name) character ranges of ``text``."""
+    if not text or len(text) > MAX_HIGHLIGHT_CHARS:  # (before the lexer: the empty editors of the first screen
+        return []  # would load Pygments' lexers for nothing)
     lexer = lexer_for(language)
-    if lexer is None or not text or len(text) > MAX_HIGHLIGHT_CHARS:
+    if lexer is None:
         return []
     spans: list[tuple[int, int, str]] = []
     # get_tokens_unprocessed keeps offsets into the original text (get_tokens may rewrite newlines).

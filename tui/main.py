@@ -78,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-total-tokens", type=int, metavar="N",
                         help="tokens (input + output) the run may spend (--max-tokens is one answer's length limit)")
     # over the settings' Reference-faithful field, for this session
-    from genplan.engine.api.presets import FAITHFUL_HELP, faithful_except_help
+    from genplan.engine.api.faithful import FAITHFUL_HELP, faithful_except_help
 
     parser.add_argument("--faithful", action="store_true", help=FAITHFUL_HELP)
     parser.add_argument("--faithful-except", metavar="NAMES", help=faithful_except_help())
@@ -143,11 +143,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.eval_limit is not None and args.eval_limit < 0:
         print("genplan-tui: --eval-limit must not be negative", file=sys.stderr)
         return 2
-    from genplan.engine.api.programs import MIN_MEMORY_GIB
+    if args.memory is not None:  # (the sandbox's module, only then: it loads the evaluation and the sandbox)
+        from genplan.engine.api.programs import MIN_MEMORY_GIB
 
-    if args.memory is not None and not args.memory >= MIN_MEMORY_GIB:
-        print(f"genplan-tui: --memory must be at least {MIN_MEMORY_GIB} GiB (64 MiB)", file=sys.stderr)
-        return 2
+        if not args.memory >= MIN_MEMORY_GIB:
+            print(f"genplan-tui: --memory must be at least {MIN_MEMORY_GIB} GiB (64 MiB)", file=sys.stderr)
+            return 2
     from genplan.engine.api.budget import BudgetError, budget_from_flags, load_budget
 
     try:

@@ -13,8 +13,9 @@ What else a front end reads or checks of the engine is in this package's themed 
 engine through them alone, a contract in pyproject.toml): :mod:`.domains` (a domain directory and its task
 sets), :mod:`.runs` (run directories, their events and answers), :mod:`.versions` (versions, overviews, edits,
 counterexamples), :mod:`.pddl` (loading, parse checks, plan validation), :mod:`.presets` (approaches, presets,
-the faithful toggles), :mod:`.settings` (model settings), :mod:`.programs` (the sandbox, a program's evaluation,
-generalization ladders, the counterexample search), :mod:`.reports` (batch reports, the paper's reproduction) and
+the faithful toggles; :mod:`.faithful` has their help texts alone, without the approaches), :mod:`.settings`
+(model settings), :mod:`.programs` (the sandbox, a program's evaluation, generalization ladders, the
+counterexample search), :mod:`.reports` (batch reports, the paper's reproduction) and
 :mod:`.variants` (costumed and anonymized domains). The CLI and engine/batch reach the engine through them too
 (contracts in pyproject.toml). :mod:`.imports` replays published runs of other
 systems (Silver et al., AutoToS, PDDLego+) as genplan runs, for ``genplan import``.

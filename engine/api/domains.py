@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from genplan.engine.domainlib import TASK_SETS, DomainDir, DomainDirError, domain_toml_text, keyed_by_directory, natural_key
-from genplan.engine.pddl import Domain, PddlError, load_domain
+
+if TYPE_CHECKING:  # (the PDDL reader and its parser library load with the first domain opened, not with this module:
+    from genplan.engine.pddl import Domain  # genplan-tui checks its domain directory before its first screen)
 
 __all__ = [
     "DomainDir", "DomainDirError", "OpenedDomain", "TASK_SETS", "domain_toml_text", "keyed_by_directory",
@@ -30,6 +33,8 @@ class OpenedDomain:
 def open_domain(path: Path) -> OpenedDomain:
     """The domain directory at ``path``: its domain file (text and model) and its task sets (debug, eval,
     probes). Without a recognised directory, the ``domain.pddl`` and the task-set folders that are there."""
+    from genplan.engine.pddl import PddlError, load_domain
+
     directory: DomainDir | None = None
     error: str | None = None
     try:

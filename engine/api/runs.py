@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from genplan.engine.events import Event
-from genplan.engine.pddlego.batch import record_run as record_game_run
 from genplan.engine.runs import read_meta, read_meta_or_none
 from genplan.engine.runs.account import CallSource, Counts, ProvenanceKind, RunAccount, Tokens, count_words
 from genplan.engine.runs.answers import answer_text, recorded_answer
@@ -51,6 +50,15 @@ __all__ = [
     "read_meta", "read_meta_or_none", "read_summary", "record_game_run", "recorded_answer", "run_events", "self_evaluation",
     "trial_call_file", "write_evaluation", "write_json_atomic", "write_summary",
 ]
+
+
+def record_game_run(out: Path, run_dir: Path) -> None:
+    """Add (or replace) the entry of a PDDLego+ trial run in ``run_dir`` in ``OUT/batch.json``. (The trial's
+    modules, its prompts and jinja2, load on this call: not when a front end reads runs, as the TUI's first screen
+    does.)"""
+    from genplan.engine.pddlego.batch import record_run
+
+    record_run(out, run_dir)
 
 
 def run_events(run_dir: Path) -> list[Event]:

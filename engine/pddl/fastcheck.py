@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Hashable, Sequence
-from itertools import chain
+from itertools import chain, groupby
+from operator import itemgetter
 from typing import Any, cast
 
 from genplan.engine.pddl.model import Action, Domain, Fact, Task
@@ -38,20 +39,34 @@ def fact_key(arguments: Sequence[str]) -> Hashable:
     return arguments[0] if len(arguments) == 1 else tuple(arguments)
 
 
-def _all_declared(keys: set[Hashable], arity: int, declared: set[str]) -> bool:
-    """Do these keys of one predicate's facts name declared objects only? Set operations in C for the arity
-    the domain declares (the facts of every loaded problem have it; one pass over 300,000 facts); key by key
-    otherwise (``arity`` -1: unknown)."""
-    if arity == 0:
-        return True
-    if arity == 1:
-        return keys <= declared
-    if arity > 1:  # (a key of another shape never equals a step's argument tuple: harmless if it passes)
-        try:
-            return set(chain.from_iterable(keys)) <= declared  # type: ignore[arg-type]
-        except TypeError:  # a nullary key among them
-            return False
-    return all(a in declared for k in keys for a in (k if isinstance(k, tuple) else () if k == 0 else (k,)))
+_ARGUMENTS = itemgetter(slice(1, None))
+
+
+def _keys(facts: list[Fact]) -> set[Hashable]:
+    """What ``fact_key`` gives each of these facts of one predicate: mapped in C for facts of one length (the
+    arity the loader checked; a generated task has hundreds of thousands), fact by fact otherwise."""
+    lengths = set(map(len, facts))
+    if lengths == {2}:
+        return set(map(itemgetter(1), facts))
+    if 1 not in lengths and 2 not in lengths:
+        return set(map(_ARGUMENTS, facts))
+    return {fact_key(f[1:]) for f in facts}
+
+
+def _union(parts: list[set[Hashable]]) -> set[Hashable]:
+    """The keys of a predicate's runs of facts (mostly one run: no copy); the check only reads them."""
+    return parts[0] if len(parts) == 1 else set().union(*parts)
+
+
+def _static_keys(facts: list[Fact], declared: set[str]) -> set[Hashable]:
+    """The keys (``fact_key``) of a static predicate's facts whose arguments are all declared objects: checked
+    column by column in the facts' order and mapped in C for facts of one length (a large task has hundreds of
+    thousands, as heavy's 20,000 'heavier' pairs a task); fact by fact otherwise."""
+    lengths = set(map(len, facts))
+    size = lengths.pop() if len(lengths) == 1 else 0
+    if size >= 2 and all(declared.issuperset(map(itemgetter(i), facts)) for i in range(1, size)):
+        return set(map(itemgetter(1), facts)) if size == 2 else set(map(_ARGUMENTS, facts))
+    return {fact_key(f[1:]) for f in facts if all(a in declared for a in f[1:])}
 
 
 def compiled_actions(domain: Domain) -> CompiledDomain:
@@ -166,8 +181,7 @@ class FastCheck:
 
     def __init__(self, compiled: CompiledDomain, task: Task) -> None:
         domain, statics = compiled.domain, compiled.statics
-        init = task.problem.init
-        static_facts = frozenset(f for f in init if f[0] in statics)
+        problem = task.problem
         object_types = task.object_types
         by_type: dict[str, list[str]] = {}
         for name, type_name in object_types.items():
@@ -184,33 +198,35 @@ class FastCheck:
                         for name in names
                     )
                 sets.append(allowed[param.types])
-        # the state, one set per fluent predicate (also those only the task mentions), and its initial content
+        # the state, one set per fluent predicate (also those only the task mentions), and its initial content;
+        # the init is read a run of facts of one predicate at a time (generated tasks list them so; a problem
+        # has hundreds of thousands of facts and a few runs, so no Python step per fact)
         self._state: dict[str, set[Hashable]] = {name: set() for name in compiled.fluents}
-        initial: dict[str, set[Hashable]] = {}
-        for f in init:
-            if f[0] not in statics:
-                initial.setdefault(f[0], set()).add(fact_key(f[1:]))
-                self._state.setdefault(f[0], set())
-        self._initial = [(self._state[name], frozenset(keys)) for name, keys in initial.items()]
-        self._goals = self._grouped(task.problem.goal_pos, statics)
-        self._goals_negated = self._grouped(task.problem.goal_neg, statics)
-        static_keys: dict[str, set[Hashable]] = {name: set() for name in compiled.static_tests}
-        for f in static_facts:
-            if f[0] in static_keys:
-                static_keys[f[0]].add(fact_key(f[1:]))
-        # only facts of declared objects: the check leaves out type tests these imply (see _action_lines)
+        initial: dict[str, list[set[Hashable]]] = {}
+        static_keys: dict[str, list[set[Hashable]]] = {name: [] for name in compiled.static_tests}
+        goal_statics = {f[0] for f in chain(problem.goal_pos, problem.goal_neg) if f[0] in statics}
+        static_goal_facts: dict[str, set[Fact]] = {name: set() for name in goal_statics}
         declared = set(object_types)
-        for name, keys in static_keys.items():
-            predicate = domain.predicates.get(name)
-            if not _all_declared(keys, predicate.arity if predicate else -1, declared):
-                static_keys[name] = {k for k in keys if _all_declared({k}, -1, declared)}
+        for name, run in groupby(problem.init, itemgetter(0)):
+            facts = list(run)
+            if name not in statics:
+                initial.setdefault(name, []).append(_keys(facts))
+                self._state.setdefault(name, set())
+                continue
+            if name in static_keys:
+                # only facts of declared objects: the check leaves out type tests these imply (_action_lines)
+                static_keys[name].append(_static_keys(facts, declared))
+            if name in static_goal_facts:
+                static_goal_facts[name].update(facts)
+        self._initial = [(self._state[name], _union(parts)) for name, parts in initial.items()]
+        self._goals = self._grouped(problem.goal_pos, statics)
+        self._goals_negated = self._grouped(problem.goal_neg, statics)
         self._check = compiled._factory(
-            *(frozenset(static_keys[name]) for name in compiled.static_tests), *sets,
+            *(_union(static_keys[name]) for name in compiled.static_tests), *sets,
             *(set() for _ in compiled.actions), *(self._state[name] for name in compiled.fluents),
         )
-        goal_pos, goal_neg = task.problem.goal_pos, task.problem.goal_neg
-        self.static_goal_holds = all(f in static_facts for f in goal_pos if f[0] in statics) and not any(
-            f in static_facts for f in goal_neg if f[0] in statics
+        self.static_goal_holds = all(f in static_goal_facts[f[0]] for f in problem.goal_pos if f[0] in statics) and not any(
+            f in static_goal_facts[f[0]] for f in problem.goal_neg if f[0] in statics
         )
         self._parsed: dict[str, PlanStep] = {}
         self._lock = threading.Lock()  # the state sets are shared by the ops: one plan at a time

@@ -1,17 +1,25 @@
 """The fast path for problem files.
 
 The `pddl` package's parser (lark) needs about 0.7 s for a 500 KB problem; generator-written tasks are plain
-lists of atoms, which our own s-expression reader handles in a fraction of that. A file that is plain and
-correct in every respect (sections, names, arities, types) is read here; anything else returns None and goes
-through the full loader, so every error message and every unusual construct is still the full loader's.
-`tests/test_pddl_fast_problems.py` checks that both paths agree on every shipped and benchmark task.
+lists of atoms, which a minimal reader handles in a small fraction of that. A file that is plain and correct in
+every respect (sections, names, arities, types) is read here; anything else returns None and goes through the
+full loader, so every error message (with its file and line) and every unusual construct is still the full
+loader's. `tests/test_pddl_fast_problems.py` checks that both paths agree on every shipped and benchmark task.
+
+One pass over the text: the whole file is split into tokens at once (parentheses and names, as the full
+loader's own tokenizer does), and the bulk of a generated task, the atoms of ``:init`` (and of a conjunctive
+goal), is read a run of atoms of one predicate at a time without a Python step per atom: an atom of a
+predicate of arity k is k + 3 tokens, so a run of them is a stride of k + 3 through the token list, its
+columns are slices of that list and its facts one ``zip`` of the columns. Every atom of a run is checked (an
+opening parenthesis, the predicate, a closing parenthesis k + 1 tokens on), and every argument column against
+the objects its parameter allows, a set operation in C.
 """
 
 from __future__ import annotations
 
+import gc
 import re
-from itertools import groupby
-from operator import itemgetter
+from itertools import chain, islice, takewhile
 from pathlib import Path
 from typing import Any
 
@@ -20,122 +28,168 @@ from genplan.engine.pddl.model import OBJECT, Domain, Fact, Problem
 # A node is a lower-cased symbol (str) or a list of nodes: no line numbers are kept on this path, because
 # a file with anything to report goes to the full loader, which reports it with its line.
 Node = str | list[Any]
-_COMMENT = re.compile(r";[^\n]*")
-_TOKEN = re.compile(r"[()]|[^\s()]+")
-# The :init section of a generated task is a long run of flat atoms; regular expressions find and split it
-# in C, and whole columns of arguments are checked at once (a Python loop per token was 2/3 of the time).
-_INIT_START = re.compile(r"\(\s*:init(?=[\s()])")
-_FLAT_RUN = re.compile(r"(?:\s*\([^()]*\))*")
-_CLOSE = re.compile(r"\s*\)")
-_FLAT = re.compile(r"\(([^()]*)\)")
+# a comment ends where the full loader's line ends (str.splitlines' boundaries), not only at '\n'
+_COMMENT = re.compile(";[^\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]*")
+_SECTIONS = (":domain", ":objects", ":init", ":goal")
 
 
 def parse_problem_fast(text: str, domain: Domain, path: str | Path | None = None) -> Problem | None:
     """A plain, correct STRIPS problem read with a minimal reader, or None for anything unusual or wrong
     (which the full loader then handles or reports with file and line)."""
     clean = (_COMMENT.sub("", text) if ";" in text else text).lower()
-    init_atoms: list[str] | None = None
-    start = _INIT_START.search(clean)
-    if start is not None:
-        run = _FLAT_RUN.match(clean, start.end())
-        if run is not None and _CLOSE.match(clean, run.end()):
-            init_atoms = _FLAT.findall(clean, start.end(), run.end())
-            clean = clean[: start.end()] + clean[run.end() :]
-    tree = _read(clean)
-    if tree is None or len(tree) < 2 or tree[0] != "define":
+    tokens = clean.replace("(", " ( ").replace(")", " ) ").split()
+    # the reader makes hundreds of thousands of tuples and no cycles: the cyclic collector would only walk them
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _Reader(tokens, domain).problem(text, path)
+    except (IndexError, _Unusual):  # a file that ends early, or anything the full loader should look at
         return None
-    header = tree[1]
-    if not (isinstance(header, list) and len(header) == 2 and header[0] == "problem" and isinstance(header[1], str)):
-        return None
-    sections: dict[str, list[Any]] = {}
-    for node in tree[2:]:
-        head = node[0] if isinstance(node, list) and node else None
-        if head not in (":domain", ":objects", ":init", ":goal") or head in sections:
-            return None
-        sections[head] = node
-    domain_node = sections.get(":domain")
-    if domain_node is None or ":goal" not in sections or len(domain_node) != 2 or not isinstance(domain_node[1], str):
-        return None
-    objects = _typed_list(sections.get(":objects", [None])[1:])
-    if objects is None:
-        return None
-    types = dict(domain.constants)
-    for name, typ in objects:
-        if typ not in domain.type_parents or name in types:
-            return None
-        types[name] = typ
-    check = _FactCheck(domain, types)
-    if init_atoms is not None:
-        bulk = _bulk_facts(init_atoms, check)
-        if bulk is None:
-            return None
-        init = bulk
-    else:
-        init = []
-        seen: set[Fact] = set()
-        for node in sections.get(":init", [None])[1:]:
-            fact = check(node)
-            if fact is None:
-                return None
-            if fact not in seen:
-                seen.add(fact)
-                init.append(fact)
-    goal = _goal(sections[":goal"], check)
-    if goal is None:
-        return None
-    domain_name = domain_node[1]
-    warnings = []
-    if domain_name != domain.name:
-        warnings.append(f"the problem names domain '{domain_name}' but the domain file is '{domain.name}'")
-    return Problem(
-        name=header[1],
-        domain_name=domain_name,
-        path=str(path) if path else None,
-        objects=objects,
-        init=init,
-        goal_pos=goal[0],
-        goal_neg=goal[1],
-        source=text,
-        warnings=warnings,
-    )
+    finally:
+        if collecting:
+            gc.enable()
 
 
-def _read(text: str) -> list[Any] | None:
-    """The one top-level list of the (lower-cased, comment-free) text, or None (unbalanced, empty, trailing)."""
+class _Unusual(Exception):
+    """Not a plain, correct problem: the full loader takes it."""
+
+
+class _Reader:
+    def __init__(self, tokens: list[str], domain: Domain) -> None:
+        self.tokens = tokens
+        self.domain = domain
+        # the init's atoms as runs: (predicate, its columns: the predicate, then each argument), and the goal's
+        # where it is a conjunction of atoms
+        self.init_runs: list[tuple[str, list[list[str]]]] = []
+        self.goal_runs: list[tuple[str, list[list[str]]]] | None = None
+
+    def problem(self, text: str, path: str | Path | None) -> Problem:
+        t = self.tokens
+        if t[0] != "(" or t[1] != "define" or t[2] != "(" or t[3] != "problem" or t[5] != ")" or t[4] in ("(", ")"):
+            raise _Unusual
+        name = t[4]
+        pos = 6
+        sections: dict[str, list[Any]] = {}
+        while t[pos] == "(":
+            head = t[pos + 1]
+            # each section once, in the order the full loader's grammar asks for (it reports any other order)
+            if head not in _SECTIONS or any(_SECTIONS.index(seen) >= _SECTIONS.index(head) for seen in sections):
+                raise _Unusual
+            if head == ":init":
+                sections[head] = []  # read as runs of atoms, below
+                pos = self._atom_runs(pos + 2, self.init_runs)
+                if t[pos] != ")":
+                    raise _Unusual
+                pos += 1
+            elif head == ":goal" and t[pos + 2] == "(" and t[pos + 3] == "and":
+                runs: list[tuple[str, list[list[str]]]] = []
+                end = self._atom_runs(pos + 4, runs)
+                if t[end] == ")" and t[end + 1] == ")":
+                    sections[head], self.goal_runs, pos = [], runs, end + 2
+                else:  # negated atoms, or anything else: as a tree
+                    sections[head], pos = _read_node(t, pos)
+            else:
+                sections[head], pos = _read_node(t, pos)
+        if t[pos] != ")" or pos + 1 != len(t):
+            raise _Unusual
+        domain = self.domain
+        domain_node = sections.get(":domain")
+        if domain_node is None or ":goal" not in sections or len(domain_node) != 2 or not isinstance(domain_node[1], str):
+            raise _Unusual
+        objects = _typed_list(sections.get(":objects", [None])[1:])
+        types = dict(domain.constants)
+        for obj, typ in objects:
+            if typ not in domain.type_parents or obj in types:
+                raise _Unusual
+            types[obj] = typ
+        check = _FactCheck(domain, types)
+        init = list(self._facts(self.init_runs, check))
+        if len(set(init)) != len(init):
+            init = list(dict.fromkeys(init))
+        goal_neg: list[Fact] = []
+        if self.goal_runs is not None:
+            goal_pos = list(self._facts(self.goal_runs, check))
+        else:
+            goal_pos, goal_neg = _goal(sections[":goal"], check)
+        domain_name = domain_node[1]
+        warnings = []
+        if domain_name != domain.name:
+            warnings.append(f"the problem names domain '{domain_name}' but the domain file is '{domain.name}'")
+        return Problem(
+            name=name,
+            domain_name=domain_name,
+            path=str(path) if path else None,
+            objects=objects,
+            init=init,
+            goal_pos=goal_pos,
+            goal_neg=goal_neg,
+            source=text,
+            warnings=warnings,
+        )
+
+    def _atom_runs(self, pos: int, runs: list[tuple[str, list[list[str]]]]) -> int:
+        """Read flat atoms of declared predicates from ``pos`` on into ``runs``, up to the first token that starts
+        none (returned)."""
+        t = self.tokens
+        predicates = self.domain.predicates
+        while t[pos] == "(":
+            predicate = t[pos + 1]
+            declared = predicates.get(predicate)
+            if declared is None:
+                return pos
+            stride = declared.arity + 3
+            # the atoms of this predicate that follow each other: their heads stand ``stride`` tokens apart
+            count = len(list(takewhile(predicate.__eq__, islice(t, pos + 1, None, stride))))
+            end = pos + count * stride
+            # each of them opens, and closes exactly arity arguments on (flat, right arity: nothing in between
+            # can be a parenthesis, which no object is named, see _facts)
+            if t[pos:end:stride].count("(") != count or t[pos + stride - 1 : end : stride].count(")") != count:
+                raise _Unusual
+            # one string for the predicate of every fact of the run (cheaper to hash and to compare than each copy)
+            runs.append((predicate, [[predicate] * count, *(t[pos + 2 + j : end : stride] for j in range(stride - 3))]))
+            pos = end
+        return pos
+
+    def _facts(self, runs: list[tuple[str, list[list[str]]]], check: _FactCheck) -> Any:
+        """The runs' facts in file order, once each argument column is known to hold objects of its type."""
+        predicates = self.domain.predicates
+        for predicate, columns in runs:
+            for column, parameter in zip(columns[1:], predicates[predicate].parameters):
+                if not check.allowed(parameter.types).issuperset(column):
+                    raise _Unusual
+        return chain.from_iterable(zip(*columns) for _, columns in runs)
+
+
+def _read_node(tokens: list[str], pos: int) -> tuple[list[Any], int]:
+    """The list that opens at ``pos`` (nested lists of symbols) and the position after it."""
     stack: list[list[Any]] = []
-    root: list[Any] | None = None
-    for token in _TOKEN.findall(text):
+    while True:
+        token = tokens[pos]
+        pos += 1
         if token == "(":
             node: list[Any] = []
             if stack:
                 stack[-1].append(node)
-            elif root is not None:
-                return None
-            else:
-                root = node
             stack.append(node)
         elif token == ")":
+            done = stack.pop()
             if not stack:
-                return None
-            stack.pop()
-        elif stack:
-            stack[-1].append(token)
+                return done, pos
         else:
-            return None
-    return root if root is not None and not stack else None
+            stack[-1].append(token)
 
 
-def _typed_list(items: list[Any]) -> list[tuple[str, str]] | None:
+def _typed_list(items: list[Any]) -> list[tuple[str, str]]:
     result: list[tuple[str, str]] = []
     pending: list[str] = []
     index = 0
     while index < len(items):
         item = items[index]
         if not isinstance(item, str):
-            return None
+            raise _Unusual
         if item == "-":
             if index + 1 >= len(items) or not isinstance(items[index + 1], str) or not pending:
-                return None
+                raise _Unusual
             result += [(name, items[index + 1]) for name in pending]
             pending = []
             index += 2
@@ -146,12 +200,11 @@ def _typed_list(items: list[Any]) -> list[tuple[str, str]] | None:
 
 
 class _FactCheck:
-    """A ground atom with a known predicate, the right arity and well-typed arguments, else None."""
+    """A ground atom with a known predicate, the right arity and well-typed arguments, else _Unusual."""
 
     def __init__(self, domain: Domain, types: dict[str, str]) -> None:
         self.domain = domain
         self.types = types
-        self._subtype: dict[tuple[str, tuple[str, ...]], bool] = {}  # thousands of facts, few type pairs
         self._allowed: dict[tuple[str, ...], frozenset[str]] = {}
 
     def allowed(self, param_types: tuple[str, ...]) -> frozenset[str]:
@@ -170,46 +223,21 @@ class _FactCheck:
             self._allowed[param_types] = found
         return found
 
-    def __call__(self, node: Node) -> Fact | None:
+    def __call__(self, node: Node) -> Fact:
         if not isinstance(node, list) or not node or not all(isinstance(i, str) for i in node):
-            return None
+            raise _Unusual
         pred = self.domain.predicates.get(node[0])
         if pred is None or pred.arity != len(node) - 1:
-            return None
+            raise _Unusual
         for arg, param in zip(node[1:], pred.parameters):
-            typ = self.types.get(arg)
-            if typ is None:
-                return None
-            key = (typ, param.types)
-            ok = self._subtype.get(key)
-            if ok is None:
-                ok = self._subtype[key] = self.domain.is_subtype(typ, param.types)
-            if not ok:
-                return None
+            if arg not in self.allowed(param.types):
+                raise _Unusual
         return tuple(node)
 
 
-def _bulk_facts(atoms: list[str], check: _FactCheck) -> list[Fact] | None:
-    """The init atoms as facts in file order without duplicates, or None if any is wrong: checked per run of
-    atoms of one predicate and per argument position, a whole column against the objects it allows."""
-    facts: list[Fact] = list(dict.fromkeys(map(tuple, map(str.split, atoms))))
-    if not all(facts):
-        return None
-    predicates = check.domain.predicates
-    for name, run in groupby(facts, itemgetter(0)):
-        group = list(run)
-        pred = predicates.get(name)
-        if pred is None or set(map(len, group)) != {len(pred.parameters) + 1}:
-            return None
-        for position, param in enumerate(pred.parameters, start=1):
-            if not check.allowed(param.types).issuperset(map(itemgetter(position), group)):
-                return None
-    return facts
-
-
-def _goal(section: list[Any], check: _FactCheck) -> tuple[list[Fact], list[Fact]] | None:
+def _goal(section: list[Any], check: _FactCheck) -> tuple[list[Fact], list[Fact]]:
     if len(section) != 2 or not isinstance(section[1], list) or not section[1]:
-        return None
+        raise _Unusual
     formula = section[1]
     parts = formula[1:] if formula[0] == "and" else [formula]
     positive: list[Fact] = []
@@ -217,11 +245,8 @@ def _goal(section: list[Any], check: _FactCheck) -> tuple[list[Fact], list[Fact]
     for part in parts:
         if isinstance(part, list) and part and part[0] == "not":
             if len(part) != 2:
-                return None
-            fact, target = check(part[1]), negative
+                raise _Unusual
+            negative.append(check(part[1]))
         else:
-            fact, target = check(part), positive
-        if fact is None:
-            return None
-        target.append(fact)
+            positive.append(check(part))
     return positive, negative

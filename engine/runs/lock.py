@@ -22,8 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-import psutil
-
 from genplan.engine.errors import GenplanError
 from genplan.engine.runs import layout
 from genplan.engine.runs.status import RunStatus
@@ -42,6 +40,8 @@ class RunBusy(GenplanError):
 
 def owner() -> dict[str, Any]:
     """This process, as recorded in run.json."""
+    import psutil  # (here: every front end imports this module; psutil is a fortieth of a second)
+
     return {"pid": os.getpid(), "pid_started": psutil.Process().create_time()}
 
 
@@ -50,6 +50,8 @@ def owner_alive(meta: dict[str, Any]) -> bool | None:
     pid, started = meta.get("pid"), meta.get("pid_started")
     if not isinstance(pid, int) or not isinstance(started, (int, float)):
         return None
+    import psutil
+
     try:
         created = float(psutil.Process(pid).create_time())
         return abs(created - started) < 0.01  # the same process, not another one that reuses the pid

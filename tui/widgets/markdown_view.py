@@ -10,9 +10,9 @@ import threading
 import time
 
 from rich.console import Console
-from rich.markdown import Markdown as RichMarkdown
 from rich.segment import Segment
 from rich.style import Style
+from rich.text import Text
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -72,11 +72,18 @@ def keep_lines(text: str) -> str:
     return "\n".join(out)
 
 
-def render_markdown(text: str, width: int, limit: int = MAX_RENDER_CHARS) -> list[list[Segment]]:
-    """The lines of ``text`` rendered as Markdown at ``width`` columns (pure: safe in a thread)."""
+def render_markdown(text: str, width: int, limit: int = MAX_RENDER_CHARS, *, plain: bool = False) -> list[list[Segment]]:
+    """The lines of ``text`` rendered as Markdown (``plain``: as plain text) at ``width`` columns (pure: safe in a
+    thread)."""
     console = Console(file=io.StringIO(), width=width, color_system="truecolor", force_terminal=True,
                       legacy_windows=False, emoji=False)
     shown = tail(text, limit)
+    if plain:
+        return console.render_lines(Text(shown), console.options.update(width=width), pad=False)
+    # (Rich's Markdown loads markdown-it, a tenth of a second: with the first Markdown text, not before the app's
+    # first screen, whose only text is a plain note)
+    from rich.markdown import Markdown as RichMarkdown
+
     markdown = RichMarkdown(shown, code_theme=CODE_THEME, hyperlinks=False)
     return console.render_lines(markdown, console.options.update(width=width), pad=False)
 
@@ -99,10 +106,12 @@ class MarkdownView(ScrollView, can_focus=True):
         self.follow = True  # keep the end in view while text arrives (unless the user scrolled up)
         self.streaming = False  # appends since the last update(): render only the end
         self.prose = False  # the text is prose written line by line: its lines are kept (keep_lines)
+        self.plain = False  # the text is a plain note, not Markdown (update(..., plain=True))
 
     # ------------------------------------------------------------------ text in
-    def update(self, text: str, *, follow: bool | None = None) -> None:
+    def update(self, text: str, *, follow: bool | None = None, plain: bool = False) -> None:
         self.text = text
+        self.plain = plain
         self.streaming = False
         if follow is not None:
             self.follow = follow
@@ -112,6 +121,7 @@ class MarkdownView(ScrollView, can_focus=True):
     def append(self, fragment: str) -> None:
         if fragment:
             self.text += fragment
+            self.plain = False
             self.streaming = True
             self._generation += 1
             self._schedule()
@@ -138,7 +148,7 @@ class MarkdownView(ScrollView, can_focus=True):
         limit = STREAM_TAIL_CHARS if self.streaming else MAX_RENDER_CHARS
         if self.prose:
             text = keep_lines(text)
-        lines = [Strip(line) for line in render_markdown(text, width, limit)] if text else []
+        lines = [Strip(line) for line in render_markdown(text, width, limit, plain=self.plain)] if text else []
         try:
             self.app.call_from_thread(self._show_lines, lines, generation, width)
         except RuntimeError:  # the app is closing

@@ -52,7 +52,7 @@ class DomainPanel(Vertical):
         yield CodeArea("", syntax="pddl", read_only=True, id="domain-code")
 
     def on_mount(self) -> None:
-        self.query_one("#domain-description", MarkdownView).update("Loading the domain…", follow=False)
+        self.query_one("#domain-description", MarkdownView).update("Loading the domain…", follow=False, plain=True)
 
     def show(self, info: DomainInfo) -> None:
         self.query_one("#domain-description", MarkdownView).update(info.describe(), follow=False)
@@ -81,8 +81,8 @@ class TasksPanel(Horizontal):
             with TabPane("PDDL", id="task-pddl-tab"):
                 yield CodeArea("", syntax="pddl", read_only=True, id="task-pddl")
             with TabPane("NL", id="task-nl-tab"):
-                yield CodeArea("No run has described this task yet.", syntax="markdown", read_only=True,
-                               soft_wrap=True, id="task-nl")
+                # (plain text until a description comes: Pygments' Markdown lexer loads with the first one)
+                yield CodeArea("No run has described this task yet.", read_only=True, soft_wrap=True, id="task-nl")
             with TabPane("Python", id="task-python-tab"):
                 yield CodeArea("", syntax="python", read_only=True, soft_wrap=True, id="task-python")
 
@@ -118,7 +118,7 @@ class TasksPanel(Horizontal):
         if not self.is_attached or not self.app.is_running:
             return  # shutting down
         self.query_one("#task-pddl", CodeArea).load_text(pddl)
-        self.query_one("#task-nl", CodeArea).load_text(nl)
+        self.query_one("#task-nl", CodeArea).show(nl, syntax="markdown")
         self.query_one("#task-python", CodeArea).load_text(python)
 
 
