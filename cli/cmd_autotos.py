@@ -16,7 +16,14 @@ from genplan.cli.autotos_options import (
     rule_parameters,
 )
 from genplan.cli.budget_options import add_budget_arguments, budget_of
-from genplan.cli.common import BadInput, open_source, require_output_dir, require_seconds, run_guarded
+from genplan.cli.common import (
+    BadInput,
+    interrupted_run,
+    open_source,
+    require_output_dir,
+    require_seconds,
+    run_guarded,
+)
 from genplan.engine.api.presets import AUTOTOS_DOMAINS as PAPER_DOMAINS
 from genplan.engine.api.presets import autotos_generates
 
@@ -152,9 +159,14 @@ def start_command(preset: str, target: str, args: argparse.Namespace, parameters
     settings = _settings(args, model_flags(args))
     budget = budget_of(args)
     request = api.StartRequest(preset, target, runs_dir, parameters=parameters)
+    created: list[Path] = []
     try:
-        outcome = api.start(request, settings, api.Watch(progress=_progress(args)), no_cache=args.no_cache,
-                            budget=budget)
+        outcome = api.start(request, settings, api.Watch(progress=_progress(args), run_created=created.append),
+                            no_cache=args.no_cache, budget=budget)
+    except KeyboardInterrupt:
+        if created:
+            interrupted_run(args, created[0])  # the stopped run and its resume command
+        raise
     except (ModelAccessError, BudgetError) as exc:
         raise BadInput(str(exc)) from None
     return finish_report(api.report(outcome), args)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from genplan.cli.budget_options import add_budget_arguments, budget_of
-from genplan.cli.common import EXIT_OK, BadInput, run_guarded
+from genplan.cli.common import EXIT_OK, BadInput, interrupted_run, run_guarded
 
 COMMAND = "genplan pddlego"
 
@@ -111,8 +111,14 @@ def run(args: argparse.Namespace) -> int:
                       **({"fixed_domain": fixed} if fixed is not None else {})}
         request = api.StartRequest(preset, "coincollector", out / "runs", parameters=parameters)
         started = time.monotonic()
+        created: list[Path] = []
         try:
-            outcome = api.start(request, settings, no_cache=args.no_cache, budget_parent=meter)
+            outcome = api.start(request, settings, api.Watch(run_created=created.append), no_cache=args.no_cache,
+                                budget_parent=meter)
+        except KeyboardInterrupt:
+            if created:
+                interrupted_run(args, created[0])  # the stopped trial and its resume command
+            raise
         except (ModelAccessError, api.GenplanError) as exc:
             raise BadInput(str(exc)) from None
         report = api.report(outcome)

@@ -23,6 +23,7 @@ from genplan.cli.common import (
     add_faithful_options,
     error,
     faithful_spec,
+    interrupted_run,
     require_input_dir,
     require_output_dir,
     run_guarded,
@@ -181,20 +182,6 @@ def _stopped(args: argparse.Namespace, run_dir: Path, message: str) -> int:
     return error(f"{message} (resume with: {resume})")
 
 
-def _interrupted(args: argparse.Namespace, run_dir: Path) -> None:
-    """ctrl+c during a run: the run recorded its stop; the line main prints names the resume command (raised as
-    the KeyboardInterrupt's text). With --json, the same as one object on stdout."""
-    from genplan.engine.api.runs import open_run
-
-    resume = f"genplan run --resume {run_dir}"
-    status = str(open_run(run_dir).meta().get("status"))
-    message = (f"interrupted; the run is stopped: {run_dir} (resume with: {resume})" if status == "stopped"
-               else f"interrupted; the run is {status}: {run_dir}")
-    if args.json:
-        print(json.dumps({"status": status, "message": message, "resume": resume}), flush=True)
-    raise KeyboardInterrupt(message)
-
-
 def _internal_failure(run_dir: Path) -> str | None:
     """What the run recorded of an internal error it ended with (engine/runs/run.py, Run.fail), else None."""
     from genplan.engine.api.runs import open_run
@@ -302,7 +289,7 @@ def run(args: argparse.Namespace) -> int:
             outcome = api.start(request, settings, watch, no_cache=args.no_cache, prompts=prompts, budget=budget)
     except KeyboardInterrupt:
         if created:
-            _interrupted(args, created[0])
+            interrupted_run(args, created[0])
         raise
     except ModelAccessError as exc:
         if not created:

@@ -144,3 +144,17 @@ def faithful_spec(args: argparse.Namespace) -> str | None:
     if excluded is not None:
         return except_spec(excluded)
     return "all" if getattr(args, "faithful", False) else None
+
+
+def interrupted_run(args: argparse.Namespace, run_dir: Path) -> None:
+    """ctrl+c during a run: the run recorded its stop; the line the command prints (``genplan: ...``, raised as the
+    KeyboardInterrupt's text) names the resume command. With --json, the same as one object on stdout."""
+    from genplan.engine.api.runs import open_run
+
+    resume = f"genplan run --resume {run_dir}"
+    status = str(open_run(run_dir).meta().get("status"))
+    message = (f"interrupted; the run is stopped: {run_dir} (resume with: {resume})" if status == "stopped"
+               else f"interrupted; the run is {status}: {run_dir}")
+    if getattr(args, "json", False):
+        print(json.dumps({"status": status, "message": message, "resume": resume}), flush=True)
+    raise KeyboardInterrupt(message)

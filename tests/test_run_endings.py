@@ -252,3 +252,20 @@ def test_an_internal_error_ends_the_run_failed_with_its_traceback_kept_and_it_re
     assert failed_row.detail.startswith("internal error") and "failures/failure-1.txt" in failed_row.detail
     page = {row.seq: row for row in collect(run_dir).rows}
     assert page[failed_at + 1].title == "run failed" and page[failed_at + 1].detail.startswith("internal error")
+
+
+def test_ctrl_c_during_an_autotos_run_names_its_resume_command(tmp_path: Path) -> None:
+    """genplan autotos, interrupted while its first answer is a minute away: the run is stopped, and the one line
+    names how to go on (it said only "genplan: interrupted")."""
+    with ScriptedServer() as server:
+        server.respond_with(lambda request: Reply.slow("def succ(state): return []", WAIT))
+        runs = tmp_path / "runs"
+        process = _start("autotos", "24game", "--generate", "2", "--model", server.model, "--base-url",
+                         server.base_url, "--no-cache", "--runs", str(runs), home=tmp_path)
+        _wait_for(lambda: server.requests or process.poll() is not None, "the first request")
+        code, _out, err = _ctrl_c(process)
+    run_dir = next(runs.iterdir())
+    assert code == 130 and "Traceback" not in err
+    assert err.splitlines()[-1] == (f"genplan: interrupted; the run is stopped: {run_dir} "
+                                    f"(resume with: genplan run --resume {run_dir})")
+    assert json.loads((run_dir / "run.json").read_text())["status"] == "stopped"
