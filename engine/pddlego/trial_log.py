@@ -10,6 +10,7 @@ coin ends the log with ``Coin found!`` (the command that found it is the head of
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -162,12 +163,17 @@ def parse_trial_log(path: str | Path) -> TrialLog:
     return log
 
 
+def _segments(marker: re.Pattern[str], text: str, start: int = 0) -> Iterator[tuple[re.Match[str], str]]:
+    """Each ``marker`` in ``text`` (from ``start`` on) with the text that follows it, up to the next marker."""
+    matches = list(marker.finditer(text, start))
+    for index, match in enumerate(matches):
+        yield match, text[match.end(): matches[index + 1].start() if index + 1 < len(matches) else len(text)]
+
+
 def _read_body(log: TrialLog, body: str) -> None:
     step = outer = 0
     queue: list[str] = []
-    matches = list(_MARKER.finditer(body))
-    for index, match in enumerate(matches):
-        following = body[match.end(): matches[index + 1].start() if index + 1 < len(matches) else len(body)]
+    for match, following in _segments(_MARKER, body):
         kind = match.lastgroup
         if kind == "step":
             step, outer = int(match.group("step")), 0
@@ -224,9 +230,7 @@ def _parse_plangen_alfworld(path: Path, text: str, name: re.Match[str]) -> Trial
         gold_path=[], valid_actions=_literal_list(header.group("valid")) or [], task=header.group("task").strip(),
     )
     step = outer = 0
-    matches = list(_PLANGEN_MARKER.finditer(text, header.end()))
-    for index, match in enumerate(matches):
-        following = text[match.end(): matches[index + 1].start() if index + 1 < len(matches) else len(text)]
+    for match, following in _segments(_PLANGEN_MARKER, text, header.end()):
         kind = match.lastgroup
         if kind == "step":
             step, outer = int(match.group("step")), 0
