@@ -50,7 +50,8 @@ def add_rule_arguments(parser: argparse.ArgumentParser, release_default: bool) -
 
 def rule_parameters(release_rules: bool) -> dict[str, Any]:
     """The loop settings of the two rule sets (add_rule_arguments)."""
-    return {"extraction": "release" if release_rules else "genplan", "goal_reached_check": not release_rules}
+    return {"extraction": "release" if release_rules else "genplan", "goal_reached_check": not release_rules,
+            "memory_as_timeout": release_rules}
 
 
 def check_limits(args: argparse.Namespace) -> None:
