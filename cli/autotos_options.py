@@ -31,8 +31,9 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hash-seed", type=int, default=0, metavar="N",
                         help="PYTHONHASHSEED of the sandboxed runs (set order; default 0)")
     parser.add_argument("--memory", type=float, default=2.0, metavar="GIB",
-                        help="address-space limit of each sandboxed test in GiB (default 2); a successor function "
-                        "that keeps millions of states (some crossword answers) may need more")
+                        help="address-space limit of each sandboxed test in GiB (default 2); a unit-test search "
+                        "stops itself an eighth below it (feedback to the model: 'search memory', or the release's "
+                        "'search timeout' under its rules); an evaluation that keeps millions of states may need more")
 
 
 def add_rule_arguments(parser: argparse.ArgumentParser, release_default: bool) -> None:
@@ -41,17 +42,22 @@ def add_rule_arguments(parser: argparse.ArgumentParser, release_default: bool) -
     if release_default:
         parser.add_argument("--genplan-rules", dest="release_rules", action="store_false",
                             help="genplan's own rules steer the replay: the whole first code block is the function, "
-                            "and a soundness search that stops at a state genplan's goal check rejects fails the goal "
-                            "test (default: the release's rules; that state is then only reported as a finding)")
+                            "a soundness search that stops at a state genplan's goal check rejects fails the goal "
+                            "test, and one that fills the memory is genplan's 'search memory' feedback (default: the "
+                            "release's rules; that state is then only reported as a finding, and such a search is the "
+                            "release's 'search timeout')")
     else:
         parser.add_argument("--release-rules", dest="release_rules", action="store_true",
-                            help="the AutoToS release's rules: its cut of the function out of an answer, and no check "
-                            "that a soundness search stopped at a real goal (reported as a finding instead)")
+                            help="the AutoToS release's rules: its cut of the function out of an answer, no check "
+                            "that a soundness search stopped at a real goal (reported as a finding instead), and a "
+                            "search that fills the memory is the release's 'search timeout' (the release had no "
+                            "memory limit)")
 
 
 def rule_parameters(release_rules: bool) -> dict[str, Any]:
     """The loop settings of the two rule sets (add_rule_arguments)."""
-    return {"extraction": "release" if release_rules else "genplan", "goal_reached_check": not release_rules}
+    return {"extraction": "release" if release_rules else "genplan", "goal_reached_check": not release_rules,
+            "memory_as_timeout": release_rules}
 
 
 def check_limits(args: argparse.Namespace) -> None:

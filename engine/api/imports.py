@@ -181,7 +181,8 @@ def import_autotos(source: AutoToSSource, runs_dir: Path, *, evaluate: bool = Tr
     settings = log_settings(source.log, partial_soundness=source.partial_soundness, evaluate=evaluate,
                             eval_limit=eval_limit, eval_timeout=eval_timeout, soundness_timeout=search_timeout,
                             release_validation=not strict, extraction="release" if release_rules else "genplan",
-                            goal_reached_check=not release_rules, **({} if clock is None else {"clock": clock}))
+                            goal_reached_check=not release_rules, memory_as_timeout=release_rules,
+                            **({} if clock is None else {"clock": clock}))
     executor = SandboxExecutor(hash_seed=hash_seed, memory_bytes=int(memory_gib * GIB))
     try:
         return import_log(source.log, source.domain, executor, Path(runs_dir), settings, watch.subscriber,

@@ -16,6 +16,7 @@ import copy
 import gc
 import heapq
 import json
+import resource
 import signal
 import time
 import traceback
@@ -261,6 +262,35 @@ class Failure(Exception):
         self.data = data
 
 
+# ------------------------------------------------------------------------------ the search's memory
+# A search that outgrows the sandbox's memory is stopped by the search itself when the process's resident size
+# comes within MEMORY_HEADROOM of the address-space limit (an eighth of it, at least 128 MiB: the limit counts
+# what Python maps, the resident size only what it uses, about 70 MiB less at the start and 90 MiB less at 1 GiB
+# in a crossword search); checked every MEMORY_CHECK_EVERY states taken from the frontier. At the limit itself
+# a MemoryError can come out of any allocation, in the model's code or in the harness, and leave too little
+# memory to say what happened (a MemoryError in the search is caught too, as a second line).
+MEMORY_HEADROOM = (1 / 8, 128 * 2**20)
+MEMORY_CHECK_EVERY = 64
+# A unit-test search that had less than this to grow in (Python, the harness and the functions' code took the
+# rest) was stopped by genplan's limit, not by the function: the run ends and says how to give it more.
+MIN_SEARCH_ROOM = 64 * 2**20
+
+
+def address_space_limit() -> int | None:
+    """The process's address-space limit in bytes (the sandbox's memory), or None without one."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
+    return None if soft == resource.RLIM_INFINITY or soft <= 0 else int(soft)
+
+
+def peak_resident() -> int:
+    """The process's largest resident size so far, in bytes (getrusage raises no audit event)."""
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) * 1024
+
+
+class SearchMemory(Exception):
+    """The search's states filled the sandbox's memory (the watermark, or a MemoryError during the search)."""
+
+
 # ------------------------------------------------------------------------------ search with checks
 class Search:
     def __init__(self, functions: Functions, extra: list[Any], goal_extra: list[Any], checks: bool, pst: bool,
@@ -280,6 +310,10 @@ class Search:
         self.record: list[dict[str, Any]] | None = None
         self.record_limit = 0
         self.actions: list[str | None] = []
+        self.watermark: int | None = None  # resident bytes at which the search stops (None: no watermark)
+        self.stored = 0  # states the search holds (seen and on the frontier), as of its last memory check
+        self.resident_at_start = 0
+        self._taken = 0  # states taken from the frontier
 
     def is_goal(self, state: Any) -> bool:
         assert self.f.goal is not None
@@ -310,6 +344,10 @@ class Search:
                 keyed = [(child, _str(self.domain, child), None) for child in list(result)]
         except CallTimeout:
             raise Failure("succ-timeout", state=to_json(self.domain, before if before is not None else state)) from None
+        except MemoryError as exc:
+            if self.filled_by_states():
+                raise SearchMemory() from None
+            raise Failure("succ-exception", state=to_json(self.domain, state), error=_last_frame(exc)) from None
         except Exception as exc:  # noqa: BLE001
             raise Failure("succ-exception", state=to_json(self.domain, state), error=_last_frame(exc)) from None
         if self.checks and before != state:
@@ -330,6 +368,22 @@ class Search:
         the solution is valid). BFS drops a successor already seen when it is generated; DFS keeps a closed
         list, so a state reached again before it is expanded is expanded from its latest parent."""
         self.actions = []
+        self.resident_at_start = peak_resident() if self.watermark is not None else 0
+        try:
+            return self._search(init)
+        except MemoryError:  # in the harness's own bookkeeping (the frontier, the seen states)
+            if self.watermark is None:
+                raise
+            raise SearchMemory() from None
+
+    def filled_by_states(self) -> bool:
+        """Whether a MemoryError in the model's successor function is the search's states filling the memory
+        (the search took more than half of the room it had) rather than the function's own allocation."""
+        if self.watermark is None:
+            return False
+        return peak_resident() - self.resident_at_start > (self.watermark - self.resident_at_start) / 2
+
+    def _search(self, init: Any) -> list[Any] | None:
         if self.depth_first:
             return self._depth_first(init)
         start_key = _str(self.domain, init)
@@ -341,7 +395,7 @@ class Search:
         else:
             frontier = deque([(start_key, init)])
         while frontier:
-            self._check_deadline()
+            self._check_limits(len(parents))
             if self.greedy:
                 _h, _n, key, state = heapq.heappop(frontier)
             else:
@@ -361,10 +415,14 @@ class Search:
 
     def _depth_first(self, init: Any) -> list[Any] | None:
         parents: dict[str, tuple[str | None, Any, str | None]] = {}  # the closed list, with each state's parent
-        stack: list[tuple[str, Any, str | None, str | None]] = [(_str(self.domain, init), init, None, None)]
+        # The stack holds states without their keys (each key is made again when its state is taken, as the
+        # release's DFS makes it): a DFS's stack is most of what it holds, and a crossword grid's key would
+        # add a third to each entry.
+        stack: list[tuple[Any, str | None, str | None]] = [(init, None, None)]
         while stack:
-            self._check_deadline()
-            key, state, parent, label = stack.pop()
+            self._check_limits(len(parents) + len(stack))
+            state, parent, label = stack.pop()
+            key = _str(self.domain, state)
             if key in parents:
                 continue
             parents[key] = (parent, state, label)
@@ -372,12 +430,17 @@ class Search:
                 return self._path(parents, key)
             for child, child_key, child_label in self._expand(state, parents):
                 if child_key not in parents:
-                    stack.append((child_key, child, key, child_label))
+                    stack.append((child, key, child_label))
         return None
 
-    def _check_deadline(self) -> None:
+    def _check_limits(self, stored: int) -> None:
         if self.f.now() > self.deadline:
             raise Failure("search-timeout")
+        self._taken += 1
+        if self.watermark is not None and self._taken % MEMORY_CHECK_EVERY == 0:
+            self.stored = stored
+            if peak_resident() > self.watermark:
+                raise SearchMemory()
 
     def _expand(self, state: Any, seen: dict[str, Any]) -> list[tuple[Any, str, str | None]]:
         """The successors of ``state``, counted and (with the checks) partial-soundness tested; ``seen`` holds
@@ -455,6 +518,8 @@ def _searches(f: Functions, request: dict[str, Any], checks: bool) -> dict[str, 
     domain = f.domain
     results = []
     limit = float(request.get("search_timeout", 60.0))
+    space = address_space_limit()
+    watermark = None if space is None else space - int(max(space * MEMORY_HEADROOM[0], MEMORY_HEADROOM[1]))
     for index, instance in enumerate(request["instances"]):
         search = Search(f, to_extra(domain, instance.get("extra", [])), to_extra(domain, instance.get("goal_extra", [])), checks,
                         bool(request.get("pst")), f.now() + limit, bool(request.get("depth_first")))
@@ -462,9 +527,25 @@ def _searches(f: Functions, request: dict[str, Any], checks: bool) -> dict[str, 
         search.pst_on_seen = bool(request.get("pst_on_seen", True))
         if checks and request.get("record"):
             search.record, search.record_limit = [], int(request["record"])
+        search.watermark = watermark
         started = time.monotonic()
         try:
             path = search.run(to_state(domain, instance["init"]))
+        except SearchMemory as stopped:
+            # the search's frames (and its states) hang on the traceback, and on the MemoryError's it replaced:
+            # free them before answering
+            stopped.__traceback__ = stopped.__context__ = None
+            del stopped
+            assert search.watermark is not None and space is not None
+            filled = {"resident": peak_resident(), "memory_bytes": space, "states": search.stored,
+                      "expanded": search.expanded, "generated": search.generated}
+            if checks and search.watermark - search.resident_at_start < MIN_SEARCH_ROOM:
+                return {"failure": "out-of-memory", "instance": index, **filled}
+            if checks:
+                return {"failure": "search-memory", "instance": index, **filled}
+            results.append({"instance": index, "error": "out-of-memory", **filled,
+                            "seconds": time.monotonic() - started})
+            continue
         except Failure as failure:
             if checks:
                 return {"failure": failure.category, "instance": index, **failure.data}

@@ -61,6 +61,11 @@ class Settings:
     # verdicts, which an import of a published log needs; session.log_settings). With "cpu" the sandbox's own
     # wall-clock limit, a safety net, is CPU_CLOCK_SLACK times longer.
     clock: str = "wall"
+    # A unit-test search that filled the sandbox's memory (the search's watermark, harness.MEMORY_WATERMARK) is
+    # fed back to the model, and the run goes on. False: as genplan's "search memory" feedback (genplan's words:
+    # how many states the search held). True: as the release's "search timeout" (the release had no memory
+    # limit: such a search ran on until its time limit; session.log_settings)
+    memory_as_timeout: bool = False
 
 
 @dataclass
@@ -255,6 +260,9 @@ class AutoToS:
         context = self.domain.context(instance.goal_extra or instance.extra) if instance else {}
         if instance is not None and "grid" in context:
             context = {"grid": instance.extra[0]}
+        if result.get("failure") == "search-memory" and self.settings.memory_as_timeout:
+            # the release had no memory limit: its search of such a function ran on into its time limit
+            result = {**result, "failure": "search-timeout", "stopped_by": "memory"}
         if result.get("failure") == "goal-exception":
             # During the search the goal test only sees states made by succ: an exception there is
             # reported as a fault found while testing the successor function (as the paper's runs do).

@@ -46,6 +46,7 @@ class AutoToSParameters:
     extraction: str = "genplan"  # or "release": the AutoToS release's cut of the function out of an answer
     goal_reached_check: bool = True  # False: as the release, a search ending at a non-goal passes (a finding)
     clock: str = "wall"  # or "cpu": the limits count the sandboxed process's CPU seconds (imports)
+    memory_as_timeout: bool = False  # True: a unit-test search that filled the memory is the release's "search timeout"
     # --- the run besides the loop
     preset: str | None = None  # AutoToS or AutoToS+PST
     data: str | None = None  # the AutoToS data folder (the paper's instances)

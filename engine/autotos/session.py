@@ -144,7 +144,7 @@ def log_settings(log: AutoToSLog, **changes: Any) -> Settings:
     # a busy one here (a wall clock made 17 of 33 crossword replays time out beside a test suite)
     made_with: dict[str, Any] = {"partial_soundness": bool(log.partial_soundness), "pst_on_seen_states": not skips_seen,
                                  "release_validation": True, "extraction": "release", "goal_reached_check": False,
-                                 "clock": "cpu"}
+                                 "memory_as_timeout": True, "clock": "cpu"}
     return Settings(**{**made_with, **changes})
 
 

@@ -29,6 +29,8 @@ CATEGORY_OF = {
     "succ-exception": "succ exception",
     "goal-exception": "goal exception",
     "search-timeout": "search timeout",
+    # the search filled the sandbox's memory before it ended: it did not end within genplan's limits
+    "search-memory": "search timeout",
     "succ-timeout": "succ timeout",
     "goal-timeout": "goal timeout",
     "parse-error": "parse error",
@@ -44,6 +46,7 @@ TEMPLATE_OF = {
     "succ-exception": "feedback_succ_exception",
     "goal-exception": "feedback_goal_exception",
     "search-timeout": "feedback_search_timeout",
+    "search-memory": "feedback_search_memory",
     "succ-timeout": "feedback_succ_timeout",
     "load-timeout": "feedback_succ_timeout",
     "goal-timeout": "feedback_goal_timeout",
@@ -67,6 +70,8 @@ def feedback(domain: str, failure: dict[str, Any], context: dict[str, Any], call
         "call_timeout": f"{call_timeout:g}",
         "action": failure.get("action", ""),
         "extra_facts": show(failure.get("extra")),
+        "states": f"{int(failure.get('states') or 0):,}",
+        "memory": f"{int(failure.get('memory_bytes') or 0) / 2**30:g}",
         "context": context,
     }
     return render(TEMPLATE_OF.get(kind, "feedback_succ_exception"), **values)
