@@ -84,3 +84,29 @@ async def open_editor(pilot, app, key: str) -> None:
     assert panel.select(key)
     await pilot.press("e")
     await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen), what="the editor")
+
+
+async def test_an_edited_programs_rerun_is_on_the_record_with_its_count_in_the_tree(isolated: Path) -> None:  # noqa: F811
+    """Saving an edited program reruns it on the debug tasks; its results go on the run's record as a version's
+    do (results/program-c1-v02.json), so the Versions tree shows its count (it showed none, ever)."""
+    import json
+
+    domain = ferry_copy(isolated)
+    run = fixed_run(domain)
+    app = make_app(domain, config_for(isolated, None))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_editor(pilot, app, "run-a/program/c1-v00")
+        panel = app.query_one(VersionsPanel)
+        app.screen.editor.load_text("# edited by hand\n" + (run / "programs" / "c1-v00.py").read_text())
+        await pilot.press("ctrl+s")
+        results = run / "results" / "program-c1-v02.json"
+        await wait_for(pilot, results.is_file, timeout=120, what="the edit's results on the record")
+        checks = json.loads(results.read_text())
+        solved = sum(check["solved"] for check in checks)
+        assert len(checks) == 6 and {check["task"] for check in checks} == {f"task-{n:02d}" for n in range(6)}
+        if app.screen is not app.screen_stack[0]:
+            await pilot.press("escape")  # the rerun's screen
+        await wait_for(pilot, lambda: any("c1-v02" in str(n.label) and f"{solved}/6" in str(n.label)
+                                          for n in _leaves(panel)), what="the edit's count in the tree")
+    # the run's own results are untouched; a second rerun does not write over the first
+    assert json.loads(results.read_text()) == checks

@@ -252,11 +252,7 @@ class GenplanApp(App[None]):
         return self.main.applies(action)
 
     def key_description(self, binding: Binding) -> str:
-        """The footer's word for a key: space plays a paused replay and pauses a playing one."""
-        replayer = self.replay.replayer
-        if binding.action == "pause_replay" and replayer is not None and replayer.paused:
-            return "Play"
-        return binding.description
+        return self.replay.key_word(binding.action) or binding.description  # the footer's word for a key
 
     def show_help(self) -> None:
         from genplan.tui.actions import help_markdown

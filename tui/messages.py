@@ -122,6 +122,7 @@ class RerunProgress(WorkDone):
 class RerunEnded(WorkDone):
     job: int
     error: str | None
+    recorded: str | None = None  # an edit's results put on its run's record (results/program-<label>.json)
 
 
 @dataclass

@@ -19,23 +19,12 @@ from genplan.tui.messages import RerunEnded, RerunProgress, RerunRow
 
 
 def row_from(result: Any) -> RerunRow:
-    """A TaskResult of the engine's Evaluator as one table row."""
-    shown = result.failure or (result.orderings[0] if result.orderings else None)
-    outcome = shown.outcome if shown is not None else None
-    details: dict[str, Any] = {}
-    if outcome is not None and outcome.stdout:
-        details["stdout"] = outcome.stdout
-    if shown is not None and shown.ordering:
-        details["ordering"] = shown.ordering
-    return RerunRow(
-        task=result.name.split("/")[-1],
-        solved=result.solved,
-        kind=result.error_kind,
-        message=result.message,
-        output=list(outcome.plan) if outcome is not None and outcome.plan is not None else None,
-        runtime=result.runtime if result.orderings else None,
-        details=details,
-    )
+    """A TaskResult of the engine's Evaluator as one table row (the engine's check of it: api.rerun_check)."""
+    from genplan.engine import api
+
+    check = api.rerun_check(result)
+    return RerunRow(task=check.task, solved=check.solved, kind=check.kind, message=check.message, output=check.output,
+                    runtime=check.runtime, details=check.details)
 
 
 def rerun_program(
@@ -46,19 +35,22 @@ def rerun_program(
     run_dir: Path | None,
     post: Callable[[Any], Any],
     cancelled: threading.Event,
+    record: str | None = None,
 ) -> None:
-    """Run ``source`` on every task of ``task_set`` and post one RerunProgress per task."""
+    """Run ``source`` on every task of ``task_set`` and post one RerunProgress per task; ``record``: the version's
+    file in ``run_dir``, whose results an edit's rerun puts on the run's record (RerunEnded names the file)."""
     from genplan.engine import api
 
     error: str | None = None
+    recorded: str | None = None
 
     def progress(result: Any, done: int, total: int) -> None:
         post(RerunProgress(job, done - 1, total, row_from(result), result.task.path))
 
     try:
-        api.rerun_program(source, domain_path, task_set, run_dir, progress, cancelled)
+        recorded = api.rerun_program(source, domain_path, task_set, run_dir, progress, cancelled, record=record)
         if cancelled.is_set():
             error = "cancelled"
     except Exception as exc:  # noqa: BLE001 - one line for the user, never a traceback
         error = f"{type(exc).__name__}: {exc}"
-    post(RerunEnded(job, error))
+    post(RerunEnded(job, error, recorded))

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from genplan.engine.events import Event
     from genplan.engine.llm import ModelSettings, Provider
     from genplan.engine.llm.manual import Answerer
+    from genplan.engine.pipeline.checks import TaskCheck
     from genplan.engine.pipeline.runner import Pipeline
     from genplan.engine.prompts import PromptLibrary
     from genplan.engine.runs.edits import EditRecord
@@ -58,7 +59,7 @@ if TYPE_CHECKING:
 __all__ = [
     "RUN_MODULES", "AlreadyFinished", "Decision", "RunAccount", "account",
     "EditRefused", "GenplanError", "NotResumable", "RunOutcome", "RunReport", "RunStatus", "StartRequest",
-    "UnknownPreset", "Watch", "approach_of", "approach_of_request", "approach_of_run", "budget_meter", "check_strategy",
+    "UnknownPreset", "Watch", "approach_of", "approach_of_request", "approach_of_run", "budget_meter", "check_strategy", "rerun_check",
     "edit", "fork",
     "fork_from", "fork_with_task", "list_runs", "message", "new_run", "overview", "pipeline", "prepare", "provider_for",
     "record_edit", "report", "rerun_program", "resumable", "resume", "resume_target", "start",
@@ -538,14 +539,18 @@ RERUN_DEBUG_ORDERINGS = 1  # a rerun on the debug tasks tries the file's order, 
 
 
 def rerun_program(source: str, domain_dir: Path, task_set: str, run_dir: Path | None,
-                  progress: Callable[[TaskResult, int, int], None], cancel: threading.Event | None = None) -> None:
+                  progress: Callable[[TaskResult, int, int], None], cancel: threading.Event | None = None,
+                  record: str | None = None) -> str | None:
     """Run a program on every task of ``task_set`` ("debug" or "eval") as the run it comes from checked its
     programs (its time limit, function name and its approach's feedback style; a program of no run: F5-3's),
-    calling ``progress(result, done, total)`` after each task. ``cancel`` set: it stops after the task under way."""
+    calling ``progress(result, done, total)`` after each task. ``cancel`` set: it stops after the task under way.
+    ``record``: the program's file in ``run_dir``; a person's edit rerun on every debug task has its results put on
+    the run's record (engine.runs.edits.record_rerun). Returns the results file written, else None."""
     from genplan.engine.api.presets import run_config
     from genplan.engine.domainlib import DomainDir
     from genplan.engine.evaluation import DEFAULT_ORDERINGS, Evaluator, load_tasks
     from genplan.engine.pddl import load_domain
+    from genplan.engine.runs.edits import record_rerun
     from genplan.engine.sandbox import Limits, Program
 
     config = run_config(run_dir)
@@ -556,8 +561,35 @@ def rerun_program(source: str, domain_dir: Path, task_set: str, run_dir: Path | 
     style = get_approach(config.approach).feedback_style
     program = Program.from_source(source, functions=(config.function_name,))
     orderings = DEFAULT_ORDERINGS if task_set == "eval" else RERUN_DEBUG_ORDERINGS
+    done: list[TaskResult] = []
+
+    def each(result: TaskResult, count: int, total: int) -> None:
+        done.append(result)
+        progress(result, count, total)
+
     with Evaluator(domain, tasks, limits=Limits(time_limit=config.program_timeout_s), style=style) as evaluator:
-        evaluator.evaluate(program, orderings=orderings, progress=progress, cancel=cancel)
+        evaluator.evaluate(program, orderings=orderings, progress=each, cancel=cancel)
+    if record is None or run_dir is None or task_set != "debug" or len(done) != len(tasks):
+        return None  # the eval tasks, or a rerun cancelled before its end: nothing to compare with the run's checks
+    return record_rerun(run_dir, record, [rerun_check(result).to_dict() for result in done])
+
+
+def rerun_check(result: TaskResult) -> TaskCheck:
+    """One task's result of a rerun as the pipeline records a check (results/*.json) and the rerun screen shows
+    it: the failing ordering's plan and output, else the file order's."""
+    from genplan.engine.pipeline.checks import TaskCheck
+
+    shown = result.failure or (result.orderings[0] if result.orderings else None)
+    outcome = shown.outcome if shown is not None else None
+    details: dict[str, Any] = {}
+    if outcome is not None and outcome.stdout:
+        details["stdout"] = outcome.stdout
+    if shown is not None and shown.ordering:
+        details["ordering"] = shown.ordering
+    return TaskCheck(task=result.name.split("/")[-1], solved=result.solved, kind=result.error_kind,
+                     message=result.message,
+                     output=list(outcome.plan) if outcome is not None and outcome.plan is not None else None,
+                     runtime=result.runtime if result.orderings else None, details=details)
 
 
 # ---------------------------------------------------------------------------------------------------- helpers

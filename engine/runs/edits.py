@@ -22,6 +22,7 @@ from typing import Any
 from genplan.engine.errors import GenplanError
 from genplan.engine.events import ArtifactCreated, ArtifactEdited, Event, decode
 from genplan.engine.runs import layout
+from genplan.engine.runs.files import write_json_atomic
 from genplan.engine.runs.lock import LiveRun, RunBusy, RunLock, live_run
 from genplan.engine.runs.store import RunStore, write_text_atomic
 
@@ -393,3 +394,22 @@ class VersionNames:
             write_text_atomic(run_dir / target, text)
             self._edits.add(target)
             return target
+
+
+def record_rerun(run_dir: Path, relative: str, checks: list[dict[str, Any]]) -> str | None:
+    """The debug-task results of a person's edited program, rerun, put on the run's record as the pipeline writes a
+    version's (``results/program-<label>.json``): the Versions tree and the results matrix show its count. Only for
+    an edit, and never over a file that exists (what the run or an earlier rerun wrote stays). Under the run's lock;
+    nothing when another process holds it. Returns the file written (relative to the run), else None."""
+    run_dir = Path(run_dir)
+    if kind_of(relative) != "program" or not any(record.file == relative for record in edits_of(run_dir)):
+        return None
+    target = f"{layout.RESULTS}/program-{Path(relative).stem}.json"
+    try:
+        with RunLock(run_dir):
+            if layout.in_run(run_dir, target).exists():
+                return None
+            write_json_atomic(layout.in_run(run_dir, target), checks)
+    except RunBusy:
+        return None
+    return target

@@ -37,6 +37,11 @@ class ReplayController:
             return f"replay (paused) event {self.replayer.position}/{len(self.replayer.events)}"
         return f"replay ×{self.replayer.clock.speed:g}"
 
+    def key_word(self, action: str) -> str | None:
+        """The footer's word for a replay key where it is not the key's own: space plays a paused replay."""
+        paused = self.replayer is not None and self.replayer.paused
+        return "Play" if action == "pause_replay" and paused else None
+
     def start(self, run_dir: Path, events: list[Event]) -> None:
         self.replayer = Replayer(run_dir, events, self.sink, self.speed)
         self.stop_at_stages(self.classroom)

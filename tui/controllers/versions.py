@@ -418,11 +418,16 @@ class VersionsController:
         self.rerun_jobs[job] = {"screen": screen, "cancel": cancel, "version": version}
         self.host.open_screen(screen)
         source, run_dir = version.read(), self.ctx.runs_dir / version.run_id
+        try:  # the version's file in its run: an edit's results go on the run's record (the tree's count)
+            record: str | None = str(version.path.resolve().relative_to(run_dir.resolve()))
+        except ValueError:
+            record = None
 
         def run() -> None:
             from genplan.tui.rerun import rerun_program
 
-            rerun_program(job, source, self.ctx.domain_dir, task_set, run_dir, self.host.post_message, cancel)
+            rerun_program(job, source, self.ctx.domain_dir, task_set, run_dir, self.host.post_message, cancel,
+                          record=record)
 
         self.host.in_thread(run, "rerun")
 
@@ -466,6 +471,8 @@ class VersionsController:
         job = self.rerun_jobs.pop(message.job, None)
         if job is not None and job["screen"].is_attached:
             job["screen"].finish(message.error)
+        if job is not None and message.recorded is not None:  # its count, in the tree and the matrix
+            self.load_overview(job["version"].run_id)
 
     # what the rerun screen asks (screens/rerun.py RerunHost)
     def open_plan_stepper(self, task_path: Path, plan: list[str], title: str) -> None:
