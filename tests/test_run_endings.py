@@ -96,12 +96,12 @@ def _loaded(pid: int, library: str) -> bool:
 
 
 def test_ctrl_c_while_the_command_loads_is_one_line(tmp_path: Path) -> None:
-    """Sent while `genplan` loads the modules of its `run` command (psutil's library is mapped: the run service
-    is being imported, before the command's arguments are read): one line, exit 130, no traceback, no run
-    directory."""
+    """Sent while `genplan` loads the modules of its `run` command (the hashlib module's library is mapped: the
+    command's modules are being imported, before its arguments are read; psutil, the marker before, is now loaded
+    only once the run is under way): one line, exit 130, no traceback, no run directory."""
     process = _start("run", str(FERRY), "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
                      "--out", str(tmp_path / "runs"), home=tmp_path)
-    _wait_for(lambda: _loaded(process.pid, "_psutil_linux") or process.poll() is not None, "the modules loading")
+    _wait_for(lambda: _loaded(process.pid, "_hashlib") or process.poll() is not None, "the modules loading")
     code, out, err = _ctrl_c(process)
     assert (code, out, err) == (130, "", "genplan: interrupted\n")
     assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())

@@ -64,7 +64,10 @@ async def test_continue_from_an_edited_strategy(tmp_path: Path, isolated: Path) 
             # the edit was saved as v03 (after the run's v01, v02) and the fork continues from it under that name
             assert f"run {fork.name}" in header and f"fork of {first.name}, edited strategies/v03.md" in header
             row = app.query_one("#runs-table").get_row(fork.name)
-            assert str(row[-1]) == f"⑂ {first.name}, edited strategies/v03.md"
+            # (the Runs column keeps the parent's time and suffix and the version's name: it fits at 80 columns)
+            from genplan.tui.run_labels import short_run_id
+
+            assert str(row[-1]) == f"⑂ {short_run_id(first.name)} v03.md"
             from genplan.tui.widgets.panels import VersionsPanel
 
             # the edited strategy's request shows as answered by a person; kept answers are not counted as calls
@@ -74,7 +77,7 @@ async def test_continue_from_an_edited_strategy(tmp_path: Path, isolated: Path) 
             assert kept and app.runner.state.totals.calls == len(server.requests) - asked_before
             tree = app.query_one(VersionsPanel).versions_tree
             label = next(str(n.label) for n in tree.root.children if str(n.label).startswith(fork.name))
-            assert f"⑂ fork of {first.name}, edited strategies/v03.md" in label
+            assert f"⑂ {short_run_id(first.name)} v03.md" in label
             fork_rows = [str(n.label) for n in _leaves_of(tree, fork.name)]
             assert any(row.startswith("v03") and "✎ edit of v01" in row for row in fork_rows), fork_rows
         assert (fork / "strategies" / "v03.md").read_text().strip() == "1. my own strategy (version 7)"

@@ -147,10 +147,11 @@ async def test_an_unpriced_model_gets_one_short_note(tmp_path: Path, isolated: P
         assert [n.message for n in notes] == [UNPRICED_TOAST]
         assert len(UNPRICED_TOAST) <= 60 and notes[0].timeout <= 5 and not notes[0].title
         assert not any(UNPRICED_NOTE[:30] in n.message for n in app.messages)
-        # the totals still say it (whole at 100 columns; at 80 the state, run, preset and model come first), and
-        # their tooltip explains it
+        # the totals still say it (whole at 110 columns, beside the run's own model name, which the bar names now
+        # where it said "you answer"; at 80 the state, run, preset and model come first), and their tooltip
+        # explains it
         assert "+3 unpriced" in app.query_one("#totals").full_text
-        await pilot.resize_terminal(100, 24)
+        await pilot.resize_terminal(110, 24)
         await pilot.pause(1.2)
         assert "+3 unpriced" in totals_text(app)
         assert UNPRICED_NOTE.split("—")[0].strip() in str(app.query_one("#totals").tooltip)

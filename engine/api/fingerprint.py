@@ -73,7 +73,7 @@ def _recorded(meta: Mapping[str, Any], run_dir: Path, given: Path) -> dict[str, 
 
 def _name_in_first_request(run_dir: Path) -> str | None:
     """The domain name the run's first request that shows a domain file names (a run of an earlier genplan)."""
-    for path in sorted((run_dir / layout.REQUESTS).glob("*.json"))[:8]:
+    for path in sorted(layout.requests_dir(run_dir).glob("*.json"))[:8]:
         try:
             text = path.read_text(encoding="utf-8").replace("\\n", " ")  # the prompt's line breaks, as JSON has them
         except (OSError, UnicodeDecodeError):

@@ -404,12 +404,12 @@ def record_rerun(run_dir: Path, relative: str, checks: list[dict[str, Any]]) -> 
     run_dir = Path(run_dir)
     if kind_of(relative) != "program" or not any(record.file == relative for record in edits_of(run_dir)):
         return None
-    target = f"{layout.RESULTS}/program-{Path(relative).stem}.json"
+    path = layout.results_dir(run_dir) / f"program-{Path(relative).stem}.json"
     try:
         with RunLock(run_dir):
-            if layout.in_run(run_dir, target).exists():
+            if path.exists():
                 return None
-            write_json_atomic(layout.in_run(run_dir, target), checks)
+            write_json_atomic(path, checks)
     except RunBusy:
         return None
-    return target
+    return str(path.relative_to(run_dir))
