@@ -391,6 +391,30 @@ async def test_the_apps_totals_bar_shows_the_spend_beside_the_caps_and_the_run_s
     assert record["status"] == "stopped" and record["stop_reason"] == "budget"
 
 
+async def test_the_apps_caps_are_the_settings_files_under_the_command_lines(scripted_server: ScriptedServer,
+                                                                            tmp_path: Path) -> None:
+    """genplan-tui reads the settings file's [budget] with its settings, after the first frame (importing the
+    engine's API before it cost the first screen a tenth of a second): the caps in force are that table's with the
+    command line's over them, and a bad value is the settings' one-line error."""
+    from test_tui_support import config_for, ferry_copy, make_app, ready, wait_for
+
+    domain = ferry_copy(tmp_path)
+    config = config_for(tmp_path, scripted_server)
+    config.write_text(config.read_text() + "\n[budget]\nmax_calls = 7\nmax_cost = 1.5\n")
+    app = make_app(domain, config, budget=Budget(max_calls=3))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await ready(pilot, app)
+        await wait_for(pilot, lambda: app.ctx.prefs is not None, what="the settings")
+        caps = app.runner.caps()
+        assert (caps.max_calls, caps.max_cost) == (3, 1.5) and app.ctx.settings_error is None
+    config.write_text(config.read_text().replace("max_calls = 7", 'max_calls = "many"'))
+    app = make_app(domain, config)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await ready(pilot, app)
+        await wait_for(pilot, lambda: app.ctx.settings_error is not None, what="the settings' error")
+        assert "max_calls" in app.ctx.settings_error
+
+
 # ------------------------------------------------------------------------------------------------ the report
 def test_the_report_shows_each_runs_cost_beside_the_forecast(tmp_path: Path) -> None:
     """Two seeds of F5-3 on one domain with gpt-4o, each of 3 answers at $0.004 (one more from the cache, free):

@@ -46,6 +46,7 @@ class RunPrefs:
     preset: str = "F5-3"
     overrides: dict[str, Any] = field(default_factory=dict)  # LIMIT_FIELDS (and faithful) set by the user
     keymap: dict[str, str] = field(default_factory=dict)  # [keymap]: binding id -> keys (actions.py)
+    budget: Any = None  # the caps in force: [budget], then the command line's (engine/api/budget.Budget)
 
     @property
     def limits_apply(self) -> bool:

@@ -149,14 +149,15 @@ def main(argv: list[str] | None = None) -> int:
         if not args.memory >= MIN_MEMORY_GIB:
             print(f"genplan-tui: --memory must be at least {MIN_MEMORY_GIB} GiB (64 MiB)", file=sys.stderr)
             return 2
-    from genplan.engine.api.budget import BudgetError, budget_from_flags, load_budget
+    budget = None  # the caps given here; the settings file's [budget] is read with the settings, after the first frame
+    if any(value is not None for value in (args.max_cost, args.max_calls, args.max_total_tokens)):
+        from genplan.engine.api.budget import BudgetError, budget_from_flags  # (the engine's API: not before it is asked)
 
-    try:
-        budget = load_budget(args.config_file, flags=budget_from_flags(args.max_cost, args.max_calls,
-                                                                       args.max_total_tokens))
-    except BudgetError as exc:
-        print(f"genplan-tui: {exc}", file=sys.stderr)
-        return 2
+        try:
+            budget = budget_from_flags(args.max_cost, args.max_calls, args.max_total_tokens)
+        except BudgetError as exc:
+            print(f"genplan-tui: {exc}", file=sys.stderr)
+            return 2
     if args.game_rooms is not None and not 1 <= args.game_rooms <= 11:
         print("genplan-tui: --game-rooms: CoinCollector has 1 to 11 rooms", file=sys.stderr)
         return 2

@@ -149,7 +149,7 @@ class MainScreen(Screen[None]):
             return  # shutting down
         runs = self.runs
         self.query_one(TotalsBar).show(runs.state, mode=runs.mode, source=runs.source(), live=runs.live,
-                                       status=runs.status(), caps=runs.ctx.options.budget)
+                                       status=runs.status(), caps=runs.caps())
         if runs.state is not None and not runs.state.totals.cost_known and not self.unpriced_told:
             # one short line, soon gone: the totals bar keeps "+N unpriced" and its tooltip explains it
             self.unpriced_told = True

@@ -26,7 +26,8 @@ class LaunchOptions:
     eval_limit: int | None = None
     # an AutoToS run's sandboxed searches, started or resumed here: their address space in GiB (None: the default)
     memory_gib: float | None = None
-    # caps on what a run started or gone on with here may spend (engine/api/budget.Budget; None: none)
+    # caps given as options on what a run started or gone on with here may spend (engine/api/budget.Budget; None:
+    # none); the caps in force, with the settings file's [budget] under them, are RunPrefs.budget
     budget: Any = None
     # a PDDLego+ or PlanGen trial's game: {"seed": N, "locations": N} as given; the rest as the approach's defaults
     game: dict[str, int] = field(default_factory=dict)

@@ -110,6 +110,11 @@ class RunsController:
             return str(self.session.label)
         return self.ctx.prefs.preset if self.ctx.prefs is not None else ""
 
+    def caps(self) -> Any:
+        """The caps on a run's spend in force (the settings file's [budget] and the command line's), once the
+        settings are read; before that the command line's."""
+        return self.ctx.prefs.budget if self.ctx.prefs is not None else self.ctx.options.budget
+
     def source(self) -> Source:
         """Which domain, run, preset and model the totals bar names: a run opened or replayed names the model
         recorded in it (another model's run is not "you answer"); a run going on here, and no run, the session's."""
@@ -284,7 +289,7 @@ class RunsController:
             self.host.notify(MANUAL_NOTE, title="Manual provider", timeout=8)
         session = partial(RunSession, ctx.domain_dir, ctx.settings, self.host.post_message, self.engine_event,
                           self.stepping, no_cache=ctx.options.no_cache, memory_gib=ctx.options.memory_gib,
-                          budget=ctx.options.budget)
+                          budget=self.caps())
         if strategy_check is not None:
             self.session = session(strategy_check=strategy_check, label="strategy check")
         elif run_dir is not None and start_from is not None:  # "continue from here" with an edited version
@@ -359,7 +364,7 @@ class RunsController:
         ctx = self.ctx
         self.session = RunSession(ctx.domain_dir, ctx.settings, self.host.post_message, self.engine_event,
                                   self.stepping, fork=Fork(run_dir, relative, kind, text),
-                                  no_cache=ctx.options.no_cache, label=run_dir.name, budget=ctx.options.budget)
+                                  no_cache=ctx.options.no_cache, label=run_dir.name, budget=self.caps())
         self.show_new_run(None, f"continuing {run_dir.name} from the edited {Path(relative).name}")
         self.run_session(self.session)
 

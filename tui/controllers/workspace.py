@@ -61,6 +61,12 @@ class WorkspaceController:
             from genplan.tui.config import load_tui_settings
 
             settings, prefs, error = load_tui_settings(options.config_file, cli=options.cli_settings)
+            from genplan.engine.api.budget import BudgetError, load_budget
+
+            try:  # the settings file's [budget], the command line's caps over it
+                prefs.budget = load_budget(options.config_file, flags=options.budget)
+            except BudgetError as exc:
+                error = error or str(exc)
             if options.preset:
                 from genplan.engine.api.presets import ConfigError
                 from genplan.tui.config import check_preset
