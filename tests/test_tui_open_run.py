@@ -63,7 +63,6 @@ async def test_a_run_that_finishes_in_another_terminal_is_shown_finished_in_the_
     """A run going on in another process (genplan fork in another terminal), then finished there: the Runs panel
     says so within a few seconds, as the Versions panel does (it stayed "running")."""
     import json
-    import os
     import shutil
 
     from genplan.tui.widgets.panels import RunsTable
@@ -74,7 +73,11 @@ async def test_a_run_that_finishes_in_another_terminal_is_shown_finished_in_the_
     meta_file, summary = run / "run.json", run / "summary.json"
     finished_meta, finished_summary = meta_file.read_text(), summary.read_text()
     meta = json.loads(finished_meta)
-    meta.update(status="running", pid=os.getpid())  # going on in a process that is alive
+    # going on in a process that is alive: this one, as run.json records its owner (the recorded run's owner was the
+    # worker that recorded it, which may be another one)
+    from genplan.engine.runs.lock import owner
+
+    meta.update(status="running", **owner())
     meta_file.write_text(json.dumps(meta))
     summary.unlink()
     app = make_app(domain, config_for(isolated, None), watch_files=True)
